@@ -1,0 +1,248 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Analysis } from '../core/analyze';
+import { DECLARATION_PATH, ExportError, analyzeFolder, exportFolder, verifyFolder, type VerifyResult } from '../core/declaration';
+import { HostStore, HostStoreError, resolveDshHome } from '../core/hostStore';
+import type { Problem } from '../core/problems';
+import { readSecret } from './readSecret';
+
+const USAGE = `Usage: dsh-bridge <command> [options]
+
+Commands:
+  export   Write .dsh/declaration.json from .vscode/mcp.json
+  check    Report problems only; writes nothing
+  verify   Exit 0 only when the declaration is signed, intact and fresh
+  inputs   Manage input values on this machine (never in the workspace):
+             inputs set <id>      value read from stdin (masked on a terminal)
+             inputs list          ids referenced by the declaration, stored or missing
+             inputs forget [<id>] forget one value, or all of this folder's
+
+Options:
+  --workspace DIR   the workspace folder (default: the current directory)
+  --dsh-home DIR    the DSH home (default: $DSH_HOME, else ~/.dsh)
+  --dry-run         export: compute and report, write nothing
+  --json            print one JSON object (also on failure)
+  -h, --help        this help
+  -v, --version     the version
+
+Exit codes: 0 success; 1 the source or declaration could not be used; 2 usage error.`;
+
+const VERSION = '0.1.0';
+
+class UsageError extends Error {}
+
+interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const processIo: Io = {
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+};
+
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        workspace: { type: 'string' },
+        'dsh-home': { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (error) {
+    io.err(`dsh-bridge: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (values.version) {
+    io.out(VERSION);
+    return 0;
+  }
+  const [command, ...rest] = positionals;
+  const folder = path.resolve(values.workspace ?? process.cwd());
+  const dshHome = resolveDshHome(values['dsh-home']);
+  const json = values.json === true;
+  try {
+    switch (command) {
+      case 'export':
+      case 'check':
+        expectArgs(rest, 0, command);
+        return await runExport(command, folder, dshHome, json, values['dry-run'] === true || command === 'check', io);
+      case 'verify':
+        expectArgs(rest, 0, command);
+        return await runVerify(folder, dshHome, json, io);
+      case 'inputs':
+        return await runInputs(rest, folder, dshHome, json, io);
+      case undefined:
+        throw new UsageError('a command is required');
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`dsh-bridge: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ExportError || error instanceof HostStoreError) {
+      if (json) io.out(JSON.stringify({ declaration: null, servers: [], rejected: [], problems: [], error: error.message }));
+      io.err(`dsh-bridge: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+function expectArgs(rest: string[], count: number, command: string) {
+  if (rest.length !== count) throw new UsageError(`"${command}" takes ${count === 0 ? 'no' : count} argument${count === 1 ? '' : 's'}`);
+}
+
+function report(analysis: Analysis, declaration: string | null, extra: Record<string, unknown> = {}) {
+  return {
+    declaration,
+    servers: analysis.servers.map((s) => ({ name: s.name, serverName: s.serverName, transport: s.transport, pin: s.pin })),
+    rejected: analysis.rejected,
+    problems: analysis.problems.map(problemJson),
+    ...extra,
+  };
+}
+
+function problemJson(p: Problem) {
+  const out: Record<string, unknown> = { code: p.code, severity: p.severity, message: p.message, file: p.file, range: p.range };
+  if (p.related) out.related = p.related;
+  return out;
+}
+
+async function runExport(command: string, folder: string, dshHome: string, json: boolean, dryRun: boolean, io: Io): Promise<number> {
+  if (command === 'export' && !dryRun && (await new HostStore(dshHome).trustMode()) === 'deny') {
+    const analysis = await analyzeFolder(exportOptions(folder));
+    if (json) io.out(JSON.stringify(report(analysis, null, { error: 'trust mode is "deny": nothing is exported' })));
+    else io.err('dsh-bridge: trust mode is "deny" on this machine: nothing from this workspace is exported.');
+    return 1;
+  }
+  const result = command === 'check'
+    ? { analysis: await analyzeFolder(exportOptions(folder)), written: false, unchanged: false, text: undefined }
+    : await exportFolder({ ...exportOptions(folder), dshHome, dryRun });
+  const { analysis } = result;
+  const onDisk = command === 'export' && !dryRun && result.text !== undefined;
+  if (json) {
+    io.out(JSON.stringify(report(analysis, onDisk ? DECLARATION_PATH : null, command === 'export' ? { written: result.written } : {})));
+  } else {
+    printHuman(analysis, folder, io);
+    if (command === 'export') {
+      if (!analysis.usable) io.out('Nothing exported: the source could not be used (a previous declaration, if any, is left as it was and is now stale).');
+      else if (dryRun) io.out(`Dry run: ${analysis.servers.length} server(s) would be exported to ${DECLARATION_PATH}.`);
+      else io.out(`${result.written ? 'Exported' : 'Up to date:'} ${analysis.servers.length} server(s) to ${DECLARATION_PATH} (${analysis.rejected.length} refused).`);
+    }
+  }
+  return analysis.usable ? 0 : 1;
+}
+
+function exportOptions(folder: string) {
+  return { folder, folderName: path.basename(folder), userHome: os.homedir() };
+}
+
+function printHuman(analysis: Analysis, folder: string, io: Io) {
+  if (analysis.servers.length) {
+    const rows = [['SERVER', 'DSH NAME', 'TRANSPORT', 'PIN'], ...analysis.servers.map((s) => [s.name, s.serverName, s.transport, `${s.pin.slice(0, 19)}…`])];
+    io.out(table(rows));
+  }
+  if (analysis.rejected.length) {
+    io.out('\nRefused:');
+    io.out(table(analysis.rejected.map((r) => [`  ${r.name}`, r.codes.join(', ')])));
+  }
+  if (analysis.problems.length) {
+    io.out('\nProblems:');
+    for (const p of analysis.problems) {
+      const where = `${path.join(path.relative(process.cwd(), folder) || '.', p.file)}:${p.range.start.line + 1}:${p.range.start.character + 1}`;
+      io.out(`  ${where} ${p.severity} ${p.code}: ${p.message}`);
+    }
+  }
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n');
+}
+
+async function runVerify(folder: string, dshHome: string, json: boolean, io: Io): Promise<number> {
+  const result: VerifyResult = await verifyFolder(folder, { dshHome });
+  if (json) {
+    io.out(JSON.stringify({
+      declaration: result.declaration ? DECLARATION_PATH : null,
+      servers: (result.declaration?.servers ?? []).map((s) => ({ name: s.name, serverName: s.serverName, transport: s.transport, pin: s.pin })),
+      rejected: result.declaration?.rejected ?? [],
+      problems: [],
+      verify: { ok: result.ok, reasons: result.reasons },
+    }));
+  } else if (result.ok) {
+    io.out(`${DECLARATION_PATH}: signed, intact and fresh (${result.declaration!.servers.length} server(s)).`);
+  } else {
+    for (const r of result.reasons) io.out(`${DECLARATION_PATH}: ${r.code}: ${r.message}`);
+  }
+  return result.ok ? 0 : 1;
+}
+
+async function runInputs(rest: string[], folder: string, dshHome: string, json: boolean, io: Io): Promise<number> {
+  const [sub, ...args] = rest;
+  const store = new HostStore(dshHome);
+  switch (sub) {
+    case 'set': {
+      if (args.length !== 1) throw new UsageError('"inputs set" takes the input id; the value is read from stdin, never from the command line');
+      const value = await readSecret(`Value for ${args[0]}: `);
+      if (value === undefined) {
+        io.err('dsh-bridge: no value given; nothing stored.');
+        return 1;
+      }
+      await store.setInput(folder, args[0], value);
+      if (json) io.out(JSON.stringify({ stored: args[0] }));
+      else io.out(`Stored a value for "${args[0]}" for ${folder} (in ${store.bridgeDir}, not in the workspace).`);
+      return 0;
+    }
+    case 'list': {
+      if (args.length) throw new UsageError('"inputs list" takes no argument');
+      const record = await store.readFolder(folder);
+      const analysis = await analyzeFolder(exportOptions(folder));
+      const declared = analysis.inputs.map((i) => i.id);
+      const ids = [...new Set([...declared, ...Object.keys(record.inputs)])].sort();
+      const rows = ids.map((id) => ({ id, stored: id in record.inputs, referenced: declared.includes(id) }));
+      if (json) io.out(JSON.stringify({ inputs: rows }));
+      else if (!rows.length) io.out('No inputs referenced or stored for this folder.');
+      else io.out(table([['INPUT', 'VALUE', 'REFERENCED'], ...rows.map((r) => [r.id, r.stored ? 'stored' : 'missing', r.referenced ? 'yes' : 'no'])]));
+      return 0;
+    }
+    case 'forget': {
+      if (args.length > 1) throw new UsageError('"inputs forget" takes at most one input id');
+      await store.forgetInput(folder, args[0]);
+      if (json) io.out(JSON.stringify({ forgotten: args[0] ?? null }));
+      else io.out(args[0] ? `Forgot the value of "${args[0]}".` : 'Forgot every stored value of this folder.');
+      return 0;
+    }
+    default:
+      throw new UsageError('"inputs" needs one of: set <id>, list, forget [<id>]');
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`dsh-bridge: internal error: ${(error as Error)?.message ?? String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,456 @@
+import * as path from 'node:path';
+import { canonicalHash, hasLoneSurrogate, sha256Hex } from './canonicalJson';
+import {
+  DSH_DEFAULTS, type DeclaredInput, type DeclaredServer, type Reconnect, type RejectedServer,
+} from './declarationModel';
+import {
+  findDuplicateKeys, forEachString, nodeAtPath, nodeRange, nodeValue, parseJsonc, properties, propertyKeyNode, propertyValue,
+  describeParseError, type Node,
+} from './jsonTree';
+import {
+  INPUT_KEYS, INPUT_SCHEMAS, REMOTE_KEYS, ROOT_KEYS, RemoteServerEntry, STDIO_KEYS, StdioServerEntry, firstIssue, type InputType,
+} from './mcpModel';
+import { makeProblem, type Problem, type ProblemCode, type RelatedInformation } from './problems';
+import { decodeText } from './reader';
+import {
+  credentialArgIndices, findUnpinnedLauncher, hasLiteralCredential, inputsInUrlAuthority, isCredentialName, isLoopbackHost,
+  literalText, looksLikeCredentialValue,
+} from './securityLint';
+import { assignServerNames } from './serverName';
+import { templateRefs, templateWithPlaceholders, type Template } from './template';
+import { LineIndex, type Range } from './text';
+import { resolveVariables, type VariableContext } from './variables';
+
+export const SOURCE_PATH = '.vscode/mcp.json';
+
+export interface Limits {
+  maxServers: number;
+  maxStringBytes: number;
+}
+export const DEFAULT_LIMITS: Limits = { maxServers: 512, maxStringBytes: 32 * 1024 };
+
+export interface ExportOptions {
+  toolCallTimeoutMs?: number;
+  failOnStartupError?: boolean;
+  reconnect?: Partial<Reconnect>;
+}
+
+export interface AnalyzeOptions extends VariableContext, ExportOptions {
+  limits?: Partial<Limits>;
+}
+
+export interface Analysis {
+  sourcePath: string;
+  /** False when the file could not be used at all: nothing may be exported (CLI exit 1). */
+  usable: boolean;
+  sourceSha256: string;
+  problems: Problem[];
+  servers: DeclaredServer[];
+  rejected: RejectedServer[];
+  inputs: DeclaredInput[];
+}
+
+interface InputInfo {
+  id: string;
+  type: InputType | undefined;
+  description: string;
+  password: boolean;
+  valid: boolean;
+  node: Node;
+}
+
+/** Where a string value of a server came from, for ranges and lint. */
+interface Field {
+  kind: 'command' | 'arg' | 'env' | 'envFile' | 'cwd' | 'url' | 'header';
+  key?: string;
+  node: Node;
+  template: Template;
+}
+
+const PLACEHOLDER = 'placeholder';
+
+export function analyzeSource(bytes: Uint8Array, options: AnalyzeOptions): Analysis {
+  const run = new AnalysisRun(bytes, options);
+  return run.result();
+}
+
+class AnalysisRun {
+  private readonly problems: Problem[] = [];
+  private readonly limits: Limits;
+  private lines = new LineIndex('');
+  private readonly sha: string;
+  private readonly file = SOURCE_PATH;
+
+  constructor(private readonly bytes: Uint8Array, private readonly options: AnalyzeOptions) {
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.sha = sha256Hex(bytes);
+  }
+
+  private add(code: ProblemCode, range: Range, args: Record<string, string | number> = {}, extra: { related?: RelatedInformation[]; server?: string } = {}) {
+    this.problems.push(makeProblem(code, this.file, range, args, extra));
+  }
+
+  private range(node: Node): Range {
+    return nodeRange(this.lines, node);
+  }
+
+  private empty(usable: boolean): Analysis {
+    return { sourcePath: this.file, usable, sourceSha256: this.sha, problems: this.problems, servers: [], rejected: [], inputs: [] };
+  }
+
+  result(): Analysis {
+    const decoded = decodeText(this.bytes);
+    if (!decoded.ok) {
+      this.add('invalid-json', this.lines.rangeAt(0, 0), { reason: decoded.reason });
+      return this.empty(false);
+    }
+    const text = decoded.text;
+    this.lines = new LineIndex(text);
+    const { root, errors } = parseJsonc(text);
+    for (const error of errors) {
+      this.add('invalid-json', this.lines.rangeAt(error.offset, error.length), { reason: describeParseError(error) });
+    }
+    if (root && root.type !== 'object') {
+      this.add('invalid-json', this.range(root), { reason: 'the top level must be an object' });
+      return this.empty(false);
+    }
+    const syntaxOk = errors.length === 0;
+
+    // Duplicate keys: reported everywhere; they reject the server they occur in.
+    const duplicates = findDuplicateKeys(root);
+    const duplicateOffsets: number[] = [];
+    for (const d of duplicates) {
+      this.add('duplicate-key', this.range(d.duplicate), { key: d.key }, {
+        related: [{ file: this.file, range: this.range(d.first), message: 'first definition' }],
+      });
+      duplicateOffsets.push(d.duplicate.offset);
+    }
+
+    for (const p of properties(root)) {
+      if (p.key === 'mcpServers') this.add('wrong-root-key', this.range(p.keyNode));
+      else if (!ROOT_KEYS.has(p.key)) this.add('unknown-field', this.range(p.keyNode), { key: p.key });
+    }
+
+    const serversNode = propertyValue(root, 'servers');
+    const serverProps = serversNode?.type === 'object' ? properties(serversNode) : [];
+    if (serversNode && serversNode.type !== 'object') {
+      this.add('invalid-server', this.range(serversNode), { reason: '"servers" must be an object' });
+    }
+    if (serverProps.length > this.limits.maxServers) {
+      this.add('too-many-servers', this.range(propertyKeyNode(root, 'servers') ?? serversNode!), { count: serverProps.length, limit: this.limits.maxServers });
+      return this.empty(false);
+    }
+
+    const inputsNode = propertyValue(root, 'inputs');
+    const inputs = this.readInputs(inputsNode);
+    const inputsAnchor = propertyKeyNode(root, 'inputs') ?? propertyKeyNode(root, 'servers');
+
+    const names = assignServerNames(serverProps.map((p) => p.key));
+    const duplicateNames = new Set(duplicates.filter((d) => d.container === serversNode).map((d) => d.key));
+    const servers: DeclaredServer[] = [];
+    const rejected: RejectedServer[] = [];
+    const seen = new Set<string>();
+    for (const p of serverProps) {
+      if (seen.has(p.key)) continue; // a duplicated name is judged once, as a whole
+      seen.add(p.key);
+      const codes = new Set<string>();
+      const before = this.problems.length;
+      const entry = this.analyzeServer(p.key, p.keyNode, p.valueNode, names.get(p.key)!, inputs, inputsAnchor);
+      const inside = p.valueNode && duplicateOffsets.some((o) => o > p.valueNode!.offset && o < p.valueNode!.offset + p.valueNode!.length);
+      if (duplicateNames.has(p.key) || inside) codes.add('duplicate-key');
+      for (const problem of this.problems.slice(before)) if (problem.severity === 'error') codes.add(problem.code);
+      if (!syntaxOk) {
+        rejected.push({ name: p.key, codes: ['invalid-json', ...[...codes].filter((c) => c !== 'invalid-json')] });
+      } else if (codes.size > 0 || !entry) {
+        rejected.push({ name: p.key, codes: codes.size ? [...codes] : ['invalid-server'] });
+      } else {
+        servers.push(entry);
+      }
+    }
+    if (!syntaxOk) return { ...this.empty(false), rejected };
+
+    const referenced: DeclaredInput[] = [];
+    const listed = new Set<string>();
+    for (const s of servers) {
+      for (const id of s.inputRefs) {
+        if (listed.has(id)) continue;
+        listed.add(id);
+        const info = inputs.get(id)!;
+        referenced.push({ id, type: info.type!, description: info.description, password: info.password });
+      }
+    }
+    return { sourcePath: this.file, usable: true, sourceSha256: this.sha, problems: this.problems, servers, rejected, inputs: referenced };
+  }
+
+  private readInputs(inputsNode: Node | undefined): Map<string, InputInfo> {
+    const inputs = new Map<string, InputInfo>();
+    if (!inputsNode) return inputs;
+    if (inputsNode.type !== 'array') {
+      this.add('invalid-input', this.range(inputsNode), { reason: '"inputs" must be an array' });
+      return inputs;
+    }
+    for (const node of inputsNode.children ?? []) {
+      const value = nodeValue(node) as Record<string, unknown>;
+      const id = node.type === 'object' && typeof value.id === 'string' ? value.id : undefined;
+      if (id === undefined) {
+        this.add('invalid-input', this.range(node), { reason: 'an input needs a string "id"' });
+        continue;
+      }
+      const type = typeof value.type === 'string' && value.type in INPUT_SCHEMAS ? (value.type as InputType) : undefined;
+      let valid = true;
+      if (!type) {
+        this.add('invalid-input', this.range(propertyValue(node, 'type') ?? node), { reason: '"type" must be promptString, pickString or command' });
+        valid = false;
+      } else {
+        const issue = firstIssue(INPUT_SCHEMAS[type].safeParse(value));
+        if (issue) {
+          this.add('invalid-input', this.range(nodeAtPath(node, issue.path) ?? node), { reason: issue.reason });
+          valid = false;
+        }
+        for (const p of properties(node)) {
+          if (!INPUT_KEYS[type].has(p.key)) this.add('unknown-field', this.range(p.keyNode), { key: p.key });
+        }
+      }
+      if (inputs.has(id)) {
+        this.add('invalid-input', this.range(propertyValue(node, 'id') ?? node), { reason: `the id "${id}" is defined twice` }, {
+          related: [{ file: this.file, range: this.range(inputs.get(id)!.node), message: 'first definition' }],
+        });
+        inputs.get(id)!.valid = false;
+        continue;
+      }
+      inputs.set(id, {
+        id, type, valid,
+        description: typeof value.description === 'string' ? value.description : '',
+        password: value.password === true,
+        node,
+      });
+    }
+    return inputs;
+  }
+
+  private analyzeServer(
+    name: string, keyNode: Node, node: Node | undefined, serverName: string,
+    inputs: Map<string, InputInfo>, inputsAnchor: Node | undefined,
+  ): DeclaredServer | undefined {
+    const add = (code: ProblemCode, at: Node, args: Record<string, string | number> = {}, related?: RelatedInformation[]) =>
+      this.add(code, this.range(at), args, { server: name, related });
+    if (!node || node.type !== 'object') {
+      add('invalid-server', node ?? keyNode, { reason: 'a server entry must be an object' });
+      return undefined;
+    }
+    // Limits and encodings first: they are about the bytes, whatever the fields mean.
+    let tooLong = false;
+    let loneSurrogate = false;
+    forEachString(node, (s) => {
+      const value = s.value as string;
+      if (value.length * 3 > this.limits.maxStringBytes) {
+        const size = Buffer.byteLength(value, 'utf8');
+        if (size > this.limits.maxStringBytes) {
+          add('value-too-long', s, { size, limit: this.limits.maxStringBytes });
+          tooLong = true;
+        }
+      }
+      if (!loneSurrogate && hasLoneSurrogate(value)) {
+        add('invalid-server', s, { reason: 'a string contains an unpaired UTF-16 surrogate (\\uD800-\\uDFFF)' });
+        loneSurrogate = true;
+      }
+    });
+    if (tooLong || loneSurrogate) return undefined;
+
+    const value = nodeValue(node) as Record<string, unknown>;
+    const typeNode = propertyValue(node, 'type');
+    const type = value.type;
+    let kind: 'stdio' | 'remote' | undefined;
+    if (type === 'stdio' || (type === undefined && 'command' in value)) kind = 'stdio';
+    else if (type === 'http' || (type === undefined && 'url' in value)) kind = 'remote';
+    else if (type === 'sse' || type === 'ws' || type === 'websocket') {
+      add('unsupported-transport', typeNode!, { transport: String(type) });
+      return undefined;
+    } else if (type === undefined) {
+      add('invalid-server', keyNode, { reason: 'a server needs "command" (stdio) or "url" (http)' });
+      return undefined;
+    } else {
+      add('invalid-server', typeNode!, { reason: '"type" must be "stdio", "http" or "sse"' });
+      return undefined;
+    }
+    if (kind === 'remote' && typeof value.url === 'string' && /^(unix|pipe|wss?):/i.test(value.url)) {
+      add('unsupported-transport', propertyValue(node, 'url')!, { transport: value.url.slice(0, value.url.indexOf(':') + 3) });
+      return undefined;
+    }
+    const schema = kind === 'stdio' ? StdioServerEntry : RemoteServerEntry;
+    const issue = firstIssue(schema.safeParse(value));
+    if (issue) {
+      add('invalid-server', nodeAtPath(node, issue.path) ?? typeNode ?? keyNode, { reason: issue.reason });
+      return undefined;
+    }
+    const known = kind === 'stdio' ? STDIO_KEYS : REMOTE_KEYS;
+    for (const p of properties(node)) {
+      if (!known.has(p.key)) add('unknown-field', p.keyNode, { key: p.key });
+    }
+    if (value.dev !== undefined) add('dev-ignored', propertyKeyNode(node, 'dev')!);
+    if (value.sandboxEnabled === true) add('unsupported-sandbox', propertyValue(node, 'sandboxEnabled')!);
+    if (value.oauth !== undefined) add('unsupported-auth', propertyKeyNode(node, 'oauth')!);
+
+    // Variables, field by field.
+    const defined = new Set(inputs.keys());
+    const fields: Field[] = [];
+    const resolve = (kindOf: Field['kind'], valueNode: Node, key?: string): Template => {
+      const raw = valueNode.value as string;
+      const resolved = resolveVariables(raw, this.options, defined);
+      for (const v of resolved.issues) {
+        const at = this.subRange(valueNode, raw, v.index, v.length);
+        if (v.kind === 'undefined-input') {
+          const related = inputsAnchor ? [{ file: this.file, range: this.range(inputsAnchor), message: 'inputs are defined here' }] : undefined;
+          this.add('undefined-input', at, { id: v.id! }, { server: name, related });
+        } else {
+          this.add('unsupported-variable', at, { variable: v.variable.length > 80 ? `${v.variable.slice(0, 77)}...}` : v.variable }, { server: name });
+        }
+      }
+      fields.push({ kind: kindOf, key, node: valueNode, template: resolved.template });
+      return resolved.template;
+    };
+
+    const common = {
+      toolCallTimeoutMs: this.options.toolCallTimeoutMs ?? DSH_DEFAULTS.toolCallTimeoutMs,
+      failOnStartupError: this.options.failOnStartupError ?? DSH_DEFAULTS.failOnStartupError,
+      reconnect: { ...DSH_DEFAULTS.reconnect, ...this.options.reconnect },
+    };
+    let entry: Omit<DeclaredServer, 'pin' | 'inputRefs' | 'envRefs'>;
+    if (kind === 'stdio') {
+      const command = resolve('command', propertyValue(node, 'command')!);
+      if (literalText(command).trim() === '' && typeof command === 'string') add('invalid-server', propertyValue(node, 'command')!, { reason: '"command" is empty' });
+      const args = (propertyValue(node, 'args')?.children ?? []).map((a) => resolve('arg', a));
+      const env: Record<string, Template> = {};
+      for (const p of properties(propertyValue(node, 'env'))) {
+        const v = p.valueNode!;
+        if (v.type === 'null') {
+          add('env-null-dropped', p.keyNode, { key: p.key });
+          continue;
+        }
+        const template = v.type === 'number' ? String(v.value) : resolve('env', v, p.key);
+        if (v.type === 'number') fields.push({ kind: 'env', key: p.key, node: v, template });
+        defineProperty(env, p.key, template);
+      }
+      const cwdNode = propertyValue(node, 'cwd');
+      const cwd = cwdNode ? this.absolutize(resolve('cwd', cwdNode)) : this.options.folder;
+      const envFileNode = propertyValue(node, 'envFile');
+      const stdio: Record<string, unknown> = { name, serverName, transport: 'stdio', command, args, env, cwd };
+      if (envFileNode) stdio.envFile = this.absolutize(resolve('envFile', envFileNode));
+      entry = { ...(stdio as object), ...common } as typeof entry;
+    } else {
+      const urlNode = propertyValue(node, 'url')!;
+      const url = resolve('url', urlNode);
+      this.checkUrl(url, urlNode, name, inputs);
+      const headers: Record<string, Template> = {};
+      for (const p of properties(propertyValue(node, 'headers'))) defineProperty(headers, p.key, resolve('header', p.valueNode!, p.key));
+      entry = { name, serverName, transport: 'streamable-http', url, headers, ...common } as typeof entry;
+    }
+
+    this.lintSecrets(fields, name, inputs);
+    if (kind === 'stdio') {
+      const argNodes = propertyValue(node, 'args')?.children ?? [];
+      const unpinned = findUnpinnedLauncher(String(value.command), (value.args as string[] | undefined) ?? []);
+      if (unpinned) add('unpinned-package', argNodes[unpinned.argIndex] ?? propertyValue(node, 'command')!, { launcher: unpinned.launcher, hint: unpinned.hint });
+    }
+    if (serverName !== name) add('server-renamed', keyNode, { serverName });
+
+    const inputRefs: string[] = [];
+    const envRefs: string[] = [];
+    for (const f of fields) {
+      const refs = templateRefs(f.template);
+      for (const id of refs.inputs) if (!inputRefs.includes(id)) inputRefs.push(id);
+      for (const n of refs.env) if (!envRefs.includes(n)) envRefs.push(n);
+    }
+    for (const id of inputRefs) {
+      const info = inputs.get(id);
+      if (info && !info.valid) add('invalid-input', keyNode, { reason: `input "${id}" used by this server is not valid` });
+    }
+    const unpinnedEntry = { ...entry, inputRefs, envRefs } as Omit<DeclaredServer, 'pin'>;
+    return { ...unpinnedEntry, pin: canonicalHash(unpinnedEntry) } as DeclaredServer;
+  }
+
+  /** Range of a part of a string value; exact when the JSON string has no escapes. */
+  private subRange(node: Node, value: string, index: number, length: number): Range {
+    const raw = this.lines.text.slice(node.offset + 1, node.offset + node.length - 1);
+    if (raw === value) return this.lines.rangeAt(node.offset + 1 + index, length);
+    return this.range(node);
+  }
+
+  private absolutize(template: Template): Template {
+    if (typeof template === 'string') return path.resolve(this.options.folder, template);
+    const first = template[0];
+    if (typeof first === 'string' && !path.isAbsolute(first)) return [path.join(this.options.folder, first), ...template.slice(1)];
+    return template;
+  }
+
+  private checkUrl(url: Template, node: Node, server: string, inputs: Map<string, InputInfo>) {
+    const add = (code: ProblemCode, args: Record<string, string | number> = {}) => this.add(code, this.range(node), args, { server });
+    let parsed: URL;
+    try {
+      parsed = new URL(templateWithPlaceholders(url, PLACEHOLDER));
+    } catch {
+      add('invalid-url', { reason: 'it does not parse as a URL' });
+      return;
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      add('invalid-url', { reason: 'the scheme must be http or https' });
+      return;
+    }
+    if (parsed.username || parsed.password) add('url-credentials');
+    if (parsed.protocol === 'http:' && !parsed.hostname.includes(PLACEHOLDER) && !isLoopbackHost(parsed.hostname)) add('insecure-url');
+    for (const id of inputsInUrlAuthority(url)) if (inputs.has(id)) add('input-controls-url-host', { id });
+    for (const [key] of parsed.searchParams) {
+      const literal = typeof url === 'string' || !parsed.searchParams.get(key)!.includes(PLACEHOLDER);
+      if (isCredentialName(key) && literal && parsed.searchParams.get(key) !== '') {
+        add('literal-secret', { field: `URL query parameter "${key}"` });
+        break;
+      }
+    }
+  }
+
+  private lintSecrets(fields: Field[], server: string, inputs: Map<string, InputInfo>) {
+    const flagged = new Set<Node>();
+    const flag = (f: Field, field: string) => {
+      if (flagged.has(f.node)) return;
+      flagged.add(f.node);
+      this.add('literal-secret', this.range(f.node), { field }, { server });
+    };
+    const credentialInputs = new Set<string>();
+    const args = fields.filter((f) => f.kind === 'arg');
+    for (const i of credentialArgIndices(args.map((a) => a.template))) flag(args[i], 'This argument');
+    args.forEach((a, i) => {
+      const prev = i > 0 ? literalText(args[i - 1].template) : '';
+      if (prev.startsWith('-') && isCredentialName(prev)) for (const id of templateRefs(a.template).inputs) credentialInputs.add(id);
+    });
+    for (const f of fields) {
+      const named = (f.kind === 'env' || f.kind === 'header') && f.key !== undefined && isCredentialName(f.key);
+      if (named && hasLiteralCredential(f.template)) flag(f, `${f.kind === 'env' ? 'env' : 'Header'} "${f.key}"`);
+      if (looksLikeCredentialValue(literalText(f.template))) flag(f, f.key ? `"${f.key}"` : 'This value');
+      if (named) for (const id of templateRefs(f.template).inputs) credentialInputs.add(id);
+    }
+    for (const a of args) {
+      for (const id of templateRefs(a.template).inputs) {
+        const info = inputs.get(id);
+        if (info && (info.password || isCredentialName(id))) this.add('secret-in-args', this.range(a.node), { id }, { server });
+      }
+    }
+    for (const f of fields) {
+      for (const id of templateRefs(f.template).inputs) {
+        const info = inputs.get(id);
+        if (!info || info.password || info.type !== 'promptString') continue;
+        if (credentialInputs.has(id) || isCredentialName(id)) this.reportUnmasked(info);
+      }
+    }
+  }
+
+  private readonly unmaskedReported = new Set<string>();
+  private reportUnmasked(info: InputInfo) {
+    if (this.unmaskedReported.has(info.id)) return;
+    this.unmaskedReported.add(info.id);
+    this.add('unmasked-secret-input', this.range(propertyValue(info.node, 'id') ?? info.node), { id: info.id });
+  }
+}
+
+function defineProperty(target: Record<string, unknown>, key: string, value: unknown) {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}

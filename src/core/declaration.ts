@@ -1,0 +1,187 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { analyzeSource, SOURCE_PATH, type AnalyzeOptions, type Analysis } from './analyze';
+import { writeFileAtomic } from './atomicWrite';
+import { canonicalHash, sha256Hex } from './canonicalJson';
+import {
+  DECLARATION_PATH, DECLARATION_SCHEMA_ID, DECLARATION_VERSION, DeclarationSchema, type Declaration,
+} from './declarationModel';
+import { HostStore } from './hostStore';
+import { findDuplicateKeys, parseJsonc } from './jsonTree';
+import { makeProblem, type Problem } from './problems';
+import { isInside, readWorkspaceFile, type ReadFailure } from './reader';
+import { EMPTY_RANGE } from './text';
+
+export { DECLARATION_PATH } from './declarationModel';
+export type { Declaration, DeclaredServer, DeclaredInput } from './declarationModel';
+
+export const GENERATOR = { name: 'dsh-bridge', version: '0.1.0' };
+const MAX_DECLARATION_BYTES = 8 * 1024 * 1024;
+
+/** Everything of a declaration except `digest` and `signature`, in the order it is written. */
+type DeclarationBody = Omit<Declaration, 'digest' | 'signature'>;
+
+export function buildDeclarationBody(analysis: Analysis, folder: string, extra: Record<string, unknown> = {}): DeclarationBody {
+  return {
+    $schema: DECLARATION_SCHEMA_ID,
+    version: DECLARATION_VERSION,
+    generator: GENERATOR,
+    folder: path.resolve(folder),
+    source: { path: analysis.sourcePath, sha256: analysis.sourceSha256 },
+    inputs: analysis.inputs,
+    servers: analysis.servers,
+    rejected: analysis.rejected,
+    ...extra,
+  };
+}
+
+export function signDigest(digest: string, key: Buffer): string {
+  return `hmac-sha256:${createHmac('sha256', key).update(digest, 'utf8').digest('hex')}`;
+}
+
+/** The file's exact text: same input, same bytes. */
+export function serializeDeclaration(body: DeclarationBody, key: Buffer): string {
+  const digest = canonicalHash(body);
+  const document = { ...body, digest, signature: signDigest(digest, key) };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+export function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Problem {
+  switch (failure.kind) {
+    case 'missing': return makeProblem('missing-source', file, EMPTY_RANGE, { path: file });
+    case 'not-a-regular-file': return makeProblem('not-a-regular-file', file, EMPTY_RANGE, { path: file });
+    case 'outside-workspace': return makeProblem('path-outside-workspace', file, EMPTY_RANGE, { path: file });
+    case 'too-large': return makeProblem('file-too-large', file, EMPTY_RANGE, { size: failure.size, limit: 1024 * 1024 });
+    case 'unreadable': return makeProblem('unreadable-source', file, EMPTY_RANGE, { reason: failure.reason });
+  }
+}
+
+/** Reads and analyzes a folder's `.vscode/mcp.json`; a file that cannot be read gives an unusable analysis. */
+export async function analyzeFolder(options: AnalyzeOptions): Promise<Analysis> {
+  const read = await readWorkspaceFile(options.folder, SOURCE_PATH);
+  if (!read.ok) {
+    return { sourcePath: SOURCE_PATH, usable: false, sourceSha256: '', problems: [readFailureProblem(read.failure)], servers: [], rejected: [], inputs: [] };
+  }
+  return analyzeSource(read.bytes, options);
+}
+
+export class ExportError extends Error {}
+
+export interface ExportResult {
+  analysis: Analysis;
+  declarationPath: string;
+  /** The declaration that is (or, with dryRun, would be) on disk; undefined when nothing could be exported. */
+  text?: string;
+  written: boolean;
+  unchanged: boolean;
+}
+
+export interface ExportFolderOptions extends AnalyzeOptions {
+  dshHome: string;
+  dryRun?: boolean;
+  /** Extra top-level sections (lsp, skills) merged into the declaration before hashing. */
+  sections?: Record<string, unknown>;
+}
+
+/**
+ * Analyzes the folder and writes `.dsh/declaration.json` atomically, unless the source is
+ * unusable (then the previous declaration stays, and `verify` reports it stale).
+ */
+export async function exportFolder(options: ExportFolderOptions): Promise<ExportResult> {
+  const folder = path.resolve(options.folder);
+  const declarationPath = path.join(folder, DECLARATION_PATH);
+  const analysis = await analyzeFolder({ ...options, folder });
+  if (!analysis.usable) return { analysis, declarationPath, written: false, unchanged: false };
+  const store = new HostStore(options.dshHome);
+  const key = options.dryRun ? (await store.readSigningKey()) ?? Buffer.alloc(32) : await store.signingKey();
+  const text = serializeDeclaration(buildDeclarationBody(analysis, folder, options.sections), key);
+  if (options.dryRun) return { analysis, declarationPath, text, written: false, unchanged: false };
+  const dir = await ensureDeclarationDir(folder);
+  const target = path.join(dir, path.basename(DECLARATION_PATH));
+  const previous = await fs.readFile(target, 'utf8').catch(() => undefined);
+  if (previous === text) return { analysis, declarationPath, text, written: false, unchanged: true };
+  await writeFileAtomic(target, text);
+  return { analysis, declarationPath, text, written: true, unchanged: false };
+}
+
+/** `<folder>/.dsh`, created if needed; never a symlink or junction out of the workspace. */
+async function ensureDeclarationDir(folder: string): Promise<string> {
+  const dir = path.join(folder, path.dirname(DECLARATION_PATH));
+  const stat = await fs.lstat(dir).catch(() => undefined);
+  if (!stat) {
+    await fs.mkdir(dir, { recursive: true });
+  } else if (stat.isSymbolicLink()) {
+    const real = await fs.realpath(dir).catch(() => undefined);
+    if (!real || !isInside(await fs.realpath(folder), real)) throw new ExportError('.dsh is a link that leaves the workspace folder; nothing was written');
+  } else if (!stat.isDirectory()) {
+    throw new ExportError('.dsh exists and is not a folder; nothing was written');
+  }
+  // Keep the machine-local declaration out of commits; .dsh/skills stays committable.
+  const ignore = path.join(dir, '.gitignore');
+  if (!(await fs.lstat(ignore).catch(() => undefined))) await writeFileAtomic(ignore, '# Written by DSH Bridge: the declaration is machine-local.\ndeclaration.json\n');
+  return dir;
+}
+
+export type VerifyCode = 'missing' | 'unreadable' | 'unsigned' | 'bad-signature' | 'tampered' | 'wrong-folder' | 'stale';
+
+export interface VerifyResult {
+  ok: boolean;
+  reasons: Array<{ code: VerifyCode; message: string }>;
+  declaration?: Declaration;
+}
+
+/**
+ * Checks a folder's declaration: readable and well-formed, signed with this user's key,
+ * every pin and the digest intact, made for this folder, and made from the current source.
+ */
+export async function verifyFolder(folderPath: string, options: { dshHome: string }): Promise<VerifyResult> {
+  const folder = path.resolve(folderPath);
+  const reasons: VerifyResult['reasons'] = [];
+  const fail = (code: VerifyCode, message: string): VerifyResult => ({ ok: false, reasons: [{ code, message }] });
+  const read = await readWorkspaceFile(folder, DECLARATION_PATH, MAX_DECLARATION_BYTES);
+  if (!read.ok) {
+    if (read.failure.kind === 'missing') return fail('missing', 'no declaration: export first');
+    return fail('unreadable', `the declaration cannot be read (${read.failure.kind})`);
+  }
+  const text = Buffer.from(read.bytes).toString('utf8');
+  const { root, errors } = parseJsonc(text);
+  if (errors.length || !root) return fail('tampered', 'the declaration is not valid JSON');
+  if (findDuplicateKeys(root).length) return fail('tampered', 'the declaration has duplicate keys');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return fail('tampered', 'the declaration is not strict JSON');
+  }
+  const shape = DeclarationSchema.safeParse(parsed);
+  if (!shape.success) return fail('tampered', 'the declaration does not match the schema');
+  const declaration = shape.data;
+  const { digest, signature, ...body } = declaration;
+
+  if (!signature) {
+    reasons.push({ code: 'unsigned', message: 'the declaration carries no signature' });
+  } else {
+    const key = await new HostStore(options.dshHome).readSigningKey();
+    const expected = key ? signDigest(digest, key) : undefined;
+    if (!expected || expected.length !== signature.length || !timingSafeEqual(Buffer.from(expected), Buffer.from(signature))) {
+      reasons.push({ code: 'bad-signature', message: key ? 'the signature was not made with this user\'s key' : 'no signing key on this machine' });
+    }
+  }
+  for (const server of declaration.servers) {
+    const { pin, ...rest } = server;
+    if (canonicalHash(rest) !== pin) reasons.push({ code: 'tampered', message: `the pin of server "${server.serverName}" does not match its entry` });
+  }
+  if (canonicalHash(body) !== digest) reasons.push({ code: 'tampered', message: 'the digest does not match the document' });
+  const realOf = (p: string) => fs.realpath(p).catch(() => path.resolve(p));
+  if ((await realOf(declaration.folder)) !== (await realOf(folder))) {
+    reasons.push({ code: 'wrong-folder', message: 'the declaration was made for another folder' });
+  }
+  const source = await readWorkspaceFile(folder, declaration.source.path);
+  if (!source.ok) {
+    reasons.push({ code: 'stale', message: `the source ${declaration.source.path} can no longer be read` });
+  } else if (sha256Hex(source.bytes) !== declaration.source.sha256) {
+    reasons.push({ code: 'stale', message: `the source ${declaration.source.path} changed since the export` });
+  }
+  return { ok: reasons.length === 0, reasons, declaration };
+}

@@ -1,0 +1,90 @@
+import * as z from 'zod/mini';
+
+/** The zod model of `.dsh/declaration.json` (version 1). See docs/declaration.md. */
+
+export const DECLARATION_VERSION = 1;
+export const DECLARATION_PATH = '.dsh/declaration.json';
+export const DECLARATION_SCHEMA_ID = 'https://dsh-bridge.invalid/schemas/declaration-v1.json';
+
+const templatePart = z.union([
+  z.string(),
+  z.strictObject({ input: z.string().check(z.minLength(1)) }),
+  z.strictObject({ env: z.string().check(z.minLength(1)) }),
+]);
+/** A plain string is a literal (never scanned again); an array is a template of literal and reference parts. */
+export const TemplateSchema = z.union([z.string(), z.array(templatePart)]);
+
+export const ReconnectSchema = z.strictObject({
+  enabled: z.boolean(),
+  initialDelayMs: z.int().check(z.minimum(1), z.maximum(2147483647)),
+  maxDelayMs: z.int().check(z.minimum(1), z.maximum(2147483647)),
+  maxAttempts: z.int().check(z.minimum(1)),
+});
+export type Reconnect = z.infer<typeof ReconnectSchema>;
+
+export const DSH_DEFAULTS = {
+  toolCallTimeoutMs: 60000,
+  failOnStartupError: false,
+  reconnect: { enabled: true, initialDelayMs: 500, maxDelayMs: 30000, maxAttempts: 10 } as Reconnect,
+};
+
+const serverNameSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,32}$/));
+const pinSchema = z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/));
+
+const commonServerFields = {
+  name: z.string(),
+  serverName: serverNameSchema,
+  toolCallTimeoutMs: z.int().check(z.minimum(1), z.maximum(2147483647)),
+  failOnStartupError: z.boolean(),
+  reconnect: ReconnectSchema,
+  inputRefs: z.array(z.string()),
+  envRefs: z.array(z.string()),
+  pin: pinSchema,
+};
+
+export const StdioDeclaredServerSchema = z.strictObject({
+  ...commonServerFields,
+  transport: z.literal('stdio'),
+  command: TemplateSchema,
+  args: z.array(TemplateSchema),
+  env: z.record(z.string(), TemplateSchema),
+  cwd: TemplateSchema,
+  envFile: z.optional(TemplateSchema),
+});
+
+export const HttpDeclaredServerSchema = z.strictObject({
+  ...commonServerFields,
+  transport: z.literal('streamable-http'),
+  url: TemplateSchema,
+  headers: z.record(z.string(), TemplateSchema),
+});
+
+export const DeclaredServerSchema = z.discriminatedUnion('transport', [StdioDeclaredServerSchema, HttpDeclaredServerSchema]);
+export type StdioDeclaredServer = z.infer<typeof StdioDeclaredServerSchema>;
+export type HttpDeclaredServer = z.infer<typeof HttpDeclaredServerSchema>;
+export type DeclaredServer = z.infer<typeof DeclaredServerSchema>;
+
+export const DeclaredInputSchema = z.strictObject({
+  id: z.string(),
+  type: z.enum(['promptString', 'pickString', 'command']),
+  description: z.string(),
+  password: z.boolean(),
+});
+export type DeclaredInput = z.infer<typeof DeclaredInputSchema>;
+
+export const RejectedServerSchema = z.strictObject({ name: z.string(), codes: z.array(z.string()) });
+export type RejectedServer = z.infer<typeof RejectedServerSchema>;
+
+export const DeclarationSchema = z.looseObject({
+  $schema: z.string(),
+  version: z.literal(DECLARATION_VERSION),
+  generator: z.strictObject({ name: z.string(), version: z.string() }),
+  folder: z.string(),
+  source: z.strictObject({ path: z.string(), sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }),
+  inputs: z.array(DeclaredInputSchema),
+  servers: z.array(DeclaredServerSchema),
+  rejected: z.array(RejectedServerSchema),
+  digest: z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/)),
+  signature: z.optional(z.string()),
+});
+export type Declaration = z.infer<typeof DeclarationSchema>;

@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as z from 'zod/mini';
+import { writeFileAtomic } from './atomicWrite';
+import { sha256Hex } from './canonicalJson';
+
+/**
+ * The host side of the bridge, under `<dshHome>/bridge/` (never in a workspace): the signing
+ * key, the trust mode, and per folder the input values and the approved pins. The DSH plugin
+ * reads the same files. Format: docs/declaration.md.
+ */
+
+/** DSH's own rule: an explicit value, else $DSH_HOME (blank = unset), else ~/.dsh. */
+export function resolveDshHome(explicit?: string, env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
+  if (explicit && explicit.trim() !== '') return path.resolve(explicit);
+  const fromEnv = env.DSH_HOME;
+  if (fromEnv && fromEnv.trim() !== '') return path.resolve(fromEnv);
+  return path.join(home, '.dsh');
+}
+
+export const TRUST_MODES = ['ask', 'pinned', 'deny'] as const;
+export type TrustMode = (typeof TRUST_MODES)[number];
+
+const SettingsFile = z.object({ version: z.literal(1), trustMode: z.enum(TRUST_MODES) });
+const Approval = z.object({ serverName: z.string(), pin: z.string() });
+export type Approval = z.infer<typeof Approval>;
+const FolderFile = z.object({
+  version: z.literal(1),
+  folder: z.string(),
+  inputs: z.record(z.string(), z.string()),
+  approvals: z.array(Approval),
+});
+export type FolderRecord = z.infer<typeof FolderFile>;
+
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
+export class HostStoreError extends Error {}
+
+export class HostStore {
+  readonly bridgeDir: string;
+
+  constructor(readonly dshHome: string) {
+    this.bridgeDir = path.join(dshHome, 'bridge');
+  }
+
+  folderFile(folder: string): string {
+    return path.join(this.bridgeDir, 'folders', `${sha256Hex(path.resolve(folder))}.json`);
+  }
+
+  private async ensureDir(dir: string): Promise<void> {
+    await fs.mkdir(dir, { recursive: true, mode: DIR_MODE });
+  }
+
+  private async readJson<T>(file: string, schema: z.ZodMiniType<T>): Promise<T | undefined> {
+    let text: string;
+    try {
+      text = await fs.readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new HostStoreError(`${file} is not valid JSON`);
+    }
+    const result = schema.safeParse(parsed);
+    if (!result.success) throw new HostStoreError(`${file} does not have the expected shape`);
+    return result.data;
+  }
+
+  private async writeJson(file: string, value: unknown): Promise<void> {
+    await this.ensureDir(path.dirname(file));
+    await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, FILE_MODE);
+  }
+
+  /** The per-user HMAC key; created (mode 0600) on first use. */
+  async signingKey(): Promise<Buffer> {
+    const file = path.join(this.bridgeDir, 'signing.key');
+    const existing = await this.readSigningKey();
+    if (existing) return existing;
+    await this.ensureDir(this.bridgeDir);
+    const key = randomBytes(32).toString('hex');
+    try {
+      await fs.writeFile(file, `${key}\n`, { flag: 'wx', mode: FILE_MODE });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    return (await this.readSigningKey())!; // whoever won a creation race, everyone uses its key
+  }
+
+  /** The key if it exists; verification never creates one. */
+  async readSigningKey(): Promise<Buffer | undefined> {
+    try {
+      const hex = (await fs.readFile(path.join(this.bridgeDir, 'signing.key'), 'utf8')).trim();
+      if (!/^[0-9a-f]{64}$/.test(hex)) throw new HostStoreError('the signing key file is malformed');
+      return Buffer.from(hex, 'hex');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async trustMode(): Promise<TrustMode> {
+    return (await this.readJson(path.join(this.bridgeDir, 'settings.json'), SettingsFile))?.trustMode ?? 'ask';
+  }
+
+  async setTrustMode(trustMode: TrustMode): Promise<void> {
+    if ((await this.trustMode()) === trustMode && (await exists(path.join(this.bridgeDir, 'settings.json')))) return;
+    await this.writeJson(path.join(this.bridgeDir, 'settings.json'), { version: 1, trustMode });
+  }
+
+  async readFolder(folder: string): Promise<FolderRecord> {
+    const absolute = path.resolve(folder);
+    const record = await this.readJson(this.folderFile(absolute), FolderFile);
+    if (record && record.folder !== absolute) throw new HostStoreError('folder record does not match its folder');
+    return record ?? { version: 1, folder: absolute, inputs: {}, approvals: [] };
+  }
+
+  private async updateFolder(folder: string, change: (record: FolderRecord) => void): Promise<void> {
+    const record = await this.readFolder(folder);
+    change(record);
+    const file = this.folderFile(folder);
+    if (Object.keys(record.inputs).length === 0 && record.approvals.length === 0) {
+      await fs.rm(file, { force: true });
+      return;
+    }
+    await this.writeJson(file, record);
+  }
+
+  async setInput(folder: string, id: string, value: string): Promise<void> {
+    await this.updateFolder(folder, (r) => {
+      Object.defineProperty(r.inputs, id, { value, enumerable: true, writable: true, configurable: true });
+    });
+  }
+
+  /** Forgets one input value, or all of the folder's when `id` is undefined. */
+  async forgetInput(folder: string, id?: string): Promise<void> {
+    await this.updateFolder(folder, (r) => {
+      if (id === undefined) r.inputs = {};
+      else delete r.inputs[id];
+    });
+  }
+
+  async approve(folder: string, serverName: string, pin: string): Promise<void> {
+    await this.updateFolder(folder, (r) => {
+      r.approvals = r.approvals.filter((a) => a.serverName !== serverName);
+      r.approvals.push({ serverName, pin });
+    });
+  }
+
+  async isApproved(folder: string, serverName: string, pin: string): Promise<boolean> {
+    return (await this.readFolder(folder)).approvals.some((a) => a.serverName === serverName && a.pin === pin);
+  }
+
+  async revokeApprovals(folder: string): Promise<void> {
+    await this.updateFolder(folder, (r) => {
+      r.approvals = [];
+    });
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,85 @@
+import type { Range } from './text';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/**
+ * Every code the bridge reports, with its severity and English message template.
+ * `{name}` placeholders are filled from a problem's `args`. The editor adapter looks the
+ * template up again to translate it, so templates are stable l10n keys.
+ * Messages never quote configuration values: a value may be a secret.
+ */
+export const PROBLEM_CODES = {
+  'missing-source': ['error', 'No MCP configuration found at {path}.'],
+  'unreadable-source': ['error', 'The MCP configuration could not be read ({reason}).'],
+  'not-a-regular-file': ['error', '{path} is not a regular file; only regular files are read.'],
+  'path-outside-workspace': ['error', '{path} resolves to a location outside the workspace folder; it is not read.'],
+  'file-too-large': ['error', 'The file is {size} bytes; the limit is {limit} bytes. Nothing is exported.'],
+  'invalid-json': ['error', 'JSON syntax error: {reason}. A file with syntax errors exports nothing.'],
+  'duplicate-key': ['error', 'Duplicate key "{key}": only one definition may exist, so that what a reviewer reads is what runs.'],
+  'too-many-servers': ['error', 'The file defines {count} servers; the limit is {limit}. Nothing is exported.'],
+  'value-too-long': ['error', 'A string here is {size} bytes of UTF-8; the limit is {limit}.'],
+  'wrong-root-key': ['error', '"mcpServers" is not read by VS Code or DSH Bridge: rename it to "servers".'],
+  'unknown-field': ['warning', 'Unknown field "{key}" is ignored.'],
+  'invalid-server': ['error', 'Invalid server entry: {reason}.'],
+  'invalid-input': ['error', 'Invalid input definition: {reason}.'],
+  'invalid-url': ['error', 'The URL is not valid for DSH: {reason}.'],
+  'undefined-input': ['error', 'Input "{id}" is not defined in "inputs".'],
+  'unsupported-variable': ['error', 'Variable {variable} cannot be used outside VS Code; the server is not exported.'],
+  'unsupported-transport': ['error', 'DSH supports stdio and Streamable HTTP only; {transport} is not supported. Use "type": "http" if the server speaks Streamable HTTP.'],
+  'unsupported-auth': ['error', 'DSH cannot perform the OAuth flow VS Code offers; the server is not exported. Use a header with an input instead.'],
+  'unsupported-sandbox': ['error', 'DSH has no sandbox: exporting this server would pretend an isolation it does not get. Remove "sandboxEnabled" to export it unsandboxed.'],
+  'dev-ignored': ['info', '"dev" is an editor-only development mode; it is not exported.'],
+  'env-null-dropped': ['warning', 'env "{key}": null removes an inherited variable in VS Code, which DSH cannot do; the entry is dropped.'],
+  'server-renamed': ['info', 'This server is exported to DSH as "{serverName}" (DSH names allow A-Z, a-z, 0-9, _ and -, at most 32 characters, no "__").'],
+  'literal-secret': ['warning', '{field} looks like a credential written into the file. Use an input with "password": true (${input:id}) or ${env:NAME} instead.'],
+  'secret-in-args': ['warning', 'Secret input "{id}" is passed as a command-line argument, visible in every process list. Prefer an environment variable if the server can read one (env: {"NAME": "${input:{id}}"}).'],
+  'unmasked-secret-input': ['warning', 'Input "{id}" is used for a credential but is not masked. Add "password": true.'],
+  'input-controls-url-host': ['warning', 'Input "{id}" decides which host this server connects to; whoever supplies it chooses where your headers go.'],
+  'insecure-url': ['warning', 'Plain http:// to a non-loopback host sends everything, headers included, unencrypted. Use https://.'],
+  'url-credentials': ['error', 'The URL carries user credentials; they would be stored in the declaration. Use a header with an input instead.'],
+  'unpinned-package': ['info', '{launcher} runs whatever version is newest at start; pin a version ({hint}) so DSH runs what you reviewed.'],
+} as const satisfies Record<string, readonly [Severity, string]>;
+
+export type ProblemCode = keyof typeof PROBLEM_CODES;
+
+export interface RelatedInformation {
+  /** Path relative to the workspace folder, '/'-separated. */
+  file: string;
+  range: Range;
+  message: string;
+}
+
+export interface Problem {
+  code: string;
+  severity: Severity;
+  message: string;
+  args: Record<string, string | number>;
+  /** Path relative to the workspace folder, '/'-separated. */
+  file: string;
+  range: Range;
+  related?: RelatedInformation[];
+  /** Source name of the server the problem belongs to, if any. */
+  server?: string;
+}
+
+export function formatMessage(template: string, args: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in args ? String(args[key]) : whole));
+}
+
+export function makeProblem(
+  code: ProblemCode,
+  file: string,
+  range: Range,
+  args: Record<string, string | number> = {},
+  extra: { related?: RelatedInformation[]; server?: string } = {},
+): Problem {
+  const [severity, template] = PROBLEM_CODES[code];
+  const problem: Problem = { code, severity, message: formatMessage(template, args), args, file, range };
+  if (extra.related?.length) problem.related = extra.related;
+  if (extra.server !== undefined) problem.server = extra.server;
+  return problem;
+}
+
+export function problemTemplate(code: string): string | undefined {
+  return (PROBLEM_CODES as Record<string, readonly [Severity, string]>)[code]?.[1];
+}

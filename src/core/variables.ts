@@ -1,0 +1,101 @@
+import * as path from 'node:path';
+import { makeTemplate, type Template, type TemplatePart } from './template';
+
+/** Everything the export may resolve; `resolveConfig` is injected (the editor reads settings, the CLI has none). */
+export interface VariableContext {
+  folder: string;
+  folderName: string;
+  userHome: string;
+  pathSeparator?: string;
+  resolveConfig?: (key: string) => unknown;
+}
+
+export interface VariableIssue {
+  kind: 'unsupported-variable' | 'undefined-input';
+  /** The variable as written, e.g. `${command:x}`. */
+  variable: string;
+  /** For undefined-input, the input id. */
+  id?: string;
+  /** Offset and length within the string value. */
+  index: number;
+  length: number;
+}
+
+export interface ResolvedString {
+  template: Template;
+  issues: VariableIssue[];
+}
+
+// VS Code's own pattern: lazy, one pass, no nesting.
+const VARIABLE = /\$\{(.*?)\}/g;
+
+/**
+ * Resolves VS Code variables in one pass, as VS Code does. Folder, home and separator
+ * variables and `${config:...}` become literal text; `${input:id}` and `${env:NAME}` stay
+ * references; everything that only means something inside the editor is an issue.
+ */
+export function resolveVariables(value: string, ctx: VariableContext, definedInputs: ReadonlySet<string>): ResolvedString {
+  const parts: TemplatePart[] = [];
+  const issues: VariableIssue[] = [];
+  let last = 0;
+  for (const match of value.matchAll(VARIABLE)) {
+    const index = match.index;
+    const whole = match[0];
+    const name = match[1];
+    parts.push(value.slice(last, index));
+    last = index + whole.length;
+    const resolved = resolveOne(name, ctx);
+    if (resolved.kind === 'text') {
+      parts.push(resolved.text);
+    } else if (resolved.kind === 'input') {
+      if (!definedInputs.has(resolved.id)) {
+        issues.push({ kind: 'undefined-input', variable: whole, id: resolved.id, index, length: whole.length });
+      }
+      parts.push({ input: resolved.id });
+    } else if (resolved.kind === 'env') {
+      parts.push({ env: resolved.name });
+    } else {
+      issues.push({ kind: 'unsupported-variable', variable: whole, index, length: whole.length });
+      parts.push(whole);
+    }
+  }
+  parts.push(value.slice(last));
+  return { template: makeTemplate(parts), issues };
+}
+
+type Resolution =
+  | { kind: 'text'; text: string }
+  | { kind: 'input'; id: string }
+  | { kind: 'env'; name: string }
+  | { kind: 'unsupported' };
+
+function resolveOne(name: string, ctx: VariableContext): Resolution {
+  const colon = name.indexOf(':');
+  const head = colon < 0 ? name : name.slice(0, colon);
+  const argument = colon < 0 ? undefined : name.slice(colon + 1);
+  switch (head) {
+    case 'workspaceFolder':
+      if (argument === undefined || argument === ctx.folderName) return { kind: 'text', text: ctx.folder };
+      return { kind: 'unsupported' };
+    case 'workspaceFolderBasename':
+      return argument === undefined ? { kind: 'text', text: path.basename(ctx.folder) } : { kind: 'unsupported' };
+    case 'userHome':
+      return argument === undefined ? { kind: 'text', text: ctx.userHome } : { kind: 'unsupported' };
+    case 'pathSeparator':
+    case '/':
+      return argument === undefined ? { kind: 'text', text: ctx.pathSeparator ?? path.sep } : { kind: 'unsupported' };
+    case 'config': {
+      if (!argument || !ctx.resolveConfig) return { kind: 'unsupported' };
+      const v = ctx.resolveConfig(argument);
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return { kind: 'text', text: String(v) };
+      return { kind: 'unsupported' };
+    }
+    case 'input':
+      return argument ? { kind: 'input', id: argument } : { kind: 'unsupported' };
+    case 'env':
+      return argument ? { kind: 'env', name: argument } : { kind: 'unsupported' };
+    default:
+      // ${command:...}, ${cwd}, ${execPath}, editor state (${file}, ...) and bare ${NAME}.
+      return { kind: 'unsupported' };
+  }
+}
