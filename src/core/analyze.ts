@@ -8,7 +8,7 @@ import {
   describeParseError, type Node,
 } from './jsonTree';
 import {
-  INPUT_KEYS, INPUT_SCHEMAS, REMOTE_KEYS, ROOT_KEYS, RemoteServerEntry, STDIO_KEYS, StdioServerEntry, firstIssue, type InputType,
+  INPUT_KEYS, INPUT_SCHEMAS, REMOTE_KEYS, ROOT_KEYS, RemoteServerEntry, STDIO_KEYS, StdioServerEntry, firstIssue, type InputDefinition, type InputType,
 } from './mcpModel';
 import { makeProblem, type Problem, type ProblemCode, type RelatedInformation } from './problems';
 import { decodeText } from './reader';
@@ -48,6 +48,8 @@ export interface Analysis {
   servers: DeclaredServer[];
   rejected: RejectedServer[];
   inputs: DeclaredInput[];
+  /** Every valid input definition of the file, by id (for prompting: options, defaults, commands). */
+  inputDefinitions: Record<string, InputDefinition>;
 }
 
 interface InputInfo {
@@ -95,7 +97,7 @@ class AnalysisRun {
   }
 
   private empty(usable: boolean): Analysis {
-    return { sourcePath: this.file, usable, sourceSha256: this.sha, problems: this.problems, servers: [], rejected: [], inputs: [] };
+    return { sourcePath: this.file, usable, sourceSha256: this.sha, problems: this.problems, servers: [], rejected: [], inputs: [], inputDefinitions: {} };
   }
 
   result(): Analysis {
@@ -179,7 +181,11 @@ class AnalysisRun {
         referenced.push({ id, type: info.type!, description: info.description, password: info.password });
       }
     }
-    return { sourcePath: this.file, usable: true, sourceSha256: this.sha, problems: this.problems, servers, rejected, inputs: referenced };
+    const inputDefinitions: Record<string, InputDefinition> = {};
+    for (const info of inputs.values()) {
+      if (info.valid) Object.defineProperty(inputDefinitions, info.id, { value: nodeValue(info.node), enumerable: true });
+    }
+    return { sourcePath: this.file, usable: true, sourceSha256: this.sha, problems: this.problems, servers, rejected, inputs: referenced, inputDefinitions };
   }
 
   private readInputs(inputsNode: Node | undefined): Map<string, InputInfo> {

@@ -61,7 +61,7 @@ export function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Pr
 export async function analyzeFolder(options: AnalyzeOptions): Promise<Analysis> {
   const read = await readWorkspaceFile(options.folder, SOURCE_PATH);
   if (!read.ok) {
-    return { sourcePath: SOURCE_PATH, usable: false, sourceSha256: '', problems: [readFailureProblem(read.failure)], servers: [], rejected: [], inputs: [] };
+    return { sourcePath: SOURCE_PATH, usable: false, sourceSha256: '', problems: [readFailureProblem(read.failure)], servers: [], rejected: [], inputs: [], inputDefinitions: {} };
   }
   return analyzeSource(read.bytes, options);
 }
