@@ -101,6 +101,13 @@ class AnalysisRun {
   }
 
   result(): Analysis {
+    const analysis = this.analyze();
+    // Source order reads best in a terminal and in tests; the sort is stable for equal starts.
+    analysis.problems.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+    return analysis;
+  }
+
+  private analyze(): Analysis {
     const decoded = decodeText(this.bytes);
     if (!decoded.ok) {
       this.add('invalid-json', this.lines.rangeAt(0, 0), { reason: decoded.reason });

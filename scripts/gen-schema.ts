@@ -1,0 +1,14 @@
+// Writes schemas/declaration.schema.json from the zod model, so the schema cannot drift from the code.
+import { writeFileSync } from 'node:fs';
+import * as z from 'zod/mini';
+import { DECLARATION_SCHEMA_ID, DeclarationSchema } from '../src/core/declarationModel';
+
+const schema = z.toJSONSchema(DeclarationSchema, { target: 'draft-7' }) as Record<string, unknown>;
+const out = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: DECLARATION_SCHEMA_ID,
+  title: 'DSH Bridge declaration',
+  description: 'Written by DSH Bridge into <folder>/.dsh/declaration.json; loaded by the DSH Bridge plugin. A plain string value is a literal (never scanned for variables); an array value is a template of literal strings, {"input": id} and {"env": NAME} references. See docs/declaration.md.',
+  ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$schema')),
+};
+writeFileSync(new URL('../schemas/declaration.schema.json', import.meta.url), `${JSON.stringify(out, null, 2)}\n`);

@@ -1,0 +1,113 @@
+import type { DeclaredServer, Reconnect } from './declarationModel';
+import { renderTemplate, type Template, type TemplateLookup } from './template';
+
+/** Config of one `@deepseek-ai/dsh-mcp-client` row (contract section 1), every field written. */
+export type McpClientConfig =
+  | {
+    transport: 'stdio'; serverName: string; command: string; args: string[]; env: Record<string, string>; cwd: string;
+    toolCallTimeoutMs: number; failOnStartupError: boolean; reconnect: Reconnect;
+  }
+  | {
+    transport: 'streamable-http'; serverName: string; url: string; headers: Record<string, string>;
+    toolCallTimeoutMs: number; failOnStartupError: boolean; reconnect: Reconnect;
+  };
+
+export type RowResult = { config: McpClientConfig } | { missing: { kind: 'input' | 'env'; name: string } };
+
+class Missing extends Error {
+  constructor(readonly detail: { kind: 'input' | 'env'; name: string }) {
+    super('missing value');
+  }
+}
+
+/**
+ * Renders a declared server into a dsh-mcp-client row config. `envFileValues` (the parsed
+ * envFile, loaded by the DSH side at start) go under the explicit env, as in VS Code.
+ * `serverName` may be overridden (the DSH side may have to rename per session).
+ */
+export function toMcpClientConfig(
+  server: DeclaredServer,
+  lookup: TemplateLookup,
+  options: { envFileValues?: Record<string, string>; serverName?: string } = {},
+): RowResult {
+  const render = (t: Template): string => {
+    const r = renderTemplate(t, lookup);
+    if ('missing' in r) throw new Missing(r.missing);
+    return r.value;
+  };
+  const renderMap = (m: Record<string, Template>, base: Record<string, string> = {}) => {
+    const out: Record<string, string> = Object.create(null);
+    for (const [k, v] of Object.entries(base)) out[k] = v;
+    for (const [k, v] of Object.entries(m)) out[k] = render(v);
+    return { ...out };
+  };
+  const common = {
+    serverName: options.serverName ?? server.serverName,
+    toolCallTimeoutMs: server.toolCallTimeoutMs,
+    failOnStartupError: server.failOnStartupError,
+    reconnect: { ...server.reconnect },
+  };
+  try {
+    if (server.transport === 'stdio') {
+      return {
+        config: {
+          transport: 'stdio', ...common,
+          command: render(server.command),
+          args: server.args.map(render),
+          env: renderMap(server.env, options.envFileValues),
+          cwd: render(server.cwd),
+        },
+      };
+    }
+    return { config: { transport: 'streamable-http', ...common, url: render(server.url), headers: renderMap(server.headers) } };
+  } catch (error) {
+    if (error instanceof Missing) return { missing: error.detail };
+    throw error;
+  }
+}
+
+const INT32_MAX = 2147483647;
+const isInt = (n: unknown, min: number, max = Number.MAX_SAFE_INTEGER) => typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max;
+
+/**
+ * DSH 0.2's load-time rules for a dsh-mcp-client row (contract section 1). rc.8 accepts more
+ * (an empty command, a negative timeout, a non-URL url), so the bridge applies these itself.
+ * Returns the violations; empty means accepted.
+ */
+export function check02Rules(config: Record<string, unknown>): string[] {
+  const errors: string[] = [];
+  if (typeof config.serverName !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(config.serverName)) errors.push('serverName');
+  if (config.transport === 'stdio') {
+    if (typeof config.command !== 'string' || config.command.trim() === '') errors.push('command');
+    if (config.args !== undefined && !(Array.isArray(config.args) && config.args.every((a) => typeof a === 'string'))) errors.push('args');
+    if (config.env !== undefined && !isStringMap(config.env)) errors.push('env');
+    if (config.cwd !== undefined && typeof config.cwd !== 'string') errors.push('cwd');
+  } else if (config.transport === 'streamable-http') {
+    try {
+      const url = new URL(String(config.url));
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') errors.push('url');
+    } catch {
+      errors.push('url');
+    }
+    if (config.headers !== undefined && !isStringMap(config.headers)) errors.push('headers');
+  } else {
+    errors.push('transport');
+  }
+  if (config.toolCallTimeoutMs !== undefined && !isInt(config.toolCallTimeoutMs, 1, INT32_MAX)) errors.push('toolCallTimeoutMs');
+  if (config.failOnStartupError !== undefined && typeof config.failOnStartupError !== 'boolean') errors.push('failOnStartupError');
+  const r = config.reconnect as Record<string, unknown> | undefined;
+  if (r !== undefined) {
+    const keys = Object.keys(r).sort().join(',');
+    if (keys !== 'enabled,initialDelayMs,maxAttempts,maxDelayMs') errors.push('reconnect.keys');
+    if (typeof r.enabled !== 'boolean') errors.push('reconnect.enabled');
+    if (!isInt(r.initialDelayMs, 1, INT32_MAX)) errors.push('reconnect.initialDelayMs');
+    if (!isInt(r.maxDelayMs, 1, INT32_MAX)) errors.push('reconnect.maxDelayMs');
+    if (isInt(r.initialDelayMs, 1) && isInt(r.maxDelayMs, 1) && (r.initialDelayMs as number) > (r.maxDelayMs as number)) errors.push('reconnect.order');
+    if (!isInt(r.maxAttempts, 1)) errors.push('reconnect.maxAttempts');
+  }
+  return errors;
+}
+
+function isStringMap(value: unknown): boolean {
+  return !!value && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+}

@@ -1,0 +1,123 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { tempDir, workspace } from './helpers';
+
+const ROOT = path.resolve(__dirname, '../..');
+const CLI = path.join(ROOT, 'dist/cli.js');
+const DEMO = path.join(ROOT, 'examples/demo');
+
+function cli(args: string[], opts: { home?: string; input?: string; cwd?: string } = {}) {
+  const env = { ...process.env, DSH_HOME: opts.home ?? tempDir('cli-home-') };
+  const r = spawnSync(process.execPath, [CLI, ...args], { env, input: opts.input ?? '', encoding: 'utf8', cwd: opts.cwd ?? ROOT });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
+}
+
+describe('CLI (dist/cli.js)', function () {
+  before(function () {
+    if (!existsSync(CLI)) spawnSync('node', ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  });
+
+  it('exports a workspace and reports one JSON object', () => {
+    const folder = workspace(readFileSync(path.join(DEMO, '.vscode/mcp.json')));
+    const r = cli(['export', '--workspace', folder, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = r.json();
+    assert.equal(out.declaration, '.dsh/declaration.json');
+    assert.deepEqual(out.servers.map((s: { serverName: string }) => s.serverName), ['everything', 'GitHub_Copilot_MCP']);
+    assert.deepEqual(out.rejected, [{ name: 'legacy-events', codes: ['unsupported-transport'] }]);
+    const sse = out.problems.find((p: { code: string }) => p.code === 'unsupported-transport');
+    assert.deepEqual(Object.keys(sse).sort(), ['code', 'file', 'message', 'range', 'severity']);
+    assert.equal(sse.file, '.vscode/mcp.json');
+    assert.ok(existsSync(path.join(folder, '.dsh/declaration.json')));
+  });
+
+  it('verify: 0 when fresh, 1 after tampering, after an edit of the source, or with another key', () => {
+    const home = tempDir('cli-home-');
+    const folder = workspace(readFileSync(path.join(DEMO, '.vscode/mcp.json')));
+    assert.equal(cli(['export', '--workspace', folder], { home }).code, 0);
+    assert.equal(cli(['verify', '--workspace', folder], { home }).code, 0);
+    assert.equal(cli(['verify', '--workspace', folder]).code, 1, 'another user (another key)');
+
+    const file = path.join(folder, '.dsh/declaration.json');
+    const original = readFileSync(file, 'utf8');
+    writeFileSync(file, original.replace('"-y"', '"--yes"'));
+    const tampered = cli(['verify', '--workspace', folder, '--json'], { home });
+    assert.equal(tampered.code, 1);
+    assert.deepEqual(tampered.json().verify.reasons.map((r: { code: string }) => r.code), ['tampered', 'tampered']);
+
+    writeFileSync(file, original);
+    writeFileSync(path.join(folder, '.vscode/mcp.json'), `${readFileSync(path.join(folder, '.vscode/mcp.json'), 'utf8')}\n// edited\n`);
+    const stale = cli(['verify', '--workspace', folder, '--json'], { home });
+    assert.equal(stale.code, 1);
+    assert.deepEqual(stale.json().verify.reasons.map((r: { code: string }) => r.code), ['stale']);
+  });
+
+  it('check writes nothing; exit 1 when the source is unusable; 2 for usage errors; never a stack trace', () => {
+    const folder = workspace(readFileSync(path.join(DEMO, '.vscode/mcp.json')));
+    const check = cli(['check', '--workspace', folder, '--json']);
+    assert.equal(check.code, 0);
+    assert.equal(check.json().declaration, null);
+    assert.equal(existsSync(path.join(folder, '.dsh')), false);
+
+    const cases: Array<[string | undefined, string]> = [
+      [undefined, 'missing-source'],
+      ['{"servers": {', 'invalid-json'],
+      [`{"servers": {${Array.from({ length: 600 }, (_, i) => `"s${i}": {"command": "x"}`).join(',')}}}`, 'too-many-servers'],
+    ];
+    for (const [text, code] of cases) {
+      const r = cli(['export', '--workspace', workspace(text), '--json']);
+      assert.equal(r.code, 1, code);
+      const out = r.json();
+      assert.equal(out.declaration, null);
+      assert.ok(out.problems.some((p: { code: string }) => p.code === code), code);
+      assert.doesNotMatch(r.stderr, /\n\s+at /);
+    }
+    for (const args of [['frobnicate'], ['export', '--nope'], [], ['export', 'extra'], ['inputs', 'set']]) {
+      const r = cli(args);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.match(r.stderr, /Usage: dsh-bridge/);
+    }
+  });
+
+  it('inputs set/list/forget keep values on the host, read from stdin, never in the workspace', () => {
+    const home = tempDir('cli-home-');
+    const folder = workspace(readFileSync(path.join(DEMO, '.vscode/mcp.json')));
+    const canary = 'canary-7f3a9c';
+    assert.equal(cli(['inputs', 'set', 'github-token', '--workspace', folder], { home, input: `${canary}\n` }).code, 0);
+    const list = cli(['inputs', 'list', '--workspace', folder, '--json'], { home });
+    assert.deepEqual(list.json().inputs, [{ id: 'github-token', stored: true, referenced: true }]);
+    assert.ok(!list.stdout.includes(canary));
+    assert.equal(cli(['export', '--workspace', folder], { home }).code, 0);
+    const stored = readdirSync(path.join(home, 'bridge/folders')).map((f) => readFileSync(path.join(home, 'bridge/folders', f), 'utf8'));
+    assert.ok(stored.some((t) => t.includes(canary)));
+    assert.equal(statSync(path.join(home, 'bridge/folders', readdirSync(path.join(home, 'bridge/folders'))[0])).mode & 0o777, 0o600);
+    for (const f of walk(folder)) assert.ok(!readFileSync(f, 'utf8').includes(canary), f);
+    assert.equal(cli(['inputs', 'forget', 'github-token', '--workspace', folder], { home }).code, 0);
+    assert.deepEqual(cli(['inputs', 'list', '--workspace', folder, '--json'], { home }).json().inputs, [{ id: 'github-token', stored: false, referenced: true }]);
+    assert.equal(cli(['inputs', 'set', 'x', '--workspace', folder], { home, input: '' }).code, 1, 'an empty value is refused');
+  });
+
+  it('the trust mode "deny" exports nothing', () => {
+    const home = tempDir('cli-home-');
+    const folder = workspace(readFileSync(path.join(DEMO, '.vscode/mcp.json')));
+    require('node:fs').mkdirSync(path.join(home, 'bridge'), { recursive: true });
+    writeFileSync(path.join(home, 'bridge/settings.json'), '{"version": 1, "trustMode": "deny"}');
+    const r = cli(['export', '--workspace', folder], { home });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /deny/);
+    assert.equal(existsSync(path.join(folder, '.dsh')), false);
+  });
+
+  it('runs the demo workspace shipped in the repo, human-readable', () => {
+    const r = cli(['check', '--workspace', DEMO], { cwd: ROOT });
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /everything\s+everything\s+stdio/);
+    assert.match(r.stdout, /examples\/demo\/\.vscode\/mcp\.json:\d+:\d+ error unsupported-transport/);
+  });
+});
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.isFile() ? [path.join(dir, e.name)] : []));
+}

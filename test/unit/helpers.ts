@@ -1,0 +1,51 @@
+import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { analyzeSource, type AnalyzeOptions, type Analysis } from '../../src/core/analyze';
+
+/** A temporary folder that removes itself after the test that made it. */
+export function tempDir(prefix = 'dsh-bridge-test-'): string {
+  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const cleanup: Array<() => void> = [];
+afterEach(() => {
+  while (cleanup.length) cleanup.pop()!();
+});
+
+/** A workspace folder with `.vscode/mcp.json` (and any other files) written to disk. */
+export function workspace(mcpJson: string | Buffer | undefined, files: Record<string, string> = {}): string {
+  const dir = tempDir('dsh-bridge-ws-');
+  if (mcpJson !== undefined) {
+    mkdirSync(path.join(dir, '.vscode'), { recursive: true });
+    writeFileSync(path.join(dir, '.vscode', 'mcp.json'), mcpJson);
+  }
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+export const FOLDER = '/home/dev/projects/app';
+
+export function options(extra: Partial<AnalyzeOptions> = {}): AnalyzeOptions {
+  return { folder: FOLDER, folderName: 'app', userHome: '/home/dev', pathSeparator: '/', ...extra };
+}
+
+export function analyze(text: string, extra: Partial<AnalyzeOptions> = {}): Analysis {
+  return analyzeSource(Buffer.from(text, 'utf8'), options(extra));
+}
+
+export function codes(analysis: Analysis): string[] {
+  return analysis.problems.map((p) => p.code);
+}
+
+/** The source text a problem's range covers (for single-line ranges). */
+export function covered(text: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }): string {
+  const lines = text.split(/\r\n|\r|\n/);
+  if (range.start.line !== range.end.line) return `${lines[range.start.line].slice(range.start.character)}...`;
+  return lines[range.start.line].slice(range.start.character, range.end.character);
+}
