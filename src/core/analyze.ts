@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { canonicalHash, hasLoneSurrogate, sha256Hex } from './canonicalJson';
+import { hasLoneSurrogate, sha256Hex, withPin } from './canonicalJson';
 import {
   DSH_DEFAULTS, type DeclaredInput, type DeclaredServer, type Reconnect, type RejectedServer,
 } from './declarationModel';
@@ -378,8 +378,7 @@ class AnalysisRun {
       const info = inputs.get(id);
       if (info && !info.valid) add('invalid-input', keyNode, { reason: `input "${id}" used by this server is not valid` });
     }
-    const unpinnedEntry = { ...entry, inputRefs, envRefs } as Omit<DeclaredServer, 'pin'>;
-    return { ...unpinnedEntry, pin: canonicalHash(unpinnedEntry) } as DeclaredServer;
+    return withPin({ ...entry, inputRefs, envRefs }) as DeclaredServer;
   }
 
   /** Range of a part of a string value; exact when the JSON string has no escapes. */

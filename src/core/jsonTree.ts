@@ -35,17 +35,22 @@ export function properties(node: Node | undefined): Array<{ key: string; keyNode
   return out;
 }
 
-/** The value node of the LAST property with this key (the one a JSON reader keeps). */
+/** The property node of the LAST property with this key (the one a JSON reader keeps). */
+function lastProperty(node: Node | undefined, key: string): Node | undefined {
+  if (!node || node.type !== 'object' || !node.children) return undefined;
+  for (let i = node.children.length - 1; i >= 0; i--) {
+    const property = node.children[i];
+    if (property.children?.[0]?.value === key) return property;
+  }
+  return undefined;
+}
+
 export function propertyValue(node: Node | undefined, key: string): Node | undefined {
-  let found: Node | undefined;
-  for (const p of properties(node)) if (p.key === key) found = p.valueNode;
-  return found;
+  return lastProperty(node, key)?.children?.[1];
 }
 
 export function propertyKeyNode(node: Node | undefined, key: string): Node | undefined {
-  let found: Node | undefined;
-  for (const p of properties(node)) if (p.key === key) found = p.keyNode;
-  return found;
+  return lastProperty(node, key)?.children?.[0];
 }
 
 export interface DuplicateKey {
@@ -59,15 +64,33 @@ export interface DuplicateKey {
 /** Every key that occurs more than once in one object, anywhere below `node`. */
 export function findDuplicateKeys(node: Node | undefined, out: DuplicateKey[] = []): DuplicateKey[] {
   if (!node) return out;
-  if (node.type === 'object') {
-    const seen = new Map<string, Node>();
-    for (const p of properties(node)) {
-      const first = seen.get(p.key);
-      if (first) out.push({ key: p.key, first, duplicate: p.keyNode, container: node });
-      else seen.set(p.key, p.keyNode);
+  const children = node.children;
+  if (node.type === 'object' && children && children.length > 1) {
+    // Small objects (nearly all) are compared pairwise: no Map to allocate and collect.
+    const keyOf = (i: number) => children[i].children?.[0];
+    if (children.length <= 12) {
+      for (let i = 1; i < children.length; i++) {
+        const key = keyOf(i)?.value;
+        if (typeof key !== 'string') continue;
+        for (let j = 0; j < i; j++) {
+          if (keyOf(j)?.value === key) {
+            out.push({ key, first: keyOf(j)!, duplicate: keyOf(i)!, container: node });
+            break;
+          }
+        }
+      }
+    } else {
+      const seen = new Map<string, Node>();
+      for (let i = 0; i < children.length; i++) {
+        const keyNode = keyOf(i);
+        if (!keyNode || typeof keyNode.value !== 'string') continue;
+        const first = seen.get(keyNode.value);
+        if (first) out.push({ key: keyNode.value, first, duplicate: keyNode, container: node });
+        else seen.set(keyNode.value, keyNode);
+      }
     }
   }
-  for (const child of node.children ?? []) findDuplicateKeys(child, out);
+  if (children) for (const child of children) if (child.children) findDuplicateKeys(child, out);
   return out;
 }
 
@@ -77,8 +100,13 @@ export function nodeValue(node: Node | undefined): unknown {
   switch (node.type) {
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const p of properties(node)) {
-        Object.defineProperty(out, p.key, { value: nodeValue(p.valueNode), enumerable: true, writable: true, configurable: true });
+      for (const property of node.children ?? []) {
+        const key = property.children?.[0]?.value;
+        if (typeof key !== 'string') continue;
+        const value = nodeValue(property.children?.[1]);
+        // "__proto__" must become an own property, not the object's prototype.
+        if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+        else out[key] = value;
       }
       return out;
     }

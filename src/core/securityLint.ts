@@ -19,8 +19,17 @@ export function nameWords(name: string): string[] {
     .map((w) => w.toLowerCase());
 }
 
+// The same few names (API_TOKEN, PORT, Authorization) recur in every server of a file.
+const credentialNameMemo = new Map<string, boolean>();
+
 export function isCredentialName(name: string): boolean {
-  return nameWords(name).some((w) => CREDENTIAL_WORDS.has(w));
+  let known = credentialNameMemo.get(name);
+  if (known === undefined) {
+    known = nameWords(name).some((w) => CREDENTIAL_WORDS.has(w));
+    if (credentialNameMemo.size > 4096) credentialNameMemo.clear();
+    credentialNameMemo.set(name, known);
+  }
+  return known;
 }
 
 /** Value shapes of well-known credentials, wherever they appear. */
@@ -35,8 +44,11 @@ const CREDENTIAL_SHAPES: RegExp[] = [
   /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
 ];
 
+// One alternation scans a value once instead of once per shape.
+const ANY_CREDENTIAL_SHAPE = new RegExp(CREDENTIAL_SHAPES.map((re) => `(?:${re.source})`).join('|'));
+
 export function looksLikeCredentialValue(value: string): boolean {
-  return CREDENTIAL_SHAPES.some((re) => re.test(value));
+  return value.length >= 16 && ANY_CREDENTIAL_SHAPE.test(value);
 }
 
 /** Literal text of a template (references removed). */

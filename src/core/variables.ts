@@ -35,6 +35,7 @@ const VARIABLE = /\$\{(.*?)\}/g;
  * references; everything that only means something inside the editor is an issue.
  */
 export function resolveVariables(value: string, ctx: VariableContext, definedInputs: ReadonlySet<string>): ResolvedString {
+  if (!value.includes('${')) return { template: value, issues: [] }; // most strings have no variable
   const parts: TemplatePart[] = [];
   const issues: VariableIssue[] = [];
   let last = 0;

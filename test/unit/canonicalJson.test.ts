@@ -42,3 +42,16 @@ describe('canonicalJson (RFC 8785)', () => {
     assert.match(canonicalHash({}), /^sha256:[0-9a-f]{64}$/);
   });
 });
+
+describe('canonicalJson against the canonicalize package (property)', () => {
+  it('gives the same text for every well-formed JSON value', async () => {
+    const fc = (await import('fast-check')).default;
+    const reference = (await import('canonicalize')).default as unknown as (v: unknown) => string;
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        assert.equal(canonicalJson(v), reference(v));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * npm run bench: the export pipeline against its floor, jsonc-parser's parse() of the same
+ * text, measured in the same run and interleaved so machine noise hits both alike. Reports
+ * ratios (not absolute times), growth with size, where the time goes, the CLI's cold start
+ * against a bare node start, and zod's weight in the bundle.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import * as path from 'node:path';
+import { parse } from 'jsonc-parser';
+import { buildSync } from 'esbuild';
+import { analyzeSource, type AnalyzeOptions } from '../src/core/analyze';
+import { withPin } from '../src/core/canonicalJson';
+import { buildDeclarationBody, serializeDeclaration } from '../src/core/declaration';
+import { parseJsonc } from '../src/core/jsonTree';
+import { generate } from './generate';
+
+const ROOT = path.resolve(__dirname, '..');
+const KEY = Buffer.alloc(32, 7);
+
+const options = (count: number): AnalyzeOptions => ({
+  folder: '/home/dev/app', folderName: 'app', userHome: '/home/dev', pathSeparator: '/', limits: { maxServers: Math.max(512, count) },
+});
+
+function exportOnce(bytes: Buffer, opts: AnalyzeOptions): string {
+  const analysis = analyzeSource(bytes, opts);
+  return serializeDeclaration(buildDeclarationBody(analysis, opts.folder), KEY);
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** Interleaved timing of several functions: returns the median ms of each. */
+function race(fns: Record<string, () => unknown>, rounds: number): Record<string, number> {
+  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(fns).map((k) => [k, []]));
+  for (const fn of Object.values(fns)) for (let i = 0; i < 3; i++) fn(); // warm up
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, fn] of Object.entries(fns)) {
+      const t0 = process.hrtime.bigint();
+      fn();
+      samples[name].push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+}
+
+const fmt = (n: number) => n.toFixed(2);
+const lines: string[] = [];
+const out = (s = '') => {
+  lines.push(s);
+  console.log(s);
+};
+
+out('## Export vs parse (ratio = median export / median jsonc-parser parse, same run, interleaved)');
+out('');
+out('| servers | bytes | export / parse | parseTree / parse | analysis / parse | pins / parse | declaration / parse | export per server vs 10 |');
+out('|---:|---:|---:|---:|---:|---:|---:|---:|');
+let perServer10 = 0;
+for (const count of (process.env.BENCH_SIZES ?? '10,100,500,5000').split(',').map(Number)) {
+  const text = generate(count);
+  const bytes = Buffer.from(text, 'utf8');
+  const opts = options(count);
+  const analysis = analyzeSource(bytes, opts);
+  if (analysis.servers.length !== count) throw new Error(`bench input broken: ${analysis.servers.length} of ${count} exported`);
+  const body = buildDeclarationBody(analysis, opts.folder);
+  const rounds = count >= 5000 ? 15 : count >= 500 ? 40 : 200;
+  const t = race({
+    parse: () => parse(text, [], { allowTrailingComma: true }),
+    parseTree: () => parseJsonc(text),
+    export: () => exportOnce(bytes, opts),
+    analysis: () => analyzeSource(bytes, opts),
+    pins: () => analysis.servers.forEach(({ pin, ...rest }) => withPin(rest)),
+    declaration: () => serializeDeclaration(body, KEY),
+  }, rounds);
+  const perServer = t.export / count;
+  if (count === 10) perServer10 = perServer;
+  out(`| ${count} | ${bytes.length} | **${fmt(t.export / t.parse)}** | ${fmt(t.parseTree / t.parse)} | ${fmt(t.analysis / t.parse)} | ${fmt(t.pins / t.parse)} | ${fmt(t.declaration / t.parse)} | ${fmt(perServer / perServer10)} |`);
+}
+out('');
+out('analysis includes parseTree (and the per-server pins); declaration = digest + HMAC + JSON text.');
+
+// Cold start of the CLI against a bare node process, same run, interleaved.
+const cli = path.join(ROOT, 'dist/cli.js');
+const demo = path.join(ROOT, 'examples/demo');
+const cold = race({
+  node: () => spawnSync(process.execPath, ['-e', '0']),
+  version: () => spawnSync(process.execPath, [cli, '--version']),
+  check: () => spawnSync(process.execPath, [cli, 'check', '--workspace', demo, '--json']),
+}, 15);
+out('');
+out('## CLI cold start (median of 15, interleaved)');
+out('');
+out(`| what | / bare \`node -e 0\` |`);
+out('|---|---:|');
+out(`| \`dsh-bridge --version\` | ${fmt(cold.version / cold.node)} |`);
+out(`| \`dsh-bridge check\` on examples/demo | ${fmt(cold.check / cold.node)} |`);
+
+// zod's weight: the same small schema bundled from zod/mini and from zod (classic).
+function bundleSize(contents: string): number {
+  const r = buildSync({ stdin: { contents, resolveDir: ROOT, loader: 'ts' }, bundle: true, minify: true, write: false, platform: 'node', format: 'cjs', mainFields: ['module', 'main'] });
+  return r.outputFiles[0].contents.length;
+}
+const schema = 'z.object({ a: z.string(), b: z.optional(z.array(z.number())) })';
+const mini = bundleSize(`import * as z from 'zod/mini'; console.log(${schema}.safeParse({}))`);
+const classic = bundleSize(`import * as z from 'zod'; console.log(${schema}.safeParse({}))`);
+execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), '--release'], { cwd: ROOT });
+out('');
+out('## Bundle');
+out('');
+out(`- zod/mini vs zod (classic), same schema, minified: ${(mini / 1024).toFixed(1)} KiB vs ${(classic / 1024).toFixed(1)} KiB (${fmt(classic / mini)}x)`);
+out(`- dist/cli.js (release build): ${(statSync(cli).size / 1024).toFixed(1)} KiB`);
+execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT });
