@@ -143,6 +143,11 @@ function problem(
   return out;
 }
 
+/** Sets an own property even for a key like `__proto__` (provider ids and extensions come from user JSON). */
+function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -236,7 +241,7 @@ export async function validateLspServers(value: unknown, options: LspValidateOpt
     if (id.trim() === '') push(problem('lsp-invalid-provider-id', at, 'key', { server: id }, id));
     if (!isRecord(raw)) {
       push(problem('lsp-invalid-server', at, 'value', { server: id }, id));
-      result.registry[id] = 'LSP_INVALID_PROVIDER';
+      setOwn(result.registry, id, 'LSP_INVALID_PROVIDER');
       invalid.push(id);
       continue;
     }
@@ -309,7 +314,7 @@ export async function validateLspServers(value: unknown, options: LspValidateOpt
           continue;
         }
         own.set(ext, key);
-        normalized[ext] = languageId;
+        setOwn(normalized, ext, languageId);
       }
       for (const [ext, key] of own) {
         const other = claims.get(ext);
@@ -324,7 +329,7 @@ export async function validateLspServers(value: unknown, options: LspValidateOpt
       if (registry === 'accepted' && [...own.keys()].some((ext) => registered.has(ext))) registry = 'LSP_CONFLICT';
       if (registry === 'accepted') for (const ext of own.keys()) registered.set(ext, id);
     }
-    result.registry[id] = registry;
+    setOwn(result.registry, id, registry);
 
     // command resolution last, as in DSH (after the schema and the limits).
     if (typeof command === 'string' && command.trim() !== '') {
@@ -339,7 +344,7 @@ export async function validateLspServers(value: unknown, options: LspValidateOpt
       invalid.push(id);
       continue;
     }
-    result.servers[id] = {
+    setOwn(result.servers, id, {
       command: command as string,
       args: [...(args as string[])],
       env: { ...(env as Record<string, string>) },
@@ -347,7 +352,7 @@ export async function validateLspServers(value: unknown, options: LspValidateOpt
       initializationOptions: isAbsent(raw.initializationOptions) ? null : raw.initializationOptions,
       configuration: isAbsent(raw.configuration) ? null : raw.configuration,
       ...limits,
-    };
+    });
   }
   const count = Object.keys(value).length;
   if (invalid.length > 0) {
@@ -416,9 +421,10 @@ export interface SettingsSource {
 
 /**
  * Turns setting problems into placed problems. `locate` answers which settings file defines a path
- * (for `dsh.lsp.servers` VS Code merges the object across user, workspace and folder settings, so
- * different servers can live in different files); a problem whose path no file defines is dropped
- * from the result only if `locate` returns `undefined` for the setting itself.
+ * (VS Code merges the `dsh.lsp.servers` object across user, workspace and folder settings, so
+ * different servers can live in different files). When `locate` knows no file for a path, the file
+ * that defines the setting itself (`locate([LSP_SETTING])`) is used; when there is none either,
+ * the problem is left out.
  */
 export function placeSettingProblems(problems: readonly SettingProblem[], locate: (path: JsonPath) => SettingsSource | undefined): Problem[] {
   const out: Problem[] = [];
