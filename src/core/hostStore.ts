@@ -33,6 +33,7 @@ const FolderFile = z.object({
   approvals: z.array(Approval),
 });
 export type FolderRecord = z.infer<typeof FolderFile>;
+const SkillTrustFile = z.object({ version: z.literal(1), roots: z.record(z.string(), z.string()) });
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
@@ -155,6 +156,23 @@ export class HostStore {
 
   async isApproved(folder: string, serverName: string, pin: string): Promise<boolean> {
     return (await this.readFolder(folder)).approvals.some((a) => a.serverName === serverName && a.pin === pin);
+  }
+
+  /** Trusted skill roots: absolute root path -> the content pin the user reviewed. */
+  async skillTrust(): Promise<Record<string, string>> {
+    return (await this.readJson(path.join(this.bridgeDir, 'skills.json'), SkillTrustFile))?.roots ?? {};
+  }
+
+  async trustSkillRoot(root: string, pin: string): Promise<void> {
+    const roots = await this.skillTrust();
+    Object.defineProperty(roots, path.resolve(root), { value: pin, enumerable: true, writable: true, configurable: true });
+    await this.writeJson(path.join(this.bridgeDir, 'skills.json'), { version: 1, roots });
+  }
+
+  async distrustSkillRoot(root: string): Promise<void> {
+    const roots = await this.skillTrust();
+    delete roots[path.resolve(root)];
+    await this.writeJson(path.join(this.bridgeDir, 'skills.json'), { version: 1, roots });
   }
 
   async revokeApprovals(folder: string): Promise<void> {
