@@ -79,7 +79,3 @@ export function makeProblem(
   if (extra.server !== undefined) problem.server = extra.server;
   return problem;
 }
-
-export function problemTemplate(code: string): string | undefined {
-  return (PROBLEM_CODES as Record<string, readonly [Severity, string]>)[code]?.[1];
-}

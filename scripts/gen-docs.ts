@@ -1,0 +1,60 @@
+// Writes the "Problem codes" section of README.md from the code catalog, so every code the
+// editor links to (README.md#<code>) has a heading. `--check` exits 1 when README is out of date.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { PROBLEM_CATALOG } from '../src/core/problemCatalog';
+
+/** What to do about a code, where the message alone does not say it. */
+const FIXES: Record<string, string> = {
+  'invalid-json': 'Fix the syntax at the marked position. Until then nothing is exported and the previous declaration is reported stale: a half-written entry never launches.',
+  'duplicate-key': 'Delete one of the two definitions. JSON readers disagree about which one wins, so the whole server is refused until only one is left.',
+  'too-many-servers': 'Split the configuration; 512 servers is far beyond what a session can use.',
+  'value-too-long': 'Move large data into a file the server reads.',
+  'wrong-root-key': 'Quick fix: rename `mcpServers` to `servers` (the Claude/Cursor dialect uses `mcpServers`; VS Code does not).',
+  'unknown-field': 'Remove the field or check its spelling.',
+  'undefined-input': 'Quick fix: define the input (a masked `promptString` when the id looks like a credential).',
+  'unsupported-variable': 'Replace the variable with a literal, `${workspaceFolder}`, `${userHome}`, `${input:id}` or `${env:NAME}`.',
+  'unsupported-transport': 'Quick fix: `sse` -> `http` when the server also speaks Streamable HTTP (most current servers do).',
+  'unsupported-auth': 'Pass a token through a header: `"headers": {"Authorization": "Bearer ${input:token}"}` with a `password: true` input.',
+  'unsupported-sandbox': 'Quick fix: remove `sandboxEnabled` to export the server without a sandbox, knowingly.',
+  'literal-secret': 'Replace the value with `${input:id}` (a `password: true` input, kept in secret storage and the host store) or `${env:NAME}`.',
+  'secret-in-args': 'No automatic fix: only you know whether the server can read the value from an environment variable instead.',
+  'unmasked-secret-input': 'Quick fix: add `"password": true` to the input.',
+  'insecure-url': 'Use `https://`, or a loopback address for a local server.',
+  'url-credentials': 'Remove `user:password@` from the URL and send the credential in a header built from an input.',
+  'unpinned-package': 'Pin the version the launcher runs, so that an approval covers what actually starts.',
+  'server-renamed': 'Nothing to do; rename the server in mcp.json if you want the DSH name to match. Tool names are `mcp__<serverName>__<tool>`.',
+  'env-null-dropped': 'If the server must not see the variable, unset it in the environment DSH runs in.',
+  'lsp-none-registered': 'Fix every invalid language server entry: DSH registers the row all or nothing.',
+  'skill-shadowed': 'Rename one of the skills, or remove the one you do not want.',
+};
+
+const START = '<!-- problem-codes:start -->';
+const END = '<!-- problem-codes:end -->';
+
+function section(): string {
+  const out: string[] = [START, ''];
+  for (const { area, codes } of PROBLEM_CATALOG) {
+    out.push(`### ${area}`, '');
+    for (const [code, [severity, template]] of Object.entries(codes)) {
+      out.push(`#### \`${code}\``, '', `*${severity}* — ${template.replace(/\{(\w+)\}/g, '*$1*')}`, '');
+      if (FIXES[code]) out.push(FIXES[code], '');
+    }
+  }
+  out.push(END);
+  return out.join('\n');
+}
+
+const readmeUrl = new URL('../README.md', import.meta.url);
+const readme = readFileSync(readmeUrl, 'utf8');
+const start = readme.indexOf(START);
+const end = readme.indexOf(END);
+if (start < 0 || end < 0) throw new Error('README.md has no problem-codes markers');
+const updated = readme.slice(0, start) + section() + readme.slice(end + END.length);
+if (process.argv.includes('--check')) {
+  if (updated !== readme) {
+    console.error('README.md "Problem codes" is out of date: run npm run docs');
+    process.exit(1);
+  }
+} else if (updated !== readme) {
+  writeFileSync(readmeUrl, updated);
+}

@@ -1,0 +1,17 @@
+import { LSP_PROBLEM_CODES } from './lsp';
+import { PROBLEM_CODES, type Severity } from './problems';
+import { SKILL_PROBLEM_CODES } from './skills';
+
+/** Every problem code the bridge reports, by area, with its severity and English template. */
+export const PROBLEM_CATALOG: ReadonlyArray<{ area: string; codes: Record<string, readonly [Severity, string]> }> = [
+  { area: 'MCP configuration (.vscode/mcp.json)', codes: PROBLEM_CODES },
+  { area: 'Language servers (dsh.lsp.servers)', codes: LSP_PROBLEM_CODES },
+  { area: 'Skills (SKILL.md)', codes: SKILL_PROBLEM_CODES },
+];
+
+const ALL: Record<string, readonly [Severity, string]> = Object.assign({}, ...PROBLEM_CATALOG.map((a) => a.codes));
+
+/** The English template of a code (the l10n key), whatever area it belongs to. */
+export function problemTemplate(code: string): string | undefined {
+  return Object.hasOwn(ALL, code) ? ALL[code][1] : undefined;
+}

@@ -1,0 +1,29 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as z from 'zod/mini';
+import { DeclarationSchema } from '../../src/core/declarationModel';
+import { PROBLEM_CATALOG } from '../../src/core/problemCatalog';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+describe('docs and generated files stay in sync with the code', () => {
+  it('README has a heading for every problem code (the diagnostics link to it)', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/gen-docs.ts', '--check'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    for (const { codes } of PROBLEM_CATALOG) for (const code of Object.keys(codes)) assert.ok(readme.includes(`#### \`${code}\``), code);
+  });
+
+  it('schemas/declaration.schema.json is what the zod model generates', () => {
+    const committed = JSON.parse(readFileSync(path.join(ROOT, 'schemas/declaration.schema.json'), 'utf8'));
+    const generated = z.toJSONSchema(DeclarationSchema, { target: 'draft-7' }) as Record<string, unknown>;
+    for (const key of ['properties', 'required', 'type']) assert.deepEqual(committed[key], generated[key], key);
+  });
+
+  it('problem codes are unique across areas', () => {
+    const all = PROBLEM_CATALOG.flatMap((a) => Object.keys(a.codes));
+    assert.equal(new Set(all).size, all.length);
+  });
+});
