@@ -35,6 +35,24 @@ export interface ExportOptions {
   reconnect?: Partial<Reconnect>;
 }
 
+/**
+ * The export options as DSH 0.2 will check them at load (contract section 1); a list of the
+ * offending option names, empty when they are fine. Settings are validated before an export.
+ */
+export function invalidExportOptions(options: ExportOptions): string[] {
+  const bad: string[] = [];
+  const int = (n: unknown, min: number, max: number) => typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max;
+  if (options.toolCallTimeoutMs !== undefined && !int(options.toolCallTimeoutMs, 1, 2147483647)) bad.push('toolCallTimeoutMs');
+  if (options.failOnStartupError !== undefined && typeof options.failOnStartupError !== 'boolean') bad.push('failOnStartupError');
+  if (options.reconnect !== undefined) {
+    const r = { ...DSH_DEFAULTS.reconnect, ...options.reconnect };
+    const unknown = Object.keys(options.reconnect).filter((k) => !(k in DSH_DEFAULTS.reconnect));
+    if (unknown.length || typeof r.enabled !== 'boolean' || !int(r.initialDelayMs, 1, 2147483647) || !int(r.maxDelayMs, 1, 2147483647)
+      || r.initialDelayMs > r.maxDelayMs || !int(r.maxAttempts, 1, Number.MAX_SAFE_INTEGER)) bad.push('reconnect');
+  }
+  return bad;
+}
+
 export interface AnalyzeOptions extends VariableContext, ExportOptions {
   limits?: Partial<Limits>;
 }

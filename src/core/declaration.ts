@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { analyzeSource, SOURCE_PATH, type AnalyzeOptions, type Analysis } from './analyze';
+import { analyzeSource, invalidExportOptions, SOURCE_PATH, type AnalyzeOptions, type Analysis } from './analyze';
 import { writeFileAtomic } from './atomicWrite';
 import { canonicalHash, sha256Hex } from './canonicalJson';
 import {
@@ -91,6 +91,8 @@ export interface ExportFolderOptions extends AnalyzeOptions {
 export async function exportFolder(options: ExportFolderOptions): Promise<ExportResult> {
   const folder = path.resolve(options.folder);
   const declarationPath = path.join(folder, DECLARATION_PATH);
+  const badOptions = invalidExportOptions(options);
+  if (badOptions.length) throw new ExportError(`invalid export options (${badOptions.join(', ')}): DSH would refuse every row`);
   const analysis = await analyzeFolder({ ...options, folder });
   if (!analysis.usable) return { analysis, declarationPath, written: false, unchanged: false };
   const store = new HostStore(options.dshHome);

@@ -72,6 +72,20 @@ describe('declaration: export', () => {
     assert.equal(existsSync(path.join(outside, 'declaration.json')), false);
   });
 
+  it('refuses export options DSH would refuse, and carries valid ones into every row', async () => {
+    const folder = workspace(SOURCE);
+    const base = { folder, folderName: 'x', userHome: '/h', dshHome: tempDir() };
+    for (const bad of [{ toolCallTimeoutMs: 0 }, { toolCallTimeoutMs: 1.5 }, { reconnect: { initialDelayMs: 900, maxDelayMs: 500 } }, { reconnect: { jitter: 1 } as object }]) {
+      await assert.rejects(exportFolder({ ...base, ...bad }), /invalid export options/, JSON.stringify(bad));
+    }
+    const r = await exportFolder({ ...base, toolCallTimeoutMs: 5000, failOnStartupError: true, reconnect: { maxAttempts: 3 } });
+    for (const s of r.analysis.servers) {
+      assert.equal(s.toolCallTimeoutMs, 5000);
+      assert.equal(s.failOnStartupError, true);
+      assert.deepEqual(s.reconnect, { enabled: true, initialDelayMs: 500, maxDelayMs: 30000, maxAttempts: 3 });
+    }
+  });
+
   it('dry run computes the text and writes nothing', async () => {
     const folder = workspace(SOURCE);
     const dshHome = tempDir();
