@@ -5,8 +5,9 @@ import { analyzeSource, invalidExportOptions, SOURCE_PATH, type AnalyzeOptions, 
 import { writeFileAtomic } from './atomicWrite';
 import { canonicalHash, sha256Hex } from './canonicalJson';
 import {
-  DECLARATION_PATH, DECLARATION_SCHEMA_ID, DECLARATION_VERSION, DeclarationSchema, type Declaration,
+  DECLARATION_PATH, DECLARATION_SCHEMA_PATH, DECLARATION_SCHEMA_REF, DECLARATION_VERSION, DeclarationSchema, type Declaration,
 } from './declarationModel';
+import declarationJsonSchema from '../../schemas/declaration.schema.json';
 import { HostStore } from './hostStore';
 import { findDuplicateKeys, parseJsonc } from './jsonTree';
 import { makeProblem, type Problem } from './problems';
@@ -24,7 +25,7 @@ type DeclarationBody = Omit<Declaration, 'digest' | 'signature'>;
 
 export function buildDeclarationBody(analysis: Analysis, folder: string, extra: Record<string, unknown> = {}): DeclarationBody {
   return {
-    $schema: DECLARATION_SCHEMA_ID,
+    $schema: DECLARATION_SCHEMA_REF,
     version: DECLARATION_VERSION,
     generator: GENERATOR,
     folder: path.resolve(folder),
@@ -101,10 +102,16 @@ export async function exportFolder(options: ExportFolderOptions): Promise<Export
   if (options.dryRun) return { analysis, declarationPath, text, written: false, unchanged: false };
   const dir = await ensureDeclarationDir(folder);
   const target = path.join(dir, path.basename(DECLARATION_PATH));
-  const previous = await fs.readFile(target, 'utf8').catch(() => undefined);
-  if (previous === text) return { analysis, declarationPath, text, written: false, unchanged: true };
-  await writeFileAtomic(target, text);
-  return { analysis, declarationPath, text, written: true, unchanged: false };
+  await writeIfChanged(path.join(folder, DECLARATION_SCHEMA_PATH), `${JSON.stringify(declarationJsonSchema, null, 2)}\n`);
+  const written = await writeIfChanged(target, text);
+  return { analysis, declarationPath, text, written, unchanged: !written };
+}
+
+async function writeIfChanged(file: string, text: string): Promise<boolean> {
+  const previous = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (previous === text) return false;
+  await writeFileAtomic(file, text);
+  return true;
 }
 
 /** `<folder>/.dsh`, created if needed; never a symlink or junction out of the workspace. */
@@ -121,7 +128,9 @@ async function ensureDeclarationDir(folder: string): Promise<string> {
   }
   // Keep the machine-local declaration out of commits; .dsh/skills stays committable.
   const ignore = path.join(dir, '.gitignore');
-  if (!(await fs.lstat(ignore).catch(() => undefined))) await writeFileAtomic(ignore, '# Written by DSH Bridge: the declaration is machine-local.\ndeclaration.json\n');
+  if (!(await fs.lstat(ignore).catch(() => undefined))) {
+    await writeFileAtomic(ignore, '# Written by DSH Bridge: the declaration and its schema are machine-local.\ndeclaration.json\ndeclaration.schema.json\n');
+  }
   return dir;
 }
 

@@ -4,7 +4,14 @@ import * as z from 'zod/mini';
 
 export const DECLARATION_VERSION = 1;
 export const DECLARATION_PATH = '.dsh/declaration.json';
-export const DECLARATION_SCHEMA_ID = 'https://dsh-bridge.invalid/schemas/declaration-v1.json';
+export const DECLARATION_SCHEMA_ID = 'urn:dsh-bridge:declaration:1';
+/**
+ * `$schema` of the declaration: the schema is written beside it (machine-local like the
+ * declaration), so any JSON editor validates it offline; a remote URL would be fetched, or
+ * flagged as unloadable, by VS Code.
+ */
+export const DECLARATION_SCHEMA_REF = './declaration.schema.json';
+export const DECLARATION_SCHEMA_PATH = '.dsh/declaration.schema.json';
 
 const templatePart = z.union([
   z.string(),

@@ -15,6 +15,7 @@ function cli(args: string[], opts: { home?: string; input?: string; cwd?: string
 }
 
 describe('CLI (dist/cli.js)', function () {
+  this.timeout(60000); // each test spawns several node processes; CI machines are shared
   before(function () {
     if (!existsSync(CLI)) spawnSync('node', ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
   });

@@ -37,7 +37,9 @@ describe('declaration: export', () => {
     assert.deepEqual(doc.rejected, [{ name: 'old', codes: ['unsupported-transport'] }]);
     assert.deepEqual(doc.inputs, [{ id: 'tok', type: 'promptString', description: 'API token', password: true }]);
     assert.match(doc.signature, /^hmac-sha256:[0-9a-f]{64}$/);
-    assert.equal(readFileSync(path.join(folder, '.dsh/.gitignore'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).join(), 'declaration.json');
+    assert.equal(readFileSync(path.join(folder, '.dsh/.gitignore'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).join(), 'declaration.json,declaration.schema.json');
+    assert.equal(doc.$schema, './declaration.schema.json');
+    assert.equal(JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.schema.json'), 'utf8')).title, 'DSH Bridge declaration');
     const key = path.join(dshHome, 'bridge', 'signing.key');
     assert.equal(statSync(key).mode & 0o777, 0o600);
     assert.ok(!readFileSync(file, 'utf8').includes(readFileSync(key, 'utf8').trim()));
