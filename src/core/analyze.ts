@@ -85,6 +85,8 @@ interface Field {
   key?: string;
   node: Node;
   template: Template;
+  /** Input ids the template references (empty for literals). */
+  inputs: string[];
 }
 
 const PLACEHOLDER = 'placeholder';
@@ -185,7 +187,7 @@ class AnalysisRun {
       const entry = this.analyzeServer(p.key, p.keyNode, p.valueNode, names.get(p.key)!, inputs, inputsAnchor);
       const inside = p.valueNode && duplicateOffsets.some((o) => o > p.valueNode!.offset && o < p.valueNode!.offset + p.valueNode!.length);
       if (duplicateNames.has(p.key) || inside) codes.add('duplicate-key');
-      for (const problem of this.problems.slice(before)) if (problem.severity === 'error') codes.add(problem.code);
+      for (let i = before; i < this.problems.length; i++) if (this.problems[i].severity === 'error') codes.add(this.problems[i].code);
       if (!syntaxOk) {
         rejected.push({ name: p.key, codes: ['invalid-json', ...[...codes].filter((c) => c !== 'invalid-json')] });
       } else if (codes.size > 0 || !entry) {
@@ -337,7 +339,7 @@ class AnalysisRun {
           this.add('unsupported-variable', at, { variable: v.variable.length > 80 ? `${v.variable.slice(0, 77)}...}` : v.variable }, { server: name });
         }
       }
-      fields.push({ kind: kindOf, key, node: valueNode, template: resolved.template });
+      fields.push({ kind: kindOf, key, node: valueNode, template: resolved.template, inputs: templateRefs(resolved.template).inputs });
       return resolved.template;
     };
 
@@ -359,7 +361,7 @@ class AnalysisRun {
           continue;
         }
         const template = v.type === 'number' ? String(v.value) : resolve('env', v, p.key);
-        if (v.type === 'number') fields.push({ kind: 'env', key: p.key, node: v, template });
+        if (v.type === 'number') fields.push({ kind: 'env', key: p.key, node: v, template, inputs: [] });
         defineProperty(env, p.key, template);
       }
       const cwdNode = propertyValue(node, 'cwd');
@@ -450,22 +452,22 @@ class AnalysisRun {
     for (const i of credentialArgIndices(args.map((a) => a.template))) flag(args[i], 'This argument');
     args.forEach((a, i) => {
       const prev = i > 0 ? literalText(args[i - 1].template) : '';
-      if (prev.startsWith('-') && isCredentialName(prev)) for (const id of templateRefs(a.template).inputs) credentialInputs.add(id);
+      if (prev.startsWith('-') && isCredentialName(prev)) for (const id of a.inputs) credentialInputs.add(id);
     });
     for (const f of fields) {
       const named = (f.kind === 'env' || f.kind === 'header') && f.key !== undefined && isCredentialName(f.key);
       if (named && hasLiteralCredential(f.template)) flag(f, `${f.kind === 'env' ? 'env' : 'Header'} "${f.key}"`);
       if (looksLikeCredentialValue(literalText(f.template))) flag(f, f.key ? `"${f.key}"` : 'This value');
-      if (named) for (const id of templateRefs(f.template).inputs) credentialInputs.add(id);
+      if (named) for (const id of f.inputs) credentialInputs.add(id);
     }
     for (const a of args) {
-      for (const id of templateRefs(a.template).inputs) {
+      for (const id of a.inputs) {
         const info = inputs.get(id);
         if (info && (info.password || isCredentialName(id))) this.add('secret-in-args', this.range(a.node), { id }, { server });
       }
     }
     for (const f of fields) {
-      for (const id of templateRefs(f.template).inputs) {
+      for (const id of f.inputs) {
         const info = inputs.get(id);
         if (!info || info.password || info.type !== 'promptString') continue;
         if (credentialInputs.has(id) || isCredentialName(id)) this.reportUnmasked(info);
@@ -481,6 +483,8 @@ class AnalysisRun {
   }
 }
 
+/** Sets an own property, "__proto__" included (plain assignment would set the prototype). */
 function defineProperty(target: Record<string, unknown>, key: string, value: unknown) {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
