@@ -1,0 +1,40 @@
+// @vscode/test-cli configuration: `npm run test:electron` runs the SAME integration suites as
+// `npm run test:integration` (test/integration/suites/<fixture>/*.test.js), but inside a desktop
+// VS Code (Electron) that @vscode/test-electron downloads, or one you point at:
+//   DSH_BRIDGE_VSCODE_PATH=/path/to/code npm run test:electron     (no download)
+//   DSH_BRIDGE_VSCODE_VERSION=1.101.0 npm run test:electron        (default: stable)
+// Needs Node >= 22 (@vscode/test-cli) and either a network path to VS Code's download servers or a
+// local installation; on Linux without a display, run it under xvfb-run.
+// Each suite folder is one test run on a fresh copy of test/fixtures/<fixture> under
+// .test-runs/electron/ (so nothing the tests or the extension write lands in the repo).
+import { defineConfig } from '@vscode/test-cli';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const suitesDir = path.join(root, 'test/integration/suites');
+const runDir = path.join(root, '.test-runs/electron');
+
+function workspaceCopy(fixture) {
+  const dst = path.join(runDir, 'workspaces', fixture);
+  fs.rmSync(dst, { recursive: true, force: true });
+  fs.cpSync(path.join(root, 'test/fixtures', fixture), dst, { recursive: true });
+  return dst;
+}
+
+const installation = process.env.DSH_BRIDGE_VSCODE_PATH
+  ? { useInstallation: { fromPath: process.env.DSH_BRIDGE_VSCODE_PATH } }
+  : { version: process.env.DSH_BRIDGE_VSCODE_VERSION || 'stable' };
+
+export default defineConfig(
+  fs.readdirSync(suitesDir).sort().map((fixture) => ({
+    label: `integration:${fixture}`,
+    files: `test/integration/suites/${fixture}/**/*.test.js`,
+    workspaceFolder: workspaceCopy(fixture),
+    ...installation,
+    mocha: { ui: 'bdd', timeout: 60000, color: true },
+    launchArgs: ['--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
+    env: { DSH_HOME: path.join(runDir, 'dsh-home') },
+  })),
+);

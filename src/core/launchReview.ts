@@ -1,0 +1,116 @@
+import type { DeclaredServer } from './declarationModel';
+import type { Template } from './template';
+
+/**
+ * What a user must see before approving a server in the `pinned` trust mode: the exact,
+ * untruncated launch (command line, cwd, env NAMES, env file; or URL and header NAMES) and
+ * the dangerous patterns in it. Pure: a declared server in, text lines and findings out.
+ * Values never appear: a reference is shown as the variable it came from (`${input:id}`,
+ * `${env:NAME}`), and env and header values are not shown at all.
+ */
+
+export type DangerCode = 'sudo' | 'recursive-delete' | 'pipe-to-shell' | 'fetch-and-run' | 'shell-command' | 'encoded-command' | 'insecure-url';
+
+/** English templates of the findings (l10n keys); `{token}` is the part that matched. */
+export const DANGER_MESSAGES: Record<DangerCode, string> = {
+  'sudo': 'Runs with elevated privileges ({token}).',
+  'recursive-delete': 'Deletes files recursively ({token}).',
+  'pipe-to-shell': 'Pipes text into a shell ({token}).',
+  'fetch-and-run': 'Downloads something and runs it ({token}).',
+  'shell-command': 'Runs a shell command line ({token}): everything in it runs, not only the server.',
+  'encoded-command': 'Runs an encoded command that cannot be read ({token}).',
+  'insecure-url': 'Connects over unencrypted http:// ({token}).',
+};
+
+export interface Danger {
+  code: DangerCode;
+  token: string;
+}
+
+export interface LaunchReview {
+  serverName: string;
+  name: string;
+  transport: DeclaredServer['transport'];
+  /** The full command line (stdio) or URL (http), untruncated; references as `${input:id}`. */
+  launch: string;
+  cwd?: string;
+  envNames: string[];
+  envFile?: string;
+  headerNames: string[];
+  dangers: Danger[];
+}
+
+/** A template as the user wrote it: literal text, references as VS Code variables. */
+export function templateText(template: Template): string {
+  if (typeof template === 'string') return template;
+  return template.map((p) => (typeof p === 'string' ? p : 'input' in p ? `\${input:${p.input}}` : `\${env:${p.env}}`)).join('');
+}
+
+/** POSIX-shell quoting for display, so that the line shows where each argument starts and ends. */
+export function shellQuote(arg: string): string {
+  if (arg !== '' && /^[A-Za-z0-9_@%+=:,./${}-]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'cmd', 'powershell', 'pwsh']);
+
+function base(command: string): string {
+  return (command.split(/[\\/]/).pop() ?? command).replace(/\.(exe|cmd|bat)$/i, '').toLowerCase();
+}
+
+/** Finds dangerous patterns in a command and its arguments (each kind reported once). */
+export function findDangers(command: string, args: readonly string[]): Danger[] {
+  const found = new Map<DangerCode, Danger>();
+  const add = (code: DangerCode, token: string) => {
+    if (!found.has(code)) found.set(code, { code, token });
+  };
+  const words = [command, ...args];
+  const line = words.join(' ');
+  const commandBase = base(command);
+
+  for (const w of words) {
+    const b = base(w);
+    if (b === 'sudo' || b === 'doas' || b === 'pkexec' || b === 'runas') add('sudo', w);
+  }
+  const elevated = /(?:^|[\s;&|(])(sudo|doas|pkexec)\s/.exec(line);
+  if (elevated) add('sudo', elevated[1]);
+  if (/(^|[\s;&|(])su\s+(-|root\b|-c\b)/.test(line)) add('sudo', 'su');
+
+  const rm = /\brm\s+(?:-[A-Za-z]*[rR][A-Za-z]*\s+(?:-[A-Za-z]+\s+)*|--recursive\s)/.exec(line);
+  if (rm) add('recursive-delete', rm[0].trim());
+  if (/\b(Remove-Item|rd|rmdir)\b[^|;&]*\s(-Recurse|\/s)\b/i.test(line)) add('recursive-delete', /\b(Remove-Item|rd|rmdir)\b/i.exec(line)![0]);
+
+  const fetch = /\b(curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/i.exec(line);
+  const pipe = /\|\s*(sudo\s+)?(sh|bash|zsh|dash|ksh|fish|python3?|node|perl|ruby|iex|Invoke-Expression|pwsh|powershell)\b/i.exec(line);
+  if (pipe) add('pipe-to-shell', pipe[0].replace(/\s+/g, ' ').trim());
+  const substitution = /(<\(|\$\(|`)\s*(curl|wget)\b/i.exec(line);
+  if (fetch && (pipe || substitution || /\b(iex|Invoke-Expression)\b/i.test(line))) add('fetch-and-run', fetch[0]);
+
+  if (SHELLS.has(commandBase)) {
+    const flag = args.find((a) => /^(-c|-lc|-ic|\/c|\/k|-Command|-c\w*)$/i.test(a) || /^-[a-z]*c$/.test(a));
+    if (flag) add('shell-command', `${commandBase} ${flag}`);
+  }
+  const encoded = args.find((a) => /^-(e|ec|enc|encodedcommand|encodedcommand:?)$/i.test(a));
+  if (encoded && (commandBase === 'powershell' || commandBase === 'pwsh')) add('encoded-command', `${commandBase} ${encoded}`);
+  return [...found.values()];
+}
+
+export function reviewLaunch(server: DeclaredServer): LaunchReview {
+  const common = { serverName: server.serverName, name: server.name, transport: server.transport };
+  if (server.transport === 'stdio') {
+    const command = templateText(server.command);
+    const args = server.args.map(templateText);
+    return {
+      ...common,
+      launch: [command, ...args].map(shellQuote).join(' '),
+      cwd: templateText(server.cwd),
+      envNames: Object.keys(server.env),
+      envFile: server.envFile === undefined ? undefined : templateText(server.envFile),
+      headerNames: [],
+      dangers: findDangers(command, args),
+    };
+  }
+  const url = templateText(server.url);
+  const dangers: Danger[] = /^http:\/\//i.test(url) && !/^http:\/\/(localhost|127\.|\[::1\])/i.test(url) ? [{ code: 'insecure-url', token: 'http://' }] : [];
+  return { ...common, launch: url, envNames: [], headerNames: Object.keys(server.headers), dangers };
+}

@@ -1,0 +1,206 @@
+import { applyEdits, createScanner, modify, parseTree, type Edit, type FormattingOptions, type Node } from 'jsonc-parser';
+import { properties, propertyValue } from './jsonTree';
+import type { Problem } from './problems';
+import { isCredentialName } from './securityLint';
+import { LineIndex, type Range } from './text';
+
+/**
+ * Quick fixes for problems of `.vscode/mcp.json`, as text edits computed with jsonc-parser's
+ * `modify`, which keeps comments and the rest of the formatting. Pure: text and a problem in,
+ * edits out. The editor adapter picks fixes by diagnostic code and words the titles
+ * (`title` is an English template with `{placeholders}` and doubles as the l10n key).
+ */
+
+export interface TextEdit {
+  offset: number;
+  length: number;
+  content: string;
+}
+
+export interface QuickFix {
+  /** Stable id of the fix, e.g. `sse-to-http`. */
+  id: string;
+  title: string;
+  args: Record<string, string>;
+  edits: TextEdit[];
+  isPreferred: boolean;
+}
+
+/** The codes that may have an automatic fix. `secret-in-args` has none on purpose. */
+export const FIXABLE_CODES: ReadonlySet<string> = new Set([
+  'unsupported-transport', 'unsupported-sandbox', 'wrong-root-key', 'unmasked-secret-input', 'undefined-input',
+]);
+
+export interface QuickFixOptions {
+  /** Description written into a newly defined input; defaults to the input id. */
+  inputDescription?: (id: string) => string;
+}
+
+/** Formatting of inserted JSON, read from the text itself: its line ending and indentation. */
+export function detectFormatting(text: string): FormattingOptions {
+  const eol = /\r\n/.test(text) ? '\r\n' : '\n';
+  const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? '  ';
+  if (indent.startsWith('\t')) return { insertSpaces: false, tabSize: 4, eol };
+  return { insertSpaces: true, tabSize: Math.min(Math.max(indent.length, 1), 8), eol };
+}
+
+function sameRange(a: Range, b: Range): boolean {
+  return a.start.line === b.start.line && a.start.character === b.start.character
+    && a.end.line === b.end.line && a.end.character === b.end.character;
+}
+
+function toEdits(edits: Edit[]): TextEdit[] {
+  return edits.map((e) => ({ offset: e.offset, length: e.length, content: e.content }));
+}
+
+function parse(text: string): Node | undefined {
+  return parseTree(text, [], { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+}
+
+/** Index of the input whose `id` is `id` in the (last) `inputs` array, or -1. */
+function inputIndex(root: Node | undefined, id: string): number {
+  const inputs = propertyValue(root, 'inputs');
+  if (inputs?.type !== 'array') return -1;
+  let found = -1;
+  (inputs.children ?? []).forEach((node, i) => {
+    if (propertyValue(node, 'id')?.value === id) found = i;
+  });
+  return found;
+}
+
+/** The fixes for one problem of `text` (the whole `.vscode/mcp.json`). */
+export function quickFixesFor(text: string, problem: Problem, options: QuickFixOptions = {}): QuickFix[] {
+  if (!FIXABLE_CODES.has(problem.code)) return [];
+  const root = parse(text);
+  if (!root || root.type !== 'object') return [];
+  const formattingOptions = detectFormatting(text);
+  const lines = new LineIndex(text);
+  const server = problem.server;
+
+  switch (problem.code) {
+    case 'unsupported-transport': {
+      if (server === undefined) return [];
+      const entry = propertyValue(propertyValue(root, 'servers'), server);
+      const typeNode = propertyValue(entry, 'type');
+      if (typeNode?.value !== 'sse') return [];
+      const edits = modify(text, ['servers', server, 'type'], 'http', { formattingOptions });
+      return [{ id: 'sse-to-http', title: 'Change "type" to "http" (Streamable HTTP)', args: {}, edits: toEdits(edits), isPreferred: true }];
+    }
+    case 'unsupported-sandbox': {
+      if (server === undefined) return [];
+      const entry = propertyValue(propertyValue(root, 'servers'), server);
+      if (!entry || !properties(entry).some((p) => p.key === 'sandboxEnabled')) return [];
+      const edits = removeProperty(text, entry, 'sandboxEnabled');
+      return [{ id: 'remove-sandbox', title: 'Remove "sandboxEnabled" (export without a sandbox)', args: {}, edits, isPreferred: false }];
+    }
+    case 'wrong-root-key': {
+      if (properties(root).some((p) => p.key === 'servers')) return []; // renaming would duplicate a key
+      const key = properties(root).find((p) => p.key === 'mcpServers' && sameRange(lines.rangeAt(p.keyNode.offset, p.keyNode.length), problem.range))
+        ?? properties(root).find((p) => p.key === 'mcpServers');
+      if (!key) return [];
+      // A key cannot be renamed with modify(); replacing only the key's text keeps everything else.
+      const edits = [{ offset: key.keyNode.offset, length: key.keyNode.length, content: '"servers"' }];
+      return [{ id: 'rename-mcpServers', title: 'Rename "mcpServers" to "servers"', args: {}, edits, isPreferred: true }];
+    }
+    case 'unmasked-secret-input': {
+      const id = String(problem.args.id ?? '');
+      const index = inputIndex(root, id);
+      if (index < 0) return [];
+      const edits = modify(text, ['inputs', index, 'password'], true, { formattingOptions });
+      return [{ id: 'add-password', title: 'Mask input "{id}": add "password": true', args: { id }, edits: toEdits(edits), isPreferred: true }];
+    }
+    case 'undefined-input': {
+      const id = String(problem.args.id ?? '');
+      if (id === '' || inputIndex(root, id) >= 0) return [];
+      const inputs = propertyValue(root, 'inputs');
+      if (inputs && inputs.type !== 'array') return [];
+      const definition: Record<string, unknown> = {
+        type: 'promptString',
+        id,
+        description: options.inputDescription?.(id) ?? id,
+      };
+      if (isCredentialName(id)) definition.password = true;
+      const edits = modify(text, ['inputs', -1], definition, { formattingOptions, isArrayInsertion: true });
+      return [{
+        id: 'define-input',
+        title: definition.password ? 'Define input "{id}" (masked prompt)' : 'Define input "{id}" (prompt)',
+        args: { id },
+        edits: toEdits(edits),
+        isPreferred: true,
+      }];
+    }
+    default:
+      return [];
+  }
+}
+
+// jsonc-parser's SyntaxKind is a const enum, which isolatedModules cannot read.
+const COMMA_TOKEN = 5;
+const EOF_TOKEN = 17;
+
+/** Offset of the first comma token in [from, to), skipping comments; -1 if none. */
+function commaBetween(text: string, from: number, to: number): number {
+  const scanner = createScanner(text, false);
+  scanner.setPosition(from);
+  for (let kind = scanner.scan(); kind !== EOF_TOKEN && scanner.getTokenOffset() < to; kind = scanner.scan()) {
+    if (kind === COMMA_TOKEN) return scanner.getTokenOffset();
+  }
+  return -1;
+}
+
+/** Widens [start, end) to whole lines when nothing else is left on them. */
+function wholeLines(text: string, start: number, end: number): [number, number] {
+  let s = start;
+  while (s > 0 && (text[s - 1] === ' ' || text[s - 1] === '\t')) s--;
+  let e = end;
+  while (e < text.length && (text[e] === ' ' || text[e] === '\t')) e++;
+  const lineStart = s === 0 || text[s - 1] === '\n' || text[s - 1] === '\r';
+  if (!lineStart) return [start, end];
+  if (text.startsWith('\r\n', e)) return [s, e + 2];
+  if (text[e] === '\n' || text[e] === '\r') return [s, e + 1];
+  if (e === text.length) return [s, e];
+  return [start, end];
+}
+
+/**
+ * Removes every `key` property of an object, with its comma, but no comment: jsonc-parser's
+ * modify() deletes from the previous value on, which swallows a comment in between.
+ */
+function removeProperty(text: string, object: Node, key: string): TextEdit[] {
+  const members = object.children ?? [];
+  const edits: TextEdit[] = [];
+  members.forEach((property, i) => {
+    if (property.children?.[0]?.value !== key) return;
+    const end = property.offset + property.length;
+    const next = members[i + 1];
+    const objectEnd = object.offset + object.length;
+    let start = property.offset;
+    let stop = end;
+    const after = commaBetween(text, end, next ? next.offset : objectEnd);
+    if (after >= 0) {
+      stop = after + 1;
+    } else if (i > 0) {
+      const prev = members[i - 1];
+      const before = commaBetween(text, prev.offset + prev.length, property.offset);
+      if (before >= 0 && !members.slice(0, i).every((m) => m.children?.[0]?.value === key)) edits.push({ offset: before, length: 1, content: '' });
+    }
+    [start, stop] = wholeLines(text, start, stop);
+    edits.push({ offset: start, length: stop - start, content: '' });
+  });
+  return edits;
+}
+
+/** The text after a fix (for tests and previews). */
+export function applyQuickFix(text: string, fix: QuickFix): string {
+  return applyEdits(text, fix.edits.map((e) => ({ ...e })));
+}
+
+/** Every English title template of the fixes (l10n keys). */
+export const QUICK_FIX_TITLES = [
+  'Change "type" to "http" (Streamable HTTP)',
+  'Remove "sandboxEnabled" (export without a sandbox)',
+  'Rename "mcpServers" to "servers"',
+  'Mask input "{id}": add "password": true',
+  'Define input "{id}" (masked prompt)',
+  'Define input "{id}" (prompt)',
+] as const;

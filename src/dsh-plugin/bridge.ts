@@ -1,0 +1,319 @@
+import * as path from 'node:path';
+import { verifyFolder, type DeclaredServer } from '../core/declaration';
+import { HostStore, type TrustMode } from '../core/hostStore';
+import { dropTools, mergeTools } from './assembly';
+import { McpClientModules, type Mounted } from './mcpModules';
+import { buildRow } from './rows';
+import type {
+  AgentLike, AgentsService, ApprovalService, AssembleContext, Ctx, Fiber, Logger, PromptAssembly, ToolSchema, ToolsService,
+} from './types';
+
+export interface BridgeOptions {
+  /** DSH home holding `bridge/` (the extension's host store); default: DSH's rule ($DSH_HOME, else ~/.dsh). */
+  dshHome: string;
+  /** The DSH process environment used for `${env:NAME}`; default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+interface ServerMount {
+  serverName: string;
+  pin: string;
+  mounted: Mounted;
+}
+
+/** One session (agent) of DSH and what this plugin mounted into it. */
+interface SessionState {
+  agent: AgentLike;
+  /** Child fiber of `agent.ctx`: every server of this session mounts under it and ends with it. */
+  fiber?: Fiber;
+  mounts: Map<string, ServerMount>;
+  /** `serverName pin` keys the user rejected in this session. */
+  rejected: Set<string>;
+  /** `serverName pin` -> turn marker where a cancelled/unavailable answer was given (ask again next turn). */
+  unanswered: Map<string, string>;
+  /** serverNames stopped since the last assembly (their tools leave the snapshot being built). */
+  stopped: Set<string>;
+  /** Log lines already written for this session (each refusal is logged once, not on every step). */
+  logged: Set<string>;
+  /** Serializes reconcile runs of this session. */
+  chain: Promise<unknown>;
+  ended: boolean;
+}
+
+const key = (serverName: string, pin: string) => `${serverName} ${pin}`;
+const shortPin = (pin: string) => pin.slice(0, 'sha256:'.length + 12);
+
+/**
+ * The DSH side of DSH Bridge: for each session, reads `<session cwd>/.dsh/declaration.json`,
+ * verifies it, asks or checks trust from the host store, and mounts its servers with the
+ * host's own dsh-mcp-client under the session's context, during the in-turn
+ * `system-prompt/assemble` waterfall, merging their tools into the request being assembled.
+ */
+export class Bridge {
+  private readonly sessions = new Map<AgentLike, SessionState>();
+  private readonly modules: McpClientModules;
+  private readonly store: HostStore;
+  private disposed = false;
+
+  constructor(private readonly ctx: Ctx, private readonly options: BridgeOptions, private readonly log: Logger) {
+    this.modules = new McpClientModules(ctx, log);
+    this.store = new HostStore(options.dshHome);
+  }
+
+  start(): void {
+    this.ctx.on('system-prompt/assemble', (assembly: PromptAssembly, context: AssembleContext, next: () => Promise<PromptAssembly>) =>
+      this.onAssemble(assembly, context, next));
+    this.ctx.on('agent/disposed', (payload: { agent?: AgentLike } | undefined) => {
+      const agent = payload?.agent;
+      if (agent) void this.endSession(agent, 'session ended');
+    });
+    // Agents created before this plugin loaded (declared in config) are covered by the
+    // waterfall too; registering them now only makes their teardown tracked from the start.
+    const agents = this.ctx.get('agents') as AgentsService | undefined;
+    for (const agent of agents?.list() ?? []) this.stateOf(agent);
+  }
+
+  /** Plugin unload: stop every server this plugin started. */
+  async stop(): Promise<void> {
+    this.disposed = true;
+    const running = [...this.sessions.values()].reduce((n, s) => n + s.mounts.size, 0);
+    if (running) this.log.info(`dsh-bridge: unloading: stopping ${running} server(s)`);
+    await Promise.all([...this.sessions.keys()].map((agent) => this.endSession(agent, 'DSH Bridge plugin unloaded')));
+  }
+
+  private stateOf(agent: AgentLike): SessionState {
+    let state = this.sessions.get(agent);
+    if (!state) {
+      state = { agent, mounts: new Map(), rejected: new Set(), unanswered: new Map(), stopped: new Set(), logged: new Set(), chain: Promise.resolve(), ended: false };
+      this.sessions.set(agent, state);
+    }
+    return state;
+  }
+
+  private once(state: SessionState, line: string, level: 'info' | 'warn' = 'warn'): void {
+    if (state.logged.has(line)) return;
+    state.logged.add(line);
+    this.log[level](line);
+  }
+
+  private async endSession(agent: AgentLike, why: string): Promise<void> {
+    const state = this.sessions.get(agent);
+    if (!state) return;
+    this.sessions.delete(agent);
+    state.ended = true;
+    await state.chain.catch(() => undefined);
+    const names = [...state.mounts.keys()];
+    await Promise.all([...state.mounts.values()].map((m) => m.mounted.unmount().catch((error) => {
+      this.log.warn(`dsh-bridge: stopping server "${m.serverName}" failed: ${String(error instanceof Error ? error.message : error)}`);
+    })));
+    state.mounts.clear();
+    if (state.fiber) await Promise.resolve(state.fiber.dispose()).catch(() => undefined);
+    if (names.length) this.log.info(`dsh-bridge: session ${agent.id}: stopped ${names.map((n) => `"${n}"`).join(', ')} (${why})`);
+  }
+
+  private async onAssemble(assembly: PromptAssembly, context: AssembleContext, next: () => Promise<PromptAssembly>): Promise<PromptAssembly> {
+    const agent = context?.agent;
+    if (!agent || this.disposed) return next();
+    const state = this.stateOf(agent);
+    const run = state.chain.then(() => this.reconcile(state, context.signal));
+    state.chain = run.catch(() => undefined);
+    try {
+      await run;
+    } catch (error) {
+      this.log.error(`dsh-bridge: session ${agent.id}: ${String(error instanceof Error ? error.message : error)}`);
+    }
+    const visible = this.visibleTools(context, state);
+    const prefixes = [...state.mounts.keys()].map((n) => `mcp__${n}__`);
+    const added = visible.filter((tool) => prefixes.some((p) => tool.name.startsWith(p)));
+    const gone = new Set(state.stopped);
+    state.stopped.clear();
+    const toolOrder = this.toolOrder();
+    const apply = (target: PromptAssembly) => {
+      // Tools of servers stopped during this assembly are still in the base snapshot.
+      if (gone.size) dropTools(target, gone, new Set(visible.map((t) => t.name)));
+      mergeTools(target, added, toolOrder);
+    };
+    apply(assembly);
+    const result = await next();
+    if (result && result !== assembly && Array.isArray(result.tools)) apply(result);
+    return result;
+  }
+
+  private toolOrder(): string[] | undefined {
+    const order = this.ctx.get('systemPrompt')?.toolOrder;
+    return Array.isArray(order) ? order : undefined;
+  }
+
+  /** The tools the session's model would see now (restrictions and presentation mode honoured). */
+  private visibleTools(context: AssembleContext, state: SessionState): ToolSchema[] {
+    if (state.mounts.size === 0 && state.stopped.size === 0) return [];
+    const tools = this.ctx.get('tools') as ToolsService | undefined;
+    if (!tools) return [];
+    const scope = context.scope ?? state.agent;
+    return typeof tools.wireSchemas === 'function' ? tools.wireSchemas(scope).schemas : tools.schemas(scope);
+  }
+
+  private providedAlready(agent: AgentLike, serverName: string): boolean {
+    const tools = this.ctx.get('tools') as ToolsService | undefined;
+    if (!tools) return false;
+    const prefix = `mcp__${serverName}__`;
+    try {
+      return tools.schemas(agent).some((t) => t.name.startsWith(prefix));
+    } catch {
+      return false;
+    }
+  }
+
+  /** The session's current turn marker (approval answers other than allowed/rejected last one turn). */
+  private turnMarker(agent: AgentLike): string {
+    const events = agent.session.events ?? [];
+    for (let i = events.length - 1; i >= 0; i--) if (events[i].type === 'turn/start') return String(events[i].seq ?? i);
+    return 'none';
+  }
+
+  private async reconcile(state: SessionState, signal: AbortSignal | undefined): Promise<void> {
+    if (state.ended || this.disposed) return;
+    const agent = state.agent;
+    const cwd = agent.session.header?.cwd;
+    if (!cwd || !path.isAbsolute(cwd)) return;
+    const where = `dsh-bridge: ${cwd}`;
+
+    let trust: TrustMode;
+    try {
+      trust = await this.store.trustMode();
+    } catch (error) {
+      this.once(state, `${where}: the bridge settings in the DSH home cannot be read (${error instanceof Error ? error.message : 'error'}): nothing is mounted`);
+      trust = 'deny';
+    }
+
+    let desired: DeclaredServer[] = [];
+    let folder = cwd;
+    let inputs: Record<string, string> = {};
+    let approvals: Array<{ serverName: string; pin: string }> = [];
+    const verified = await verifyFolder(cwd, { dshHome: this.options.dshHome });
+    if (!verified.ok) {
+      const missing = verified.reasons.length === 1 && verified.reasons[0].code === 'missing';
+      if (!missing) for (const r of verified.reasons) this.once(state, `${where}: declaration refused (${r.code}): ${r.message}; nothing from it is mounted`);
+    } else if (trust === 'deny') {
+      this.once(state, `${where}: trust mode is "deny" on this machine: nothing from the declaration is mounted`, 'info');
+    } else {
+      desired = verified.declaration!.servers;
+      folder = verified.declaration!.folder;
+      try {
+        const record = await this.store.readFolder(folder);
+        inputs = record.inputs;
+        approvals = record.approvals;
+      } catch (error) {
+        this.once(state, `${where}: the stored inputs and approvals for this folder cannot be read (${error instanceof Error ? error.message : 'error'})`);
+      }
+    }
+
+    // Unmount what left the declaration (or changed: a new pin is a new entry).
+    const wanted = new Map(desired.map((s) => [s.serverName, s.pin]));
+    for (const [serverName, mount] of [...state.mounts]) {
+      if (wanted.get(serverName) === mount.pin) continue;
+      state.mounts.delete(serverName);
+      state.stopped.add(serverName);
+      await mount.mounted.unmount();
+      this.log.info(`${where}: stopped "${serverName}" (its entry ${wanted.has(serverName) ? 'changed' : 'left the declaration or the declaration is no longer valid'})`);
+    }
+
+    for (const server of desired) {
+      if (state.ended || this.disposed || signal?.aborted) return;
+      if (state.mounts.has(server.serverName)) continue;
+      const k = key(server.serverName, server.pin);
+      const label = `"${server.serverName}" (pin ${shortPin(server.pin)})`;
+      if (state.rejected.has(k)) continue;
+      const turn = this.turnMarker(agent);
+      if (state.unanswered.get(k) === turn) continue;
+
+      const lookup = {
+        input: (id: string) => (Object.prototype.hasOwnProperty.call(inputs, id) ? inputs[id] : undefined),
+        env: (name: string) => {
+          const env = this.options.env ?? process.env;
+          return Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;
+        },
+      };
+      // Values first: a server that cannot start is refused without asking the user.
+      const preview = await buildRow(server, folder, { ...lookup });
+      if (!preview.ok) {
+        this.once(state, `${where}: server ${label} not started: ${preview.reason}`);
+        continue;
+      }
+
+      // Already provided in this session's view: inherited from the parent session (a subagent
+      // sees its parent's scoped tools) or a dsh-mcp-client row of the profile. Mounting again
+      // would start a second process for the same tools.
+      if (this.providedAlready(agent, server.serverName)) {
+        this.once(state, `${where}: server ${label} not started for session ${agent.id}: its tools are already visible there (from the parent session or a profile row)`, 'info');
+        continue;
+      }
+
+      const approvedPin = approvals.some((a) => a.serverName === server.serverName && a.pin === server.pin);
+      if (!(trust === 'pinned' && approvedPin)) {
+        const approval = this.ctx.get('approval') as ApprovalService | undefined;
+        if (!approval) {
+          this.once(state, `${where}: server ${label} not started: this DSH has no approval service to ask`);
+          continue;
+        }
+        const describe = server.transport === 'stdio'
+          ? `runs ${typeof server.command === 'string' ? JSON.stringify(path.basename(server.command)) : 'a command'}`
+          : 'connects over streamable HTTP';
+        const outcome = await approval.request({
+          agent,
+          toolName: `mcp__${server.serverName}__*`,
+          reason: `Start MCP server "${server.name}" (serverName ${server.serverName}, pin ${shortPin(server.pin)}) from ${path.join(cwd, '.dsh', 'declaration.json')}: it ${describe}${trust === 'pinned' ? '; this pin was not approved in the editor' : ''}`,
+          signal,
+        });
+        if (outcome === 'rejected') {
+          state.rejected.add(k);
+          this.log.info(`${where}: server ${label} rejected by the user: not started in this session`);
+          continue;
+        }
+        if (outcome !== 'allowed-once') {
+          state.unanswered.set(k, turn);
+          this.log.info(`${where}: server ${label} not started: approval ${outcome}`);
+          continue;
+        }
+        state.unanswered.delete(k);
+      }
+      if (state.ended || this.disposed || signal?.aborted) return;
+
+      // Rebuild at start: envFile and stored values are read now, not at approval time.
+      const built = await buildRow(server, folder, lookup);
+      if (!built.ok) {
+        this.once(state, `${where}: server ${label} not started: ${built.reason}`);
+        continue;
+      }
+      const parent = await this.sessionContext(state);
+      if (!parent) return;
+      try {
+        const mounted = await this.modules.mount(parent, built.row);
+        if (state.ended || this.disposed) {
+          await mounted.unmount();
+          return;
+        }
+        state.mounts.set(server.serverName, { serverName: server.serverName, pin: server.pin, mounted });
+        this.log.info(`${where}: started ${label} for session ${agent.id}${mounted.instance > 0 ? ` (mcp-client instance ${mounted.instance})` : ''}`);
+      } catch (error) {
+        this.once(state, `${where}: server ${label} failed to start: ${String(error instanceof Error ? error.message : error)}`);
+      }
+    }
+  }
+
+  /** The session's own child fiber of `agent.ctx` (never a new scope), created on first need. */
+  // Returns the fiber's context, not the fiber: a fiber is thenable, and returning it from an
+  // async function would resolve to its load result instead.
+  private async sessionContext(state: SessionState): Promise<Ctx | undefined> {
+    if (state.fiber) return state.fiber.ctx;
+    try {
+      const fiber = state.agent.ctx.plugin({ name: 'dsh-bridge-session', apply: () => undefined });
+      await fiber;
+      state.fiber = fiber;
+      return fiber.ctx;
+    } catch (error) {
+      this.once(state, `dsh-bridge: session ${state.agent.id}: cannot attach to the session context (${String(error instanceof Error ? error.message : error)})`);
+      return undefined;
+    }
+  }
+}

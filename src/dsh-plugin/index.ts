@@ -1,0 +1,25 @@
+/**
+ * DSH Bridge, DSH side: a cordis plugin for DeepSeek Harness (DSH) that mounts a workspace's
+ * signed `.dsh/declaration.json` into that workspace's sessions only. Shipped as the DSH bundle
+ * `packages/dsh-bridge-dsh` (CommonJS, bundled; no runtime dependency on `@deepseek-ai/*`:
+ * the host's own dsh-mcp-client is obtained through its loader at run time).
+ */
+import { resolveDshHome } from '../core/hostStore';
+import { Bridge } from './bridge';
+import type { Ctx, Logger } from './types';
+
+export interface Config {
+  /** The DSH home holding the bridge store (`<dshHome>/bridge/`); default $DSH_HOME, else ~/.dsh. */
+  dshHome?: string;
+}
+
+export const name = 'dsh-bridge';
+/** Services needed to see sessions and tools; approval and loader are looked up when used. */
+export const inject = ['agents', 'systemPrompt', 'tools'];
+
+export function apply(ctx: Ctx, config: Config | undefined): void {
+  const logger = typeof ctx.logger === 'function' ? (ctx.logger as unknown as (name: string) => Logger)('dsh-bridge') : ctx.logger;
+  const bridge = new Bridge(ctx, { dshHome: resolveDshHome(config?.dshHome) }, logger);
+  bridge.start();
+  ctx.effect(() => () => bridge.stop(), 'dsh-bridge');
+}

@@ -1,0 +1,49 @@
+import * as vscode from 'vscode';
+import type { DeclaredServer } from '../core/declarationModel';
+import { DANGER_MESSAGES, reviewLaunch } from '../core/launchReview';
+import { translate } from './l10n';
+
+export type ApprovalChoice = 'approve' | 'skip' | 'cancel';
+
+/** The text of the review: the exact launch, untruncated, and what is dangerous in it. */
+export function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolder): { message: string; detail: string } {
+  const r = reviewLaunch(server);
+  const lines: string[] = [];
+  if (r.dangers.length) {
+    lines.push(vscode.l10n.t('DANGER:'));
+    for (const d of r.dangers) lines.push(`  \u26a0 ${translate(DANGER_MESSAGES[d.code], { token: d.token })}`);
+    lines.push('');
+  }
+  if (r.transport === 'stdio') {
+    lines.push(vscode.l10n.t('It will run this command on this computer with your user\'s privileges:'));
+    lines.push('', r.launch, '');
+    lines.push(vscode.l10n.t('Working folder: {0}', r.cwd ?? ''));
+    lines.push(vscode.l10n.t('Environment variables (names only): {0}', r.envNames.length ? r.envNames.join(', ') : vscode.l10n.t('none')));
+    if (r.envFile !== undefined) lines.push(vscode.l10n.t('Environment file: {0}', r.envFile));
+  } else {
+    lines.push(vscode.l10n.t('It will connect to this URL with your user\'s privileges:'));
+    lines.push('', r.launch, '');
+    lines.push(vscode.l10n.t('Headers (names only): {0}', r.headerNames.length ? r.headerNames.join(', ') : vscode.l10n.t('none')));
+  }
+  lines.push('', vscode.l10n.t('Folder: {0}', folder.uri.fsPath), vscode.l10n.t('Pin: {0}', server.pin));
+  lines.push(vscode.l10n.t('Approval is bound to this exact entry: any change asks again. Skip exports it unapproved, so DSH will not start it without asking.'));
+  return {
+    message: vscode.l10n.t('Approve MCP server "{0}" for DSH?', r.name),
+    detail: lines.join('\n'),
+  };
+}
+
+/** A modal review of one server. Escape or Cancel aborts the whole export. */
+export async function askApproval(server: DeclaredServer, folder: vscode.WorkspaceFolder): Promise<ApprovalChoice> {
+  const { message, detail } = reviewText(server, folder);
+  const approve = vscode.l10n.t('Approve');
+  const skip = vscode.l10n.t('Skip');
+  // With a danger, Skip is the default button: Enter must not approve it.
+  const dangerous = reviewLaunch(server).dangers.length > 0;
+  const choice = dangerous
+    ? await vscode.window.showWarningMessage(message, { modal: true, detail }, skip, approve)
+    : await vscode.window.showInformationMessage(message, { modal: true, detail }, approve, skip);
+  if (choice === approve) return 'approve';
+  if (choice === skip) return 'skip';
+  return 'cancel';
+}

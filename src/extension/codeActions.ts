@@ -1,0 +1,58 @@
+import * as vscode from 'vscode';
+import { analyzeSource } from '../core/analyze';
+import { FIXABLE_CODES, quickFixesFor } from '../core/quickFixes';
+import type { Problem } from '../core/problems';
+import { DIAGNOSTIC_SOURCE } from './diagnostics';
+import { translate } from './l10n';
+import { folderOfMcpJson } from './mcpFiles';
+import type { AnalyzeOptions } from '../core/analyze';
+
+function codeOf(d: vscode.Diagnostic): string | undefined {
+  const c = d.code;
+  if (typeof c === 'object' && c !== null) return String(c.value);
+  return c === undefined ? undefined : String(c);
+}
+
+function sameRange(problem: Problem, range: vscode.Range): boolean {
+  const r = problem.range;
+  return r.start.line === range.start.line && r.start.character === range.start.character
+    && r.end.line === range.end.line && r.end.character === range.end.character;
+}
+
+/**
+ * Quick fixes for the bridge's diagnostics. The fixes come from the core (`quickFixesFor`,
+ * comment-preserving edits); this provider re-analyses the document's current text to get
+ * each diagnostic's problem (code, range, arguments) and turns the edits into a WorkspaceEdit.
+ */
+export class McpCodeActions implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+
+  constructor(private readonly options: (folder: vscode.WorkspaceFolder) => AnalyzeOptions) {}
+
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && FIXABLE_CODES.has(codeOf(d) ?? ''));
+    if (ours.length === 0) return [];
+    const folder = folderOfMcpJson(document.uri);
+    if (!folder) return [];
+    const text = document.getText();
+    const problems = analyzeSource(Buffer.from(text, 'utf8'), this.options(folder)).problems;
+    const actions: vscode.CodeAction[] = [];
+    for (const diagnostic of ours) {
+      const problem = problems.find((p) => p.code === codeOf(diagnostic) && sameRange(p, diagnostic.range));
+      if (!problem) continue;
+      const fixes = quickFixesFor(text, problem, { inputDescription: (id) => translate('Value of {id}', { id }) });
+      for (const fix of fixes) {
+        const action = new vscode.CodeAction(translate(fix.title, fix.args), vscode.CodeActionKind.QuickFix);
+        const edit = new vscode.WorkspaceEdit();
+        for (const e of fix.edits) {
+          edit.replace(document.uri, new vscode.Range(document.positionAt(e.offset), document.positionAt(e.offset + e.length)), e.content);
+        }
+        action.edit = edit;
+        action.diagnostics = [diagnostic];
+        action.isPreferred = fix.isPreferred;
+        actions.push(action);
+      }
+    }
+    return actions;
+  }
+}

@@ -1,0 +1,279 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { analyzeFolder, DECLARATION_PATH, verifyFolder } from '../core/declaration';
+import { HostStore } from '../core/hostStore';
+import type { McpDiagnostics } from './diagnostics';
+import { Exporter, InputCommandError, type DeclarationSectionsProvider, type ExportSummary } from './exporter';
+import { fileFolders, folderOfMcpJson, mcpJsonUri } from './mcpFiles';
+import { promptForInput } from './prompts';
+import type { InputSecrets } from './secrets';
+import { analyzeOptions, readFolderSettings, readGlobalSettings, type InvalidSetting } from './settings';
+import type { DeclarationStatus } from './statusItem';
+import { requireTrust } from './trust';
+
+export const COMMANDS = {
+  export: 'dsh.exportMcpServers',
+  enterInputValues: 'dsh.enterInputValues',
+  forgetInputValues: 'dsh.forgetInputValues',
+  openDeclaration: 'dsh.openDeclaration',
+  verifyDeclaration: 'dsh.verifyDeclaration',
+  showLogs: 'dsh.showLogs',
+} as const;
+
+/** One folder for a command: the folder of a URI argument, the only folder, or a pick. */
+async function oneFolder(arg: unknown): Promise<vscode.WorkspaceFolder | undefined> {
+  if (arg instanceof vscode.Uri) return vscode.workspace.getWorkspaceFolder(arg);
+  const folders = fileFolders();
+  if (folders.length <= 1) return folders[0];
+  const active = vscode.window.activeTextEditor?.document.uri;
+  return vscode.window.showWorkspaceFolderPick({ placeHolder: active ? vscode.workspace.getWorkspaceFolder(active)?.name : undefined, ignoreFocusOut: true });
+}
+
+/**
+ * The commands of the extension, each a method; registered by the composition root. Every
+ * command that exports, prompts or runs something checks Workspace Trust itself.
+ */
+export class BridgeCommands implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly exporter: Exporter;
+  private exporting: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly secrets: InputSecrets,
+    private readonly diagnostics: McpDiagnostics,
+    private readonly status: DeclarationStatus,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly invalidSetting: InvalidSetting,
+    sections?: DeclarationSectionsProvider,
+  ) {
+    this.exporter = new Exporter(secrets, log, invalidSetting, sections);
+    const register = (id: string, fn: (...args: unknown[]) => unknown) =>
+      this.disposables.push(vscode.commands.registerCommand(id, (...args: unknown[]) => this.guard(id, () => fn.apply(this, args))));
+    register(COMMANDS.export, this.exportCommand);
+    register(COMMANDS.enterInputValues, this.enterInputValues);
+    register(COMMANDS.forgetInputValues, this.forgetInputValues);
+    register(COMMANDS.openDeclaration, this.openDeclaration);
+    register(COMMANDS.verifyDeclaration, this.verifyDeclaration);
+    register(COMMANDS.showLogs, () => this.log.show());
+    this.disposables.push(vscode.workspace.onDidSaveTextDocument((doc) => this.onSave(doc)));
+  }
+
+  /** Runs a command; an unexpected error is logged with its stack and shown once. */
+  private async guard(id: string, fn: () => unknown): Promise<unknown> {
+    try {
+      return await fn();
+    } catch (error) {
+      this.log.error(`${id} failed`, error);
+      const showLogs = vscode.l10n.t('Show Logs');
+      const message = error instanceof InputCommandError
+        ? vscode.l10n.t('The command "{0}" of input "{1}" did not return a text value; nothing was exported.', error.command, error.inputId)
+        : vscode.l10n.t('DSH Bridge: {0} failed. The log has the details.', id);
+      void vscode.window.showErrorMessage(message, showLogs).then((c) => {
+        if (c === showLogs) this.log.show();
+      });
+      return undefined;
+    }
+  }
+
+  /** Exports serially: two exports never interleave their prompts or writes. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.exporting.then(fn, fn);
+    this.exporting = next.catch(() => undefined);
+    return next;
+  }
+
+  async exportCommand(arg?: unknown): Promise<ExportSummary | undefined> {
+    if (!requireTrust(vscode.l10n.t('Export'), this.log)) return { outcome: 'restricted', exported: 0, refused: 0, folders: [] };
+    const folders = await this.exporter.pickFolders(arg);
+    if (!folders) return { outcome: 'cancelled', exported: 0, refused: 0, folders: [] };
+    if (folders.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open a folder that has .vscode/mcp.json to export its MCP servers.'));
+      return { outcome: 'no-folder', exported: 0, refused: 0, folders: [] };
+    }
+    // Export what the user sees: save an edited mcp.json first.
+    for (const folder of folders) {
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === mcpJsonUri(folder).toString());
+      if (doc?.isDirty) await doc.save();
+    }
+    const summary = await this.serial(() => this.exporter.run({ folders, interactive: true }));
+    for (const f of folders) this.status.setPending(f, undefined);
+    this.report(summary);
+    return summary;
+  }
+
+  private report(summary: ExportSummary): void {
+    switch (summary.outcome) {
+      case 'cancelled':
+        void vscode.window.showInformationMessage(vscode.l10n.t('Export cancelled: nothing was written.'));
+        return;
+      case 'denied': {
+        const open = vscode.l10n.t('Open Settings');
+        void vscode.window.showWarningMessage(vscode.l10n.t('The DSH trust mode is "deny": nothing from this workspace is exported or mounted.'), open).then((c) => {
+          if (c === open) void vscode.commands.executeCommand('workbench.action.openSettings', 'dsh.trustMode');
+        });
+        return;
+      }
+      case 'failed': {
+        const showLogs = vscode.l10n.t('Show Logs');
+        void vscode.window.showErrorMessage(vscode.l10n.t('The export was refused: .dsh must be a folder inside the workspace. The log has the details.'), showLogs).then((c) => {
+          if (c === showLogs) this.log.show();
+        });
+        return;
+      }
+      case 'exported': {
+        const unusable = summary.folders.filter((f) => !f.usable);
+        const openDeclaration = vscode.l10n.t('Open Declaration');
+        const showProblems = vscode.l10n.t('Show Problems');
+        const message = unusable.length === summary.folders.length
+          ? vscode.l10n.t('Nothing was exported to DSH: .vscode/mcp.json has errors.')
+          : vscode.l10n.t('Exported {0} servers to DSH ({1} refused)', summary.exported, summary.refused);
+        const actions = unusable.length === summary.folders.length ? [showProblems] : [openDeclaration, showProblems];
+        void vscode.window.showInformationMessage(message, ...actions).then((c) => {
+          if (c === openDeclaration) {
+            const first = summary.folders.find((f) => f.usable);
+            if (first) void this.openDeclaration(vscode.Uri.file(first.folder));
+          } else if (c === showProblems) {
+            void vscode.commands.executeCommand('workbench.actions.view.problems');
+          }
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Export on save: only trusted, only when nothing must be asked; otherwise the status item says what is needed. */
+  private onSave(doc: vscode.TextDocument): void {
+    const folder = folderOfMcpJson(doc.uri);
+    if (!folder || !vscode.workspace.isTrusted) return;
+    if (readFolderSettings(folder, this.invalidSetting).auto !== 'onSave') return;
+    void this.serial(() => this.exporter.run({ folders: [folder], interactive: false })).then((summary) => {
+      if (summary.outcome === 'needs-input') {
+        this.status.setPending(folder, vscode.l10n.t('Export on save needs input values ({0}): run Export', summary.needed?.join(', ') ?? ''));
+      } else if (summary.outcome === 'needs-approval') {
+        this.status.setPending(folder, vscode.l10n.t('Export on save needs your approval of {0}: run Export', summary.needed?.join(', ') ?? ''));
+      } else if (summary.outcome === 'denied') {
+        this.status.setPending(folder, vscode.l10n.t('Trust mode "deny": nothing is exported'));
+      } else {
+        this.status.setPending(folder, undefined);
+      }
+      this.log.info(`export on save of ${folder.name}: ${summary.outcome}`);
+    }, (error) => this.log.error(`export on save of ${folder.name} failed`, error));
+  }
+
+  async enterInputValues(arg?: unknown): Promise<string[] | undefined> {
+    if (!requireTrust(vscode.l10n.t('Entering input values'), this.log)) return undefined;
+    const folder = await oneFolder(arg);
+    if (!folder) return undefined;
+    const analysis = await analyzeFolder(analyzeOptions(folder, readFolderSettings(folder, this.invalidSetting)));
+    const definitions = analysis.inputDefinitions;
+    const ids = Object.keys(definitions);
+    if (ids.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} defines no inputs.', '.vscode/mcp.json'));
+      return [];
+    }
+    const stored = new Set(await this.secrets.ids(folder.uri.fsPath));
+    const picked = await vscode.window.showQuickPick(
+      ids.map((id) => ({ label: id, description: definitions[id].description, detail: stored.has(id) ? vscode.l10n.t('a value is stored') : undefined, picked: !stored.has(id) })),
+      { canPickMany: true, title: vscode.l10n.t('Enter values for which inputs?'), ignoreFocusOut: true },
+    );
+    if (!picked?.length) return undefined;
+    const values = new Map<string, string>();
+    for (const p of picked) {
+      const answer = await promptForInput(definitions[p.label], folder, fileFolders().length > 1);
+      if (!answer) return undefined; // cancelled: nothing stored
+      values.set(p.label, answer.value);
+    }
+    const store = new HostStore(readGlobalSettings(this.invalidSetting).dshHome);
+    for (const [id, value] of values) {
+      await this.secrets.store(folder.uri.fsPath, id, value);
+      await store.setInput(folder.uri.fsPath, id, value);
+    }
+    this.log.info(`stored values of ${values.size} input(s) of ${folder.name}: ${[...values.keys()].join(', ')}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Stored {0} input value(s). Export again to use them in a changed declaration.', values.size));
+    return [...values.keys()];
+  }
+
+  async forgetInputValues(arg?: unknown): Promise<string[] | undefined> {
+    const folder = await oneFolder(arg);
+    if (!folder) return undefined;
+    const store = new HostStore(readGlobalSettings(this.invalidSetting).dshHome);
+    const fsPath = folder.uri.fsPath;
+    const hostIds = Object.keys((await store.readFolder(fsPath).catch(() => undefined))?.inputs ?? {});
+    const ids = [...new Set([...(await this.secrets.ids(fsPath)), ...hostIds])].sort();
+    if (ids.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('No input values are stored for {0}.', folder.name));
+      return [];
+    }
+    const all = vscode.l10n.t('All stored values of {0}', folder.name);
+    const picked = arg instanceof vscode.Uri || ids.length === 1
+      ? [{ label: all, id: undefined as string | undefined }]
+      : await vscode.window.showQuickPick([{ label: all, id: undefined as string | undefined }, ...ids.map((id) => ({ label: id, id: id as string | undefined }))],
+        { canPickMany: true, title: vscode.l10n.t('Forget which stored input values?') });
+    if (!picked?.length) return undefined;
+    const forgotten = new Set<string>();
+    if (picked.some((p) => p.id === undefined)) {
+      for (const id of await this.secrets.forget(fsPath, undefined, ids)) forgotten.add(id);
+      await store.forgetInput(fsPath);
+    } else {
+      for (const p of picked) {
+        await this.secrets.forget(fsPath, p.id);
+        await store.forgetInput(fsPath, p.id);
+        forgotten.add(p.id!);
+      }
+    }
+    this.log.info(`forgot stored input values of ${folder.name}: ${[...forgotten].join(', ')}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Forgot {0} stored input value(s) of {1}, in VS Code and in the DSH host store.', forgotten.size, folder.name));
+    return [...forgotten];
+  }
+
+  async openDeclaration(arg?: unknown): Promise<boolean> {
+    const folder = await oneFolder(arg);
+    if (!folder) return false;
+    const uri = vscode.Uri.joinPath(folder.uri, ...DECLARATION_PATH.split('/'));
+    try {
+      await vscode.workspace.fs.stat(uri);
+    } catch {
+      const exportNow = vscode.l10n.t('Export');
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} has no DSH declaration yet.', folder.name), ...(vscode.workspace.isTrusted ? [exportNow] : []))
+        .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMANDS.export, folder.uri); });
+      return false;
+    }
+    await vscode.window.showTextDocument(uri, { preview: true });
+    return true;
+  }
+
+  async verifyDeclaration(arg?: unknown): Promise<{ ok: boolean; reasons: Array<{ code: string; message: string }> } | undefined> {
+    const folder = await oneFolder(arg);
+    if (!folder) return undefined;
+    const result = await verifyFolder(folder.uri.fsPath, { dshHome: readGlobalSettings(this.invalidSetting).dshHome });
+    this.status.refresh();
+    const reasons = result.reasons.map((r) => ({ code: r.code, message: r.message }));
+    this.log.info(`verify ${folder.name}: ${result.ok ? 'ok' : reasons.map((r) => `${r.code} (${r.message})`).join('; ')}`);
+    if (result.ok) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('The DSH declaration of {0} is signed by you and up to date.', folder.name));
+    } else {
+      const exportNow = vscode.l10n.t('Export');
+      const words: Record<string, string> = {
+        missing: vscode.l10n.t('there is no declaration yet'),
+        unreadable: vscode.l10n.t('the declaration cannot be read'),
+        unsigned: vscode.l10n.t('the declaration is not signed'),
+        'bad-signature': vscode.l10n.t('the signature was not made with your key'),
+        tampered: vscode.l10n.t('the declaration was changed after the export'),
+        'wrong-folder': vscode.l10n.t('the declaration was made for another folder'),
+        stale: vscode.l10n.t('mcp.json changed since the export'),
+      };
+      const text = [...new Set(reasons.map((r) => words[r.code] ?? r.code))].join('; ');
+      void vscode.window.showWarningMessage(vscode.l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text), ...(vscode.workspace.isTrusted ? [exportNow] : []))
+        .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMANDS.export, folder.uri); });
+    }
+    return { ok: result.ok, reasons };
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+export const declarationFile = (folder: vscode.WorkspaceFolder): string => path.join(folder.uri.fsPath, DECLARATION_PATH);

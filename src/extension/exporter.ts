@@ -1,0 +1,186 @@
+import * as vscode from 'vscode';
+import type { Analysis } from '../core/analyze';
+import { analyzeFolder, ExportError, exportFolder, type ExportResult } from '../core/declaration';
+import { HostStore, type TrustMode } from '../core/hostStore';
+import { askApproval } from './approval';
+import { InputCommandError, promptForInput } from './prompts';
+import type { InputSecrets } from './secrets';
+import { analyzeOptions, readFolderSettings, readGlobalSettings, type InvalidSetting } from './settings';
+import { isTrusted } from './trust';
+import { fileFolders, mcpJsonUri } from './mcpFiles';
+
+/** What one export run did; returned by the command (nothing secret in it). */
+export interface ExportSummary {
+  outcome: 'exported' | 'cancelled' | 'denied' | 'restricted' | 'needs-input' | 'needs-approval' | 'no-folder' | 'failed';
+  trustMode?: TrustMode;
+  exported: number;
+  refused: number;
+  folders: Array<{ folder: string; declarationPath: string; written: boolean; unchanged: boolean; usable: boolean; servers: number; refused: number; approved: string[]; skipped: string[] }>;
+  /** For needs-input / needs-approval: input ids or server names (never values). */
+  needed?: string[];
+}
+
+interface Plan {
+  folder: vscode.WorkspaceFolder;
+  analysis: Analysis;
+  values: Map<string, string>;
+  entered: Set<string>;
+  approve: Array<{ serverName: string; pin: string }>;
+  skipped: string[];
+}
+
+/** Extra top-level sections of a folder's declaration (lsp, skills), from their own module. */
+export type DeclarationSectionsProvider = (folder: vscode.WorkspaceFolder) => Promise<Record<string, unknown>>;
+
+export interface ExportRequest {
+  folders: vscode.WorkspaceFolder[];
+  /** False for export on save: nothing may be asked; missing values or approvals stop it. */
+  interactive: boolean;
+}
+
+/**
+ * The export flow: collect every input value (secret storage, else a prompt), review servers
+ * in the `pinned` trust mode, and only then write anything: secrets, the host-side store, the
+ * declaration. Cancelling at any prompt leaves every file as it was.
+ */
+export class Exporter {
+  constructor(
+    private readonly secrets: InputSecrets,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly invalidSetting: InvalidSetting,
+    private readonly sections?: DeclarationSectionsProvider,
+  ) {}
+
+  async run(request: ExportRequest): Promise<ExportSummary> {
+    const empty = (outcome: ExportSummary['outcome'], extra: Partial<ExportSummary> = {}): ExportSummary => ({ outcome, exported: 0, refused: 0, folders: [], ...extra });
+    if (!isTrusted()) return empty('restricted');
+    if (request.folders.length === 0) return empty('no-folder');
+    const { trustMode, dshHome } = readGlobalSettings(this.invalidSetting);
+    const store = new HostStore(dshHome);
+    await store.setTrustMode(trustMode);
+    if (trustMode === 'deny') {
+      this.log.info('export skipped: dsh.trustMode is "deny"');
+      return empty('denied', { trustMode });
+    }
+
+    const multiRoot = fileFolders().length > 1;
+    const plans: Plan[] = [];
+    for (const folder of request.folders) {
+      const settings = readFolderSettings(folder, this.invalidSetting);
+      const analysis = await analyzeFolder(analyzeOptions(folder, settings));
+      const plan: Plan = { folder, analysis, values: new Map(), entered: new Set(), approve: [], skipped: [] };
+      plans.push(plan);
+      if (!analysis.usable) continue;
+      const missing: string[] = [];
+      for (const input of analysis.inputs) {
+        const stored = await this.secrets.get(folder.uri.fsPath, input.id);
+        if (stored !== undefined) {
+          plan.values.set(input.id, stored);
+          continue;
+        }
+        if (!request.interactive) {
+          missing.push(input.id);
+          continue;
+        }
+        const definition = analysis.inputDefinitions[input.id];
+        if (!definition) continue;
+        const answer = await promptForInput(definition, folder, multiRoot);
+        if (!answer) {
+          this.log.info(`export cancelled at input "${input.id}" of ${folder.name}: nothing was written`);
+          return empty('cancelled', { trustMode });
+        }
+        plan.values.set(input.id, answer.value);
+        plan.entered.add(input.id);
+      }
+      if (missing.length) return empty('needs-input', { trustMode, needed: missing });
+
+      if (trustMode === 'pinned') {
+        const unapproved: string[] = [];
+        for (const server of analysis.servers) {
+          if (await store.isApproved(folder.uri.fsPath, server.serverName, server.pin)) continue;
+          if (!request.interactive) {
+            unapproved.push(server.name);
+            continue;
+          }
+          const choice = await askApproval(server, folder);
+          if (choice === 'cancel') {
+            this.log.info(`export cancelled at the review of "${server.serverName}" in ${folder.name}: nothing was written`);
+            return empty('cancelled', { trustMode });
+          }
+          if (choice === 'approve') plan.approve.push({ serverName: server.serverName, pin: server.pin });
+          else plan.skipped.push(server.serverName);
+        }
+        if (unapproved.length) return empty('needs-approval', { trustMode, needed: unapproved });
+      }
+    }
+
+    // Nothing was written so far. Now write, folder by folder.
+    const summary = empty('exported', { trustMode });
+    for (const plan of plans) {
+      const { folder } = plan;
+      const path = folder.uri.fsPath;
+      for (const id of plan.entered) await this.secrets.store(path, id, plan.values.get(id)!);
+      for (const [id, value] of plan.values) await store.setInput(path, id, value);
+      for (const a of plan.approve) await store.approve(path, a.serverName, a.pin);
+      const settings = readFolderSettings(folder, this.invalidSetting);
+      let result: ExportResult;
+      try {
+        const sections = this.sections ? await this.sections(folder) : undefined;
+        result = await exportFolder({ ...analyzeOptions(folder, settings), dshHome, sections });
+      } catch (error) {
+        if (error instanceof ExportError) {
+          this.log.error(`export of ${folder.name} refused: ${error.message}`);
+          return { ...summary, outcome: 'failed' };
+        }
+        throw error;
+      }
+      const a = result.analysis;
+      summary.exported += result.text ? a.servers.length : 0;
+      summary.refused += a.rejected.length;
+      summary.folders.push({
+        folder: path,
+        declarationPath: result.declarationPath,
+        written: result.written,
+        unchanged: result.unchanged,
+        usable: a.usable,
+        servers: result.text ? a.servers.length : 0,
+        refused: a.rejected.length,
+        approved: plan.approve.map((x) => x.serverName),
+        skipped: plan.skipped,
+      });
+      this.log.info(`exported ${folder.name}: ${a.servers.length} servers, ${a.rejected.length} refused, ` +
+        `${result.written ? 'declaration written' : result.unchanged ? 'declaration unchanged' : 'nothing written (the file is not usable)'}; ` +
+        `inputs stored: ${[...plan.values.keys()].join(', ') || 'none'}; trust mode ${trustMode}`);
+    }
+    return summary;
+  }
+
+  /** Folders to export for a command invocation: an explicit folder/URI argument, else a pick. */
+  async pickFolders(arg: unknown): Promise<vscode.WorkspaceFolder[] | undefined> {
+    const folders = fileFolders();
+    const uri = arg instanceof vscode.Uri ? arg : undefined;
+    if (uri) {
+      const f = vscode.workspace.getWorkspaceFolder(uri);
+      return f ? [f] : [];
+    }
+    if (folders.length <= 1) return [...folders];
+    const withFile: vscode.WorkspaceFolder[] = [];
+    for (const f of folders) {
+      try {
+        await vscode.workspace.fs.stat(mcpJsonUri(f));
+        withFile.push(f);
+      } catch {
+        // no .vscode/mcp.json in this folder
+      }
+    }
+    const candidates = withFile.length ? withFile : [...folders];
+    if (candidates.length === 1) return candidates;
+    const picked = await vscode.window.showQuickPick(
+      candidates.map((f) => ({ label: f.name, description: f.uri.fsPath, picked: true, folder: f })),
+      { canPickMany: true, title: vscode.l10n.t('Export MCP servers of which folders?'), ignoreFocusOut: true },
+    );
+    return picked?.map((p) => p.folder);
+  }
+}
+
+export { InputCommandError };

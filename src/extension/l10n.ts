@@ -1,0 +1,17 @@
+import * as vscode from 'vscode';
+import { problemTemplate } from '../core/problemCatalog';
+import { formatMessage, type Problem } from '../core/problems';
+
+/**
+ * Words the core's codes and arguments. The core's English templates are the l10n keys; they
+ * are looked up without arguments (so VS Code does not format them) and then filled with the
+ * core's own `{name}` formatter, which understands templates that contain JSON braces.
+ */
+export function translate(template: string, args: Record<string, string | number> = {}): string {
+  return formatMessage(vscode.l10n.t(template), args);
+}
+
+export function problemMessage(problem: Problem): string {
+  const template = problemTemplate(problem.code);
+  return template ? translate(template, problem.args) : problem.message;
+}

@@ -1,0 +1,90 @@
+import * as vscode from 'vscode';
+import { LSP_SETTING, type JsonPath, type SettingsFileKind, type SettingsSource } from '../../core/lsp';
+import { definingLayer, mergeSettingLayers, settingValueInText } from '../../core/sections';
+
+/** One layer of `dsh.lsp.servers` as VS Code's `inspect` reports it, with the file that holds it. */
+export interface SettingLayer {
+  name: 'default' | 'user' | 'workspace' | 'folder';
+  value: unknown;
+  /** The settings file of this layer; undefined for the default and when it cannot be located. */
+  uri?: vscode.Uri;
+  kind: SettingsFileKind;
+}
+
+/**
+ * The user settings file. VS Code does not expose its path; it is `<user data>/User/settings.json`,
+ * and the extension's global storage is `<user data>/User/globalStorage/<extension id>`.
+ * Best effort: a profile keeps its settings elsewhere; then user-level problems are not placed.
+ */
+export function userSettingsUri(globalStorageUri: vscode.Uri): vscode.Uri {
+  return vscode.Uri.joinPath(globalStorageUri, '..', '..', 'settings.json');
+}
+
+/** The layers of `dsh.lsp.servers` for a folder, lowest priority first (default, user, workspace, folder). */
+export function lspSettingLayers(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined): SettingLayer[] {
+  const inspected = vscode.workspace.getConfiguration(undefined, folder.uri).inspect<unknown>(LSP_SETTING);
+  const folderSettings = vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json');
+  const workspaceFile = vscode.workspace.workspaceFile;
+  const multiRoot = workspaceFile !== undefined && workspaceFile.scheme !== 'untitled';
+  return [
+    { name: 'default', value: inspected?.defaultValue, kind: 'settings' },
+    { name: 'user', value: inspected?.globalValue, uri: userSettings, kind: 'settings' },
+    multiRoot
+      ? { name: 'workspace', value: inspected?.workspaceValue, uri: workspaceFile, kind: 'code-workspace' }
+      : { name: 'workspace', value: inspected?.workspaceValue, uri: folderSettings, kind: 'settings' },
+    { name: 'folder', value: inspected?.workspaceFolderValue, uri: folderSettings, kind: 'settings' },
+  ];
+}
+
+/**
+ * {@link lspSettingLayers} with the settings texts read. In Restricted Mode VS Code hides the
+ * workspace values of a restricted setting (`dsh.lsp.servers` is one) from extensions; they are
+ * then read from the files themselves, so the problems still show (nothing is exported there).
+ */
+export async function loadLspSettingLayers(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined): Promise<{ layers: SettingLayer[]; texts: Map<string, string | undefined> }> {
+  const layers = lspSettingLayers(folder, userSettings);
+  const texts = new Map<string, string | undefined>();
+  for (const layer of layers) {
+    if (layer.uri && !texts.has(layer.uri.toString())) texts.set(layer.uri.toString(), await readText(layer.uri));
+  }
+  if (!vscode.workspace.isTrusted) {
+    const seen = new Set<string>();
+    for (const layer of [...layers].reverse()) {
+      if ((layer.name !== 'workspace' && layer.name !== 'folder') || !layer.uri || layer.value !== undefined) continue;
+      if (seen.has(layer.uri.toString())) continue; // single-folder: workspace and folder are the same file
+      seen.add(layer.uri.toString());
+      const text = texts.get(layer.uri.toString());
+      if (text !== undefined) layer.value = settingValueInText(text, layer.kind, LSP_SETTING);
+    }
+  }
+  return { layers, texts };
+}
+
+/** The effective value, merged from the layers as VS Code merges an object setting. */
+export function mergedValue(layers: readonly SettingLayer[]): unknown {
+  return mergeSettingLayers(layers.map((l) => l.value));
+}
+
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString() && !d.isDirty);
+  if (open) return open.getText();
+  try {
+    return Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A `locate` for `placeSettingProblems`: the file of the highest layer that defines each path.
+ * `SettingsSource.file` is the file's URI string; `texts` come from {@link loadLspSettingLayers}.
+ */
+export function settingLocator(layers: readonly SettingLayer[], texts: ReadonlyMap<string, string | undefined>): (path: JsonPath) => SettingsSource | undefined {
+  return (path) => {
+    const index = definingLayer(layers.map((l) => l.value), path);
+    if (index === undefined) return undefined;
+    const layer = layers[index];
+    const text = layer.uri ? texts.get(layer.uri.toString()) : undefined;
+    return layer.uri && text !== undefined ? { file: layer.uri.toString(), text, kind: layer.kind } : undefined;
+  };
+}

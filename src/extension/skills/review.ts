@@ -1,0 +1,174 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { HostStore } from '../../core/hostStore';
+import { hashSkillRoot, type SkillCandidate, type SkillRootKind } from '../../core/skills';
+import { trustWord, type RootView, type SkillRoots, type SkillsSnapshot } from './skillRoots';
+
+/**
+ * Programmatic form of "DSH: Review Skill Roots" (tests, other commands): no UI.
+ * `list` refreshes and returns the roots; `trust` / `distrust` act on one root path.
+ */
+export interface ReviewRequest {
+  action: 'list' | 'trust' | 'distrust';
+  root?: string;
+}
+
+export interface ReviewResult {
+  outcome: 'listed' | 'trusted' | 'distrusted' | 'cancelled' | 'unknown-root' | 'restricted' | 'changed-during-review' | 'cannot-pin';
+  snapshot: SkillsSnapshot;
+}
+
+function isReviewRequest(arg: unknown): arg is ReviewRequest {
+  return typeof arg === 'object' && arg !== null && ['list', 'trust', 'distrust'].includes((arg as { action?: unknown }).action as string);
+}
+
+function tilde(p: string): string {
+  const home = os.homedir();
+  return p === home || p.startsWith(home + path.sep) ? `~${p.slice(home.length)}` : p;
+}
+
+function kindWord(kind: SkillRootKind): string {
+  switch (kind) {
+    case 'project-dsh': return vscode.l10n.t('project (.dsh/skills)');
+    case 'project-agents': return vscode.l10n.t('project (.agents/skills)');
+    case 'custom': return vscode.l10n.t('custom root (dsh.skills.customRoots)');
+    case 'user-dsh': return vscode.l10n.t('user (DSH home)');
+    case 'user-agents': return vscode.l10n.t('user (agents home)');
+  }
+}
+
+function invocability(c: SkillCandidate): string {
+  const inv = c.analysis.skill!.invocation;
+  if (inv.modelInvocable && inv.userInvocable) return vscode.l10n.t('the model and the user can invoke it');
+  if (inv.modelInvocable) return vscode.l10n.t('only the model can invoke it');
+  if (inv.userInvocable) return vscode.l10n.t('only the user can invoke it');
+  return vscode.l10n.t('nobody can invoke it');
+}
+
+const ICON: Record<RootView['trust'], string> = { trusted: '$(verified)', untrusted: '$(shield)', changed: '$(warning)' };
+
+/**
+ * "DSH: Review Skill Roots": each root with its skills (name, description, invocability) and its
+ * trust state; the user trusts (pinned to the root's content hash, recorded host-side) or
+ * distrusts it. Trusting needs a trusted workspace: in Restricted Mode the workspace's content
+ * has not been accepted, and neither should its skills be.
+ */
+export class SkillReview {
+  constructor(
+    private readonly roots: SkillRoots,
+    private readonly dshHome: () => string,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  async run(arg?: unknown): Promise<ReviewResult> {
+    await this.roots.refreshNow();
+    if (isReviewRequest(arg)) {
+      if (arg.action === 'list') return this.result('listed');
+      const view = this.roots.roots().find((v) => v.root.path === arg.root);
+      if (!view) return this.result('unknown-root');
+      return arg.action === 'trust' ? this.trust(view, false) : this.distrust(view, false);
+    }
+    return this.interactive();
+  }
+
+  private result(outcome: ReviewResult['outcome']): ReviewResult {
+    return { outcome, snapshot: this.roots.snapshot() };
+  }
+
+  private async interactive(): Promise<ReviewResult> {
+    const views = this.roots.roots();
+    if (views.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('DSH loads no skill root here: none of .dsh/skills, .agents/skills, the custom roots or the user roots exists.'));
+      return this.result('listed');
+    }
+    const picked = await vscode.window.showQuickPick(views.map((view) => {
+      const kept = view.root.candidates.filter((c) => c.analysis.skill);
+      return {
+        view,
+        label: `${ICON[view.trust]} ${tilde(view.root.path)}`,
+        description: `${kindWord(view.root.kind)} \u00b7 ${trustWord(view.trust)}`,
+        detail: kept.length
+          ? vscode.l10n.t('{0} skills: {1}', kept.length, kept.map((c) => c.analysis.skill!.name).join(', '))
+          : vscode.l10n.t('no skill that DSH loads'),
+      };
+    }), { title: vscode.l10n.t('DSH Skill Roots'), placeHolder: vscode.l10n.t('Pick a root to see its skills and trust or distrust it'), matchOnDetail: true, ignoreFocusOut: true });
+    if (!picked) return this.result('cancelled');
+    return this.reviewRoot(picked.view);
+  }
+
+  private async reviewRoot(view: RootView): Promise<ReviewResult> {
+    type Item = vscode.QuickPickItem & { action?: 'trust' | 'distrust'; file?: string };
+    const items: Item[] = [{ label: vscode.l10n.t('Skills'), kind: vscode.QuickPickItemKind.Separator }];
+    for (const c of view.root.candidates) {
+      if (c.analysis.skill) {
+        const s = c.analysis.skill;
+        items.push({
+          label: `$(book) ${s.name}`,
+          description: c.winner ? invocability(c) : `${invocability(c)} \u00b7 ${vscode.l10n.t('shadowed by another root')}`,
+          detail: s.description,
+          file: c.file,
+        });
+      } else {
+        items.push({ label: `$(error) ${c.entry}`, description: vscode.l10n.t('DSH ignores this file (see the Problems panel)'), file: c.file });
+      }
+    }
+    items.push({ label: vscode.l10n.t('Trust'), kind: vscode.QuickPickItemKind.Separator });
+    if (view.trust !== 'trusted' && view.root.pin) {
+      items.push({
+        label: view.trust === 'changed' ? `$(check) ${vscode.l10n.t('Trust the changed content of this root')}` : `$(check) ${vscode.l10n.t('Trust this root')}`,
+        detail: vscode.l10n.t('Skills are instructions DSH gives the model as trusted. Trust is recorded in the DSH home, pinned to this content ({0}); any change asks again.', `${view.root.pin.slice(0, 19)}\u2026`),
+        action: 'trust',
+      });
+    }
+    if (this.roots.recordedPin(view.root.path) !== undefined) {
+      items.push({ label: `$(circle-slash) ${vscode.l10n.t('Distrust this root')}`, action: 'distrust' });
+    }
+    const picked = await vscode.window.showQuickPick(items, {
+      title: `${tilde(view.root.path)} \u2014 ${trustWord(view.trust)}`,
+      placeHolder: vscode.l10n.t('Pick a skill to open it, or an action'),
+      matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true,
+    });
+    if (!picked) return this.result('cancelled');
+    if (picked.file) {
+      await vscode.window.showTextDocument(vscode.Uri.file(picked.file), { preview: true });
+      return this.result('cancelled');
+    }
+    if (picked.action === 'trust') return this.trust(view, true);
+    if (picked.action === 'distrust') return this.distrust(view, true);
+    return this.result('cancelled');
+  }
+
+  private async trust(view: RootView, interactive: boolean): Promise<ReviewResult> {
+    if (!vscode.workspace.isTrusted) {
+      this.log.info(`trusting skill root ${view.root.path} refused: Restricted Mode`);
+      if (interactive) void vscode.window.showWarningMessage(vscode.l10n.t('Trusting a skill root needs a trusted workspace (Restricted Mode is on).'));
+      return this.result('restricted');
+    }
+    if (!view.root.pin) {
+      if (interactive) void vscode.window.showWarningMessage(vscode.l10n.t('{0} cannot be trusted: it is too large to pin.', tilde(view.root.path)));
+      return this.result('cannot-pin');
+    }
+    // The pin the user reviewed must still be the content on disk.
+    const now = await hashSkillRoot(view.root);
+    if (now.pin !== view.root.pin) {
+      this.log.info(`trusting skill root ${view.root.path} refused: it changed during the review`);
+      if (interactive) void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed while you reviewed it; review it again.', tilde(view.root.path)));
+      await this.roots.refreshNow();
+      return this.result('changed-during-review');
+    }
+    await new HostStore(this.dshHome()).trustSkillRoot(view.root.path, view.root.pin);
+    this.log.info(`trusted skill root ${view.root.path} at ${view.root.pin}`);
+    await this.roots.refreshNow();
+    if (interactive) void vscode.window.showInformationMessage(vscode.l10n.t('Trusted {0}. Export again so the DSH declaration records it.', tilde(view.root.path)));
+    return this.result('trusted');
+  }
+
+  private async distrust(view: RootView, interactive: boolean): Promise<ReviewResult> {
+    await new HostStore(this.dshHome()).distrustSkillRoot(view.root.path);
+    this.log.info(`distrusted skill root ${view.root.path}`);
+    await this.roots.refreshNow();
+    if (interactive) void vscode.window.showInformationMessage(vscode.l10n.t('{0} is no longer trusted. Export again so the DSH declaration records it.', tilde(view.root.path)));
+    return this.result('distrusted');
+  }
+}

@@ -1,0 +1,236 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import { HostStore } from '../../core/hostStore';
+import type { Problem } from '../../core/problems';
+import { skillTrustProblems } from '../../core/sections';
+import { discoverSkills, resolveAgentsHome, skillTrustState, type SkillDiscovery, type SkillRootReport, type SkillTrustState } from '../../core/skills';
+import { fileFolders } from '../mcpFiles';
+import { diagnosticsByFile } from '../sectionDiagnostics';
+
+export const CUSTOM_ROOTS_SETTING = 'dsh.skills.customRoots';
+const DEBOUNCE_MS = 300;
+const CustomRoots = z.array(z.string());
+
+/** `dsh.skills.customRoots` (machine scope: only user or remote settings can set it). */
+export function readCustomRoots(folder: vscode.WorkspaceFolder, invalid: (key: string) => void): string[] {
+  const value = vscode.workspace.getConfiguration('dsh.skills', folder.uri).get<unknown>('customRoots');
+  if (value === undefined || value === null) return [];
+  const parsed = CustomRoots.safeParse(value);
+  if (parsed.success) return parsed.data.filter((p) => p.trim() !== '');
+  invalid(CUSTOM_ROOTS_SETTING);
+  return [];
+}
+
+/** A root as the review and the status show it (merged over folders; one entry per path). */
+export interface RootView {
+  root: SkillRootReport;
+  trust: SkillTrustState;
+  /** Folders whose DSH session loads this root. */
+  folders: vscode.WorkspaceFolder[];
+}
+
+export interface SkillsSnapshot {
+  text: string;
+  tooltip: string;
+  visible: boolean;
+  roots: Array<{ path: string; kind: string; rank: number; trust: SkillTrustState; pin: string | null; skills: Array<{ name: string; file: string; winner: boolean; modelInvocable: boolean; userInvocable: boolean }>; dropped: string[] }>;
+}
+
+/**
+ * Owns skill discovery for every folder, the `dsh-bridge-skills` diagnostic collection, the file
+ * watchers on the roots, and the status item that says when a trusted root changed.
+ */
+export class SkillRoots implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection('dsh-bridge-skills');
+  private readonly item = vscode.window.createStatusBarItem('dsh-bridge.skills', vscode.StatusBarAlignment.Left, 10);
+  private readonly disposables: vscode.Disposable[] = [this.collection, this.item];
+  private readonly watchers = new Map<string, vscode.Disposable>();
+  private discoveries = new Map<string, { folder: vscode.WorkspaceFolder; discovery: SkillDiscovery }>();
+  private recorded: Record<string, string> = {};
+  private timer: NodeJS.Timeout | undefined;
+  private generation = 0;
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly dshHome: () => string,
+    private readonly docsUri: (code: string) => vscode.Uri,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly invalidSetting: (key: string) => void,
+  ) {
+    this.item.name = vscode.l10n.t('DSH Skills');
+    this.item.command = 'dsh.reviewSkillRoots';
+    // Creation of a project root, or of the .git that decides the project root, inside the workspace.
+    const workspaceWatcher = vscode.workspace.createFileSystemWatcher('{**/.git,**/.dsh/skills/**,**/.agents/skills/**}');
+    this.disposables.push(
+      workspaceWatcher,
+      workspaceWatcher.onDidCreate(() => this.schedule()),
+      workspaceWatcher.onDidChange(() => this.schedule()),
+      workspaceWatcher.onDidDelete(() => this.schedule()),
+      vscode.workspace.onDidSaveTextDocument((doc) => {
+        if (this.isSkillFile(doc.uri)) this.schedule();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(CUSTOM_ROOTS_SETTING) || e.affectsConfiguration('dsh.home')) this.schedule();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.schedule()),
+    );
+  }
+
+  schedule(delay = DEBOUNCE_MS): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.refreshNow().catch((error) => this.log.error('discovering skill roots failed', error));
+    }, delay);
+  }
+
+  /** Discovers every folder's roots now, serialized with any other refresh. */
+  refreshNow(): Promise<void> {
+    const next = this.running.then(() => this.refresh(), () => this.refresh());
+    this.running = next.catch(() => undefined);
+    return next;
+  }
+
+  private async refresh(): Promise<void> {
+    const generation = ++this.generation;
+    const dshHome = this.dshHome();
+    const agentsHome = resolveAgentsHome(process.env, os.homedir());
+    const discoveries = new Map<string, { folder: vscode.WorkspaceFolder; discovery: SkillDiscovery }>();
+    for (const folder of fileFolders()) {
+      const discovery = await discoverSkills({ cwd: folder.uri.fsPath, customRoots: readCustomRoots(folder, this.invalidSetting), dshHome, agentsHome });
+      discoveries.set(folder.uri.toString(), { folder, discovery });
+    }
+    let recorded: Record<string, string> = {};
+    try {
+      recorded = await new HostStore(dshHome).skillTrust();
+    } catch (error) {
+      this.log.error('reading the trusted skill roots from the DSH home failed; every root counts as untrusted', error);
+    }
+    if (generation !== this.generation) return;
+    this.discoveries = discoveries;
+    this.recorded = recorded;
+    const problems: Problem[] = [];
+    for (const { discovery } of discoveries.values()) problems.push(...discovery.problems, ...skillTrustProblems(discovery, recorded));
+    this.collection.clear();
+    for (const { uri, diagnostics } of diagnosticsByFile(problems, (file) => vscode.Uri.file(file), this.docsUri).values()) this.collection.set(uri, diagnostics);
+    this.updateWatchers();
+    this.updateStatus();
+    const views = this.roots();
+    this.log.info(`skill roots: ${views.map((v) => `${v.root.kind} ${v.root.path} (${v.trust}, ${v.root.candidates.length} files)`).join('; ') || 'none'}; ${problems.length} problems`);
+  }
+
+  /** Every existing root, merged over folders, in DSH's order of the first folder that has it. */
+  roots(): RootView[] {
+    const byPath = new Map<string, RootView>();
+    for (const { folder, discovery } of this.discoveries.values()) {
+      for (const root of discovery.roots) {
+        if (!root.exists) continue;
+        const existing = byPath.get(root.path);
+        if (existing) {
+          existing.folders.push(folder);
+          continue;
+        }
+        const recorded = Object.hasOwn(this.recorded, root.path) ? this.recorded[root.path] : undefined;
+        byPath.set(root.path, { root, trust: skillTrustState(root.pin, recorded), folders: [folder] });
+      }
+    }
+    return [...byPath.values()];
+  }
+
+  recordedPin(rootPath: string): string | undefined {
+    return Object.hasOwn(this.recorded, rootPath) ? this.recorded[rootPath] : undefined;
+  }
+
+  private isSkillFile(uri: vscode.Uri): boolean {
+    if (uri.scheme !== 'file') return false;
+    return this.roots().some((v) => uri.fsPath.startsWith(v.root.path + path.sep));
+  }
+
+  /** A watcher per root (existing: everything under it; missing: its creation in the parent). */
+  private updateWatchers(): void {
+    const wanted = new Map<string, vscode.RelativePattern>();
+    for (const { discovery } of this.discoveries.values()) {
+      for (const root of discovery.roots) {
+        const pattern = root.exists
+          ? new vscode.RelativePattern(vscode.Uri.file(root.path), '**')
+          : new vscode.RelativePattern(vscode.Uri.file(path.dirname(root.path)), path.basename(root.path));
+        wanted.set(`${pattern.baseUri.toString()}|${pattern.pattern}`, pattern);
+      }
+    }
+    for (const [key, watcher] of this.watchers) {
+      if (!wanted.has(key)) {
+        watcher.dispose();
+        this.watchers.delete(key);
+      }
+    }
+    for (const [key, pattern] of wanted) {
+      if (this.watchers.has(key)) continue;
+      const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+      const subscriptions = [watcher.onDidCreate(() => this.schedule()), watcher.onDidChange(() => this.schedule()), watcher.onDidDelete(() => this.schedule())];
+      this.watchers.set(key, { dispose: () => { for (const s of subscriptions) s.dispose(); watcher.dispose(); } });
+    }
+  }
+
+  private updateStatus(): void {
+    const views = this.roots().filter((v) => v.root.candidates.length > 0);
+    if (views.length === 0) {
+      this.item.hide();
+      return;
+    }
+    const changed = views.filter((v) => v.trust === 'changed').length;
+    const untrusted = views.filter((v) => v.trust === 'untrusted').length;
+    if (changed > 0) {
+      this.item.text = `$(warning) ${vscode.l10n.t('DSH skills: {0} changed, review', changed)}`;
+      this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    } else if (untrusted > 0) {
+      this.item.text = `$(shield) ${vscode.l10n.t('DSH skills: {0} untrusted', untrusted)}`;
+      this.item.backgroundColor = undefined;
+    } else {
+      this.item.text = `$(verified) ${vscode.l10n.t('DSH skills: trusted')}`;
+      this.item.backgroundColor = undefined;
+    }
+    const lines = views.map((v) => `- \`${v.root.path}\`: ${trustWord(v.trust)} (${vscode.l10n.t('{0} skill files', v.root.candidates.length)})`);
+    const tooltip = new vscode.MarkdownString([vscode.l10n.t('Skill roots DSH loads (click to review):'), '', ...lines].join('\n'));
+    tooltip.supportThemeIcons = false;
+    this.item.tooltip = tooltip;
+    this.item.show();
+  }
+
+  /** What the status item shows and the roots behind it (for tests and the review command). */
+  snapshot(): SkillsSnapshot {
+    const tooltip = this.item.tooltip;
+    return {
+      text: this.item.text,
+      tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '',
+      visible: this.roots().some((v) => v.root.candidates.length > 0),
+      roots: this.roots().map((v) => ({
+        path: v.root.path,
+        kind: v.root.kind,
+        rank: v.root.rank,
+        trust: v.trust,
+        pin: v.root.pin ?? null,
+        skills: v.root.candidates.flatMap((c) => (c.analysis.skill
+          ? [{ name: c.analysis.skill.name, file: c.file, winner: c.winner, ...c.analysis.skill.invocation }]
+          : [])),
+        dropped: v.root.candidates.filter((c) => !c.analysis.skill).map((c) => c.file),
+      })),
+    };
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const w of this.watchers.values()) w.dispose();
+    this.watchers.clear();
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+export function trustWord(state: SkillTrustState): string {
+  switch (state) {
+    case 'trusted': return vscode.l10n.t('trusted');
+    case 'changed': return vscode.l10n.t('changed since you trusted it');
+    case 'untrusted': return vscode.l10n.t('not trusted');
+  }
+}

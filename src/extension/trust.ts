@@ -1,0 +1,22 @@
+import * as vscode from 'vscode';
+
+/**
+ * Workspace Trust, checked in code: the manifest hides the commands in Restricted Mode, but
+ * commands can still be invoked programmatically (another extension, a keybinding, a link).
+ */
+export function isTrusted(): boolean {
+  return vscode.workspace.isTrusted;
+}
+
+/** True when trusted; otherwise says why the action is refused, offering to manage trust. */
+export function requireTrust(action: string, log: vscode.LogOutputChannel): boolean {
+  if (vscode.workspace.isTrusted) return true;
+  log.warn(`refused in Restricted Mode: ${action}`);
+  const manage = vscode.l10n.t('Manage Workspace Trust');
+  void vscode.window
+    .showWarningMessage(vscode.l10n.t('Restricted Mode: {0} needs a trusted workspace. Nothing was exported, prompted or run.', action), manage)
+    .then((choice) => {
+      if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+    });
+  return false;
+}

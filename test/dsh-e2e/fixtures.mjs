@@ -1,0 +1,106 @@
+// Workspaces, the host store, and process accounting for the DSH end-to-end tests.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { HOST_DIR, REPO } from './host.mjs';
+
+export const CLI = path.join(REPO, 'dist/cli.js');
+export const SERVER_JS = path.join(HOST_DIR, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+export function tempRoot() {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-bridge-e2e-'));
+  const home = path.join(root, 'dsh-home');
+  fs.mkdirSync(home, { mode: 0o700 });
+  return { root, home, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
+}
+
+/** Runs our CLI (dist/cli.js, built by `npm run build`) with DSH_HOME set. */
+export function cli(home, args, input) {
+  return execFileSync(process.execPath, [CLI, ...args], {
+    env: { ...process.env, DSH_HOME: home },
+    input,
+    encoding: 'utf8',
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+/**
+ * A workspace whose .vscode/mcp.json runs @modelcontextprotocol/server-everything over stdio,
+ * with a `${input:}` env value (kept host-side) and a `${env:}` one (from the DSH process).
+ */
+export function everythingWorkspace(root, name, { serverName = 'everything', exportIt = true, home, input } = {}) {
+  const folder = path.join(root, name);
+  fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+  const mcp = {
+    inputs: [{ id: 'everything-key', type: 'promptString', description: 'A key for the test server', password: true }],
+    servers: {
+      [serverName]: {
+        type: 'stdio',
+        command: process.execPath,
+        args: [SERVER_JS, 'stdio'],
+        env: {
+          EVERYTHING_API_KEY: '${input:everything-key}',
+          BRIDGE_FROM_ENV: '${env:BRIDGE_E2E_FROM_ENV}',
+        },
+      },
+    },
+  };
+  fs.writeFileSync(path.join(folder, '.vscode/mcp.json'), `${JSON.stringify(mcp, null, 2)}\n`);
+  if (exportIt) cli(home, ['export', '--workspace', folder]);
+  if (input !== undefined) cli(home, ['inputs', 'set', 'everything-key', '--workspace', folder], input);
+  return folder;
+}
+
+export function readDeclaration(folder) {
+  return JSON.parse(fs.readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
+}
+
+/** Host-store edits in the documented format (docs/declaration.md), as the extension writes them. */
+export function setTrustMode(home, trustMode) {
+  const dir = path.join(home, 'bridge');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(path.join(dir, 'settings.json'), `${JSON.stringify({ version: 1, trustMode }, null, 2)}\n`, { mode: 0o600 });
+}
+
+export function approvePin(home, folder, serverName, pin) {
+  const abs = path.resolve(folder);
+  const file = path.join(home, 'bridge', 'folders', `${createHash('sha256').update(abs).digest('hex')}.json`);
+  const record = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { version: 1, folder: abs, inputs: {}, approvals: [] };
+  record.approvals = record.approvals.filter((a) => a.serverName !== serverName).concat([{ serverName, pin }]);
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+}
+
+/** Live child processes of this process running the test MCP server, with their cwd. */
+export function serverProcesses() {
+  const out = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== process.pid) continue;
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (!cmdline.includes(SERVER_JS)) continue;
+      const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+      if (state === 'Z') continue;
+      out.push({ pid: Number(entry), cwd: fs.readlinkSync(`/proc/${entry}/cwd`) });
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return out;
+}
+
+export const countIn = (folder) => serverProcesses().filter((p) => p.cwd === folder).length;
+
+export async function waitFor(predicate, timeoutMs = 15000, what = 'condition') {
+  const start = Date.now();
+  for (;;) {
+    if (await predicate()) return;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# npm run test:dsh — the DSH end-to-end tests: installs the test host (once), builds the
+# extension/CLI/plugin bundles, packs the plugin into packages/dsh-bridge-dsh, then runs the
+# unit tests of the plugin helpers and the end-to-end tests on Node 24 with --expose-internals
+# (dsh-base's HMR row needs it). DSH_E2E_HOST=smallest|base runs one host; DSH_E2E_VERBOSE=1
+# prints the DSH log.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+NODE="$(bash scripts/setup-dsh-host.sh)"
+npm run --silent build
+node packages/dsh-bridge-dsh/scripts/copy-plugin.mjs
+npx mocha --no-config --node-option import=tsx --timeout 20000 'test/dsh-e2e/unit/**/*.test.ts'
+"$NODE" --expose-internals --test-reporter=spec test/dsh-e2e/bridge.e2e.test.mjs

@@ -1,0 +1,122 @@
+// Unit tests of the DSH plugin's pure helpers (the e2e test covers them inside real DSH).
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { dropTools, mergeTools, TOOL_ORDER_REST } from '../../../src/dsh-plugin/assembly';
+import { loadEnvFile, parseDotenv } from '../../../src/dsh-plugin/envFile';
+import { isReservationConflict } from '../../../src/dsh-plugin/mcpModules';
+import { buildRow } from '../../../src/dsh-plugin/rows';
+import type { DeclaredServer } from '../../../src/core/declaration';
+
+const tool = (name: string) => ({ name, description: name, parameters: { type: 'object' } });
+const names = (a: { tools: { name: string }[] }) => a.tools.map((t) => t.name);
+
+describe('dsh-plugin: mergeTools', () => {
+  it('without toolOrder: inserts in code-unit order, as DSH sorts', () => {
+    const a = { tools: ['a_tool', 'bash', 'zed'].map(tool) };
+    const added = mergeTools(a, ['mcp__s__b', 'mcp__s__a', 'mcp__s__B'].map(tool));
+    assert.deepEqual(added, ['mcp__s__B', 'mcp__s__a', 'mcp__s__b']);
+    assert.deepEqual(names(a), ['a_tool', 'bash', 'mcp__s__B', 'mcp__s__a', 'mcp__s__b', 'zed']);
+  });
+  it('with toolOrder: unlisted tools go to the rest entry, sorted; listed ones to their place', () => {
+    const order = ['zed', TOOL_ORDER_REST, 'a_tool'];
+    const a = { tools: ['zed', 'bash', 'a_tool'].map(tool) };
+    mergeTools(a, ['mcp__s__x', 'mcp__s__c'].map(tool), order);
+    assert.deepEqual(names(a), ['zed', 'bash', 'mcp__s__c', 'mcp__s__x', 'a_tool']);
+  });
+  it('skips tools already present, is idempotent, never reorders existing tools', () => {
+    const a = { tools: ['y', 'x'].map(tool) };
+    mergeTools(a, ['x', 'm'].map(tool));
+    mergeTools(a, ['x', 'm'].map(tool));
+    assert.deepEqual(names(a), ['m', 'y', 'x']);
+  });
+  it('copies a frozen array instead of failing, and detaches parameters', () => {
+    const p = { type: 'object', properties: {} };
+    const a = { tools: Object.freeze([tool('a')]) as unknown as ReturnType<typeof tool>[] };
+    mergeTools(a, [{ name: 'b', description: '', parameters: p }]);
+    assert.deepEqual(names(a), ['a', 'b']);
+    assert.notEqual(a.tools[1].parameters, p);
+  });
+  it('dropTools removes only stopped servers\' tools that are no longer visible', () => {
+    const a = { tools: ['bash', 'mcp__s__a', 'mcp__s2__a', 'mcp__s__b'].map(tool) };
+    assert.deepEqual(dropTools(a, new Set(['s']), new Set(['mcp__s__b'])), ['mcp__s__a']);
+    assert.deepEqual(names(a), ['bash', 'mcp__s2__a', 'mcp__s__b']);
+  });
+});
+
+describe('dsh-plugin: envFile', () => {
+  it('parses dotenv lines without expanding anything', () => {
+    assert.deepEqual(parseDotenv('# c\nA=1\nexport B = two words # note\nC="x\\ny"\nD=\'$A\'\nE="multi\nline"\nbad line\n'), {
+      A: '1', B: 'two words', C: 'x\ny', D: '$A', E: 'multi\nline',
+    });
+  });
+  it('refuses a link out of the workspace, a non-file and a huge file; never quotes content', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'envfile-'));
+    try {
+      const ws = path.join(root, 'ws');
+      mkdirSync(ws);
+      writeFileSync(path.join(root, 'outside.env'), 'SECRET=do-not-read\n');
+      symlinkSync(path.join(root, 'outside.env'), path.join(ws, '.env'));
+      const linked = await loadEnvFile(path.join(ws, '.env'), ws);
+      assert.equal(linked.ok, false);
+      assert.ok(!JSON.stringify(linked).includes('do-not-read'));
+      assert.equal((await loadEnvFile(ws, ws)).ok, false);
+      writeFileSync(path.join(ws, 'big.env'), `A=${'x'.repeat(300 * 1024)}\n`);
+      assert.match(JSON.stringify(await loadEnvFile(path.join(ws, 'big.env'), ws)), /larger than/);
+      writeFileSync(path.join(ws, 'ok.env'), 'A=1\n');
+      assert.deepEqual(await loadEnvFile(path.join(ws, 'ok.env'), ws), { ok: true, vars: { A: '1' } });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('dsh-plugin: buildRow', () => {
+  const base = {
+    name: 's', serverName: 's', toolCallTimeoutMs: 1000, failOnStartupError: false,
+    reconnect: { enabled: true, initialDelayMs: 500, maxDelayMs: 30000, maxAttempts: 10 },
+    inputRefs: ['tok'], envRefs: ['HOME_X'], pin: `sha256:${'0'.repeat(64)}`,
+  };
+  const stdio = { ...base, transport: 'stdio', command: 'node', args: ['a', ['--k=', { input: 'tok' }]], env: { K: [{ input: 'tok' }], H: [{ env: 'HOME_X' }] }, cwd: '/w' } as DeclaredServer;
+  const lookup = (inputs: Record<string, string>, env: Record<string, string>) => ({ input: (id: string) => inputs[id], env: (n: string) => env[n] });
+
+  it('renders inputs and env into an explicit row', async () => {
+    const r = await buildRow(stdio, '/w', lookup({ tok: 'T' }, { HOME_X: 'h' }));
+    assert.deepEqual(r, { ok: true, row: { transport: 'stdio', serverName: 's', toolCallTimeoutMs: 1000, failOnStartupError: false, reconnect: base.reconnect, command: 'node', args: ['a', '--k=T'], env: { K: 'T', H: 'h' }, cwd: '/w' } });
+  });
+  it('refuses a missing input or env value, naming it but no value', async () => {
+    const r1 = await buildRow(stdio, '/w', lookup({}, { HOME_X: 'h' }));
+    assert.equal(r1.ok, false);
+    assert.match((r1 as { reason: string }).reason, /needs input "tok"/);
+    const r2 = await buildRow(stdio, '/w', lookup({ tok: 'T' }, {}));
+    assert.match((r2 as { reason: string }).reason, /environment variable HOME_X/);
+  });
+  it('envFile is loaded at start, declared env wins over it', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'row-'));
+    try {
+      writeFileSync(path.join(root, '.env'), 'K=from-file\nF=file-only\n');
+      const r = await buildRow({ ...stdio, envFile: path.join(root, '.env') } as DeclaredServer, root, lookup({ tok: 'T' }, { HOME_X: 'h' }));
+      assert.ok(r.ok);
+      assert.deepEqual((r as { row: { env: object } }).row.env, { F: 'file-only', K: 'T', H: 'h' });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+  it('applies the 0.2 rules rc.8 does not check', async () => {
+    const http = { ...base, transport: 'streamable-http', url: [{ input: 'tok' }], headers: {} } as DeclaredServer;
+    assert.match(JSON.stringify(await buildRow(http, '/w', lookup({ tok: 'not a url' }, {}))), /not a valid URL/);
+    assert.match(JSON.stringify(await buildRow(http, '/w', lookup({ tok: 'ftp://x' }, {}))), /not http or https/);
+    assert.equal((await buildRow(http, '/w', lookup({ tok: 'https://x/mcp' }, {}))).ok, true);
+    assert.match(JSON.stringify(await buildRow({ ...stdio, command: ' ' } as DeclaredServer, '/w', lookup({ tok: 'T' }, { HOME_X: 'h' }))), /blank/);
+  });
+});
+
+describe('dsh-plugin: reservation conflict detection', () => {
+  it('recognises rc.8\'s message, also as a cause', () => {
+    const e = new Error('mcp-client: serverName "x" is already in use by another mcp-client instance — pick a unique serverName in cordis.yml');
+    assert.ok(isReservationConflict(e));
+    assert.ok(isReservationConflict(new Error('wrapped', { cause: e })));
+    assert.ok(!isReservationConflict(new Error('spawn ENOENT')));
+  });
+});

@@ -1,0 +1,318 @@
+// Reusable Playwright driver for UI flows in a real VS Code workbench (code-server), used by the
+// e2e tier (test/e2e/*.e2e.mjs). One editor per test file:
+//
+//   const editor = await startEditor();                 // code-server + chromium, isolated run dir
+//   const ws = await editor.openWorkspace('ws-basic');  // copy of test/fixtures/ws-basic, opened
+//   await editor.runCommand('DSH: Export MCP Servers to DSH');
+//   const rows = await editor.readProblems();           // [{ severity, message, source, code, line, column, file }]
+//   console.log(await editor.screenshot('after-export'));
+//   await editor.close();
+//
+// The extension under test is the repo's bundle (package.json -> dist/extension.js), loaded as
+// the extension under development through the workbench `payload` (needs code-server's
+// smoke-test-driver option). startEditor({ vsix }) installs a packaged .vsix instead.
+//
+// Options of startEditor:
+//   settings        user settings merged over the harness defaults (e.g. { 'dsh.trustMode': 'pinned' })
+//   workspaceTrust  true: Workspace Trust on, folders open untrusted (Restricted Mode), no prompt
+//   hostTests       a folder of *.test.js to run INSIDE the extension host as well: then
+//                   openWorkspace(fixture, { hostTests: true }) starts them with the workspace and
+//                   editor.hostTestsResult() gives { code, lines } once they finish; the workbench
+//                   stays open for UI checks afterwards
+//   env             extra environment of code-server (inherited by the extension host)
+import fs from 'node:fs';
+import path from 'node:path';
+import util from 'node:util';
+import {
+  HarnessError, REPO, copyFixture, createRun, extensionDir, installVsix, launchBrowser, log, onInterrupt,
+  recordConsole, requireBundle, sleep, startCodeServer, tools, writeUserSettings,
+} from './lib.mjs';
+
+const QUICK_INPUT = '.quick-input-widget';
+const HOST_RUNNER = path.join(REPO, 'test/integration/index.js');
+
+export async function startEditor({
+  vsix, tier = 'e2e', viewport = { width: 1400, height: 900 }, settings, workspaceTrust = false, hostTests, env = {},
+} = {}) {
+  const run = createRun(tier);
+  log(`run dir ${run.dir}`);
+  if (workspaceTrust) {
+    writeUserSettings(run, { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' });
+  }
+  if (settings) writeUserSettings(run, settings);
+  if (hostTests && vsix) throw new HarnessError('hostTests needs the extension under development, not a vsix');
+  let cs;
+  let browserHandle;
+  let unhook = () => {};
+  const close = async () => {
+    if (browserHandle) await browserHandle.close();
+    browserHandle = undefined;
+    if (cs) await cs.stop();
+    cs = undefined;
+    run.cleanup();
+    unhook();
+  };
+  unhook = onInterrupt(close);
+  try {
+    if (vsix) installVsix(run, vsix);
+    else log(`extension under test: ${requireBundle()}`);
+    const hostEnv = hostTests ? { DSH_BRIDGE_HOST_MOCHA: tools().hostMocha, DSH_BRIDGE_SUITE_DIR: path.resolve(hostTests) } : {};
+    cs = await startCodeServer(run, { smokeTestDriver: !vsix, workspaceTrust, env: { ...hostEnv, ...env } });
+    log(`code-server pid ${cs.pid} on ${cs.url}${workspaceTrust ? ' (Workspace Trust on)' : ''}`);
+    browserHandle = await launchBrowser(run, { viewport });
+    const page = await browserHandle.context.newPage();
+    recordConsole(page, run);
+    const editor = new Editor({ run, cs, page, browserHandle, vsix, close, hostTests });
+    if (hostTests) await editor._exposeHostHooks();
+    return editor;
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+class Editor {
+  constructor({ run, cs, page, browserHandle, vsix, close, hostTests }) {
+    this.run = run;
+    this.cs = cs;
+    this.page = page;
+    this.browserHandle = browserHandle;
+    this.vsix = vsix;
+    this.hostTests = hostTests;
+    this.workspace = undefined;
+    this.close = close;
+    this._host = undefined;
+  }
+
+  // The workbench reports the host test run through these two page functions (see
+  // run-integration.mjs); they can be exposed once per page, before it loads.
+  async _exposeHostHooks() {
+    const logFile = path.join(this.run.dir, 'host-log.txt');
+    await this.page.exposeFunction('codeAutomationLog', (level, args) => {
+      const line = util.format(...(Array.isArray(args) ? args : [args]));
+      fs.appendFileSync(logFile, `[${level}] ${line}\n`);
+      if (this._host) this._host.lines.push(line);
+    });
+    await this.page.exposeFunction('codeAutomationExit', (code) => {
+      if (this._host) this._host.report(Number(code));
+    });
+  }
+
+  /**
+   * Result of the host tests started by openWorkspace(fixture, { hostTests: true }):
+   * { code (0 = passed), lines (what the extension host printed) }.
+   */
+  async hostTestsResult({ timeout = 180000 } = {}) {
+    if (!this._host) throw new HarnessError('no host tests started: openWorkspace(fixture, { hostTests: true })');
+    const code = await Promise.race([this._host.exit, sleep(timeout).then(() => 'timeout')]);
+    if (code === 'timeout') throw new Error(`the host tests reported nothing within ${timeout} ms (log: ${path.join(this.run.dir, 'host-log.txt')})`);
+    return { code, lines: this._host.lines };
+  }
+
+  /** Artifacts folder of this run (screenshots etc.). */
+  get artifacts() { return this.run.artifacts; }
+
+  /** Origins the browser refused to contact (anything not loopback). */
+  get blockedOrigins() { return [...this.browserHandle.blocked]; }
+
+  /**
+   * Opens a COPY of test/fixtures/<fixture> in the workbench and waits until the explorer lists
+   * it. Returns the copy's path (assert on files there; the fixture itself is never touched).
+   */
+  async openWorkspace(fixture, { hostTests = false } = {}) {
+    const folder = copyFixture(this.run, fixture);
+    const payload = this.vsix ? [] : [['extensionDevelopmentPath', this.cs.remoteUri(extensionDir())]];
+    if (hostTests) {
+      if (!this.hostTests) throw new HarnessError('startEditor({ hostTests: <suite folder> }) first');
+      let report;
+      const exit = new Promise((r) => { report = r; });
+      this._host = { lines: [], exit, report };
+      payload.push(['extensionTestsPath', this.cs.remoteUri(HOST_RUNNER)]);
+    }
+    const t = performance.now();
+    await this.page.goto(this.cs.workbenchUrl(folder, payload));
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 120000 });
+    await this.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 120000 });
+    log(`workspace ${fixture} open after ${Math.round(performance.now() - t)} ms`);
+    this.workspace = folder;
+    return folder;
+  }
+
+  /**
+   * Runs a command by its palette title ("Category: Title") through F1. Commands of remote
+   * extensions register a few seconds after the workbench shows, and an open palette does not
+   * refresh, so this retries until the row is there; it then clicks that row (an exact label
+   * match), rather than pressing Enter on whatever is first.
+   */
+  async runCommand(title, { timeout = 60000 } = {}) {
+    const page = this.page;
+    const until = Date.now() + timeout;
+    for (;;) {
+      const input = page.locator(`${QUICK_INPUT} input`);
+      // Close a palette left open by the previous attempt (a bare Escape would also hide toasts).
+      if (await input.isVisible().catch(() => false)) await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 30000 });
+      await input.fill(`>${title}`);
+      const row = page.locator(`${QUICK_INPUT} .monaco-list-row`)
+        .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) }).first();
+      try {
+        await row.waitFor({ state: 'visible', timeout: 2000 });
+        await row.click();
+        await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: 10000 }).catch(() => {});
+        log(`ran command "${title}"`);
+        return;
+      } catch (e) {
+        if (Date.now() > until) {
+          const shot = await this.screenshot(`command-not-found-${slug(title)}`);
+          throw new Error(`command "${title}" never showed up in the palette (screenshot ${shot})`);
+        }
+        await sleep(500);
+      }
+    }
+  }
+
+  /** Types into the open quick input (input box or quick pick) and confirms with Enter. */
+  async answerQuickInput(text, { timeout = 30000 } = {}) {
+    const input = this.page.locator(`${QUICK_INPUT} input`);
+    await input.waitFor({ state: 'visible', timeout });
+    await input.fill(text);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /**
+   * Opens the Problems panel and returns its marker rows, parsed from the page:
+   * { severity: 'error'|'warning'|'info', message, source, code, line, column, file, text }.
+   * `line`/`column` are 1-based as displayed. Waits up to `timeout` for at least `atLeast` rows.
+   */
+  async readProblems({ atLeast = 1, timeout = 30000 } = {}) {
+    const page = this.page;
+    if (!(await page.locator('.markers-panel').isVisible().catch(() => false))) {
+      await this.runCommand('Problems: Focus on Problems View'); // VS Code 1.139's title
+      await page.locator('.markers-panel').waitFor({ state: 'visible', timeout: 15000 });
+    }
+    const until = Date.now() + timeout;
+    let rows = [];
+    for (;;) {
+      rows = await page.locator('.markers-panel .monaco-list-row').evaluateAll((els) => els.map((el) => ({
+        aria: el.getAttribute('aria-label') || '',
+        text: (el.innerText || '').replace(/\s+/g, ' ').trim(),
+        hasMarker: !!el.querySelector('.marker-message-details, .marker-icon'),
+        severityClass: (el.querySelector('.marker-icon') || { className: '' }).className,
+        message: (el.querySelector('.marker-message') || el.querySelector('.marker-message-line') || { innerText: '' }).innerText,
+        source: (el.querySelector('.marker-source') || { innerText: '' }).innerText,
+        code: (el.querySelector('.marker-code') || { innerText: '' }).innerText,
+        position: (el.querySelector('.marker-line') || { innerText: '' }).innerText,
+        file: (el.querySelector('.file-icon .label-name, .monaco-icon-label .label-name') || { innerText: '' }).innerText,
+      })));
+      const markers = parseProblemRows(rows);
+      if (process.env.DSH_BRIDGE_DEBUG_PROBLEMS) console.log(JSON.stringify(rows, null, 1));
+      if (markers.length >= atLeast || Date.now() > until) return markers;
+      await sleep(250);
+    }
+  }
+
+  /**
+   * Clicks the Problems row whose text contains `text` (the panel must be open, see
+   * readProblems) and waits for the editor to open there; returns what the status bar shows:
+   * { line, column, selected } (VS Code selects the problem's range, the cursor at its end).
+   */
+  async openProblem(text, { timeout = 15000 } = {}) {
+    const page = this.page;
+    const row = page.locator('.markers-panel .monaco-list-row', { hasText: text }).first();
+    await row.click();
+    const selection = page.locator('#status\\.editor\\.selection');
+    const until = Date.now() + timeout;
+    for (;;) {
+      const shown = await selection.innerText().catch(() => '');
+      const m = /Ln (\d+), Col (\d+)/.exec(shown);
+      if (m && await page.locator('.editor-group-container .monaco-editor').first().isVisible()) {
+        const sel = /\((\d+) selected\)/.exec(shown);
+        return { line: Number(m[1]), column: Number(m[2]), selected: sel ? Number(sel[1]) : 0 };
+      }
+      if (Date.now() > until) throw new Error(`no editor opened at the problem "${text}" (status bar: "${shown}")`);
+      await sleep(200);
+    }
+  }
+
+  /**
+   * Texts of the notifications, read from the notification center (in this workbench the toasts
+   * of a development host do not always show, the center always lists them). The center is
+   * closed again unless `keepOpen` (e.g. to have it in a screenshot).
+   */
+  async notifications({ keepOpen = false } = {}) {
+    const center = this.page.locator('.notifications-center');
+    const wasOpen = await center.isVisible().catch(() => false);
+    if (!wasOpen) {
+      await this.runCommand('Notifications: Show Notifications');
+      await center.waitFor({ state: 'visible', timeout: 10000 });
+    }
+    const texts = (await center.locator('.notification-list-item .notification-list-item-message').allInnerTexts())
+      .map((s) => s.replace(/\s+/g, ' ').trim());
+    if (!wasOpen && !keepOpen) await this.runCommand('Notifications: Hide Notifications');
+    return texts;
+  }
+
+  /** Waits for a notification whose text matches `re`; returns its text. */
+  async waitForNotification(re, { timeout = 30000 } = {}) {
+    const until = Date.now() + timeout;
+    for (;;) {
+      const hit = (await this.notifications()).find((t) => re.test(t));
+      if (hit) return hit;
+      if (Date.now() > until) throw new Error(`no notification matching ${re} within ${timeout} ms; shown: ${JSON.stringify(await this.notifications())}`);
+      await sleep(500);
+    }
+  }
+
+  /** Saves a PNG of the whole page under the run's artifacts/ and returns its path. */
+  async screenshot(name) {
+    const file = path.join(this.run.artifacts, `${slug(name)}.png`);
+    await this.page.screenshot({ path: file });
+    log(`screenshot ${file}`);
+    return file;
+  }
+
+  /** Waits until `relPath` exists in the open workspace copy; returns its absolute path. */
+  async waitForWorkspaceFile(relPath, { timeout = 30000 } = {}) {
+    if (!this.workspace) throw new HarnessError('no workspace open');
+    const file = path.join(this.workspace, relPath);
+    const until = Date.now() + timeout;
+    while (!fs.existsSync(file)) {
+      if (Date.now() > until) throw new Error(`${relPath} did not appear in the workspace within ${timeout} ms`);
+      await sleep(100);
+    }
+    return file;
+  }
+}
+
+// Problems rows: file rows (a resource with its count) and marker rows. A marker row's children
+// carry the message, the source, the code and "[Ln L, Col C]".
+function parseProblemRows(rows) {
+  const out = [];
+  let file = '';
+  for (const r of rows) {
+    const pos = /Ln (\d+), Col (\d+)/.exec(r.position || r.text);
+    if (!r.hasMarker || !pos) {
+      if (r.file) file = r.file;
+      continue;
+    }
+    let severity = 'info';
+    if (/codicon-error|\berror\b/i.test(r.severityClass) || /^Error/i.test(r.aria)) severity = 'error';
+    else if (/warning/i.test(r.severityClass) || /^Warning/i.test(r.aria)) severity = 'warning';
+    const code = (r.code || '').replace(/^\(|\)$/g, '').trim();
+    out.push({
+      severity,
+      message: (r.message || '').trim(),
+      source: (r.source || '').trim(),
+      code,
+      line: Number(pos[1]),
+      column: Number(pos[2]),
+      file,
+      text: r.text,
+    });
+  }
+  return out;
+}
+
+function escapeRegExp(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); }
+function slug(s) { return String(s).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-|-$/g, '').slice(0, 80); }

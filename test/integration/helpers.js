@@ -1,0 +1,64 @@
+// Helpers shared by the integration suites. Plain CommonJS: the suites run as they are in the
+// extension host, under test/harness/run-integration.mjs (code-server) or @vscode/test-cli.
+'use strict';
+const path = require('path');
+const vscode = require('vscode');
+
+const EXTENSION_ID = 'dsh-bridge.dsh-bridge';
+
+function extension() {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded in this extension host`);
+  return ext;
+}
+
+/** Absolute path of the bundle the manifest points at (dist/extension.js). */
+function bundlePath(ext) {
+  return path.resolve(ext.extensionPath, ext.packageJSON.main);
+}
+
+/** Polls `probe` until it returns a truthy value; rejects with `what` after `ms`. */
+async function waitFor(probe, ms, what) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function workspaceFolder() {
+  const folders = vscode.workspace.workspaceFolders || [];
+  if (folders.length !== 1) throw new Error(`expected one workspace folder, got ${folders.length}`);
+  return folders[0];
+}
+
+/** 0-based {line, character} (UTF-16 units, like VS Code) of `offset` in `text`. */
+function positionAt(text, offset) {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length - 1;
+  return { line, character: offset - (before.lastIndexOf('\n') + 1) };
+}
+
+/**
+ * Range of the JSON value at `jsonPath` (e.g. ['servers', 'x', 'type']) in a JSONC text; for a
+ * string it includes the quotes. Uses the repo's jsonc-parser, independently of the extension.
+ */
+function valueRange(ext, text, jsonPath) {
+  const jsonc = require(path.join(ext.extensionPath, 'node_modules', 'jsonc-parser'));
+  const node = jsonc.findNodeAtLocation(jsonc.parseTree(text), jsonPath);
+  if (!node) throw new Error(`no value at ${JSON.stringify(jsonPath)}`);
+  return {
+    text: text.slice(node.offset, node.offset + node.length),
+    start: positionAt(text, node.offset),
+    end: positionAt(text, node.offset + node.length),
+  };
+}
+
+/** A deliberate failure requested through DSH_BRIDGE_FAIL_DEMO=1|all|integration. */
+function failDemoRequested() {
+  return ['1', 'all', 'integration'].includes(process.env.DSH_BRIDGE_FAIL_DEMO || '');
+}
+
+module.exports = { EXTENSION_ID, extension, bundlePath, waitFor, workspaceFolder, positionAt, valueRange, failDemoRequested };

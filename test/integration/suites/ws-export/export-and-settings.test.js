@@ -1,0 +1,210 @@
+// Session on test/fixtures/ws-export: the export command in the real editor, the host-side store
+// (DSH_HOME = the run's dsh-home, set by the harness), settings taking effect, a cancelled
+// prompt writing nothing, export on save, forget, verify, and the status item.
+'use strict';
+const assert = require('assert');
+const crypto = require('crypto');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const vscode = require('vscode');
+const { extension, waitFor, workspaceFolder } = require('../../helpers');
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const folderPath = () => workspaceFolder().uri.fsPath;
+const mcpPath = () => path.join(folderPath(), '.vscode', 'mcp.json');
+const declPath = () => path.join(folderPath(), '.dsh', 'declaration.json');
+const readDecl = () => JSON.parse(fs.readFileSync(declPath(), 'utf8'));
+const sha256 = (x) => crypto.createHash('sha256').update(x).digest('hex');
+/** The host store's file of a folder, as docs/declaration.md specifies it. */
+const folderRecord = (home, folder = folderPath()) => path.join(home, 'bridge', 'folders', `${sha256(path.resolve(folder))}.json`);
+const readJson = (f) => JSON.parse(fs.readFileSync(f, 'utf8'));
+
+function exportNow(arg = workspaceFolder().uri) {
+  return vscode.commands.executeCommand('dsh.exportMcpServers', arg);
+}
+
+async function setting(section, key, value, target) {
+  await vscode.workspace.getConfiguration(section).update(key, value, target);
+}
+
+describe('ws-export: the export command, the host store and settings', function () {
+  this.timeout(90000);
+  let original;
+  let envHome;
+
+  before(async function () {
+    await waitFor(() => extension().isActive, 30000, 'activation');
+    original = fs.readFileSync(mcpPath(), 'utf8');
+    envHome = process.env.DSH_HOME;
+    assert.ok(envHome && fs.existsSync(envHome), 'the harness sets DSH_HOME to a folder of the run');
+  });
+
+  afterEach(async function () {
+    await setting('dsh', 'trustMode', undefined, vscode.ConfigurationTarget.Global);
+    await setting('dsh', 'home', undefined, vscode.ConfigurationTarget.Global);
+    await setting('dsh.export', 'toolCallTimeoutMs', undefined, vscode.ConfigurationTarget.Workspace);
+    await setting('dsh.export', 'reconnect', undefined, vscode.ConfigurationTarget.Workspace);
+    await setting('dsh.export', 'auto', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  it('writes a signed declaration into the folder and the trust mode and key into the DSH home', async function () {
+    assert.ok(!fs.existsSync(declPath()));
+    const summary = await exportNow();
+    assert.strictEqual(summary.outcome, 'exported', JSON.stringify(summary));
+    assert.strictEqual(summary.exported, 1);
+    assert.strictEqual(summary.refused, 1);
+    const decl = readDecl();
+    assert.deepStrictEqual(decl.servers.map((s) => [s.name, s.transport, s.command, s.args]),
+      [['files', 'stdio', 'node', [path.join(folderPath(), 'server.js')]]]);
+    assert.deepStrictEqual(decl.rejected, [{ name: 'legacy', codes: ['unsupported-transport'] }]);
+    assert.strictEqual(decl.source.sha256, sha256(fs.readFileSync(mcpPath())));
+    assert.match(decl.signature, /^hmac-sha256:[0-9a-f]{64}$/);
+    assert.ok(fs.readFileSync(path.join(folderPath(), '.dsh', '.gitignore'), 'utf8').split(/\r?\n/).includes('declaration.json'));
+    // Host side, never in the workspace.
+    assert.deepStrictEqual(readJson(path.join(envHome, 'bridge', 'settings.json')), { version: 1, trustMode: 'ask' });
+    const key = path.join(envHome, 'bridge', 'signing.key');
+    assert.match(fs.readFileSync(key, 'utf8').trim(), /^[0-9a-f]{64}$/);
+    if (process.platform !== 'win32') assert.strictEqual(fs.statSync(key).mode & 0o777, 0o600);
+    assert.ok(!fs.existsSync(path.join(folderPath(), 'bridge')));
+    // The core's verify agrees, through the command.
+    const verify = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri);
+    assert.deepStrictEqual(verify, { ok: true, reasons: [] });
+    await waitFor(() => /1 exported, 1 refused/.test(extension().exports.status().text), 10000,
+      `the status item to show the counts (now ${JSON.stringify(extension().exports.status())})`);
+  });
+
+  it('uses changed export settings in the next export (folder-scoped settings)', async function () {
+    await setting('dsh.export', 'toolCallTimeoutMs', 12345, vscode.ConfigurationTarget.Workspace);
+    await setting('dsh.export', 'reconnect', { maxAttempts: 3 }, vscode.ConfigurationTarget.Workspace);
+    const summary = await exportNow();
+    assert.strictEqual(summary.outcome, 'exported');
+    const [server] = readDecl().servers;
+    assert.strictEqual(server.toolCallTimeoutMs, 12345);
+    assert.deepStrictEqual(server.reconnect, { enabled: true, initialDelayMs: 500, maxDelayMs: 30000, maxAttempts: 3 });
+  });
+
+  it('an invalid setting value falls back to the DSH default instead of reaching the declaration', async function () {
+    await setting('dsh.export', 'toolCallTimeoutMs', -5, vscode.ConfigurationTarget.Workspace);
+    await exportNow();
+    assert.strictEqual(readDecl().servers[0].toolCallTimeoutMs, 60000);
+  });
+
+  it('trust mode "deny": written to the host store when the setting changes; export writes nothing', async function () {
+    await exportNow();
+    const before = fs.readFileSync(declPath(), 'utf8');
+    const mtime = fs.statSync(declPath()).mtimeMs;
+    await setting('dsh', 'trustMode', 'deny', vscode.ConfigurationTarget.Global);
+    await waitFor(() => readJson(path.join(envHome, 'bridge', 'settings.json')).trustMode === 'deny', 10000, 'trustMode deny in the host store');
+    fs.writeFileSync(mcpPath(), original.replace('"files"', '"files2"'));
+    try {
+      const summary = await exportNow();
+      assert.strictEqual(summary.outcome, 'denied');
+      assert.strictEqual(fs.readFileSync(declPath(), 'utf8'), before);
+      assert.strictEqual(fs.statSync(declPath()).mtimeMs, mtime);
+    } finally {
+      fs.writeFileSync(mcpPath(), original);
+    }
+    await setting('dsh', 'trustMode', undefined, vscode.ConfigurationTarget.Global);
+    await waitFor(() => readJson(path.join(envHome, 'bridge', 'settings.json')).trustMode === 'ask', 10000, 'trustMode ask again');
+  });
+
+  it('dsh.home moves the host store (a new key signs; the old home is untouched)', async function () {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'dshb-home-'));
+    try {
+      const oldKey = fs.readFileSync(path.join(envHome, 'bridge', 'signing.key'), 'utf8');
+      await setting('dsh', 'home', home, vscode.ConfigurationTarget.Global);
+      await waitFor(() => fs.existsSync(path.join(home, 'bridge', 'settings.json')), 10000, 'the trust mode written to the new home');
+      const summary = await exportNow();
+      assert.strictEqual(summary.outcome, 'exported');
+      assert.ok(fs.existsSync(path.join(home, 'bridge', 'signing.key')));
+      assert.deepStrictEqual(await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri), { ok: true, reasons: [] });
+      assert.strictEqual(fs.readFileSync(path.join(envHome, 'bridge', 'signing.key'), 'utf8'), oldKey);
+      await setting('dsh', 'home', undefined, vscode.ConfigurationTarget.Global);
+      // Back with the old key, the declaration signed with the new one does not verify.
+      const verify = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri);
+      assert.deepStrictEqual(verify.reasons.map((r) => r.code), ['bad-signature']);
+      await exportNow();
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('cancelling the input prompt aborts the whole export: no declaration change, nothing in the host store', async function () {
+    await exportNow();
+    const before = fs.readFileSync(declPath(), 'utf8');
+    const withInput = original.replace('"servers": {', `"inputs": [ { "type": "promptString", "id": "api-token", "description": "API token", "password": true } ],
+  "servers": {
+    "remote": { "type": "http", "url": "https://mcp.example.com/mcp", "headers": { "Authorization": "Bearer \${input:api-token}" } },`);
+    fs.writeFileSync(mcpPath(), withInput);
+    try {
+      let settled = false;
+      const running = exportNow().then((s) => { settled = true; return s; });
+      // The masked input box is open now or soon: close it the way Escape does.
+      while (!settled) {
+        await sleep(500);
+        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      }
+      const summary = await running;
+      assert.strictEqual(summary.outcome, 'cancelled');
+      assert.strictEqual(fs.readFileSync(declPath(), 'utf8'), before, 'the declaration changed');
+      assert.ok(!fs.existsSync(folderRecord(envHome)), 'a host store record was written');
+    } finally {
+      fs.writeFileSync(mcpPath(), original);
+    }
+  });
+
+  it('"Forget Stored MCP Input Values" removes the folder\'s values from the host store', async function () {
+    const record = folderRecord(envHome);
+    fs.mkdirSync(path.dirname(record), { recursive: true });
+    fs.writeFileSync(record, JSON.stringify({ version: 1, folder: path.resolve(folderPath()), inputs: { 'api-token': 'not-a-real-value' }, approvals: [] }), { mode: 0o600 });
+    const forgotten = await vscode.commands.executeCommand('dsh.forgetInputValues', workspaceFolder().uri);
+    assert.deepStrictEqual(forgotten, ['api-token']);
+    assert.ok(!fs.existsSync(record), 'the record is still there');
+  });
+
+  it('export on save re-exports a saved mcp.json; when an input value is missing it only says so', async function () {
+    await setting('dsh.export', 'auto', 'onSave', vscode.ConfigurationTarget.Workspace);
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(mcpPath()));
+    await vscode.window.showTextDocument(doc);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(0, 0), '// saved by the test\n');
+    await vscode.workspace.applyEdit(edit);
+    assert.ok(await doc.save());
+    await waitFor(() => readDecl().source.sha256 === sha256(fs.readFileSync(mcpPath())), 15000, 'the declaration of the saved file');
+
+    // A server that needs an input value nobody entered: no prompt on save, the status item says it.
+    const withInput = doc.getText().replace('"servers": {', `"inputs": [ { "type": "promptString", "id": "api-token", "description": "API token", "password": true } ],
+  "servers": {
+    "remote": { "type": "http", "url": "https://mcp.example.com/mcp", "headers": { "Authorization": "Bearer \${input:api-token}" } },`);
+    const all = new vscode.WorkspaceEdit();
+    all.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), withInput);
+    await vscode.workspace.applyEdit(all);
+    const declBefore = fs.readFileSync(declPath(), 'utf8');
+    assert.ok(await doc.save());
+    await waitFor(() => /api-token/.test(extension().exports.status().detail || ''), 15000,
+      `the status item to name the missing input (now ${JSON.stringify(extension().exports.status())})`);
+    assert.strictEqual(fs.readFileSync(declPath(), 'utf8'), declBefore, 'export on save wrote although an input was missing');
+    assert.match(extension().exports.status().detail, /stale|api-token/);
+    // Restore.
+    const back = new vscode.WorkspaceEdit();
+    back.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), original);
+    await vscode.workspace.applyEdit(back);
+    await doc.save();
+    await waitFor(() => readDecl().source.sha256 === sha256(fs.readFileSync(mcpPath())), 15000, 'the declaration of the restored file');
+  });
+
+  it('a tampered declaration fails verification and the status item says so', async function () {
+    await exportNow();
+    const decl = readDecl();
+    decl.servers[0].command = 'sh';
+    fs.writeFileSync(declPath(), `${JSON.stringify(decl, null, 2)}\n`);
+    const verify = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri);
+    assert.strictEqual(verify.ok, false);
+    assert.ok(verify.reasons.some((r) => r.code === 'tampered'), JSON.stringify(verify));
+    await waitFor(() => /tampered/.test(extension().exports.status().detail || ''), 10000,
+      `the status item to say tampered (now ${JSON.stringify(extension().exports.status())})`);
+    await exportNow();
+    assert.deepStrictEqual(await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri), { ok: true, reasons: [] });
+  });
+});

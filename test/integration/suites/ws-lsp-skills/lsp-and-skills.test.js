@@ -1,0 +1,232 @@
+// Session on test/fixtures/ws-lsp-skills: diagnostics of dsh.lsp.servers on the exact nodes of
+// .vscode/settings.json (and of the user settings file), DSH's routing answer, SKILL.md diagnostics
+// (dropped, shadowed with related information), the review command recording trust host-side, and
+// a change of a trusted root flipping the status to "changed".
+'use strict';
+const assert = require('assert');
+const crypto = require('crypto');
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+const { extension, waitFor, workspaceFolder, positionAt } = require('../../helpers');
+
+const codeOf = (d) => (d.code && typeof d.code === 'object' ? d.code.value : d.code);
+const ours = (uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'dsh-bridge');
+const codes = (uri) => ours(uri).map(codeOf).sort();
+const plain = (r) => ({ start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } });
+const folderPath = (...p) => path.join(workspaceFolder().uri.fsPath, ...p);
+const uriOf = (...p) => vscode.Uri.file(folderPath(...p));
+
+/** The key node (quotes included) or value node at a JSON path of a JSONC text, with the repo's jsonc-parser. */
+function nodeRange(text, jsonPath, target) {
+  const jsonc = require(path.join(extension().extensionPath, 'node_modules', 'jsonc-parser'));
+  const value = jsonc.findNodeAtLocation(jsonc.parseTree(text), jsonPath);
+  assert.ok(value, `no node at ${JSON.stringify(jsonPath)}`);
+  const node = target === 'key' ? value.parent.children[0] : value;
+  return { text: text.slice(node.offset, node.offset + node.length), start: positionAt(text, node.offset), end: positionAt(text, node.offset + node.length) };
+}
+
+/** Range of the first occurrence of `needle` in a text. */
+function textRange(text, needle) {
+  const offset = text.indexOf(needle);
+  assert.ok(offset >= 0, `fixture changed: ${needle} not found`);
+  return { start: positionAt(text, offset), end: positionAt(text, offset + needle.length) };
+}
+
+/** The pin as docs/declaration.md and src/core/skills.ts define it, computed here independently. */
+function rootPin(root) {
+  const records = [];
+  const walk = (dir, rel) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(full, childRel);
+      else if (entry.isFile()) {
+        const bytes = fs.readFileSync(full);
+        records.push({ rel: childRel, line: `${childRel}\0${bytes.length}\0${crypto.createHash('sha256').update(bytes).digest('hex')}\n` });
+      }
+    }
+  };
+  walk(root, '');
+  records.sort((a, b) => Buffer.compare(Buffer.from(a.rel), Buffer.from(b.rel)));
+  const hash = crypto.createHash('sha256').update('dsh-bridge skill-root v1\n');
+  for (const r of records) hash.update(r.line);
+  return `sha256:${hash.digest('hex')}`;
+}
+
+const review = (arg) => vscode.commands.executeCommand('dsh.reviewSkillRoots', arg);
+const which = (uri) => vscode.commands.executeCommand('dsh.whichLanguageServer', uri, { silent: true });
+
+describe('ws-lsp-skills: language servers and skill roots from the editor', function () {
+  this.timeout(60000);
+
+  before(async function () {
+    // Activates by itself through workspaceContains:.dsh/skills.
+    await waitFor(() => extension().isActive, 30000, 'activation');
+    // Make the copy its own project root (git cannot hold a .git folder in the fixture).
+    fs.mkdirSync(folderPath('.git'), { recursive: true });
+  });
+
+  describe('dsh.lsp.servers', function () {
+    const settings = () => uriOf('.vscode', 'settings.json');
+
+    it('puts each problem on the exact node of .vscode/settings.json that defines it, with code, link and related information', async function () {
+      const uri = settings();
+      await waitFor(() => codes(uri).includes('lsp-none-registered'), 30000, `lsp diagnostics (now ${codes(uri)})`);
+      assert.deepStrictEqual(codes(uri), ['lsp-command-not-found', 'lsp-extension-conflict', 'lsp-invalid-extension', 'lsp-none-registered']);
+      const text = fs.readFileSync(uri.fsPath, 'utf8');
+      const S = 'dsh.lsp.servers';
+      const expected = {
+        'lsp-invalid-extension': nodeRange(text, [S, 'ts', 'extensions', '.d.ts'], 'key'),
+        'lsp-command-not-found': nodeRange(text, [S, 'js', 'command'], 'value'),
+        'lsp-extension-conflict': nodeRange(text, [S, 'js', 'extensions', 'TS'], 'key'),
+        'lsp-none-registered': nodeRange(text, [S], 'key'),
+      };
+      assert.strictEqual(expected['lsp-invalid-extension'].text, '".d.ts"');
+      assert.strictEqual(expected['lsp-none-registered'].text, '"dsh.lsp.servers"');
+      for (const [code, range] of Object.entries(expected)) {
+        const d = ours(uri).find((x) => codeOf(x) === code);
+        assert.deepStrictEqual(plain(d.range), { start: range.start, end: range.end }, `range of ${code}`);
+        assert.ok(d.code.target instanceof vscode.Uri && d.code.target.fragment === code && d.code.target.path.endsWith('/README.md'), `${code}: README link`);
+        assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error, code);
+        assert.ok(!d.message.includes('{') && d.message.length > 20, `${code}: ${d.message}`);
+      }
+      const conflict = ours(uri).find((x) => codeOf(x) === 'lsp-extension-conflict');
+      assert.strictEqual(conflict.relatedInformation.length, 1);
+      assert.strictEqual(conflict.relatedInformation[0].location.uri.toString(), uri.toString());
+      const first = nodeRange(text, [S, 'ts', 'extensions', '.ts'], 'key');
+      assert.deepStrictEqual(plain(conflict.relatedInformation[0].location.range), { start: first.start, end: first.end });
+      // No value from the settings (a command, an argument) is quoted in a message.
+      for (const d of ours(uri)) assert.ok(!d.message.includes('dsh-bridge-no-such-command') && !d.message.includes('exit 0'), d.message);
+    });
+
+    it('answers which server handles a file by DSH\'s rule: none while any entry is invalid', async function () {
+      const answer = await which(uriOf('src', 'app.ts'));
+      assert.strictEqual(answer.outcome, 'none-registered');
+      assert.strictEqual(answer.extension, '.ts');
+    });
+
+    it('a fixed map clears the diagnostics, and routing follows the final extension, lowercased', async function () {
+      const config = vscode.workspace.getConfiguration('dsh.lsp', workspaceFolder().uri);
+      await config.update('servers', {
+        ts: { command: '/bin/sh', extensions: { '.TS': 'typescript', '.tsx': 'typescriptreact' } },
+        js: { command: '/bin/sh', extensions: { js: 'javascript' } },
+      }, vscode.ConfigurationTarget.Workspace);
+      await waitFor(() => codes(settings()).length === 0, 20000, `no lsp diagnostics (now ${codes(settings())})`);
+      const routed = await which(vscode.Uri.file(folderPath('src', 'types.D.TS')));
+      assert.deepStrictEqual([routed.outcome, routed.providerId, routed.languageId, routed.extension], ['routed', 'ts', 'typescript', '.ts']);
+      assert.strictEqual((await which(vscode.Uri.file(folderPath('Makefile')))).outcome, 'no-extension');
+      assert.strictEqual((await which(vscode.Uri.file(folderPath('main.rs')))).outcome, 'unclaimed');
+      assert.strictEqual((await which(vscode.Uri.file(folderPath('lib', 'x.JS')))).providerId, 'js');
+    });
+
+    it('an entry defined in the user settings is flagged in the user settings file, on its node', async function () {
+      await vscode.workspace.getConfiguration('dsh.lsp').update('servers', { user: { command: '/bin/sh', extensions: { '.d.ts': 'typescript' } } }, vscode.ConfigurationTarget.Global);
+      try {
+        const userFile = () => {
+          const hit = vscode.languages.getDiagnostics().find(([u, ds]) => u.path.endsWith('/User/settings.json') && ds.some((d) => codeOf(d) === 'lsp-invalid-extension'));
+          return hit && hit[0];
+        };
+        const uri = await waitFor(userFile, 20000, 'an lsp-invalid-extension diagnostic in the user settings file');
+        const text = fs.readFileSync(uri.fsPath, 'utf8');
+        const d = ours(uri).find((x) => codeOf(x) === 'lsp-invalid-extension');
+        const expected = nodeRange(text, ['dsh.lsp.servers', 'user', 'extensions', '.d.ts'], 'key');
+        assert.deepStrictEqual(plain(d.range), { start: expected.start, end: expected.end });
+        // The workspace entries are valid, but DSH now registers none of them: the workspace file,
+        // which defines the effective setting, says so on its key and names the invalid entry.
+        assert.deepStrictEqual(codes(settings()), ['lsp-none-registered']);
+        assert.ok(ours(settings())[0].message.includes('user'), ours(settings())[0].message);
+        assert.ok(!codes(uri).includes('lsp-none-registered'));
+      } finally {
+        await vscode.workspace.getConfiguration('dsh.lsp').update('servers', undefined, vscode.ConfigurationTarget.Global);
+      }
+    });
+  });
+
+  describe('skill roots', function () {
+    const dshSkills = () => folderPath('.dsh', 'skills');
+    const agentsSkills = () => folderPath('.agents', 'skills');
+
+    it('flags each SKILL.md that DSH drops, on the offending node', async function () {
+      const bad = uriOf('.dsh', 'skills', 'Bad-Name', 'SKILL.md');
+      const camel = uriOf('.dsh', 'skills', 'camel.md');
+      await waitFor(() => codes(bad).includes('skill-invalid-name') && codes(camel).includes('skill-camelcase-key'), 30000,
+        `skill diagnostics (now ${codes(bad)} / ${codes(camel)})`);
+      const badText = fs.readFileSync(bad.fsPath, 'utf8');
+      const d = ours(bad).find((x) => codeOf(x) === 'skill-invalid-name');
+      assert.deepStrictEqual(plain(d.range), textRange(badText, 'Bad-Name'));
+      assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error);
+      assert.strictEqual(d.code.target.fragment, 'skill-invalid-name');
+      const c = ours(camel).find((x) => codeOf(x) === 'skill-camelcase-key');
+      assert.deepStrictEqual(plain(c.range), textRange(fs.readFileSync(camel.fsPath, 'utf8'), 'userInvocable'));
+      assert.ok(c.message.includes('user-invocable'), c.message);
+      assert.deepStrictEqual(codes(uriOf('.dsh', 'skills', 'good', 'SKILL.md')), [], 'the valid skill has no diagnostic');
+    });
+
+    it('shows which skill wins a name collision: the shadowed one points at the winner', async function () {
+      const loser = uriOf('.agents', 'skills', 'good', 'SKILL.md');
+      const winner = uriOf('.dsh', 'skills', 'good', 'SKILL.md');
+      await waitFor(() => codes(loser).includes('skill-shadowed'), 30000, `skill-shadowed (now ${codes(loser)})`);
+      const d = ours(loser).find((x) => codeOf(x) === 'skill-shadowed');
+      assert.deepStrictEqual(plain(d.range), textRange(fs.readFileSync(loser.fsPath, 'utf8'), 'good'));
+      assert.strictEqual(d.relatedInformation.length, 1);
+      assert.strictEqual(d.relatedInformation[0].location.uri.toString(), winner.toString());
+      assert.deepStrictEqual(plain(d.relatedInformation[0].location.range), textRange(fs.readFileSync(winner.fsPath, 'utf8'), 'good'));
+    });
+
+    it('the review command lists the roots with their skills and records trust host-side, pinned to the content', async function () {
+      const listed = await review({ action: 'list' });
+      const project = listed.snapshot.roots.find((r) => r.path === dshSkills());
+      assert.ok(project, `no project root in ${JSON.stringify(listed.snapshot.roots.map((r) => r.path))}`);
+      assert.strictEqual(project.kind, 'project-dsh');
+      assert.strictEqual(project.trust, 'untrusted');
+      assert.deepStrictEqual(project.skills.map((s) => [s.name, s.winner, s.modelInvocable, s.userInvocable]), [['good', true, true, true]]);
+      assert.strictEqual(project.dropped.length, 2);
+      assert.strictEqual(project.pin, rootPin(dshSkills()), 'the pin is the documented content hash of the root');
+      assert.match(listed.snapshot.text, /untrusted/);
+
+      const trusted = await review({ action: 'trust', root: dshSkills() });
+      assert.strictEqual(trusted.outcome, 'trusted');
+      const store = JSON.parse(fs.readFileSync(path.join(process.env.DSH_HOME, 'bridge', 'skills.json'), 'utf8'));
+      assert.strictEqual(store.roots[dshSkills()], rootPin(dshSkills()));
+      assert.strictEqual(trusted.snapshot.roots.find((r) => r.path === dshSkills()).trust, 'trusted');
+      // Nothing was written into the workspace.
+      assert.ok(!fs.existsSync(folderPath('.dsh', 'bridge')) && !fs.existsSync(folderPath('.dsh', 'skills.json')));
+
+      const both = await review({ action: 'trust', root: agentsSkills() });
+      assert.strictEqual(both.outcome, 'trusted');
+      assert.match(both.snapshot.text, /trusted/);
+      assert.doesNotMatch(both.snapshot.text, /untrusted|changed/);
+      assert.strictEqual((await review({ action: 'trust', root: folderPath('nope') })).outcome, 'unknown-root');
+    });
+
+    it('changing a trusted skill flips the status and a diagnostic to "changed"; trusting again clears it', async function () {
+      const skill = uriOf('.dsh', 'skills', 'good', 'SKILL.md');
+      fs.appendFileSync(skill.fsPath, '\nAlso run the linter.\n');
+      // The file watcher on the root notices, without any command.
+      await waitFor(() => codes(skill).includes('skill-root-changed'), 20000, `skill-root-changed (now ${codes(skill)})`);
+      const d = ours(skill).find((x) => codeOf(x) === 'skill-root-changed');
+      assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Warning);
+      assert.ok(d.message.includes(dshSkills()), d.message);
+      const listed = await review({ action: 'list' });
+      assert.strictEqual(listed.snapshot.roots.find((r) => r.path === dshSkills()).trust, 'changed');
+      assert.match(listed.snapshot.text, /changed/);
+      // Every skill file of the changed root says so, the dropped ones too.
+      assert.ok(codes(uriOf('.dsh', 'skills', 'camel.md')).includes('skill-root-changed'));
+
+      const again = await review({ action: 'trust', root: dshSkills() });
+      assert.strictEqual(again.outcome, 'trusted');
+      await waitFor(() => !codes(skill).includes('skill-root-changed'), 10000, 'the changed diagnostic to go away');
+      assert.doesNotMatch(again.snapshot.text, /changed/);
+    });
+
+    it('distrust removes the host-side record', async function () {
+      const out = await review({ action: 'distrust', root: agentsSkills() });
+      assert.strictEqual(out.outcome, 'distrusted');
+      const store = JSON.parse(fs.readFileSync(path.join(process.env.DSH_HOME, 'bridge', 'skills.json'), 'utf8'));
+      assert.ok(!(agentsSkills() in store.roots));
+      assert.ok(dshSkills() in store.roots);
+      assert.strictEqual(out.snapshot.roots.find((r) => r.path === agentsSkills()).trust, 'untrusted');
+    });
+  });
+});
