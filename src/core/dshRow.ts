@@ -12,10 +12,17 @@ export type McpClientConfig =
     toolCallTimeoutMs: number; failOnStartupError: boolean; reconnect: Reconnect;
   };
 
-export type RowResult = { config: McpClientConfig } | { missing: { kind: 'input' | 'env'; name: string } };
+/** A reference without a value, and where it was needed ("argument 2", "the header Authorization"). */
+export interface MissingValue {
+  kind: 'input' | 'env';
+  name: string;
+  where: string;
+}
+
+export type RowResult = { config: McpClientConfig } | { missing: MissingValue };
 
 class Missing extends Error {
-  constructor(readonly detail: { kind: 'input' | 'env'; name: string }) {
+  constructor(readonly detail: MissingValue) {
     super('missing value');
   }
 }
@@ -30,16 +37,17 @@ export function toMcpClientConfig(
   lookup: TemplateLookup,
   options: { envFileValues?: Record<string, string>; serverName?: string } = {},
 ): RowResult {
-  const render = (t: Template): string => {
+  const render = (t: Template, where: string): string => {
     const r = renderTemplate(t, lookup);
-    if ('missing' in r) throw new Missing(r.missing);
+    if ('missing' in r) throw new Missing({ ...r.missing, where });
     return r.value;
   };
-  const renderMap = (m: Record<string, Template>, base: Record<string, string> = {}) => {
-    const out: Record<string, string> = Object.create(null);
-    for (const [k, v] of Object.entries(base)) out[k] = v;
-    for (const [k, v] of Object.entries(m)) out[k] = render(v);
-    return { ...out };
+  const renderMap = (m: Record<string, Template>, what: string, base: Record<string, string> = {}) => {
+    const out: Record<string, string> = {};
+    const set = (k: string, v: string) => Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of Object.entries(base)) set(k, v);
+    for (const [k, v] of Object.entries(m)) set(k, render(v, `${what} ${k}`));
+    return out;
   };
   const common = {
     serverName: options.serverName ?? server.serverName,
@@ -52,14 +60,14 @@ export function toMcpClientConfig(
       return {
         config: {
           transport: 'stdio', ...common,
-          command: render(server.command),
-          args: server.args.map(render),
-          env: renderMap(server.env, options.envFileValues),
-          cwd: render(server.cwd),
+          command: render(server.command, 'the command'),
+          args: server.args.map((a, i) => render(a, `argument ${i + 1}`)),
+          env: renderMap(server.env, 'the env variable', options.envFileValues),
+          cwd: render(server.cwd, 'the cwd'),
         },
       };
     }
-    return { config: { transport: 'streamable-http', ...common, url: render(server.url), headers: renderMap(server.headers) } };
+    return { config: { transport: 'streamable-http', ...common, url: render(server.url, 'the url'), headers: renderMap(server.headers, 'the header') } };
   } catch (error) {
     if (error instanceof Missing) return { missing: error.detail };
     throw error;

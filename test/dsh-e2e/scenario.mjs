@@ -39,6 +39,17 @@ export async function prepareWorkspaces(root, home) {
   fs.appendFileSync(path.join(ws.S, '.vscode/mcp.json'), '\n');
   // Missing input: exported, no value stored on this machine.
   ws.M = everythingWorkspace(root, 'M', { home });
+  // A declaration that is a link out of its workspace (to A's valid one).
+  ws.L = everythingWorkspace(root, 'L', { home, exportIt: false });
+  fs.mkdirSync(path.join(ws.L, '.dsh'));
+  fs.symlinkSync(path.join(ws.A, '.dsh/declaration.json'), path.join(ws.L, '.dsh/declaration.json'));
+  // Duplicate keys (a later "servers" would win in JSON.parse): refused, never quoted.
+  ws.D = everythingWorkspace(root, 'D', { home, input: SECRET_A });
+  const dText = fs.readFileSync(path.join(ws.D, '.dsh/declaration.json'), 'utf8');
+  fs.writeFileSync(path.join(ws.D, '.dsh/declaration.json'), dText.replace('"servers": [', '"servers": [], "note": "QUOTE-ME-NOT", "servers": ['));
+  // Over-size (8 MiB limit).
+  ws.Z = everythingWorkspace(root, 'Z', { home, input: SECRET_A });
+  fs.appendFileSync(path.join(ws.Z, '.dsh/declaration.json'), ' '.repeat(9 * 1024 * 1024));
   // Wrong folder: A's declaration (and source) copied into another folder.
   ws.W = path.join(root, 'W');
   fs.cpSync(ws.A, ws.W, { recursive: true });
@@ -173,6 +184,9 @@ export async function runScenario(t, { h, ws, home, newSession, preexisting, unl
     ['stale', 'S', /declaration refused \(stale\)/],
     ['wrong folder', 'W', /declaration refused \(wrong-folder\)/],
     ['missing input', 'M', /needs input "everything-key", which has no value stored/],
+    ['declaration linked out of the workspace', 'L', /declaration refused \(unreadable\): .*outside-workspace/],
+    ['duplicate keys', 'D', /declaration refused \(tampered\): the declaration has duplicate keys/],
+    ['over-size declaration', 'Z', /declaration refused \(unreadable\): .*too-large/],
   ]) {
     await t.test(`${label}: nothing starts, one clear log line`, async () => {
       const id = `s${key}`;
@@ -249,8 +263,8 @@ export async function runScenario(t, { h, ws, home, newSession, preexisting, unl
     });
   });
 
-  await t.test('logs never quote input values', () => {
-    for (const secret of [SECRET_A, SECRET_C]) {
+  await t.test('logs never quote input values or declaration content', () => {
+    for (const secret of [SECRET_A, SECRET_C, 'QUOTE-ME-NOT']) {
       assert.equal(h.logs.filter((l) => l.includes(secret)).length, 0);
     }
   });

@@ -62,7 +62,7 @@ describe('conformance: exported rows against DSH', () => {
 
   it('a missing input value refuses the row instead of rendering a blank', () => {
     const [{ server }] = rows();
-    assert.deepEqual(toMcpClientConfig(server, { input: () => undefined, env: () => '' }), { missing: { kind: 'input', name: 'gh' } });
+    assert.deepEqual(toMcpClientConfig(server, { input: () => undefined, env: () => '' }), { missing: { kind: 'input', name: 'gh', where: 'the env variable GITHUB_PERSONAL_ACCESS_TOKEN' } });
   });
 
   describe('the real @deepseek-ai/dsh-mcp-client@0.1.0-rc.8 Config()', function () {

@@ -105,8 +105,8 @@ describe('dsh-plugin: buildRow', () => {
   });
   it('applies the 0.2 rules rc.8 does not check', async () => {
     const http = { ...base, transport: 'streamable-http', url: [{ input: 'tok' }], headers: {} } as DeclaredServer;
-    assert.match(JSON.stringify(await buildRow(http, '/w', lookup({ tok: 'not a url' }, {}))), /not a valid URL/);
-    assert.match(JSON.stringify(await buildRow(http, '/w', lookup({ tok: 'ftp://x' }, {}))), /not http or https/);
+    assert.match(JSON.stringify(await buildRow(http, '/w', lookup({ tok: 'not a url' }, {}))), /not a valid http or https URL/);
+    assert.match(JSON.stringify(await buildRow(http, '/w', lookup({ tok: 'ftp://x' }, {}))), /not a valid http or https URL/);
     assert.equal((await buildRow(http, '/w', lookup({ tok: 'https://x/mcp' }, {}))).ok, true);
     assert.match(JSON.stringify(await buildRow({ ...stdio, command: ' ' } as DeclaredServer, '/w', lookup({ tok: 'T' }, { HOME_X: 'h' }))), /blank/);
   });
