@@ -5,6 +5,8 @@ import type { Analysis } from '../core/analyze';
 import { DECLARATION_PATH, ExportError, analyzeFolder, exportFolder, verifyFolder, type VerifyResult } from '../core/declaration';
 import { HostStore, HostStoreError, resolveDshHome } from '../core/hostStore';
 import type { Problem } from '../core/problems';
+import { readWorkspaceFile } from '../core/reader';
+import { computeDeclarationSections, settingValueInText } from '../core/sections';
 import { readSecret } from './readSecret';
 
 const USAGE = `Usage: dsh-bridge <command> [options]
@@ -134,7 +136,7 @@ async function runExport(command: string, folder: string, dshHome: string, json:
   }
   const result = command === 'check'
     ? { analysis: await analyzeFolder(exportOptions(folder)), written: false, unchanged: false, text: undefined }
-    : await exportFolder({ ...exportOptions(folder), dshHome, dryRun });
+    : await exportFolder({ ...exportOptions(folder), dshHome, dryRun, sections: { ...(await cliSections(folder, dshHome)) } });
   const { analysis } = result;
   const onDisk = command === 'export' && !dryRun && result.text !== undefined;
   if (json) {
@@ -148,6 +150,17 @@ async function runExport(command: string, folder: string, dshHome: string, json:
     }
   }
   return analysis.usable ? 0 : 1;
+}
+
+/**
+ * The `lsp` and `skills` sections as the editor would write them, from what a CLI can see:
+ * `dsh.lsp.servers` of the folder's own `.vscode/settings.json` (not the user's settings),
+ * and the skill roots with the trust recorded on this machine.
+ */
+async function cliSections(folder: string, dshHome: string) {
+  const settings = await readWorkspaceFile(folder, '.vscode/settings.json');
+  const lspServers = settings.ok ? settingValueInText(Buffer.from(settings.bytes).toString('utf8'), 'settings', 'dsh.lsp.servers') : undefined;
+  return computeDeclarationSections({ folder, dshHome, lspServers });
 }
 
 function exportOptions(folder: string) {

@@ -9,6 +9,7 @@ import {
 } from './declarationModel';
 import declarationJsonSchema from '../../schemas/declaration.schema.json';
 import { HostStore } from './hostStore';
+import { lspSectionPinMatches } from './lspSection';
 import { findDuplicateKeys, parseJsonc } from './jsonTree';
 import { makeProblem, type Problem } from './problems';
 import { isInside, readWorkspaceFile, type ReadFailure } from './reader';
@@ -183,6 +184,8 @@ export async function verifyFolder(folderPath: string, options: { dshHome: strin
     const { pin, ...rest } = server;
     if (canonicalHash(rest) !== pin) reasons.push({ code: 'tampered', message: `the pin of server "${server.serverName}" does not match its entry` });
   }
+  const lsp = (declaration as Record<string, unknown>).lsp;
+  if (lsp !== undefined && !lspSectionPinMatches(lsp)) reasons.push({ code: 'tampered', message: 'the pin of the lsp section does not match it' });
   if (canonicalHash(body) !== digest) reasons.push({ code: 'tampered', message: 'the digest does not match the document' });
   const realOf = (p: string) => fs.realpath(p).catch(() => path.resolve(p));
   if ((await realOf(declaration.folder)) !== (await realOf(folder))) {

@@ -1,12 +1,13 @@
 import { LSP_PROBLEM_CODES } from './lsp';
 import { PROBLEM_CODES, type Severity } from './problems';
-import { SKILL_PROBLEM_CODES } from './skills';
+import { SKILL_PROBLEM_CODES, SKILL_TRUST_PROBLEM_CODES } from './skillCodes';
 
 /** Every problem code the bridge reports, by area, with its severity and English template. */
 export const PROBLEM_CATALOG: ReadonlyArray<{ area: string; codes: Record<string, readonly [Severity, string]> }> = [
   { area: 'MCP configuration (.vscode/mcp.json)', codes: PROBLEM_CODES },
   { area: 'Language servers (dsh.lsp.servers)', codes: LSP_PROBLEM_CODES },
   { area: 'Skills (SKILL.md)', codes: SKILL_PROBLEM_CODES },
+  { area: 'Skill-root trust', codes: SKILL_TRUST_PROBLEM_CODES },
 ];
 
 const ALL: Record<string, readonly [Severity, string]> = Object.assign({}, ...PROBLEM_CATALOG.map((a) => a.codes));

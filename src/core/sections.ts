@@ -12,44 +12,20 @@
  */
 import * as os from 'node:os';
 import { canonicalHash } from './canonicalJson';
-import { formatMessage, type Problem, type Severity } from './problems';
+import { formatMessage, type Problem } from './problems';
+import { SKILL_TRUST_PROBLEM_CODES, type SkillTrustProblemCode } from './skillCodes';
 import { HostStore } from './hostStore';
-import { nodeValue, parseJsonc, propertyValue } from './jsonTree';
-import {
-  createPathResolver, validateLspServers, type CommandResolver, type JsonPath, type LspServerConfig, type LspValidation, type SettingsFileKind,
-} from './lsp';
+import { createPathResolver, validateLspServers, type CommandResolver, type LspServerConfig, type LspValidation } from './lsp';
 import {
   discoverSkills, nodeSkillFs, resolveAgentsHome, skillTrustState, skillsDeclarationSection, type SkillDiscovery, type SkillFs, type SkillsDeclaration,
 } from './skills';
 
-export interface LspDeclarationSection {
-  servers: Record<string, LspServerConfig>;
-  registersAll: boolean;
-  /** `sha256:` + hex SHA-256 of the canonical JSON of `{servers, registersAll}`. */
-  pin: string;
-}
+export { lspDeclarationSection, lspSectionPinMatches, type LspDeclarationSection } from './lspSection';
+import { lspDeclarationSection, type LspDeclarationSection } from './lspSection';
 
 export interface DeclarationSections {
   lsp?: LspDeclarationSection;
   skills?: SkillsDeclaration;
-}
-
-/** The `lsp` section from a validation of `dsh.lsp.servers`. */
-export function lspDeclarationSection(validation: Pick<LspValidation, 'servers' | 'registersAll'>): LspDeclarationSection {
-  const body = { servers: validation.servers, registersAll: validation.registersAll };
-  return { ...body, pin: canonicalHash(body) };
-}
-
-/** True when a declaration's `lsp` section is well-formed enough to hash and its pin matches (for verify). */
-export function lspSectionPinMatches(section: unknown): boolean {
-  if (typeof section !== 'object' || section === null || Array.isArray(section)) return false;
-  const { servers, registersAll, pin } = section as Record<string, unknown>;
-  if (typeof pin !== 'string' || typeof registersAll !== 'boolean' || typeof servers !== 'object' || servers === null) return false;
-  try {
-    return canonicalHash({ servers, registersAll }) === pin;
-  } catch {
-    return false;
-  }
 }
 
 /** No setting, `null`, or VS Code's default `{}`: nothing configured, no `lsp` section. */
@@ -110,96 +86,13 @@ export async function computeDeclarationSections(options: SectionOptions): Promi
   return (await analyzeSections(options)).sections;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Settings layers: VS Code merges an object setting across user, workspace and folder settings.
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(source)) {
-    const existing = Object.hasOwn(target, key) ? target[key] : undefined;
-    if (isPlainObject(existing) && isPlainObject(value)) mergeInto(existing, value);
-    else setOwn(target, key, structuredClone(value));
-  }
-}
-
-/**
- * The effective value of an object setting from its layers, lowest priority first (default,
- * user, workspace, folder), as VS Code computes it: objects merge key by key, recursively;
- * anything else (arrays included) replaces. `undefined` layers are skipped.
- */
-export function mergeSettingLayers(layers: readonly unknown[]): unknown {
-  let result: unknown;
-  for (const layer of layers) {
-    if (layer === undefined) continue;
-    if (isPlainObject(result) && isPlainObject(layer)) mergeInto(result, layer);
-    else if (isPlainObject(layer)) {
-      const fresh: Record<string, unknown> = {};
-      mergeInto(fresh, layer);
-      result = fresh;
-    } else result = structuredClone(layer);
-  }
-  return result;
-}
-
-/**
- * The value of a setting as written in a settings text (the last property with that key, as VS
- * Code reads it; under `settings` in a .code-workspace); `undefined` when it is not there. For
- * Restricted Mode, where VS Code hides a restricted setting's workspace value from extensions.
- */
-export function settingValueInText(text: string, kind: SettingsFileKind, settingId: string): unknown {
-  const { root } = parseJsonc(text);
-  const container = kind === 'code-workspace' ? propertyValue(root, 'settings') : root;
-  const node = container?.type === 'object' ? propertyValue(container, settingId) : undefined;
-  return node ? nodeValue(node) : undefined;
-}
-
-/** Whether `value` (the setting's value in one layer) has the node at `path` (below the setting id). */
-export function hasPath(value: unknown, path: JsonPath): boolean {
-  let current = value;
-  for (const key of path) {
-    if (typeof key === 'number') {
-      if (!Array.isArray(current) || key >= current.length) return false;
-      current = current[key];
-    } else {
-      if (!isPlainObject(current) || !Object.hasOwn(current, key)) return false;
-      current = current[key];
-    }
-  }
-  return true;
-}
-
-/**
- * Which layer defines the node at `path` (`[settingId, ...]`): the highest-priority layer whose
- * value has it. `layers` are lowest priority first, as for {@link mergeSettingLayers}; the answer
- * is an index into them, or `undefined`. Where a higher layer replaces a non-object with an
- * object (or the reverse), the lower layer's node is not part of the effective value any more;
- * this picks the highest layer, which is the one that counts.
- */
-export function definingLayer(layers: readonly unknown[], path: JsonPath): number | undefined {
-  const below = path.slice(1);
-  for (let i = layers.length - 1; i >= 0; i--) {
-    if (layers[i] !== undefined && hasPath(layers[i], below)) return i;
-  }
-  return undefined;
-}
+// Settings layers live in ./settingLayers (no skills, no YAML: the editor loads them eagerly).
+export { definingLayer, hasPath, mergeSettingLayers, settingValueInText } from './settingLayers';
 
 // ---------------------------------------------------------------------------------------------
 // Trust problems: what DSH does not know about a root (it has no trust step) but the user must.
 
-/** Codes, severities and English templates (stable l10n keys), as in the core's other tables. */
-export const SKILL_TRUST_PROBLEM_CODES = {
-  'skill-root-changed': ['warning', 'The skill root {root} changed since you trusted it: its skills are not trusted until you review it again (DSH: Review Skill Roots).'],
-  'skill-root-too-large': ['warning', 'The skill root {root} is too large to pin (more than 10000 files or 64 MiB), so it cannot be trusted.'],
-} as const satisfies Record<string, readonly [Severity, string]>;
-
-export type SkillTrustProblemCode = keyof typeof SKILL_TRUST_PROBLEM_CODES;
+export { SKILL_TRUST_PROBLEM_CODES, type SkillTrustProblemCode } from './skillCodes';
 
 /**
  * A problem on every skill file of a root whose trusted content changed, or that is too large to

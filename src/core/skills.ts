@@ -44,24 +44,9 @@ export const SKILL_CAMELCASE_KEYS: Readonly<Record<string, string>> = {
 
 export const SKILL_FLAG_KEYS = ['disable-model-invocation', 'user-invocable'] as const;
 
-/**
- * Codes, severities and English templates (stable l10n keys; `{name}` filled from `args`).
- * Errors are exactly the conditions under which DSH drops the skill without telling anyone.
- */
-export const SKILL_PROBLEM_CODES = {
-  'skill-missing-front-matter': ['error', 'DSH ignores this skill: it does not start with YAML front matter between "---" lines ({reason}).'],
-  'skill-not-a-skill': ['warning', 'DSH reads every .md file at the top of a skill root as a skill and ignores this one: it does not start with a "---" front matter line.'],
-  'skill-invalid-yaml': ['error', 'DSH ignores this skill: its front matter is not valid YAML ({reason}).'],
-  'skill-missing-name': ['error', 'DSH ignores this skill: the front matter has no "name" (a non-empty string).'],
-  'skill-invalid-name': ['error', 'DSH ignores this skill: "name" must be kebab-case (lowercase letters and digits separated by single hyphens).'],
-  'skill-missing-description': ['error', 'DSH ignores this skill: the front matter has no "description" (a non-empty string).'],
-  'skill-camelcase-key': ['error', 'DSH ignores this skill: "{key}" is not supported; use "{use}".'],
-  'skill-invalid-flag': ['error', 'DSH ignores this skill: "{key}" must be true or false (also yes/no, on/off, 1/0).'],
-  'skill-ignored-field': ['warning', 'DSH ignores "{key}" here: it must be {expected}.'],
-  'skill-shadowed': ['warning', 'DSH does not load this skill: skill "{name}" from {winnerKind} (rank {winnerRank}) takes precedence over this one from {kind} (rank {rank}).'],
-} as const satisfies Record<string, readonly [Severity, string]>;
+import { SKILL_PROBLEM_CODES, type SkillProblemCode } from './skillCodes';
 
-export type SkillProblemCode = keyof typeof SKILL_PROBLEM_CODES;
+export { SKILL_PROBLEM_CODES, type SkillProblemCode } from './skillCodes';
 
 export interface SkillInvocation {
   modelInvocable: boolean;

@@ -100,6 +100,27 @@ describe('CLI (dist/cli.js)', function () {
     assert.equal(cli(['inputs', 'set', 'x', '--workspace', folder], { home, input: '' }).code, 1, 'an empty value is refused');
   });
 
+  it('export carries the lsp section from the folder settings and the skill roots; verify checks the lsp pin', () => {
+    const home = tempDir('cli-home-');
+    const folder = workspace('{"servers": {"a": {"command": "node"}}}', {
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      '.vscode/settings.json': '{\n  // language servers for DSH\n  "dsh.lsp.servers": {"ts": {"command": "node", "extensions": {"TS": "typescript"}}},\n}',
+      '.dsh/skills/review/SKILL.md': '---\nname: review\ndescription: Reviews a change\n---\nRead the diff.\n',
+    });
+    assert.equal(cli(['export', '--workspace', folder], { home }).code, 0);
+    const file = path.join(folder, '.dsh/declaration.json');
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    assert.deepEqual(Object.keys(doc.lsp.servers), ['ts']);
+    assert.deepEqual(doc.lsp.servers.ts.extensionToLanguage, { '.ts': 'typescript' });
+    assert.equal(doc.lsp.registersAll, true);
+    assert.deepEqual(doc.skills.roots.map((r: { path: string; trust: string; skills: string[] }) => [path.relative(folder, r.path), r.trust, r.skills]), [['.dsh/skills', 'untrusted', ['review']]]);
+    assert.equal(cli(['verify', '--workspace', folder], { home }).code, 0);
+    doc.lsp.servers.ts.command = '/bin/sh';
+    writeFileSync(file, JSON.stringify(doc, null, 2));
+    const v = cli(['verify', '--workspace', folder, '--json'], { home });
+    assert.ok(v.json().verify.reasons.some((r: { message: string }) => /lsp section/.test(r.message)));
+  });
+
   it('the trust mode "deny" exports nothing', () => {
     const home = tempDir('cli-home-');
     const folder = workspace(readFileSync(path.join(DEMO, '.vscode/mcp.json')));
