@@ -3,6 +3,7 @@ import { analyzeSource, type Analysis } from '../core/analyze';
 import { analyzeFolder } from '../core/declaration';
 import type { Problem, Severity } from '../core/problems';
 import { problemMessage } from './l10n';
+import { keepForDocument } from './logic';
 import { fileFolders, folderOfMcpJson, mcpJsonUri } from './mcpFiles';
 import type { AnalyzeOptions } from '../core/analyze';
 
@@ -15,11 +16,6 @@ const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   info: vscode.DiagnosticSeverity.Information,
 };
 
-/**
- * Codes not shown for an OPEN document: VS Code's JSON language service already underlines
- * syntax errors there. For a closed file nothing else reports them, so they are kept.
- */
-const SHOWN_BY_EDITOR_WHEN_OPEN: ReadonlySet<string> = new Set(['invalid-json']);
 
 export interface FolderAnalysis {
   folder: vscode.WorkspaceFolder;
@@ -36,7 +32,9 @@ function toRange(r: Problem['range']): vscode.Range {
 export function toDiagnostics(problems: Problem[], folderUri: vscode.Uri, docsUri: (code: string) => vscode.Uri, open: boolean): vscode.Diagnostic[] {
   const out: vscode.Diagnostic[] = [];
   for (const p of problems) {
-    if (open && SHOWN_BY_EDITOR_WHEN_OPEN.has(p.code)) continue;
+    // VS Code's JSON language already reports syntax errors of an open document; for a closed
+    // file nothing else does, so there they are kept.
+    if (!keepForDocument(p.code, open)) continue;
     const d = new vscode.Diagnostic(toRange(p.range), problemMessage(p), SEVERITY[p.severity]);
     d.source = DIAGNOSTIC_SOURCE;
     d.code = { value: p.code, target: docsUri(p.code) };
@@ -64,6 +62,8 @@ export class McpDiagnostics implements vscode.Disposable {
   /** Fires after a folder was analysed (or its file disappeared). */
   readonly onDidAnalyze = this.changed.event;
   private generation = 0;
+  /** The latest run started per file: an older run that finishes later must not win. */
+  private readonly latest = new Map<string, number>();
 
   constructor(
     private readonly options: (folder: vscode.WorkspaceFolder) => AnalyzeOptions,
@@ -110,36 +110,40 @@ export class McpDiagnostics implements vscode.Disposable {
 
   /** A change on disk: the file is read again unless an open document has unsaved edits. */
   private onDisk(uri: vscode.Uri): void {
-    this.log.info(`DEBUG disk event ${uri.toString()}`);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (!doc?.isDirty) this.schedule(uri, 0, true);
+    if (!doc?.isDirty) this.schedule(uri, 0);
   }
 
-  private schedule(uri: vscode.Uri, delay: number, fromDisk = false): void {
+  private schedule(uri: vscode.Uri, delay: number): void {
     if (!folderOfMcpJson(uri)) return;
     const key = uri.toString();
     clearTimeout(this.timers.get(key));
     this.timers.set(key, setTimeout(() => {
       this.timers.delete(key);
-      void this.run(uri, fromDisk);
+      void this.run(uri);
     }, delay));
   }
 
-  /** `fromDisk`: read the file even if a (clean) document is open, whose text may lag behind the disk. */
-  private async run(uri: vscode.Uri, fromDisk = false): Promise<void> {
+  /**
+   * Analyses the text with unsaved edits when there are any, else the file on disk: a clean
+   * document can lag behind the disk (another component may hold an old model of the file).
+   */
+  private async run(uri: vscode.Uri): Promise<void> {
     const folder = folderOfMcpJson(uri);
     if (!folder) return;
     const key = uri.toString();
     const generation = ++this.generation;
+    this.latest.set(key, generation);
     try {
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key && !d.isClosed);
-      const doc = open && (open.isDirty || !fromDisk) ? open : undefined;
+      const doc = open?.isDirty ? open : undefined;
       const options = this.options(folder);
       let analysis: Analysis;
       if (doc) {
         analysis = analyzeSource(Buffer.from(doc.getText(), 'utf8'), options);
       } else {
         analysis = await analyzeFolder(options);
+        if (this.latest.get(key) !== generation) return; // a newer run read the file again
         if (!analysis.usable && analysis.problems.some((p) => p.code === 'missing-source')) {
           this.collection.delete(uri);
           this.results.delete(key);
@@ -147,7 +151,7 @@ export class McpDiagnostics implements vscode.Disposable {
           return;
         }
       }
-      if (generation !== this.generation && this.timers.has(key)) return; // a newer run is queued
+      if (this.latest.get(key) !== generation) return;
       this.collection.set(uri, toDiagnostics(analysis.problems, folder.uri, this.docsUri, !!open));
       const result = { folder, analysis, fromDocument: !!doc };
       this.results.set(key, result);

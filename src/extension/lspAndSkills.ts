@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { computeDeclarationSections, type DeclarationSections } from '../core/sections';
+import type { DeclarationSections } from '../core/sections';
 import { LspDiagnostics } from './lsp/lspDiagnostics';
 import { lspSettingLayers, mergedValue, userSettingsUri } from './lsp/settingsLayers';
 import { whichLanguageServer } from './lsp/whichServer';
-import { SkillReview } from './skills/review';
-import { readCustomRoots, SkillRoots } from './skills/skillRoots';
+import type { SkillsPart } from './skills/index';
+import type { SkillsSnapshot } from './skills/skillRoots';
 
 export const LSP_SKILLS_COMMANDS = {
   whichLanguageServer: 'dsh.whichLanguageServer',
@@ -24,22 +24,30 @@ export interface LspAndSkills extends vscode.Disposable {
   /** The declaration sections (`lsp`, `skills`) of a folder, computed fresh: pass them to `exportFolder({..., sections})`. */
   declarationSections(folder: vscode.WorkspaceFolder): Promise<DeclarationSections>;
   /** Status of the skill roots (text, tooltip, roots with trust states), for tests and the activation API. */
-  skillsStatus(): ReturnType<SkillRoots['snapshot']>;
+  skillsStatus(): Promise<SkillsSnapshot>;
 }
 
 /**
  * Language servers (`dsh.lsp.servers`) and skill roots: diagnostics on the settings files and on
  * SKILL.md files, the skill-trust status, and the two commands. No I/O on this synchronous path:
- * the first checks run from timers.
+ * the first checks run from timers, and the skills part (which brings the YAML parser) is loaded
+ * only then, so it does not weigh on activation.
  */
 export function registerLspAndSkills(context: vscode.ExtensionContext, services: LspAndSkillsServices): LspAndSkills {
   const { log } = services;
   const invalidSetting = services.invalidSetting ?? ((key: string) => log.warn(`setting ${key} has an invalid value; its default is used`));
   const docsUri = (code: string) => vscode.Uri.joinPath(context.extensionUri, 'README.md').with({ fragment: code });
+  const dshHome = () => services.dshHome();
   const userSettings = userSettingsUri(context.globalStorageUri);
   const lsp = new LspDiagnostics(userSettings, docsUri, log);
-  const skills = new SkillRoots(() => services.dshHome(), docsUri, log, invalidSetting);
-  const review = new SkillReview(skills, () => services.dshHome(), log);
+
+  let disposed = false;
+  let skills: Promise<SkillsPart> | undefined;
+  const skillsPart = (): Promise<SkillsPart> => skills ??= import('./skills/index.js').then(({ createSkillsPart }) => {
+    const part = createSkillsPart({ dshHome, docsUri, log, invalidSetting });
+    if (disposed) part.dispose();
+    return part;
+  });
 
   const guard = (id: string, fn: (...args: unknown[]) => Promise<unknown>) => vscode.commands.registerCommand(id, async (...args: unknown[]) => {
     try {
@@ -53,28 +61,35 @@ export function registerLspAndSkills(context: vscode.ExtensionContext, services:
       return undefined;
     }
   });
+  const start = setTimeout(() => {
+    void skillsPart().then((part) => part.roots.schedule(0), (error) => log.error('loading the skills part failed', error));
+  }, 0);
   const disposables: vscode.Disposable[] = [
     lsp,
-    skills,
     // Second argument: {silent: true} answers without a notification (tests).
     guard(LSP_SKILLS_COMMANDS.whichLanguageServer, (arg, options) => whichLanguageServer(arg, userSettings, (options ?? {}) as { silent?: boolean })),
-    guard(LSP_SKILLS_COMMANDS.reviewSkillRoots, (arg) => review.run(arg)),
+    guard(LSP_SKILLS_COMMANDS.reviewSkillRoots, async (arg) => (await skillsPart()).review.run(arg)),
   ];
   lsp.schedule(0);
-  skills.schedule(0);
 
   return {
     async declarationSections(folder) {
+      const [{ computeDeclarationSections }, { readCustomRoots }] = await Promise.all([import('../core/sections.js'), import('./skills/index.js')]);
       return computeDeclarationSections({
         folder: folder.uri.fsPath,
-        dshHome: services.dshHome(),
+        dshHome: dshHome(),
         lspServers: mergedValue(lspSettingLayers(folder, userSettings)),
         customSkillRoots: readCustomRoots(folder, invalidSetting),
       });
     },
-    skillsStatus: () => skills.snapshot(),
+    async skillsStatus() {
+      return (await skillsPart()).roots.snapshot();
+    },
     dispose() {
+      disposed = true;
+      clearTimeout(start);
       for (const d of disposables.splice(0)) d.dispose();
+      void skills?.then((part) => part.dispose(), () => undefined);
     },
   };
 }

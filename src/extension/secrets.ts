@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { inputIndexKey, inputSecretKey } from './logic';
 
 /**
  * Input values in the extension's secret storage, keyed per workspace folder and input id.
@@ -10,11 +11,11 @@ export class InputSecrets {
   constructor(private readonly storage: vscode.SecretStorage) {}
 
   private key(folder: string, id: string): string {
-    return `input:${JSON.stringify([folder, id])}`;
+    return inputSecretKey(folder, id);
   }
 
   private indexKey(folder: string): string {
-    return `index:${JSON.stringify(folder)}`;
+    return inputIndexKey(folder);
   }
 
   async ids(folder: string): Promise<string[]> {

@@ -1,18 +1,16 @@
 import * as vscode from 'vscode';
-import { LSP_PROBLEM_CODES } from '../core/lsp';
 import type { Problem, Severity } from '../core/problems';
-import { SKILL_TRUST_PROBLEM_CODES } from '../core/sections';
-import { SKILL_PROBLEM_CODES } from '../core/skills';
 import { translate } from './l10n';
 
-/** Diagnostics of language-server settings and skill files: shared wording and conversion. */
+/**
+ * Diagnostics of language-server settings and skill files: shared wording and conversion. The
+ * caller passes its code table (`LSP_PROBLEM_CODES`, `SKILL_PROBLEM_CODES`, ...), so this module
+ * pulls in neither.
+ */
 
 export const SECTION_SOURCE = 'dsh-bridge';
 
-const TEMPLATES: Readonly<Record<string, readonly [Severity, string]>> = { ...LSP_PROBLEM_CODES, ...SKILL_PROBLEM_CODES, ...SKILL_TRUST_PROBLEM_CODES };
-
-/** Every code these diagnostics can carry (each has a README section `#<code>`). */
-export const SECTION_PROBLEM_CODES: readonly string[] = Object.keys(TEMPLATES);
+export type Templates = Readonly<Record<string, readonly [Severity, string]>>;
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -20,8 +18,8 @@ const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   info: vscode.DiagnosticSeverity.Information,
 };
 
-export function sectionMessage(problem: Pick<Problem, 'code' | 'args' | 'message'>): string {
-  const template = TEMPLATES[problem.code]?.[1];
+export function sectionMessage(problem: Pick<Problem, 'code' | 'args' | 'message'>, templates: Templates): string {
+  const template = Object.hasOwn(templates, problem.code) ? templates[problem.code][1] : undefined;
   return template ? translate(template, problem.args) : problem.message;
 }
 
@@ -33,8 +31,8 @@ function toRange(r: Problem['range']): vscode.Range {
  * One diagnostic per problem. `uriOf` maps `Problem.file` (and related files) to a URI: absolute
  * paths for skills, URI strings for settings files.
  */
-export function sectionDiagnostic(problem: Problem, uriOf: (file: string) => vscode.Uri, docsUri: (code: string) => vscode.Uri): vscode.Diagnostic {
-  const d = new vscode.Diagnostic(toRange(problem.range), sectionMessage(problem), SEVERITY[problem.severity]);
+export function sectionDiagnostic(problem: Problem, templates: Templates, uriOf: (file: string) => vscode.Uri, docsUri: (code: string) => vscode.Uri): vscode.Diagnostic {
+  const d = new vscode.Diagnostic(toRange(problem.range), sectionMessage(problem, templates), SEVERITY[problem.severity]);
   d.source = SECTION_SOURCE;
   d.code = { value: problem.code, target: docsUri(problem.code) };
   if (problem.related?.length) {
@@ -48,7 +46,7 @@ export function sectionDiagnostic(problem: Problem, uriOf: (file: string) => vsc
  * Groups problems by file into diagnostics, dropping exact duplicates (the same user-level file
  * analysed for several workspace folders).
  */
-export function diagnosticsByFile(problems: readonly Problem[], uriOf: (file: string) => vscode.Uri, docsUri: (code: string) => vscode.Uri): Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }> {
+export function diagnosticsByFile(problems: readonly Problem[], templates: Templates, uriOf: (file: string) => vscode.Uri, docsUri: (code: string) => vscode.Uri): Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }> {
   const out = new Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }>();
   const seen = new Set<string>();
   for (const p of problems) {
@@ -58,7 +56,7 @@ export function diagnosticsByFile(problems: readonly Problem[], uriOf: (file: st
     const uri = uriOf(p.file);
     let entry = out.get(uri.toString());
     if (!entry) out.set(uri.toString(), entry = { uri, diagnostics: [] });
-    entry.diagnostics.push(sectionDiagnostic(p, uriOf, docsUri));
+    entry.diagnostics.push(sectionDiagnostic(p, templates, uriOf, docsUri));
   }
   return out;
 }

@@ -72,10 +72,4 @@ export function analyzeOptions(folder: vscode.WorkspaceFolder, settings: FolderS
   };
 }
 
-/** Which of the bridge's concerns a configuration change touches (a pure predicate over the event). */
-export function changedConcerns(affects: (section: string) => boolean): { trustMode: boolean; home: boolean; export: boolean; any: boolean } {
-  const trustMode = affects('dsh.trustMode');
-  const home = affects('dsh.home');
-  const exportSettings = affects('dsh.export');
-  return { trustMode, home, export: exportSettings, any: trustMode || home || exportSettings };
-}
+export { changedConcerns } from './logic';

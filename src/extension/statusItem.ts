@@ -1,19 +1,8 @@
 import * as vscode from 'vscode';
-import { verifyFolder, type VerifyResult } from '../core/declaration';
+import { verifyFolder } from '../core/declaration';
+import { declarationState, type DeclarationState } from './logic';
 import type { McpDiagnostics } from './diagnostics';
 import { folderOfMcpJson, MCP_JSON_SELECTOR } from './mcpFiles';
-
-export type DeclarationState = 'up-to-date' | 'stale' | 'tampered' | 'missing' | 'invalid';
-
-/** The state the status item shows, from the core's verify reasons. */
-export function declarationState(result: VerifyResult): DeclarationState {
-  if (result.ok) return 'up-to-date';
-  const codes = new Set(result.reasons.map((r) => r.code));
-  if (codes.has('missing')) return 'missing';
-  if (codes.has('tampered') || codes.has('bad-signature') || codes.has('unsigned') || codes.has('wrong-folder')) return 'tampered';
-  if (codes.has('unreadable')) return 'invalid';
-  return 'stale';
-}
 
 /**
  * A language status item on `.vscode/mcp.json`: how many servers are exported and refused,

@@ -95,7 +95,9 @@ export function createRun(tier) {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
   const dir = fs.mkdtempSync(path.join(parent, `${tier}-${stamp}-`));
   fs.writeFileSync(path.join(dir, 'owner.pid'), `${process.pid}\n`); // protects a live run from pruning
+  removeStaleTemps();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dshb-'));
+  fs.writeFileSync(path.join(tmp, 'owner.pid'), `${process.pid}\n`);
   const run = {
     tier,
     dir,
@@ -127,6 +129,17 @@ export function createRun(tier) {
   fs.writeFileSync(run.config, 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
   fs.writeFileSync(path.join(run.userData, 'User/settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
   return run;
+}
+
+// Private temp dirs of runs whose process died without cleaning up (killed with SIGKILL).
+function removeStaleTemps() {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (!/^dshb-[A-Za-z0-9]{6}$/.test(name)) continue;
+    const dir = path.join(os.tmpdir(), name);
+    let owner = 0;
+    try { owner = Number(fs.readFileSync(path.join(dir, 'owner.pid'), 'utf8')); } catch { continue; }
+    if (owner && !alive(owner)) fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 // Keeps the newest runs of a tier; never removes the folder of a run whose process still lives

@@ -56,9 +56,27 @@ function valueRange(ext, text, jsonPath) {
   };
 }
 
+/**
+ * The timings the extension reports about itself, if its API offers them (activationMs: time in
+ * activate(); startupMs(): deferred feature start, once done). Waits up to `ms` for startupMs.
+ * Informational: returns strings for printing, 'n/a' when the API has no such field.
+ */
+async function selfReportedTimings(ext, ms = 10000) {
+  const api = ext.exports || {};
+  const fmt = (v) => (typeof v === 'number' ? `${v.toFixed(1)} ms` : 'n/a');
+  let startup;
+  if (typeof api.startupMs === 'function') {
+    const until = Date.now() + ms;
+    while ((startup = api.startupMs()) === undefined && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  }
+  return { activate: fmt(api.activationMs), startup: fmt(startup) };
+}
+
 /** A deliberate failure requested through DSH_BRIDGE_FAIL_DEMO=1|all|integration. */
 function failDemoRequested() {
   return ['1', 'all', 'integration'].includes(process.env.DSH_BRIDGE_FAIL_DEMO || '');
 }
 
-module.exports = { EXTENSION_ID, extension, bundlePath, waitFor, workspaceFolder, positionAt, valueRange, failDemoRequested };
+module.exports = {
+  EXTENSION_ID, extension, bundlePath, waitFor, workspaceFolder, positionAt, valueRange, selfReportedTimings, failDemoRequested,
+};

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DANGER_MESSAGES } from '../../src/core/launchReview';
-import { PROBLEM_CODES } from '../../src/core/problems';
+import { PROBLEM_CATALOG } from '../../src/core/problemCatalog';
 import { QUICK_FIX_TITLES } from '../../src/core/quickFixes';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -15,7 +15,7 @@ function messageKeys(): string[] {
   for (const f of readdirSync(path.join(ROOT, 'src/extension'), { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.ts'))) {
     for (const m of read(`src/extension/${f}`).matchAll(/(?:l10n\.t|translate)\(\s*'((?:[^'\\]|\\.)*)'/g)) keys.add(m[1].replace(/\\'/g, "'"));
   }
-  for (const [, template] of Object.values(PROBLEM_CODES)) keys.add(template);
+  for (const area of PROBLEM_CATALOG) for (const [, template] of Object.values(area.codes)) keys.add(template);
   for (const t of QUICK_FIX_TITLES) keys.add(t);
   for (const t of Object.values(DANGER_MESSAGES)) keys.add(t);
   return [...keys];
@@ -26,7 +26,7 @@ const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1
 describe('extension l10n (English + Simplified Chinese)', () => {
   const bundle = json('l10n/bundle.l10n.zh-cn.json');
 
-  it('translates every message of the extension and every core problem template', () => {
+  it('translates every message of the extension (all folders) and every problem template of the catalog', () => {
     const missing = messageKeys().filter((k) => !(k in bundle));
     assert.deepEqual(missing, [], 'add these keys to l10n/bundle.l10n.zh-cn.json');
   });

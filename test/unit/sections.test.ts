@@ -8,8 +8,9 @@ import { exportFolder } from '../../src/core/declaration';
 import { HostStore } from '../../src/core/hostStore';
 import type { CommandResolver } from '../../src/core/lsp';
 import {
-  analyzeSections, computeDeclarationSections, definingLayer, hasPath, lspConfigured, lspDeclarationSection, lspSectionPinMatches, mergeSettingLayers, settingValueInText, skillTrustProblems,
+  analyzeSections, computeDeclarationSections, lspConfigured, lspDeclarationSection, lspSectionPinMatches, skillTrustProblems,
 } from '../../src/core/sections';
+import { definingLayer, hasPath, mergeSettingLayers, settingValueInText } from '../../src/core/settingLayers';
 
 const resolveCommand: CommandResolver = (command) => (command === 'tsserver' ? '/usr/bin/tsserver' : undefined);
 

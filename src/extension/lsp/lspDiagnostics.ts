@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { createPathResolver, LSP_SETTING, placeSettingProblems, validateLspServers, type LspValidation } from '../../core/lsp';
+import { createPathResolver, LSP_PROBLEM_CODES, LSP_SETTING, placeSettingProblems, validateLspServers, type LspValidation } from '../../core/lsp';
 import type { Problem } from '../../core/problems';
 import { fileFolders } from '../mcpFiles';
 import { diagnosticsByFile } from '../sectionDiagnostics';
@@ -89,7 +89,7 @@ export class LspDiagnostics implements vscode.Disposable {
     this.results.clear();
     for (const [k, v] of results) this.results.set(k, v);
     this.collection.clear();
-    for (const { uri, diagnostics } of diagnosticsByFile(problems, (file) => vscode.Uri.parse(file), this.docsUri).values()) this.collection.set(uri, diagnostics);
+    for (const { uri, diagnostics } of diagnosticsByFile(problems, LSP_PROBLEM_CODES, (file) => vscode.Uri.parse(file), this.docsUri).values()) this.collection.set(uri, diagnostics);
     this.changed.fire();
   }
 

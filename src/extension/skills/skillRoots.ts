@@ -4,14 +4,15 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { HostStore } from '../../core/hostStore';
 import type { Problem } from '../../core/problems';
-import { skillTrustProblems } from '../../core/sections';
-import { discoverSkills, resolveAgentsHome, skillTrustState, type SkillDiscovery, type SkillRootReport, type SkillTrustState } from '../../core/skills';
+import { SKILL_TRUST_PROBLEM_CODES, skillTrustProblems } from '../../core/sections';
+import { discoverSkills, resolveAgentsHome, SKILL_PROBLEM_CODES, skillTrustState, type SkillDiscovery, type SkillRootReport, type SkillTrustState } from '../../core/skills';
 import { fileFolders } from '../mcpFiles';
 import { diagnosticsByFile } from '../sectionDiagnostics';
 
 export const CUSTOM_ROOTS_SETTING = 'dsh.skills.customRoots';
 const DEBOUNCE_MS = 300;
 const CustomRoots = z.array(z.string());
+const TEMPLATES = { ...SKILL_PROBLEM_CODES, ...SKILL_TRUST_PROBLEM_CODES };
 
 /** `dsh.skills.customRoots` (machine scope: only user or remote settings can set it). */
 export function readCustomRoots(folder: vscode.WorkspaceFolder, invalid: (key: string) => void): string[] {
@@ -114,7 +115,7 @@ export class SkillRoots implements vscode.Disposable {
     const problems: Problem[] = [];
     for (const { discovery } of discoveries.values()) problems.push(...discovery.problems, ...skillTrustProblems(discovery, recorded));
     this.collection.clear();
-    for (const { uri, diagnostics } of diagnosticsByFile(problems, (file) => vscode.Uri.file(file), this.docsUri).values()) this.collection.set(uri, diagnostics);
+    for (const { uri, diagnostics } of diagnosticsByFile(problems, TEMPLATES, (file) => vscode.Uri.file(file), this.docsUri).values()) this.collection.set(uri, diagnostics);
     this.updateWatchers();
     this.updateStatus();
     const views = this.roots();

@@ -61,7 +61,7 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
   this.timeout(60000);
 
   before(async function () {
-    // Activates by itself through workspaceContains:.dsh/skills.
+    // Activates by itself (workspaceContains: .vscode/mcp.json and .dsh/skills both hold here).
     await waitFor(() => extension().isActive, 30000, 'activation');
     // Make the copy its own project root (git cannot hold a .git folder in the fixture).
     fs.mkdirSync(folderPath('.git'), { recursive: true });
@@ -218,6 +218,27 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
       assert.strictEqual(again.outcome, 'trusted');
       await waitFor(() => !codes(skill).includes('skill-root-changed'), 10000, 'the changed diagnostic to go away');
       assert.doesNotMatch(again.snapshot.text, /changed/);
+    });
+
+    it('the export writes the lsp section (pinned) and the skills section (roots, trust states, pins) into the declaration', async function () {
+      const summary = await vscode.commands.executeCommand('dsh.exportMcpServers', workspaceFolder().uri);
+      assert.strictEqual(summary.outcome, 'exported');
+      const declaration = JSON.parse(fs.readFileSync(folderPath('.dsh', 'declaration.json'), 'utf8'));
+      // lsp: the fixed map of the workspace settings, normalized, with DSH's defaults, pinned (RFC 8785).
+      const jcs = require(path.join(extension().extensionPath, 'node_modules', 'canonicalize'));
+      const canonicalize = typeof jcs === 'function' ? jcs : jcs.default;
+      const { servers, registersAll, pin } = declaration.lsp;
+      assert.strictEqual(registersAll, true);
+      assert.deepStrictEqual(Object.keys(servers).sort(), ['js', 'ts']);
+      assert.deepStrictEqual(servers.ts.extensionToLanguage, { '.ts': 'typescript', '.tsx': 'typescriptreact' });
+      assert.deepStrictEqual(servers.js.extensionToLanguage, { '.js': 'javascript' });
+      assert.strictEqual(servers.ts.shutdownTimeoutMs, 5000);
+      assert.strictEqual(pin, `sha256:${crypto.createHash('sha256').update(canonicalize({ servers, registersAll })).digest('hex')}`);
+      // skills: both project roots, trust as recorded host-side, pins of the current content.
+      const roots = Object.fromEntries(declaration.skills.roots.map((r) => [r.path, r]));
+      assert.deepStrictEqual(Object.keys(roots).sort(), [agentsSkills(), dshSkills()].sort());
+      assert.deepStrictEqual([roots[dshSkills()].trust, roots[dshSkills()].pin, roots[dshSkills()].skills], ['trusted', rootPin(dshSkills()), ['good']]);
+      assert.deepStrictEqual([roots[agentsSkills()].trust, roots[agentsSkills()].pin, roots[agentsSkills()].skills], ['trusted', rootPin(agentsSkills()), ['good']]);
     });
 
     it('distrust removes the host-side record', async function () {
