@@ -26,8 +26,6 @@ export interface ResolvedString {
   issues: VariableIssue[];
 }
 
-// VS Code's own pattern: lazy, one pass, no nesting.
-const VARIABLE = /\$\{(.*?)\}/g;
 
 /**
  * Resolves VS Code variables in one pass, as VS Code does. Folder, home and separator
@@ -39,12 +37,21 @@ export function resolveVariables(value: string, ctx: VariableContext, definedInp
   const parts: TemplatePart[] = [];
   const issues: VariableIssue[] = [];
   let last = 0;
-  for (const match of value.matchAll(VARIABLE)) {
-    const index = match.index;
-    const whole = match[0];
-    const name = match[1];
+  // Same matches as VS Code's lazy /\$\{(.*?)\}/g (no nesting, "." stops at line breaks),
+  // scanned with indexOf: no match objects on the hot path.
+  for (let index = value.indexOf('${'); index >= 0; index = value.indexOf('${', last)) {
+    const close = value.indexOf('}', index + 2);
+    if (close < 0) break;
+    const name = value.slice(index + 2, close);
+    if (/[\n\r\u2028\u2029]/.test(name)) {
+      // "." does not cross a line break: VS Code's pattern would not match from here.
+      parts.push(value.slice(last, index + 1));
+      last = index + 1;
+      continue;
+    }
+    const whole = value.slice(index, close + 1);
     parts.push(value.slice(last, index));
-    last = index + whole.length;
+    last = close + 1;
     const resolved = resolveOne(name, ctx);
     if (resolved.kind === 'text') {
       parts.push(resolved.text);
