@@ -144,9 +144,10 @@ async function runExport(command: string, folder: string, dshHome: string, json:
   } else {
     printHuman(analysis, folder, io);
     if (command === 'export') {
+      const shown = path.relative(process.cwd(), path.join(folder, DECLARATION_PATH)) || DECLARATION_PATH;
       if (!analysis.usable) io.out('Nothing exported: the source could not be used (a previous declaration, if any, is left as it was and is now stale).');
-      else if (dryRun) io.out(`Dry run: ${analysis.servers.length} server(s) would be exported to ${DECLARATION_PATH}.`);
-      else io.out(`${result.written ? 'Exported' : 'Up to date:'} ${analysis.servers.length} server(s) to ${DECLARATION_PATH} (${analysis.rejected.length} refused).`);
+      else if (dryRun) io.out(`Dry run: ${analysis.servers.length} server(s) would be exported to ${shown}.`);
+      else io.out(`${result.written ? 'Exported' : 'Up to date:'} ${analysis.servers.length} server(s) to ${shown} (${analysis.rejected.length} refused).`);
     }
   }
   return analysis.usable ? 0 : 1;

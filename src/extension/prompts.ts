@@ -24,11 +24,7 @@ export async function promptForInput(definition: InputDefinition, folder: vscode
     }
     case 'pickString': {
       const items = definition.options.map((o) => (typeof o === 'string' ? { label: o, value: o } : { label: o.label ?? o.value, value: o.value, description: o.label ? o.value : undefined }));
-      const picked = await vscode.window.showQuickPick(
-        items.map((i) => ({ ...i, picked: i.value === definition.default })),
-        { title: vscode.l10n.t('MCP input "{0}"{1}', definition.id, where), placeHolder: definition.description, ignoreFocusOut: true },
-      );
-      return picked === undefined ? undefined : { value: picked.value };
+      return pick(items, definition.default, vscode.l10n.t('MCP input "{0}"{1}', definition.id, where), definition.description);
     }
     case 'command': {
       const args = definition.args;
@@ -40,6 +36,30 @@ export async function promptForInput(definition: InputDefinition, folder: vscode
       return { value: result };
     }
   }
+}
+
+/** A single-choice quick pick whose active item is the default, as VS Code's own pickString. */
+function pick(items: Array<vscode.QuickPickItem & { value: string }>, defaultValue: string | undefined, title: string, placeholder: string): Promise<PromptResult> {
+  return new Promise((resolve) => {
+    const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { value: string }>();
+    qp.title = title;
+    qp.placeholder = placeholder;
+    qp.ignoreFocusOut = true;
+    qp.items = items;
+    const initial = items.find((i) => i.value === defaultValue);
+    if (initial) qp.activeItems = [initial];
+    let result: PromptResult;
+    qp.onDidAccept(() => {
+      const chosen = qp.selectedItems[0] ?? qp.activeItems[0];
+      if (chosen) result = { value: chosen.value };
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      qp.dispose();
+      resolve(result);
+    });
+    qp.show();
+  });
 }
 
 export class InputCommandError extends Error {

@@ -110,4 +110,26 @@ describe('e2e: a secret input typed into the masked prompt goes to the host stor
     }
     console.log(`      screenshot: ${shot}`);
   });
+
+  it('a second export takes the value from VS Code\'s secret storage (no prompt); after "Forget" it asks again', async function () {
+    const page = editor.page;
+    const record = folderRecord(editor.run.dshHome, editor.workspace);
+    fs.rmSync(record); // the host store copy is gone: only the secret storage still has the value
+    await editor.runCommand('DSH: Export MCP Servers to DSH');
+    for (let i = 0; i < 100 && !fs.existsSync(record); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(JSON.parse(fs.readFileSync(record, 'utf8')).inputs['api-token'], CANARY, 'the export did not mirror the stored secret');
+    assert.equal(await page.locator('.quick-input-widget input[type=password]').isVisible(), false, 'the export prompted although a value was stored');
+
+    await editor.runCommand('DSH: Forget Stored MCP Input Values');
+    for (let i = 0; i < 100 && fs.existsSync(record); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(!fs.existsSync(record), 'forget left the host store record');
+
+    await editor.runCommand('DSH: Export MCP Servers to DSH');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 30000 });
+    assert.equal(await input.getAttribute('type'), 'password');
+    await page.keyboard.press('Escape');
+    await editor.waitForNotification(/Export cancelled: nothing was written/);
+    assert.ok(!fs.existsSync(record));
+  });
 });

@@ -352,13 +352,23 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage
 export async function launchBrowser(run, { viewport = { width: 1400, height: 900 } } = {}) {
   const t = tools();
   const before = new Set(processTree(process.pid));
-  const browser = await playwright().chromium.launch({
-    executablePath: t.chromium,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    timeout: 60000,
-    env: { ...process.env, HOME: run.home, TMPDIR: run.tmp, ...run.xdg },
-  });
+  // Playwright makes its temporary browser profile and artifacts folder in os.tmpdir() of THIS
+  // process: point that at the run's private temp dir while it launches.
+  const savedTmp = process.env.TMPDIR;
+  process.env.TMPDIR = run.tmp;
+  let browser;
+  try {
+    browser = await playwright().chromium.launch({
+      executablePath: t.chromium,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      timeout: 60000,
+      env: { ...process.env, HOME: run.home, TMPDIR: run.tmp, ...run.xdg },
+    });
+  } finally {
+    if (savedTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmp;
+  }
   // playwright's Browser has no process(): find the chromium child we just spawned.
   const pid = processTree(process.pid).find((p) => !before.has(p) && parentOf(p) === process.pid) ?? null;
   const context = await browser.newContext({ viewport });

@@ -74,6 +74,12 @@ describe('ws-export: the export command, the host store and settings', function 
       `the status item to show the counts (now ${JSON.stringify(extension().exports.status())})`);
   });
 
+  it('"Open DSH Declaration" opens the folder\'s declaration in an editor', async function () {
+    assert.strictEqual(await vscode.commands.executeCommand('dsh.openDeclaration', workspaceFolder().uri), true);
+    await waitFor(() => vscode.window.activeTextEditor && vscode.window.activeTextEditor.document.uri.fsPath === declPath(), 10000, 'the declaration editor');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('uses changed export settings in the next export (folder-scoped settings)', async function () {
     await setting('dsh.export', 'toolCallTimeoutMs', 12345, vscode.ConfigurationTarget.Workspace);
     await setting('dsh.export', 'reconnect', { maxAttempts: 3 }, vscode.ConfigurationTarget.Workspace);
@@ -192,6 +198,60 @@ describe('ws-export: the export command, the host store and settings', function 
     await vscode.workspace.applyEdit(back);
     await doc.save();
     await waitFor(() => readDecl().source.sha256 === sha256(fs.readFileSync(mcpPath())), 15000, 'the declaration of the restored file');
+  });
+
+  it('pickString (quick pick, default preselected) and command inputs: values reach the host store, not the declaration', async function () {
+    const CMD = 'dshBridgeTest.inputValue';
+    let calls = 0;
+    const reg = vscode.commands.registerCommand(CMD, (args) => { calls++; return `from-command-${args && args.suffix}`; });
+    const withInputs = original.replace('"servers": {', `"inputs": [
+    { "type": "pickString", "id": "region", "description": "Region", "options": ["us", { "label": "Europe", "value": "eu" }, "ap"], "default": "eu" },
+    { "type": "command", "id": "cmd-token", "command": "${CMD}", "args": { "suffix": "x1" } }
+  ],
+  "servers": {
+    "regional": { "command": "node", "args": ["r.js", "--region", "\${input:region}"], "env": { "TOKEN_FROM_CMD": "\${input:cmd-token}" } },`);
+    fs.writeFileSync(mcpPath(), withInputs);
+    try {
+      let settled = false;
+      const running = exportNow().then((s) => { settled = true; return s; });
+      // The quick pick opens with the default ("eu") active: accepting it takes the default.
+      while (!settled) {
+        await sleep(500);
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      }
+      const summary = await running;
+      assert.strictEqual(summary.outcome, 'exported', JSON.stringify(summary));
+      assert.strictEqual(calls, 1, 'the input command ran once');
+      const regional = readDecl().servers.find((s) => s.name === 'regional');
+      assert.deepStrictEqual(regional.args, ['r.js', '--region', [{ input: 'region' }]]);
+      assert.deepStrictEqual(regional.env, { TOKEN_FROM_CMD: [{ input: 'cmd-token' }] });
+      assert.ok(!fs.readFileSync(declPath(), 'utf8').includes('from-command-x1'));
+      assert.deepStrictEqual(readJson(folderRecord(envHome)).inputs, { region: 'eu', 'cmd-token': 'from-command-x1' });
+    } finally {
+      reg.dispose();
+      fs.writeFileSync(mcpPath(), original);
+      await vscode.commands.executeCommand('dsh.forgetInputValues', workspaceFolder().uri);
+    }
+  });
+
+  it('trust mode "pinned" with export on save: an unapproved server is not exported on save; the status item says so', async function () {
+    await exportNow();
+    await setting('dsh', 'trustMode', 'pinned', vscode.ConfigurationTarget.Global);
+    await setting('dsh.export', 'auto', 'onSave', vscode.ConfigurationTarget.Workspace);
+    const before = fs.readFileSync(declPath(), 'utf8');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(mcpPath()));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(0, 0), '// pinned\n');
+    await vscode.workspace.applyEdit(edit);
+    assert.ok(await doc.save());
+    await waitFor(() => /approval of files/.test(extension().exports.status().detail || ''), 15000,
+      `the status item to ask for the approval (now ${JSON.stringify(extension().exports.status())})`);
+    assert.strictEqual(fs.readFileSync(declPath(), 'utf8'), before);
+    const back = new vscode.WorkspaceEdit();
+    back.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), original);
+    await setting('dsh.export', 'auto', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.applyEdit(back);
+    await doc.save();
   });
 
   it('a tampered declaration fails verification and the status item says so', async function () {
