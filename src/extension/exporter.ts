@@ -57,8 +57,8 @@ export class Exporter {
     if (request.folders.length === 0) return empty('no-folder');
     const { trustMode, dshHome } = readGlobalSettings(this.invalidSetting);
     const store = new HostStore(dshHome);
-    await store.setTrustMode(trustMode);
     if (trustMode === 'deny') {
+      await store.setTrustMode(trustMode);
       this.log.info('export skipped: dsh.trustMode is "deny"');
       return empty('denied', { trustMode });
     }
@@ -114,7 +114,8 @@ export class Exporter {
       }
     }
 
-    // Nothing was written so far. Now write, folder by folder.
+    // Nothing was written so far. Now write: the trust mode, then folder by folder.
+    await store.setTrustMode(trustMode);
     const summary = empty('exported', { trustMode });
     for (const plan of plans) {
       const { folder } = plan;

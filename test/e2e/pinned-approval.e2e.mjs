@@ -18,9 +18,16 @@ async function dialog(page) {
   return { box, text: (await box.innerText()).replace(/\r/g, '') };
 }
 
+/** Clicks a dialog button; waits until that dialog is gone (hidden, or replaced by the next review). */
 async function click(page, label) {
+  const box = page.locator(DIALOG);
+  const before = await box.innerText();
   await page.locator(`${DIALOG} .dialog-buttons .monaco-button`, { hasText: new RegExp(`^${label}$`) }).click();
-  await page.locator(DIALOG).waitFor({ state: 'hidden', timeout: 10000 });
+  for (const until = Date.now() + 10000; ;) {
+    if (!(await box.isVisible().catch(() => false)) || (await box.innerText().catch(() => '')) !== before) return;
+    if (Date.now() > until) throw new Error(`the dialog did not close after "${label}"`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinned)', function () {
@@ -81,6 +88,7 @@ describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinne
     await editor.runCommand('DSH: Export MCP Servers to DSH');
     const again = await dialog(page);
     assert.match(again.text, /Approve MCP server "files" for DSH\?/);
+    await page.locator(`${DIALOG} .dialog-buttons .monaco-button`).first().focus();
     await page.keyboard.press('Escape');
     await page.locator(DIALOG).waitFor({ state: 'hidden', timeout: 10000 });
     await editor.waitForNotification(/Export cancelled: nothing was written/);

@@ -92,8 +92,11 @@ describe('e2e: Restricted Mode (Workspace Trust on, folder not trusted)', functi
     await page.goto(`${cs.url}/?folder=${encodeURIComponent(workspace).replaceAll('%2F', '/')}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
   });
 
+  afterEach(async function () {
+    if (page && this.currentTest.state === 'failed') await page.screenshot({ path: path.join(run.artifacts, 'restricted-failed.png') }).catch(() => {});
+  });
+
   after(async function () {
-    if (page && this.currentTest?.state === 'failed') await page.screenshot({ path: path.join(run.artifacts, 'restricted-failed.png') }).catch(() => {});
     if (browser) await browser.close();
     if (cs) await cs.stop();
     if (run) run.cleanup();

@@ -155,6 +155,7 @@ describe('ws-export: the export command, the host store and settings', function 
       assert.strictEqual(summary.outcome, 'cancelled');
       assert.strictEqual(fs.readFileSync(declPath(), 'utf8'), before, 'the declaration changed');
       assert.ok(!fs.existsSync(folderRecord(envHome)), 'a host store record was written');
+      assert.ok(!fs.existsSync(path.join(envHome, 'bridge', 'folders')) || fs.readdirSync(path.join(envHome, 'bridge', 'folders')).length === 0, 'the host store has folder records');
     } finally {
       fs.writeFileSync(mcpPath(), original);
     }
