@@ -34,11 +34,8 @@ describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinne
   let editor;
 
   before(async function () {
-    editor = await startEditor();
     // dsh.trustMode is an application-scope (user) setting: set it where the user would.
-    const settingsFile = path.join(editor.run.userData, 'User', 'settings.json');
-    const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
-    fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'dsh.trustMode': 'pinned' }, null, 2));
+    editor = await startEditor({ settings: { 'dsh.trustMode': 'pinned' } });
   });
 
   afterEach(async function () {

@@ -5,6 +5,7 @@
 //   const ws = await editor.openWorkspace('ws-basic');  // copy of test/fixtures/ws-basic, opened
 //   await editor.runCommand('DSH: Export MCP Servers to DSH');
 //   const rows = await editor.readProblems();           // [{ severity, message, source, code, line, column, file }]
+//   const titles = await editor.paletteTitles('DSH:');  // what F1 lists for ">DSH:"
 //   console.log(await editor.screenshot('after-export'));
 //   await editor.close();
 //
@@ -17,8 +18,8 @@
 //   workspaceTrust  true: Workspace Trust on, folders open untrusted (Restricted Mode), no prompt
 //   hostTests       a folder of *.test.js to run INSIDE the extension host as well: then
 //                   openWorkspace(fixture, { hostTests: true }) starts them with the workspace and
-//                   editor.hostTestsResult() gives { code, lines } once they finish; the workbench
-//                   stays open for UI checks afterwards
+//                   editor.hostTestsResult() gives { code, lines, logFile } once they finish; the
+//                   workbench stays open for UI checks afterwards
 //   env             extra environment of code-server (inherited by the extension host)
 import fs from 'node:fs';
 import path from 'node:path';
@@ -56,7 +57,7 @@ export async function startEditor({
   try {
     if (vsix) installVsix(run, vsix);
     else log(`extension under test: ${requireBundle()}`);
-    const hostEnv = hostTests ? { DSH_BRIDGE_HOST_MOCHA: tools().hostMocha, DSH_BRIDGE_SUITE_DIR: path.resolve(hostTests) } : {};
+    const hostEnv = hostTests ? { DSH_BRIDGE_HOST_MOCHA: tools().hostMocha, DSH_BRIDGE_SUITE_DIR: path.resolve(REPO, hostTests) } : {};
     cs = await startCodeServer(run, { smokeTestDriver: !vsix, workspaceTrust, env: { ...hostEnv, ...env } });
     log(`code-server pid ${cs.pid} on ${cs.url}${workspaceTrust ? ' (Workspace Trust on)' : ''}`);
     browserHandle = await launchBrowser(run, { viewport });
@@ -85,9 +86,12 @@ class Editor {
   }
 
   // The workbench reports the host test run through these two page functions (see
-  // run-integration.mjs); they can be exposed once per page, before it loads.
+  // run-integration.mjs); they can be exposed once per page, before it loads. What the host
+  // prints goes to <run>/host-log-<suite folder>.txt, as in the integration tier.
+  get _hostLogFile() { return path.join(this.run.dir, `host-log-${path.basename(this.hostTests)}.txt`); }
+
   async _exposeHostHooks() {
-    const logFile = path.join(this.run.dir, 'host-log.txt');
+    const logFile = this._hostLogFile;
     await this.page.exposeFunction('codeAutomationLog', (level, args) => {
       const line = util.format(...(Array.isArray(args) ? args : [args]));
       fs.appendFileSync(logFile, `[${level}] ${line}\n`);
@@ -100,13 +104,13 @@ class Editor {
 
   /**
    * Result of the host tests started by openWorkspace(fixture, { hostTests: true }):
-   * { code (0 = passed), lines (what the extension host printed) }.
+   * { code (0 = passed), lines (what the extension host printed), logFile (the same, on disk) }.
    */
   async hostTestsResult({ timeout = 180000 } = {}) {
     if (!this._host) throw new HarnessError('no host tests started: openWorkspace(fixture, { hostTests: true })');
     const code = await Promise.race([this._host.exit, sleep(timeout).then(() => 'timeout')]);
-    if (code === 'timeout') throw new Error(`the host tests reported nothing within ${timeout} ms (log: ${path.join(this.run.dir, 'host-log.txt')})`);
-    return { code, lines: this._host.lines };
+    if (code === 'timeout') throw new Error(`the host tests reported nothing within ${timeout} ms (log: ${this._hostLogFile})`);
+    return { code, lines: this._host.lines, logFile: this._hostLogFile };
   }
 
   /** Artifacts folder of this run (screenshots etc.). */
@@ -148,12 +152,7 @@ class Editor {
     const page = this.page;
     const until = Date.now() + timeout;
     for (;;) {
-      const input = page.locator(`${QUICK_INPUT} input`);
-      // Close a palette left open by the previous attempt (a bare Escape would also hide toasts).
-      if (await input.isVisible().catch(() => false)) await page.keyboard.press('Escape');
-      await page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 30000 });
-      await input.fill(`>${title}`);
+      await this._openPalette(title);
       const row = page.locator(`${QUICK_INPUT} .monaco-list-row`)
         .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) }).first();
       try {
@@ -170,6 +169,38 @@ class Editor {
         await sleep(500);
       }
     }
+  }
+
+  /**
+   * Titles the command palette (F1) lists for `filter`, e.g. to check which commands are offered
+   * or hidden. Only the rows that fit on screen are rendered: filter narrowly.
+   * Commands of remote extensions register late and an open palette does not refresh, so with
+   * `waitFor` (a title) it reopens the palette until that title is listed or `timeout` passes,
+   * then returns what is shown either way (assert on it). The palette is closed again unless
+   * `keepOpen` (e.g. to have it in a screenshot).
+   */
+  async paletteTitles(filter, { waitFor, timeout = 60000, keepOpen = false } = {}) {
+    const until = Date.now() + timeout;
+    let titles;
+    for (;;) {
+      await this._openPalette(filter);
+      await sleep(800); // the list filters asynchronously
+      titles = await this.page.locator(`${QUICK_INPUT} .monaco-list-row .label-name`).allInnerTexts();
+      if (!waitFor || titles.includes(waitFor) || Date.now() > until) break;
+      await sleep(500);
+    }
+    if (!keepOpen) await this.page.keyboard.press('Escape');
+    return titles;
+  }
+
+  // Opens the command palette with `>text` typed in. A palette left open (by a previous attempt)
+  // is closed first; a bare Escape would also hide toasts.
+  async _openPalette(text) {
+    const input = this.page.locator(`${QUICK_INPUT} input`);
+    if (await input.isVisible().catch(() => false)) await this.page.keyboard.press('Escape');
+    await this.page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 30000 });
+    await input.fill(`>${text}`);
   }
 
   /** Types into the open quick input (input box or quick pick) and confirms with Enter. */
