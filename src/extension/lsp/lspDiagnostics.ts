@@ -4,8 +4,8 @@ import type { Problem } from '../../core/problems';
 import { fileFolders } from '../mcpFiles';
 import { diagnosticsByFile } from '../sectionDiagnostics';
 import { loadLspSettingLayers, mergedValue, settingLocator } from './settingsLayers';
+import { Debounced } from '../debounce';
 
-const DEBOUNCE_MS = 300;
 
 export interface FolderLsp {
   folder: vscode.WorkspaceFolder;
@@ -34,7 +34,7 @@ export class LspDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('dsh-bridge-lsp');
   private readonly disposables: vscode.Disposable[] = [this.collection];
   private readonly results = new Map<string, FolderLsp>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly debounced = new Debounced(() => this.refreshNow(), (error) => this.log.error('checking dsh.lsp.servers failed', error));
   private generation = 0;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidRefresh = this.changed.event;
@@ -59,12 +59,8 @@ export class LspDiagnostics implements vscode.Disposable {
     );
   }
 
-  schedule(delay = DEBOUNCE_MS): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.refreshNow().catch((error) => this.log.error('checking dsh.lsp.servers failed', error));
-    }, delay);
+  schedule(delay?: number): void {
+    this.debounced.schedule(delay);
   }
 
   get(folder: vscode.WorkspaceFolder): FolderLsp | undefined {
@@ -94,7 +90,7 @@ export class LspDiagnostics implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.debounced.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

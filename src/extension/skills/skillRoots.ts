@@ -8,9 +8,9 @@ import { SKILL_TRUST_PROBLEM_CODES, skillTrustProblems } from '../../core/sectio
 import { discoverSkills, resolveAgentsHome, SKILL_PROBLEM_CODES, skillTrustState, type SkillDiscovery, type SkillRootReport, type SkillTrustState } from '../../core/skills';
 import { fileFolders } from '../mcpFiles';
 import { diagnosticsByFile } from '../sectionDiagnostics';
+import { Debounced } from '../debounce';
 
 export const CUSTOM_ROOTS_SETTING = 'dsh.skills.customRoots';
-const DEBOUNCE_MS = 300;
 const CustomRoots = z.array(z.string());
 const TEMPLATES = { ...SKILL_PROBLEM_CODES, ...SKILL_TRUST_PROBLEM_CODES };
 
@@ -50,7 +50,7 @@ export class SkillRoots implements vscode.Disposable {
   private readonly watchers = new Map<string, vscode.Disposable>();
   private discoveries = new Map<string, { folder: vscode.WorkspaceFolder; discovery: SkillDiscovery }>();
   private recorded: Record<string, string> = {};
-  private timer: NodeJS.Timeout | undefined;
+  private readonly debounced = new Debounced(() => this.refreshNow(), (error) => this.log.error('discovering skill roots failed', error));
   private generation = 0;
   private running: Promise<void> = Promise.resolve();
 
@@ -79,12 +79,8 @@ export class SkillRoots implements vscode.Disposable {
     );
   }
 
-  schedule(delay = DEBOUNCE_MS): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.refreshNow().catch((error) => this.log.error('discovering skill roots failed', error));
-    }, delay);
+  schedule(delay?: number): void {
+    this.debounced.schedule(delay);
   }
 
   /** Discovers every folder's roots now, serialized with any other refresh. */
@@ -221,7 +217,7 @@ export class SkillRoots implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.debounced.dispose();
     for (const w of this.watchers.values()) w.dispose();
     this.watchers.clear();
     for (const d of this.disposables.splice(0)) d.dispose();
