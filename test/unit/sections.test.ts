@@ -204,3 +204,15 @@ describe('sections: skillTrustProblems', () => {
     assert.deepEqual(skillTrustProblems(discovery, { '/big': 'sha256:x' }).map((p) => p.code), ['skill-root-too-large']);
   });
 });
+
+describe('sections: no LSP secret is copied into the workspace', () => {
+  it('credential-named env values become references to the DSH environment', () => {
+    const section = lspDeclarationSection({
+      registersAll: true,
+      servers: { ts: { command: '/usr/bin/tsserver', args: [], env: { API_TOKEN: 'canary-lsp-1', LOG_LEVEL: 'info' }, extensionToLanguage: { '.ts': 'typescript' } } as never },
+    });
+    assert.deepEqual(section.servers.ts.env, { API_TOKEN: [{ env: 'API_TOKEN' }], LOG_LEVEL: 'info' });
+    assert.ok(!JSON.stringify(section).includes('canary-lsp-1'));
+    assert.ok(lspSectionPinMatches(section));
+  });
+});
