@@ -61,8 +61,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       },
     });
   } catch (error) {
-    io.err(`dsh-bridge: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
+    return usageError((error as Error).message, argv.includes('--json'), io);
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -94,10 +93,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(`dsh-bridge: ${error.message}\n\n${USAGE}`);
-      return 2;
-    }
+    if (error instanceof UsageError) return usageError(error.message, json, io);
     if (error instanceof ExportError || error instanceof HostStoreError) {
       if (json) io.out(JSON.stringify({ declaration: null, servers: [], rejected: [], problems: [], error: error.message }));
       io.err(`dsh-bridge: ${error.message}`);
@@ -105,6 +101,13 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     }
     throw error;
   }
+}
+
+/** Usage errors exit 2; with --json they still print the one JSON object. */
+function usageError(message: string, json: boolean, io: Io): number {
+  if (json) io.out(JSON.stringify({ declaration: null, servers: [], rejected: [], problems: [], error: message }));
+  io.err(`dsh-bridge: ${message}\n\n${USAGE}`);
+  return 2;
 }
 
 function expectArgs(rest: string[], count: number, command: string) {

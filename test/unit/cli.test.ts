@@ -79,6 +79,9 @@ describe('CLI (dist/cli.js)', function () {
       const r = cli(args);
       assert.equal(r.code, 2, args.join(' '));
       assert.match(r.stderr, /Usage: dsh-bridge/);
+      const withJson = cli([...args, '--json']);
+      assert.equal(withJson.code, 2);
+      assert.equal(withJson.json().declaration, null, 'one JSON object in every case');
     }
   });
 
