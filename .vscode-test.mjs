@@ -20,7 +20,9 @@ function workspaceCopy(fixture) {
   const dst = path.join(runDir, 'workspaces', fixture);
   fs.rmSync(dst, { recursive: true, force: true });
   fs.cpSync(path.join(root, 'test/fixtures', fixture), dst, { recursive: true });
-  return dst;
+  // A multi-root fixture opens through its *.code-workspace file (folder paths relative to it).
+  const ws = fs.readdirSync(dst).find((f) => f.endsWith('.code-workspace'));
+  return ws ? path.join(dst, ws) : dst;
 }
 
 const installation = process.env.DSH_BRIDGE_VSCODE_PATH

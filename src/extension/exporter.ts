@@ -156,13 +156,26 @@ export class Exporter {
     return summary;
   }
 
-  /** Folders to export for a command invocation: an explicit folder/URI argument, else a pick. */
+  /**
+   * Folders to export for a command invocation: an explicit folder/URI argument, else a pick.
+   * Programmatic use only (the palette passes no argument): an array of URIs exports the
+   * workspace folders they belong to without the pick, e.g.
+   * `executeCommand('dsh.exportMcpServers', vscode.workspace.workspaceFolders.map((f) => f.uri))`.
+   */
   async pickFolders(arg: unknown): Promise<vscode.WorkspaceFolder[] | undefined> {
     const folders = fileFolders();
     const uri = arg instanceof vscode.Uri ? arg : undefined;
     if (uri) {
       const f = vscode.workspace.getWorkspaceFolder(uri);
       return f ? [f] : [];
+    }
+    if (Array.isArray(arg) && arg.length > 0 && arg.every((u) => u instanceof vscode.Uri)) {
+      const byUri = new Map<string, vscode.WorkspaceFolder>();
+      for (const u of arg as vscode.Uri[]) {
+        const f = vscode.workspace.getWorkspaceFolder(u);
+        if (f) byUri.set(f.uri.toString(), f);
+      }
+      return [...byUri.values()];
     }
     if (folders.length <= 1) return [...folders];
     const withFile: vscode.WorkspaceFolder[] = [];

@@ -5,6 +5,8 @@
 //   const ws = await editor.openWorkspace('ws-basic');  // copy of test/fixtures/ws-basic, opened
 //   await editor.runCommand('DSH: Export MCP Servers to DSH');
 //   const rows = await editor.readProblems();           // [{ severity, message, source, code, line, column, file }]
+//   const picks = await editor.quickPickRows({ title }); // [{ label, description, checked }] of an open quick pick
+//   await editor.quickPickToggleAll(); await editor.acceptQuickInput();   // multi-select: check all, OK
 //   const titles = await editor.paletteTitles('DSH:');  // what F1 lists for ">DSH:"
 //   console.log(await editor.screenshot('after-export'));
 //   await editor.close();
@@ -26,7 +28,7 @@ import path from 'node:path';
 import util from 'node:util';
 import {
   HarnessError, REPO, copyFixture, createRun, extensionDir, installVsix, launchBrowser, log, onInterrupt,
-  recordConsole, requireBundle, sleep, startCodeServer, tools, writeUserSettings,
+  recordConsole, requireBundle, sleep, startCodeServer, tools, workspaceTarget, writeUserSettings,
 } from './lib.mjs';
 
 const QUICK_INPUT = '.quick-input-widget';
@@ -122,6 +124,7 @@ class Editor {
   /**
    * Opens a COPY of test/fixtures/<fixture> in the workbench and waits until the explorer lists
    * it. Returns the copy's path (assert on files there; the fixture itself is never touched).
+   * A fixture with a `*.code-workspace` file at its top opens as that multi-root workspace.
    */
   async openWorkspace(fixture, { hostTests = false } = {}) {
     const folder = copyFixture(this.run, fixture);
@@ -134,7 +137,7 @@ class Editor {
       payload.push(['extensionTestsPath', this.cs.remoteUri(HOST_RUNNER)]);
     }
     const t = performance.now();
-    await this.page.goto(this.cs.workbenchUrl(folder, payload));
+    await this.page.goto(this.cs.workbenchUrl(workspaceTarget(folder), payload));
     await this.page.locator('.monaco-workbench').waitFor({ timeout: 120000 });
     await this.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 120000 });
     log(`workspace ${fixture} open after ${Math.round(performance.now() - t)} ms`);
@@ -209,6 +212,51 @@ class Editor {
     await input.waitFor({ state: 'visible', timeout });
     await input.fill(text);
     await this.page.keyboard.press('Enter');
+  }
+
+  /**
+   * Rows of the open quick pick: [{ label, description, checked }] (`checked` is null when the
+   * pick has no checkboxes). Waits up to `timeout` until the quick input shows `title` (when
+   * given; e.g. a pick a command opens after the palette closed) and lists at least `atLeast` rows.
+   */
+  async quickPickRows({ title, atLeast = 1, timeout = 30000 } = {}) {
+    const widget = this.page.locator(QUICK_INPUT);
+    const until = Date.now() + timeout;
+    for (;;) {
+      const shown = await widget.isVisible().catch(() => false);
+      const shownTitle = shown ? (await widget.locator('.quick-input-title').innerText().catch(() => '')).trim() : '';
+      if (shown && (title === undefined || shownTitle === title)) {
+        const rows = await widget.locator('.monaco-list-row').evaluateAll((els) => els.map((el) => {
+          const box = el.querySelector('[role="checkbox"]');
+          return {
+            label: ((el.querySelector('.label-name') || { innerText: '' }).innerText || '').trim(),
+            description: ((el.querySelector('.label-description') || { innerText: '' }).innerText || '').trim(),
+            checked: box ? box.getAttribute('aria-checked') === 'true' : null,
+          };
+        }));
+        if (rows.length >= atLeast) return rows;
+      }
+      if (Date.now() > until) {
+        throw new Error(`no quick pick${title ? ` titled "${title}"` : ''} with ${atLeast} row(s) within ${timeout} ms (shown: ${shown}, title "${shownTitle}")`);
+      }
+      await sleep(200);
+    }
+  }
+
+  /** Multi-select quick pick: checks (or, with false, unchecks) every row with its "toggle all" box. */
+  async quickPickToggleAll(checked = true) {
+    const box = this.page.locator(`${QUICK_INPUT} .quick-input-header > [role="checkbox"]`);
+    await box.waitFor({ state: 'visible', timeout: 10000 });
+    for (let i = 0; i < 3 && (await box.getAttribute('aria-checked')) !== String(checked); i++) await box.click();
+    if ((await box.getAttribute('aria-checked')) !== String(checked)) throw new Error(`the "toggle all" box did not become ${checked}`);
+  }
+
+  /** Confirms the open quick input: its OK button when shown (multi-select picks), else Enter. */
+  async acceptQuickInput() {
+    const ok = this.page.locator(`${QUICK_INPUT} .quick-input-action .monaco-button`).first();
+    if (await ok.isVisible().catch(() => false)) await ok.click();
+    else await this.page.keyboard.press('Enter');
+    await this.page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: 10000 });
   }
 
   /**

@@ -195,6 +195,17 @@ export function copyFixture(run, name) {
   return dst;
 }
 
+/**
+ * What the editor opens for a copied fixture: the fixture folder itself, or, for a multi-root
+ * fixture, the one `*.code-workspace` file at its top (its folder paths are relative to it, so
+ * they resolve inside the copy). More than one such file is an error.
+ */
+export function workspaceTarget(dir) {
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.code-workspace'));
+  if (files.length > 1) throw new HarnessError(`${dir} has several *.code-workspace files: ${files.join(', ')}`);
+  return files.length ? path.join(dir, files[0]) : dir;
+}
+
 // ------------------------------------------------------------------------------ processes
 
 function parentOf(pid) {
@@ -324,9 +335,13 @@ export async function startCodeServer(run, { smokeTestDriver = false, workspaceT
     exited: () => exit,
     /** vscode-remote:// URI of a path on this server's disk. */
     remoteUri(p) { return `vscode-remote://127.0.0.1:${port}${path.resolve(p)}`; },
-    /** Workbench URL opening `folder`, with optional `payload` entries ([[key, value], ...]). */
-    workbenchUrl(folder, payload) {
-      let u = `${url}/?folder=${encodeURIComponent(path.resolve(folder)).replaceAll('%2F', '/')}`;
+    /**
+     * Workbench URL opening `target`, with optional `payload` entries ([[key, value], ...]): a
+     * folder (`?folder=`), or a `*.code-workspace` file (`?workspace=`, a multi-root workspace).
+     */
+    workbenchUrl(target, payload) {
+      const key = target.endsWith('.code-workspace') ? 'workspace' : 'folder';
+      let u = `${url}/?${key}=${encodeURIComponent(path.resolve(target)).replaceAll('%2F', '/')}`;
       if (payload && payload.length) u += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
       return u;
     },

@@ -24,7 +24,7 @@ import path from 'node:path';
 import util from 'node:util';
 import {
   REPO, HarnessError, createRun, copyFixture, extensionDir, launchBrowser, log, onInterrupt, recordConsole,
-  requireBundle, startCodeServer, tools,
+  requireBundle, startCodeServer, tools, workspaceTarget,
 } from './lib.mjs';
 
 const args = process.argv.slice(2);
@@ -90,7 +90,7 @@ async function runSession(run, suite, browserHandle) {
     const reported = new Promise((r) => { report = r; });
     await page.exposeFunction('codeAutomationLog', (level, hostArgs) => printHost(level, hostArgs));
     await page.exposeFunction('codeAutomationExit', (code) => { finished = true; report(Number(code)); });
-    const url = cs.workbenchUrl(workspace, [
+    const url = cs.workbenchUrl(workspaceTarget(workspace), [
       ['extensionDevelopmentPath', cs.remoteUri(extensionDir())],
       ['extensionTestsPath', cs.remoteUri(RUNNER)],
     ]);

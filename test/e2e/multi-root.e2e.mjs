@@ -1,0 +1,69 @@
+// UI flow in a real VS Code workbench (code-server + Debian chromium via Playwright) on a
+// MULTI-ROOT workspace: the ws-multi fixture's multi.code-workspace (folders alpha and beta, each
+// with its own .vscode/mcp.json) opened with ?workspace=. Run "DSH: Export MCP Servers to DSH"
+// from F1; the folder pick lists both folders; choose all; both declarations are written, each
+// naming its own folder. A screenshot of the pick is kept.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startEditor } from '../harness/e2e-driver.mjs';
+
+const PICK_TITLE = 'Export MCP servers of which folders?';
+
+describe('e2e: multi-root export with the folder pick (ws-multi)', function () {
+  let editor;
+
+  before(async function () {
+    editor = await startEditor();
+  });
+
+  afterEach(async function () {
+    if (editor && this.currentTest.state === 'failed') {
+      await editor.screenshot(`failed-${this.currentTest.title}`).catch(() => {});
+    }
+  });
+
+  after(async function () {
+    if (editor) await editor.close();
+  });
+
+  it('F1 > "DSH: Export MCP Servers to DSH" shows the folder pick with both folders; choosing all writes both declarations', async function () {
+    const ws = await editor.openWorkspace('ws-multi');
+    const own = { alpha: path.join(ws, 'alpha'), beta: path.join(ws, 'beta') };
+    for (const name of Object.keys(own)) assert.ok(!fs.existsSync(path.join(own[name], '.dsh')), `${name} has a .dsh folder before the export`);
+
+    await editor.runCommand('DSH: Export MCP Servers to DSH');
+    const rows = await editor.quickPickRows({ title: PICK_TITLE, atLeast: 2 });
+    console.log(`      folder pick: ${JSON.stringify(rows)}`);
+    assert.deepEqual(rows.map((r) => [r.label, r.description]), [['alpha', own.alpha], ['beta', own.beta]]);
+    assert.deepEqual(rows.map((r) => r.checked), [true, true], 'both folders are preselected');
+
+    // Choose all, as a user does: clear the selection, then "toggle all" checks every folder.
+    await editor.quickPickToggleAll(false);
+    assert.deepEqual((await editor.quickPickRows({ title: PICK_TITLE, atLeast: 2 })).map((r) => r.checked), [false, false]);
+    await editor.quickPickToggleAll(true);
+    assert.deepEqual((await editor.quickPickRows({ title: PICK_TITLE, atLeast: 2 })).map((r) => r.checked), [true, true]);
+    const shot = await editor.screenshot('multi-root-folder-pick');
+    assert.ok(fs.statSync(shot).size > 10000, 'screenshot is empty');
+    console.log(`      screenshot: ${shot}`);
+    await editor.acceptQuickInput();
+
+    const expected = {
+      alpha: { servers: ['alpha-files'], rejected: [{ name: 'alpha-legacy', codes: ['unsupported-transport'] }] },
+      beta: { servers: ['beta-tool'], rejected: [{ name: 'beta-picker', codes: ['unsupported-variable'] }] },
+    };
+    for (const [name, other] of [['alpha', 'beta'], ['beta', 'alpha']]) {
+      const file = await editor.waitForWorkspaceFile(`${name}/.dsh/declaration.json`);
+      const text = fs.readFileSync(file, 'utf8');
+      const decl = JSON.parse(text);
+      assert.equal(decl.folder, own[name], `${name}'s declaration names ${decl.folder}`);
+      assert.deepEqual(decl.servers.map((s) => s.name), expected[name].servers);
+      assert.deepEqual(decl.rejected, expected[name].rejected);
+      assert.ok(!text.includes(own[other]), `${name}'s declaration mentions ${own[other]}`);
+    }
+    const note = await editor.waitForNotification(/Exported 2 servers to DSH \(2 refused\)/);
+    console.log(`      notification: ${note}`);
+    assert.deepEqual(editor.blockedOrigins.filter((o) => !/^https?:\/\/[^/]*(vscode-cdn|open-vsx|visualstudio|microsoft)/.test(o)), [],
+      'the workbench tried to reach unexpected hosts');
+  });
+});
