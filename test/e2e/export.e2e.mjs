@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { startEditor } from '../harness/e2e-driver.mjs';
 import { FIXTURES_DIR } from '../harness/lib.mjs';
+import { screenshotFailuresAndClose } from './hooks.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -28,15 +29,7 @@ describe('e2e: export from the command palette (ws-basic)', function () {
     editor = await startEditor();
   });
 
-  afterEach(async function () {
-    if (editor && this.currentTest.state === 'failed') {
-      await editor.screenshot(`failed-${this.currentTest.title}`).catch(() => {});
-    }
-  });
-
-  after(async function () {
-    if (editor) await editor.close();
-  });
+  screenshotFailuresAndClose(() => editor);
 
   it('F1 > "DSH: Export MCP Servers to DSH" writes the declaration; Problems lists the refused sse server', async function () {
     const ws = await editor.openWorkspace('ws-basic');

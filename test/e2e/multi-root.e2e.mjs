@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startEditor } from '../harness/e2e-driver.mjs';
+import { screenshotFailuresAndClose } from './hooks.mjs';
 
 const PICK_TITLE = 'Export MCP servers of which folders?';
 
@@ -17,15 +18,7 @@ describe('e2e: multi-root export with the folder pick (ws-multi)', function () {
     editor = await startEditor();
   });
 
-  afterEach(async function () {
-    if (editor && this.currentTest.state === 'failed') {
-      await editor.screenshot(`failed-${this.currentTest.title}`).catch(() => {});
-    }
-  });
-
-  after(async function () {
-    if (editor) await editor.close();
-  });
+  screenshotFailuresAndClose(() => editor);
 
   it('F1 > "DSH: Export MCP Servers to DSH" shows the folder pick with both folders; choosing all writes both declarations', async function () {
     const ws = await editor.openWorkspace('ws-multi');

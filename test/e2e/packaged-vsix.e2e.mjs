@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startEditor } from '../harness/e2e-driver.mjs';
 import { REPO, createRun, log } from '../harness/lib.mjs';
+import { screenshotFailuresAndClose } from './hooks.mjs';
 
 describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
   let editor;
@@ -30,13 +31,7 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     editor = await startEditor({ vsix });
   });
 
-  afterEach(async function () {
-    if (editor && this.currentTest.state === 'failed') await editor.screenshot(`failed-${this.currentTest.title}`).catch(() => {});
-  });
-
-  after(async function () {
-    if (editor) await editor.close();
-  });
+  screenshotFailuresAndClose(() => editor);
 
   it('activates from the .vsix: Problems shows the refused server; export writes the declaration', async function () {
     const ws = await editor.openWorkspace('ws-basic');

@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startEditor } from '../harness/e2e-driver.mjs';
+import { screenshotFailuresAndClose } from './hooks.mjs';
 
 const folderRecord = (dshHome, folder) => path.join(dshHome, 'bridge', 'folders', `${crypto.createHash('sha256').update(path.resolve(folder)).digest('hex')}.json`);
 const DIALOG = '.monaco-dialog-box';
@@ -38,13 +39,7 @@ describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinne
     editor = await startEditor({ settings: { 'dsh.trustMode': 'pinned' } });
   });
 
-  afterEach(async function () {
-    if (editor && this.currentTest.state === 'failed') await editor.screenshot(`failed-${this.currentTest.title}`).catch(() => {});
-  });
-
-  after(async function () {
-    if (editor) await editor.close();
-  });
+  screenshotFailuresAndClose(() => editor);
 
   it('Approve / Skip in the modal review; approvals bound to the pin; Escape cancels', async function () {
     const ws = await editor.openWorkspace('ws-pinned');

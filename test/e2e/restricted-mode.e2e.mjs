@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startEditor } from '../harness/e2e-driver.mjs';
+import { screenshotFailuresAndClose } from './hooks.mjs';
 
 describe('e2e: Restricted Mode (Workspace Trust on, folder not trusted)', function () {
   let editor;
@@ -25,13 +26,7 @@ describe('e2e: Restricted Mode (Workspace Trust on, folder not trusted)', functi
     ws = await editor.openWorkspace('ws-problems', { hostTests: true });
   });
 
-  afterEach(async function () {
-    if (editor && this.currentTest.state === 'failed') await editor.screenshot(`failed-${this.currentTest.title}`).catch(() => {});
-  });
-
-  after(async function () {
-    if (editor) await editor.close();
-  });
+  screenshotFailuresAndClose(() => editor);
 
   it('in the extension host: diagnostics work; export, prompting and export on save are refused in code', async function () {
     const { code, lines, logFile } = await editor.hostTestsResult();

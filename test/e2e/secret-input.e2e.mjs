@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startEditor } from '../harness/e2e-driver.mjs';
+import { screenshotFailuresAndClose } from './hooks.mjs';
 
 const CANARY = `canary-${crypto.randomBytes(9).toString('hex')}`;
 
@@ -35,13 +36,7 @@ describe('e2e: a secret input typed into the masked prompt goes to the host stor
     editor = await startEditor();
   });
 
-  afterEach(async function () {
-    if (editor && this.currentTest.state === 'failed') await editor.screenshot(`failed-${this.currentTest.title}`).catch(() => {});
-  });
-
-  after(async function () {
-    if (editor) await editor.close();
-  });
+  screenshotFailuresAndClose(() => editor);
 
   it('export with a typed secret: declaration references the input, host store holds it, nothing else does', async function () {
     const ws = await editor.openWorkspace('ws-secret');
