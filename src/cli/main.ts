@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Analysis } from '../core/analyze';
-import { DECLARATION_PATH, ExportError, analyzeFolder, exportFolder, verifyFolder, type VerifyResult } from '../core/declaration';
+import { DECLARATION_PATH, ExportError, analyzeFolder, exportFolder, verifyFolder, type DeclaredServer, type VerifyResult } from '../core/declaration';
 import { HostStore, HostStoreError, resolveDshHome } from '../core/hostStore';
 import type { Problem } from '../core/problems';
 import { readWorkspaceFile } from '../core/reader';
@@ -114,10 +114,15 @@ function expectArgs(rest: string[], count: number, command: string) {
   if (rest.length !== count) throw new UsageError(`"${command}" takes ${count === 0 ? 'no' : count} argument${count === 1 ? '' : 's'}`);
 }
 
+/** What --json says of each server: never its launch details, which may hold resolved paths. */
+function serverSummaries(servers: readonly DeclaredServer[]) {
+  return servers.map((s) => ({ name: s.name, serverName: s.serverName, transport: s.transport, pin: s.pin }));
+}
+
 function report(analysis: Analysis, declaration: string | null, extra: Record<string, unknown> = {}) {
   return {
     declaration,
-    servers: analysis.servers.map((s) => ({ name: s.name, serverName: s.serverName, transport: s.transport, pin: s.pin })),
+    servers: serverSummaries(analysis.servers),
     rejected: analysis.rejected,
     problems: analysis.problems.map(problemJson),
     ...extra,
@@ -199,7 +204,7 @@ async function runVerify(folder: string, dshHome: string, json: boolean, io: Io)
   if (json) {
     io.out(JSON.stringify({
       declaration: result.declaration ? DECLARATION_PATH : null,
-      servers: (result.declaration?.servers ?? []).map((s) => ({ name: s.name, serverName: s.serverName, transport: s.transport, pin: s.pin })),
+      servers: serverSummaries(result.declaration?.servers ?? []),
       rejected: result.declaration?.rejected ?? [],
       problems: [],
       verify: { ok: result.ok, reasons: result.reasons },

@@ -19,6 +19,7 @@ import {
 import { assignServerNames } from './serverName';
 import { templateRefs, templateWithPlaceholders, type Template } from './template';
 import { LineIndex, type Range } from './text';
+import { check02Rules } from './dshRow';
 import { resolveVariables, type VariableContext } from './variables';
 
 export const SOURCE_PATH = '.vscode/mcp.json';
@@ -36,21 +37,18 @@ export interface ExportOptions {
 }
 
 /**
- * The export options as DSH 0.2 will check them at load (contract section 1); a list of the
- * offending option names, empty when they are fine. Settings are validated before an export.
+ * The export options as DSH 0.2 will check them at load (contract section 1), through the same
+ * rules as a whole row; the offending option names, empty when they are fine. Settings are
+ * validated before an export.
  */
 export function invalidExportOptions(options: ExportOptions): string[] {
-  const bad: string[] = [];
-  const int = (n: unknown, min: number, max: number) => typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max;
-  if (options.toolCallTimeoutMs !== undefined && !int(options.toolCallTimeoutMs, 1, 2147483647)) bad.push('toolCallTimeoutMs');
-  if (options.failOnStartupError !== undefined && typeof options.failOnStartupError !== 'boolean') bad.push('failOnStartupError');
-  if (options.reconnect !== undefined) {
-    const r = { ...DSH_DEFAULTS.reconnect, ...options.reconnect };
-    const unknown = Object.keys(options.reconnect).filter((k) => !(k in DSH_DEFAULTS.reconnect));
-    if (unknown.length || typeof r.enabled !== 'boolean' || !int(r.initialDelayMs, 1, 2147483647) || !int(r.maxDelayMs, 1, 2147483647)
-      || r.initialDelayMs > r.maxDelayMs || !int(r.maxAttempts, 1, Number.MAX_SAFE_INTEGER)) bad.push('reconnect');
-  }
-  return bad;
+  const row = {
+    transport: 'stdio', serverName: 'options', command: 'options',
+    toolCallTimeoutMs: options.toolCallTimeoutMs ?? DSH_DEFAULTS.toolCallTimeoutMs,
+    failOnStartupError: options.failOnStartupError ?? DSH_DEFAULTS.failOnStartupError,
+    reconnect: { ...DSH_DEFAULTS.reconnect, ...options.reconnect },
+  };
+  return [...new Set(check02Rules(row).map((violation) => violation.split('.')[0]))];
 }
 
 export interface AnalyzeOptions extends VariableContext, ExportOptions {
@@ -85,11 +83,16 @@ interface Field {
   key?: string;
   node: Node;
   template: Template;
-  /** Input ids the template references (empty for literals). */
-  inputs: string[];
+  /** Input ids and env names the template references (computed once, used by lint and refs). */
+  refs: { inputs: string[]; env: string[] };
 }
 
 const PLACEHOLDER = 'placeholder';
+
+/** An analysis that exports nothing: the source could not be used, or has no servers. */
+export function emptyAnalysis(problems: Problem[], sourceSha256 = ''): Analysis {
+  return { sourcePath: SOURCE_PATH, usable: false, sourceSha256, problems, servers: [], rejected: [], inputs: [], inputDefinitions: {} };
+}
 
 export function analyzeSource(bytes: Uint8Array, options: AnalyzeOptions): Analysis {
   const run = new AnalysisRun(bytes, options);
@@ -117,7 +120,7 @@ class AnalysisRun {
   }
 
   private empty(usable: boolean): Analysis {
-    return { sourcePath: this.file, usable, sourceSha256: this.sha, problems: this.problems, servers: [], rejected: [], inputs: [], inputDefinitions: {} };
+    return { ...emptyAnalysis(this.problems, this.sha), usable };
   }
 
   result(): Analysis {
@@ -339,7 +342,7 @@ class AnalysisRun {
           this.add('unsupported-variable', at, { variable: v.variable.length > 80 ? `${v.variable.slice(0, 77)}...}` : v.variable }, { server: name });
         }
       }
-      fields.push({ kind: kindOf, key, node: valueNode, template: resolved.template, inputs: templateRefs(resolved.template).inputs });
+      fields.push({ kind: kindOf, key, node: valueNode, template: resolved.template, refs: templateRefs(resolved.template) });
       return resolved.template;
     };
 
@@ -361,7 +364,7 @@ class AnalysisRun {
           continue;
         }
         const template = v.type === 'number' ? String(v.value) : resolve('env', v, p.key);
-        if (v.type === 'number') fields.push({ kind: 'env', key: p.key, node: v, template, inputs: [] });
+        if (v.type === 'number') fields.push({ kind: 'env', key: p.key, node: v, template, refs: { inputs: [], env: [] } });
         defineProperty(env, p.key, template);
       }
       const cwdNode = propertyValue(node, 'cwd');
@@ -389,8 +392,7 @@ class AnalysisRun {
 
     const inputRefs: string[] = [];
     const envRefs: string[] = [];
-    for (const f of fields) {
-      const refs = templateRefs(f.template);
+    for (const { refs } of fields) {
       for (const id of refs.inputs) if (!inputRefs.includes(id)) inputRefs.push(id);
       for (const n of refs.env) if (!envRefs.includes(n)) envRefs.push(n);
     }
@@ -452,22 +454,22 @@ class AnalysisRun {
     for (const i of credentialArgIndices(args.map((a) => a.template))) flag(args[i], 'This argument');
     args.forEach((a, i) => {
       const prev = i > 0 ? literalText(args[i - 1].template) : '';
-      if (prev.startsWith('-') && isCredentialName(prev)) for (const id of a.inputs) credentialInputs.add(id);
+      if (prev.startsWith('-') && isCredentialName(prev)) for (const id of a.refs.inputs) credentialInputs.add(id);
     });
     for (const f of fields) {
       const named = (f.kind === 'env' || f.kind === 'header') && f.key !== undefined && isCredentialName(f.key);
       if (named && hasLiteralCredential(f.template)) flag(f, `${f.kind === 'env' ? 'env' : 'Header'} "${f.key}"`);
       if (looksLikeCredentialValue(literalText(f.template))) flag(f, f.key ? `"${f.key}"` : 'This value');
-      if (named) for (const id of f.inputs) credentialInputs.add(id);
+      if (named) for (const id of f.refs.inputs) credentialInputs.add(id);
     }
     for (const a of args) {
-      for (const id of a.inputs) {
+      for (const id of a.refs.inputs) {
         const info = inputs.get(id);
         if (info && (info.password || isCredentialName(id))) this.add('secret-in-args', this.range(a.node), { id }, { server });
       }
     }
     for (const f of fields) {
-      for (const id of f.inputs) {
+      for (const id of f.refs.inputs) {
         const info = inputs.get(id);
         if (!info || info.password || info.type !== 'promptString') continue;
         if (credentialInputs.has(id) || isCredentialName(id)) this.reportUnmasked(info);

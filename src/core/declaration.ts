@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { analyzeSource, invalidExportOptions, SOURCE_PATH, type AnalyzeOptions, type Analysis } from './analyze';
+import { analyzeSource, emptyAnalysis, invalidExportOptions, SOURCE_PATH, type AnalyzeOptions, type Analysis } from './analyze';
 import { writeFileAtomic } from './atomicWrite';
 import { canonicalHash, sha256Hex } from './canonicalJson';
 import {
@@ -63,7 +63,7 @@ export function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Pr
 export async function analyzeFolder(options: AnalyzeOptions): Promise<Analysis> {
   const read = await readWorkspaceFile(options.folder, SOURCE_PATH);
   if (!read.ok) {
-    return { sourcePath: SOURCE_PATH, usable: false, sourceSha256: '', problems: [readFailureProblem(read.failure)], servers: [], rejected: [], inputs: [], inputDefinitions: {} };
+    return emptyAnalysis([readFailureProblem(read.failure)]);
   }
   return analyzeSource(read.bytes, options);
 }

@@ -12,12 +12,20 @@ import { sha256Hex } from './canonicalJson';
  * reads the same files. Format: docs/declaration.md.
  */
 
-/** DSH's own rule: an explicit value, else $DSH_HOME (blank = unset), else ~/.dsh. */
-export function resolveDshHome(explicit?: string, env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
-  if (explicit && explicit.trim() !== '') return path.resolve(explicit);
-  const fromEnv = env.DSH_HOME;
-  if (fromEnv && fromEnv.trim() !== '') return path.resolve(fromEnv);
-  return path.join(home, '.dsh');
+/**
+ * DSH's own rule (contract section 6): an explicit value, else $DSH_HOME, else ~/.dsh; a blank
+ * value counts as unset; `~`, `~/x` and `~\\x` expand against the home folder, as dsh-home-paths does.
+ */
+export function resolveDshHome(
+  explicit?: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  home = os.homedir(),
+  base = process.cwd(),
+): string {
+  const given = [explicit, env.DSH_HOME].find((v) => v !== undefined && v.trim() !== '');
+  if (given === undefined) return path.join(home, '.dsh');
+  const expanded = given === '~' ? home : given.startsWith('~/') || given.startsWith('~\\') ? path.join(home, given.slice(2)) : given;
+  return path.resolve(base, expanded);
 }
 
 export const TRUST_MODES = ['ask', 'pinned', 'deny'] as const;
@@ -173,12 +181,6 @@ export class HostStore {
     const roots = await this.skillTrust();
     delete roots[path.resolve(root)];
     await this.writeJson(path.join(this.bridgeDir, 'skills.json'), { version: 1, roots });
-  }
-
-  async revokeApprovals(folder: string): Promise<void> {
-    await this.updateFolder(folder, (r) => {
-      r.approvals = [];
-    });
   }
 }
 

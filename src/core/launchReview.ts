@@ -1,5 +1,5 @@
 import type { DeclaredServer } from './declarationModel';
-import type { Template } from './template';
+import { templateText } from './template';
 
 /**
  * What a user must see before approving a server in the `pinned` trust mode: the exact,
@@ -38,12 +38,6 @@ export interface LaunchReview {
   envFile?: string;
   headerNames: string[];
   dangers: Danger[];
-}
-
-/** A template as the user wrote it: literal text, references as VS Code variables. */
-export function templateText(template: Template): string {
-  if (typeof template === 'string') return template;
-  return template.map((p) => (typeof p === 'string' ? p : 'input' in p ? `\${input:${p.input}}` : `\${env:${p.env}}`)).join('');
 }
 
 /** POSIX-shell quoting for display, so that the line shows where each argument starts and ends. */

@@ -1,4 +1,4 @@
-import type { Template } from './template';
+import { templateWithPlaceholders, type Template } from './template';
 
 /**
  * Words that make a name a credential name. DSH 0.2's editor uses
@@ -53,7 +53,7 @@ export function looksLikeCredentialValue(value: string): boolean {
 
 /** Literal text of a template (references removed). */
 export function literalText(template: Template): string {
-  return typeof template === 'string' ? template : template.filter((p): p is string => typeof p === 'string').join('');
+  return templateWithPlaceholders(template, '');
 }
 
 /** `Bearer abc` or `abc`: a credential field whose value has literal content beyond a scheme word. */

@@ -3,11 +3,6 @@ import { sha256Hex } from './canonicalJson';
 export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 const MAX = 32;
 
-/** A valid DSH serverName that keeps public tool names unambiguous: no `__`, no trailing `_`. */
-export function isSafeServerName(name: string): boolean {
-  return SERVER_NAME_PATTERN.test(name) && !name.includes('__') && !name.endsWith('_');
-}
-
 function candidate(sourceName: string): string {
   const base = sourceName
     .replace(/[^A-Za-z0-9_-]/g, '_')

@@ -306,19 +306,8 @@ export interface SkillRoot {
   skipSystem: boolean;
 }
 
-/** `~`, `~/x`, `~\x` expanded against `homedir`, as dsh-home-paths does. */
-function expandHome(p: string, homedir: string): string {
-  if (p === '~') return homedir;
-  if (p.startsWith('~/') || p.startsWith('~\\')) return path.join(homedir, p.slice(2));
-  return p;
-}
-
-/** DSH home (contract section 6): explicit value, else `$DSH_HOME` (blank = unset), else `~/.dsh`. */
-export function resolveDshHome(configured: string | undefined, env: Readonly<Record<string, string | undefined>>, homedir: string, base = process.cwd()): string {
-  const fromEnv = env.DSH_HOME;
-  const chosen = configured ?? (fromEnv !== undefined && fromEnv.trim().length > 0 ? fromEnv : path.join(homedir, '.dsh'));
-  return path.resolve(base, expandHome(chosen, homedir));
-}
+// The DSH home is resolved in one place, with the host store.
+export { resolveDshHome } from './hostStore';
 
 /** `$DSH_AGENTS_HOME` (used as given, even blank) or `~/.agents`, resolved as dsh-skill-filesystem does. */
 export function resolveAgentsHome(env: Readonly<Record<string, string | undefined>>, homedir: string, base = process.cwd()): string {

@@ -63,12 +63,18 @@ export function templateRefs(template: Template): { inputs: string[]; env: strin
   return { inputs, env };
 }
 
-/** The template with every reference replaced by `placeholder` (for validating shapes). */
-export function templateWithPlaceholders(template: Template, placeholder: string): string {
+/** The template as one string, each reference written by `reference`. */
+export function flattenTemplate(template: Template, reference: (part: { input: string } | { env: string }) => string): string {
   if (typeof template === 'string') return template;
-  return template.map((p) => (typeof p === 'string' ? p : placeholder)).join('');
+  return template.map((p) => (typeof p === 'string' ? p : reference(p))).join('');
 }
 
-export function isLiteral(template: Template): template is string {
-  return typeof template === 'string';
+/** The template with every reference replaced by `placeholder` (for validating shapes). */
+export function templateWithPlaceholders(template: Template, placeholder: string): string {
+  return flattenTemplate(template, () => placeholder);
+}
+
+/** The template as the user wrote it: literal text, references as VS Code variables. */
+export function templateText(template: Template): string {
+  return flattenTemplate(template, (p) => ('input' in p ? `\${input:${p.input}}` : `\${env:${p.env}}`));
 }

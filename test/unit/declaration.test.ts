@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DECLARATION_PATH, exportFolder, verifyFolder } from '../../src/core/declaration';
 import { HostStore, resolveDshHome } from '../../src/core/hostStore';
@@ -201,6 +201,5 @@ describe('host store', () => {
     assert.equal(await store.trustMode(), 'ask');
     await store.setTrustMode('deny');
     assert.equal(await store.trustMode(), 'deny');
-    chmodSync(store.folderFile('/w/b'), 0o600);
   });
 });
