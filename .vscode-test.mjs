@@ -11,18 +11,16 @@ import { defineConfig } from '@vscode/test-cli';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyFixture, workspaceTarget } from './test/harness/lib.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const suitesDir = path.join(root, 'test/integration/suites');
 const runDir = path.join(root, '.test-runs/electron');
 
+// The same fixture copy as the code-server runs: multi-root through its *.code-workspace file,
+// a `.project-root` marker made into an empty .git.
 function workspaceCopy(fixture) {
-  const dst = path.join(runDir, 'workspaces', fixture);
-  fs.rmSync(dst, { recursive: true, force: true });
-  fs.cpSync(path.join(root, 'test/fixtures', fixture), dst, { recursive: true });
-  // A multi-root fixture opens through its *.code-workspace file (folder paths relative to it).
-  const ws = fs.readdirSync(dst).find((f) => f.endsWith('.code-workspace'));
-  return ws ? path.join(dst, ws) : dst;
+  return workspaceTarget(copyFixture({ workspaces: path.join(runDir, 'workspaces') }, fixture));
 }
 
 const installation = process.env.DSH_BRIDGE_VSCODE_PATH

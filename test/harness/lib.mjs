@@ -192,6 +192,10 @@ export function copyFixture(run, name) {
   const dst = path.join(run.workspaces, name);
   fs.rmSync(dst, { recursive: true, force: true });
   fs.cpSync(src, dst, { recursive: true });
+  // Git cannot hold a .git folder in a fixture: a `.project-root` marker asks for one in the copy,
+  // made before the editor starts, so the copy is its own project root (nearest `.git`) from the
+  // first moment instead of the repository that holds the run folder.
+  if (fs.existsSync(path.join(dst, '.project-root'))) fs.mkdirSync(path.join(dst, '.git'), { recursive: true });
   return dst;
 }
 

@@ -63,8 +63,8 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
   before(async function () {
     // Activates by itself (workspaceContains: .vscode/mcp.json and .dsh/skills both hold here).
     await waitFor(() => extension().isActive, 30000, 'activation');
-    // Make the copy its own project root (git cannot hold a .git folder in the fixture).
-    fs.mkdirSync(folderPath('.git'), { recursive: true });
+    // The harness made the copy its own project root (.project-root marker -> .git) before start.
+    assert.ok(fs.existsSync(folderPath('.git')), 'the copy has its own .git');
   });
 
   describe('dsh.lsp.servers', function () {
