@@ -77,6 +77,19 @@ function failDemoRequested() {
   return ['1', 'all', 'integration'].includes(process.env.DSH_BRIDGE_FAIL_DEMO || '');
 }
 
+/**
+ * Replaces the whole text of a document. The range is not taken from `doc.getText()`: the
+ * extension host's copy of the text can lag the editor's (a reload from disk in flight), and a
+ * range that ends early leaves a tail behind. An end past the last line is clamped by the editor.
+ */
+async function replaceDocument(doc, text) {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, new vscode.Range(0, 0, Math.max(doc.lineCount, 1) + 1_000_000, 0), text);
+  const applied = await vscode.workspace.applyEdit(edit);
+  await waitFor(() => doc.getText() === text, 10000, 'the document to hold the replaced text');
+  return applied;
+}
+
 module.exports = {
-  EXTENSION_ID, extension, bundlePath, waitFor, workspaceFolder, positionAt, valueRange, selfReportedTimings, failDemoRequested,
+  replaceDocument, EXTENSION_ID, extension, bundlePath, waitFor, workspaceFolder, positionAt, valueRange, selfReportedTimings, failDemoRequested,
 };

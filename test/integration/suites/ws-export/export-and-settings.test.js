@@ -8,7 +8,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const vscode = require('vscode');
-const { extension, waitFor, workspaceFolder } = require('../../helpers');
+const { extension, replaceDocument, waitFor, workspaceFolder } = require('../../helpers');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const folderPath = () => workspaceFolder().uri.fsPath;
@@ -184,9 +184,7 @@ describe('ws-export: the export command, the host store and settings', function 
     const withInput = doc.getText().replace('"servers": {', `"inputs": [ { "type": "promptString", "id": "api-token", "description": "API token", "password": true } ],
   "servers": {
     "remote": { "type": "http", "url": "https://mcp.example.com/mcp", "headers": { "Authorization": "Bearer \${input:api-token}" } },`);
-    const all = new vscode.WorkspaceEdit();
-    all.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), withInput);
-    await vscode.workspace.applyEdit(all);
+    await replaceDocument(doc, withInput);
     const declBefore = fs.readFileSync(declPath(), 'utf8');
     assert.ok(await doc.save());
     await waitFor(() => /api-token/.test(extension().exports.status().detail || ''), 15000,
@@ -194,9 +192,7 @@ describe('ws-export: the export command, the host store and settings', function 
     assert.strictEqual(fs.readFileSync(declPath(), 'utf8'), declBefore, 'export on save wrote although an input was missing');
     assert.match(extension().exports.status().detail, /stale|api-token/);
     // Restore.
-    const back = new vscode.WorkspaceEdit();
-    back.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), original);
-    await vscode.workspace.applyEdit(back);
+    await replaceDocument(doc, original);
     await doc.save();
     await waitFor(() => readDecl().source.sha256 === sha256(fs.readFileSync(mcpPath())), 15000, 'the declaration of the restored file');
   });
@@ -248,10 +244,8 @@ describe('ws-export: the export command, the host store and settings', function 
     await waitFor(() => /approval of files/.test(extension().exports.status().detail || ''), 15000,
       `the status item to ask for the approval (now ${JSON.stringify(extension().exports.status())})`);
     assert.strictEqual(fs.readFileSync(declPath(), 'utf8'), before);
-    const back = new vscode.WorkspaceEdit();
-    back.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), original);
     await setting('dsh.export', 'auto', undefined, vscode.ConfigurationTarget.Workspace);
-    await vscode.workspace.applyEdit(back);
+    await replaceDocument(doc, original);
     await doc.save();
   });
 

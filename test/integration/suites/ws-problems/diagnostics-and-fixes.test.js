@@ -5,7 +5,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { extension, waitFor, workspaceFolder, valueRange, positionAt } = require('../../helpers');
+const { extension, replaceDocument, waitFor, workspaceFolder, valueRange, positionAt } = require('../../helpers');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -32,9 +32,7 @@ const parseJsonc = (text) => require(path.join(extension().extensionPath, 'node_
 const snapshot = (uri) => JSON.stringify(ours(uri).map((d) => [codeOf(d), plain(d.range)]).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))));
 
 async function replaceAll(doc, text) {
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
-  assert.ok(await vscode.workspace.applyEdit(edit));
+  assert.ok(await replaceDocument(doc, text));
 }
 
 async function quickFixes(doc, code) {
