@@ -76,15 +76,18 @@ say "    $NODE24 ($("$NODE24" -v))"
 done_step
 
 # From here on npm runs ON node 24 (code-server's postinstall reads npm's user agent
-# and refuses other majors), and node-gyp compiles against node 24's own headers
-# (a user ~/.npmrc may set nodedir=/usr, i.e. the system node's headers).
-export PATH="$NODE_HOME/bin:$PATH"
-export npm_config_nodedir="$NODE_HOME"
-export npm_config_update_notifier=false
-export npm_config_yes=true
-export npm_config_fund=false
-export npm_config_audit=false
-export NODE_DISABLE_COMPILE_CACHE=1
+# and refuses other majors), and node-gyp compiles against node 24's own headers (a user
+# ~/.npmrc may set nodedir=/usr, i.e. the system node's headers). Under `npm test` the outer
+# npm exports its own user agent ("node/v20..."): node24_npm_env drops it, and the check
+# below fails fast here rather than minutes later inside code-server's postinstall.
+# shellcheck source=node24-npm-env.sh
+source "$REPO/scripts/node24-npm-env.sh"
+node24_npm_env "$NODE_HOME"
+step "npm lifecycle scripts see Node 24"
+NPM_SEES="$(node24_npm_check)" \
+  || fail "npm would run install scripts under another node than Node 24 (a lifecycle script saw: $NPM_SEES); scripts/node24-npm-env.sh lists the inherited variables it drops"
+say "    $NPM_SEES"
+done_step
 
 # ------------------------------------------------------------------ 3. code-server
 CS_DIR="$CACHE/code-server"
