@@ -144,7 +144,7 @@ async function runExport(command: string, folder: string, dshHome: string, json:
   }
   const result = command === 'check'
     ? { analysis: await analyzeFolder(exportOptions(folder)), written: false, unchanged: false, text: undefined }
-    : await exportFolder({ ...exportOptions(folder), dshHome, dryRun, sections: { ...(await cliSections(folder, dshHome)) } });
+    : await exportFolder({ ...exportOptions(folder), dshHome, dryRun, sections: await cliSections(folder, dshHome) });
   const { analysis } = result;
   const onDisk = command === 'export' && !dryRun && result.text !== undefined;
   if (json) {

@@ -5,7 +5,7 @@ import { analyzeSource, emptyAnalysis, invalidExportOptions, SOURCE_PATH, type A
 import { writeFileAtomic } from './atomicWrite';
 import { canonicalHash, sha256Hex } from './canonicalJson';
 import {
-  DECLARATION_PATH, DECLARATION_SCHEMA_PATH, DECLARATION_SCHEMA_REF, DECLARATION_VERSION, DeclarationSchema, type Declaration,
+  DECLARATION_PATH, DECLARATION_SCHEMA_PATH, DECLARATION_SCHEMA_REF, DECLARATION_VERSION, DeclarationSchema, type Declaration, type DeclarationSections,
 } from './declarationModel';
 import declarationJsonSchema from '../../schemas/declaration.schema.json';
 import { HostStore } from './hostStore';
@@ -24,7 +24,7 @@ const MAX_DECLARATION_BYTES = 8 * 1024 * 1024;
 /** Everything of a declaration except `digest` and `signature`, in the order it is written. */
 type DeclarationBody = Omit<Declaration, 'digest' | 'signature'>;
 
-export function buildDeclarationBody(analysis: Analysis, folder: string, extra: Record<string, unknown> = {}): DeclarationBody {
+export function buildDeclarationBody(analysis: Analysis, folder: string, sections: DeclarationSections = {}): DeclarationBody {
   return {
     $schema: DECLARATION_SCHEMA_REF,
     version: DECLARATION_VERSION,
@@ -34,7 +34,7 @@ export function buildDeclarationBody(analysis: Analysis, folder: string, extra: 
     inputs: analysis.inputs,
     servers: analysis.servers,
     rejected: analysis.rejected,
-    ...extra,
+    ...sections,
   };
 }
 
@@ -82,8 +82,8 @@ export interface ExportResult {
 export interface ExportFolderOptions extends AnalyzeOptions {
   dshHome: string;
   dryRun?: boolean;
-  /** Extra top-level sections (lsp, skills) merged into the declaration before hashing. */
-  sections?: Record<string, unknown>;
+  /** The optional sections (lsp, skills), covered by the digest and the signature. */
+  sections?: DeclarationSections;
 }
 
 /**
@@ -184,8 +184,7 @@ export async function verifyFolder(folderPath: string, options: { dshHome: strin
     const { pin, ...rest } = server;
     if (canonicalHash(rest) !== pin) reasons.push({ code: 'tampered', message: `the pin of server "${server.serverName}" does not match its entry` });
   }
-  const lsp = (declaration as Record<string, unknown>).lsp;
-  if (lsp !== undefined && !lspSectionPinMatches(lsp)) reasons.push({ code: 'tampered', message: 'the pin of the lsp section does not match it' });
+  if (declaration.lsp && !lspSectionPinMatches(declaration.lsp)) reasons.push({ code: 'tampered', message: 'the pin of the lsp section does not match it' });
   if (canonicalHash(body) !== digest) reasons.push({ code: 'tampered', message: 'the digest does not match the document' });
   const realOf = (p: string) => fs.realpath(p).catch(() => path.resolve(p));
   if ((await realOf(declaration.folder)) !== (await realOf(folder))) {

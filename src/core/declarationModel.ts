@@ -35,8 +35,8 @@ export const DSH_DEFAULTS = {
   reconnect: { enabled: true, initialDelayMs: 500, maxDelayMs: 30000, maxAttempts: 10 } as Reconnect,
 };
 
+const sha256PinSchema = z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/));
 const serverNameSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,32}$/));
-const pinSchema = z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/));
 
 const commonServerFields = {
   name: z.string(),
@@ -46,7 +46,7 @@ const commonServerFields = {
   reconnect: ReconnectSchema,
   inputRefs: z.array(z.string()),
   envRefs: z.array(z.string()),
-  pin: pinSchema,
+  pin: sha256PinSchema,
 };
 
 export const StdioDeclaredServerSchema = z.strictObject({
@@ -82,7 +82,62 @@ export type DeclaredInput = z.infer<typeof DeclaredInputSchema>;
 export const RejectedServerSchema = z.strictObject({ name: z.string(), codes: z.array(z.string()) });
 export type RejectedServer = z.infer<typeof RejectedServerSchema>;
 
-export const DeclarationSchema = z.looseObject({
+const positiveInt = z.int().check(z.minimum(1));
+const timerMs = z.int().check(z.minimum(1), z.maximum(2147483647));
+
+/**
+ * One entry of `lsp.servers`: `dsh.lsp.servers` normalized as DSH's `dsh-lsp-stdio` row takes it.
+ * `env` values are templates: a credential-named variable is a `[{"env": NAME}]` reference.
+ */
+export const DeclaredLspServerSchema = z.strictObject({
+  command: z.string().check(z.minLength(1)),
+  args: z.array(z.string()),
+  env: z.record(z.string(), TemplateSchema),
+  /** Keys normalized: lowercase with a leading dot. */
+  extensionToLanguage: z.record(z.string().check(z.regex(/^\.[^./\\]+$/)), z.string().check(z.minLength(1))),
+  /** Passed to the server as given in the settings (`null` when unset). */
+  initializationOptions: z.unknown(),
+  configuration: z.unknown(),
+  maxMessageBytes: positiveInt,
+  maxStderrBytes: positiveInt,
+  maxDocumentBytes: positiveInt,
+  shutdownTimeoutMs: timerMs,
+  killGraceMs: timerMs,
+});
+export type DeclaredLspServer = z.infer<typeof DeclaredLspServerSchema>;
+
+/** `lsp`: present when `dsh.lsp.servers` is configured; `pin` covers `{servers, registersAll}`. */
+export const LspSectionSchema = z.strictObject({
+  servers: z.record(z.string(), DeclaredLspServerSchema),
+  registersAll: z.boolean(),
+  pin: sha256PinSchema,
+});
+export type LspDeclarationSection = z.infer<typeof LspSectionSchema>;
+
+/** DSH's `source` of a file skill root (rank 250 runtime and 600 bundled are not file roots). */
+export const SkillRootKindSchema = z.enum(['project-dsh', 'project-agents', 'custom', 'user-dsh', 'user-agents']);
+export type SkillRootKind = z.infer<typeof SkillRootKindSchema>;
+export const SkillTrustStateSchema = z.enum(['trusted', 'untrusted', 'changed']);
+export type SkillTrustState = z.infer<typeof SkillTrustStateSchema>;
+
+export const SkillsDeclarationRootSchema = z.strictObject({
+  /** Absolute path of the root. */
+  path: z.string().check(z.minLength(1)),
+  kind: SkillRootKindSchema,
+  rank: positiveInt,
+  trust: SkillTrustStateSchema,
+  /** `sha256:<hex>` of the root's content, or null when the root is too large to pin (never trusted). */
+  pin: z.nullable(sha256PinSchema),
+  /** Names of the skills DSH keeps from this root (winners and shadowed), sorted. */
+  skills: z.array(z.string()),
+});
+export type SkillsDeclarationRoot = z.infer<typeof SkillsDeclarationRootSchema>;
+
+/** `skills`: every existing skill root in DSH's order (an empty list: no root exists). */
+export const SkillsSectionSchema = z.strictObject({ roots: z.array(SkillsDeclarationRootSchema) });
+export type SkillsDeclaration = z.infer<typeof SkillsSectionSchema>;
+
+export const DeclarationSchema = z.strictObject({
   $schema: z.string(),
   version: z.literal(DECLARATION_VERSION),
   generator: z.strictObject({ name: z.string(), version: z.string() }),
@@ -91,7 +146,11 @@ export const DeclarationSchema = z.looseObject({
   inputs: z.array(DeclaredInputSchema),
   servers: z.array(DeclaredServerSchema),
   rejected: z.array(RejectedServerSchema),
-  digest: z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/)),
+  lsp: z.optional(LspSectionSchema),
+  skills: z.optional(SkillsSectionSchema),
+  digest: sha256PinSchema,
   signature: z.optional(z.string()),
 });
 export type Declaration = z.infer<typeof DeclarationSchema>;
+/** The optional sections (lsp, skills), covered by the digest and the signature like the rest. */
+export type DeclarationSections = Pick<Declaration, 'lsp' | 'skills'>;

@@ -1,19 +1,11 @@
 import { canonicalHash } from './canonicalJson';
-import type { LspServerConfig, LspValidation } from './lsp';
+import type { DeclaredLspServer, LspDeclarationSection } from './declarationModel';
+import type { LspValidation } from './lsp';
 import { isCredentialName } from './securityLint';
 import type { Template } from './template';
 
 // Apart from sections.ts so that verify (CLI, DSH plugin) does not pull in skills and YAML.
 
-/** A server as declared: credential-named env values are references, never copied (see below). */
-export type DeclaredLspServer = Omit<LspServerConfig, 'env'> & { env: Record<string, Template> };
-
-export interface LspDeclarationSection {
-  servers: Record<string, DeclaredLspServer>;
-  registersAll: boolean;
-  /** `sha256:` + hex SHA-256 of the canonical JSON of `{servers, registersAll}`. */
-  pin: string;
-}
 
 /** The `lsp` section from a validation of `dsh.lsp.servers`. */
 export function lspDeclarationSection(validation: Pick<LspValidation, 'servers' | 'registersAll'>): LspDeclarationSection {
@@ -25,14 +17,12 @@ export function lspDeclarationSection(validation: Pick<LspValidation, 'servers' 
   return { ...body, pin: canonicalHash(body) };
 }
 
-/** True when a declaration's `lsp` section is well-formed enough to hash and its pin matches (for verify). */
-export function lspSectionPinMatches(section: unknown): boolean {
-  if (typeof section !== 'object' || section === null || Array.isArray(section)) return false;
-  const { servers, registersAll, pin } = section as Record<string, unknown>;
-  if (typeof pin !== 'string' || typeof registersAll !== 'boolean' || typeof servers !== 'object' || servers === null) return false;
+/** True when the `lsp` section's pin is the hash of its `{servers, registersAll}` (for verify). */
+export function lspSectionPinMatches({ servers, registersAll, pin }: LspDeclarationSection): boolean {
   try {
     return canonicalHash({ servers, registersAll }) === pin;
   } catch {
+    // initializationOptions/configuration are free JSON: a value JCS cannot encode never matches.
     return false;
   }
 }

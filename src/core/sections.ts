@@ -8,7 +8,8 @@
  *   of them (any invalid entry means none), and `pin` = {@link canonicalHash} of
  *   `{servers, registersAll}` (RFC 8785, like a server's pin).
  * - `skills`: {@link skillsDeclarationSection}: every existing root in DSH's order with its trust
- *   state and content pin, so the DSH side can refuse an untrusted, changed or unlisted root.
+ *   state and content pin: the signed record of what the user reviewed (the model in
+ *   declarationModel.ts is the contract both sides read).
  */
 import * as os from 'node:os';
 import { canonicalHash } from './canonicalJson';
@@ -17,16 +18,14 @@ import { SKILL_TRUST_PROBLEM_CODES, type SkillTrustProblemCode } from './skillCo
 import { HostStore } from './hostStore';
 import { createPathResolver, validateLspServers, type CommandResolver, type LspServerConfig, type LspValidation } from './lsp';
 import {
-  discoverSkills, nodeSkillFs, resolveAgentsHome, skillTrustState, skillsDeclarationSection, type SkillDiscovery, type SkillFs, type SkillsDeclaration,
+  discoverSkills, nodeSkillFs, resolveAgentsHome, skillTrustState, skillsDeclarationSection, type SkillDiscovery, type SkillFs,
 } from './skills';
 
-export { lspDeclarationSection, lspSectionPinMatches, type LspDeclarationSection } from './lspSection';
-import { lspDeclarationSection, type LspDeclarationSection } from './lspSection';
+export { lspDeclarationSection, lspSectionPinMatches } from './lspSection';
+import { lspDeclarationSection } from './lspSection';
+import type { DeclarationSections } from './declarationModel';
 
-export interface DeclarationSections {
-  lsp?: LspDeclarationSection;
-  skills?: SkillsDeclaration;
-}
+
 
 /** No setting, `null`, or VS Code's default `{}`: nothing configured, no `lsp` section. */
 export function lspConfigured(value: unknown): boolean {

@@ -18,19 +18,18 @@ import { createHash } from 'node:crypto';
 import { access, readFile, readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { isMap, isScalar, parseDocument, type YAMLError } from 'yaml';
+import type { SkillRootKind, SkillsDeclaration, SkillsDeclarationRoot, SkillTrustState } from './declarationModel';
 import { formatMessage, type Problem, type RelatedInformation, type Severity } from './problems';
 import { LineIndex, type Range } from './text';
 
+/** DSH's rank of each file root kind (the kinds are part of the declaration model). */
 export const SKILL_ROOT_RANKS = {
   'project-dsh': 100,
   'project-agents': 200,
   custom: 300,
   'user-dsh': 400,
   'user-agents': 500,
-} as const;
-
-/** DSH's `source` of a root (rank 250 runtime and 600 bundled are not file roots a workspace shapes). */
-export type SkillRootKind = keyof typeof SKILL_ROOT_RANKS;
+} as const satisfies Record<SkillRootKind, number>;
 
 /** dsh-skill's public skill-name grammar (kebab-case). */
 export const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -549,8 +548,6 @@ export async function hashSkillRoot(root: Pick<SkillRoot, 'path' | 'skipSystem'>
   return { pin: `sha256:${hash.digest('hex')}`, files: records.length, bytes };
 }
 
-export type SkillTrustState = 'trusted' | 'untrusted' | 'changed';
-
 /** Trust of one root: no record -> untrusted; recorded pin equal to the current one -> trusted; else changed. */
 export function skillTrustState(currentPin: string | undefined, recordedPin: string | undefined): SkillTrustState {
   if (recordedPin === undefined) return 'untrusted';
@@ -564,24 +561,9 @@ export function skillTrustStates(roots: ReadonlyArray<{ path: string; pin?: stri
   return out;
 }
 
-export interface SkillsDeclarationRoot {
-  path: string;
-  kind: SkillRootKind;
-  rank: number;
-  trust: SkillTrustState;
-  /** `sha256:<hex>`, or null when the root is too large to pin (never trusted). */
-  pin: string | null;
-  /** Names of the skills DSH keeps from this root (winners and shadowed), sorted. */
-  skills: string[];
-}
-
-export interface SkillsDeclaration {
-  roots: SkillsDeclarationRoot[];
-}
-
 /**
  * The declaration's `skills` section: every root that exists, in DSH's order, with its trust state
- * and pin, so the DSH side can refuse a root that is untrusted, changed or not listed at all.
+ * and content pin as the user reviewed them.
  */
 export function skillsDeclarationSection(discovery: Pick<SkillDiscovery, 'roots'>, recorded: Readonly<Record<string, string>>): SkillsDeclaration {
   const roots: SkillsDeclarationRoot[] = [];

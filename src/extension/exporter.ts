@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Analysis } from '../core/analyze';
 import { analyzeFolder, ExportError, exportFolder, type ExportResult } from '../core/declaration';
+import type { DeclarationSections } from '../core/declarationModel';
 import { HostStore, type TrustMode } from '../core/hostStore';
 import { askApproval } from './approval';
 import { InputCommandError, promptForInput } from './prompts';
@@ -30,7 +31,7 @@ interface Plan {
 }
 
 /** Extra top-level sections of a folder's declaration (lsp, skills), from their own module. */
-export type DeclarationSectionsProvider = (folder: vscode.WorkspaceFolder) => Promise<Record<string, unknown>>;
+export type DeclarationSectionsProvider = (folder: vscode.WorkspaceFolder) => Promise<DeclarationSections>;
 
 export interface ExportRequest {
   folders: vscode.WorkspaceFolder[];

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { DeclarationSections } from '../core/sections';
+import type { DeclarationSections } from '../core/declarationModel';
 import { LspDiagnostics } from './lsp/lspDiagnostics';
 import { lspSettingLayers, mergedValue, userSettingsUri } from './lsp/settingsLayers';
 import { whichLanguageServer } from './lsp/whichServer';

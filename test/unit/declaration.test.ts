@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSy
 import * as path from 'node:path';
 import { DECLARATION_PATH, exportFolder, verifyFolder } from '../../src/core/declaration';
 import { HostStore, resolveDshHome } from '../../src/core/hostStore';
+import { lspDeclarationSection } from '../../src/core/lspSection';
 import { readWorkspaceFile } from '../../src/core/reader';
 import { tempDir, workspace } from './helpers';
 
@@ -129,6 +130,43 @@ describe('declaration: verify', () => {
       const v = await verifyFolder(folder, { dshHome });
       assert.deepEqual(v.reasons.map((r) => r.code), expected, label);
       assert.equal(v.ok, false);
+    }
+  });
+
+  it('checks the lsp and skills sections through the model: shape, lsp pin, digest', async () => {
+    const lsp = lspDeclarationSection({
+      registersAll: true,
+      servers: {
+        ts: {
+          command: '/usr/bin/tsserver', args: ['--stdio'], env: { API_TOKEN: 'canary-1' }, extensionToLanguage: { '.ts': 'typescript' },
+          initializationOptions: null, configuration: { a: 1 }, maxMessageBytes: 1, maxStderrBytes: 1, maxDocumentBytes: 1, shutdownTimeoutMs: 1, killGraceMs: 1,
+        },
+      },
+    });
+    const skills = { roots: [{ path: '/w/.dsh/skills', kind: 'project-dsh' as const, rank: 100, trust: 'untrusted' as const, pin: null, skills: ['a'] }] };
+    const base = await exported();
+    await exportFolder({ ...base.opts, sections: { lsp, skills } });
+    const fresh = await verifyFolder(base.folder, { dshHome: base.dshHome });
+    assert.deepEqual(fresh.reasons, []);
+    assert.equal(fresh.declaration?.lsp?.servers.ts.command, '/usr/bin/tsserver', 'typed, no cast');
+    assert.deepEqual(fresh.declaration?.skills?.roots.map((r) => r.trust), ['untrusted']);
+
+    const cases: Array<[string, (doc: any) => void, string[]]> = [
+      ['a changed lsp server (pin and digest)', (doc) => { doc.lsp.servers.ts.args = ['--evil']; }, ['tampered', 'tampered']],
+      ['an lsp env value of the wrong type', (doc) => { doc.lsp.servers.ts.env.X = 1; }, ['tampered']],
+      ['an lsp server field outside the model', (doc) => { doc.lsp.servers.ts.shell = true; }, ['tampered']],
+      ['a skills root trust outside the model', (doc) => { doc.skills.roots[0].trust = 'maybe'; }, ['tampered']],
+      ['a changed skills root (digest)', (doc) => { doc.skills.roots[0].trust = 'trusted'; }, ['tampered']],
+      ['a top-level section outside the model', (doc) => { doc.mounts = []; }, ['tampered']],
+    ];
+    for (const [label, damage, expected] of cases) {
+      const { folder, dshHome, opts, file } = await exported();
+      await exportFolder({ ...opts, sections: { lsp, skills } });
+      const doc = JSON.parse(readFileSync(file, 'utf8'));
+      damage(doc);
+      writeFileSync(file, JSON.stringify(doc));
+      const v = await verifyFolder(folder, { dshHome });
+      assert.deepEqual(v.reasons.map((r) => r.code), expected, label);
     }
   });
 

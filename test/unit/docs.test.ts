@@ -22,6 +22,21 @@ describe('docs and generated files stay in sync with the code', () => {
     for (const key of ['properties', 'required', 'type']) assert.deepEqual(committed[key], generated[key], key);
   });
 
+  it('docs/declaration.md names every field of the declaration model', () => {
+    const doc = readFileSync(path.join(ROOT, 'docs/declaration.md'), 'utf8');
+    const names = new Set<string>();
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(walk);
+      if (typeof node !== 'object' || node === null) return;
+      const properties = (node as { properties?: Record<string, unknown> }).properties;
+      if (properties) for (const key of Object.keys(properties)) names.add(key);
+      for (const value of Object.values(node)) walk(value);
+    };
+    walk(z.toJSONSchema(DeclarationSchema, { target: 'draft-7' }));
+    assert.ok(names.has('lsp') && names.has('extensionToLanguage') && names.has('trust'), 'the sections are in the schema');
+    for (const name of names) assert.ok(doc.includes(`\`${name}\``) || doc.includes(`"${name}"`), name);
+  });
+
   it('problem codes are unique across areas', () => {
     const all = PROBLEM_CATALOG.flatMap((a) => Object.keys(a.codes));
     assert.equal(new Set(all).size, all.length);

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { canonicalHash } from '../../src/core/canonicalJson';
 import { exportFolder } from '../../src/core/declaration';
+import { LspSectionSchema, SkillsSectionSchema } from '../../src/core/declarationModel';
 import { HostStore } from '../../src/core/hostStore';
 import type { CommandResolver } from '../../src/core/lsp';
 import {
@@ -89,8 +90,10 @@ describe('sections: the lsp section', () => {
     assert.ok(lspSectionPinMatches(section));
     assert.ok(!lspSectionPinMatches({ ...section, registersAll: true }));
     assert.ok(!lspSectionPinMatches({ ...section, pin: 'sha256:00' }));
-    assert.ok(!lspSectionPinMatches(null));
-    assert.ok(!lspSectionPinMatches([section]));
+    assert.ok(LspSectionSchema.safeParse(section).success, 'the section is what the model types');
+    assert.ok(!LspSectionSchema.safeParse(null).success);
+    assert.ok(!LspSectionSchema.safeParse([section]).success);
+    assert.ok(!LspSectionSchema.safeParse({ ...section, extra: 1 }).success, 'no field outside the model');
   });
 });
 
@@ -121,7 +124,8 @@ describe('sections: computeDeclarationSections on a real folder', () => {
     assert.equal(sections.lsp!.registersAll, true);
     assert.deepEqual(sections.lsp!.servers.ts.extensionToLanguage, { '.ts': 'typescript' });
     assert.equal(sections.lsp!.servers.ts.maxMessageBytes, 16_000_000);
-    assert.ok(lspSectionPinMatches(sections.lsp));
+    assert.ok(lspSectionPinMatches(sections.lsp!));
+    assert.ok(SkillsSectionSchema.safeParse(sections.skills).success);
     const roots = sections.skills!.roots;
     assert.equal(roots.length, 1, 'only existing roots are listed');
     assert.equal(roots[0].path, path.join(folder, '.dsh/skills'));

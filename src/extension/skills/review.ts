@@ -2,7 +2,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { HostStore } from '../../core/hostStore';
-import { hashSkillRoot, type SkillCandidate, type SkillRootKind } from '../../core/skills';
+import type { SkillRootKind } from '../../core/declarationModel';
+import { hashSkillRoot, type SkillCandidate } from '../../core/skills';
 import { trustWord, type RootView, type SkillRoots, type SkillsSnapshot } from './skillRoots';
 
 /**
