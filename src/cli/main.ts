@@ -7,6 +7,8 @@ import { HostStore, HostStoreError, resolveDshHome } from '../core/hostStore';
 import type { Problem } from '../core/problems';
 import { readWorkspaceFile } from '../core/reader';
 import { computeDeclarationSections, settingValueInText } from '../core/sections';
+import { MODULE_COMMANDS, MODULE_OPTIONS, MODULE_USAGE } from './commands';
+import { CommandUsageError } from './context';
 import { readSecret } from './readSecret';
 
 const USAGE = `Usage: dsh-bridge <command> [options]
@@ -19,6 +21,7 @@ Commands:
              inputs set <id>      value read from stdin (masked on a terminal)
              inputs list          ids referenced by the declaration, stored or missing
              inputs forget [<id>] forget one value, or all of this folder's
+${MODULE_USAGE}
 
 Options:
   --workspace DIR   the workspace folder (default: the current directory)
@@ -58,6 +61,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
+        ...MODULE_OPTIONS,
       },
     });
   } catch (error) {
@@ -90,10 +94,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       case undefined:
         throw new UsageError('a command is required');
       default:
+        if (Object.hasOwn(MODULE_COMMANDS, command)) return await MODULE_COMMANDS[command]({ args: rest, folder, dshHome, json, options: values, io });
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
-    if (error instanceof UsageError) return usageError(error.message, json, io);
+    if (error instanceof UsageError || error instanceof CommandUsageError) return usageError(error.message, json, io);
     if (error instanceof ExportError || error instanceof HostStoreError) {
       if (json) io.out(JSON.stringify({ declaration: null, servers: [], rejected: [], problems: [], error: error.message }));
       io.err(`dsh-bridge: ${error.message}`);

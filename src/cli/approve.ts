@@ -1,0 +1,119 @@
+import * as readline from 'node:readline';
+import { verifyFolder, type DeclaredServer } from '../core/declaration';
+import { HostStore } from '../core/hostStore';
+import { DANGER_MESSAGES, reviewLaunch, type LaunchReview } from '../core/launchReview';
+import { formatMessage } from '../core/problems';
+import { CommandUsageError, stringList, type CommandContext } from './context';
+
+export const APPROVE_USAGE = 'approve [NAME...] [--yes PIN]...   review servers\' exact launch and approve their pins for the pinned trust mode';
+
+/** The review a user reads before approving, in the words of the editor's dialog (English). */
+export function reviewLines(server: DeclaredServer, review: LaunchReview = reviewLaunch(server)): string[] {
+  const lines = [`Server "${review.name}" (DSH name ${review.serverName}, ${review.transport})`];
+  for (const d of review.dangers) lines.push(`  DANGER: ${formatMessage(DANGER_MESSAGES[d.code], { token: d.token })}`);
+  if (review.transport === 'stdio') {
+    lines.push('  It will run this command on this computer with your user\'s privileges:');
+    lines.push(`    ${review.launch}`);
+    lines.push(`  Working folder: ${review.cwd ?? '(the workspace folder)'}`);
+    lines.push(`  Environment variables (names only): ${review.envNames.length ? review.envNames.join(', ') : 'none'}`);
+    if (review.envFile !== undefined) lines.push(`  Environment file: ${review.envFile}`);
+  } else {
+    lines.push('  It will connect to this URL with your user\'s privileges:');
+    lines.push(`    ${review.launch}`);
+    lines.push(`  Headers (names only): ${review.headerNames.length ? review.headerNames.join(', ') : 'none'}`);
+  }
+  lines.push(`  Pin: ${server.pin}`);
+  return lines;
+}
+
+type Outcome = 'approved' | 'already' | 'declined' | 'refused-no-tty';
+
+/**
+ * `dsh-bridge approve [NAME...] --workspace DIR`: for a verified declaration, shows each
+ * selected server's exact launch and records the approval the editor's pinned mode records
+ * (folder + serverName + pin in the host store). On a terminal it asks y/N per server; without
+ * one it approves only the pins named by `--yes`, so a script approves exactly what was reviewed.
+ */
+export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream = process.stdin): Promise<number> {
+  const { args, folder, dshHome, json, io } = ctx;
+  const yes = new Set(stringList(ctx.options.yes));
+  for (const pin of yes) if (!/^sha256:[0-9a-f]{64}$/.test(pin)) throw new CommandUsageError(`--yes takes a full pin (sha256: and 64 hex digits), not "${pin}"`);
+
+  const verified = await verifyFolder(folder, { dshHome });
+  if (!verified.ok || !verified.declaration) {
+    const reasons = verified.reasons.map((r) => `${r.code}: ${r.message}`);
+    if (json) io.out(JSON.stringify({ folder, approved: [], servers: [], error: 'the declaration does not verify', reasons: verified.reasons }));
+    else io.err(`dsh-bridge: nothing approved: the declaration of ${folder} does not verify (${reasons.join('; ')}).\n  Fix: dsh-bridge export --workspace ${JSON.stringify(folder)}`);
+    return 1;
+  }
+  const declaration = verified.declaration;
+  const servers = declaration.servers;
+  const unknown = args.filter((n) => !servers.some((s) => s.name === n || s.serverName === n));
+  if (unknown.length) {
+    const known = servers.map((s) => s.name).join(', ') || 'none';
+    throw new CommandUsageError(`no server named ${unknown.map((n) => `"${n}"`).join(', ')} in the declaration (servers: ${known})`);
+  }
+  const selected = args.length ? servers.filter((s) => args.includes(s.name) || args.includes(s.serverName)) : servers;
+  const stray = [...yes].filter((pin) => !selected.some((s) => s.pin === pin));
+  if (stray.length) {
+    // A pin that matches nothing: the entry changed since it was reviewed. Approve nothing.
+    const message = `--yes names a pin that no selected server has (the entry changed since it was reviewed?): ${stray.join(', ')}; nothing approved`;
+    if (json) io.out(JSON.stringify({ folder, approved: [], servers: [], error: message }));
+    io.err(`dsh-bridge: ${message}`);
+    return 1;
+  }
+
+  const store = new HostStore(dshHome);
+  const trustMode = await store.trustMode();
+  const record = await store.readFolder(declaration.folder);
+  const tty = input.isTTY === true;
+  const results: Array<{ server: DeclaredServer; review: LaunchReview; outcome: Outcome }> = [];
+  for (const server of selected) {
+    const review = reviewLaunch(server);
+    if (!json) io.out(`${reviewLines(server, review).join('\n')}\n`);
+    let outcome: Outcome;
+    if (record.approvals.some((a) => a.serverName === server.serverName && a.pin === server.pin)) outcome = 'already';
+    else if (yes.has(server.pin)) outcome = 'approved';
+    else if (!tty) outcome = 'refused-no-tty';
+    else outcome = (await askYesNo(`Approve "${server.name}" for DSH sessions in ${declaration.folder}? [y/N] `, input)) ? 'approved' : 'declined';
+    if (outcome === 'approved') await store.approve(declaration.folder, server.serverName, server.pin);
+    if (!json) io.out(`  -> ${{ approved: 'approved', already: 'already approved (this pin)', declined: 'not approved', 'refused-no-tty': 'not approved: no terminal to ask (after reading the review, pass --yes with its pin)' }[outcome]}\n`);
+    results.push({ server, review, outcome });
+  }
+
+  const ok = results.every((r) => r.outcome === 'approved' || r.outcome === 'already');
+  if (json) {
+    io.out(JSON.stringify({
+      folder: declaration.folder,
+      trustMode,
+      servers: results.map(({ server, review, outcome }) => ({
+        name: server.name, serverName: server.serverName, transport: server.transport, pin: server.pin, outcome,
+        launch: review.launch, cwd: review.cwd ?? null, envNames: review.envNames, envFile: review.envFile ?? null, headerNames: review.headerNames,
+        dangers: review.dangers.map((d) => ({ code: d.code, token: d.token })),
+      })),
+    }));
+    return ok ? 0 : 1;
+  }
+  const approved = results.filter((r) => r.outcome === 'approved').length;
+  if (!selected.length) io.out('The declaration has no server to approve.');
+  else io.out(`${approved} approved, ${results.filter((r) => r.outcome === 'already').length} already approved, ${results.length - approved - results.filter((r) => r.outcome === 'already').length} not approved, for ${declaration.folder}.`);
+  const refused = results.filter((r) => r.outcome === 'refused-no-tty');
+  if (refused.length) io.err(`dsh-bridge: no terminal to ask: to approve what is shown above, run\n  dsh-bridge approve --workspace ${JSON.stringify(declaration.folder)} ${refused.map((r) => `--yes ${r.server.pin}`).join(' ')}`);
+  if (trustMode !== 'pinned' && results.some((r) => r.outcome !== 'declined' && r.outcome !== 'refused-no-tty')) {
+    io.out(`Note: the trust mode is "${trustMode}": approvals count only in the pinned mode (dsh-bridge trust pinned).`);
+  }
+  return ok ? 0 : 1;
+}
+
+async function askYesNo(prompt: string, input: NodeJS.ReadStream): Promise<boolean> {
+  const rl = readline.createInterface({ input, output: process.stderr, terminal: true });
+  try {
+    const answer = await new Promise<string>((resolve) => {
+      rl.question(prompt, resolve);
+      rl.once('close', () => resolve(''));
+    });
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}

@@ -1,0 +1,18 @@
+import { APPROVE_USAGE, runApprove } from './approve';
+import type { CommandContext } from './context';
+import { TRUST_USAGE, runTrust } from './trust';
+
+/**
+ * Commands that live in their own modules (registered in main.ts through this table), with
+ * the options they add to the common ones and their usage lines.
+ */
+export const MODULE_COMMANDS: Record<string, (ctx: CommandContext) => Promise<number>> = {
+  trust: runTrust,
+  approve: (ctx) => runApprove(ctx),
+};
+
+export const MODULE_OPTIONS = {
+  yes: { type: 'string', multiple: true },
+} as const;
+
+export const MODULE_USAGE = [TRUST_USAGE, APPROVE_USAGE].map((line) => `  ${line}`).join('\n');

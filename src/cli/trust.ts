@@ -1,0 +1,39 @@
+import * as path from 'node:path';
+import { HostStore, TRUST_MODES, type TrustMode } from '../core/hostStore';
+import { CommandUsageError, type CommandContext } from './context';
+
+export const TRUST_USAGE = 'trust [ask|pinned|deny]   show or set the trust mode the DSH plugin reads on this machine';
+
+const MEANING: Record<TrustMode, string> = {
+  ask: 'DSH asks in each session before a server first starts; a headless run has no one to answer, so nothing mounts there',
+  pinned: 'servers whose exact pin you approved (dsh-bridge approve, or the editor) start without asking; any other pin asks',
+  deny: 'nothing from any workspace is exported or mounted',
+};
+
+/**
+ * `dsh-bridge trust [mode]`: the host-side trust mode (`<DSH home>/bridge/settings.json`), the
+ * same file the editor's `dsh.trustMode` setting writes and the DSH plugin reads.
+ */
+export async function runTrust(ctx: CommandContext): Promise<number> {
+  const { args, dshHome, json, io } = ctx;
+  if (args.length > 1) throw new CommandUsageError('"trust" takes at most one mode: ask, pinned or deny');
+  const store = new HostStore(dshHome);
+  const file = path.join(store.bridgeDir, 'settings.json');
+  const before = await store.trustMode();
+  if (args.length === 0) {
+    if (json) io.out(JSON.stringify({ trustMode: before, file }));
+    else io.out(`Trust mode on this machine: ${before} (${file})\n  ${MEANING[before]}.`);
+    return 0;
+  }
+  const mode = args[0] as TrustMode;
+  if (!TRUST_MODES.includes(mode)) throw new CommandUsageError(`unknown trust mode "${args[0]}": use ask, pinned or deny`);
+  await store.setTrustMode(mode);
+  if (json) {
+    io.out(JSON.stringify({ trustMode: mode, previous: before, file }));
+    return 0;
+  }
+  io.out(`${before === mode ? 'Trust mode already' : `Trust mode ${before} ->`} ${mode} (${file})\n  ${MEANING[mode]}.`);
+  if (mode === 'pinned') io.out('  Approve servers with: dsh-bridge approve --workspace DIR');
+  io.out('  The editor\'s "dsh.trustMode" setting writes the same file when it changes and on each export: set it there too if you use VS Code.');
+  return 0;
+}
