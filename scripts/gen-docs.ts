@@ -6,7 +6,9 @@ import { PROBLEM_CATALOG } from '../src/core/problemCatalog';
 /** What to do about a code, where the message alone does not say it. */
 const FIXES: Record<string, string> = {
   'invalid-json': 'Fix the syntax at the marked position. Until then nothing is exported and the previous declaration is reported stale: a half-written entry never launches.',
-  'duplicate-key': 'Delete one of the two definitions. JSON readers disagree about which one wins, so the whole server is refused until only one is left.',
+  'duplicate-key': 'Delete one of the two definitions. JSON readers disagree about which one wins, so the whole server is refused until only one is left; a duplicated `servers` or `inputs` at the top makes the whole file unusable (nothing is exported), and both occurrences are marked.',
+  'too-deep': 'Flatten the value: no MCP configuration needs this depth. Every reader of the bridge checks depth first, so a hostile file cannot exhaust the stack.',
+  'reserved-key': 'Rename the variable or header. `__proto__`, `constructor` and `prototype` are refused rather than passed on, because JavaScript readers on the way (schema checks, DSH) may drop or misread them.',
   'too-many-servers': 'Split the configuration; 512 servers is far beyond what a session can use.',
   'value-too-long': 'Move large data into a file the server reads.',
   'wrong-root-key': 'Quick fix: rename `mcpServers` to `servers` (the Claude/Cursor dialect uses `mcpServers`; VS Code does not).',

@@ -104,7 +104,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       io.err(`dsh-bridge: ${error.message}`);
       return 1;
     }
-    throw error;
+    // A bug, not an input problem: still one JSON object for a caller that asked for one.
+    const message = `internal error: ${(error as Error)?.message ?? String(error)}`;
+    if (json) io.out(JSON.stringify({ declaration: null, servers: [], rejected: [], problems: [], error: message }));
+    io.err(`dsh-bridge: ${message}`);
+    return 1;
   }
 }
 

@@ -5,7 +5,7 @@ import {
 } from './declarationModel';
 import {
   findDuplicateKeys, forEachString, nodeAtPath, nodeRange, nodeValue, parseJsonc, properties, propertyKeyNode, propertyValue,
-  describeParseError, type Node,
+  describeParseError, MAX_JSON_DEPTH, type Node,
 } from './jsonTree';
 import {
   INPUT_KEYS, INPUT_SCHEMAS, REMOTE_KEYS, ROOT_KEYS, RemoteServerEntry, STDIO_KEYS, StdioServerEntry, firstIssue, type InputDefinition, type InputType,
@@ -88,6 +88,14 @@ interface Field {
 }
 
 const PLACEHOLDER = 'placeholder';
+const LONE_SURROGATE = 'a string contains an unpaired UTF-16 surrogate (\\uD800-\\uDFFF)';
+/** Root keys whose duplication makes the file unusable (what would be exported is ambiguous). */
+const ROOT_DUPLICATE_FATAL: ReadonlySet<string> = new Set(['servers', 'inputs']);
+/**
+ * Map keys refused in env and headers: JavaScript objects give them a meaning (a prototype,
+ * a constructor), so a reader in DSH or a schema library may drop or misread them.
+ */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** An analysis that exports nothing: the source could not be used, or has no servers. */
 export function emptyAnalysis(problems: Problem[], sourceSha256 = ''): Analysis {
@@ -138,7 +146,11 @@ class AnalysisRun {
     }
     const text = decoded.text;
     this.lines = new LineIndex(text);
-    const { root, errors } = parseJsonc(text);
+    const { root, errors, tooDeep } = parseJsonc(text);
+    if (tooDeep) {
+      this.add('too-deep', this.lines.rangeAt(tooDeep.offset, tooDeep.length), { limit: MAX_JSON_DEPTH });
+      return this.empty(false);
+    }
     for (const error of errors) {
       this.add('invalid-json', this.lines.rangeAt(error.offset, error.length), { reason: describeParseError(error) });
     }
@@ -156,6 +168,17 @@ class AnalysisRun {
         related: [{ file: this.file, range: this.range(d.first), message: 'first definition' }],
       });
       duplicateOffsets.push(d.duplicate.offset);
+    }
+    // Two root "servers" (or "inputs"): a reviewer reading top-down sees the first, a JSON reader
+    // keeps the last. Neither may be exported; both occurrences are marked.
+    const rootDuplicates = duplicates.filter((d) => d.container === root && ROOT_DUPLICATE_FATAL.has(d.key));
+    if (rootDuplicates.length) {
+      for (const d of rootDuplicates) {
+        this.add('duplicate-key', this.range(d.first), { key: d.key }, {
+          related: [{ file: this.file, range: this.range(d.duplicate), message: 'other definition' }],
+        });
+      }
+      return this.empty(false);
     }
 
     for (const p of properties(root)) {
@@ -191,10 +214,11 @@ class AnalysisRun {
       const inside = p.valueNode && duplicateOffsets.some((o) => o > p.valueNode!.offset && o < p.valueNode!.offset + p.valueNode!.length);
       if (duplicateNames.has(p.key) || inside) codes.add('duplicate-key');
       for (let i = before; i < this.problems.length; i++) if (this.problems[i].severity === 'error') codes.add(this.problems[i].code);
+      const shownName = p.key.toWellFormed(); // the declaration cannot hold an unpaired surrogate
       if (!syntaxOk) {
-        rejected.push({ name: p.key, codes: ['invalid-json', ...[...codes].filter((c) => c !== 'invalid-json')] });
+        rejected.push({ name: shownName, codes: ['invalid-json', ...[...codes].filter((c) => c !== 'invalid-json')] });
       } else if (codes.size > 0 || !entry) {
-        rejected.push({ name: p.key, codes: codes.size ? [...codes] : ['invalid-server'] });
+        rejected.push({ name: shownName, codes: codes.size ? [...codes] : ['invalid-server'] });
       } else {
         servers.push(entry);
       }
@@ -232,7 +256,8 @@ class AnalysisRun {
         this.add('invalid-input', this.range(node), { reason: 'an input needs a string "id"' });
         continue;
       }
-      const type = typeof value.type === 'string' && value.type in INPUT_SCHEMAS ? (value.type as InputType) : undefined;
+      // Own keys only: a type of "constructor" or "__proto__" must not reach Object.prototype.
+      const type = typeof value.type === 'string' && Object.hasOwn(INPUT_SCHEMAS, value.type) ? (value.type as InputType) : undefined;
       let valid = true;
       if (!type) {
         this.add('invalid-input', this.range(propertyValue(node, 'type') ?? node), { reason: '"type" must be promptString, pickString or command' });
@@ -247,6 +272,15 @@ class AnalysisRun {
           if (!INPUT_KEYS[type].has(p.key)) this.add('unknown-field', this.range(p.keyNode), { key: p.key });
         }
       }
+      // Input descriptions go into the declaration, which cannot hold an unpaired surrogate.
+      let loneSurrogate = false;
+      forEachString(node, (s) => {
+        if (!loneSurrogate && hasLoneSurrogate(s.value as string)) {
+          this.add('invalid-input', this.range(s), { reason: LONE_SURROGATE });
+          loneSurrogate = true;
+        }
+      });
+      if (loneSurrogate) valid = false;
       if (inputs.has(id)) {
         this.add('invalid-input', this.range(propertyValue(node, 'id') ?? node), { reason: `the id "${id}" is defined twice` }, {
           related: [{ file: this.file, range: this.range(inputs.get(id)!.node), message: 'first definition' }],
@@ -274,6 +308,10 @@ class AnalysisRun {
       add('invalid-server', node ?? keyNode, { reason: 'a server entry must be an object' });
       return undefined;
     }
+    if (hasLoneSurrogate(name)) {
+      add('invalid-server', keyNode, { reason: LONE_SURROGATE });
+      return undefined;
+    }
     // Limits and encodings first: they are about the bytes, whatever the fields mean.
     let tooLong = false;
     let loneSurrogate = false;
@@ -287,7 +325,7 @@ class AnalysisRun {
         }
       }
       if (!loneSurrogate && hasLoneSurrogate(value)) {
-        add('invalid-server', s, { reason: 'a string contains an unpaired UTF-16 surrogate (\\uD800-\\uDFFF)' });
+        add('invalid-server', s, { reason: LONE_SURROGATE });
         loneSurrogate = true;
       }
     });
@@ -358,7 +396,13 @@ class AnalysisRun {
       const args = (propertyValue(node, 'args')?.children ?? []).map((a) => resolve('arg', a));
       const env: Record<string, Template> = {};
       for (const p of properties(propertyValue(node, 'env'))) {
-        const v = p.valueNode!;
+        const v = p.valueNode;
+        // A value of another type can only be a duplicate's (the schema checked the last one); the duplicate rejects the server.
+        if (!v || (v.type !== 'string' && v.type !== 'number' && v.type !== 'null')) continue;
+        if (RESERVED_KEYS.has(p.key)) {
+          add('reserved-key', p.keyNode, { key: p.key });
+          continue;
+        }
         if (v.type === 'null') {
           add('env-null-dropped', p.keyNode, { key: p.key });
           continue;
@@ -378,7 +422,11 @@ class AnalysisRun {
       const url = resolve('url', urlNode);
       this.checkUrl(url, urlNode, name, inputs);
       const headers: Record<string, Template> = {};
-      for (const p of properties(propertyValue(node, 'headers'))) defineProperty(headers, p.key, resolve('header', p.valueNode!, p.key));
+      for (const p of properties(propertyValue(node, 'headers'))) {
+        if (p.valueNode?.type !== 'string') continue; // only a duplicate's value can be another type; the duplicate rejects the server
+        if (RESERVED_KEYS.has(p.key)) add('reserved-key', p.keyNode, { key: p.key });
+        else defineProperty(headers, p.key, resolve('header', p.valueNode, p.key));
+      }
       entry = { name, serverName, transport: 'streamable-http', url, headers, ...common } as typeof entry;
     }
 

@@ -103,14 +103,22 @@ export async function exportFolder(options: ExportFolderOptions): Promise<Export
   if (options.dryRun) return { analysis, declarationPath, text, written: false, unchanged: false };
   const dir = await ensureDeclarationDir(folder);
   const target = path.join(dir, path.basename(DECLARATION_PATH));
-  await writeIfChanged(path.join(folder, DECLARATION_SCHEMA_PATH), `${JSON.stringify(declarationJsonSchema, null, 2)}\n`);
-  const written = await writeIfChanged(target, text);
+  await writeIfChanged(folder, DECLARATION_SCHEMA_PATH, `${JSON.stringify(declarationJsonSchema, null, 2)}\n`);
+  const written = await writeIfChanged(folder, path.relative(folder, target), text);
   return { analysis, declarationPath, text, written, unchanged: !written };
 }
 
-async function writeIfChanged(file: string, text: string): Promise<boolean> {
-  const previous = await fs.readFile(file, 'utf8').catch(() => undefined);
-  if (previous === text) return false;
+/**
+ * Replaces `<folder>/<relativePath>` unless it already holds `text`. The old file is read only
+ * through the safe reader (a FIFO, a device, a link out or a huge file is never opened for
+ * reading), and only a directory in the way stops the write: anything else is replaced.
+ */
+async function writeIfChanged(folder: string, relativePath: string, text: string): Promise<boolean> {
+  const file = path.join(folder, relativePath);
+  const previous = await readWorkspaceFile(folder, relativePath, Buffer.byteLength(text, 'utf8'));
+  if (previous.ok && Buffer.from(previous.bytes).toString('utf8') === text) return false;
+  const stat = await fs.lstat(file).catch(() => undefined);
+  if (stat?.isDirectory()) throw new ExportError(`${relativePath.split(path.sep).join('/')} is a folder, not a file; nothing was written`);
   await writeFileAtomic(file, text);
   return true;
 }
@@ -157,7 +165,8 @@ export async function verifyFolder(folderPath: string, options: { dshHome: strin
     return fail('unreadable', `the declaration cannot be read (${read.failure.kind})`);
   }
   const text = Buffer.from(read.bytes).toString('utf8');
-  const { root, errors } = parseJsonc(text);
+  const { root, errors, tooDeep } = parseJsonc(text);
+  if (tooDeep) return fail('tampered', 'the declaration nests deeper than any declaration can');
   if (errors.length || !root) return fail('tampered', 'the declaration is not valid JSON');
   if (findDuplicateKeys(root).length) return fail('tampered', 'the declaration has duplicate keys');
   let parsed: unknown;

@@ -1,4 +1,4 @@
-import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { createScanner, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { LineIndex, Range } from './text';
 
 export type { Node } from 'jsonc-parser';
@@ -6,10 +6,41 @@ export type { Node } from 'jsonc-parser';
 export interface ParsedJsonc {
   root: Node | undefined;
   errors: ParseError[];
+  /** Set when the text nests deeper than MAX_JSON_DEPTH: nothing was parsed (root undefined). */
+  tooDeep?: { offset: number; length: number };
 }
+
+/**
+ * Deepest nesting of objects and arrays any file of the bridge may have. The parser and every
+ * tree walk recurse, so depth is checked first, by a flat scan, before anything recursive runs.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** The first `{` or `[` that opens one level more than `limit`, found without recursion; undefined when none. */
+export function findTooDeep(text: string, limit = MAX_JSON_DEPTH): { offset: number; length: number } | undefined {
+  const scanner = createScanner(text, false);
+  let depth = 0;
+  for (let token = scanner.scan(); token !== TOKEN_EOF; token = scanner.scan()) {
+    if (token === TOKEN_OPEN_BRACE || token === TOKEN_OPEN_BRACKET) {
+      if (++depth > limit) return { offset: scanner.getTokenOffset(), length: 1 };
+    } else if ((token === TOKEN_CLOSE_BRACE || token === TOKEN_CLOSE_BRACKET) && depth > 0) {
+      depth--;
+    }
+  }
+  return undefined;
+}
+
+// jsonc-parser's SyntaxKind is a const enum, which isolatedModules cannot read.
+const TOKEN_OPEN_BRACE = 1;
+const TOKEN_CLOSE_BRACE = 2;
+const TOKEN_OPEN_BRACKET = 3;
+const TOKEN_CLOSE_BRACKET = 4;
+const TOKEN_EOF = 17;
 
 /** Parses JSONC as VS Code reads its configuration files: comments and trailing commas allowed. */
 export function parseJsonc(text: string): ParsedJsonc {
+  const tooDeep = findTooDeep(text);
+  if (tooDeep) return { root: undefined, errors: [], tooDeep };
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
   return { root, errors };

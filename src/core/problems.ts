@@ -15,6 +15,8 @@ export const PROBLEM_CODES = {
   'path-outside-workspace': ['error', '{path} resolves to a location outside the workspace folder; it is not read.'],
   'file-too-large': ['error', 'The file is {size} bytes; the limit is {limit} bytes. Nothing is exported.'],
   'invalid-json': ['error', 'JSON syntax error: {reason}. A file with syntax errors exports nothing.'],
+  'too-deep': ['error', 'The file nests objects or arrays more than {limit} levels deep here; nothing is read from it.'],
+  'reserved-key': ['error', 'The key "{key}" is refused: JavaScript gives it a special meaning, so DSH could not be sure to receive it as written.'],
   'duplicate-key': ['error', 'Duplicate key "{key}": only one definition may exist, so that what a reviewer reads is what runs.'],
   'too-many-servers': ['error', 'The file defines {count} servers; the limit is {limit}. Nothing is exported.'],
   'value-too-long': ['error', 'A string here is {size} bytes of UTF-8; the limit is {limit}.'],

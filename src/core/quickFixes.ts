@@ -1,5 +1,5 @@
-import { applyEdits, createScanner, modify, parseTree, type Edit, type FormattingOptions, type Node } from 'jsonc-parser';
-import { properties, propertyValue } from './jsonTree';
+import { applyEdits, createScanner, modify, type Edit, type FormattingOptions, type Node } from 'jsonc-parser';
+import { parseJsonc, properties, propertyValue } from './jsonTree';
 import type { Problem } from './problems';
 import { isCredentialName } from './securityLint';
 import { LineIndex, type Range } from './text';
@@ -54,7 +54,7 @@ function toEdits(edits: Edit[]): TextEdit[] {
 }
 
 function parse(text: string): Node | undefined {
-  return parseTree(text, [], { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  return parseJsonc(text).root;
 }
 
 /** Index of the input whose `id` is `id` in the (last) `inputs` array, or -1. */

@@ -1,0 +1,157 @@
+/**
+ * Mutations of the shipped mcp.json fixtures for the fuzz test: the file is held as a tree whose
+ * objects are lists of entries (so duplicate keys and "__proto__" survive), mutated at random
+ * places, and printed back as JSON text.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { parseTree, type Node } from 'jsonc-parser';
+
+export type Tree = null | boolean | number | string | { arr: Tree[] } | { obj: Array<[string, Tree]> };
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** Every `.vscode/mcp.json` the repository ships (test fixtures and the example). */
+export function fixtureFiles(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const full = path.join(dir, name);
+      if (name === 'node_modules') continue;
+      if (statSync(full).isDirectory()) walk(full);
+      else if (name === 'mcp.json' && path.basename(dir) === '.vscode') out.push(full);
+    }
+  };
+  walk(path.join(ROOT, 'test/fixtures'));
+  walk(path.join(ROOT, 'examples'));
+  return out.sort();
+}
+
+function fromNode(node: Node | undefined): Tree {
+  if (!node) return null;
+  switch (node.type) {
+    case 'object':
+      return { obj: (node.children ?? []).map((p) => [String(p.children?.[0]?.value), fromNode(p.children?.[1])] as [string, Tree]) };
+    case 'array':
+      return { arr: (node.children ?? []).map(fromNode) };
+    default:
+      return node.value as Tree;
+  }
+}
+
+export function fixtureTrees(): Tree[] {
+  return fixtureFiles().map((f) => fromNode(parseTree(readFileSync(f, 'utf8'), [], { allowTrailingComma: true })));
+}
+
+/** JSON text of a tree; JSON.stringify writes a lone surrogate as a \uXXXX escape, which parses back to it. */
+export function print(tree: Tree): string {
+  // Iterative: a mutation may nest thousands of levels.
+  let out = '';
+  const stack: Array<Tree | { close: string } | { raw: string }> = [tree];
+  while (stack.length) {
+    const t = stack.pop()!;
+    if (t !== null && typeof t === 'object' && 'close' in t) out += t.close;
+    else if (t !== null && typeof t === 'object' && 'raw' in t) out += t.raw;
+    else if (t !== null && typeof t === 'object' && 'arr' in t) {
+      out += '[';
+      stack.push({ close: ']' });
+      for (let i = t.arr.length - 1; i >= 0; i--) {
+        stack.push(t.arr[i]);
+        if (i > 0) stack.push({ raw: ',' });
+      }
+    } else if (t !== null && typeof t === 'object' && 'obj' in t) {
+      out += '{';
+      stack.push({ close: '}' });
+      for (let i = t.obj.length - 1; i >= 0; i--) {
+        stack.push(t.obj[i][1]);
+        stack.push({ raw: `${JSON.stringify(t.obj[i][0])}:` });
+        if (i > 0) stack.push({ raw: ',' });
+      }
+    } else out += JSON.stringify(t);
+  }
+  return out;
+}
+
+/** Every container and leaf below `holder.arr[0]`, with a setter that replaces it in its parent. */
+function places(holder: { arr: Tree[] }): Array<{ get: () => Tree; set: (t: Tree) => void }> {
+  const out: Array<{ get: () => Tree; set: (t: Tree) => void }> = [];
+  const visit = (t: Tree, set: (t: Tree) => void, depth: number) => {
+    out.push({ get: () => t, set });
+    if (depth > 40 || t === null || typeof t !== 'object') return;
+    if ('arr' in t) t.arr.forEach((c, i) => visit(c, (n) => { t.arr[i] = n; }, depth + 1));
+    else t.obj.forEach((e, i) => visit(e[1], (n) => { t.obj[i] = [e[0], n]; }, depth + 1));
+  };
+  visit(holder.arr[0], (n) => { holder.arr[0] = n; }, 0);
+  return out;
+}
+
+const SPECIAL_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__'];
+const FIELD_KEYS = ['servers', 'inputs', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'type', 'id', 'description', 'password', 'options', 'default'];
+const SPECIAL_STRINGS = [
+  '\ud800', 'a\udc00b', '\udfff\ud800', 'constructor', '__proto__', 'toString', 'prototype', 'stdio', 'http', 'sse', 'promptString', 'pickString',
+  'command', '${input:__proto__}', '${input:constructor}', '${env:__proto__}', '${workspaceFolder}', '${command:x}', '', ' ', '..', '../..', '/etc',
+  'npx', '-y', 'x'.repeat(40000),
+];
+
+const wrongType: fc.Arbitrary<Tree> = fc.oneof(
+  fc.constantFrom<Tree>(null, true, false, 0, -1, 1.5, 1e308, '', 'x', { arr: [] }, { obj: [] }, { arr: [null] }, { obj: [['a', 1]] }),
+  fc.constantFrom(...SPECIAL_STRINGS),
+  fc.string({ unit: 'binary', maxLength: 12 }),
+).map((t) => structuredClone(t)); // constantFrom hands out one shared instance; mutations must not reach it
+
+function nest(depth: number, leaf: Tree, asObject: boolean): Tree {
+  let t = leaf;
+  for (let i = 0; i < depth; i++) t = asObject ? { obj: [['k', t]] } : { arr: [t] };
+  return t;
+}
+
+type Mutation =
+  | { kind: 'replace'; at: number; value: Tree }
+  | { kind: 'nest'; at: number; depth: number; asObject: boolean }
+  | { kind: 'add-key'; at: number; key: string; value: Tree }
+  | { kind: 'rename-key'; at: number; index: number; key: string }
+  | { kind: 'duplicate'; at: number; index: number; value: Tree };
+
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), value: wrongType }),
+  fc.record({ kind: fc.constant('nest' as const), at: fc.nat(), depth: fc.oneof(fc.integer({ min: 1, max: 80 }), fc.constantFrom(200, 3000)), asObject: fc.boolean() }),
+  fc.record({ kind: fc.constant('add-key' as const), at: fc.nat(), key: fc.oneof(fc.constantFrom(...SPECIAL_KEYS, ...FIELD_KEYS), fc.string({ unit: 'binary', maxLength: 6 })), value: wrongType }),
+  fc.record({ kind: fc.constant('rename-key' as const), at: fc.nat(), index: fc.nat(), key: fc.constantFrom(...SPECIAL_KEYS, ...FIELD_KEYS, '\ud800', 'a\udc00') }),
+  fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat(), index: fc.nat(), value: wrongType }),
+);
+
+function apply(tree: Tree, mutations: Mutation[]): Tree {
+  const holder = { arr: [tree] };
+  for (const m of mutations) {
+    const all = places(holder);
+    const place = all[m.at % all.length];
+    const target = place.get();
+    const object = target !== null && typeof target === 'object' && 'obj' in target ? target : undefined;
+    switch (m.kind) {
+      case 'replace': place.set(m.value); break;
+      case 'nest': place.set(nest(m.depth, target, m.asObject)); break;
+      case 'add-key': object?.obj.push([m.key, m.value]); break;
+      case 'rename-key':
+        if (object?.obj.length) {
+          const i = m.index % object.obj.length;
+          object.obj[i] = [m.key, object.obj[i][1]];
+        }
+        break;
+      case 'duplicate':
+        if (object?.obj.length) {
+          const i = m.index % object.obj.length;
+          // The new value goes before or after the original, so either occurrence can be the odd one.
+          object.obj.splice(i + (m.index % 2), 0, [object.obj[i][0], m.value]);
+        }
+        break;
+    }
+  }
+  return holder.arr[0];
+}
+
+/** A shipped fixture with 1-6 mutations, as JSON text. */
+export function mutatedFixture(trees: Tree[]): fc.Arbitrary<string> {
+  return fc.tuple(fc.nat({ max: trees.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 6 }))
+    .map(([i, mutations]) => print(apply(structuredClone(trees[i]), mutations)));
+}

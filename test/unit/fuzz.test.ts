@@ -1,0 +1,91 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { analyzeSource } from '../../src/core/analyze';
+import { buildDeclarationBody, serializeDeclaration } from '../../src/core/declaration';
+import { main } from '../../src/cli/main';
+import { fixtureTrees, mutatedFixture } from './fuzz.mutate';
+import { options } from './helpers';
+
+/**
+ * Fuzz over mutated shipped fixtures (deep nesting, "__proto__"/"constructor"/"prototype" keys,
+ * lone surrogates, duplicate keys, wrong types anywhere). CI runs 1500 core and 300 CLI cases;
+ * `npm run fuzz:long` runs the same properties with DSH_FUZZ_RUNS cases each.
+ */
+const RUNS = Number(process.env.DSH_FUZZ_RUNS) || 0;
+const SEED = process.env.DSH_FUZZ_SEED === undefined ? undefined : Number(process.env.DSH_FUZZ_SEED);
+const trees = fixtureTrees();
+
+function settings(defaultRuns: number): fc.Parameters<unknown> {
+  return { numRuns: RUNS || defaultRuns, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: true };
+}
+
+/** Runs `main` in-process (the CLI's own code path) and returns its exit code and stdout lines. */
+async function cli(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out, err };
+}
+
+function oneJsonObject(out: string[]): Record<string, unknown> {
+  assert.equal(out.length, 1, `expected one line of JSON, got ${out.length}`);
+  const value = JSON.parse(out[0]);
+  assert.ok(value && typeof value === 'object' && !Array.isArray(value), 'not a JSON object');
+  return value;
+}
+
+describe('fuzz: mutated fixtures (fast-check)', function () {
+  this.timeout(0);
+  const counts = { cases: 0, exported: 0, refused: 0 };
+  let savedAgents: string | undefined;
+  before(() => {
+    assert.ok(trees.length >= 5, 'the fixtures were not found');
+    savedAgents = process.env.DSH_AGENTS_HOME;
+  });
+  after(() => {
+    if (savedAgents === undefined) delete process.env.DSH_AGENTS_HOME;
+    else process.env.DSH_AGENTS_HOME = savedAgents;
+    // The figures asked for in a report: how many cases ran, and how they split.
+    console.log(`      fuzz: ${counts.cases} CLI cases (${counts.exported} exported and verified, ${counts.refused} refused and not verifying)`);
+  });
+
+  it('the core never throws and whatever it accepts serializes', () => {
+    fc.assert(fc.property(mutatedFixture(trees), (text) => {
+      const analysis = analyzeSource(Buffer.from(text, 'utf8'), options());
+      if (analysis.usable) serializeDeclaration(buildDeclarationBody(analysis, '/w'), Buffer.alloc(32));
+      for (const p of analysis.problems) assert.ok(p.range.start.line >= 0 && p.range.end.character >= 0);
+    }), settings(1500));
+  });
+
+  it('the CLI prints its JSON object, and export and verify agree', async () => {
+    // Each case writes and fsyncs real files: on a memory file system when there is one (same code, ~10x faster).
+    const base = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'dsh-bridge-fuzz-'));
+    const home = path.join(base, 'home');
+    const folder = path.join(base, 'ws');
+    process.env.DSH_AGENTS_HOME = path.join(home, 'agents');
+    mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+    await fc.assert(fc.asyncProperty(mutatedFixture(trees), async (text) => {
+      writeFileSync(path.join(folder, '.vscode/mcp.json'), text);
+      const common = ['--workspace', folder, '--dsh-home', home, '--json'];
+      const exported = await cli(['export', ...common]);
+      const report = oneJsonObject(exported.out);
+      assert.ok(exported.code === 0 || exported.code === 1, `exit ${exported.code}`);
+      assert.ok(!String(report.error ?? '').startsWith('internal error'), String(report.error));
+      const verified = await cli(['verify', ...common]);
+      const verdict = oneJsonObject(verified.out).verify as { ok: boolean; reasons: Array<{ code: string }> };
+      counts.cases++;
+      if (exported.code === 0) {
+        counts.exported++;
+        assert.equal(report.declaration, '.dsh/declaration.json');
+        assert.deepEqual(verdict.reasons, [], 'export wrote a declaration its own verify refuses');
+        assert.equal(verified.code, 0);
+      } else {
+        counts.refused++;
+        assert.equal(verdict.ok, false, 'an unusable source left a declaration that verifies');
+      }
+    }), settings(300)).finally(() => rmSync(base, { recursive: true, force: true }));
+  });
+});

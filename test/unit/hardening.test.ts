@@ -1,0 +1,151 @@
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { main } from '../../src/cli/main';
+import { exportFolder, verifyFolder } from '../../src/core/declaration';
+import { analyze, codes, tempDir, workspace } from './helpers';
+
+/** Regression tests of issue "Hardening" (items 3, 4, 8-12), each reproduced as the attack run did. */
+
+async function cliJson(args: string[]): Promise<{ code: number; json: Record<string, unknown> }> {
+  const out: string[] = [];
+  const code = await main([...args, '--json'], { out: (t) => out.push(t), err: () => undefined });
+  assert.equal(out.length, 1, 'the CLI prints exactly one JSON object');
+  return { code, json: JSON.parse(out[0]) };
+}
+
+async function exportAndVerify(folder: string, home: string) {
+  const exported = await cliJson(['export', '--workspace', folder, '--dsh-home', home]);
+  const verified = await cliJson(['verify', '--workspace', folder, '--dsh-home', home]);
+  return { exported, verified };
+}
+
+describe('hardening: no crash, consent holds (regressions)', () => {
+  it('3: a duplicated root "servers" exports nothing and marks both occurrences', async () => {
+    const text = '{\n"servers": {"reviewed": {"command": "node"}},\n"servers": {"other": {"command": "evil"}}\n}';
+    const a = analyze(text);
+    assert.equal(a.usable, false);
+    assert.deepEqual(a.servers, []);
+    const dupes = a.problems.filter((p) => p.code === 'duplicate-key');
+    assert.deepEqual(dupes.map((p) => p.range.start.line), [1, 2]);
+    const folder = workspace(text);
+    const { exported } = await exportAndVerify(folder, tempDir());
+    assert.equal(exported.code, 1);
+    assert.equal(exported.json.declaration, null);
+    assert.ok(!existsSync(path.join(folder, '.dsh/declaration.json')));
+  });
+
+  it('3: a duplicated root "inputs" makes the file unusable too', () => {
+    const a = analyze('{"inputs": [], "servers": {"s": {"command": "node"}}, "inputs": []}');
+    assert.equal(a.usable, false);
+    assert.equal(codes(a).filter((c) => c === 'duplicate-key').length, 2);
+  });
+
+  for (const key of ['__proto__', 'constructor', 'prototype']) {
+    it(`4: env and header key "${key}" is refused with a located diagnostic, and export and verify agree`, async () => {
+      const text = `{"servers": {"s": {"command": "node", "env": {"${key}": "x", "OK": "1"}}, "h": {"type": "http", "url": "https://e.example", "headers": {"${key}": "y"}}, "fine": {"command": "node"}}}`;
+      const a = analyze(text);
+      assert.deepEqual(a.rejected.map((r) => [r.name, r.codes]), [['s', ['reserved-key']], ['h', ['reserved-key']]]);
+      const reserved = a.problems.filter((p) => p.code === 'reserved-key');
+      assert.equal(reserved.length, 2);
+      assert.ok(reserved.every((p) => p.message.includes(key)));
+      const { exported, verified } = await exportAndVerify(workspace(text), tempDir());
+      assert.equal(exported.code, 0);
+      assert.deepEqual(verified.json.verify, { ok: true, reasons: [] });
+    });
+  }
+
+  for (const type of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    it(`8: input type "${type}" is an invalid input, never a look-up on the prototype`, async () => {
+      const text = `{"inputs": [{"id": "a", "type": "${type}", "description": "d"}], "servers": {"s": {"command": "node", "args": ["\${input:a}"]}}}`;
+      const a = analyze(text);
+      const problem = a.problems.find((p) => p.code === 'invalid-input');
+      assert.ok(problem, codes(a).join());
+      assert.deepEqual(a.rejected.map((r) => r.name), ['s']);
+      const { exported } = await exportAndVerify(workspace(text), tempDir());
+      assert.equal(exported.code, 0);
+    });
+  }
+
+  it('9: unpaired surrogates in a server name or an input description give located diagnostics', async () => {
+    const text = '{"servers": {"s\\ud800": {"command": "node"}, "t": {"command": "${input:b}"}, "ok": {"command": "node"}},\n "inputs": [{"id": "b", "type": "promptString", "description": "\\udc00"}]}';
+    const a = analyze(text);
+    assert.deepEqual(a.servers.map((s) => s.name), ['ok']);
+    assert.deepEqual(a.rejected.map((r) => r.name), ['s\ufffd', 't']);
+    const surrogate = a.problems.filter((p) => p.message.includes('unpaired UTF-16 surrogate'));
+    assert.deepEqual(surrogate.map((p) => [p.code, p.range.start.line]), [['invalid-server', 0], ['invalid-input', 1]]);
+    const { exported, verified } = await exportAndVerify(workspace(text), tempDir());
+    assert.equal(exported.code, 0);
+    assert.equal((verified.json.verify as { ok: boolean }).ok, true);
+  });
+
+  for (const [what, deep] of [['args', '['.repeat(3000) + ']'.repeat(3000)], ['objects', '{"a":'.repeat(3000) + '1' + '}'.repeat(3000)]]) {
+    it(`10: ${what} nested 3000 deep: a located too-deep problem, the CLI still prints JSON`, async () => {
+      const text = `{"servers": {"s": {"command": "node",\n "args": ${deep}}}}`;
+      const a = analyze(text);
+      assert.equal(a.usable, false);
+      assert.deepEqual(a.problems.map((p) => [p.code, p.range.start.line]), [['too-deep', 1]]);
+      const { exported, verified } = await exportAndVerify(workspace(text), tempDir());
+      assert.equal(exported.code, 1);
+      assert.deepEqual((exported.json.problems as Array<{ code: string }>).map((p) => p.code), ['too-deep']);
+      assert.equal((verified.json.verify as { ok: boolean }).ok, false);
+    });
+  }
+
+  it('10: a declaration nested 3000 deep is refused by verify, not a crash', async () => {
+    const folder = workspace('{"servers": {}}', { '.dsh/declaration.json': `{"x": ${'['.repeat(3000)}${']'.repeat(3000)}}` });
+    const result = await verifyFolder(folder, { dshHome: tempDir() });
+    assert.equal(result.ok, false);
+    assert.equal(result.reasons[0].code, 'tampered');
+  });
+
+  for (const first of ['1', '{}', '[]', 'true', 'null']) {
+    it(`11: a duplicate env/header key whose first value is ${first} is a duplicate-key, not a crash`, () => {
+      const a = analyze(`{"servers": {"s": {"command": "node", "env": {"A": ${first}, "A": "x"}}, "h": {"url": "https://e.example", "headers": {"H": ${first}, "H": "x"}}}}`);
+      assert.deepEqual(a.rejected.map((r) => [r.name, r.codes]), [['s', ['duplicate-key']], ['h', ['duplicate-key']]]);
+    });
+  }
+
+  describe('12: the declaration path is never opened except through the safe reader', () => {
+    const mcp = '{"servers": {"s": {"command": "node"}}}';
+    const run = (folder: string, home: string) => exportFolder({ folder, folderName: 'w', userHome: '/h', dshHome: home });
+
+    it('a FIFO at the target: replaced, no hang', async function () {
+      this.timeout(10000);
+      const folder = workspace(mcp);
+      mkdirSync(path.join(folder, '.dsh'));
+      execFileSync('mkfifo', [path.join(folder, '.dsh/declaration.json')]);
+      execFileSync('mkfifo', [path.join(folder, '.dsh/declaration.schema.json')]);
+      const home = tempDir();
+      const result = await run(folder, home);
+      assert.equal(result.written, true);
+      assert.ok(lstatSync(path.join(folder, '.dsh/declaration.json')).isFile());
+      assert.ok(lstatSync(path.join(folder, '.dsh/declaration.schema.json')).isFile());
+      assert.equal((await verifyFolder(folder, { dshHome: home })).ok, true);
+    });
+
+    it('a link to /dev/zero at the target: replaced without reading it', async () => {
+      const folder = workspace(mcp);
+      mkdirSync(path.join(folder, '.dsh'));
+      symlinkSync('/dev/zero', path.join(folder, '.dsh/declaration.json'));
+      const before = process.memoryUsage().rss;
+      const result = await run(folder, tempDir());
+      assert.equal(result.written, true);
+      assert.ok(process.memoryUsage().rss - before < 64 * 1024 * 1024, 'read far more than a declaration');
+      assert.ok(lstatSync(path.join(folder, '.dsh/declaration.json')).isFile());
+    });
+
+    it('a directory at the target: a clear error, in the CLI\'s JSON object', async () => {
+      const folder = workspace(mcp);
+      mkdirSync(path.join(folder, '.dsh/declaration.json'), { recursive: true });
+      const { code, json } = await cliJson(['export', '--workspace', folder, '--dsh-home', tempDir()]);
+      assert.equal(code, 1);
+      assert.match(String(json.error), /declaration\.json is a folder, not a file; nothing was written/);
+      rmSync(path.join(folder, '.dsh/declaration.json'), { recursive: true });
+      writeFileSync(path.join(folder, '.dsh/declaration.json'), 'old');
+      assert.equal((await cliJson(['export', '--workspace', folder, '--dsh-home', tempDir()])).code, 0);
+      assert.notEqual(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'), 'old');
+    });
+  });
+});
