@@ -1,5 +1,6 @@
 import { APPROVE_USAGE, runApprove } from './approve';
 import type { CommandContext } from './context';
+import { SKILLS_OPTIONS, SKILLS_USAGE, runSkills } from './skills';
 import { TRUST_USAGE, runTrust } from './trust';
 
 /**
@@ -9,10 +10,12 @@ import { TRUST_USAGE, runTrust } from './trust';
 export const MODULE_COMMANDS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   trust: runTrust,
   approve: (ctx) => runApprove(ctx),
+  skills: runSkills,
 };
 
 export const MODULE_OPTIONS = {
   yes: { type: 'string', multiple: true },
+  ...SKILLS_OPTIONS,
 } as const;
 
-export const MODULE_USAGE = [TRUST_USAGE, APPROVE_USAGE].map((line) => `  ${line}`).join('\n');
+export const MODULE_USAGE = [TRUST_USAGE, APPROVE_USAGE, SKILLS_USAGE].map((line) => `  ${line}`).join('\n');

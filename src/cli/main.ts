@@ -9,6 +9,7 @@ import { readWorkspaceFile } from '../core/reader';
 import { computeDeclarationSections, settingValueInText } from '../core/sections';
 import { MODULE_COMMANDS, MODULE_OPTIONS, MODULE_USAGE } from './commands';
 import { CommandUsageError } from './context';
+import { folderSkills, printSkillGate, skillRootsJson } from './skills';
 import { readSecret } from './readSecret';
 
 const USAGE = `Usage: dsh-bridge <command> [options]
@@ -210,6 +211,13 @@ function table(rows: string[][]): string {
 
 async function runVerify(folder: string, dshHome: string, json: boolean, io: Io): Promise<number> {
   const result: VerifyResult = await verifyFolder(folder, { dshHome });
+  const trustMode = await new HostStore(dshHome).trustMode();
+  const skills = await folderSkills(folder, dshHome, result);
+  // What a DSH session in this folder gets: nothing from an unverified declaration or under "deny".
+  const mounts = result.ok && trustMode !== 'deny' ? result.declaration! : undefined;
+  const lsp = mounts?.lsp;
+  const languageServers = lsp?.registersAll ? Object.entries(lsp.servers).map(([id, s]) => ({ id, extensions: Object.keys(s.extensionToLanguage) })) : [];
+  const dsh = { trustMode, servers: (mounts?.servers ?? []).map((s) => s.serverName), languageServers, skills: skillRootsJson(skills) };
   if (json) {
     io.out(JSON.stringify({
       declaration: result.declaration ? DECLARATION_PATH : null,
@@ -217,12 +225,20 @@ async function runVerify(folder: string, dshHome: string, json: boolean, io: Io)
       rejected: result.declaration?.rejected ?? [],
       problems: [],
       verify: { ok: result.ok, reasons: result.reasons },
+      dsh,
     }));
-  } else if (result.ok) {
+    return result.ok ? 0 : 1;
+  }
+  if (result.ok) {
     io.out(`${DECLARATION_PATH}: signed, intact and fresh (${result.declaration!.servers.length} server(s)).`);
   } else {
     for (const r of result.reasons) io.out(`${DECLARATION_PATH}: ${r.code}: ${r.message}`);
   }
+  const why = mounts ? '' : trustMode === 'deny' ? ': nothing is mounted' : ': the declaration does not verify, nothing from it is mounted';
+  io.out(`\nWhat a DSH session in this folder gets (trust mode "${trustMode}"${why}):`);
+  io.out(`  MCP servers:      ${dsh.servers.length ? dsh.servers.join(', ') : 'none'}`);
+  io.out(`  Language servers: ${languageServers.length ? languageServers.map((l) => `${l.id} (${l.extensions.join(', ')})`).join(', ') : lsp && !lsp.registersAll ? 'none (an entry of dsh.lsp.servers is invalid)' : 'none'}`);
+  printSkillGate(skills, io, '  ');
   return result.ok ? 0 : 1;
 }
 

@@ -121,6 +121,17 @@ function findFrontMatter(raw: string): FrontMatter | { missing: 'no-opening' | '
 }
 
 /**
+ * The body DSH loads for a skill: everything after the closing `---` line, trimmed (as
+ * dsh-skill-filesystem's `parseFrontmatter` + `content: body.trim()`); `undefined` without front matter.
+ */
+export function skillBody(raw: string): string | undefined {
+  const fm = findFrontMatter(raw);
+  if ('missing' in fm) return undefined;
+  const newline = raw.indexOf('\n', fm.end);
+  return (newline < 0 ? '' : raw.slice(newline + 1)).trim();
+}
+
+/**
  * Reads one skill file as dsh-skill-filesystem's `parseSkillFile` does and says why DSH would drop
  * it or ignore part of it. `file` becomes `Problem.file` (skill files may live outside the
  * workspace: callers pass an absolute path).

@@ -1,7 +1,12 @@
 import * as path from 'node:path';
 import { verifyFolder, type DeclaredServer } from '../core/declaration';
+import type { LspDeclarationSection } from '../core/declarationModel';
 import { HostStore, type TrustMode } from '../core/hostStore';
+import { describeLspServers, LSP_APPROVAL_NAME, toLspStdioConfig } from '../core/lspRow';
+import type { TemplateLookup } from '../core/template';
 import { dropTools, mergeTools } from './assembly';
+import { LSP_PROMPT_SECTION, LSP_TOOL_NAME, mergeSections, mountLsp, type LspMounted } from './lspMount';
+import { SkillGate } from './skillGate';
 import { McpClientModules, type Mounted } from './mcpModules';
 import { buildRow } from './rows';
 import type {
@@ -13,6 +18,8 @@ export interface BridgeOptions {
   dshHome: string;
   /** The DSH process environment used for `${env:NAME}`; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Enforce skill-root trust in every session (default true). */
+  gateSkillRoots?: boolean;
 }
 
 interface ServerMount {
@@ -21,12 +28,21 @@ interface ServerMount {
   mounted: Mounted;
 }
 
+/** The folder's language servers mounted into one session (one isolated lsp service). */
+interface LspMount {
+  pin: string;
+  mounted: LspMounted;
+}
+
 /** One session (agent) of DSH and what this plugin mounted into it. */
 interface SessionState {
   agent: AgentLike;
   /** Child fiber of `agent.ctx`: every server of this session mounts under it and ends with it. */
   fiber?: Fiber;
   mounts: Map<string, ServerMount>;
+  lsp?: LspMount;
+  /** The lsp tool left this session since the last assembly (it leaves the snapshot being built). */
+  lspStopped: boolean;
   /** `serverName pin` keys the user rejected in this session. */
   rejected: Set<string>;
   /** `serverName pin` -> turn marker where a cancelled/unavailable answer was given (ask again next turn). */
@@ -41,6 +57,7 @@ interface SessionState {
 }
 
 const key = (serverName: string, pin: string) => `${serverName} ${pin}`;
+const errorText = (error: unknown) => String(error instanceof Error ? error.message : error);
 const shortPin = (pin: string) => pin.slice(0, 'sha256:'.length + 12);
 
 /**
@@ -53,11 +70,13 @@ export class Bridge {
   private readonly sessions = new Map<AgentLike, SessionState>();
   private readonly modules: McpClientModules;
   private readonly store: HostStore;
+  private readonly skillGate?: SkillGate;
   private disposed = false;
 
   constructor(private readonly ctx: Ctx, private readonly options: BridgeOptions, private readonly log: Logger) {
     this.modules = new McpClientModules(ctx, log);
     this.store = new HostStore(options.dshHome);
+    if (options.gateSkillRoots !== false) this.skillGate = new SkillGate(ctx, { dshHome: options.dshHome, env: options.env }, log);
   }
 
   start(): void {
@@ -66,7 +85,14 @@ export class Bridge {
     this.ctx.on('agent/disposed', (payload: { agent?: AgentLike } | undefined) => {
       const agent = payload?.agent;
       if (agent) void this.endSession(agent, 'session ended');
+      if (agent) void this.skillGate?.detach(agent);
     });
+    // The skill gate registers at creation: catalogs are durable session facts, published at
+    // the first step, so the session's layer must be in place before it.
+    this.ctx.on('agent/created', (payload: { agent?: AgentLike } | undefined) => {
+      if (payload?.agent && !this.disposed) this.skillGate?.attach(payload.agent);
+    });
+    this.skillGate?.attachExisting();
     // Agents created before this plugin loaded (declared in config) are covered by the
     // waterfall too; registering them now only makes their teardown tracked from the start.
     const agents = this.ctx.get('agents') as AgentsService | undefined;
@@ -76,15 +102,16 @@ export class Bridge {
   /** Plugin unload: stop every server this plugin started. */
   async stop(): Promise<void> {
     this.disposed = true;
-    const running = [...this.sessions.values()].reduce((n, s) => n + s.mounts.size, 0);
+    const running = [...this.sessions.values()].reduce((n, s) => n + s.mounts.size + (s.lsp ? 1 : 0), 0);
     if (running) this.log.info(`dsh-bridge: unloading: stopping ${running} server(s)`);
     await Promise.all([...this.sessions.keys()].map((agent) => this.endSession(agent, 'DSH Bridge plugin unloaded')));
+    await this.skillGate?.stop();
   }
 
   private stateOf(agent: AgentLike): SessionState {
     let state = this.sessions.get(agent);
     if (!state) {
-      state = { agent, mounts: new Map(), rejected: new Set(), unanswered: new Map(), stopped: new Set(), logged: new Set(), chain: Promise.resolve(), ended: false };
+      state = { agent, mounts: new Map(), lspStopped: false, rejected: new Set(), unanswered: new Map(), stopped: new Set(), logged: new Set(), chain: Promise.resolve(), ended: false };
       this.sessions.set(agent, state);
     }
     return state;
@@ -107,6 +134,11 @@ export class Bridge {
       this.log.warn(`dsh-bridge: stopping server "${m.serverName}" failed: ${String(error instanceof Error ? error.message : error)}`);
     })));
     state.mounts.clear();
+    if (state.lsp) {
+      names.push('language servers');
+      await state.lsp.mounted.unmount().catch((error) => this.log.warn(`dsh-bridge: stopping the language servers failed: ${errorText(error)}`));
+      state.lsp = undefined;
+    }
     if (state.fiber) await Promise.resolve(state.fiber.dispose()).catch(() => undefined);
     if (names.length) this.log.info(`dsh-bridge: session ${agent.id}: stopped ${names.map((n) => `"${n}"`).join(', ')} (${why})`);
   }
@@ -120,18 +152,25 @@ export class Bridge {
     try {
       await run;
     } catch (error) {
-      this.log.error(`dsh-bridge: session ${agent.id}: ${String(error instanceof Error ? error.message : error)}`);
+      this.log.error(`dsh-bridge: session ${agent.id}: ${errorText(error)}`);
     }
+    // Before DSH's agent/pre-step publishes this step's skill catalog.
+    await this.skillGate?.revalidate(agent).catch((error) => this.log.warn(`dsh-bridge: session ${agent.id}: skill roots not revalidated (${errorText(error)})`));
     const visible = this.visibleTools(context, state);
     const prefixes = [...state.mounts.keys()].map((n) => `mcp__${n}__`);
-    const added = visible.filter((tool) => prefixes.some((p) => tool.name.startsWith(p)));
+    const added = visible.filter((tool) => prefixes.some((p) => tool.name.startsWith(p)) || (state.lsp !== undefined && tool.name === LSP_TOOL_NAME));
     const gone = new Set(state.stopped);
     state.stopped.clear();
+    const lspGone = state.lspStopped;
+    state.lspStopped = false;
     const toolOrder = this.toolOrder();
     const apply = (target: PromptAssembly) => {
       // Tools of servers stopped during this assembly are still in the base snapshot.
-      if (gone.size) dropTools(target, gone, new Set(visible.map((t) => t.name)));
+      const stillVisible = new Set(visible.map((t) => t.name));
+      if (gone.size) dropTools(target, gone, stillVisible);
+      if (lspGone && !stillVisible.has(LSP_TOOL_NAME)) target.tools = target.tools.filter((t) => t.name !== LSP_TOOL_NAME);
       mergeTools(target, added, toolOrder);
+      if (state.lsp) mergeSections(target, this.ctx.get('systemPrompt'), context.scope ?? agent, [LSP_PROMPT_SECTION], context);
     };
     apply(assembly);
     const result = await next();
@@ -146,19 +185,19 @@ export class Bridge {
 
   /** The tools the session's model would see now (restrictions and presentation mode honoured). */
   private visibleTools(context: AssembleContext, state: SessionState): ToolSchema[] {
-    if (state.mounts.size === 0 && state.stopped.size === 0) return [];
+    if (state.mounts.size === 0 && state.stopped.size === 0 && !state.lsp && !state.lspStopped) return [];
     const tools = this.ctx.get('tools') as ToolsService | undefined;
     if (!tools) return [];
     const scope = context.scope ?? state.agent;
     return typeof tools.wireSchemas === 'function' ? tools.wireSchemas(scope).schemas : tools.schemas(scope);
   }
 
-  private providedAlready(agent: AgentLike, serverName: string): boolean {
+  private providedAlready(agent: AgentLike, name: string, exact = false): boolean {
     const tools = this.ctx.get('tools') as ToolsService | undefined;
     if (!tools) return false;
-    const prefix = `mcp__${serverName}__`;
+    const prefix = `mcp__${name}__`;
     try {
-      return tools.schemas(agent).some((t) => t.name.startsWith(prefix));
+      return tools.schemas(agent).some((t) => (exact ? t.name === name : t.name.startsWith(prefix)));
     } catch {
       return false;
     }
@@ -187,6 +226,7 @@ export class Bridge {
     }
 
     let desired: DeclaredServer[] = [];
+    let lspSection: LspDeclarationSection | undefined;
     let folder = cwd;
     let inputs: Record<string, string> = {};
     let approvals: Array<{ serverName: string; pin: string }> = [];
@@ -198,6 +238,7 @@ export class Bridge {
       this.once(state, `${where}: trust mode is "deny" on this machine: nothing from the declaration is mounted`, 'info');
     } else {
       desired = verified.declaration!.servers;
+      lspSection = verified.declaration!.lsp;
       folder = verified.declaration!.folder;
       try {
         const record = await this.store.readFolder(folder);
@@ -218,6 +259,13 @@ export class Bridge {
       this.log.info(`${where}: stopped "${serverName}" (its entry ${wanted.has(serverName) ? 'changed' : 'left the declaration or the declaration is no longer valid'})`);
     }
 
+    const lookup: TemplateLookup = {
+      input: (id: string) => (Object.prototype.hasOwnProperty.call(inputs, id) ? inputs[id] : undefined),
+      env: (name: string) => {
+        const env = this.options.env ?? process.env;
+        return Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;
+      },
+    };
     for (const server of desired) {
       if (state.ended || this.disposed || signal?.aborted) return;
       if (state.mounts.has(server.serverName)) continue;
@@ -227,13 +275,6 @@ export class Bridge {
       const turn = this.turnMarker(agent);
       if (state.unanswered.get(k) === turn) continue;
 
-      const lookup = {
-        input: (id: string) => (Object.prototype.hasOwnProperty.call(inputs, id) ? inputs[id] : undefined),
-        env: (name: string) => {
-          const env = this.options.env ?? process.env;
-          return Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;
-        },
-      };
       // Values first: a server that cannot start is refused without asking the user.
       const preview = await buildRow(server, folder, { ...lookup });
       if (!preview.ok) {
@@ -298,6 +339,95 @@ export class Bridge {
       } catch (error) {
         this.once(state, `${where}: server ${label} failed to start: ${String(error instanceof Error ? error.message : error)}`);
       }
+    }
+    await this.reconcileLsp(state, { section: lspSection, trust, approvals, lookup, where, declarationPath: path.join(cwd, '.dsh', 'declaration.json') }, signal);
+  }
+
+  /**
+   * The folder's language servers, as an MCP server is treated: verified declaration first, then
+   * trust (`deny` nothing; `pinned` an approved pin starts without asking; otherwise DSH's
+   * approval inside the turn), then one isolated lsp service for this session.
+   */
+  private async reconcileLsp(
+    state: SessionState,
+    want: { section?: LspDeclarationSection; trust: TrustMode; approvals: Array<{ serverName: string; pin: string }>; lookup: TemplateLookup; where: string; declarationPath: string },
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const agent = state.agent;
+    const { section, where } = want;
+    const usable = section !== undefined && section.registersAll && Object.keys(section.servers).length > 0;
+    if (state.lsp && (!usable || state.lsp.pin !== section.pin)) {
+      const mount = state.lsp;
+      state.lsp = undefined;
+      state.lspStopped = true;
+      await mount.mounted.unmount();
+      this.log.info(`${where}: stopped the language servers of session ${agent.id} (the lsp section ${usable ? 'changed' : 'left the declaration or the declaration is no longer valid'})`);
+    }
+    if (!section || state.lsp || state.ended || this.disposed || signal?.aborted) return;
+    if (!section.registersAll) {
+      this.once(state, `${where}: language servers not started: the lsp section has an invalid entry, and DSH registers none of its servers then (fix dsh.lsp.servers and export again)`);
+      return;
+    }
+    if (!usable) return;
+    const k = key(LSP_APPROVAL_NAME, section.pin);
+    const label = `language servers ${describeLspServers(section)} (pin ${shortPin(section.pin)})`;
+    if (state.rejected.has(k)) return;
+    const turn = this.turnMarker(agent);
+    if (state.unanswered.get(k) === turn) return;
+    const preview = toLspStdioConfig(section, want.lookup);
+    if (!preview.ok) {
+      this.once(state, `${where}: ${label} not started: ${preview.reason}`);
+      return;
+    }
+    if (this.providedAlready(agent, LSP_TOOL_NAME, true)) {
+      this.once(state, `${where}: ${label} not started for session ${agent.id}: an lsp tool is already visible there (a profile row)`, 'info');
+      return;
+    }
+    const approved = want.approvals.some((a) => a.serverName === LSP_APPROVAL_NAME && a.pin === section.pin);
+    if (!(want.trust === 'pinned' && approved)) {
+      const approval = this.ctx.get('approval') as ApprovalService | undefined;
+      if (!approval) {
+        this.once(state, `${where}: ${label} not started: this DSH has no approval service to ask`);
+        return;
+      }
+      const commands = [...new Set(Object.values(section.servers).map((s) => JSON.stringify(path.basename(s.command))))].join(', ');
+      const outcome = await approval.request({
+        agent,
+        toolName: LSP_TOOL_NAME,
+        reason: `Start language servers ${describeLspServers(section)} (pin ${shortPin(section.pin)}) from ${want.declarationPath}: they run ${commands}${want.trust === 'pinned' ? '; this pin was not approved in the editor' : ''}`,
+        signal,
+      });
+      if (outcome === 'rejected') {
+        state.rejected.add(k);
+        this.log.info(`${where}: ${label} rejected by the user: not started in this session`);
+        return;
+      }
+      if (outcome !== 'allowed-once') {
+        state.unanswered.set(k, turn);
+        this.log.info(`${where}: ${label} not started: approval ${outcome}`);
+        return;
+      }
+      state.unanswered.delete(k);
+    }
+    if (state.ended || this.disposed || signal?.aborted) return;
+    // Rendered again at start: the DSH environment is read now, not at approval time.
+    const built = toLspStdioConfig(section, want.lookup);
+    if (!built.ok) {
+      this.once(state, `${where}: ${label} not started: ${built.reason}`);
+      return;
+    }
+    const parent = await this.sessionContext(state);
+    if (!parent) return;
+    try {
+      const mounted = await mountLsp(this.ctx, parent, built.config);
+      if (state.ended || this.disposed) {
+        await mounted.unmount();
+        return;
+      }
+      state.lsp = { pin: section.pin, mounted };
+      this.log.info(`${where}: started ${label} for session ${agent.id} (each server spawns on its first query)`);
+    } catch (error) {
+      this.once(state, `${where}: ${label} failed to start: ${errorText(error)}`);
     }
   }
 

@@ -11,6 +11,11 @@ import type { Ctx, Logger } from './types';
 export interface Config {
   /** The DSH home holding the bridge store (`<dshHome>/bridge/`); default $DSH_HOME, else ~/.dsh. */
   dshHome?: string;
+  /**
+   * Enforce skill-root trust (default true): project (`.dsh/skills`, `.agents/skills`) and custom
+   * skill roots reach a session only when trusted on this machine at their current content.
+   */
+  gateSkillRoots?: boolean;
 }
 
 export const name = 'dsh-bridge';
@@ -19,7 +24,7 @@ export const inject = ['agents', 'systemPrompt', 'tools'];
 
 export function apply(ctx: Ctx, config: Config | undefined): void {
   const logger = typeof ctx.logger === 'function' ? (ctx.logger as unknown as (name: string) => Logger)('dsh-bridge') : ctx.logger;
-  const bridge = new Bridge(ctx, { dshHome: resolveDshHome(config?.dshHome) }, logger);
+  const bridge = new Bridge(ctx, { dshHome: resolveDshHome(config?.dshHome), gateSkillRoots: config?.gateSkillRoots !== false }, logger);
   bridge.start();
   ctx.effect(() => () => bridge.stop(), 'dsh-bridge');
 }

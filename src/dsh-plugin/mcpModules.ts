@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { dynamicImport, importHostModule } from './hostModules';
 import type { Ctx, Fiber, Logger, McpClientModule } from './types';
 
 /** Built at run time so no bundler or lint rule mistakes it for a static dependency. */
@@ -11,9 +12,6 @@ const RESERVED = /serverName "[^"]*" is already in use/;
 
 /** At most this many module instances per serverName (= concurrent sessions using it). */
 const MAX_INSTANCES = 64;
-
-// A real dynamic import, even in the CommonJS bundle (esbuild keeps a non-literal import()).
-const dynamicImport = (specifier: string): Promise<any> => import(specifier);
 
 function errorText(error: unknown): string {
   let text = '';
@@ -64,35 +62,12 @@ export class McpClientModules {
   /** The host's module instance. */
   host(): Promise<McpClientModule> {
     this.primary ??= (async () => {
-      const mod = (this.ctx.get('loader') ? await this.viaLoader() : await dynamicImport(MCP_CLIENT_SPECIFIER)) as McpClientModule;
+      const mod = (await importHostModule(this.ctx, MCP_CLIENT_SPECIFIER)) as McpClientModule;
       if (!mod || typeof mod.apply !== 'function') throw new Error(`${MCP_CLIENT_SPECIFIER} has no plugin "apply" export`);
       return mod;
     })();
     this.primary.catch(() => { this.primary = undefined; });
     return this.primary;
-  }
-
-  /**
-   * `loader.import()` reads `this.ctx.loader`, and a service only resolves in a context that
-   * injects it: so import from a short-lived child fiber that injects `loader` (an optional
-   * dependency of this plugin: a host without the Loader takes the plain import() path).
-   */
-  private async viaLoader(): Promise<unknown> {
-    let result: Promise<unknown> | undefined;
-    const fiber = this.ctx.plugin({
-      name: 'dsh-bridge-loader',
-      inject: ['loader'],
-      apply: (c: Ctx & { loader: { import(name: string): Promise<unknown>; unwrapExports?(ns: unknown): unknown } }) => {
-        result = c.loader.import(MCP_CLIENT_SPECIFIER).then((ns) => (typeof c.loader.unwrapExports === 'function' ? c.loader.unwrapExports(ns) : ns));
-      },
-    });
-    try {
-      await fiber;
-      if (!result) throw new Error('the loader was not available');
-      return await result;
-    } finally {
-      await Promise.resolve(fiber.dispose()).catch(() => undefined);
-    }
   }
 
   /** The file URL of the host's module, proven by identity: importing it yields the same namespace. */

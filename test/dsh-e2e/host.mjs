@@ -92,7 +92,7 @@ export function captureLogs(root) {
  * The smallest host of dsh-host-rc8.md: SystemPrompt, ToolRuntime, LlmRuntime, SessionStore,
  * AgentRegistry, ApprovalService, AgentLoop and the cordis Loader, plus the fake adapter.
  */
-export async function smallestHost({ toolOrder } = {}) {
+export async function smallestHost({ toolOrder, lspAndSkills = false } = {}) {
   const { Context } = await hostImport('@deepseek-ai/cordis');
   const Loader = (await hostImport('@deepseek-ai/cordis-plugin-loader')).default;
   const SystemPrompt = (await hostImport('@deepseek-ai/dsh-system-prompt')).default;
@@ -114,6 +114,16 @@ export async function smallestHost({ toolOrder } = {}) {
   await root.plugin(AgentRegistry);
   await root.plugin(ApprovalService, { policy: 'ask' });
   await root.plugin(AgentLoop, { agents: [] });
+  if (lspAndSkills) {
+    // What language servers and skills need: the host filesystem and subprocess services, and
+    // DSH's skill rows as dsh-base mounts them (Loader rows, global).
+    await root.plugin((await hostImport('@deepseek-ai/dsh-fs-local')).default, {});
+    await root.plugin((await hostImport('@deepseek-ai/dsh-subprocess-local')).default);
+    for (const [id, name] of [['skill', '@deepseek-ai/dsh-skill'], ['skill-filesystem', '@deepseek-ai/dsh-skill-filesystem'], ['tool-skill', '@deepseek-ai/dsh-tool-skill']]) {
+      await root.loader.create({ id, name, config: {} });
+    }
+    await root.loader.await();
+  }
   const llm = await makeFakeLlm();
   root.llm.registerAdapter(['fake'], llm.adapter);
   return { kind: 'smallest', root, logs, llm, async dispose() { await root.fiber.dispose(); } };

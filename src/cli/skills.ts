@@ -1,0 +1,114 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { verifyFolder, type VerifyResult } from '../core/declaration';
+import { HostStore } from '../core/hostStore';
+import { gateFolderSkills, type SkillGateResult } from '../core/skillGate';
+import { resolveAgentsHome } from '../core/skills';
+import { CommandUsageError, type CliIo, type CommandContext } from './context';
+
+export const SKILLS_USAGE = [
+  'skills   Skill-root trust on this machine (what DSH sessions in the folder load):',
+  '           skills list              roots, their skills, pin and trust',
+  '           skills trust <root>      show the root\'s skills and pin, then trust that pin (--pin PIN: only if unchanged)',
+  '           skills distrust <root>   forget the trust of a root',
+].join('\n  ');
+
+export const SKILLS_OPTIONS = { pin: { type: 'string' } } as const;
+
+/**
+ * The skill roots a DSH session in `folder` reads, gated as the DSH plugin gates them: project
+ * and user roots, and the custom roots the editor exported into the declaration.
+ */
+export async function folderSkills(folder: string, dshHome: string, verified?: VerifyResult): Promise<SkillGateResult> {
+  const declaration = verified?.declaration ?? (await verifyFolder(folder, { dshHome })).declaration;
+  const customRoots = (declaration?.skills?.roots ?? []).filter((r) => r.kind === 'custom').map((r) => r.path);
+  return gateFolderSkills({ folder, dshHome, agentsHome: resolveAgentsHome(process.env, os.homedir()), customRoots });
+}
+
+const GATE_WORDS = { trusted: 'trusted', untrusted: 'not trusted', changed: 'changed since trusted', 'not-gated': 'not gated (your own)' } as const;
+
+export function skillRootsJson(result: SkillGateResult) {
+  return {
+    roots: result.roots.map((r) => ({ path: r.path, kind: r.kind, trust: r.gate, pin: r.pin ?? null, recordedPin: r.recordedPin ?? null, skills: r.skills })),
+    withheld: result.shadows.map((s) => ({ name: s.name, root: s.withheldRoot, offeredFrom: s.fallback?.root.path ?? null })),
+  };
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n');
+}
+
+export function printSkillGate(result: SkillGateResult, io: CliIo, indent = ''): void {
+  if (!result.roots.length) {
+    io.out(`${indent}Skills:           no skill root exists`);
+    return;
+  }
+  io.out(`${indent}Skills:`);
+  io.out(table([['ROOT', 'KIND', 'TRUST', 'PIN', 'SKILLS'], ...result.roots.map((r) => [
+    r.path, r.kind, GATE_WORDS[r.gate], r.pin ? `${r.pin.slice(0, 19)}…` : r.tooLarge ? 'too large' : '-', r.skills.join(', ') || '-',
+  ])]).split('\n').map((l) => `${indent}  ${l}`).join('\n'));
+  for (const s of result.shadows) {
+    io.out(`${indent}  withheld: "${s.name}" from ${s.withheldRoot}${s.fallback ? ` (offered instead from ${s.fallback.root.path})` : ''}`);
+  }
+}
+
+/** `dsh-bridge skills list | trust <root> | distrust <root>` on the host store the DSH plugin reads. */
+export async function runSkills(ctx: CommandContext): Promise<number> {
+  const { folder, dshHome, json, io } = ctx;
+  const [sub, ...args] = ctx.args;
+  const store = new HostStore(dshHome);
+  switch (sub) {
+    case 'list': {
+      if (args.length) throw new CommandUsageError('"skills list" takes no argument');
+      const result = await folderSkills(folder, dshHome);
+      if (json) io.out(JSON.stringify(skillRootsJson(result)));
+      else printSkillGate(result, io);
+      return 0;
+    }
+    case 'trust': {
+      if (args.length !== 1) throw new CommandUsageError('"skills trust" takes the root to trust (see "skills list")');
+      const target = path.resolve(args[0]);
+      const expectedPin = typeof ctx.options.pin === 'string' ? ctx.options.pin : undefined;
+      const result = await folderSkills(folder, dshHome);
+      const root = result.roots.find((r) => r.path === target);
+      if (!root) {
+        io.err(`dsh-bridge: ${target} is not a skill root of ${folder} (see "dsh-bridge skills list").`);
+        return 1;
+      }
+      if (root.gate === 'not-gated') {
+        io.err(`dsh-bridge: ${target} is your own ${root.kind} root: it is not gated and needs no trust.`);
+        return 1;
+      }
+      if (!root.pin) {
+        io.err(`dsh-bridge: ${target} is too large to pin (more than 10000 files or 64 MiB), so it cannot be trusted.`);
+        return 1;
+      }
+      if (expectedPin !== undefined && expectedPin !== root.pin) {
+        io.err(`dsh-bridge: ${target} has pin ${root.pin} now, not ${expectedPin}: it changed since you reviewed it; nothing was trusted.`);
+        return 1;
+      }
+      await store.trustSkillRoot(target, root.pin);
+      if (json) {
+        io.out(JSON.stringify({ trusted: target, kind: root.kind, pin: root.pin, skills: root.skills }));
+      } else {
+        io.out(`Skill root ${target} (${root.kind})`);
+        io.out(`  skills: ${root.skills.join(', ') || 'none'}`);
+        io.out(`  pin:    ${root.pin}`);
+        io.out('Trusted: DSH sessions load its skills while its content keeps this pin (any change withholds them until you trust it again).');
+      }
+      return 0;
+    }
+    case 'distrust': {
+      if (args.length !== 1) throw new CommandUsageError('"skills distrust" takes the root to forget');
+      const target = path.resolve(args[0]);
+      const had = Object.hasOwn(await store.skillTrust(), target);
+      if (had) await store.distrustSkillRoot(target);
+      if (json) io.out(JSON.stringify({ distrusted: target, wasTrusted: had }));
+      else io.out(had ? `Skill root ${target} is no longer trusted: DSH sessions withhold its skills.` : `Skill root ${target} was not trusted; nothing changed.`);
+      return 0;
+    }
+    default:
+      throw new CommandUsageError('"skills" needs one of: list, trust <root>, distrust <root>');
+  }
+}

@@ -1,0 +1,69 @@
+import type { LspDeclarationSection } from './declarationModel';
+import { renderTemplate, type TemplateLookup } from './template';
+
+/**
+ * The DSH side's rendering of a verified `lsp` section into the config of one
+ * `@deepseek-ai/dsh-lsp-stdio` instance (contract section 4): env templates resolved (a
+ * credential-named variable is a reference to the DSH process environment), every other field
+ * as declared. A missing variable refuses the whole row: dsh-lsp-stdio registers all or nothing.
+ */
+
+/** The name under which the host store records the approved pin of a folder's `lsp` section (never an MCP serverName: `$` is not allowed there). */
+export const LSP_APPROVAL_NAME = '$lsp';
+
+export interface LspStdioServer {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  extensionToLanguage: Record<string, string>;
+  initializationOptions: unknown;
+  configuration: unknown;
+  maxMessageBytes: number;
+  maxStderrBytes: number;
+  maxDocumentBytes: number;
+  shutdownTimeoutMs: number;
+  killGraceMs: number;
+}
+
+export type LspRowResult =
+  | { ok: true; config: { servers: Record<string, LspStdioServer> } }
+  | { ok: false; reason: string };
+
+export function toLspStdioConfig(section: LspDeclarationSection, lookup: TemplateLookup): LspRowResult {
+  const servers: Record<string, LspStdioServer> = {};
+  for (const [id, server] of Object.entries(section.servers)) {
+    const env: Record<string, string> = {};
+    for (const [name, template] of Object.entries(server.env)) {
+      const rendered = renderTemplate(template, lookup);
+      if ('missing' in rendered) {
+        const what = rendered.missing.kind === 'env' ? `the environment variable ${rendered.missing.name}, which is not set in the DSH process` : `input "${rendered.missing.name}", which has no stored value`;
+        return { ok: false, reason: `language server "${id}" needs ${what} (for its env ${name})` };
+      }
+      Object.defineProperty(env, name, { value: rendered.value, enumerable: true, writable: true, configurable: true });
+    }
+    Object.defineProperty(servers, id, {
+      value: {
+        command: server.command,
+        args: [...server.args],
+        env,
+        extensionToLanguage: { ...server.extensionToLanguage },
+        initializationOptions: server.initializationOptions ?? null,
+        configuration: server.configuration ?? null,
+        maxMessageBytes: server.maxMessageBytes,
+        maxStderrBytes: server.maxStderrBytes,
+        maxDocumentBytes: server.maxDocumentBytes,
+        shutdownTimeoutMs: server.shutdownTimeoutMs,
+        killGraceMs: server.killGraceMs,
+      },
+      enumerable: true, writable: true, configurable: true,
+    });
+  }
+  return { ok: true, config: { servers } };
+}
+
+/** `ts (.ts, .tsx)`-style summary of the section's servers, for approval prompts and logs (no command lines, no env). */
+export function describeLspServers(section: LspDeclarationSection): string {
+  return Object.entries(section.servers)
+    .map(([id, s]) => `"${id}" (${Object.keys(s.extensionToLanguage).join(', ')})`)
+    .join(', ');
+}

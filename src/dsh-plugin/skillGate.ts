@@ -1,0 +1,318 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { HostStore, resolveDshHome } from '../core/hostStore';
+import { gateSkills, isGatedKind, type GatedSkillRoot, type SkillGateResult } from '../core/skillGate';
+import { analyzeSkillText, discoverSkills, hashSkillRoot, resolveAgentsHome, skillBody, type SkillCandidate } from '../core/skills';
+import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
+
+/** The provider name the gate registers in each session's layer of the skill registry. */
+export const SKILL_GATE_PROVIDER = 'dsh-bridge-skill-gate';
+const SKILL_FILESYSTEM = ['@deepseek-ai', 'dsh-skill-filesystem'].join('/');
+
+/** Where DSH's `dsh-skill-filesystem` looks (its row config, or its defaults). */
+export interface DshSkillRoots {
+  includeDefaultRoots: boolean;
+  customSkillDirs: string[];
+  dshHome: string;
+  agentsHome: string;
+}
+
+/** The slice of `@deepseek-ai/dsh-skill`'s candidate and definition shapes the gate produces. */
+interface Candidate {
+  name: string;
+  description: string;
+  whenToUse?: string;
+  invocation: { modelInvocable: boolean; userInvocable: boolean };
+  provider: string;
+  source: string;
+  rank: number;
+  locator?: { path: string; directory: string; root: string; gated: boolean };
+  resourceBase?: { kind: 'directory'; path: string };
+  path?: string;
+  metadata?: Record<string, unknown>;
+}
+
+interface ProviderControl {
+  signal: AbortSignal;
+  invalidate(): void;
+}
+
+interface SkillsService {
+  registerProvider(create: (control: ProviderControl) => { name: string; list(options: { cwd?: string; signal?: AbortSignal }): Promise<unknown>; get(candidate: Candidate, options: { signal?: AbortSignal }): Promise<unknown> }): unknown;
+}
+
+interface GateSession {
+  agent: AgentLike;
+  fiber: Fiber;
+  control?: ProviderControl;
+  /** What the last `list()` answered from: trust states and pins; a change invalidates the catalog. */
+  basis?: string;
+  /** Names seen in gated roots (fail-closed answer when a later computation fails). */
+  known: Set<string>;
+  logged: Set<string>;
+}
+
+export interface SkillGateOptions {
+  /** The DSH home holding the bridge store (trust records). */
+  dshHome: string;
+  env?: NodeJS.ProcessEnv;
+  /** Overrides for hosts where the filesystem row's config cannot be read (no Loader). */
+  roots?: Partial<DshSkillRoots>;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Skill-root trust enforced in DSH sessions. rc.8's skill registry has no filter hook but is
+ * layered: the session's own layer wins a name over the global one, whatever the rank. So for
+ * each session (registered at `agent/created`, before any catalog is published) the gate adds a
+ * provider in that session's layer that lists, for every name whose DSH winner comes from a
+ * project or custom root:
+ * - trusted root (host-store pin equals the current content): the same skill, loaded by the
+ *   gate, which checks the pin again at load (an edit after the catalog is refused);
+ * - untrusted or changed root: the best lower-rank skill of that name from a root that passes
+ *   (e.g. the user's own), or a withheld entry with both invocation flags off, which DSH drops
+ *   from the catalog, refuses in the `skill` tool and skips for `/name`.
+ * `list()` never throws: a throwing provider is dropped and the filesystem entries would come
+ * back, so on any failure it withholds every gated name it knows (fail closed).
+ */
+export class SkillGate {
+  private readonly sessions = new Map<AgentLike, GateSession>();
+  private readonly store: HostStore;
+  private dshRoots?: DshSkillRoots;
+
+  constructor(private readonly ctx: Ctx, private readonly options: SkillGateOptions, private readonly log: Logger) {
+    this.store = new HostStore(options.dshHome);
+  }
+
+  /** Adds the session's provider (idempotent). */
+  attach(agent: AgentLike): void {
+    if (this.sessions.has(agent)) return;
+    const session: GateSession = { agent, known: new Set(), logged: new Set() } as GateSession;
+    try {
+      session.fiber = agent.ctx.plugin({
+        name: 'dsh-bridge-skill-gate',
+        inject: ['skills'],
+        apply: (c: Ctx & { skills: SkillsService }) => {
+          c.skills.registerProvider((control) => {
+            session.control = control;
+            return {
+              name: SKILL_GATE_PROVIDER,
+              list: (options) => this.list(session, options.cwd),
+              get: (candidate) => this.get(session, candidate),
+            };
+          });
+        },
+      });
+    } catch (error) {
+      this.log.warn(`dsh-bridge: session ${agent.id}: cannot gate its skill roots (${errorText(error)})`);
+      return;
+    }
+    this.sessions.set(agent, session);
+  }
+
+  async detach(agent: AgentLike): Promise<void> {
+    const session = this.sessions.get(agent);
+    if (!session) return;
+    this.sessions.delete(agent);
+    await Promise.resolve(session.fiber.dispose()).catch(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.sessions.keys()].map((a) => this.detach(a)));
+  }
+
+  /**
+   * Before the session's next catalog (in the turn's assembly, ahead of `agent/pre-step`):
+   * waits for the provider, and invalidates the catalog when a trust record or a pin changed
+   * since the last `list()`.
+   */
+  async revalidate(agent: AgentLike): Promise<void> {
+    const session = this.sessions.get(agent);
+    if (!session) return;
+    await Promise.resolve(session.fiber).catch(() => undefined);
+    if (!session.control || session.basis === undefined) return;
+    let basis: string;
+    try {
+      basis = this.basisOf(await this.compute(this.cwdOf(session)));
+    } catch {
+      basis = 'failed';
+    }
+    if (basis !== session.basis) session.control.invalidate();
+  }
+
+  private cwdOf(session: GateSession, cwd?: string): string | undefined {
+    const own = session.agent.session.header?.cwd;
+    return cwd ?? (typeof own === 'string' ? own : undefined);
+  }
+
+  /** DSH's skill roots: from the `dsh-skill-filesystem` rows of the host's Loader when there is one. */
+  private roots(): DshSkillRoots {
+    if (this.dshRoots) return this.dshRoots;
+    const env = this.options.env ?? process.env;
+    const found: DshSkillRoots = {
+      includeDefaultRoots: true,
+      customSkillDirs: [],
+      dshHome: resolveDshHome(undefined, env),
+      agentsHome: resolveAgentsHome(env, os.homedir()),
+    };
+    const loader = this.ctx.get('loader') as { entries?(): Iterable<{ options?: { name?: string; disabled?: boolean; config?: unknown }; fiber?: { config?: unknown } }> } | undefined;
+    try {
+      for (const entry of loader?.entries?.() ?? []) {
+        if (entry.options?.name !== SKILL_FILESYSTEM || entry.options.disabled) continue;
+        const config = (entry.fiber?.config ?? entry.options.config ?? {}) as Record<string, unknown>;
+        if (config.includeDefaultRoots === false) found.includeDefaultRoots = false;
+        if (Array.isArray(config.customSkillDirs)) found.customSkillDirs.push(...config.customSkillDirs.filter((d): d is string => typeof d === 'string').map((d) => path.resolve(d)));
+        if (typeof config.dshHome === 'string') found.dshHome = resolveDshHome(config.dshHome, env);
+        if (typeof config.agentsHome === 'string') found.agentsHome = path.resolve(config.agentsHome);
+      }
+    } catch {
+      // an unexpected loader shape: DSH's defaults
+    }
+    this.dshRoots = { ...found, ...this.options.roots };
+    return this.dshRoots;
+  }
+
+  private async compute(cwd: string | undefined): Promise<SkillGateResult> {
+    const roots = this.roots();
+    const discovery = await discoverSkills({
+      cwd: cwd ?? process.cwd(),
+      customRoots: roots.customSkillDirs,
+      dshHome: roots.dshHome,
+      agentsHome: roots.agentsHome,
+    });
+    const kept = discovery.roots.filter((r) => (r.kind === 'custom' || roots.includeDefaultRoots) && (cwd !== undefined || !r.kind.startsWith('project-')));
+    return gateSkills({ roots: kept }, await this.store.skillTrust());
+  }
+
+  /** Names of the skills in gated roots, without pins or trust (the fail-closed answer). */
+  private async gatedNames(cwd: string | undefined): Promise<string[]> {
+    try {
+      const roots = this.roots();
+      const discovery = await discoverSkills({ cwd: cwd ?? process.cwd(), customRoots: roots.customSkillDirs, dshHome: roots.dshHome, agentsHome: roots.agentsHome, hash: false });
+      return discovery.roots.filter((r) => isGatedKind(r.kind)).flatMap((r) => r.candidates.flatMap((c) => (c.analysis.skill ? [c.analysis.skill.name] : [])));
+    } catch {
+      return [];
+    }
+  }
+
+  private basisOf(result: SkillGateResult): string {
+    return JSON.stringify(result.roots.filter((r) => isGatedKind(r.kind)).map((r) => [r.path, r.gate, r.pin ?? null]));
+  }
+
+  private async list(session: GateSession, cwd: string | undefined): Promise<Candidate[]> {
+    const where = this.cwdOf(session, cwd) ?? '(no workspace)';
+    try {
+      const result = await this.compute(this.cwdOf(session, cwd));
+      session.basis = this.basisOf(result);
+      const out: Candidate[] = [];
+      for (const c of result.trusted) out.push(this.offer(c, true));
+      for (const shadow of result.shadows) {
+        session.known.add(shadow.name);
+        out.push(shadow.fallback ? this.offer(shadow.fallback, isGatedKind(shadow.fallback.root.kind)) : this.withheld(shadow.name, result.roots.find((r) => r.path === shadow.withheldRoot)));
+      }
+      for (const c of result.trusted) session.known.add(c.analysis.skill!.name);
+      for (const root of result.withheld) this.logWithheld(session, where, root, result);
+      return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    } catch (error) {
+      session.basis = 'failed';
+      const line = `dsh-bridge: ${where}: the skill roots cannot be checked (${errorText(error)}): every project and custom skill known to this session is withheld`;
+      if (!session.logged.has(line)) {
+        session.logged.add(line);
+        this.log.warn(line);
+      }
+      for (const name of await this.gatedNames(this.cwdOf(session, cwd))) session.known.add(name);
+      return [...session.known].sort().map((name) => this.withheld(name, undefined));
+    }
+  }
+
+  private logWithheld(session: GateSession, where: string, root: GatedSkillRoot, result: SkillGateResult): void {
+    const key = `${root.path} ${root.gate} ${root.pin ?? ''}`;
+    if (session.logged.has(key)) return;
+    session.logged.add(key);
+    const offered = result.shadows.filter((s) => s.withheldRoot === root.path && s.fallback).map((s) => `"${s.name}" from ${s.fallback!.root.path}`);
+    const why = root.gate === 'changed' ? 'changed since it was trusted' : root.tooLarge ? 'too large to pin, so it cannot be trusted' : 'not trusted';
+    const skills = root.skills.length ? root.skills.map((n) => `"${n}"`).join(', ') : 'none';
+    this.log.warn(
+      `dsh-bridge: ${where}: skill root ${root.path} is ${why}: its skills (${skills}) are withheld from session ${session.agent.id}`
+      + `${offered.length ? `; offered instead: ${offered.join(', ')}` : ''}`
+      + `; to trust it, review it in VS Code (DSH: Review Skill Roots) or run: dsh-bridge skills trust ${JSON.stringify(root.path)} --workspace ${JSON.stringify(where)}`,
+    );
+  }
+
+  private offer(c: SkillCandidate, gated: boolean): Candidate {
+    const skill = c.analysis.skill!;
+    const directory = path.basename(c.file) === 'SKILL.md' && path.dirname(c.file) !== c.root.path ? path.dirname(c.file) : c.root.path;
+    const out: Candidate = {
+      name: skill.name,
+      description: skill.description,
+      invocation: { ...skill.invocation },
+      provider: SKILL_GATE_PROVIDER,
+      source: c.root.kind,
+      rank: c.root.rank,
+      locator: { path: c.file, directory, root: c.root.path, gated },
+      resourceBase: { kind: 'directory', path: directory },
+      path: c.file,
+    };
+    if (skill.whenToUse !== undefined) out.whenToUse = skill.whenToUse;
+    if (skill.metadata !== undefined) out.metadata = skill.metadata;
+    return out;
+  }
+
+  private withheld(name: string, root: GatedSkillRoot | undefined): Candidate {
+    return {
+      name,
+      description: `Withheld by DSH Bridge: its skill root${root ? ` ${root.path}` : ''} is not trusted on this machine.`,
+      invocation: { modelInvocable: false, userInvocable: false },
+      provider: SKILL_GATE_PROVIDER,
+      source: root?.kind ?? 'project-dsh',
+      rank: root?.rank ?? 0,
+    };
+  }
+
+  /** Loads a skill the gate offered, checking its gated root's pin again at this moment. */
+  private async get(session: GateSession, candidate: Candidate): Promise<unknown> {
+    const locator = candidate.locator;
+    if (!locator) return undefined;
+    try {
+      if (locator.gated) {
+        const recorded = (await this.store.skillTrust())[path.resolve(locator.root)];
+        const current = await hashSkillRoot({ path: locator.root, skipSystem: false });
+        if (recorded === undefined || current.pin !== recorded) {
+          session.control?.invalidate();
+          this.log.warn(`dsh-bridge: skill "${candidate.name}" not loaded: its root ${locator.root} changed since it was trusted`);
+          return undefined;
+        }
+      }
+      const raw = await fs.readFile(locator.path, 'utf8');
+      const analysis = analyzeSkillText(raw, locator.path);
+      const content = skillBody(raw);
+      if (!analysis.skill || analysis.skill.name !== candidate.name || content === undefined) return undefined;
+      const definition: Record<string, unknown> = {
+        name: analysis.skill.name,
+        description: analysis.skill.description,
+        invocation: analysis.skill.invocation,
+        source: candidate.source,
+        provider: SKILL_GATE_PROVIDER,
+        resourceBase: { kind: 'directory', path: locator.directory },
+        path: locator.path,
+        content,
+      };
+      if (analysis.skill.whenToUse !== undefined) definition.whenToUse = analysis.skill.whenToUse;
+      if (analysis.skill.metadata !== undefined) definition.metadata = analysis.skill.metadata;
+      return definition;
+    } catch (error) {
+      this.log.warn(`dsh-bridge: skill "${candidate.name}" not loaded (${errorText(error)})`);
+      return undefined;
+    }
+  }
+
+  /** Sessions that exist when the plugin starts (agents declared in config). */
+  attachExisting(): void {
+    const agents = this.ctx.get('agents') as AgentsService | undefined;
+    for (const agent of agents?.list() ?? []) this.attach(agent);
+  }
+}
