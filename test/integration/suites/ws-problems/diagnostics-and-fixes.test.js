@@ -122,6 +122,12 @@ describe('ws-problems: diagnostics and quick fixes', function () {
       doc = await vscode.workspace.openTextDocument(mcpUri());
       await vscode.window.showTextDocument(doc);
     });
+    beforeEach(async function () {
+      // Each fix starts from the original file's diagnostics, not from what an earlier edit left
+      // in flight (a CI run under load once found the set of the previous test's edited text here).
+      await waitFor(() => doc.getText() === original && snapshot(doc.uri) === originalDiagnostics, 10000,
+        `diagnostics of the original text before the fix (now ${snapshot(doc.uri)})`);
+    });
     afterEach(async function () {
       await replaceAll(doc, original);
       // The same diagnostics at the same ranges as for the original file (not a stale set).
