@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { analyzeSource, emptyAnalysis, invalidExportOptions, SOURCE_PATH, type AnalyzeOptions, type Analysis } from './analyze';
-import { writeFileAtomic } from './atomicWrite';
+import { ConfinedDir, ConfinementError } from './atomicWrite';
 import { canonicalHash, sha256Hex } from './canonicalJson';
 import {
   DECLARATION_PATH, DECLARATION_SCHEMA_PATH, DECLARATION_SCHEMA_REF, DECLARATION_VERSION, DeclarationSchema, type Declaration, type DeclarationSections,
@@ -12,7 +12,7 @@ import { HostStore } from './hostStore';
 import { lspSectionPinMatches } from './lspSection';
 import { findDuplicateKeys, parseJsonc } from './jsonTree';
 import { makeProblem, type Problem } from './problems';
-import { isInside, readWorkspaceFile, type ReadFailure } from './reader';
+import { readWorkspaceFile, type ReadFailure } from './reader';
 import { EMPTY_RANGE } from './text';
 
 export { DECLARATION_PATH } from './declarationModel';
@@ -101,46 +101,88 @@ export async function exportFolder(options: ExportFolderOptions): Promise<Export
   const key = options.dryRun ? (await store.readSigningKey()) ?? Buffer.alloc(32) : await store.signingKey();
   const text = serializeDeclaration(buildDeclarationBody(analysis, folder, options.sections), key);
   if (options.dryRun) return { analysis, declarationPath, text, written: false, unchanged: false };
-  const dir = await ensureDeclarationDir(folder);
-  const target = path.join(dir, path.basename(DECLARATION_PATH));
-  await writeIfChanged(folder, DECLARATION_SCHEMA_PATH, `${JSON.stringify(declarationJsonSchema, null, 2)}\n`);
-  const written = await writeIfChanged(folder, path.relative(folder, target), text);
-  return { analysis, declarationPath, text, written, unchanged: !written };
+  const dir = await openDeclarationDir(folder);
+  try {
+    await ensureIgnoreRules(folder, dir);
+    await writeIfChanged(folder, dir, DECLARATION_SCHEMA_PATH, `${JSON.stringify(declarationJsonSchema, null, 2)}\n`);
+    const written = await writeIfChanged(folder, dir, DECLARATION_PATH, text);
+    return { analysis, declarationPath, text, written, unchanged: !written };
+  } catch (error) {
+    if (error instanceof ConfinementError) throw new ExportError(`${error.message}; nothing was written outside the workspace`);
+    // The folder changed under the export (moved, removed): a refusal, not a crash.
+    if ((error as NodeJS.ErrnoException).code) throw new ExportError(`writing in .dsh failed (${(error as NodeJS.ErrnoException).code})`);
+    throw error;
+  } finally {
+    await dir.close();
+  }
 }
 
 /**
- * Replaces `<folder>/<relativePath>` unless it already holds `text`. The old file is read only
- * through the safe reader (a FIFO, a device, a link out or a huge file is never opened for
- * reading), and only a directory in the way stops the write: anything else is replaced.
+ * Replaces `<folder>/<relativePath>` (a file of `.dsh`) unless it already holds `text`. The old
+ * file is read only through the safe reader (a FIFO, a device, a link out or a huge file is never
+ * opened for reading), and only a directory in the way stops the write: anything else is replaced.
  */
-async function writeIfChanged(folder: string, relativePath: string, text: string): Promise<boolean> {
-  const file = path.join(folder, relativePath);
+async function writeIfChanged(folder: string, dir: ConfinedDir, relativePath: string, text: string): Promise<boolean> {
   const previous = await readWorkspaceFile(folder, relativePath, Buffer.byteLength(text, 'utf8'));
   if (previous.ok && Buffer.from(previous.bytes).toString('utf8') === text) return false;
-  const stat = await fs.lstat(file).catch(() => undefined);
-  if (stat?.isDirectory()) throw new ExportError(`${relativePath.split(path.sep).join('/')} is a folder, not a file; nothing was written`);
-  await writeFileAtomic(file, text);
+  const name = path.basename(relativePath);
+  const stat = await fs.lstat(dir.path(name)).catch(() => undefined);
+  if (stat?.isDirectory()) throw new ExportError(`${relativePath} is a folder, not a file; nothing was written`);
+  await dir.write(name, text);
   return true;
 }
 
-/** `<folder>/.dsh`, created if needed; never a symlink or junction out of the workspace. */
-async function ensureDeclarationDir(folder: string): Promise<string> {
+/**
+ * `<folder>/.dsh`, created if needed and held open: never a symlink or junction out of the
+ * workspace, and every write lands in the directory checked here (see ConfinedDir).
+ */
+async function openDeclarationDir(folder: string): Promise<ConfinedDir> {
   const dir = path.join(folder, path.dirname(DECLARATION_PATH));
   const stat = await fs.lstat(dir).catch(() => undefined);
   if (!stat) {
-    await fs.mkdir(dir, { recursive: true });
-  } else if (stat.isSymbolicLink()) {
-    const real = await fs.realpath(dir).catch(() => undefined);
-    if (!real || !isInside(await fs.realpath(folder), real)) throw new ExportError('.dsh is a link that leaves the workspace folder; nothing was written');
-  } else if (!stat.isDirectory()) {
+    await fs.mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+      throw new ExportError(`.dsh cannot be created (${error.code ?? 'error'}); nothing was written`);
+    });
+  } else if (!stat.isSymbolicLink() && !stat.isDirectory()) {
     throw new ExportError('.dsh exists and is not a folder; nothing was written');
   }
-  // Keep the machine-local declaration out of commits; .dsh/skills stays committable.
-  const ignore = path.join(dir, '.gitignore');
-  if (!(await fs.lstat(ignore).catch(() => undefined))) {
-    await writeFileAtomic(ignore, '# Written by DSH Bridge: the declaration and its schema are machine-local.\ndeclaration.json\ndeclaration.schema.json\n');
+  const realFolder = await fs.realpath(folder);
+  try {
+    const opened = await ConfinedDir.open(dir, realFolder);
+    return opened;
+  } catch (error) {
+    if (error instanceof ConfinementError) throw new ExportError('.dsh is a link that leaves the workspace folder; nothing was written');
+    throw new ExportError(`.dsh cannot be opened (${(error as NodeJS.ErrnoException).code ?? 'error'}); nothing was written`);
   }
-  return dir;
+}
+
+/** Lines `.dsh/.gitignore` gets when the bridge writes it: the declaration, its schema and temp files stay machine-local. */
+const DEFAULT_IGNORE = '# Written by DSH Bridge: the declaration and its schema are machine-local.\ndeclaration.json\ndeclaration.schema.json\n.*.tmp\n';
+/** The one rule the bridge needs whatever a repository shipped: its temporary files are never committed. */
+const TEMP_RULE = '.*.tmp';
+const MAX_IGNORE_BYTES = 64 * 1024;
+
+/**
+ * Writes `.dsh/.gitignore` when there is none. A repository's own file is kept as it is (it may
+ * make the declaration committable); only the temp-file rule is appended when it is missing.
+ * A `.gitignore` that is not a regular file inside the workspace stops the export.
+ */
+async function ensureIgnoreRules(folder: string, dir: ConfinedDir): Promise<void> {
+  const relative = `${path.dirname(DECLARATION_PATH)}/.gitignore`;
+  const exists = await fs.lstat(dir.path('.gitignore')).catch(() => undefined);
+  if (!exists) {
+    await dir.write('.gitignore', DEFAULT_IGNORE);
+    return;
+  }
+  const read = await readWorkspaceFile(folder, relative, MAX_IGNORE_BYTES);
+  if (!read.ok) {
+    const why = read.failure.kind === 'too-large' ? `larger than ${MAX_IGNORE_BYTES} bytes` : read.failure.kind.replace(/-/g, ' ');
+    throw new ExportError(`${relative} cannot be used (${why}): the export needs it to keep its temporary files out of commits; nothing was written`);
+  }
+  const text = Buffer.from(read.bytes).toString('utf8');
+  if (text.split(/\r?\n/).some((line) => line.trim() === TEMP_RULE)) return;
+  const separator = text === '' || text.endsWith('\n') ? '' : '\n';
+  await dir.write('.gitignore', `${text}${separator}# Added by DSH Bridge: its temporary files are never committed.\n${TEMP_RULE}\n`);
 }
 
 export type VerifyCode = 'missing' | 'unreadable' | 'unsigned' | 'bad-signature' | 'tampered' | 'wrong-folder' | 'stale';

@@ -3,8 +3,9 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as z from 'zod/mini';
-import { writeFileAtomic } from './atomicWrite';
+import { removeTempFiles, writeFileAtomic } from './atomicWrite';
 import { sha256Hex } from './canonicalJson';
+import { isInside } from './reader';
 
 /**
  * The host side of the bridge, under `<dshHome>/bridge/` (never in a workspace): the signing
@@ -48,19 +49,42 @@ const DIR_MODE = 0o700;
 
 export class HostStoreError extends Error {}
 
+export interface HostStoreOptions {
+  /** Where a change the store made on its own is said (a tightened folder mode); default stderr. */
+  log?: (line: string) => void;
+}
+
 export class HostStore {
   readonly bridgeDir: string;
+  private readonly log: (line: string) => void;
 
-  constructor(readonly dshHome: string) {
+  constructor(readonly dshHome: string, options: HostStoreOptions = {}) {
     this.bridgeDir = path.join(dshHome, 'bridge');
+    this.log = options.log ?? ((line) => process.stderr.write(`dsh-bridge: ${line}\n`));
   }
 
   folderFile(folder: string): string {
     return path.join(this.bridgeDir, 'folders', `${sha256Hex(path.resolve(folder))}.json`);
   }
 
+  /**
+   * Creates `dir` (bridge/ or below it) with mode 0700. The bridge folder and its subfolders that
+   * already exist with access for others (e.g. 0755 from an older tool) are tightened to 0700,
+   * and the log says so: the store holds input values and the signing key.
+   */
   private async ensureDir(dir: string): Promise<void> {
     await fs.mkdir(dir, { recursive: true, mode: DIR_MODE });
+    if (process.platform === 'win32') return; // modes do not apply; the user profile's ACL protects it
+    for (let current = dir; isInside(this.bridgeDir, current); current = path.dirname(current)) {
+      const stat = await fs.lstat(current);
+      if (!stat.isDirectory()) throw new HostStoreError(`${current} is not a folder`);
+      const mode = stat.mode & 0o777;
+      if (mode & 0o077) {
+        await fs.chmod(current, DIR_MODE);
+        this.log(`${current} had mode ${mode.toString(8).padStart(4, '0')}; tightened to 0700 (it holds input values and the signing key)`);
+      }
+      if (current === this.bridgeDir) break;
+    }
   }
 
   private async readJson<T>(file: string, schema: z.ZodMiniType<T>): Promise<T | undefined> {
@@ -84,7 +108,7 @@ export class HostStore {
 
   private async writeJson(file: string, value: unknown): Promise<void> {
     await this.ensureDir(path.dirname(file));
-    await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, FILE_MODE);
+    await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, { mode: FILE_MODE });
   }
 
   /** The per-user HMAC key; created (mode 0600) on first use. */
@@ -94,10 +118,15 @@ export class HostStore {
     if (existing) return existing;
     await this.ensureDir(this.bridgeDir);
     const key = randomBytes(32).toString('hex');
+    // Complete or absent, never half a key: written aside, then linked into place (fails if someone else won).
+    const temp = `${file}.${process.pid}-${randomBytes(6).toString('hex')}.new`;
+    await fs.writeFile(temp, `${key}\n`, { flag: 'wx', mode: FILE_MODE, flush: true });
     try {
-      await fs.writeFile(file, `${key}\n`, { flag: 'wx', mode: FILE_MODE });
+      await fs.link(temp, file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      await fs.rm(temp, { force: true });
     }
     return (await this.readSigningKey())!; // whoever won a creation race, everyone uses its key
   }
@@ -153,6 +182,9 @@ export class HostStore {
       if (id === undefined) r.inputs = {};
       else delete r.inputs[id];
     });
+    // A write killed midway leaves a temp copy of the record, input values included: forgotten too.
+    const file = this.folderFile(folder);
+    await removeTempFiles(path.dirname(file), { abandonedOnly: false, of: path.basename(file) });
   }
 
   async approve(folder: string, serverName: string, pin: string): Promise<void> {

@@ -75,7 +75,7 @@ export class Bridge {
 
   constructor(private readonly ctx: Ctx, private readonly options: BridgeOptions, private readonly log: Logger) {
     this.modules = new McpClientModules(ctx, log);
-    this.store = new HostStore(options.dshHome);
+    this.store = new HostStore(options.dshHome, { log: (line) => log.info(`dsh-bridge: ${line}`) });
     if (options.gateSkillRoots !== false) this.skillGate = new SkillGate(ctx, { dshHome: options.dshHome, env: options.env }, log);
   }
 

@@ -185,7 +185,7 @@ export class BridgeCommands implements vscode.Disposable {
       if (!answer) return undefined; // cancelled: nothing stored
       values.set(p.label, answer.value);
     }
-    const store = new HostStore(readGlobalSettings(this.invalidSetting).dshHome);
+    const store = new HostStore(readGlobalSettings(this.invalidSetting).dshHome, { log: (line) => this.log.warn(line) });
     for (const [id, value] of values) {
       await this.secrets.store(folder.uri.fsPath, id, value);
       await store.setInput(folder.uri.fsPath, id, value);
@@ -198,7 +198,7 @@ export class BridgeCommands implements vscode.Disposable {
   async forgetInputValues(arg?: unknown): Promise<string[] | undefined> {
     const folder = await oneFolder(arg);
     if (!folder) return undefined;
-    const store = new HostStore(readGlobalSettings(this.invalidSetting).dshHome);
+    const store = new HostStore(readGlobalSettings(this.invalidSetting).dshHome, { log: (line) => this.log.warn(line) });
     const fsPath = folder.uri.fsPath;
     const hostIds = Object.keys((await store.readFolder(fsPath).catch(() => undefined))?.inputs ?? {});
     const ids = [...new Set([...(await this.secrets.ids(fsPath)), ...hostIds])].sort();

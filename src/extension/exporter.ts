@@ -57,7 +57,7 @@ export class Exporter {
     if (!isTrusted()) return empty('restricted');
     if (request.folders.length === 0) return empty('no-folder');
     const { trustMode, dshHome } = readGlobalSettings(this.invalidSetting);
-    const store = new HostStore(dshHome);
+    const store = new HostStore(dshHome, { log: (line) => this.log.warn(line) });
     if (trustMode === 'deny') {
       await store.setTrustMode(trustMode);
       this.log.info('export skipped: dsh.trustMode is "deny"');
