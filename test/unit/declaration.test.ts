@@ -28,7 +28,7 @@ async function exported(source = SOURCE) {
 }
 
 describe('declaration: export', () => {
-  it('writes a signed declaration, a .gitignore naming only it, and a 0600 key outside the workspace', async () => {
+  it('writes a signed declaration, a .gitignore naming only it (with its schema and temp files), and a 0600 key outside the workspace', async () => {
     const { folder, dshHome, result, file } = await exported();
     assert.equal(result.written, true);
     const doc = JSON.parse(readFileSync(file, 'utf8'));
@@ -38,7 +38,7 @@ describe('declaration: export', () => {
     assert.deepEqual(doc.rejected, [{ name: 'old', codes: ['unsupported-transport'] }]);
     assert.deepEqual(doc.inputs, [{ id: 'tok', type: 'promptString', description: 'API token', password: true }]);
     assert.match(doc.signature, /^hmac-sha256:[0-9a-f]{64}$/);
-    assert.equal(readFileSync(path.join(folder, '.dsh/.gitignore'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).join(), 'declaration.json,declaration.schema.json');
+    assert.equal(readFileSync(path.join(folder, '.dsh/.gitignore'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).join(), 'declaration.json,declaration.schema.json,.*.tmp');
     assert.equal(doc.$schema, './declaration.schema.json');
     assert.equal(JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.schema.json'), 'utf8')).title, 'DSH Bridge declaration');
     const key = path.join(dshHome, 'bridge', 'signing.key');
