@@ -83,11 +83,22 @@ function failDemoRequested() {
  * range that ends early leaves a tail behind. An end past the last line is clamped by the editor.
  */
 async function replaceDocument(doc, text) {
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(doc.uri, new vscode.Range(0, 0, Math.max(doc.lineCount, 1) + 1_000_000, 0), text);
-  const applied = await vscode.workspace.applyEdit(edit);
-  await waitFor(() => doc.getText() === text, 10000, 'the document to hold the replaced text');
-  return applied;
+  // An edit can be refused while the workbench reloads the file from disk (an earlier test
+  // wrote it): the whole-document replace is idempotent, so it is applied again until it holds.
+  const until = Date.now() + 20000;
+  let applied = false;
+  while (doc.getText() !== text) {
+    if (Date.now() > until) {
+      const live = vscode.workspace.textDocuments.find((d) => d.uri.toString() === doc.uri.toString());
+      throw new Error(`timed out after 20000 ms waiting for the document to hold the replaced text (last applyEdit: ${applied}; closed: ${doc.isClosed}; `
+        + `live document: ${live ? (live === doc ? 'same object' : 'another object') : 'none'}, holds the text: ${live?.getText() === text}; length ${doc.getText().length} vs ${text.length})`);
+    }
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(0, 0, Math.max(doc.lineCount, 1) + 1_000_000, 0), text);
+    applied = await vscode.workspace.applyEdit(edit);
+    await waitFor(() => doc.getText() === text, 3000, 'the document to hold the replaced text').catch(() => {});
+  }
+  return true;
 }
 
 module.exports = {
