@@ -9,6 +9,8 @@ const FIXES: Record<string, string> = {
   'duplicate-key': 'Delete one of the two definitions. JSON readers disagree about which one wins, so the whole server is refused until only one is left; a duplicated `servers` or `inputs` at the top makes the whole file unusable (nothing is exported), and both occurrences are marked.',
   'too-deep': 'Flatten the value: no MCP configuration needs this depth. Every reader of the bridge checks depth first, so a hostile file cannot exhaust the stack.',
   'reserved-key': 'Rename the variable or header. `__proto__`, `constructor` and `prototype` are refused rather than passed on, because JavaScript readers on the way (schema checks, DSH) may drop or misread them.',
+  'env-file-unreadable': 'Create the file (or fix its path) and export again. The export reads the envFile to sign its content: a later edit makes the declaration stale, and in the pinned mode asks for a new approval.',
+  'env-file-unpinnable': 'Write the envFile path so that it is known at export: a literal path, or one built with `${workspaceFolder}` or `${userHome}`.',
   'too-many-servers': 'Split the configuration; 512 servers is far beyond what a session can use.',
   'value-too-long': 'Move large data into a file the server reads.',
   'wrong-root-key': 'Quick fix: rename `mcpServers` to `servers` (the Claude/Cursor dialect uses `mcpServers`; VS Code does not).',

@@ -16,7 +16,10 @@ export function reviewLines(server: DeclaredServer, review: LaunchReview = revie
     lines.push(`    ${review.launch}`);
     lines.push(`  Working folder: ${review.cwd ?? '(the workspace folder)'}`);
     lines.push(`  Environment variables (names only): ${review.envNames.length ? review.envNames.join(', ') : 'none'}`);
-    if (review.envFile !== undefined) lines.push(`  Environment file: ${review.envFile}`);
+    if (review.envFile !== undefined) {
+      lines.push(`  Environment file: ${review.envFile}`);
+      lines.push(`  Variables it sets (names only): ${review.envFileNames.length ? review.envFileNames.join(', ') : 'none'}`);
+    }
   } else {
     lines.push('  It will connect to this URL with your user\'s privileges:');
     lines.push(`    ${review.launch}`);
@@ -88,7 +91,7 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
       trustMode,
       servers: results.map(({ server, review, outcome }) => ({
         name: server.name, serverName: server.serverName, transport: server.transport, pin: server.pin, outcome,
-        launch: review.launch, cwd: review.cwd ?? null, envNames: review.envNames, envFile: review.envFile ?? null, headerNames: review.headerNames,
+        launch: review.launch, cwd: review.cwd ?? null, envNames: review.envNames, envFile: review.envFile ?? null, envFileNames: review.envFileNames, headerNames: review.headerNames,
         dangers: review.dangers.map((d) => ({ code: d.code, token: d.token })),
       })),
     }));

@@ -12,7 +12,8 @@ import { HostStore } from './hostStore';
 import { lspSectionPinMatches } from './lspSection';
 import { findDuplicateKeys, parseJsonc } from './jsonTree';
 import { makeProblem, type Problem } from './problems';
-import { readWorkspaceFile, type ReadFailure } from './reader';
+import { decodeText, readWorkspaceFile, type ReadFailure } from './reader';
+import { loadEnvFile, pinEnvFiles } from './envFile';
 import { EMPTY_RANGE } from './text';
 
 export { DECLARATION_PATH } from './declarationModel';
@@ -65,7 +66,9 @@ export async function analyzeFolder(options: AnalyzeOptions): Promise<Analysis> 
   if (!read.ok) {
     return emptyAnalysis([readFailureProblem(read.failure)]);
   }
-  return analyzeSource(read.bytes, options);
+  const analysis = analyzeSource(read.bytes, options);
+  const decoded = decodeText(read.bytes);
+  return decoded.ok ? pinEnvFiles(analysis, options.folder, decoded.text) : analysis;
 }
 
 export class ExportError extends Error {}
@@ -240,6 +243,16 @@ export async function verifyFolder(folderPath: string, options: { dshHome: strin
   const realOf = (p: string) => fs.realpath(p).catch(() => path.resolve(p));
   if ((await realOf(declaration.folder)) !== (await realOf(folder))) {
     reasons.push({ code: 'wrong-folder', message: 'the declaration was made for another folder' });
+  }
+  for (const server of declaration.servers) {
+    if (server.transport !== 'stdio' || server.envFile === undefined) continue;
+    if (server.envFileSha256 === undefined || typeof server.envFile !== 'string') {
+      reasons.push({ code: 'stale', message: `the envFile of server "${server.serverName}" is not pinned (made by an older export): export again` });
+      continue;
+    }
+    const envFile = await loadEnvFile(server.envFile, folder);
+    if (!envFile.ok) reasons.push({ code: 'stale', message: `${envFile.reason} (server "${server.serverName}")` });
+    else if (envFile.sha256 !== server.envFileSha256) reasons.push({ code: 'stale', message: `the envFile of server "${server.serverName}" changed since the export` });
   }
   const source = await readWorkspaceFile(folder, declaration.source.path);
   if (!source.ok) {

@@ -57,6 +57,10 @@ export const StdioDeclaredServerSchema = z.strictObject({
   env: z.record(z.string(), TemplateSchema),
   cwd: TemplateSchema,
   envFile: z.optional(TemplateSchema),
+  /** Hex SHA-256 of the envFile's bytes at export: its content is signed, a change makes the declaration stale. */
+  envFileSha256: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
+  /** The variables the envFile sets (names only), for the approval review. */
+  envFileNames: z.optional(z.array(z.string())),
 });
 
 export const HttpDeclaredServerSchema = z.strictObject({

@@ -1,4 +1,5 @@
 import type { DeclaredServer } from './declarationModel';
+import { isLoaderVariable } from './envFile';
 import { templateText } from './template';
 
 /**
@@ -9,10 +10,11 @@ import { templateText } from './template';
  * `${env:NAME}`), and env and header values are not shown at all.
  */
 
-export type DangerCode = 'sudo' | 'recursive-delete' | 'pipe-to-shell' | 'fetch-and-run' | 'shell-command' | 'encoded-command' | 'insecure-url';
+export type DangerCode = 'loader-variable' | 'sudo' | 'recursive-delete' | 'pipe-to-shell' | 'fetch-and-run' | 'shell-command' | 'encoded-command' | 'insecure-url';
 
 /** English templates of the findings (l10n keys); `{token}` is the part that matched. */
 export const DANGER_MESSAGES: Record<DangerCode, string> = {
+  'loader-variable': 'Sets {token}, which changes which code the process loads or runs.',
   'sudo': 'Runs with elevated privileges ({token}).',
   'recursive-delete': 'Deletes files recursively ({token}).',
   'pipe-to-shell': 'Pipes text into a shell ({token}).',
@@ -36,6 +38,8 @@ export interface LaunchReview {
   cwd?: string;
   envNames: string[];
   envFile?: string;
+  /** The variables the envFile set at export (names only). */
+  envFileNames: string[];
   headerNames: string[];
   dangers: Danger[];
 }
@@ -94,17 +98,21 @@ export function reviewLaunch(server: DeclaredServer): LaunchReview {
   if (server.transport === 'stdio') {
     const command = templateText(server.command);
     const args = server.args.map(templateText);
+    const envFileNames = server.envFileNames ?? [];
+    // Declared or from the envFile, a variable that redirects code loading is shown the same way.
+    const loaders = [...new Set([...Object.keys(server.env), ...envFileNames].filter(isLoaderVariable))];
     return {
       ...common,
       launch: [command, ...args].map(shellQuote).join(' '),
       cwd: templateText(server.cwd),
       envNames: Object.keys(server.env),
       envFile: server.envFile === undefined ? undefined : templateText(server.envFile),
+      envFileNames,
       headerNames: [],
-      dangers: findDangers(command, args),
+      dangers: [...(loaders.length ? [{ code: 'loader-variable' as const, token: loaders.join(', ') }] : []), ...findDangers(command, args)],
     };
   }
   const url = templateText(server.url);
   const dangers: Danger[] = /^http:\/\//i.test(url) && !/^http:\/\/(localhost|127\.|\[::1\])/i.test(url) ? [{ code: 'insecure-url', token: 'http://' }] : [];
-  return { ...common, launch: url, envNames: [], headerNames: Object.keys(server.headers), dangers };
+  return { ...common, launch: url, envNames: [], envFileNames: [], headerNames: Object.keys(server.headers), dangers };
 }

@@ -30,6 +30,8 @@ export const PROBLEM_CODES = {
   'unsupported-transport': ['error', 'DSH supports stdio and Streamable HTTP only; {transport} is not supported. Use "type": "http" if the server speaks Streamable HTTP.'],
   'unsupported-auth': ['error', 'DSH cannot perform the OAuth flow VS Code offers; the server is not exported. Use a header with an input instead.'],
   'unsupported-sandbox': ['error', 'DSH has no sandbox: exporting this server would pretend an isolation it does not get. Remove "sandboxEnabled" to export it unsandboxed.'],
+  'env-file-unreadable': ['error', 'The envFile cannot be read at export ({reason}): its content is signed into the declaration, so the server is not exported.'],
+  'env-file-unpinnable': ['error', 'The envFile path uses ${input:...} or ${env:...}, known only when DSH starts the server: its content cannot be signed at export, so the server is not exported. Write the path literally or relative to the workspace folder.'],
   'dev-ignored': ['info', '"dev" is an editor-only development mode; it is not exported.'],
   'env-null-dropped': ['warning', 'env "{key}": null removes an inherited variable in VS Code, which DSH cannot do; the entry is dropped.'],
   'server-renamed': ['info', 'This server is exported to DSH as "{serverName}" (DSH names allow A-Z, a-z, 0-9, _ and -, at most 32 characters, no "__").'],

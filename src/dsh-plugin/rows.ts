@@ -1,7 +1,7 @@
 import { check02Rules, toMcpClientConfig, type McpClientConfig, type MissingValue } from '../core/dshRow';
 import type { DeclaredServer } from '../core/declaration';
 import { renderTemplate, type TemplateLookup } from '../core/template';
-import { loadEnvFile } from './envFile';
+import { loadEnvFile } from '../core/envFile';
 
 /** One `@deepseek-ai/dsh-mcp-client` instance config, valid for rc.8 and the stricter 0.2 rules. */
 export type McpRow = McpClientConfig;
@@ -35,6 +35,10 @@ export async function buildRow(server: DeclaredServer, folder: string, lookup: T
     if (envFile.value !== '') {
       const loaded = await loadEnvFile(envFile.value, folder);
       if (!loaded.ok) return { ok: false, reason: loaded.reason };
+      // Verify compared it a moment ago; this is the read that counts, so it is compared again.
+      if (server.envFileSha256 !== undefined && loaded.sha256 !== server.envFileSha256) {
+        return { ok: false, reason: 'the envFile changed since the export (export again, and approve again in the pinned mode)' };
+      }
       envFileValues = loaded.vars;
     }
   }

@@ -19,7 +19,10 @@ export function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolde
     lines.push('', r.launch, '');
     lines.push(vscode.l10n.t('Working folder: {0}', r.cwd ?? ''));
     lines.push(vscode.l10n.t('Environment variables (names only): {0}', r.envNames.length ? r.envNames.join(', ') : vscode.l10n.t('none')));
-    if (r.envFile !== undefined) lines.push(vscode.l10n.t('Environment file: {0}', r.envFile));
+    if (r.envFile !== undefined) {
+      lines.push(vscode.l10n.t('Environment file: {0}', r.envFile));
+      lines.push(vscode.l10n.t('Variables it sets (names only): {0}', r.envFileNames.length ? r.envFileNames.join(', ') : vscode.l10n.t('none')));
+    }
   } else {
     lines.push(vscode.l10n.t('It will connect to this URL with your user\'s privileges:'));
     lines.push('', r.launch, '');

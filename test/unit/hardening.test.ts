@@ -4,6 +4,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, wr
 import * as path from 'node:path';
 import { main } from '../../src/cli/main';
 import { exportFolder, verifyFolder } from '../../src/core/declaration';
+import { reviewLaunch } from '../../src/core/launchReview';
 import { analyze, codes, tempDir, workspace } from './helpers';
 
 /** Regression tests of issue "Hardening" (items 3, 4, 8-12), each reproduced as the attack run did. */
@@ -146,6 +147,56 @@ describe('hardening: no crash, consent holds (regressions)', () => {
       writeFileSync(path.join(folder, '.dsh/declaration.json'), 'old');
       assert.equal((await cliJson(['export', '--workspace', folder, '--dsh-home', tempDir()])).code, 0);
       assert.notEqual(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'), 'old');
+    });
+  });
+
+  describe('1: the envFile is pinned (its content is signed)', () => {
+    const mcp = '{"servers": {"s": {"command": "node", "envFile": "${workspaceFolder}/.env"}}}';
+    const run = (folder: string, home: string) => exportFolder({ folder, folderName: 'w', userHome: '/h', dshHome: home });
+
+    it('an edit of the envFile after export makes verify fail as stale; a new export pins a new entry', async () => {
+      const folder = workspace(mcp, { '.env': 'API_URL=https://api.example\n' });
+      const home = tempDir();
+      const first = await run(folder, home);
+      const server = first.analysis.servers[0];
+      assert.ok(server.transport === 'stdio');
+      assert.match(String(server.envFileSha256), /^[0-9a-f]{64}$/);
+      assert.deepEqual(server.envFileNames, ['API_URL']);
+      assert.equal((await verifyFolder(folder, { dshHome: home })).ok, true);
+
+      writeFileSync(path.join(folder, '.env'), 'API_URL=https://api.example\nNODE_OPTIONS=--require /tmp/evil.js\nLD_PRELOAD=/tmp/evil.so\n');
+      const stale = await verifyFolder(folder, { dshHome: home });
+      assert.equal(stale.ok, false);
+      assert.deepEqual(stale.reasons.map((r) => r.code), ['stale']);
+      assert.match(stale.reasons[0].message, /envFile of server "s" changed since the export/);
+
+      const second = await run(folder, home);
+      assert.notEqual(second.analysis.servers[0].pin, server.pin, 'a changed envFile is a new entry: pinned approvals ask again');
+      const review = reviewLaunch(second.analysis.servers[0]);
+      assert.deepEqual(review.envFileNames, ['API_URL', 'NODE_OPTIONS', 'LD_PRELOAD']);
+      assert.deepEqual(review.dangers[0], { code: 'loader-variable', token: 'NODE_OPTIONS, LD_PRELOAD' });
+    });
+
+    it('a declared loader variable is shown the same way', () => {
+      const a = analyze('{"servers": {"s": {"command": "node", "env": {"PATH": "/tmp/bin"}}}}');
+      assert.deepEqual(reviewLaunch(a.servers[0]).dangers[0], { code: 'loader-variable', token: 'PATH' });
+    });
+
+    it('an envFile that cannot be read at export: the server is refused with a located problem', async () => {
+      const folder = workspace('{"servers": {"s": {"command": "node",\n "envFile": "${workspaceFolder}/missing.env"}, "t": {"command": "node"}}}');
+      const result = await run(folder, tempDir());
+      assert.deepEqual(result.analysis.servers.map((s) => s.name), ['t']);
+      assert.deepEqual(result.analysis.rejected, [{ name: 's', codes: ['env-file-unreadable'] }]);
+      const problem = result.analysis.problems.find((p) => p.code === 'env-file-unreadable')!;
+      assert.equal(problem.range.start.line, 1);
+      assert.match(problem.message, /does not exist/);
+    });
+
+    it('an envFile path known only at start cannot be pinned: refused', async () => {
+      const folder = workspace('{"inputs": [{"id": "f", "type": "promptString", "description": "d"}], "servers": {"s": {"command": "node", "envFile": "${input:f}"}}}');
+      const result = await run(folder, tempDir());
+      assert.deepEqual(result.analysis.rejected, [{ name: 's', codes: ['env-file-unpinnable'] }]);
+      assert.deepEqual(result.analysis.inputs, [], 'an input only the refused server used is not declared');
     });
   });
 });

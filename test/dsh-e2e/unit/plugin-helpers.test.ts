@@ -1,13 +1,13 @@
 // Unit tests of the DSH plugin's pure helpers (the e2e test covers them inside real DSH).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { dropTools, mergeTools, TOOL_ORDER_REST } from '../../../src/dsh-plugin/assembly';
-import { loadEnvFile, parseDotenv } from '../../../src/dsh-plugin/envFile';
 import { isReservationConflict } from '../../../src/dsh-plugin/mcpModules';
 import { buildRow } from '../../../src/dsh-plugin/rows';
 import type { DeclaredServer } from '../../../src/core/declaration';
+import { sha256Hex } from '../../../src/core/canonicalJson';
 
 const tool = (name: string) => ({ name, description: name, parameters: { type: 'object' } });
 const names = (a: { tools: { name: string }[] }) => a.tools.map((t) => t.name);
@@ -45,33 +45,6 @@ describe('dsh-plugin: mergeTools', () => {
   });
 });
 
-describe('dsh-plugin: envFile', () => {
-  it('parses dotenv lines without expanding anything', () => {
-    assert.deepEqual(parseDotenv('# c\nA=1\nexport B = two words # note\nC="x\\ny"\nD=\'$A\'\nE="multi\nline"\nbad line\n'), {
-      A: '1', B: 'two words', C: 'x\ny', D: '$A', E: 'multi\nline',
-    });
-  });
-  it('refuses a link out of the workspace, a non-file and a huge file; never quotes content', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'envfile-'));
-    try {
-      const ws = path.join(root, 'ws');
-      mkdirSync(ws);
-      writeFileSync(path.join(root, 'outside.env'), 'SECRET=do-not-read\n');
-      symlinkSync(path.join(root, 'outside.env'), path.join(ws, '.env'));
-      const linked = await loadEnvFile(path.join(ws, '.env'), ws);
-      assert.equal(linked.ok, false);
-      assert.ok(!JSON.stringify(linked).includes('do-not-read'));
-      assert.equal((await loadEnvFile(ws, ws)).ok, false);
-      writeFileSync(path.join(ws, 'big.env'), `A=${'x'.repeat(300 * 1024)}\n`);
-      assert.match(JSON.stringify(await loadEnvFile(path.join(ws, 'big.env'), ws)), /larger than/);
-      writeFileSync(path.join(ws, 'ok.env'), 'A=1\n');
-      assert.deepEqual(await loadEnvFile(path.join(ws, 'ok.env'), ws), { ok: true, vars: { A: '1' } });
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
-  });
-});
-
 describe('dsh-plugin: buildRow', () => {
   const base = {
     name: 's', serverName: 's', toolCallTimeoutMs: 1000, failOnStartupError: false,
@@ -99,6 +72,11 @@ describe('dsh-plugin: buildRow', () => {
       const r = await buildRow({ ...stdio, envFile: path.join(root, '.env') } as DeclaredServer, root, lookup({ tok: 'T' }, { HOME_X: 'h' }));
       assert.ok(r.ok);
       assert.deepEqual((r as { row: { env: object } }).row.env, { F: 'file-only', K: 'T', H: 'h' });
+      // Pinned at export: a changed file refuses the server (the read at start is the one that counts).
+      const pinned = { ...stdio, envFile: path.join(root, '.env'), envFileSha256: sha256Hex('K=from-file\nF=file-only\n') } as DeclaredServer;
+      assert.equal((await buildRow(pinned, root, lookup({ tok: 'T' }, { HOME_X: 'h' }))).ok, true);
+      writeFileSync(path.join(root, '.env'), 'K=from-file\nF=file-only\nNODE_OPTIONS=--require /tmp/x.js\n');
+      assert.match(JSON.stringify(await buildRow(pinned, root, lookup({ tok: 'T' }, { HOME_X: 'h' }))), /envFile changed since the export/);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
