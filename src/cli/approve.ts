@@ -1,11 +1,25 @@
 import * as readline from 'node:readline';
 import { verifyFolder, type DeclaredServer } from '../core/declaration';
+import type { LspDeclarationSection } from '../core/declarationModel';
+import { LSP_APPROVAL_NAME } from '../core/lspRow';
 import { HostStore } from '../core/hostStore';
 import { DANGER_MESSAGES, reviewLaunch, type LaunchReview } from '../core/launchReview';
 import { formatMessage } from '../core/problems';
 import { CommandUsageError, stringList, type CommandContext } from './context';
 
-export const APPROVE_USAGE = 'approve [NAME...] [--yes PIN]...   review servers\' exact launch and approve their pins for the pinned trust mode';
+export const APPROVE_USAGE = 'approve [NAME...|lsp] [--yes PIN]...   review servers\' (and language servers\') exact launch and approve their pins for the pinned trust mode';
+
+/** The review of the declaration's language servers: DSH starts them as one row, so one pin covers all. */
+export function lspReviewLines(section: LspDeclarationSection): string[] {
+  const lines = ['Language servers (one dsh-lsp-stdio row; each starts on the first query for its files)'];
+  for (const [id, server] of Object.entries(section.servers)) {
+    lines.push(`  "${id}" for ${Object.keys(server.extensionToLanguage).join(', ')}: it will run on this computer with your user's privileges:`);
+    lines.push(`    ${[server.command, ...server.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ')}`);
+    lines.push(`    Environment variables (names only): ${Object.keys(server.env).join(', ') || 'none'}`);
+  }
+  lines.push(`  Pin: ${section.pin}`);
+  return lines;
+}
 
 /** The review a user reads before approving, in the words of the editor's dialog (English). */
 export function reviewLines(server: DeclaredServer, review: LaunchReview = reviewLaunch(server)): string[] {
@@ -51,13 +65,15 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
   }
   const declaration = verified.declaration;
   const servers = declaration.servers;
-  const unknown = args.filter((n) => !servers.some((s) => s.name === n || s.serverName === n));
+  const lsp = declaration.lsp?.registersAll && Object.keys(declaration.lsp.servers).length ? declaration.lsp : undefined;
+  const unknown = args.filter((n) => !servers.some((s) => s.name === n || s.serverName === n) && !(n === 'lsp' && lsp));
   if (unknown.length) {
     const known = servers.map((s) => s.name).join(', ') || 'none';
     throw new CommandUsageError(`no server named ${unknown.map((n) => `"${n}"`).join(', ')} in the declaration (servers: ${known})`);
   }
   const selected = args.length ? servers.filter((s) => args.includes(s.name) || args.includes(s.serverName)) : servers;
-  const stray = [...yes].filter((pin) => !selected.some((s) => s.pin === pin));
+  const lspSelected = lsp && (args.length === 0 || args.includes('lsp')) ? lsp : undefined;
+  const stray = [...yes].filter((pin) => !selected.some((s) => s.pin === pin) && pin !== lspSelected?.pin);
   if (stray.length) {
     // A pin that matches nothing: the entry changed since it was reviewed. Approve nothing.
     const message = `--yes names a pin that no selected server has (the entry changed since it was reviewed?): ${stray.join(', ')}; nothing approved`;
@@ -84,7 +100,18 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
     results.push({ server, review, outcome });
   }
 
-  const ok = results.every((r) => r.outcome === 'approved' || r.outcome === 'already');
+  let lspOutcome: Outcome | undefined;
+  if (lspSelected) {
+    if (!json) io.out(`${lspReviewLines(lspSelected).join('\n')}\n`);
+    if (record.approvals.some((a) => a.serverName === LSP_APPROVAL_NAME && a.pin === lspSelected.pin)) lspOutcome = 'already';
+    else if (yes.has(lspSelected.pin)) lspOutcome = 'approved';
+    else if (!tty) lspOutcome = 'refused-no-tty';
+    else lspOutcome = (await askYesNo(`Approve these language servers for DSH sessions in ${declaration.folder}? [y/N] `, input)) ? 'approved' : 'declined';
+    if (lspOutcome === 'approved') await store.approve(declaration.folder, LSP_APPROVAL_NAME, lspSelected.pin);
+    if (!json) io.out(`  -> ${{ approved: 'approved', already: 'already approved (this pin)', declined: 'not approved', 'refused-no-tty': 'not approved: no terminal to ask (after reading the review, pass --yes with its pin)' }[lspOutcome]}\n`);
+  }
+
+  const ok = results.every((r) => r.outcome === 'approved' || r.outcome === 'already') && (lspOutcome === undefined || lspOutcome === 'approved' || lspOutcome === 'already');
   if (json) {
     io.out(JSON.stringify({
       folder: declaration.folder,
@@ -94,14 +121,21 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
         launch: review.launch, cwd: review.cwd ?? null, envNames: review.envNames, envFile: review.envFile ?? null, envFileNames: review.envFileNames, headerNames: review.headerNames,
         dangers: review.dangers.map((d) => ({ code: d.code, token: d.token })),
       })),
+      languageServers: lspSelected ? {
+        pin: lspSelected.pin,
+        outcome: lspOutcome,
+        servers: Object.entries(lspSelected.servers).map(([id, s]) => ({ id, command: s.command, args: s.args, extensions: Object.keys(s.extensionToLanguage), envNames: Object.keys(s.env) })),
+      } : null,
     }));
     return ok ? 0 : 1;
   }
   const approved = results.filter((r) => r.outcome === 'approved').length;
-  if (!selected.length) io.out('The declaration has no server to approve.');
+  if (!selected.length && !lspSelected) io.out('The declaration has no server to approve.');
+  else if (!selected.length) io.out(`Language servers: ${lspOutcome === 'approved' ? 'approved' : lspOutcome === 'already' ? 'already approved' : 'not approved'}, for ${declaration.folder}.`);
   else io.out(`${approved} approved, ${results.filter((r) => r.outcome === 'already').length} already approved, ${results.length - approved - results.filter((r) => r.outcome === 'already').length} not approved, for ${declaration.folder}.`);
   const refused = results.filter((r) => r.outcome === 'refused-no-tty');
-  if (refused.length) io.err(`dsh-bridge: no terminal to ask: to approve what is shown above, run\n  dsh-bridge approve --workspace ${JSON.stringify(declaration.folder)} ${refused.map((r) => `--yes ${r.server.pin}`).join(' ')}`);
+  const refusedPins = [...refused.map((r) => r.server.pin), ...(lspOutcome === 'refused-no-tty' ? [lspSelected!.pin] : [])];
+  if (refusedPins.length) io.err(`dsh-bridge: no terminal to ask: to approve what is shown above, run\n  dsh-bridge approve --workspace ${JSON.stringify(declaration.folder)} ${refusedPins.map((pin) => `--yes ${pin}`).join(' ')}`);
   if (trustMode !== 'pinned' && results.some((r) => r.outcome !== 'declined' && r.outcome !== 'refused-no-tty')) {
     io.out(`Note: the trust mode is "${trustMode}": approvals count only in the pinned mode (dsh-bridge trust pinned).`);
   }

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gateFolderSkills } from '../../src/core/skillGate';
 import { hashSkillRoot, skillBody } from '../../src/core/skills';
@@ -96,7 +97,7 @@ describe('lsp row (core)', () => {
   });
 });
 
-describe('CLI skills (dist/cli.js)', function () {
+describe('CLI: skills, verify\'s DSH outlook, approve lsp (dist/cli.js)', function () {
   this.timeout(60000);
   before(function () {
     if (!existsSync(CLI)) spawnSync('node', ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
@@ -132,7 +133,7 @@ describe('CLI skills (dist/cli.js)', function () {
     assert.equal(run(p, ['skills']).code, 2);
   });
 
-  it('verify says what a DSH session in the folder gets: MCP servers, language servers, skills', () => {
+  it('verify says what a DSH session in the folder gets (MCP servers, language servers, skills); approve lsp records the section pin', () => {
     const p = project();
     put(path.join(p.folder, '.vscode/mcp.json'), JSON.stringify({ servers: { echo: { command: 'node', args: ['x.js'] } } }));
     put(path.join(p.folder, '.vscode/settings.json'), JSON.stringify({ 'dsh.lsp.servers': { ts: { command: process.execPath, args: ['--stdio'], extensions: { '.ts': 'typescript' } } } }));
@@ -146,5 +147,17 @@ describe('CLI skills (dist/cli.js)', function () {
     const human = run(p, ['verify']).stdout;
     assert.match(human, /MCP servers:\s+echo/);
     assert.match(human, /Language servers: ts \(\.ts\)/);
+
+    // approve lsp: the exact launch first; without a terminal only --yes with the section's pin approves.
+    const pin = JSON.parse(readFileSync(path.join(p.folder, '.dsh/declaration.json'), 'utf8')).lsp.pin;
+    const asked = run(p, ['approve', 'lsp']);
+    assert.equal(asked.code, 1);
+    assert.ok(asked.stdout.includes(`${process.execPath} --stdio`), asked.stdout);
+    assert.ok(asked.stderr.includes(`--yes ${pin}`));
+    const approved = run(p, ['approve', 'lsp', '--yes', pin, '--json']);
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.equal(JSON.parse(approved.stdout).languageServers.outcome, 'approved');
+    const record = JSON.parse(readFileSync(path.join(p.home, 'bridge/folders', `${createHash('sha256').update(p.folder).digest('hex')}.json`), 'utf8'));
+    assert.deepEqual(record.approvals, [{ serverName: LSP_APPROVAL_NAME, pin }]);
   });
 });
