@@ -9,7 +9,8 @@ import { readWorkspaceFile } from '../core/reader';
 import { computeDeclarationSections, settingValueInText } from '../core/sections';
 import { MODULE_COMMANDS, MODULE_OPTIONS, MODULE_USAGE } from './commands';
 import { CommandUsageError } from './context';
-import { folderSkills, printSkillGate, skillRootsJson } from './skills';
+import { dshOutlook } from '../core/dshOutlook';
+import { folderSkills, printSkillGate } from './skills';
 import { readSecret } from './readSecret';
 
 const USAGE = `Usage: dsh-bridge <command> [options]
@@ -211,13 +212,8 @@ function table(rows: string[][]): string {
 
 async function runVerify(folder: string, dshHome: string, json: boolean, io: Io): Promise<number> {
   const result: VerifyResult = await verifyFolder(folder, { dshHome });
-  const trustMode = await new HostStore(dshHome).trustMode();
   const skills = await folderSkills(folder, dshHome, result);
-  // What a DSH session in this folder gets: nothing from an unverified declaration or under "deny".
-  const mounts = result.ok && trustMode !== 'deny' ? result.declaration! : undefined;
-  const lsp = mounts?.lsp;
-  const languageServers = lsp?.registersAll ? Object.entries(lsp.servers).map(([id, s]) => ({ id, extensions: Object.keys(s.extensionToLanguage) })) : [];
-  const dsh = { trustMode, servers: (mounts?.servers ?? []).map((s) => s.serverName), languageServers, skills: skillRootsJson(skills) };
+  const dsh = dshOutlook(result, await new HostStore(dshHome).trustMode(), skills);
   if (json) {
     io.out(JSON.stringify({
       declaration: result.declaration ? DECLARATION_PATH : null,
@@ -234,10 +230,10 @@ async function runVerify(folder: string, dshHome: string, json: boolean, io: Io)
   } else {
     for (const r of result.reasons) io.out(`${DECLARATION_PATH}: ${r.code}: ${r.message}`);
   }
-  const why = mounts ? '' : trustMode === 'deny' ? ': nothing is mounted' : ': the declaration does not verify, nothing from it is mounted';
-  io.out(`\nWhat a DSH session in this folder gets (trust mode "${trustMode}"${why}):`);
+  const why = dsh.mounts ? '' : dsh.trustMode === 'deny' ? ': nothing is mounted' : ': the declaration does not verify, nothing from it is mounted';
+  io.out(`\nWhat a DSH session in this folder gets (trust mode "${dsh.trustMode}"${why}):`);
   io.out(`  MCP servers:      ${dsh.servers.length ? dsh.servers.join(', ') : 'none'}`);
-  io.out(`  Language servers: ${languageServers.length ? languageServers.map((l) => `${l.id} (${l.extensions.join(', ')})`).join(', ') : lsp && !lsp.registersAll ? 'none (an entry of dsh.lsp.servers is invalid)' : 'none'}`);
+  io.out(`  Language servers: ${dsh.languageServers.length ? dsh.languageServers.map((l) => `${l.id} (${l.extensions.join(', ')})`).join(', ') : dsh.languageServersInvalid ? 'none (an entry of dsh.lsp.servers is invalid)' : 'none'}`);
   printSkillGate(skills, io, '  ');
   return result.ok ? 0 : 1;
 }

@@ -27,7 +27,7 @@ export async function folderSkills(folder: string, dshHome: string, verified?: V
 
 const GATE_WORDS = { trusted: 'trusted', untrusted: 'not trusted', changed: 'changed since trusted', 'not-gated': 'not gated (your own)' } as const;
 
-export function skillRootsJson(result: SkillGateResult) {
+function skillRootsJson(result: SkillGateResult) {
   return {
     roots: result.roots.map((r) => ({ path: r.path, kind: r.kind, trust: r.gate, pin: r.pin ?? null, recordedPin: r.recordedPin ?? null, skills: r.skills })),
     withheld: result.shadows.map((s) => ({ name: s.name, root: s.withheldRoot, offeredFrom: s.fallback?.root.path ?? null })),

@@ -33,7 +33,7 @@ export function startBridge(context: vscode.ExtensionContext, log: vscode.LogOut
   const status = new DeclarationStatus(diagnostics, () => readGlobalSettings(invalidSetting).dshHome, log);
   const lspAndSkills = registerLspAndSkills(context, { log, dshHome: () => readGlobalSettings(invalidSetting).dshHome, invalidSetting });
   const sections = async (folder: vscode.WorkspaceFolder) => ({ ...(await lspAndSkills.declarationSections(folder)) });
-  const commands = new BridgeCommands(new InputSecrets(context.secrets), diagnostics, status, log, invalidSetting, sections);
+  const commands = new BridgeCommands(new InputSecrets(context.secrets), diagnostics, status, log, invalidSetting, sections, (folder) => lspAndSkills.skillGate(folder));
   context.subscriptions.push(
     diagnostics,
     status,

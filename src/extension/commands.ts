@@ -2,6 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { analyzeFolder, DECLARATION_PATH, verifyFolder } from '../core/declaration';
 import { HostStore } from '../core/hostStore';
+import { dshOutlook, type DshOutlook } from '../core/dshOutlook';
+import type { SkillGateResult } from '../core/skillGate';
 import type { McpDiagnostics } from './diagnostics';
 import { Exporter, InputCommandError, type DeclarationSectionsProvider, type ExportSummary } from './exporter';
 import { fileFolders, folderOfMcpJson, mcpJsonUri } from './mcpFiles';
@@ -45,6 +47,7 @@ export class BridgeCommands implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly invalidSetting: InvalidSetting,
     sections?: DeclarationSectionsProvider,
+    private readonly skillGate?: (folder: vscode.WorkspaceFolder) => Promise<SkillGateResult | undefined>,
   ) {
     this.exporter = new Exporter(secrets, log, invalidSetting, sections);
     const register = (id: string, fn: (...args: unknown[]) => unknown) =>
@@ -244,15 +247,32 @@ export class BridgeCommands implements vscode.Disposable {
     return true;
   }
 
-  async verifyDeclaration(arg?: unknown): Promise<{ ok: boolean; reasons: Array<{ code: string; message: string }> } | undefined> {
+  async verifyDeclaration(arg?: unknown): Promise<{ ok: boolean; reasons: Array<{ code: string; message: string }>; dsh?: DshOutlook } | undefined> {
     const folder = await oneFolder(arg);
     if (!folder) return undefined;
-    const result = await verifyFolder(folder.uri.fsPath, { dshHome: readGlobalSettings(this.invalidSetting).dshHome });
+    const dshHome = readGlobalSettings(this.invalidSetting).dshHome;
+    const result = await verifyFolder(folder.uri.fsPath, { dshHome });
     this.status.refresh();
     const reasons = result.reasons.map((r) => ({ code: r.code, message: r.message }));
     this.log.info(`verify ${folder.name}: ${result.ok ? 'ok' : reasons.map((r) => `${r.code} (${r.message})`).join('; ')}`);
+    // What a DSH session in this folder gets, as the DSH plugin decides it (host-store trust mode).
+    let dsh: DshOutlook | undefined;
+    const gate = await this.skillGate?.(folder).catch((error: unknown) => {
+      this.log.error('computing the skill roots of the folder failed', error);
+      return undefined;
+    });
+    if (gate) {
+      const trustMode = await new HostStore(dshHome).trustMode().catch(() => 'deny' as const);
+      dsh = dshOutlook(result, trustMode, gate);
+      this.log.info(`verify ${folder.name}: DSH gets servers [${dsh.servers.join(', ')}], language servers [${dsh.languageServers.map((l) => l.id).join(', ')}], withheld skills [${dsh.skills.withheld.map((w) => w.name).join(', ')}]`);
+    }
+    const none = vscode.l10n.t('none');
+    const outlook = dsh
+      ? ` ${vscode.l10n.t('DSH sessions there get MCP servers: {0}; language servers: {1}; skills withheld: {2}.',
+        dsh.servers.join(', ') || none, dsh.languageServers.map((l) => l.id).join(', ') || none, dsh.skills.withheld.map((w) => w.name).join(', ') || none)}`
+      : '';
     if (result.ok) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('The DSH declaration of {0} is signed by you and up to date.', folder.name));
+      void vscode.window.showInformationMessage(`${vscode.l10n.t('The DSH declaration of {0} is signed by you and up to date.', folder.name)}${outlook}`);
     } else {
       const exportNow = vscode.l10n.t('Export');
       const words: Record<string, string> = {
@@ -265,10 +285,10 @@ export class BridgeCommands implements vscode.Disposable {
         stale: vscode.l10n.t('mcp.json changed since the export'),
       };
       const text = [...new Set(reasons.map((r) => words[r.code] ?? r.code))].join('; ');
-      void vscode.window.showWarningMessage(vscode.l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text), ...(vscode.workspace.isTrusted ? [exportNow] : []))
+      void vscode.window.showWarningMessage(`${vscode.l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text)}${outlook}`, ...(vscode.workspace.isTrusted ? [exportNow] : []))
         .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMANDS.export, folder.uri); });
     }
-    return { ok: result.ok, reasons };
+    return dsh ? { ok: result.ok, reasons, dsh } : { ok: result.ok, reasons };
   }
 
   dispose(): void {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { DeclarationSections } from '../core/declarationModel';
+import type { SkillGateResult } from '../core/skillGate';
 import { LspDiagnostics } from './lsp/lspDiagnostics';
 import { lspSettingLayers, mergedValue, userSettingsUri } from './lsp/settingsLayers';
 import { whichLanguageServer } from './lsp/whichServer';
@@ -25,6 +26,8 @@ export interface LspAndSkills extends vscode.Disposable {
   declarationSections(folder: vscode.WorkspaceFolder): Promise<DeclarationSections>;
   /** Status of the skill roots (text, tooltip, roots with trust states), for tests and the activation API. */
   skillsStatus(): Promise<SkillsSnapshot>;
+  /** What the DSH plugin's skill gate does in a session of `folder`, from a fresh discovery. */
+  skillGate(folder: vscode.WorkspaceFolder): Promise<SkillGateResult | undefined>;
 }
 
 /**
@@ -84,6 +87,11 @@ export function registerLspAndSkills(context: vscode.ExtensionContext, services:
     },
     async skillsStatus() {
       return (await skillsPart()).roots.snapshot();
+    },
+    async skillGate(folder) {
+      const part = await skillsPart();
+      await part.roots.refreshNow();
+      return part.roots.gateFor(folder);
     },
     dispose() {
       disposed = true;

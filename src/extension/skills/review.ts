@@ -88,7 +88,7 @@ export class SkillReview {
       return {
         view,
         label: `${ICON[view.trust]} ${tilde(view.root.path)}`,
-        description: `${kindWord(view.root.kind)} \u00b7 ${trustWord(view.trust)}`,
+        description: `${kindWord(view.root.kind)} \u00b7 ${view.gated ? trustWord(view.trust) : vscode.l10n.t('your own, not gated')}`,
         detail: kept.length
           ? vscode.l10n.t('{0} skills: {1}', kept.length, kept.map((c) => c.analysis.skill!.name).join(', '))
           : vscode.l10n.t('no skill that DSH loads'),
@@ -106,7 +106,11 @@ export class SkillReview {
         const s = c.analysis.skill;
         items.push({
           label: `$(book) ${s.name}`,
-          description: c.winner ? invocability(c) : `${invocability(c)} \u00b7 ${vscode.l10n.t('shadowed by another root')}`,
+          description: [
+            invocability(c),
+            ...(c.winner ? [] : [vscode.l10n.t('shadowed by another root')]),
+            ...(view.gated && view.trust !== 'trusted' ? [vscode.l10n.t('withheld from DSH sessions until you trust this root')] : []),
+          ].join(' \u00b7 '),
           detail: s.description,
           file: c.file,
         });
@@ -115,7 +119,7 @@ export class SkillReview {
       }
     }
     items.push({ label: vscode.l10n.t('Trust'), kind: vscode.QuickPickItemKind.Separator });
-    if (view.trust !== 'trusted' && view.root.pin) {
+    if (view.gated && view.trust !== 'trusted' && view.root.pin) {
       items.push({
         label: view.trust === 'changed' ? `$(check) ${vscode.l10n.t('Trust the changed content of this root')}` : `$(check) ${vscode.l10n.t('Trust this root')}`,
         detail: vscode.l10n.t('Skills are instructions DSH gives the model as trusted. Trust is recorded in the DSH home, pinned to this content ({0}); any change asks again.', `${view.root.pin.slice(0, 19)}\u2026`),
@@ -161,7 +165,7 @@ export class SkillReview {
     await new HostStore(this.dshHome()).trustSkillRoot(view.root.path, view.root.pin);
     this.log.info(`trusted skill root ${view.root.path} at ${view.root.pin}`);
     await this.roots.refreshNow();
-    if (interactive) void vscode.window.showInformationMessage(vscode.l10n.t('Trusted {0}. Export again so the DSH declaration records it.', tilde(view.root.path)));
+    if (interactive) void vscode.window.showInformationMessage(vscode.l10n.t('Trusted {0}: DSH sessions load its skills from their next step, while its content stays the same.', tilde(view.root.path)));
     return this.result('trusted');
   }
 
@@ -169,7 +173,7 @@ export class SkillReview {
     await new HostStore(this.dshHome()).distrustSkillRoot(view.root.path);
     this.log.info(`distrusted skill root ${view.root.path}`);
     await this.roots.refreshNow();
-    if (interactive) void vscode.window.showInformationMessage(vscode.l10n.t('{0} is no longer trusted. Export again so the DSH declaration records it.', tilde(view.root.path)));
+    if (interactive) void vscode.window.showInformationMessage(vscode.l10n.t('{0} is no longer trusted: DSH sessions withhold its skills from their next step.', tilde(view.root.path)));
     return this.result('distrusted');
   }
 }

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { HostStore } from '../../core/hostStore';
+import { gateSkills, isGatedKind, type SkillGateResult } from '../../core/skillGate';
 import type { Problem } from '../../core/problems';
 import { SKILL_TRUST_PROBLEM_CODES, skillTrustProblems } from '../../core/sections';
 import { discoverSkills, resolveAgentsHome, SKILL_PROBLEM_CODES, skillTrustState, type SkillDiscovery, type SkillRootReport } from '../../core/skills';
@@ -29,6 +30,8 @@ export function readCustomRoots(folder: vscode.WorkspaceFolder, invalid: (key: s
 export interface RootView {
   root: SkillRootReport;
   trust: SkillTrustState;
+  /** A project or custom root: DSH sessions load it only while trusted at this content. User roots are not gated. */
+  gated: boolean;
   /** Folders whose DSH session loads this root. */
   folders: vscode.WorkspaceFolder[];
 }
@@ -37,7 +40,9 @@ export interface SkillsSnapshot {
   text: string;
   tooltip: string;
   visible: boolean;
-  roots: Array<{ path: string; kind: string; rank: number; trust: SkillTrustState; pin: string | null; skills: Array<{ name: string; file: string; winner: boolean; modelInvocable: boolean; userInvocable: boolean }>; dropped: string[] }>;
+  /** Per folder: the skill names DSH sessions there are denied (the DSH plugin's gate), and what it offers instead. */
+  dsh: Array<{ folder: string; withheld: Array<{ name: string; root: string; offeredFrom: string | null }> }>;
+  roots: Array<{ path: string; kind: string; rank: number; trust: SkillTrustState; gated: boolean; pin: string | null; skills: Array<{ name: string; file: string; winner: boolean; modelInvocable: boolean; userInvocable: boolean }>; dropped: string[] }>;
 }
 
 /**
@@ -131,10 +136,16 @@ export class SkillRoots implements vscode.Disposable {
           continue;
         }
         const recorded = Object.hasOwn(this.recorded, root.path) ? this.recorded[root.path] : undefined;
-        byPath.set(root.path, { root, trust: skillTrustState(root.pin, recorded), folders: [folder] });
+        byPath.set(root.path, { root, trust: skillTrustState(root.pin, recorded), gated: isGatedKind(root.kind), folders: [folder] });
       }
     }
     return [...byPath.values()];
+  }
+
+  /** What the DSH plugin's skill gate does in a session of `folder` (from the last discovery). */
+  gateFor(folder: vscode.WorkspaceFolder): SkillGateResult | undefined {
+    const entry = this.discoveries.get(folder.uri.toString());
+    return entry ? gateSkills(entry.discovery, this.recorded) : undefined;
   }
 
   recordedPin(rootPath: string): string | undefined {
@@ -177,8 +188,9 @@ export class SkillRoots implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const changed = views.filter((v) => v.trust === 'changed').length;
-    const untrusted = views.filter((v) => v.trust === 'untrusted').length;
+    // Only project and custom roots are gated in DSH: the user's own roots never count here.
+    const changed = views.filter((v) => v.gated && v.trust === 'changed').length;
+    const untrusted = views.filter((v) => v.gated && v.trust === 'untrusted').length;
     if (changed > 0) {
       this.item.text = `$(warning) ${vscode.l10n.t('DSH skills: {0} changed, review', changed)}`;
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
@@ -189,11 +201,20 @@ export class SkillRoots implements vscode.Disposable {
       this.item.text = `$(verified) ${vscode.l10n.t('DSH skills: trusted')}`;
       this.item.backgroundColor = undefined;
     }
-    const lines = views.map((v) => `- \`${v.root.path}\`: ${trustWord(v.trust)} (${vscode.l10n.t('{0} skill files', v.root.candidates.length)})`);
-    const tooltip = new vscode.MarkdownString([vscode.l10n.t('Skill roots DSH loads (click to review):'), '', ...lines].join('\n'));
+    const lines = views.map((v) => `- \`${v.root.path}\`: ${v.gated ? trustWord(v.trust) : vscode.l10n.t('your own, not gated')} (${vscode.l10n.t('{0} skill files', v.root.candidates.length)})`);
+    const withheld = this.withheldByFolder().filter((f) => f.withheld.length > 0)
+      .map((f) => `- ${vscode.l10n.t('Withheld from DSH sessions in {0}: {1}', path.basename(f.folder), f.withheld.map((w) => w.name).join(', '))}`);
+    const tooltip = new vscode.MarkdownString([vscode.l10n.t('Skill roots DSH loads (click to review):'), '', ...lines, ...(withheld.length ? ['', ...withheld] : [])].join('\n'));
     tooltip.supportThemeIcons = false;
     this.item.tooltip = tooltip;
     this.item.show();
+  }
+
+  private withheldByFolder(): SkillsSnapshot['dsh'] {
+    return [...this.discoveries.values()].map(({ folder, discovery }) => ({
+      folder: folder.uri.fsPath,
+      withheld: gateSkills(discovery, this.recorded).shadows.map((s) => ({ name: s.name, root: s.withheldRoot, offeredFrom: s.fallback?.root.path ?? null })),
+    }));
   }
 
   /** What the status item shows and the roots behind it (for tests and the review command). */
@@ -203,11 +224,13 @@ export class SkillRoots implements vscode.Disposable {
       text: this.item.text,
       tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '',
       visible: this.roots().some((v) => v.root.candidates.length > 0),
+      dsh: this.withheldByFolder(),
       roots: this.roots().map((v) => ({
         path: v.root.path,
         kind: v.root.kind,
         rank: v.root.rank,
         trust: v.trust,
+        gated: v.gated,
         pin: v.root.pin ?? null,
         skills: v.root.candidates.flatMap((c) => (c.analysis.skill
           ? [{ name: c.analysis.skill.name, file: c.file, winner: c.winner, ...c.analysis.skill.invocation }]

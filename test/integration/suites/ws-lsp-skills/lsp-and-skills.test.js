@@ -174,6 +174,20 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
       assert.deepStrictEqual(plain(d.relatedInformation[0].location.range), textRange(fs.readFileSync(winner.fsPath, 'utf8'), 'good'));
     });
 
+    it('before any trust: the status and Verify say what DSH sessions here are denied (the DSH plugin\'s gate)', async function () {
+      const listed = await review({ action: 'list' });
+      const here = listed.snapshot.dsh.find((f) => f.folder === workspaceFolder().uri.fsPath);
+      assert.ok(here, JSON.stringify(listed.snapshot.dsh));
+      assert.deepStrictEqual(here.withheld.map((w) => [w.name, w.root, w.offeredFrom]), [['good', dshSkills(), null]]);
+      assert.ok(listed.snapshot.roots.filter((r) => r.kind.startsWith('project-')).every((r) => r.gated), 'project roots are gated');
+      assert.match(listed.snapshot.tooltip, /Withheld from DSH sessions in .*: good/);
+      const verified = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri);
+      assert.strictEqual(verified.ok, false, 'no declaration yet');
+      assert.strictEqual(verified.dsh.mounts, false);
+      assert.deepStrictEqual(verified.dsh.servers, []);
+      assert.deepStrictEqual(verified.dsh.skills.withheld.map((w) => w.name), ['good']);
+    });
+
     it('the review command lists the roots with their skills and records trust host-side, pinned to the content', async function () {
       const listed = await review({ action: 'list' });
       const project = listed.snapshot.roots.find((r) => r.path === dshSkills());
@@ -239,6 +253,16 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
       assert.deepStrictEqual(Object.keys(roots).sort(), [agentsSkills(), dshSkills()].sort());
       assert.deepStrictEqual([roots[dshSkills()].trust, roots[dshSkills()].pin, roots[dshSkills()].skills], ['trusted', rootPin(dshSkills()), ['good']]);
       assert.deepStrictEqual([roots[agentsSkills()].trust, roots[agentsSkills()].pin, roots[agentsSkills()].skills], ['trusted', rootPin(agentsSkills()), ['good']]);
+    });
+
+    it('after the export, Verify says what DSH sessions here get: the MCP server, both language servers, nothing withheld', async function () {
+      const verified = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri);
+      assert.strictEqual(verified.ok, true, JSON.stringify(verified.reasons));
+      assert.strictEqual(verified.dsh.mounts, true);
+      assert.deepStrictEqual(verified.dsh.servers, ['echo']);
+      assert.deepStrictEqual(verified.dsh.languageServers.map((l) => l.id).sort(), ['js', 'ts']);
+      assert.deepStrictEqual(verified.dsh.skills.withheld, []);
+      assert.deepStrictEqual(verified.dsh.skills.roots.filter((r) => r.trust !== 'not-gated').map((r) => r.trust), ['trusted', 'trusted']);
     });
 
     it('distrust removes the host-side record', async function () {
