@@ -102,14 +102,24 @@ export async function exportFolder(options: ExportFolderOptions): Promise<Export
   if (!analysis.usable) return { analysis, declarationPath, written: false, unchanged: false };
   const store = new HostStore(options.dshHome);
   const key = options.dryRun ? (await store.readSigningKey()) ?? Buffer.alloc(32) : await store.signingKey();
-  const text = serializeDeclaration(buildDeclarationBody(analysis, folder, options.sections), key);
-  if (options.dryRun) return { analysis, declarationPath, text, written: false, unchanged: false };
+  const lastSeq = (await store.readFolder(folder)).exportSeq ?? 0;
+  const textWith = (exportSeq: number) => serializeDeclaration({ ...buildDeclarationBody(analysis, folder, options.sections), exportSeq }, key);
+  if (options.dryRun) return { analysis, declarationPath, text: textWith(lastSeq + 1), written: false, unchanged: false };
+  const exported = analysis.servers.map((s) => ({ serverName: s.serverName, pin: s.pin }));
   const dir = await openDeclarationDir(folder);
   try {
     await ensureIgnoreRules(folder, dir);
     await writeIfChanged(folder, dir, DECLARATION_SCHEMA_PATH, `${JSON.stringify(declarationJsonSchema, null, 2)}\n`);
-    const written = await writeIfChanged(folder, dir, DECLARATION_PATH, text);
-    return { analysis, declarationPath, text, written, unchanged: !written };
+    // Unchanged since the last export: same count, nothing written.
+    if (lastSeq > 0 && (await holds(folder, DECLARATION_PATH, textWith(lastSeq)))) {
+      await store.revokeApprovalsExcept(folder, exported);
+      return { analysis, declarationPath, text: textWith(lastSeq), written: false, unchanged: true };
+    }
+    // The count goes up before the file is written: a crash in between leaves an older
+    // declaration that is refused (fail closed), never a rollback that passes.
+    const text = textWith(await store.recordExport(folder, exported));
+    await writeIfChanged(folder, dir, DECLARATION_PATH, text);
+    return { analysis, declarationPath, text, written: true, unchanged: false };
   } catch (error) {
     if (error instanceof ConfinementError) throw new ExportError(`${error.message}; nothing was written outside the workspace`);
     // The folder changed under the export (moved, removed): a refusal, not a crash.
@@ -120,14 +130,19 @@ export async function exportFolder(options: ExportFolderOptions): Promise<Export
   }
 }
 
+/** Whether the file holds exactly `text`, read through the safe reader only. */
+async function holds(folder: string, relativePath: string, text: string): Promise<boolean> {
+  const previous = await readWorkspaceFile(folder, relativePath, Buffer.byteLength(text, 'utf8'));
+  return previous.ok && Buffer.from(previous.bytes).toString('utf8') === text;
+}
+
 /**
  * Replaces `<folder>/<relativePath>` (a file of `.dsh`) unless it already holds `text`. The old
  * file is read only through the safe reader (a FIFO, a device, a link out or a huge file is never
  * opened for reading), and only a directory in the way stops the write: anything else is replaced.
  */
 async function writeIfChanged(folder: string, dir: ConfinedDir, relativePath: string, text: string): Promise<boolean> {
-  const previous = await readWorkspaceFile(folder, relativePath, Buffer.byteLength(text, 'utf8'));
-  if (previous.ok && Buffer.from(previous.bytes).toString('utf8') === text) return false;
+  if (await holds(folder, relativePath, text)) return false;
   const name = path.basename(relativePath);
   const stat = await fs.lstat(dir.path(name)).catch(() => undefined);
   if (stat?.isDirectory()) throw new ExportError(`${relativePath} is a folder, not a file; nothing was written`);
@@ -188,7 +203,7 @@ async function ensureIgnoreRules(folder: string, dir: ConfinedDir): Promise<void
   await dir.write('.gitignore', `${text}${separator}# Added by DSH Bridge: its temporary files are never committed.\n${TEMP_RULE}\n`);
 }
 
-export type VerifyCode = 'missing' | 'unreadable' | 'unsigned' | 'bad-signature' | 'tampered' | 'wrong-folder' | 'stale';
+export type VerifyCode = 'rollback' | 'missing' | 'unreadable' | 'unsigned' | 'bad-signature' | 'tampered' | 'wrong-folder' | 'stale';
 
 export interface VerifyResult {
   ok: boolean;
@@ -253,6 +268,12 @@ export async function verifyFolder(folderPath: string, options: { dshHome: strin
     const envFile = await loadEnvFile(server.envFile, folder);
     if (!envFile.ok) reasons.push({ code: 'stale', message: `${envFile.reason} (server "${server.serverName}")` });
     else if (envFile.sha256 !== server.envFileSha256) reasons.push({ code: 'stale', message: `the envFile of server "${server.serverName}" changed since the export` });
+  }
+  // A declaration older than the folder's last export (restored with an old mcp.json) is refused.
+  const lastSeq = await new HostStore(options.dshHome).readFolder(declaration.folder).then((r) => r.exportSeq ?? 0, () => undefined);
+  if (lastSeq === undefined) reasons.push({ code: 'rollback', message: 'the host store record of this folder cannot be read, so the declaration cannot be shown to be the newest' });
+  else if ((declaration.exportSeq ?? 0) < lastSeq) {
+    reasons.push({ code: 'rollback', message: `the declaration is from export ${declaration.exportSeq ?? 0} of this folder; export ${lastSeq} was made since (an old declaration was restored)` });
   }
   const source = await readWorkspaceFile(folder, declaration.source.path);
   if (!source.ok) {

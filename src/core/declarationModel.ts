@@ -152,6 +152,8 @@ export const DeclarationSchema = z.strictObject({
   rejected: z.array(RejectedServerSchema),
   lsp: z.optional(LspSectionSchema),
   skills: z.optional(SkillsSectionSchema),
+  /** This folder's export count in the host store when it was written; an older one is a rollback. */
+  exportSeq: z.optional(z.int().check(z.minimum(1))),
   digest: sha256PinSchema,
   signature: z.optional(z.string()),
 });

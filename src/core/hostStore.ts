@@ -40,6 +40,8 @@ const FolderFile = z.object({
   folder: z.string(),
   inputs: z.record(z.string(), z.string()),
   approvals: z.array(Approval),
+  /** How many exports of this folder wrote a declaration; the newest declaration carries it. */
+  exportSeq: z.optional(z.int().check(z.minimum(1))),
 });
 export type FolderRecord = z.infer<typeof FolderFile>;
 const SkillTrustFile = z.object({ version: z.literal(1), roots: z.record(z.string(), z.string()) });
@@ -163,7 +165,7 @@ export class HostStore {
     const record = await this.readFolder(folder);
     change(record);
     const file = this.folderFile(folder);
-    if (Object.keys(record.inputs).length === 0 && record.approvals.length === 0) {
+    if (Object.keys(record.inputs).length === 0 && record.approvals.length === 0 && record.exportSeq === undefined) {
       await fs.rm(file, { force: true });
       return;
     }
@@ -192,6 +194,28 @@ export class HostStore {
       r.approvals = r.approvals.filter((a) => a.serverName !== serverName);
       r.approvals.push({ serverName, pin });
     });
+  }
+
+  /**
+   * Records an export that writes a new declaration: the folder's export count goes up (the
+   * declaration carries it; an older one is refused as a rollback), and approvals of servers
+   * that left, or of pins no longer exported, are revoked. Returns the new count.
+   */
+  async recordExport(folder: string, exported: ReadonlyArray<{ serverName: string; pin: string }>): Promise<number> {
+    let seq = 0;
+    await this.updateFolder(folder, (r) => {
+      seq = (r.exportSeq ?? 0) + 1;
+      r.exportSeq = seq;
+      r.approvals = r.approvals.filter((a) => exported.some((s) => s.serverName === a.serverName && s.pin === a.pin));
+    });
+    return seq;
+  }
+
+  /** Revokes approvals of anything not exported now (an export that left the declaration as it was). */
+  async revokeApprovalsExcept(folder: string, exported: ReadonlyArray<{ serverName: string; pin: string }>): Promise<void> {
+    const record = await this.readFolder(folder);
+    const keep = record.approvals.filter((a) => exported.some((s) => s.serverName === a.serverName && s.pin === a.pin));
+    if (keep.length !== record.approvals.length) await this.updateFolder(folder, (r) => { r.approvals = keep; });
   }
 
   async isApproved(folder: string, serverName: string, pin: string): Promise<boolean> {

@@ -10,7 +10,7 @@ export function declarationState(result: { ok: boolean; reasons: ReadonlyArray<{
   if (result.ok) return 'up-to-date';
   const codes = new Set(result.reasons.map((r) => r.code));
   if (codes.has('missing')) return 'missing';
-  if (codes.has('tampered') || codes.has('bad-signature') || codes.has('unsigned') || codes.has('wrong-folder')) return 'tampered';
+  if (codes.has('tampered') || codes.has('bad-signature') || codes.has('unsigned') || codes.has('wrong-folder') || codes.has('rollback')) return 'tampered';
   if (codes.has('unreadable')) return 'invalid';
   return 'stale';
 }

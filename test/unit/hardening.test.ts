@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { main } from '../../src/cli/main';
 import { exportFolder, verifyFolder } from '../../src/core/declaration';
 import { reviewLaunch } from '../../src/core/launchReview';
+import { HostStore } from '../../src/core/hostStore';
 import { analyze, codes, tempDir, workspace } from './helpers';
 
 /** Regression tests of issue "Hardening" (items 3, 4, 8-12), each reproduced as the attack run did. */
@@ -197,6 +198,52 @@ describe('hardening: no crash, consent holds (regressions)', () => {
       const result = await run(folder, tempDir());
       assert.deepEqual(result.analysis.rejected, [{ name: 's', codes: ['env-file-unpinnable'] }]);
       assert.deepEqual(result.analysis.inputs, [], 'an input only the refused server used is not declared');
+    });
+  });
+
+  describe('2: no rollback in the pinned mode', () => {
+    const run = (folder: string, home: string) => exportFolder({ folder, folderName: 'w', userHome: '/h', dshHome: home });
+    const OLD = '{"servers": {"old": {"command": "node", "args": ["old.js"]}, "kept": {"command": "node"}}}';
+    const NEW = '{"servers": {"kept": {"command": "node"}}}';
+
+    it('approvals of servers that left are revoked at export; a restored old declaration is refused as a rollback', async () => {
+      const folder = workspace(OLD);
+      const home = tempDir();
+      const store = new HostStore(home);
+      const first = await run(folder, home);
+      for (const s of first.analysis.servers) await store.approve(folder, s.serverName, s.pin);
+      const oldDeclaration = readFileSync(path.join(folder, '.dsh/declaration.json'));
+      assert.equal((await verifyFolder(folder, { dshHome: home })).ok, true);
+
+      writeFileSync(path.join(folder, '.vscode/mcp.json'), NEW);
+      await run(folder, home);
+      const record = await store.readFolder(folder);
+      assert.deepEqual(record.approvals.map((a) => a.serverName), ['kept']);
+      assert.equal(record.exportSeq, 2);
+
+      // The attacker restores the old mcp.json with its old, validly signed declaration.
+      writeFileSync(path.join(folder, '.vscode/mcp.json'), OLD);
+      writeFileSync(path.join(folder, '.dsh/declaration.json'), oldDeclaration);
+      const verdict = await verifyFolder(folder, { dshHome: home });
+      assert.equal(verdict.ok, false);
+      assert.deepEqual(verdict.reasons.map((r) => r.code), ['rollback']);
+      assert.equal(await store.isApproved(folder, 'old', first.analysis.servers[0].pin), false);
+    });
+
+    it('an export that changes nothing keeps the count (and says unchanged); a changed pin loses its approval', async () => {
+      const folder = workspace(NEW);
+      const home = tempDir();
+      const store = new HostStore(home);
+      const first = await run(folder, home);
+      await store.approve(folder, 'kept', first.analysis.servers[0].pin);
+      const again = await run(folder, home);
+      assert.equal(again.unchanged, true);
+      assert.equal((await store.readFolder(folder)).exportSeq, 1);
+      assert.equal(await store.isApproved(folder, 'kept', first.analysis.servers[0].pin), true);
+      writeFileSync(path.join(folder, '.vscode/mcp.json'), NEW.replace('"node"', '"node2"'));
+      await run(folder, home);
+      assert.deepEqual((await store.readFolder(folder)).approvals, []);
+      assert.equal((await verifyFolder(folder, { dshHome: home })).ok, true);
     });
   });
 });
