@@ -28,7 +28,7 @@ export type SkillProblemCode = keyof typeof SKILL_PROBLEM_CODES;
  * dependencies, so a code catalog can import it without the skills code.
  */
 export const SKILL_TRUST_PROBLEM_CODES = {
-  'skill-root-changed': ['warning', 'The skill root {root} changed since you trusted it: its skills are not trusted until you review it again (DSH: Review Skill Roots).'],
+  'skill-root-changed': ['warning', 'The skill root {root} changed since you trusted it: DSH sessions withhold its skills until you trust it again (DSH: Review Skill Roots).'],
   'skill-root-too-large': ['warning', 'The skill root {root} is too large to pin (more than 10000 files or 64 MiB), so it cannot be trusted.'],
 } as const satisfies Record<string, readonly [Severity, string]>;
 

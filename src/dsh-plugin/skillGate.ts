@@ -82,7 +82,6 @@ function errorText(error: unknown): string {
 export class SkillGate {
   private readonly sessions = new Map<AgentLike, GateSession>();
   private readonly store: HostStore;
-  private dshRoots?: DshSkillRoots;
 
   constructor(private readonly ctx: Ctx, private readonly options: SkillGateOptions, private readonly log: Logger) {
     this.store = new HostStore(options.dshHome);
@@ -149,9 +148,8 @@ export class SkillGate {
     return cwd ?? (typeof own === 'string' ? own : undefined);
   }
 
-  /** DSH's skill roots: from the `dsh-skill-filesystem` rows of the host's Loader when there is one. */
+  /** DSH's skill roots: from the `dsh-skill-filesystem` rows of the host's Loader when there is one (read each time: rows can be reloaded). */
   private roots(): DshSkillRoots {
-    if (this.dshRoots) return this.dshRoots;
     const env = this.options.env ?? process.env;
     const found: DshSkillRoots = {
       includeDefaultRoots: true,
@@ -161,9 +159,12 @@ export class SkillGate {
     };
     const loader = this.ctx.get('loader') as { entries?(): Iterable<{ options?: { name?: string; disabled?: boolean; config?: unknown }; fiber?: { config?: unknown } }> } | undefined;
     try {
-      for (const entry of loader?.entries?.() ?? []) {
-        if (entry.options?.name !== SKILL_FILESYSTEM || entry.options.disabled) continue;
-        const config = (entry.fiber?.config ?? entry.options.config ?? {}) as Record<string, unknown>;
+      const rows = typeof loader?.entries === 'function' ? [...loader.entries()].filter((e) => e.options?.name === SKILL_FILESYSTEM && !e.options.disabled) : undefined;
+      // A Loader without a dsh-skill-filesystem row: DSH reads no skill root, so there is nothing
+      // to gate (and offering a user skill here would add one DSH does not have).
+      if (rows && rows.length === 0) Object.assign(found, { includeDefaultRoots: false, customSkillDirs: [] });
+      for (const entry of rows ?? []) {
+        const config = (entry.fiber?.config ?? entry.options?.config ?? {}) as Record<string, unknown>;
         if (config.includeDefaultRoots === false) found.includeDefaultRoots = false;
         if (Array.isArray(config.customSkillDirs)) found.customSkillDirs.push(...config.customSkillDirs.filter((d): d is string => typeof d === 'string').map((d) => path.resolve(d)));
         if (typeof config.dshHome === 'string') found.dshHome = resolveDshHome(config.dshHome, env);
@@ -172,8 +173,7 @@ export class SkillGate {
     } catch {
       // an unexpected loader shape: DSH's defaults
     }
-    this.dshRoots = { ...found, ...this.options.roots };
-    return this.dshRoots;
+    return { ...found, ...this.options.roots };
   }
 
   private async compute(cwd: string | undefined): Promise<SkillGateResult> {

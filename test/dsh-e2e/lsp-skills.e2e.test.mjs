@@ -190,6 +190,17 @@ async function skillScenario(t, c) {
     assert.match(toolResult(s4).text, /PROJECT HELPER BODY/);
   });
 
+  await t.test('a subagent created through S is gated in its own scope too', async () => {
+    const child = await S.agent.ctx.agents.create({ sessionId: 'sS-child', meta: { cwd: K }, agentOptions: { provider: 'fake', model: 'mSchild' } });
+    c.script('mSchild', [{ tool: 'skill', args: { name: 'sneaky' } }, { text: 'ok' }]);
+    await c.turn({ agent: child.agent });
+    const [k1, k2] = c.requests('mSchild');
+    assert.deepEqual(catalogNames(k1), ['proj-helper', 'shared-name', 'user-only']);
+    assert.equal(toolResult(k2).isError, true);
+    assert.ok(!allText(k2).includes('SNEAKY BODY'));
+    await child.dispose();
+  });
+
   await t.test('/name: the untrusted skill is skipped, a trusted one is injected', async () => {
     c.script('mS', [{ text: 'ok' }]);
     const n = c.requests('mS').length;
@@ -200,8 +211,10 @@ async function skillScenario(t, c) {
   });
 
   await t.test('one log line per session naming the untrusted root and how to trust it', () => {
-    const lines = h.logs.filter((l) => l.includes(`skill root ${untrustedRoot} is not trusted`) && l.includes('session sS'));
+    const linesOf = (id) => h.logs.filter((l) => l.includes(`skill root ${untrustedRoot} is not trusted`) && l.includes(`from session ${id};`));
+    const lines = linesOf('sS');
     assert.equal(lines.length, 1, lines.join('\n'));
+    assert.equal(linesOf('sS-child').length, 1, 'the subagent has its own line');
     assert.match(lines[0], /dsh-bridge skills trust/);
     assert.match(lines[0], /offered instead: "shared-name" from /);
   });
