@@ -25,8 +25,10 @@ describe('e2e: what DSH gets, in the Verify notification (ws-lsp-skills)', funct
     const before = await editor.waitForNotification(/DSH sessions there get/);
     console.log(`      notification: ${before}`);
     assert.match(before, /signed by you and up to date\. DSH sessions there get MCP servers: echo; language servers: none; skills withheld: good\./);
+    await editor.notifications({ keepOpen: true }); // in the screenshot
     const shot = await editor.screenshot('verify-dsh-outlook');
     assert.ok(fs.statSync(shot).size > 10000, 'screenshot is empty');
+    await editor.runCommand('Notifications: Hide Notifications');
 
     // Review Skill Roots: pick the project root, then "Trust this root".
     await editor.runCommand('DSH: Review Skill Roots');
@@ -44,6 +46,7 @@ describe('e2e: what DSH gets, in the Verify notification (ws-lsp-skills)', funct
     await editor.runCommand('DSH: Verify DSH Declaration');
     const after = await editor.waitForNotification(/skills withheld: none\./);
     console.log(`      notification: ${after}`);
+    await editor.notifications({ keepOpen: true });
     await editor.screenshot('verify-dsh-outlook-trusted');
   });
 });
