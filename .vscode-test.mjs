@@ -35,6 +35,7 @@ export default defineConfig(
     ...installation,
     mocha: { ui: 'bdd', timeout: 60000, color: true },
     launchArgs: ['--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
-    env: { DSH_HOME: path.join(runDir, 'dsh-home') },
+    // test-cli's default user data dir: the editor's user settings file, handed to the CLI by ws-faces.
+    env: { DSH_HOME: path.join(runDir, 'dsh-home'), DSH_BRIDGE_USER_SETTINGS: path.join(root, '.vscode-test/user-data/User/settings.json') },
   })),
 );

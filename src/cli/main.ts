@@ -1,12 +1,18 @@
+import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Analysis } from '../core/analyze';
-import { DECLARATION_PATH, ExportError, analyzeFolder, exportFolder, verifyFolder, type DeclaredServer, type VerifyResult } from '../core/declaration';
+import { DECLARATION_PATH, ExportError, analyzeFolder, commitExport, verifyFolder, type DeclaredServer, type VerifyResult } from '../core/declaration';
 import { HostStore, HostStoreError, resolveDshHome } from '../core/hostStore';
 import type { Problem } from '../core/problems';
 import { readWorkspaceFile } from '../core/reader';
-import { computeDeclarationSections, settingValueInText } from '../core/sections';
+import { prepareFolderExport } from '../core/folderExport';
+import {
+  folderAnalyzeOptions, readSetting, SETTING, SETTING_SCHEMAS, settingsViewFromFiles, type FolderIdentity, type SettingsFileLayer,
+} from '../core/folderSettings';
+import { nodeValue, parseJsonc, propertyValue } from '../core/jsonTree';
 import { MODULE_COMMANDS, MODULE_OPTIONS, MODULE_USAGE } from './commands';
 import { CommandUsageError } from './context';
 import { dshOutlook } from '../core/dshOutlook';
@@ -26,12 +32,19 @@ Commands:
 ${MODULE_USAGE}
 
 Options:
-  --workspace DIR   the workspace folder (default: the current directory)
-  --dsh-home DIR    the DSH home (default: $DSH_HOME, else ~/.dsh)
-  --dry-run         export: compute and report, write nothing
-  --json            print one JSON object (also on failure)
-  -h, --help        this help
-  -v, --version     the version
+  --workspace DIR        the workspace folder (default: the current directory)
+  --code-workspace FILE  the .code-workspace file that holds the folder: its settings and
+                         the folder's name apply, as in the editor
+  --user-settings FILE   the editor's user settings.json: its settings apply, as in the editor
+  --dsh-home DIR         the DSH home (default: dsh.home of --user-settings, else $DSH_HOME,
+                         else ~/.dsh)
+  --dry-run              export: compute and report, write nothing
+  --json                 print one JSON object (also on failure)
+  -h, --help             this help
+  -v, --version          the version
+
+Settings (dsh.export.*, dsh.lsp.servers, dsh.skills.customRoots, \${config:...}) are read as the
+editor merges them: --user-settings, then --code-workspace, then <folder>/.vscode/settings.json.
 
 Exit codes: 0 success; 1 the source or declaration could not be used; 2 usage error.`;
 
@@ -58,6 +71,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       strict: true,
       options: {
         workspace: { type: 'string' },
+        'code-workspace': { type: 'string' },
+        'user-settings': { type: 'string' },
         'dsh-home': { type: 'string' },
         'dry-run': { type: 'boolean' },
         json: { type: 'boolean' },
@@ -79,20 +94,21 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     return 0;
   }
   const [command, ...rest] = positionals;
-  const folder = path.resolve(values.workspace ?? process.cwd());
-  const dshHome = resolveDshHome(values['dsh-home']);
   const json = values.json === true;
   try {
+    const { identity, userHomeSetting } = await folderIdentity(path.resolve(values.workspace ?? process.cwd()), values['code-workspace'], values['user-settings'], io);
+    const folder = identity.folder;
+    const dshHome = resolveDshHome(values['dsh-home'] ?? userHomeSetting);
     switch (command) {
       case 'export':
       case 'check':
         expectArgs(rest, 0, command);
-        return await runExport(command, folder, dshHome, json, values['dry-run'] === true || command === 'check', io);
+        return await runExport(command, identity, dshHome, json, values['dry-run'] === true || command === 'check', io);
       case 'verify':
         expectArgs(rest, 0, command);
         return await runVerify(folder, dshHome, json, io);
       case 'inputs':
-        return await runInputs(rest, folder, dshHome, json, io);
+        return await runInputs(rest, identity, dshHome, json, io);
       case undefined:
         throw new UsageError('a command is required');
       default:
@@ -146,17 +162,24 @@ function problemJson(p: Problem) {
   return out;
 }
 
-async function runExport(command: string, folder: string, dshHome: string, json: boolean, dryRun: boolean, io: Io): Promise<number> {
+async function runExport(command: string, identity: FolderIdentity, dshHome: string, json: boolean, dryRun: boolean, io: Io): Promise<number> {
+  const { folder } = identity;
   if (command === 'export' && !dryRun && (await new HostStore(dshHome).trustMode()) === 'deny') {
-    const analysis = await analyzeFolder(exportOptions(folder));
+    const analysis = await analyzeFolder(folderAnalyzeOptions(identity));
     if (json) io.out(JSON.stringify(report(analysis, null, { error: 'trust mode is "deny": nothing is exported' })));
     else io.err('dsh-bridge: trust mode is "deny" on this machine: nothing from this workspace is exported.');
     return 1;
   }
   const result = command === 'check'
-    ? { analysis: await analyzeFolder(exportOptions(folder)), written: false, unchanged: false, text: undefined }
-    : await exportFolder({ ...exportOptions(folder), dshHome, dryRun, sections: await cliSections(folder, dshHome) });
+    ? { analysis: await analyzeFolder(folderAnalyzeOptions(identity)), written: false, unchanged: false, sourceChanged: false, text: undefined }
+    : await commitExport(await prepareFolderExport({ ...identity, dshHome }), { dshHome, dryRun });
   const { analysis } = result;
+  if (result.sourceChanged) {
+    const message = '.vscode/mcp.json changed while it was being exported: nothing was written; run the export again';
+    if (json) io.out(JSON.stringify(report(analysis, null, { written: false, error: message })));
+    else io.err(`dsh-bridge: ${message}.`);
+    return 1;
+  }
   const onDisk = command === 'export' && !dryRun && result.text !== undefined;
   if (json) {
     io.out(JSON.stringify(report(analysis, onDisk ? DECLARATION_PATH : null, command === 'export' ? { written: result.written } : {})));
@@ -173,18 +196,63 @@ async function runExport(command: string, folder: string, dshHome: string, json:
 }
 
 /**
- * The `lsp` and `skills` sections as the editor would write them, from what a CLI can see:
- * `dsh.lsp.servers` of the folder's own `.vscode/settings.json` (not the user's settings),
- * and the skill roots with the trust recorded on this machine.
+ * The folder and the settings the editor would see for it, from the files a CLI can read: the
+ * user settings file (given), the .code-workspace file (given) and the folder's own
+ * `.vscode/settings.json`. A given file that cannot be read is a usage error.
  */
-async function cliSections(folder: string, dshHome: string) {
+async function folderIdentity(folder: string, codeWorkspace: string | undefined, userSettings: string | undefined, io: Io): Promise<{ identity: FolderIdentity; userHomeSetting?: string }> {
+  const given = async (file: string, option: string) => {
+    try {
+      return await readFile(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`${option} ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  };
+  const layers: SettingsFileLayer[] = [];
+  if (userSettings !== undefined) layers.push({ level: 'user', kind: 'settings', text: await given(userSettings, '--user-settings') });
+  let folderName = path.basename(folder);
+  if (codeWorkspace !== undefined) {
+    const text = await given(codeWorkspace, '--code-workspace');
+    layers.push({ level: 'workspace', kind: 'code-workspace', text });
+    const entry = workspaceFolderEntry(text, path.dirname(path.resolve(codeWorkspace)), folder);
+    if (!entry) throw new UsageError(`${codeWorkspace} does not list the folder ${folder}`);
+    folderName = entry.name ?? folderName;
+  }
   const settings = await readWorkspaceFile(folder, '.vscode/settings.json');
-  const lspServers = settings.ok ? settingValueInText(Buffer.from(settings.bytes).toString('utf8'), 'settings', 'dsh.lsp.servers') : undefined;
-  return computeDeclarationSections({ folder, dshHome, lspServers });
+  if (settings.ok) layers.push({ level: codeWorkspace ? 'folder' : 'workspace', kind: 'settings', text: Buffer.from(settings.bytes).toString('utf8') });
+  const view = settingsViewFromFiles(layers);
+  const reported = new Set<string>();
+  const invalidSetting = (key: string) => {
+    if (reported.has(key)) return;
+    reported.add(key);
+    io.err(`dsh-bridge: setting ${key} has an invalid value; its default is used`);
+  };
+  const home = readSetting(view, SETTING.home, SETTING_SCHEMAS.home, '', invalidSetting);
+  return {
+    identity: { folder, folderName, userHome: os.homedir(), settings: view, invalidSetting },
+    userHomeSetting: home.trim() === '' ? undefined : home,
+  };
 }
 
-function exportOptions(folder: string) {
-  return { folder, folderName: path.basename(folder), userHome: os.homedir() };
+/** The entry of `folders` in a .code-workspace text that is `folder` (a `path`, relative to the file, or a `file:` `uri`). */
+function workspaceFolderEntry(text: string, base: string, folder: string): { name?: string } | undefined {
+  const folders = nodeValue(propertyValue(parseJsonc(text).root, 'folders'));
+  if (!Array.isArray(folders)) return undefined;
+  for (const entry of folders as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { path: p, uri, name } = entry as { path?: unknown; uri?: unknown; name?: unknown };
+    const location = typeof p === 'string' ? path.resolve(base, p) : typeof uri === 'string' && uri.startsWith('file:') ? fileUriPath(uri) : undefined;
+    if (location !== undefined && path.resolve(location) === folder) return { name: typeof name === 'string' && name !== '' ? name : undefined };
+  }
+  return undefined;
+}
+
+function fileUriPath(uri: string): string | undefined {
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
 }
 
 function printHuman(analysis: Analysis, folder: string, io: Io) {
@@ -238,7 +306,8 @@ async function runVerify(folder: string, dshHome: string, json: boolean, io: Io)
   return result.ok ? 0 : 1;
 }
 
-async function runInputs(rest: string[], folder: string, dshHome: string, json: boolean, io: Io): Promise<number> {
+async function runInputs(rest: string[], identity: FolderIdentity, dshHome: string, json: boolean, io: Io): Promise<number> {
+  const { folder } = identity;
   const [sub, ...args] = rest;
   const store = new HostStore(dshHome);
   switch (sub) {
@@ -257,7 +326,7 @@ async function runInputs(rest: string[], folder: string, dshHome: string, json: 
     case 'list': {
       if (args.length) throw new UsageError('"inputs list" takes no argument');
       const record = await store.readFolder(folder);
-      const analysis = await analyzeFolder(exportOptions(folder));
+      const analysis = await analyzeFolder(folderAnalyzeOptions(identity));
       const declared = analysis.inputs.map((i) => i.id);
       const ids = [...new Set([...declared, ...Object.keys(record.inputs)])].sort();
       const rows = ids.map((id) => ({ id, stored: id in record.inputs, referenced: declared.includes(id) }));

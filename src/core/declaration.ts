@@ -73,6 +73,37 @@ export async function analyzeFolder(options: AnalyzeOptions): Promise<Analysis> 
 
 export class ExportError extends Error {}
 
+/**
+ * One folder's source as it was read and analyzed once, with the sections that go with it: what
+ * the user reviews (inputs, approvals) is this, and {@link commitExport} signs exactly this.
+ */
+export interface ReviewedExport {
+  folder: string;
+  declarationPath: string;
+  analysis: Analysis;
+  sections: DeclarationSections;
+}
+
+export interface ReviewOptions extends AnalyzeOptions {
+  /** The optional sections (lsp, skills), covered by the digest and the signature. */
+  sections?: DeclarationSections;
+}
+
+/** Reads and analyzes the folder's source once; nothing is written. */
+export async function reviewExport(options: ReviewOptions): Promise<ReviewedExport> {
+  const folder = path.resolve(options.folder);
+  const badOptions = invalidExportOptions(options);
+  if (badOptions.length) throw new ExportError(`invalid export options (${badOptions.join(', ')}): DSH would refuse every row`);
+  const analysis = await analyzeFolder({ ...options, folder });
+  return { folder, declarationPath: path.join(folder, DECLARATION_PATH), analysis, sections: options.sections ?? {} };
+}
+
+/** True when the source's bytes are no longer the ones reviewed (changed, removed or unreadable). */
+export async function sourceChangedSinceReview(reviewed: ReviewedExport): Promise<boolean> {
+  const read = await readWorkspaceFile(reviewed.folder, reviewed.analysis.sourcePath);
+  return !read.ok || sha256Hex(read.bytes) !== reviewed.analysis.sourceSha256;
+}
+
 export interface ExportResult {
   analysis: Analysis;
   declarationPath: string;
@@ -80,31 +111,37 @@ export interface ExportResult {
   text?: string;
   written: boolean;
   unchanged: boolean;
+  /** The source changed between the review and the write: nothing was written (no values, approvals or declaration). */
+  sourceChanged: boolean;
 }
 
-export interface ExportFolderOptions extends AnalyzeOptions {
+export interface ExportCommit {
   dshHome: string;
   dryRun?: boolean;
-  /** The optional sections (lsp, skills), covered by the digest and the signature. */
-  sections?: DeclarationSections;
+  /** Input values gathered for the reviewed inputs, stored host-side with the declaration. */
+  inputs?: ReadonlyMap<string, string>;
+  /** Approvals the user gave for reviewed servers (`pinned` trust mode). */
+  approvals?: ReadonlyArray<{ serverName: string; pin: string }>;
 }
 
 /**
- * Analyzes the folder and writes `.dsh/declaration.json` atomically, unless the source is
- * unusable (then the previous declaration stays, and `verify` reports it stale).
+ * Writes what was reviewed: the input values and approvals to the host store, then
+ * `.dsh/declaration.json` atomically, signed, made from the reviewed analysis (never a second
+ * read). When the source is unusable, nothing is written (the previous declaration stays, and
+ * `verify` reports it stale); when the source changed since the review, nothing is written either.
  */
-export async function exportFolder(options: ExportFolderOptions): Promise<ExportResult> {
-  const folder = path.resolve(options.folder);
-  const declarationPath = path.join(folder, DECLARATION_PATH);
-  const badOptions = invalidExportOptions(options);
-  if (badOptions.length) throw new ExportError(`invalid export options (${badOptions.join(', ')}): DSH would refuse every row`);
-  const analysis = await analyzeFolder({ ...options, folder });
-  if (!analysis.usable) return { analysis, declarationPath, written: false, unchanged: false };
-  const store = new HostStore(options.dshHome);
-  const key = options.dryRun ? (await store.readSigningKey()) ?? Buffer.alloc(32) : await store.signingKey();
+export async function commitExport(reviewed: ReviewedExport, commit: ExportCommit): Promise<ExportResult> {
+  const { analysis, declarationPath, folder } = reviewed;
+  const nothing = { analysis, declarationPath, written: false, unchanged: false, sourceChanged: false };
+  if (!analysis.usable) return nothing;
+  if (await sourceChangedSinceReview(reviewed)) return { ...nothing, sourceChanged: true };
+  const store = new HostStore(commit.dshHome);
+  const key = commit.dryRun ? (await store.readSigningKey()) ?? Buffer.alloc(32) : await store.signingKey();
   const lastSeq = (await store.readFolder(folder)).exportSeq ?? 0;
-  const textWith = (exportSeq: number) => serializeDeclaration({ ...buildDeclarationBody(analysis, folder, options.sections), exportSeq }, key);
-  if (options.dryRun) return { analysis, declarationPath, text: textWith(lastSeq + 1), written: false, unchanged: false };
+  const textWith = (exportSeq: number) => serializeDeclaration({ ...buildDeclarationBody(analysis, folder, reviewed.sections), exportSeq }, key);
+  if (commit.dryRun) return { ...nothing, text: textWith(lastSeq + 1) };
+  for (const [id, value] of commit.inputs ?? []) await store.setInput(folder, id, value);
+  for (const a of commit.approvals ?? []) await store.approve(folder, a.serverName, a.pin);
   const exported = analysis.servers.map((s) => ({ serverName: s.serverName, pin: s.pin }));
   const dir = await openDeclarationDir(folder);
   try {
@@ -113,13 +150,13 @@ export async function exportFolder(options: ExportFolderOptions): Promise<Export
     // Unchanged since the last export: same count, nothing written.
     if (lastSeq > 0 && (await holds(folder, DECLARATION_PATH, textWith(lastSeq)))) {
       await store.revokeApprovalsExcept(folder, exported);
-      return { analysis, declarationPath, text: textWith(lastSeq), written: false, unchanged: true };
+      return { ...nothing, text: textWith(lastSeq), unchanged: true };
     }
     // The count goes up before the file is written: a crash in between leaves an older
     // declaration that is refused (fail closed), never a rollback that passes.
     const text = textWith(await store.recordExport(folder, exported));
     await writeIfChanged(folder, dir, DECLARATION_PATH, text);
-    return { analysis, declarationPath, text, written: true, unchanged: false };
+    return { ...nothing, text, written: true };
   } catch (error) {
     if (error instanceof ConfinementError) throw new ExportError(`${error.message}; nothing was written outside the workspace`);
     // The folder changed under the export (moved, removed): a refusal, not a crash.
@@ -128,6 +165,13 @@ export async function exportFolder(options: ExportFolderOptions): Promise<Export
   } finally {
     await dir.close();
   }
+}
+
+export interface ExportFolderOptions extends ReviewOptions, Omit<ExportCommit, 'inputs' | 'approvals'> {}
+
+/** Review and commit in one go, for a caller that asks nothing in between. */
+export async function exportFolder(options: ExportFolderOptions): Promise<ExportResult> {
+  return commitExport(await reviewExport(options), options);
 }
 
 /** Whether the file holds exactly `text`, read through the safe reader only. */

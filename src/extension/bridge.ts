@@ -6,7 +6,7 @@ import { McpDiagnostics } from './diagnostics';
 import { registerLspAndSkills } from './lspAndSkills';
 import { MCP_JSON_SELECTOR } from './mcpFiles';
 import { InputSecrets } from './secrets';
-import { analyzeOptions, changedConcerns, readFolderSettings, readGlobalSettings } from './settings';
+import { analyzeOptions, changedConcerns, readGlobalSettings } from './settings';
 import { DeclarationStatus } from './statusItem';
 
 /** The running features, for the activation API (read-only, nothing secret). */
@@ -28,12 +28,11 @@ export function startBridge(context: vscode.ExtensionContext, log: vscode.LogOut
     log.warn(`setting ${key} has an invalid value; its default is used`);
   };
   const docsUri = (code: string) => vscode.Uri.joinPath(context.extensionUri, 'README.md').with({ fragment: code });
-  const options = (folder: vscode.WorkspaceFolder) => analyzeOptions(folder, readFolderSettings(folder, invalidSetting));
+  const options = (folder: vscode.WorkspaceFolder) => analyzeOptions(folder, invalidSetting);
   const diagnostics = new McpDiagnostics(options, docsUri, log);
   const status = new DeclarationStatus(diagnostics, () => readGlobalSettings(invalidSetting).dshHome, log);
   const lspAndSkills = registerLspAndSkills(context, { log, dshHome: () => readGlobalSettings(invalidSetting).dshHome, invalidSetting });
-  const sections = async (folder: vscode.WorkspaceFolder) => ({ ...(await lspAndSkills.declarationSections(folder)) });
-  const commands = new BridgeCommands(new InputSecrets(context.secrets), diagnostics, status, log, invalidSetting, sections, (folder) => lspAndSkills.skillGate(folder));
+  const commands = new BridgeCommands(new InputSecrets(context.secrets), diagnostics, status, log, invalidSetting, (folder) => lspAndSkills.skillGate(folder));
   context.subscriptions.push(
     diagnostics,
     status,

@@ -5,7 +5,7 @@ import { HostStore } from '../core/hostStore';
 import { dshOutlook, type DshOutlook } from '../core/dshOutlook';
 import type { SkillGateResult } from '../core/skillGate';
 import type { McpDiagnostics } from './diagnostics';
-import { Exporter, InputCommandError, type DeclarationSectionsProvider, type ExportSummary } from './exporter';
+import { Exporter, InputCommandError, type ExportSummary } from './exporter';
 import { fileFolders, folderOfMcpJson, mcpJsonUri } from './mcpFiles';
 import { promptForInput } from './prompts';
 import type { InputSecrets } from './secrets';
@@ -46,10 +46,9 @@ export class BridgeCommands implements vscode.Disposable {
     private readonly status: DeclarationStatus,
     private readonly log: vscode.LogOutputChannel,
     private readonly invalidSetting: InvalidSetting,
-    sections?: DeclarationSectionsProvider,
     private readonly skillGate?: (folder: vscode.WorkspaceFolder) => Promise<SkillGateResult | undefined>,
   ) {
-    this.exporter = new Exporter(secrets, log, invalidSetting, sections);
+    this.exporter = new Exporter(secrets, log, invalidSetting);
     const register = (id: string, fn: (...args: unknown[]) => unknown) =>
       this.disposables.push(vscode.commands.registerCommand(id, (...args: unknown[]) => this.guard(id, () => fn.apply(this, args))));
     register(COMMANDS.export, this.exportCommand);
@@ -116,6 +115,16 @@ export class BridgeCommands implements vscode.Disposable {
         });
         return;
       }
+      case 'source-changed': {
+        const exportAgain = vscode.l10n.t('Export Again');
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t('{0} changed while the export was asking: nothing was written. Export again to review the new content.', '.vscode/mcp.json'),
+          exportAgain,
+        ).then((c) => {
+          if (c === exportAgain) void vscode.commands.executeCommand(COMMANDS.export);
+        });
+        return;
+      }
       case 'failed': {
         const showLogs = vscode.l10n.t('Show Logs');
         void vscode.window.showErrorMessage(vscode.l10n.t('The export was refused: .dsh must be a folder inside the workspace. The log has the details.'), showLogs).then((c) => {
@@ -169,7 +178,7 @@ export class BridgeCommands implements vscode.Disposable {
     if (!requireTrust(vscode.l10n.t('Entering input values'), this.log)) return undefined;
     const folder = await oneFolder(arg);
     if (!folder) return undefined;
-    const analysis = await analyzeFolder(analyzeOptions(folder, readFolderSettings(folder, this.invalidSetting)));
+    const analysis = await analyzeFolder(analyzeOptions(folder, this.invalidSetting));
     const definitions = analysis.inputDefinitions;
     const ids = Object.keys(definitions);
     if (ids.length === 0) {

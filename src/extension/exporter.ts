@@ -1,37 +1,34 @@
+import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { Analysis } from '../core/analyze';
-import { analyzeFolder, ExportError, exportFolder, type ExportResult } from '../core/declaration';
-import type { DeclarationSections } from '../core/declarationModel';
+import { commitExport, ExportError, sourceChangedSinceReview, type ExportResult, type ReviewedExport } from '../core/declaration';
 import { HostStore, type TrustMode } from '../core/hostStore';
 import { askApproval } from './approval';
 import { InputCommandError, promptForInput } from './prompts';
 import type { InputSecrets } from './secrets';
-import { analyzeOptions, readFolderSettings, readGlobalSettings, type InvalidSetting } from './settings';
+import { folderSettingsView, readGlobalSettings, type InvalidSetting } from './settings';
 import { isTrusted } from './trust';
 import { fileFolders, mcpJsonUri } from './mcpFiles';
 
 /** What one export run did; returned by the command (nothing secret in it). */
 export interface ExportSummary {
-  outcome: 'exported' | 'cancelled' | 'denied' | 'restricted' | 'needs-input' | 'needs-approval' | 'no-folder' | 'failed';
+  outcome: 'exported' | 'cancelled' | 'denied' | 'restricted' | 'needs-input' | 'needs-approval' | 'source-changed' | 'no-folder' | 'failed';
   trustMode?: TrustMode;
   exported: number;
   refused: number;
   folders: Array<{ folder: string; declarationPath: string; written: boolean; unchanged: boolean; usable: boolean; servers: number; refused: number; approved: string[]; skipped: string[] }>;
-  /** For needs-input / needs-approval: input ids or server names (never values). */
+  /** For needs-input / needs-approval: input ids or server names (never values); for source-changed: folder names. */
   needed?: string[];
 }
 
 interface Plan {
   folder: vscode.WorkspaceFolder;
-  analysis: Analysis;
+  /** The source as read and analyzed once: the prompts and reviews below are about exactly this. */
+  reviewed: ReviewedExport;
   values: Map<string, string>;
   entered: Set<string>;
   approve: Array<{ serverName: string; pin: string }>;
   skipped: string[];
 }
-
-/** Extra top-level sections of a folder's declaration (lsp, skills), from their own module. */
-export type DeclarationSectionsProvider = (folder: vscode.WorkspaceFolder) => Promise<DeclarationSections>;
 
 export interface ExportRequest {
   folders: vscode.WorkspaceFolder[];
@@ -40,16 +37,17 @@ export interface ExportRequest {
 }
 
 /**
- * The export flow: collect every input value (secret storage, else a prompt), review servers
- * in the `pinned` trust mode, and only then write anything: secrets, the host-side store, the
- * declaration. Cancelling at any prompt leaves every file as it was.
+ * The export flow around the core's one export (core/folderExport): read and analyze each
+ * folder once, collect every input value (secret storage, else a prompt), review servers in the
+ * `pinned` trust mode, and only then write anything, from the reviewed analysis: the host-side
+ * store, the declaration, the secrets. Cancelling at any prompt, or a source that changed since
+ * it was read, leaves every file as it was.
  */
 export class Exporter {
   constructor(
     private readonly secrets: InputSecrets,
     private readonly log: vscode.LogOutputChannel,
     private readonly invalidSetting: InvalidSetting,
-    private readonly sections?: DeclarationSectionsProvider,
   ) {}
 
   async run(request: ExportRequest): Promise<ExportSummary> {
@@ -63,13 +61,28 @@ export class Exporter {
       this.log.info('export skipped: dsh.trustMode is "deny"');
       return empty('denied', { trustMode });
     }
+    const refused = (error: unknown, folder: vscode.WorkspaceFolder): ExportSummary => {
+      if (!(error instanceof ExportError)) throw error;
+      this.log.error(`export of ${folder.name} refused: ${error.message}`);
+      return empty('failed', { trustMode });
+    };
 
+    // Loaded on first export: the skills code (and its YAML parser) stays out of activation.
+    const { prepareFolderExport } = await import('../core/folderExport.js');
     const multiRoot = fileFolders().length > 1;
     const plans: Plan[] = [];
     for (const folder of request.folders) {
-      const settings = readFolderSettings(folder, this.invalidSetting);
-      const analysis = await analyzeFolder(analyzeOptions(folder, settings));
-      const plan: Plan = { folder, analysis, values: new Map(), entered: new Set(), approve: [], skipped: [] };
+      let reviewed: ReviewedExport;
+      try {
+        reviewed = await prepareFolderExport({
+          folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), dshHome,
+          settings: folderSettingsView(folder), invalidSetting: this.invalidSetting,
+        });
+      } catch (error) {
+        return refused(error, folder);
+      }
+      const { analysis } = reviewed;
+      const plan: Plan = { folder, reviewed, values: new Map(), entered: new Set(), approve: [], skipped: [] };
       plans.push(plan);
       if (!analysis.usable) continue;
       const missing: string[] = [];
@@ -115,27 +128,27 @@ export class Exporter {
       }
     }
 
-    // Nothing was written so far. Now write: the trust mode, then folder by folder.
+    // Nothing was written so far. What was reviewed must still be what is on disk.
+    const changed: string[] = [];
+    for (const plan of plans) {
+      if (plan.reviewed.analysis.usable && await sourceChangedSinceReview(plan.reviewed)) changed.push(plan.folder.name);
+    }
+    if (changed.length) return this.sourceChanged(empty('source-changed', { trustMode, needed: changed }));
+
+    // Now write: the trust mode, then folder by folder, each from its reviewed analysis.
     await store.setTrustMode(trustMode);
     const summary = empty('exported', { trustMode });
     for (const plan of plans) {
       const { folder } = plan;
       const path = folder.uri.fsPath;
-      for (const id of plan.entered) await this.secrets.store(path, id, plan.values.get(id)!);
-      for (const [id, value] of plan.values) await store.setInput(path, id, value);
-      for (const a of plan.approve) await store.approve(path, a.serverName, a.pin);
-      const settings = readFolderSettings(folder, this.invalidSetting);
       let result: ExportResult;
       try {
-        const sections = this.sections ? await this.sections(folder) : undefined;
-        result = await exportFolder({ ...analyzeOptions(folder, settings), dshHome, sections });
+        result = await commitExport(plan.reviewed, { dshHome, inputs: plan.values, approvals: plan.approve });
       } catch (error) {
-        if (error instanceof ExportError) {
-          this.log.error(`export of ${folder.name} refused: ${error.message}`);
-          return { ...summary, outcome: 'failed' };
-        }
-        throw error;
+        return { ...refused(error, folder), exported: summary.exported, refused: summary.refused, folders: summary.folders };
       }
+      if (result.sourceChanged) return this.sourceChanged({ ...summary, outcome: 'source-changed', needed: [folder.name] });
+      for (const id of plan.entered) await this.secrets.store(path, id, plan.values.get(id)!);
       const a = result.analysis;
       summary.exported += result.text ? a.servers.length : 0;
       summary.refused += a.rejected.length;
@@ -154,6 +167,11 @@ export class Exporter {
         `${result.written ? 'declaration written' : result.unchanged ? 'declaration unchanged' : 'nothing written (the file is not usable)'}; ` +
         `inputs stored: ${[...plan.values.keys()].join(', ') || 'none'}; trust mode ${trustMode}`);
     }
+    return summary;
+  }
+
+  private sourceChanged(summary: ExportSummary): ExportSummary {
+    this.log.warn(`export stopped: .vscode/mcp.json of ${summary.needed?.join(', ')} changed after it was read for this export; nothing more was written`);
     return summary;
   }
 

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import type { DeclarationSections } from '../core/declarationModel';
 import type { SkillGateResult } from '../core/skillGate';
 import { LspDiagnostics } from './lsp/lspDiagnostics';
-import { lspSettingLayers, mergedValue, userSettingsUri } from './lsp/settingsLayers';
+import { userSettingsUri } from './lsp/settingsLayers';
 import { whichLanguageServer } from './lsp/whichServer';
 import type { SkillsPart } from './skills/index';
 import type { SkillsSnapshot } from './skills/skillRoots';
@@ -22,8 +21,6 @@ export interface LspAndSkillsServices {
 
 /** What the composition root and the export get back. */
 export interface LspAndSkills extends vscode.Disposable {
-  /** The declaration sections (`lsp`, `skills`) of a folder, computed fresh: pass them to `exportFolder({..., sections})`. */
-  declarationSections(folder: vscode.WorkspaceFolder): Promise<DeclarationSections>;
   /** Status of the skill roots (text, tooltip, roots with trust states), for tests and the activation API. */
   skillsStatus(): Promise<SkillsSnapshot>;
   /** What the DSH plugin's skill gate does in a session of `folder`, from a fresh discovery. */
@@ -76,15 +73,6 @@ export function registerLspAndSkills(context: vscode.ExtensionContext, services:
   lsp.schedule(0);
 
   return {
-    async declarationSections(folder) {
-      const [{ computeDeclarationSections }, { readCustomRoots }] = await Promise.all([import('../core/sections.js'), import('./skills/index.js')]);
-      return computeDeclarationSections({
-        folder: folder.uri.fsPath,
-        dshHome: dshHome(),
-        lspServers: mergedValue(lspSettingLayers(folder, userSettings)),
-        customSkillRoots: readCustomRoots(folder, invalidSetting),
-      });
-    },
     async skillsStatus() {
       return (await skillsPart()).roots.snapshot();
     },

@@ -277,6 +277,8 @@ function editorEnv(t, run, extra) {
     NODE_DISABLE_COMPILE_CACHE: '1',
     DSH_BRIDGE_REPO: REPO,
     DSH_BRIDGE_RUN_DIR: run.dir,
+    // The editor's user settings file, for a test that hands the same settings to the CLI.
+    DSH_BRIDGE_USER_SETTINGS: path.join(run.userData, 'User/settings.json'),
     ...extra,
   };
 }

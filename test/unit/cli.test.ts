@@ -124,6 +124,43 @@ describe('CLI (dist/cli.js)', function () {
     assert.ok(v.json().verify.reasons.some((r: { message: string }) => /lsp section/.test(r.message)));
   });
 
+  it('reads the settings layers the editor merges: --user-settings, --code-workspace, then the folder', () => {
+    const home = tempDir('cli-home-');
+    const parent = tempDir('cli-multi-');
+    const folder = path.join(parent, 'app');
+    require('node:fs').mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+    writeFileSync(path.join(folder, '.vscode/mcp.json'), '{"servers": {"a": {"command": "node", "args": ["${config:app.flag}", "${workspaceFolder:Main App}"]}}}');
+    writeFileSync(path.join(folder, '.vscode/settings.json'), '{"dsh.export.toolCallTimeoutMs": 4321}');
+    const user = path.join(tempDir('cli-user-'), 'settings.json');
+    writeFileSync(user, '{\n  "dsh.export.reconnect": {"maxAttempts": 4},\n  "dsh.export.toolCallTimeoutMs": 1,\n  "dsh.lsp.servers": {"js": {"command": "node", "extensions": {".js": "javascript"}}},\n}');
+    const ws = path.join(parent, 'both.code-workspace');
+    writeFileSync(ws, JSON.stringify({ folders: [{ path: 'app', name: 'Main App' }], settings: { 'app.flag': '--from-workspace', 'dsh.export.failOnStartupError': true, 'dsh.skills.customRoots': ['/ignored'] } }));
+    const r = cli(['export', '--workspace', folder, '--code-workspace', ws, '--user-settings', user, '--json'], { home });
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
+    const [server] = doc.servers;
+    assert.deepEqual(server.args, ['--from-workspace', folder], '${config:} from the workspace file, the folder name from its entry');
+    assert.equal(server.toolCallTimeoutMs, 4321, 'the folder settings win over the user settings');
+    assert.equal(server.failOnStartupError, true);
+    assert.equal(server.reconnect.maxAttempts, 4);
+    assert.deepEqual(Object.keys(doc.lsp.servers), ['js'], 'dsh.lsp.servers from the user settings');
+    assert.equal(r.stderr, '');
+    const missing = cli(['export', '--workspace', folder, '--user-settings', path.join(parent, 'nope.json')], { home });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--user-settings .*nope\.json cannot be read/);
+    const elsewhere = cli(['check', '--workspace', parent, '--code-workspace', ws], { home });
+    assert.equal(elsewhere.code, 2);
+    assert.match(elsewhere.stderr, /does not list the folder/);
+  });
+
+  it('an invalid setting is named on stderr and its default is used', () => {
+    const folder = workspace('{"servers": {"a": {"command": "node"}}}', { '.vscode/settings.json': '{"dsh.export.toolCallTimeoutMs": -1}' });
+    const r = cli(['export', '--workspace', folder]);
+    assert.equal(r.code, 0);
+    assert.match(r.stderr, /setting dsh\.export\.toolCallTimeoutMs has an invalid value; its default is used/);
+    assert.equal(JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8')).servers[0].toolCallTimeoutMs, 60000);
+  });
+
   it('the trust mode "deny" exports nothing', () => {
     const home = tempDir('cli-home-');
     const folder = workspace(readFileSync(path.join(DEMO, '.vscode/mcp.json')));

@@ -2,8 +2,6 @@ import type * as vscode from 'vscode';
 import { SkillReview } from './review';
 import { SkillRoots } from './skillRoots';
 
-export { readCustomRoots } from './skillRoots';
-
 /** The skills part (discovery, diagnostics, status, review), loaded after activation: it brings the YAML parser. */
 export interface SkillsPart extends vscode.Disposable {
   roots: SkillRoots;

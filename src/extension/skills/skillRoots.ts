@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import * as z from 'zod/mini';
+import { readCustomSkillRoots } from '../../core/folderSettings';
 import { HostStore } from '../../core/hostStore';
 import { gateSkills, isGatedKind, type SkillGateResult } from '../../core/skillGate';
 import type { Problem } from '../../core/problems';
@@ -11,19 +11,14 @@ import type { SkillTrustState } from '../../core/declarationModel';
 import { fileFolders } from '../mcpFiles';
 import { diagnosticsByFile } from '../sectionDiagnostics';
 import { Debounced } from '../debounce';
+import { folderSettingsView } from '../settings';
 
 export const CUSTOM_ROOTS_SETTING = 'dsh.skills.customRoots';
-const CustomRoots = z.array(z.string());
 const TEMPLATES = { ...SKILL_PROBLEM_CODES, ...SKILL_TRUST_PROBLEM_CODES };
 
 /** `dsh.skills.customRoots` (machine scope: only user or remote settings can set it). */
 export function readCustomRoots(folder: vscode.WorkspaceFolder, invalid: (key: string) => void): string[] {
-  const value = vscode.workspace.getConfiguration('dsh.skills', folder.uri).get<unknown>('customRoots');
-  if (value === undefined || value === null) return [];
-  const parsed = CustomRoots.safeParse(value);
-  if (parsed.success) return parsed.data.filter((p) => p.trim() !== '');
-  invalid(CUSTOM_ROOTS_SETTING);
-  return [];
+  return readCustomSkillRoots(folderSettingsView(folder), invalid);
 }
 
 /** A root as the review and the status show it (merged over folders; one entry per path). */

@@ -1,0 +1,34 @@
+/**
+ * The export of one workspace folder, the same for every face: the editor and the CLI pass what
+ * they can see (folder, DSH home, the folder's settings) and get a {@link ReviewedExport} to show,
+ * complete with inputs and approvals, and hand to `commitExport`. Apart from ./declaration so that
+ * verify (CLI, DSH plugin) does not pull in the skills code and its YAML parser.
+ */
+import { reviewExport, type ReviewedExport } from './declaration';
+import { folderAnalyzeOptions, readCustomSkillRoots, SETTING, type FolderIdentity } from './folderSettings';
+import { analyzeSections, type SectionOptions } from './sections';
+
+export interface FolderExportRequest extends FolderIdentity {
+  dshHome: string;
+  /** Skill discovery and command lookup (defaults: this process's environment and home). */
+  sectionEnvironment?: Pick<SectionOptions, 'env' | 'homedir' | 'agentsHome' | 'resolveCommand' | 'recordedTrust' | 'fs'>;
+}
+
+/**
+ * Reads and analyzes the folder's source once and computes the `lsp` and `skills` sections from
+ * the same settings; nothing is written. The sections are left out when the source is unusable
+ * (nothing will be written then).
+ */
+export async function prepareFolderExport(request: FolderExportRequest): Promise<ReviewedExport> {
+  const reviewed = await reviewExport(folderAnalyzeOptions(request));
+  if (!reviewed.analysis.usable) return reviewed;
+  const invalid = request.invalidSetting ?? (() => undefined);
+  const { sections } = await analyzeSections({
+    ...request.sectionEnvironment,
+    folder: reviewed.folder,
+    dshHome: request.dshHome,
+    lspServers: request.settings(SETTING.lspServers),
+    customSkillRoots: readCustomSkillRoots(request.settings, invalid),
+  });
+  return { ...reviewed, sections };
+}

@@ -1,0 +1,168 @@
+/**
+ * The settings an export reads for one workspace folder, as one typed contract for every face.
+ * A face passes a {@link SettingsView} (what it can see); the core validates each value here, and
+ * a value of the wrong shape falls back to its default (reported once through `invalid`).
+ */
+import * as z from 'zod/mini';
+import type { AnalyzeOptions } from './analyze';
+import { DSH_DEFAULTS, type Reconnect } from './declarationModel';
+import { nodeValue, parseJsonc, propertyValue } from './jsonTree';
+import { mergeSettingLayers } from './settingLayers';
+
+/** The effective value of a setting for one folder (the editor: `getConfiguration(undefined, folderUri).get(key)`). */
+export type SettingsView = (key: string) => unknown;
+
+export type InvalidSetting = (key: string) => void;
+
+export const SETTING = {
+  trustMode: 'dsh.trustMode',
+  home: 'dsh.home',
+  auto: 'dsh.export.auto',
+  toolCallTimeoutMs: 'dsh.export.toolCallTimeoutMs',
+  failOnStartupError: 'dsh.export.failOnStartupError',
+  reconnect: 'dsh.export.reconnect',
+  lspServers: 'dsh.lsp.servers',
+  customSkillRoots: 'dsh.skills.customRoots',
+} as const;
+
+/**
+ * Settings whose scope is `application` or `machine` in package.json: VS Code ignores them in
+ * workspace and folder settings, so a repository cannot set them.
+ */
+export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([SETTING.trustMode, SETTING.home, SETTING.customSkillRoots]);
+
+const timerMs = z.int().check(z.minimum(1), z.maximum(2147483647));
+export const SETTING_SCHEMAS = {
+  auto: z.enum(['off', 'onSave']),
+  toolCallTimeoutMs: timerMs,
+  failOnStartupError: z.boolean(),
+  reconnect: z.partial(z.strictObject({ enabled: z.boolean(), initialDelayMs: timerMs, maxDelayMs: timerMs, maxAttempts: timerMs })),
+  home: z.string(),
+  customSkillRoots: z.array(z.string()),
+};
+
+/** One setting through its schema: unset gives `fallback`; a wrong shape gives `fallback` and is reported. */
+export function readSetting<T>(view: SettingsView, key: string, schema: z.ZodMiniType<T>, fallback: T, invalid: InvalidSetting): T {
+  const value = view(key);
+  if (value === undefined || value === null) return fallback;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  invalid(key);
+  return fallback;
+}
+
+export interface ExportSettings {
+  toolCallTimeoutMs: number;
+  failOnStartupError: boolean;
+  reconnect: Reconnect;
+}
+
+/** `dsh.export.*` as every row of the declaration carries them. */
+export function readExportSettings(view: SettingsView, invalid: InvalidSetting): ExportSettings {
+  return {
+    toolCallTimeoutMs: readSetting(view, SETTING.toolCallTimeoutMs, SETTING_SCHEMAS.toolCallTimeoutMs, DSH_DEFAULTS.toolCallTimeoutMs, invalid),
+    failOnStartupError: readSetting(view, SETTING.failOnStartupError, SETTING_SCHEMAS.failOnStartupError, DSH_DEFAULTS.failOnStartupError, invalid),
+    reconnect: { ...DSH_DEFAULTS.reconnect, ...readSetting(view, SETTING.reconnect, SETTING_SCHEMAS.reconnect, {}, invalid) },
+  };
+}
+
+/** `dsh.skills.customRoots` without blank entries. */
+export function readCustomSkillRoots(view: SettingsView, invalid: InvalidSetting): string[] {
+  return readSetting(view, SETTING.customSkillRoots, SETTING_SCHEMAS.customSkillRoots, [], invalid).filter((p) => p.trim() !== '');
+}
+
+/** A workspace folder and its settings, as a face sees them. */
+export interface FolderIdentity {
+  /** Absolute path of the workspace folder. */
+  folder: string;
+  /** The folder's name in the workspace (`${workspaceFolder:name}`). */
+  folderName: string;
+  userHome: string;
+  /** The folder's settings as the face sees them. */
+  settings: SettingsView;
+  invalidSetting?: InvalidSetting;
+}
+
+/** What the analysis of the folder's source needs from its settings (`${config:...}` and `dsh.export.*`). */
+export function folderAnalyzeOptions(identity: FolderIdentity): AnalyzeOptions {
+  return {
+    folder: identity.folder,
+    folderName: identity.folderName,
+    userHome: identity.userHome,
+    resolveConfig: identity.settings,
+    ...readExportSettings(identity.settings, identity.invalidSetting ?? (() => undefined)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings files, for a face without an editor (the CLI).
+
+/** One settings file: user `settings.json`, a `.code-workspace` (its `settings`), or a folder's `.vscode/settings.json`. */
+export interface SettingsFileLayer {
+  level: 'user' | 'workspace' | 'folder';
+  kind: 'settings' | 'code-workspace';
+  text: string;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A settings object as VS Code's configuration model holds it: a dotted key (`dsh.export.auto`)
+ * becomes a path in a tree, language overrides (`[json]`) are left out, and a key VS Code would
+ * not honour at this level (see {@link USER_ONLY_SETTINGS}) is dropped.
+ */
+function valueTree(settings: Record<string, unknown>, level: SettingsFileLayer['level']): Record<string, unknown> {
+  const tree: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(settings)) {
+    if (key.startsWith('[')) continue;
+    if (level !== 'user' && USER_ONLY_SETTINGS.has(key)) continue;
+    const segments = key.split('.');
+    let node = tree;
+    let blocked = false;
+    for (const segment of segments.slice(0, -1)) {
+      const next = Object.hasOwn(node, segment) ? node[segment] : undefined;
+      if (next === undefined) {
+        const fresh: Record<string, unknown> = {};
+        Object.defineProperty(node, segment, { value: fresh, enumerable: true, writable: true, configurable: true });
+        node = fresh;
+      } else if (isPlainObject(next)) {
+        node = next;
+      } else {
+        blocked = true; // VS Code reports the conflict and keeps the first value
+        break;
+      }
+    }
+    if (!blocked) Object.defineProperty(node, segments[segments.length - 1], { value, enumerable: true, writable: true, configurable: true });
+  }
+  return tree;
+}
+
+/**
+ * The settings view of a folder from its settings files, lowest priority first (user, workspace,
+ * folder), merged as VS Code merges them: objects key by key, anything else replaced. Defaults
+ * contributed by extensions are not known here; the core's own defaults apply as in the editor.
+ */
+export function settingsViewFromFiles(layers: readonly SettingsFileLayer[]): SettingsView {
+  const trees = layers.map((layer) => {
+    const { root } = parseJsonc(layer.text);
+    const container = layer.kind === 'code-workspace' ? propertyValue(root, 'settings') : root;
+    const value = container?.type === 'object' ? nodeValue(container) : undefined;
+    return isPlainObject(value) ? valueTree(value, layer.level) : undefined;
+  });
+  const merged = mergeSettingLayers(trees);
+  return (key) => {
+    let current: unknown = merged;
+    for (const segment of key.split('.')) {
+      if (!isPlainObject(current) || !Object.hasOwn(current, segment)) return undefined;
+      current = current[segment];
+    }
+    return structuredClone(current);
+  };
+}
+
+/** A view over plain `{key: value}` settings (tests, and a face that already has the values). */
+export function settingsViewOf(values: Readonly<Record<string, unknown>>): SettingsView {
+  return (key) => (Object.hasOwn(values, key) ? values[key] : undefined);
+}

@@ -1,0 +1,91 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { commitExport, DECLARATION_PATH, reviewExport, sourceChangedSinceReview } from '../../src/core/declaration';
+import { prepareFolderExport } from '../../src/core/folderExport';
+import { folderAnalyzeOptions, readExportSettings, settingsViewFromFiles, settingsViewOf } from '../../src/core/folderSettings';
+import { HostStore } from '../../src/core/hostStore';
+import { tempDir, workspace } from './helpers';
+
+const SOURCE = `{
+  "inputs": [{ "type": "promptString", "id": "tok", "description": "Token", "password": true }],
+  "servers": { "a": { "command": "node", "args": ["--root=\${config:app.root}"], "env": { "API_TOKEN": "\${input:tok}" } } }
+}`;
+
+describe('settings: the layers a face without an editor reads', () => {
+  it('merges user < workspace < folder as VS Code does: dotted keys are paths, objects merge, the rest replaces', () => {
+    const view = settingsViewFromFiles([
+      { level: 'user', kind: 'settings', text: '{"dsh.export.reconnect": {"maxAttempts": 3}, "dsh.lsp.servers": {"a": {"command": "x"}}, "app.root": "/u"}' },
+      { level: 'workspace', kind: 'code-workspace', text: '{"folders": [], "settings": {"dsh.export": {"reconnect": {"enabled": false}}, "dsh.lsp.servers": {"b": {"command": "y"}}}}' },
+      { level: 'folder', kind: 'settings', text: '// comments and trailing commas\n{"app.root": "/f", "[json]": {"dsh.export.toolCallTimeoutMs": 5},}' },
+    ]);
+    assert.deepEqual(view('dsh.export.reconnect'), { maxAttempts: 3, enabled: false });
+    assert.deepEqual(view('dsh.lsp.servers'), { a: { command: 'x' }, b: { command: 'y' } });
+    assert.equal(view('app.root'), '/f');
+    assert.equal(view('dsh.export.toolCallTimeoutMs'), undefined, 'a language override is not the setting');
+    assert.deepEqual(readExportSettings(view, () => assert.fail('valid')).reconnect, { enabled: false, initialDelayMs: 500, maxDelayMs: 30000, maxAttempts: 3 });
+  });
+
+  it('a repository cannot set machine or application settings (VS Code ignores them outside user settings)', () => {
+    const view = settingsViewFromFiles([
+      { level: 'user', kind: 'settings', text: '{"dsh.skills.customRoots": ["/mine"]}' },
+      { level: 'workspace', kind: 'settings', text: '{"dsh.skills.customRoots": ["/evil"], "dsh.home": "/evil", "dsh.trustMode": "ask"}' },
+    ]);
+    assert.deepEqual(view('dsh.skills.customRoots'), ['/mine']);
+    assert.equal(view('dsh.home'), undefined);
+    assert.equal(view('dsh.trustMode'), undefined);
+  });
+
+  it('an invalid value is reported by its full key and falls back to the default', () => {
+    const reported: string[] = [];
+    const settings = readExportSettings(settingsViewOf({ 'dsh.export.toolCallTimeoutMs': -5, 'dsh.export.failOnStartupError': true }), (k) => reported.push(k));
+    assert.equal(settings.toolCallTimeoutMs, 60000);
+    assert.equal(settings.failOnStartupError, true);
+    assert.deepEqual(reported, ['dsh.export.toolCallTimeoutMs']);
+  });
+});
+
+describe('export: what is reviewed is what is written', () => {
+  const identity = (folder: string, values: Record<string, unknown> = {}) => ({
+    folder, folderName: path.basename(folder), userHome: '/home/dev', settings: settingsViewOf(values),
+  });
+
+  it('signs the reviewed analysis with the settings the face passed, and stores the gathered values and approvals', async () => {
+    const folder = workspace(SOURCE);
+    const dshHome = tempDir('dsh-home-');
+    const reviewed = await prepareFolderExport({ ...identity(folder, { 'app.root': '/srv', 'dsh.export.toolCallTimeoutMs': 777 }), dshHome, sectionEnvironment: { env: {}, homedir: dshHome } });
+    const [server] = reviewed.analysis.servers;
+    assert.ok(server.transport === 'stdio');
+    assert.deepEqual(server.args, ['--root=/srv']);
+    assert.equal(server.toolCallTimeoutMs, 777);
+    assert.deepEqual(reviewed.sections.skills, { roots: [] });
+    const result = await commitExport(reviewed, { dshHome, inputs: new Map([['tok', 'v1']]), approvals: [{ serverName: server.serverName, pin: server.pin }] });
+    assert.equal(result.written, true);
+    assert.equal(result.sourceChanged, false);
+    assert.equal(readFileSync(path.join(folder, DECLARATION_PATH), 'utf8'), result.text);
+    const store = new HostStore(dshHome);
+    assert.deepEqual((await store.readFolder(folder)).inputs, { tok: 'v1' });
+    assert.ok(await store.isApproved(folder, server.serverName, server.pin));
+  });
+
+  it('the source changed after the review: says so and writes nothing (no declaration, values or approvals)', async () => {
+    const folder = workspace(SOURCE);
+    const dshHome = tempDir('dsh-home-');
+    const reviewed = await reviewExport(folderAnalyzeOptions(identity(folder, { 'app.root': '/srv' })));
+    const [server] = reviewed.analysis.servers;
+    assert.equal(await sourceChangedSinceReview(reviewed), false);
+    writeFileSync(path.join(folder, '.vscode/mcp.json'), SOURCE.replace('"node"', '"sh"'));
+    assert.equal(await sourceChangedSinceReview(reviewed), true);
+    const result = await commitExport(reviewed, { dshHome, inputs: new Map([['tok', 'v1']]), approvals: [{ serverName: server.serverName, pin: server.pin }] });
+    assert.deepEqual([result.sourceChanged, result.written, result.text], [true, false, undefined]);
+    assert.equal(existsSync(path.join(folder, '.dsh')), false);
+    assert.equal(existsSync(path.join(dshHome, 'bridge')), false, 'nothing in the host store either');
+  });
+
+  it('a removed source counts as changed', async () => {
+    const folder = workspace(SOURCE);
+    const reviewed = await reviewExport(folderAnalyzeOptions(identity(folder)));
+    require('node:fs').rmSync(path.join(folder, '.vscode/mcp.json'));
+    assert.equal((await commitExport(reviewed, { dshHome: tempDir('dsh-home-') })).sourceChanged, true);
+  });
+});
