@@ -178,13 +178,21 @@ export class SkillGate {
 
   private async compute(cwd: string | undefined): Promise<SkillGateResult> {
     const roots = this.roots();
+    // Pins only for the gated roots: this runs at every step, and the user's own roots need none.
     const discovery = await discoverSkills({
       cwd: cwd ?? process.cwd(),
       customRoots: roots.customSkillDirs,
       dshHome: roots.dshHome,
       agentsHome: roots.agentsHome,
+      hash: false,
     });
     const kept = discovery.roots.filter((r) => (r.kind === 'custom' || roots.includeDefaultRoots) && (cwd !== undefined || !r.kind.startsWith('project-')));
+    for (const root of kept) {
+      if (!root.exists || !isGatedKind(root.kind)) continue;
+      const content = await hashSkillRoot(root);
+      if (content.pin !== undefined) root.pin = content.pin;
+      if (content.tooLarge) root.tooLarge = true;
+    }
     return gateSkills({ roots: kept }, await this.store.skillTrust());
   }
 
