@@ -29,6 +29,7 @@ const FIXES: Record<string, string> = {
   'server-renamed': 'Nothing to do; rename the server in mcp.json if you want the DSH name to match. Tool names are `mcp__<serverName>__<tool>`.',
   'env-null-dropped': 'If the server must not see the variable, unset it in the environment DSH runs in.',
   'lsp-none-registered': 'Fix every invalid language server entry: DSH registers the row all or nothing.',
+  'skill-unreadable': 'Replace the link, pipe or device with a regular file inside the root, or shrink the file. A repository can commit links and special files; the bridge does not follow them out of a project or home root.',
   'skill-shadowed': 'Rename one of the skills, or remove the one you do not want.',
   'skill-root-changed': 'Review the root again (*DSH: Review Skill Roots*, or `dsh-bridge skills list` then `dsh-bridge skills trust <root>`). Until then the DSH plugin withholds the root\'s skills from every session (a trusted lower-rank skill of the same name is offered instead); the trust records live in the DSH home, so no export is needed.',
   'skill-root-too-large': 'Split the root or move large files out of it: a root that cannot be pinned is never trusted, so the DSH plugin withholds its skills (project and custom roots).',

@@ -36,27 +36,40 @@ export async function readWorkspaceFile(folder: string, relativePath: string, ma
     return fail({ kind: 'unreadable', reason: code ?? 'error' });
   }
   if (!isInside(realFolder, realFile)) return fail({ kind: 'outside-workspace' });
+  return readRegularFile(realFile, maxBytes);
+}
 
+/**
+ * Reads a file only if it is a regular file (a FIFO or device is opened non-blocking and refused,
+ * never read) of at most `maxBytes` (checked before reading, and again while reading). Links are
+ * followed: confinement is {@link readWorkspaceFile}'s job.
+ */
+export async function readRegularFile(file: string, maxBytes: number): Promise<ReadResult> {
+  const fail = (failure: ReadFailure): ReadResult => ({ ok: false, failure });
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(realFile, constants.O_RDONLY | constants.O_NONBLOCK);
+    handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    return fail({ kind: 'unreadable', reason: (error as NodeJS.ErrnoException).code ?? 'error' });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return fail({ kind: 'missing' });
+    return fail({ kind: 'unreadable', reason: code ?? 'error' });
   }
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) return fail({ kind: 'not-a-regular-file' });
     if (stat.size > maxBytes) return fail({ kind: 'too-large', size: stat.size });
-    // Read one byte past the limit: the file may have grown since fstat.
-    const buffer = Buffer.alloc(maxBytes + 1);
+    // Sized by fstat (a cap of many MiB must not allocate them for a small file), plus one byte
+    // to notice a file that grew since.
+    const buffer = Buffer.alloc(Math.min(maxBytes, stat.size) + 1);
     let total = 0;
     for (;;) {
       const { bytesRead } = await handle.read(buffer, total, buffer.length - total, total);
       if (bytesRead === 0) break;
       total += bytesRead;
       if (total > maxBytes) return fail({ kind: 'too-large', size: total });
+      if (total === buffer.length) return fail({ kind: 'unreadable', reason: 'the file grew while it was read' });
     }
-    return { ok: true, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, total), realPath: realFile };
+    return { ok: true, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, total), realPath: file };
   } catch (error) {
     return fail({ kind: 'unreadable', reason: (error as NodeJS.ErrnoException).code ?? 'error' });
   } finally {

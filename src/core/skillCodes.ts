@@ -9,6 +9,7 @@ import type { Severity } from './problems';
  */
 export const SKILL_PROBLEM_CODES = {
   'skill-missing-front-matter': ['error', 'DSH ignores this skill: it does not start with YAML front matter between "---" lines ({reason}).'],
+  'skill-unreadable': ['warning', 'DSH Bridge did not read this skill file: {reason}. Only regular files of at most 1 MiB inside their skill root are read (a link out is followed only in a custom root).'],
   'skill-not-a-skill': ['warning', 'DSH reads every .md file at the top of a skill root as a skill and ignores this one: it does not start with a "---" front matter line.'],
   'skill-invalid-yaml': ['error', 'DSH ignores this skill: its front matter is not valid YAML ({reason}).'],
   'skill-missing-name': ['error', 'DSH ignores this skill: the front matter has no "name" (a non-empty string).'],

@@ -15,11 +15,12 @@
  * File access goes through {@link SkillFs} (default: node:fs/promises); no editor, no DSH runtime.
  */
 import { createHash } from 'node:crypto';
-import { access, readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { access, readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { isMap, isScalar, parseDocument, type YAMLError } from 'yaml';
 import type { SkillRootKind, SkillsDeclaration, SkillsDeclarationRoot, SkillTrustState } from './declarationModel';
 import { formatMessage, type Problem, type RelatedInformation, type Severity } from './problems';
+import { readRegularFile, readWorkspaceFile, type ReadFailure } from './reader';
 import { LineIndex, type Range } from './text';
 
 /** DSH's rank of each file root kind (the kinds are part of the declaration model). */
@@ -241,12 +242,43 @@ export type SkillEntryType = 'file' | 'directory' | 'other';
 export interface SkillFs {
   /** Children with symbolic links followed (a broken link is `other`); `undefined` when the directory is absent. */
   list(dir: string): Promise<Array<{ name: string; type: SkillEntryType }> | undefined>;
-  /** UTF-8 text (no BOM stripping, like DSH's readFile); `undefined` when absent. */
-  readText(file: string): Promise<string | undefined>;
-  readBytes(file: string): Promise<Uint8Array | undefined>;
+  /**
+   * UTF-8 text (no BOM stripping, like DSH's readFile); `undefined` when absent. Throws
+   * {@link SkillFileRefused} for what is not read: not a regular file, more than `maxBytes`, or
+   * (with `within`) a path whose real location leaves that folder.
+   */
+  readText(file: string, limits?: SkillReadLimits): Promise<string | undefined>;
+  readBytes(file: string, limits?: SkillReadLimits): Promise<Uint8Array | undefined>;
   exists(p: string): Promise<boolean>;
   /** Canonical path, for cycle detection while hashing. */
   realpath(p: string): Promise<string>;
+}
+
+export interface SkillReadLimits {
+  /** The file's real path must stay inside this folder's real path (no link out). */
+  within?: string;
+  /** Default {@link MAX_SKILL_FILE_BYTES}. */
+  maxBytes?: number;
+}
+
+/** A SKILL.md is read whole; anything larger is refused before it is read. */
+export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
+
+export class SkillFileRefused extends Error {
+  constructor(readonly failure: Exclude<ReadFailure, { kind: 'missing' }>) {
+    super(failure.kind === 'too-large' ? `it is larger than the limit (${failure.size} bytes)`
+      : failure.kind === 'outside-workspace' ? 'it is a link that leaves its skill root'
+        : failure.kind === 'not-a-regular-file' ? 'it is not a regular file' : `it cannot be read (${failure.reason})`);
+  }
+}
+
+/** The safe reader for skill files: regular files only, size-capped before reading, confined when asked. */
+async function readSkillFile(file: string, limits: SkillReadLimits = {}): Promise<Uint8Array | undefined> {
+  const max = limits.maxBytes ?? MAX_SKILL_FILE_BYTES;
+  const read = limits.within === undefined ? await readRegularFile(file, max) : await readWorkspaceFile(limits.within, path.relative(limits.within, file), max);
+  if (read.ok) return read.bytes;
+  if (read.failure.kind === 'missing') return undefined;
+  throw new SkillFileRefused(read.failure);
 }
 
 function isAbsent(error: unknown): boolean {
@@ -278,22 +310,11 @@ export const nodeSkillFs: SkillFs = {
     }
     return out;
   },
-  async readText(file) {
-    try {
-      return await readFile(file, 'utf8');
-    } catch (error) {
-      if (isAbsent(error)) return undefined;
-      throw error;
-    }
+  async readText(file, limits) {
+    const bytes = await readSkillFile(file, limits);
+    return bytes === undefined ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   },
-  async readBytes(file) {
-    try {
-      return await readFile(file);
-    } catch (error) {
-      if (isAbsent(error)) return undefined;
-      throw error;
-    }
-  },
+  readBytes: (file, limits) => readSkillFile(file, limits),
   async exists(p) {
     try {
       await access(p);
@@ -401,6 +422,15 @@ export interface DiscoverOptions extends SkillRootOptions, HashOptions {
   hash?: boolean;
 }
 
+/**
+ * Where a root's files must stay: a root that a repository can fill (project roots) or that sits in
+ * a home folder is read without following links out of it; a custom root is the user's own choice
+ * in a machine setting, and its links are followed as DSH follows them.
+ */
+function confinedRoot(root: Pick<SkillRoot, 'path'> & Partial<Pick<SkillRoot, 'kind'>>): string | undefined {
+  return root.kind === 'custom' ? undefined : root.path;
+}
+
 /** Candidate files of one root in DSH's order: entries by `localeCompare`, directories -> SKILL.md, `*.md` files. */
 async function rootEntries(root: SkillRoot, fs: SkillFs): Promise<Array<{ entry: string; file: string }> | undefined> {
   const entries = await fs.list(root.path);
@@ -423,6 +453,7 @@ export async function discoverSkills(options: DiscoverOptions, fs: SkillFs = nod
   const { projectRoot, roots } = await skillRoots(options, fs);
   const reports: SkillRootReport[] = [];
   const ordered: SkillCandidate[] = [];
+  const refused: Problem[] = [];
   for (const root of roots) {
     const report: SkillRootReport = { ...root, exists: false, candidates: [] };
     reports.push(report);
@@ -437,7 +468,14 @@ export async function discoverSkills(options: DiscoverOptions, fs: SkillFs = nod
     if (entries === undefined) continue;
     report.exists = true;
     for (const { entry, file } of entries) {
-      const text = await fs.readText(file);
+      let text: string | undefined;
+      try {
+        text = await fs.readText(file, { within: confinedRoot(root) });
+      } catch (error) {
+        if (!(error instanceof SkillFileRefused)) throw error;
+        refused.push(problem('skill-unreadable', file, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, { reason: error.message }));
+        continue;
+      }
       if (text === undefined) continue; // a directory without SKILL.md: DSH skips it silently
       const candidate: SkillCandidate = { file, entry, root, analysis: analyzeSkillText(text, file), winner: false };
       report.candidates.push(candidate);
@@ -468,6 +506,7 @@ export async function discoverSkills(options: DiscoverOptions, fs: SkillFs = nod
     }, [{ file: winner.file, range: winner.analysis.nameRange, message: `"${name}" in ${winner.root.path}` }]));
   }
   for (const candidate of ordered) problems.push(...candidate.analysis.problems);
+  problems.push(...refused);
   const sortedWinners = [...winners.values()].sort((a, b) => {
     const x = a.analysis.skill!.name;
     const y = b.analysis.skill!.name;
@@ -515,7 +554,7 @@ function compareUtf8(a: string, b: string): number {
  * them (no Unicode normalization). An existing empty root pins to the header alone; a root that
  * does not exist has no pin.
  */
-export async function hashSkillRoot(root: Pick<SkillRoot, 'path' | 'skipSystem'>, fs: SkillFs = nodeSkillFs, options: HashOptions = {}): Promise<SkillRootContent> {
+export async function hashSkillRoot(root: Pick<SkillRoot, 'path' | 'skipSystem'> & Partial<Pick<SkillRoot, 'kind'>>, fs: SkillFs = nodeSkillFs, options: HashOptions = {}): Promise<SkillRootContent> {
   const maxFiles = options.maxFiles ?? 10_000;
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   const records: Array<{ rel: string; line: string }> = [];
@@ -536,7 +575,15 @@ export async function hashSkillRoot(root: Pick<SkillRoot, 'path' | 'skipSystem'>
         if (stack.has(await fs.realpath(full))) continue;
         await walk(full, childRel, stack);
       } else if (entry.type === 'file') {
-        const content = await fs.readBytes(full);
+        let content: Uint8Array | undefined;
+        try {
+          content = await fs.readBytes(full, { within: confinedRoot(root), maxBytes: maxBytes - bytes });
+        } catch (error) {
+          if (!(error instanceof SkillFileRefused)) throw error;
+          if (error.failure.kind !== 'too-large') continue; // a FIFO, a device or a link out contributes nothing
+          tooLarge = true;
+          return true;
+        }
         if (content === undefined) continue;
         bytes += content.byteLength;
         if (records.length + 1 > maxFiles || bytes > maxBytes) {

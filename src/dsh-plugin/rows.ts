@@ -1,7 +1,10 @@
 import { check02Rules, toMcpClientConfig, type McpClientConfig, type MissingValue } from '../core/dshRow';
 import type { DeclaredServer } from '../core/declaration';
 import { renderTemplate, type TemplateLookup } from '../core/template';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { loadEnvFile } from '../core/envFile';
+import { isInside } from '../core/reader';
 
 /** One `@deepseek-ai/dsh-mcp-client` instance config, valid for rc.8 and the stricter 0.2 rules. */
 export type McpRow = McpClientConfig;
@@ -46,5 +49,31 @@ export async function buildRow(server: DeclaredServer, folder: string, lookup: T
   if ('missing' in rendered) return refuseMissing(rendered.missing, folder);
   const violations = check02Rules(rendered.config as unknown as Record<string, unknown>);
   if (violations.length) return { ok: false, reason: violations.map((v) => REASONS[v] ?? `DSH would refuse "${v}"`).join('; ') };
+  if (rendered.config.transport === 'stdio' && rendered.config.cwd !== undefined) {
+    const cwd = await confinedCwd(rendered.config.cwd, folder);
+    if (!cwd.ok) return cwd;
+    return { ok: true, row: { ...rendered.config, cwd: cwd.path } };
+  }
   return { ok: true, row: rendered.config };
+}
+
+/**
+ * The cwd as it resolves now, at start: a cwd declared inside the workspace folder must still
+ * resolve inside it (a folder replaced by a link out after the export is refused). The real path
+ * is what the server gets, so a later swap of a link on the way no longer matters. A cwd the user
+ * declared outside the folder is theirs to choose and is only required to exist.
+ */
+async function confinedCwd(cwd: string, folder: string): Promise<{ ok: true; path: string } | { ok: false; reason: string }> {
+  let real: string;
+  let realFolder: string;
+  try {
+    real = await fs.realpath(cwd);
+    realFolder = await fs.realpath(folder);
+  } catch {
+    return { ok: false, reason: 'the cwd does not exist' };
+  }
+  if (isInside(path.resolve(folder), path.resolve(cwd)) && !isInside(realFolder, real)) {
+    return { ok: false, reason: 'the cwd now resolves outside the workspace folder (a link out was put in its place after the export)' };
+  }
+  return { ok: true, path: real };
 }

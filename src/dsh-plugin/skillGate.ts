@@ -1,9 +1,9 @@
-import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { HostStore, resolveDshHome } from '../core/hostStore';
 import { gateSkills, isGatedKind, type GatedSkillRoot, type SkillGateResult } from '../core/skillGate';
-import { analyzeSkillText, discoverSkills, hashSkillRoot, resolveAgentsHome, skillBody, type SkillCandidate } from '../core/skills';
+import type { SkillRootKind } from '../core/declarationModel';
+import { analyzeSkillText, discoverSkills, hashSkillRoot, nodeSkillFs, resolveAgentsHome, skillBody, type SkillCandidate } from '../core/skills';
 import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
 
 /** The provider name the gate registers in each session's layer of the skill registry. */
@@ -27,7 +27,7 @@ interface Candidate {
   provider: string;
   source: string;
   rank: number;
-  locator?: { path: string; directory: string; root: string; gated: boolean };
+  locator?: { path: string; directory: string; root: string; kind: SkillRootKind; gated: boolean };
   resourceBase?: { kind: 'directory'; path: string };
   path?: string;
   metadata?: Record<string, unknown>;
@@ -261,7 +261,7 @@ export class SkillGate {
       provider: SKILL_GATE_PROVIDER,
       source: c.root.kind,
       rank: c.root.rank,
-      locator: { path: c.file, directory, root: c.root.path, gated },
+      locator: { path: c.file, directory, root: c.root.path, kind: c.root.kind, gated },
       resourceBase: { kind: 'directory', path: directory },
       path: c.file,
     };
@@ -288,14 +288,16 @@ export class SkillGate {
     try {
       if (locator.gated) {
         const recorded = (await this.store.skillTrust())[path.resolve(locator.root)];
-        const current = await hashSkillRoot({ path: locator.root, skipSystem: false });
+        const current = await hashSkillRoot({ path: locator.root, skipSystem: false, kind: locator.kind });
         if (recorded === undefined || current.pin !== recorded) {
           session.control?.invalidate();
           this.log.warn(`dsh-bridge: skill "${candidate.name}" not loaded: its root ${locator.root} changed since it was trusted`);
           return undefined;
         }
       }
-      const raw = await fs.readFile(locator.path, 'utf8');
+      // The same safe read as discovery: a regular file, size-capped, no link out of a non-custom root.
+      const raw = await nodeSkillFs.readText(locator.path, { within: locator.kind === 'custom' ? undefined : locator.root });
+      if (raw === undefined) return undefined;
       const analysis = analyzeSkillText(raw, locator.path);
       const content = skillBody(raw);
       if (!analysis.skill || analysis.skill.name !== candidate.name || content === undefined) return undefined;

@@ -171,7 +171,11 @@ describe('skills: discoverSkills on the fixture tree', () => {
     assert.equal(winners['same-root'], 'project/.dsh/skills/dupe-a.md');
     assert.equal(winners['order-test'], 'project/.dsh/skills/a-lower.md');
     assert.equal(winners.crlf, 'project/.dsh/skills/crlf/SKILL.md');
-    assert.equal(winners.linked, 'project/.dsh/skills/linked/SKILL.md');
+    // A project root's links out of it are not followed (a repository can commit them): refused with a problem.
+    assert.equal(winners.linked, undefined);
+    assert.equal(winners['linked-file'], undefined);
+    const refused = d.problems.filter((p) => p.code === 'skill-unreadable').map((p) => rel(p.file)).sort();
+    assert.deepEqual(refused, ['project/.dsh/skills/linked-file.md', 'project/.dsh/skills/linked/SKILL.md']);
     assert.equal(winners['agents-system'], 'agents-home/skills/.system/SKILL.md');
     assert.equal(winners['system-skill'], undefined, '.system is skipped under the DSH home');
     assert.equal(winners.nested, undefined, 'skills are one level deep');

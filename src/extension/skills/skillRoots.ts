@@ -77,6 +77,7 @@ export class SkillRoots implements vscode.Disposable {
         if (e.affectsConfiguration(CUSTOM_ROOTS_SETTING) || e.affectsConfiguration('dsh.home')) this.schedule();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.schedule()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.schedule(0)),
     );
   }
 
@@ -93,6 +94,15 @@ export class SkillRoots implements vscode.Disposable {
 
   private async refresh(): Promise<void> {
     const generation = ++this.generation;
+    // Restricted Mode: the workspace's files (SKILL.md a repository committed, links, FIFOs) are
+    // not read; discovery runs once the user trusts the workspace.
+    if (!vscode.workspace.isTrusted) {
+      this.discoveries = new Map();
+      this.collection.clear();
+      this.updateStatus();
+      this.log.info('skill roots: not discovered in Restricted Mode (discovery reads workspace files); waiting for workspace trust');
+      return;
+    }
     const dshHome = this.dshHome();
     const agentsHome = resolveAgentsHome(process.env, os.homedir());
     const discoveries = new Map<string, { folder: vscode.WorkspaceFolder; discovery: SkillDiscovery }>();
