@@ -1,7 +1,7 @@
 import * as readline from 'node:readline';
 import { verifyFolder, type DeclaredServer } from '../core/declaration';
 import type { LspDeclarationSection } from '../core/declarationModel';
-import { LSP_APPROVAL_NAME } from '../core/lspRow';
+import { LSP_APPROVAL_NAME, lspLaunchLine, lspSectionUsable } from '../core/lspRow';
 import { HostStore } from '../core/hostStore';
 import { DANGER_MESSAGES, reviewLaunch, type LaunchReview } from '../core/launchReview';
 import { formatMessage } from '../core/problems';
@@ -14,7 +14,7 @@ export function lspReviewLines(section: LspDeclarationSection): string[] {
   const lines = ['Language servers (one dsh-lsp-stdio row; each starts on the first query for its files)'];
   for (const [id, server] of Object.entries(section.servers)) {
     lines.push(`  "${id}" for ${Object.keys(server.extensionToLanguage).join(', ')}: it will run on this computer with your user's privileges:`);
-    lines.push(`    ${[server.command, ...server.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ')}`);
+    lines.push(`    ${lspLaunchLine(server)}`);
     lines.push(`    Environment variables (names only): ${Object.keys(server.env).join(', ') || 'none'}`);
   }
   lines.push(`  Pin: ${section.pin}`);
@@ -65,7 +65,7 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
   }
   const declaration = verified.declaration;
   const servers = declaration.servers;
-  const lsp = declaration.lsp?.registersAll && Object.keys(declaration.lsp.servers).length ? declaration.lsp : undefined;
+  const lsp = lspSectionUsable(declaration.lsp) ? declaration.lsp : undefined;
   const unknown = args.filter((n) => !servers.some((s) => s.name === n || s.serverName === n) && !(n === 'lsp' && lsp));
   if (unknown.length) {
     const known = servers.map((s) => s.name).join(', ') || 'none';

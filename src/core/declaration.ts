@@ -8,6 +8,7 @@ import {
   DECLARATION_PATH, DECLARATION_SCHEMA_PATH, DECLARATION_SCHEMA_REF, DECLARATION_VERSION, DeclarationSchema, type Declaration, type DeclarationSections,
 } from './declarationModel';
 import declarationJsonSchema from '../../schemas/declaration.schema.json';
+import { LSP_APPROVAL_NAME } from './lspRow';
 import { HostStore } from './hostStore';
 import { lspSectionPinMatches } from './lspSection';
 import { findDuplicateKeys, parseJsonc } from './jsonTree';
@@ -142,7 +143,9 @@ export async function commitExport(reviewed: ReviewedExport, commit: ExportCommi
   if (commit.dryRun) return { ...nothing, text: textWith(lastSeq + 1) };
   for (const [id, value] of commit.inputs ?? []) await store.setInput(folder, id, value);
   for (const a of commit.approvals ?? []) await store.approve(folder, a.serverName, a.pin);
+  // What an approval can be for: each server's pin, and the language servers' one (lsp section).
   const exported = analysis.servers.map((s) => ({ serverName: s.serverName, pin: s.pin }));
+  if (reviewed.sections.lsp) exported.push({ serverName: LSP_APPROVAL_NAME, pin: reviewed.sections.lsp.pin });
   const dir = await openDeclarationDir(folder);
   try {
     await ensureIgnoreRules(folder, dir);

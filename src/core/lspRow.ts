@@ -1,4 +1,5 @@
-import type { LspDeclarationSection } from './declarationModel';
+import type { DeclaredLspServer, LspDeclarationSection } from './declarationModel';
+import { shellQuote } from './launchReview';
 import { renderTemplate, type TemplateLookup } from './template';
 
 /**
@@ -59,6 +60,16 @@ export function toLspStdioConfig(section: LspDeclarationSection, lookup: Templat
     });
   }
   return { ok: true, config: { servers } };
+}
+
+/** The exact command line of a language server as a reviewer reads it (each argument quoted for a POSIX shell when needed). */
+export function lspLaunchLine(server: Pick<DeclaredLspServer, 'command' | 'args'>): string {
+  return [server.command, ...server.args].map(shellQuote).join(' ');
+}
+
+/** Whether DSH would register the section's servers (a section with an invalid entry registers none). */
+export function lspSectionUsable(section: LspDeclarationSection | undefined): section is LspDeclarationSection {
+  return section !== undefined && section.registersAll && Object.keys(section.servers).length > 0;
 }
 
 /** `ts (.ts, .tsx)`-style summary of the section's servers, for approval prompts and logs (no command lines, no env). */

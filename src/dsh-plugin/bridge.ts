@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { verifyFolder, type DeclaredServer } from '../core/declaration';
 import type { LspDeclarationSection } from '../core/declarationModel';
 import { HostStore, type TrustMode } from '../core/hostStore';
-import { describeLspServers, LSP_APPROVAL_NAME, toLspStdioConfig } from '../core/lspRow';
+import { describeLspServers, LSP_APPROVAL_NAME, lspSectionUsable, toLspStdioConfig } from '../core/lspRow';
 import type { TemplateLookup } from '../core/template';
 import { dropTools, mergeTools } from './assembly';
 import { LSP_PROMPT_SECTION, LSP_TOOL_NAME, mergeSections, mountLsp, type LspMounted } from './lspMount';
@@ -355,7 +355,7 @@ export class Bridge {
   ): Promise<void> {
     const agent = state.agent;
     const { section, where } = want;
-    const usable = section !== undefined && section.registersAll && Object.keys(section.servers).length > 0;
+    const usable = lspSectionUsable(section);
     if (state.lsp && (!usable || state.lsp.pin !== section.pin)) {
       const mount = state.lsp;
       state.lsp = undefined;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { DeclaredServer } from '../core/declarationModel';
+import type { DeclaredServer, LspDeclarationSection } from '../core/declarationModel';
+import { lspLaunchLine } from '../core/lspRow';
 import { DANGER_MESSAGES, reviewLaunch } from '../core/launchReview';
 import { translate } from './l10n';
 
@@ -46,6 +47,29 @@ export async function askApproval(server: DeclaredServer, folder: vscode.Workspa
   const choice = dangerous
     ? await vscode.window.showWarningMessage(message, { modal: true, detail }, skip, approve)
     : await vscode.window.showInformationMessage(message, { modal: true, detail }, approve, skip);
+  if (choice === approve) return 'approve';
+  if (choice === skip) return 'skip';
+  return 'cancel';
+}
+
+/**
+ * A modal review of a folder's language servers (the declaration's `lsp` section). DSH starts
+ * them as one row, all or none, so one approval covers the section's pin. Escape or Cancel
+ * aborts the whole export.
+ */
+export async function askLspApproval(section: LspDeclarationSection, folder: vscode.WorkspaceFolder): Promise<ApprovalChoice> {
+  const lines: string[] = [vscode.l10n.t('DSH starts each of them on the first query for its files, with your user\'s privileges:'), ''];
+  for (const [id, server] of Object.entries(section.servers)) {
+    lines.push(vscode.l10n.t('"{0}" for {1}:', id, Object.keys(server.extensionToLanguage).join(', ')));
+    lines.push(`  ${lspLaunchLine(server)}`);
+    lines.push(`  ${vscode.l10n.t('Environment variables (names only): {0}', Object.keys(server.env).length ? Object.keys(server.env).join(', ') : vscode.l10n.t('none'))}`);
+    lines.push('');
+  }
+  lines.push(vscode.l10n.t('Folder: {0}', folder.uri.fsPath), vscode.l10n.t('Pin: {0}', section.pin));
+  lines.push(vscode.l10n.t('Approval is bound to these exact servers: any change asks again. Skip exports them unapproved, so DSH will not start them without asking.'));
+  const approve = vscode.l10n.t('Approve');
+  const skip = vscode.l10n.t('Skip');
+  const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Approve the language servers of {0} for DSH?', folder.name), { modal: true, detail: lines.join('\n') }, approve, skip);
   if (choice === approve) return 'approve';
   if (choice === skip) return 'skip';
   return 'cancel';

@@ -2,7 +2,8 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { commitExport, ExportError, sourceChangedSinceReview, type ExportResult, type ReviewedExport } from '../core/declaration';
 import { HostStore, type TrustMode } from '../core/hostStore';
-import { askApproval } from './approval';
+import { LSP_APPROVAL_NAME, lspSectionUsable } from '../core/lspRow';
+import { askApproval, askLspApproval } from './approval';
 import { InputCommandError, promptForInput } from './prompts';
 import type { InputSecrets } from './secrets';
 import { folderSettingsView, readGlobalSettings, type InvalidSetting } from './settings';
@@ -123,6 +124,21 @@ export class Exporter {
           }
           if (choice === 'approve') plan.approve.push({ serverName: server.serverName, pin: server.pin });
           else plan.skipped.push(server.serverName);
+        }
+        // The language servers DSH will start from this declaration: one review, one pin.
+        const lsp = reviewed.sections.lsp;
+        if (lspSectionUsable(lsp) && !(await store.isApproved(folder.uri.fsPath, LSP_APPROVAL_NAME, lsp.pin))) {
+          if (!request.interactive) {
+            unapproved.push(vscode.l10n.t('language servers'));
+          } else {
+            const choice = await askLspApproval(lsp, folder);
+            if (choice === 'cancel') {
+              this.log.info(`export cancelled at the review of the language servers in ${folder.name}: nothing was written`);
+              return empty('cancelled', { trustMode });
+            }
+            if (choice === 'approve') plan.approve.push({ serverName: LSP_APPROVAL_NAME, pin: lsp.pin });
+            else plan.skipped.push(LSP_APPROVAL_NAME);
+          }
         }
         if (unapproved.length) return empty('needs-approval', { trustMode, needed: unapproved });
       }

@@ -157,7 +157,13 @@ describe('CLI: skills, verify\'s DSH outlook, approve lsp (dist/cli.js)', functi
     const approved = run(p, ['approve', 'lsp', '--yes', pin, '--json']);
     assert.equal(approved.code, 0, approved.stderr);
     assert.equal(JSON.parse(approved.stdout).languageServers.outcome, 'approved');
-    const record = JSON.parse(readFileSync(path.join(p.home, 'bridge/folders', `${createHash('sha256').update(p.folder).digest('hex')}.json`), 'utf8'));
-    assert.deepEqual(record.approvals, [{ serverName: LSP_APPROVAL_NAME, pin }]);
+    const record = () => JSON.parse(readFileSync(path.join(p.home, 'bridge/folders', `${createHash('sha256').update(p.folder).digest('hex')}.json`), 'utf8'));
+    assert.deepEqual(record().approvals, [{ serverName: LSP_APPROVAL_NAME, pin }]);
+    // A later export of the same section keeps the approval; a changed section revokes it.
+    assert.equal(run(p, ['export']).code, 0);
+    assert.deepEqual(record().approvals, [{ serverName: LSP_APPROVAL_NAME, pin }]);
+    put(path.join(p.folder, '.vscode/settings.json'), JSON.stringify({ 'dsh.lsp.servers': { ts: { command: process.execPath, args: ['--stdio', '--x'], extensions: { '.ts': 'typescript' } } } }));
+    assert.equal(run(p, ['export']).code, 0);
+    assert.deepEqual(record().approvals, []);
   });
 });
