@@ -1,5 +1,6 @@
 import { APPROVE_USAGE, runApprove } from './approve';
 import type { CommandContext } from './context';
+import { DSH_OPTIONS, DSH_USAGE, runDsh } from './dshInstall';
 import { SKILLS_OPTIONS, SKILLS_USAGE, runSkills } from './skills';
 import { TRUST_USAGE, runTrust } from './trust';
 
@@ -11,11 +12,13 @@ export const MODULE_COMMANDS: Record<string, (ctx: CommandContext) => Promise<nu
   trust: runTrust,
   approve: (ctx) => runApprove(ctx),
   skills: runSkills,
+  dsh: runDsh,
 };
 
 export const MODULE_OPTIONS = {
   yes: { type: 'string', multiple: true },
   ...SKILLS_OPTIONS,
+  ...DSH_OPTIONS,
 } as const;
 
-export const MODULE_USAGE = [TRUST_USAGE, APPROVE_USAGE, SKILLS_USAGE].map((line) => `  ${line}`).join('\n');
+export const MODULE_USAGE = [TRUST_USAGE, APPROVE_USAGE, SKILLS_USAGE, DSH_USAGE].map((line) => `  ${line}`).join('\n');

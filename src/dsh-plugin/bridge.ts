@@ -20,6 +20,8 @@ export interface BridgeOptions {
   env?: NodeJS.ProcessEnv;
   /** Enforce skill-root trust in every session (default true). */
   gateSkillRoots?: boolean;
+  /** Where a once-per-session line also goes when the DSH log is not shown (a headless run's stderr). */
+  notice?: (line: string) => void;
 }
 
 interface ServerMount {
@@ -121,6 +123,7 @@ export class Bridge {
     if (state.logged.has(line)) return;
     state.logged.add(line);
     this.log[level](line);
+    this.options.notice?.(line);
   }
 
   private async endSession(agent: AgentLike, why: string): Promise<void> {
@@ -313,7 +316,11 @@ export class Bridge {
         }
         if (outcome !== 'allowed-once') {
           state.unanswered.set(k, turn);
-          this.log.info(`${where}: server ${label} not started: approval ${outcome}`);
+          if (outcome === 'unavailable') {
+            // No answerer (a headless run): every turn would end the same way; say once what fixes it.
+            this.once(state, `${where}: nothing can answer DSH's approval in this session (a headless run?), so servers that need it are not started; to start them without asking: dsh-bridge trust pinned, then dsh-bridge approve --workspace ${JSON.stringify(folder)}`);
+          }
+          this.once(state, `${where}: server ${label} not started: approval ${outcome}`, 'info');
           continue;
         }
         state.unanswered.delete(k);

@@ -24,7 +24,11 @@ export const inject = ['agents', 'systemPrompt', 'tools'];
 
 export function apply(ctx: Ctx, config: Config | undefined): void {
   const logger = typeof ctx.logger === 'function' ? (ctx.logger as unknown as (name: string) => Logger)('dsh-bridge') : ctx.logger;
-  const bridge = new Bridge(ctx, { dshHome: resolveDshHome(config?.dshHome), gateSkillRoots: config?.gateSkillRoots !== false }, logger);
+  // A headless run (dsh-headless provides `headlessStartup`) prints no DSH log: its refusals go to stderr too.
+  const notice = (line: string) => {
+    if (ctx.get('headlessStartup') !== undefined) process.stderr.write(`${line}\n`);
+  };
+  const bridge = new Bridge(ctx, { dshHome: resolveDshHome(config?.dshHome), gateSkillRoots: config?.gateSkillRoots !== false, notice }, logger);
   bridge.start();
   ctx.effect(() => () => bridge.stop(), 'dsh-bridge');
 }

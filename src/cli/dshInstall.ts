@@ -1,0 +1,172 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CommandUsageError, type CommandContext } from './context';
+import {
+  BUNDLE_DIR, BUNDLE_NAME, DEFAULT_PROFILE, LAUNCHER_LOCK_DIR, PLUGIN_FILE, findLauncher, inspectProfile, launcherDir, launcherMismatches,
+  launcherWrapper, lockStamp, lockedVersions, sha256File, wrapperNode, nodeFitsDsh, nodeVersion, profileDir, writeHmrFix, type FoundLauncher,
+} from './dshLayout';
+
+export const DSH_USAGE = 'dsh install [--profile NAME] [--node PATH] [--bundle-only]   install DSH rc.8 (pinned lockfile) and this bridge\'s bundle into a profile';
+
+const STAMP = '.dsh-bridge-lock-stamp';
+
+class InstallError extends Error {}
+
+/**
+ * `dsh-bridge dsh install`: makes a DSH that works, in steps that each check first and say
+ * what they did: the launcher and every peer from the committed lockfile (npm ci, no install
+ * scripts), a `dsh` wrapper on a Node that fits, the profile, the bridge bundle packed from
+ * this checkout and added with `dsh plugin`, and the profile's hmr row turned back on.
+ * Running it again changes nothing. `--bundle-only` keeps an existing rc.8 `dsh` and adds only the bundle.
+ */
+export async function runDsh(ctx: CommandContext): Promise<number> {
+  const [sub, ...rest] = ctx.args;
+  if (sub !== 'install' || rest.length) throw new CommandUsageError('"dsh" takes one subcommand: install');
+  const profile = typeof ctx.options.profile === 'string' ? ctx.options.profile : DEFAULT_PROFILE;
+  if (!/^[A-Za-z0-9._-]+$/.test(profile) || profile.startsWith('.')) throw new CommandUsageError(`--profile "${profile}" is not a plain folder name`);
+  const done: Array<{ step: string; action: string }> = [];
+  const say = (step: string, action: string) => {
+    done.push({ step, action });
+    if (!ctx.json) ctx.io.out(`${step}: ${action}`);
+  };
+  try {
+    const launcher = ctx.options['bundle-only'] === true ? useExistingLauncher(ctx, say) : installLauncher(ctx, say);
+    const env = { ...process.env, DSH_HOME: ctx.dshHome };
+    ensureProfile(ctx.dshHome, profile, launcher, env, say);
+    addBundle(ctx.dshHome, profile, launcher, env, say);
+    const profileDirPath = profileDir(ctx.dshHome, profile);
+    const state = inspectProfile(ctx.dshHome, profile);
+    if (state.hmrDisabledByBundle || state.hmrEnabledByUser) say('hmr row', (await writeHmrFix(profileDirPath)) === 'written' ? `turned back on in ${path.join(profileDirPath, 'cordis.patch.yml')} (dsh-headless turns it off; the launcher needs it)` : 'already on in the profile\'s cordis.patch.yml');
+    else say('hmr row', 'left as the profile has it (no bundle turns it off)');
+    if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, dshHome: ctx.dshHome, profile, dsh: launcher.command, steps: done }));
+    else {
+      ctx.io.out(`\nReady. Run DSH in a workspace folder:\n  cd /path/to/project && ${launcher.command} --profile ${profile} "your task"`);
+      if (launcher.source === 'bridge-install') ctx.io.out(`To type plain "dsh": export PATH="${path.dirname(launcher.command)}:$PATH"`);
+      if (path.resolve(ctx.dshHome) !== path.resolve(process.env.DSH_HOME ?? path.join(os.homedir(), '.dsh'))) ctx.io.out(`This DSH home is not the default one: export DSH_HOME="${ctx.dshHome}"`);
+      ctx.io.out(`Check everything with: dsh-bridge doctor --workspace /path/to/project --profile ${profile}`);
+    }
+    return 0;
+  } catch (error) {
+    if (!(error instanceof InstallError)) throw error;
+    if (ctx.json) ctx.io.out(JSON.stringify({ ok: false, dshHome: ctx.dshHome, profile, steps: done, error: error.message }));
+    ctx.io.err(`dsh-bridge: dsh install stopped: ${error.message}`);
+    return 1;
+  }
+}
+
+function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; what: string }): string {
+  // Output of the tool goes to stderr as it happens: a long npm ci is never silent.
+  const r = spawnSync(command, args, { cwd: options.cwd, env: options.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+  if (r.error) throw new InstallError(`${options.what}: ${r.error.message}`);
+  if (r.status !== 0) throw new InstallError(`${options.what} failed (exit ${r.status})${r.stdout ? `: ${r.stdout.trim().split('\n').slice(-5).join(' / ')}` : ''}`);
+  return r.stdout;
+}
+
+/** --node, else the Node running this CLI, else the one an earlier install chose; it must fit rc.8. */
+function dshNode(ctx: CommandContext): string {
+  const earlier = wrapperNode(ctx.dshHome);
+  const node = typeof ctx.options.node === 'string'
+    ? path.resolve(ctx.options.node)
+    : !nodeFitsDsh(process.version) && earlier && nodeFitsDsh(nodeVersion(earlier)) ? earlier : process.execPath;
+  const version = nodeVersion(node);
+  if (!nodeFitsDsh(version)) {
+    throw new InstallError(`DSH rc.8 needs Node >= 22.19, and ${node} is ${version ?? 'not a working node'}; run again with --node /path/to/node (22.19 or newer)`);
+  }
+  return node;
+}
+
+function installLauncher(ctx: CommandContext, say: (step: string, action: string) => void): FoundLauncher {
+  const node = dshNode(ctx);
+  const dir = launcherDir(ctx.dshHome);
+  const nodeModules = path.join(dir, 'node_modules');
+  const stamp = lockStamp();
+  const current = existsSync(path.join(nodeModules, STAMP)) && readFileSync(path.join(nodeModules, STAMP), 'utf8').trim() === stamp && launcherMismatches(nodeModules).length === 0;
+  if (current) {
+    say('DSH launcher', `0.1.0-rc.8 and its peers already installed in ${dir}`);
+  } else {
+    mkdirSync(dir, { recursive: true });
+    for (const f of ['package.json', 'package-lock.json']) copyFileSync(path.join(LAUNCHER_LOCK_DIR(), f), path.join(dir, f));
+    if (!ctx.json) ctx.io.out(`DSH launcher: installing the pinned set into ${dir} (npm, no install scripts; about 450 packages, 1-2 minutes)...`);
+    // `npm install` over the committed lockfile, not `npm ci`: node-addon-require-builtin 0.1.6 lists
+    // platform packages that were never published, which npm ci reports as a lockfile out of sync.
+    // --legacy-peer-deps: the rc.8 peer ranges conflict and npm's resolver would search for many
+    // minutes; the lockfile already decides every version, checked right after.
+    run('npm', ['install', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, what: 'npm install of the DSH launcher' });
+    const wrong = launcherMismatches(nodeModules, lockedVersions(true));
+    if (wrong.length) throw new InstallError(`the installed DSH does not match the lockfile: ${wrong.map((m) => `${m.name} ${m.have ?? 'missing'} (want ${m.want})`).join(', ')}`);
+    writeFileSync(path.join(nodeModules, STAMP), `${stamp}\n`);
+    say('DSH launcher', `installed @deepseek-ai/dsh 0.1.0-rc.8 with every peer at its pinned version in ${dir}`);
+  }
+  const wrapper = launcherWrapper(ctx.dshHome);
+  const text = [
+    '#!/bin/sh',
+    '# Written by `dsh-bridge dsh install`: the rc.8 DSH launcher on a Node that fits it, with the pnpm `dsh plugin` runs.',
+    `PATH="${path.join(nodeModules, '.bin')}:$PATH"`,
+    'export PATH',
+    `exec "${node}" "${path.join(nodeModules, '@deepseek-ai/dsh/lib/bin.js')}" "$@"`,
+    '',
+  ].join('\n');
+  if (existsSync(wrapper) && readFileSync(wrapper, 'utf8') === text) say('dsh command', `${wrapper} already runs it on Node ${nodeVersion(node)}`);
+  else {
+    mkdirSync(path.dirname(wrapper), { recursive: true });
+    writeFileSync(wrapper, text, { mode: 0o755 });
+    say('dsh command', `wrote ${wrapper} (Node ${nodeVersion(node)} at ${node})`);
+  }
+  return { command: wrapper, nodeModules, source: 'bridge-install' };
+}
+
+function useExistingLauncher(ctx: CommandContext, say: (step: string, action: string) => void): FoundLauncher {
+  const found = findLauncher(ctx.dshHome);
+  if (!found) throw new InstallError('no dsh found (neither installed by dsh-bridge nor on PATH); run dsh-bridge dsh install without --bundle-only');
+  const version = run(found.command, ['--version'], { what: `${found.command} --version` }).trim();
+  if (version !== '0.1.0-rc.8') throw new InstallError(`${found.command} is DSH ${version}; the bridge is verified with 0.1.0-rc.8: run dsh-bridge dsh install without --bundle-only`);
+  if (found.nodeModules) {
+    const wrong = launcherMismatches(found.nodeModules).filter((m) => m.name !== 'pnpm');
+    if (wrong.length) throw new InstallError(`${found.command} is rc.8 but its peers differ from the known-good set: ${wrong.map((m) => `${m.name} ${m.have ?? 'missing'} (want ${m.want})`).join(', ')}; run dsh-bridge dsh install without --bundle-only`);
+  }
+  say('DSH launcher', `using ${found.command} (0.1.0-rc.8${found.nodeModules ? ', peers match the lockfile' : ', peers not checked: its install folder is unknown'})`);
+  return found;
+}
+
+function ensureProfile(dshHome: string, profile: string, launcher: FoundLauncher, env: NodeJS.ProcessEnv, say: (step: string, action: string) => void) {
+  const dir = profileDir(dshHome, profile);
+  if (inspectProfile(dshHome, profile).exists) {
+    say('profile', `${profile} exists (${dir})`);
+    return;
+  }
+  // The launcher writes a new profile's files the first time it composes it.
+  run(launcher.command, ['--profile', profile, '--dump-config'], { env, what: `dsh --profile ${profile} --dump-config` });
+  if (!inspectProfile(dshHome, profile).exists) throw new InstallError(`dsh did not create the profile ${dir}`);
+  say('profile', `created ${profile} (${dir})`);
+}
+
+function addBundle(dshHome: string, profile: string, launcher: FoundLauncher, env: NodeJS.ProcessEnv, say: (step: string, action: string) => void) {
+  const before = inspectProfile(dshHome, profile);
+  if (before.bundleCurrent && before.bundles.includes(BUNDLE_NAME)) {
+    say('bridge bundle', `${BUNDLE_NAME} ${before.bundleVersion} already in the profile, identical to this checkout's`);
+    return;
+  }
+  if (!existsSync(PLUGIN_FILE())) throw new InstallError(`${PLUGIN_FILE()} is missing: run npm run build in the dsh-bridge checkout`);
+  const bundles = path.join(launcherDir(dshHome), 'bundles');
+  const packDir = path.join(bundles, '.pack');
+  mkdirSync(packDir, { recursive: true });
+  const packed = run('npm', ['pack', '--pack-destination', packDir, '--loglevel=error'], { cwd: BUNDLE_DIR(), what: `npm pack of ${BUNDLE_NAME}` }).trim().split('\n').pop()!;
+  // Named by content, and earlier ones kept: pnpm keeps what it installed from an unchanged
+  // file: path even when the file changed, and re-reads the profile's current spec on each add.
+  const hash = sha256File(path.join(packDir, packed))!.slice(0, 12);
+  const tarball = path.join(bundles, packed.replace(/\.tgz$/, `-${hash}.tgz`));
+  renameSync(path.join(packDir, packed), tarball);
+  run(launcher.command, ['plugin', '--profile', profile, 'add', tarball], { env, what: `dsh plugin --profile ${profile} add ${packed}` });
+  const after = inspectProfile(dshHome, profile);
+  if (!after.bundles.includes(BUNDLE_NAME) || !after.bundleCurrent) throw new InstallError(`dsh plugin did not leave ${BUNDLE_NAME} in the profile (bundles: ${after.bundles.join(', ') || 'none'})`);
+  say('bridge bundle', `${before.bundleVersion ? 'updated' : 'added'} ${BUNDLE_NAME} ${after.bundleVersion} (${path.basename(tarball)}); profile bundles: ${after.bundles.join(', ')}`);
+}
+
+export const DSH_OPTIONS = {
+  profile: { type: 'string' },
+  node: { type: 'string' },
+  'bundle-only': { type: 'boolean' },
+} as const;
+
