@@ -1,5 +1,6 @@
 import { APPROVE_USAGE, runApprove } from './approve';
 import type { CommandContext } from './context';
+import { DOCTOR_USAGE, runDoctor } from './doctor';
 import { DSH_OPTIONS, DSH_USAGE, runDsh } from './dshInstall';
 import { SKILLS_OPTIONS, SKILLS_USAGE, runSkills } from './skills';
 import { TRUST_USAGE, runTrust } from './trust';
@@ -13,6 +14,7 @@ export const MODULE_COMMANDS: Record<string, (ctx: CommandContext) => Promise<nu
   approve: (ctx) => runApprove(ctx),
   skills: runSkills,
   dsh: runDsh,
+  doctor: runDoctor,
 };
 
 export const MODULE_OPTIONS = {
@@ -21,4 +23,4 @@ export const MODULE_OPTIONS = {
   ...DSH_OPTIONS,
 } as const;
 
-export const MODULE_USAGE = [TRUST_USAGE, APPROVE_USAGE, SKILLS_USAGE, DSH_USAGE].map((line) => `  ${line}`).join('\n');
+export const MODULE_USAGE = [TRUST_USAGE, APPROVE_USAGE, SKILLS_USAGE, DOCTOR_USAGE, DSH_USAGE].map((line) => `  ${line}`).join('\n');

@@ -4,9 +4,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CommandUsageError, type CommandContext } from './context';
 import {
-  BUNDLE_DIR, BUNDLE_NAME, DEFAULT_PROFILE, LAUNCHER_LOCK_DIR, PLUGIN_FILE, findLauncher, inspectProfile, launcherDir, launcherMismatches,
-  launcherWrapper, lockStamp, lockedVersions, sha256File, wrapperNode, nodeFitsDsh, nodeVersion, profileDir, writeHmrFix, type FoundLauncher,
-} from './dshLayout';
+  BUNDLE_NAME, DEFAULT_PROFILE, findLauncher, inspectProfile, launcherDir, launcherNode, launcherRuleMismatches, launcherWrapper,
+  nodeFitsDsh, nodeVersion, profileDir, sha256File, writeHmrFix, type FoundLauncher,
+} from '../core/dshSide';
+import { BUNDLE_DIR, LAUNCHER_LOCK_DIR, PLUGIN_FILE, bundleMatchesCheckout, lockMismatches, lockStamp, lockedVersions } from './dshLayout';
 
 export const DSH_USAGE = 'dsh install [--profile NAME] [--node PATH] [--bundle-only]   install DSH rc.8 (pinned lockfile) and this bridge\'s bundle into a profile';
 
@@ -37,8 +38,12 @@ export async function runDsh(ctx: CommandContext): Promise<number> {
     ensureProfile(ctx.dshHome, profile, launcher, env, say);
     addBundle(ctx.dshHome, profile, launcher, env, say);
     const profileDirPath = profileDir(ctx.dshHome, profile);
-    const state = inspectProfile(ctx.dshHome, profile);
-    if (state.hmrDisabledByBundle || state.hmrEnabledByUser) say('hmr row', (await writeHmrFix(profileDirPath)) === 'written' ? `turned back on in ${path.join(profileDirPath, 'cordis.patch.yml')} (dsh-headless turns it off; the launcher needs it)` : 'already on in the profile\'s cordis.patch.yml');
+    const state = inspectProfile(ctx.dshHome, profile, bundleMatchesCheckout);
+    if (state.hmrDisabledByBundle || state.hmrEnabledByUser) {
+      const fixed = await writeHmrFix(profileDirPath);
+      if (typeof fixed === 'object') throw new InstallError(fixed.error);
+      say('hmr row', fixed === 'written' ? `turned back on in ${path.join(profileDirPath, 'cordis.patch.yml')} (dsh-headless turns it off; the launcher needs it)` : 'already on in the profile\'s cordis.patch.yml');
+    }
     else say('hmr row', 'left as the profile has it (no bundle turns it off)');
     if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, dshHome: ctx.dshHome, profile, dsh: launcher.command, steps: done }));
     else {
@@ -66,7 +71,7 @@ function run(command: string, args: string[], options: { cwd?: string; env?: Nod
 
 /** --node, else the Node running this CLI, else the one an earlier install chose; it must fit rc.8. */
 function dshNode(ctx: CommandContext): string {
-  const earlier = wrapperNode(ctx.dshHome);
+  const earlier = existsSync(launcherWrapper(ctx.dshHome)) ? launcherNode({ command: launcherWrapper(ctx.dshHome), source: 'bridge-install' }) : undefined;
   const node = typeof ctx.options.node === 'string'
     ? path.resolve(ctx.options.node)
     : !nodeFitsDsh(process.version) && earlier && nodeFitsDsh(nodeVersion(earlier)) ? earlier : process.execPath;
@@ -82,7 +87,7 @@ function installLauncher(ctx: CommandContext, say: (step: string, action: string
   const dir = launcherDir(ctx.dshHome);
   const nodeModules = path.join(dir, 'node_modules');
   const stamp = lockStamp();
-  const current = existsSync(path.join(nodeModules, STAMP)) && readFileSync(path.join(nodeModules, STAMP), 'utf8').trim() === stamp && launcherMismatches(nodeModules).length === 0;
+  const current = existsSync(path.join(nodeModules, STAMP)) && readFileSync(path.join(nodeModules, STAMP), 'utf8').trim() === stamp && lockMismatches(nodeModules).length === 0;
   if (current) {
     say('DSH launcher', `0.1.0-rc.8 and its peers already installed in ${dir}`);
   } else {
@@ -94,7 +99,7 @@ function installLauncher(ctx: CommandContext, say: (step: string, action: string
     // --legacy-peer-deps: the rc.8 peer ranges conflict and npm's resolver would search for many
     // minutes; the lockfile already decides every version, checked right after.
     run('npm', ['install', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, what: 'npm install of the DSH launcher' });
-    const wrong = launcherMismatches(nodeModules, lockedVersions(true));
+    const wrong = lockMismatches(nodeModules, lockedVersions(true));
     if (wrong.length) throw new InstallError(`the installed DSH does not match the lockfile: ${wrong.map((m) => `${m.name} ${m.have ?? 'missing'} (want ${m.want})`).join(', ')}`);
     writeFileSync(path.join(nodeModules, STAMP), `${stamp}\n`);
     say('DSH launcher', `installed @deepseek-ai/dsh 0.1.0-rc.8 with every peer at its pinned version in ${dir}`);
@@ -123,7 +128,7 @@ function useExistingLauncher(ctx: CommandContext, say: (step: string, action: st
   const version = run(found.command, ['--version'], { what: `${found.command} --version` }).trim();
   if (version !== '0.1.0-rc.8') throw new InstallError(`${found.command} is DSH ${version}; the bridge is verified with 0.1.0-rc.8: run dsh-bridge dsh install without --bundle-only`);
   if (found.nodeModules) {
-    const wrong = launcherMismatches(found.nodeModules).filter((m) => m.name !== 'pnpm');
+    const wrong = launcherRuleMismatches(found.nodeModules);
     if (wrong.length) throw new InstallError(`${found.command} is rc.8 but its peers differ from the known-good set: ${wrong.map((m) => `${m.name} ${m.have ?? 'missing'} (want ${m.want})`).join(', ')}; run dsh-bridge dsh install without --bundle-only`);
   }
   say('DSH launcher', `using ${found.command} (0.1.0-rc.8${found.nodeModules ? ', peers match the lockfile' : ', peers not checked: its install folder is unknown'})`);
@@ -132,18 +137,18 @@ function useExistingLauncher(ctx: CommandContext, say: (step: string, action: st
 
 function ensureProfile(dshHome: string, profile: string, launcher: FoundLauncher, env: NodeJS.ProcessEnv, say: (step: string, action: string) => void) {
   const dir = profileDir(dshHome, profile);
-  if (inspectProfile(dshHome, profile).exists) {
+  if (inspectProfile(dshHome, profile, bundleMatchesCheckout).exists) {
     say('profile', `${profile} exists (${dir})`);
     return;
   }
   // The launcher writes a new profile's files the first time it composes it.
   run(launcher.command, ['--profile', profile, '--dump-config'], { env, what: `dsh --profile ${profile} --dump-config` });
-  if (!inspectProfile(dshHome, profile).exists) throw new InstallError(`dsh did not create the profile ${dir}`);
+  if (!inspectProfile(dshHome, profile, bundleMatchesCheckout).exists) throw new InstallError(`dsh did not create the profile ${dir}`);
   say('profile', `created ${profile} (${dir})`);
 }
 
 function addBundle(dshHome: string, profile: string, launcher: FoundLauncher, env: NodeJS.ProcessEnv, say: (step: string, action: string) => void) {
-  const before = inspectProfile(dshHome, profile);
+  const before = inspectProfile(dshHome, profile, bundleMatchesCheckout);
   if (before.bundleCurrent && before.bundles.includes(BUNDLE_NAME)) {
     say('bridge bundle', `${BUNDLE_NAME} ${before.bundleVersion} already in the profile, identical to this checkout's`);
     return;
@@ -159,7 +164,7 @@ function addBundle(dshHome: string, profile: string, launcher: FoundLauncher, en
   const tarball = path.join(bundles, packed.replace(/\.tgz$/, `-${hash}.tgz`));
   renameSync(path.join(packDir, packed), tarball);
   run(launcher.command, ['plugin', '--profile', profile, 'add', tarball], { env, what: `dsh plugin --profile ${profile} add ${packed}` });
-  const after = inspectProfile(dshHome, profile);
+  const after = inspectProfile(dshHome, profile, bundleMatchesCheckout);
   if (!after.bundles.includes(BUNDLE_NAME) || !after.bundleCurrent) throw new InstallError(`dsh plugin did not leave ${BUNDLE_NAME} in the profile (bundles: ${after.bundles.join(', ') || 'none'})`);
   say('bridge bundle', `${before.bundleVersion ? 'updated' : 'added'} ${BUNDLE_NAME} ${after.bundleVersion} (${path.basename(tarball)}); profile bundles: ${after.bundles.join(', ')}`);
 }

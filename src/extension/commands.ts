@@ -5,6 +5,7 @@ import { HostStore } from '../core/hostStore';
 import { dshOutlook, type DshOutlook } from '../core/dshOutlook';
 import type { SkillGateResult } from '../core/skillGate';
 import type { McpDiagnostics } from './diagnostics';
+import { showDoctorReport } from './doctorCommand';
 import { Exporter, InputCommandError, type ExportSummary } from './exporter';
 import { fileFolders, folderOfMcpJson, mcpJsonUri } from './mcpFiles';
 import { promptForInput } from './prompts';
@@ -20,6 +21,7 @@ export const COMMANDS = {
   openDeclaration: 'dsh.openDeclaration',
   verifyDeclaration: 'dsh.verifyDeclaration',
   showLogs: 'dsh.showLogs',
+  doctor: 'dsh.doctor',
 } as const;
 
 /** One folder for a command: the folder of a URI argument, the only folder, or a pick. */
@@ -57,6 +59,10 @@ export class BridgeCommands implements vscode.Disposable {
     register(COMMANDS.openDeclaration, this.openDeclaration);
     register(COMMANDS.verifyDeclaration, this.verifyDeclaration);
     register(COMMANDS.showLogs, () => this.log.show());
+    register(COMMANDS.doctor, async (arg?: unknown) => {
+      const folder = await oneFolder(arg);
+      return folder ? showDoctorReport(folder, readGlobalSettings(this.invalidSetting).dshHome, this.log) : undefined;
+    });
     this.disposables.push(vscode.workspace.onDidSaveTextDocument((doc) => this.onSave(doc)));
   }
 

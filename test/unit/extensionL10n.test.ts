@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { DOCTOR_MESSAGES } from '../../src/core/doctor';
 import { DANGER_MESSAGES } from '../../src/core/launchReview';
 import { PROBLEM_CATALOG } from '../../src/core/problemCatalog';
 import { QUICK_FIX_TITLES } from '../../src/core/quickFixes';
@@ -18,6 +19,7 @@ function messageKeys(): string[] {
   for (const area of PROBLEM_CATALOG) for (const [, template] of Object.values(area.codes)) keys.add(template);
   for (const t of QUICK_FIX_TITLES) keys.add(t);
   for (const t of Object.values(DANGER_MESSAGES)) keys.add(t);
+  for (const t of Object.values(DOCTOR_MESSAGES)) keys.add(t);
   return [...keys];
 }
 

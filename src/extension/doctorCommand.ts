@@ -1,0 +1,20 @@
+import * as vscode from 'vscode';
+import { doctorLines, doctorReport, doctorSummary, type DoctorReport } from '../core/doctor';
+import { translate } from './l10n';
+
+/**
+ * *DSH: Diagnose the DSH Side*: the core's doctor report for one folder (the same as
+ * `dsh-bridge doctor`), worded through l10n, opened as a document, with the summary as a message.
+ */
+export async function showDoctorReport(folder: vscode.WorkspaceFolder, dshHome: string, log: vscode.LogOutputChannel): Promise<DoctorReport> {
+  const report = await doctorReport({ folder: folder.uri.fsPath, dshHome });
+  const title = vscode.l10n.t('DSH Bridge doctor: {0} (DSH home {1}, profile {2})', folder.name, dshHome, report.profile);
+  const lines = doctorLines(report, translate);
+  log.info(`doctor ${folder.name}: ${doctorSummary(report)}`);
+  const document = await vscode.workspace.openTextDocument({ content: [title, '', ...lines, ''].join('\n'), language: 'plaintext' });
+  await vscode.window.showTextDocument(document, { preview: true });
+  const summary = doctorSummary(report, translate);
+  if (report.ok) void vscode.window.showInformationMessage(summary);
+  else void vscode.window.showWarningMessage(summary);
+  return report;
+}

@@ -1,0 +1,129 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { doctorLines, doctorReport, doctorSummary } from '../../src/core/doctor';
+import { DSH_VERSION, HMR_VERSION, REQUIRED_PEERS, inspectProfile, launcherRuleMismatches, writeHmrFix } from '../../src/core/dshSide';
+import { HostStore } from '../../src/core/hostStore';
+import { lockedVersions } from '../../src/cli/dshLayout';
+import { tempDir, workspace } from './helpers';
+
+const ROOT = path.resolve(__dirname, '../..');
+const CLI = path.join(ROOT, 'dist/cli.js');
+const MCP = JSON.stringify({
+  inputs: [{ id: 'token', type: 'promptString', description: 'token', password: true }],
+  servers: {
+    echo: { type: 'stdio', command: 'node', args: ['server.js'], env: { TOKEN: '${input:token}' } },
+    plain: { type: 'stdio', command: 'node', args: ['plain.js'] },
+    old: { type: 'sse', url: 'https://example.com/sse' },
+  },
+});
+
+/** A profile laid out as `dsh plugin add` leaves it: bundles listed, the bundle package in node_modules. */
+function profileWithBundle(home: string, bundles = ['@deepseek-ai/dsh-base', '@deepseek-ai/dsh-headless', 'dsh-bridge-dsh']) {
+  const dir = path.join(home, 'profiles', 'headless');
+  mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'dsh-profile-headless', dsh: { profile: { bundles } } }));
+  writeFileSync(path.join(dir, 'cordis.patch.yml'), '# Your patch layer for this dsh profile\n[]\n');
+  cpSync(path.join(ROOT, 'packages/dsh-bridge-dsh'), path.join(dir, 'node_modules/dsh-bridge-dsh'), { recursive: true, filter: (src) => !src.includes('node_modules') });
+  return dir;
+}
+
+function cli(args: string[], home: string) {
+  return spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, DSH_HOME: home, PATH: path.dirname(process.execPath) }, encoding: 'utf8' });
+}
+
+describe('doctor: what stands between a folder and its servers in DSH', function () {
+  this.timeout(60000);
+  before(function () {
+    if (!existsSync(CLI)) spawnSync('node', ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  });
+
+  it('on a bare machine: no DSH, no profile, nothing exported; each with its fix, every server named', async () => {
+    const home = tempDir('doctor-home-');
+    const folder = workspace(MCP);
+    const report = await doctorReport({ folder, dshHome: home, env: { PATH: '' } });
+    assert.deepEqual(report.findings.map((f) => [f.message, f.fix]), [
+      ['launcherMissing', 'dsh-bridge dsh install'],
+      ['profileMissing', 'dsh-bridge dsh install'],
+      ['declarationMissing', `dsh-bridge export --workspace ${JSON.stringify(folder)}`],
+      ['trustAsk', `dsh-bridge trust pinned && dsh-bridge approve --workspace ${JSON.stringify(folder)}`],
+    ]);
+    assert.deepEqual(report.servers.map((s) => [s.serverName, s.mount, s.why]), [['echo', false, 'whyNotExported'], ['plain', false, 'whyNotExported']]);
+    assert.equal(report.ok, false);
+  });
+
+  it('walks a folder from refused to mounted: bundle, hmr row, input, trust, approval; stale after an edit', async () => {
+    const home = tempDir('doctor-home-');
+    const folder = workspace(MCP);
+    profileWithBundle(home);
+    assert.equal(cli(['export', '--workspace', folder], home).status, 0);
+    const verdicts = async () => Object.fromEntries((await doctorReport({ folder, dshHome: home, env: { PATH: '' } })).servers.map((s) => [s.serverName, s.why ?? 'mount']));
+
+    let report = await doctorReport({ folder, dshHome: home, env: { PATH: '' } });
+    assert.equal(report.findings.find((f) => f.area === 'hmr')?.message, 'hmrOff');
+    assert.equal(report.findings.find((f) => f.area === 'bundle')?.message, 'bundleOk');
+    assert.deepEqual(await verdicts(), { echo: 'whyInput', plain: 'whyAsk', old: 'whyRejected' });
+    assert.match(doctorSummary(report), /^Would mount: none; would not: echo \(input "token" has no value stored for this folder; fix: dsh-bridge inputs set token --workspace ".+"\), plain \(the trust mode "ask" needs someone to answer/);
+
+    assert.equal(await writeHmrFix(path.join(home, 'profiles/headless')), 'written');
+    const store = new HostStore(home);
+    await store.setInput(folder, 'token', 'doctor-canary');
+    await store.setTrustMode('pinned');
+    assert.deepEqual(await verdicts(), { echo: 'whyNotApproved', plain: 'whyNotApproved', old: 'whyRejected' });
+    const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
+    for (const s of declaration.servers) await store.approve(folder, s.serverName, s.pin);
+    report = await doctorReport({ folder, dshHome: home, env: { PATH: '' } });
+    assert.deepEqual(report.servers.filter((s) => s.mount).map((s) => s.serverName), ['echo', 'plain']);
+    assert.equal(report.findings.find((f) => f.area === 'hmr')?.message, 'hmrOk');
+    assert.ok(!doctorLines(report).join('\n').includes('doctor-canary'), 'a stored value never appears');
+
+    writeFileSync(path.join(folder, '.vscode/mcp.json'), `${MCP}\n`);
+    assert.deepEqual(await verdicts(), { echo: 'whyDeclaration', plain: 'whyDeclaration', old: 'whyRejected' });
+    assert.equal((await doctorReport({ folder, dshHome: tempDir('doctor-other-') })).findings.find((f) => f.area === 'declaration')?.args.code, 'bad-signature');
+  });
+
+  it('CLI: doctor --json ends in wouldMount / wouldNot with the fixing command; exit 1 until everything mounts', () => {
+    const home = tempDir('doctor-home-');
+    const folder = workspace(MCP);
+    const r = cli(['doctor', '--workspace', folder, '--json'], home);
+    assert.equal(r.status, 1, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual(out.wouldMount, []);
+    assert.deepEqual(out.wouldNot.map((s: { serverName: string; fix: string }) => [s.serverName, s.fix]), [
+      ['echo', `dsh-bridge export --workspace ${JSON.stringify(folder)}`], ['plain', `dsh-bridge export --workspace ${JSON.stringify(folder)}`],
+    ]);
+    const text = cli(['doctor', '--workspace', folder], home).stdout;
+    assert.match(text, /\u2716 No DSH found: none installed by dsh-bridge, and no dsh on PATH\.\n {2}fix: dsh-bridge dsh install\n/);
+    assert.match(text, /\nWould mount: none; would not: echo \(not exported yet \(no declaration\); fix: dsh-bridge export --workspace .+\)/);
+  });
+
+  it('hmr fix: written once into cordis.patch.yml, comments kept, idempotent; invalid YAML is left alone', async () => {
+    const home = tempDir('doctor-home-');
+    const dir = profileWithBundle(home);
+    assert.equal(await writeHmrFix(dir), 'written');
+    const once = readFileSync(path.join(dir, 'cordis.patch.yml'), 'utf8');
+    assert.match(once, /^# Your patch layer for this dsh profile\n/);
+    assert.match(once, /- id: hmr\n {2}disabled: false\n/);
+    assert.equal(await writeHmrFix(dir), 'present');
+    assert.equal(readFileSync(path.join(dir, 'cordis.patch.yml'), 'utf8'), once);
+    assert.equal(inspectProfile(home, 'headless').hmrEnabledByUser, true);
+    writeFileSync(path.join(dir, 'cordis.patch.yml'), '- id: [unclosed\n');
+    const refused = await writeHmrFix(dir);
+    assert.match(typeof refused === 'object' ? refused.error : '', /not valid YAML/);
+    assert.equal(readFileSync(path.join(dir, 'cordis.patch.yml'), 'utf8'), '- id: [unclosed\n');
+  });
+
+  it('the committed launcher lockfile pins what the rules require: dsh and every dsh-* at rc.8, hmr 1.0.16, every peer', () => {
+    const locked = lockedVersions();
+    assert.equal(locked['@deepseek-ai/dsh'], DSH_VERSION);
+    assert.equal(locked['@deepseek-ai/cordis-plugin-hmr'], HMR_VERSION);
+    for (const peer of REQUIRED_PEERS) assert.ok(locked[peer], `${peer} is in the lockfile`);
+    const dsh = Object.entries(locked).filter(([n]) => n === '@deepseek-ai/dsh' || n.startsWith('@deepseek-ai/dsh-'));
+    assert.ok(dsh.length > 50);
+    assert.deepEqual(dsh.filter(([, v]) => v !== DSH_VERSION), []);
+    assert.ok(locked.pnpm, 'pnpm for dsh plugin');
+    // The rules, applied to an empty folder, name everything as missing.
+    assert.ok(launcherRuleMismatches(tempDir('nm-')).length >= REQUIRED_PEERS.length + 2);
+  });
+});
