@@ -7,7 +7,7 @@
 # promises: the try-it session lists the mounted tools and calls one, doctor says "would mount",
 # a second `dsh install` changes nothing, and refusals reach a headless run's stderr.
 #   Needs: network to the npm registry, util-linux `script`. Node 24 from scripts/ensure-node24.sh
-#   is put first on PATH (DSH rc.8 needs Node >= 22.19). About 2-4 minutes.
+#   is put first on PATH (DSH rc.8 needs Node >= 22.19). About 1.5 minutes with a fresh npm cache.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 NODE24="$(bash "$ROOT/scripts/setup-dsh-host.sh")"   # Node 24, and server-everything as the project's MCP server
