@@ -1,0 +1,32 @@
+// UI flow in a real VS Code workbench (code-server + chromium via Playwright), on the installed
+// .vsix: F1 > "DSH: Diagnose the DSH Side (Doctor)" on test/fixtures/ws-export, on a machine
+// without DSH (the run's fresh DSH home). The user sees the report in an editor, each finding
+// with the command that fixes it, and the would-mount summary as a notification.
+import assert from 'node:assert/strict';
+import { startEditor } from '../harness/e2e-driver.mjs';
+import { screenshotFailuresAndClose } from './hooks.mjs';
+
+describe('e2e: the doctor command shows what stands between the folder and DSH (ws-export)', function () {
+  let editor;
+
+  before(async function () {
+    editor = await startEditor();
+  });
+
+  screenshotFailuresAndClose(() => editor);
+
+  it('report document with fixes, and the summary notification', async function () {
+    await editor.openWorkspace('ws-export');
+    const page = editor.page;
+    await editor.runCommand('DSH: Diagnose the DSH Side (Doctor)');
+    const note = await editor.waitForNotification(/Would mount: none; would not: /);
+    assert.match(note, /fix: dsh-bridge export --workspace/);
+    const lines = page.locator('.editor-instance .view-lines');
+    await page.waitForFunction(() => [...document.querySelectorAll('.editor-instance .view-lines')].some((e) => e.innerText.includes('DSH Bridge doctor:')), null, { timeout: 30000 });
+    const text = (await lines.allInnerTexts()).find((t) => t.includes('DSH Bridge doctor:')).replace(/\u00a0/g, ' ');
+    assert.match(text, /No DSH found: none installed by dsh-bridge, and no dsh on PATH\./);
+    assert.match(text, /fix: dsh-bridge dsh install/);
+    assert.match(text, /No declaration in this folder/);
+    await editor.screenshot('doctor-report');
+  });
+});
