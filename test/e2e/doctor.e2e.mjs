@@ -22,8 +22,11 @@ describe('e2e: the doctor command shows what stands between the folder and DSH (
     const note = await editor.waitForNotification(/Would mount: none; would not: /);
     assert.match(note, /fix: dsh-bridge export --workspace/);
     const lines = page.locator('.editor-instance .view-lines');
-    await page.waitForFunction(() => [...document.querySelectorAll('.editor-instance .view-lines')].some((e) => e.innerText.includes('DSH Bridge doctor:')), null, { timeout: 30000 });
-    const text = (await lines.allInnerTexts()).find((t) => t.includes('DSH Bridge doctor:')).replace(/\u00a0/g, ' ');
+    // The editor renders spaces as no-break spaces.
+    const report = (t) => t.replace(/\u00a0/g, ' ').includes('No DSH found');
+    await page.waitForFunction(() => [...document.querySelectorAll('.editor-instance .view-lines')].some((e) => e.innerText.replace(/\u00a0/g, ' ').includes('No DSH found')), null, { timeout: 30000 });
+    const text = (await lines.allInnerTexts()).find(report).replace(/\u00a0/g, ' ');
+    assert.match(await page.locator('.tab.active').innerText(), /DSH Bridge doctor: ws-export/);
     assert.match(text, /No DSH found: none installed by dsh-bridge, and no dsh on PATH\./);
     assert.match(text, /fix: dsh-bridge dsh install/);
     assert.match(text, /No declaration in this folder/);
