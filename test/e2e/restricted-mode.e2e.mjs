@@ -5,7 +5,7 @@
 // trusting it (startupPrompt "never": Restricted Mode). Then:
 //  1. the extension-host suite test/integration/restricted/ runs in that window (hostTests):
 //     diagnostics work, commands invoked programmatically refuse to export or prompt, export on
-//     save stays off, nothing is written;
+//     save stays off, nothing is written, skill files are not read;
 //  2. the command palette: the export and input commands are hidden, verify and logs offered.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -23,7 +23,17 @@ describe('e2e: Restricted Mode (Workspace Trust on, folder not trusted)', functi
       settings: { 'security.workspace.trust.banner': 'always' }, // the Restricted Mode banner, in the screenshot
       hostTests: 'test/integration/restricted',
     });
-    ws = await editor.openWorkspace('ws-problems', { hostTests: true });
+    ws = await editor.openWorkspace('ws-problems', {
+      hostTests: true,
+      // Skill files a repository could ship: discovery must not read them in Restricted Mode.
+      prepare: (folder) => {
+        fs.mkdirSync(path.join(folder, '.git')); // its own project root, not the repository holding the run folder
+        for (const [dir, text] of [['good', '---\nname: good\ndescription: A skill.\n---\n'], ['bad', 'no front matter\n']]) {
+          fs.mkdirSync(path.join(folder, '.agents', 'skills', dir), { recursive: true });
+          fs.writeFileSync(path.join(folder, '.agents', 'skills', dir, 'SKILL.md'), text);
+        }
+      },
+    });
   });
 
   screenshotFailuresAndClose(() => editor);

@@ -126,8 +126,9 @@ class Editor {
    * it. Returns the copy's path (assert on files there; the fixture itself is never touched).
    * A fixture with a `*.code-workspace` file at its top opens as that multi-root workspace.
    */
-  async openWorkspace(fixture, { hostTests = false } = {}) {
+  async openWorkspace(fixture, { hostTests = false, prepare } = {}) {
     const folder = copyFixture(this.run, fixture);
+    prepare?.(folder); // files a test needs in the copy before the editor opens it
     const payload = this.vsix ? [] : [['extensionDevelopmentPath', this.cs.remoteUri(extensionDir())]];
     if (hostTests) {
       if (!this.hostTests) throw new HarnessError('startEditor({ hostTests: <suite folder> }) first');

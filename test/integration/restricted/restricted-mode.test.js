@@ -73,4 +73,18 @@ describe('Restricted Mode: diagnostics only, no export, no prompt', function () 
     const verify = await within(5000, vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri), 'verify');
     assert.deepStrictEqual(verify.reasons.map((r) => r.code), ['missing']);
   });
+
+  it('does not discover skills (it would read workspace files): no roots, no skill diagnostics', async function () {
+    // The e2e driver put .agents/skills/{good,bad}/SKILL.md into this copy before the editor opened it.
+    const bad = vscode.Uri.joinPath(workspaceFolder().uri, '.agents', 'skills', 'bad', 'SKILL.md');
+    assert.ok(fs.existsSync(bad.fsPath), 'precondition: the skill files are there');
+    const api = extension().exports;
+    // Discovery is scheduled at activation; trusted, it would have reported both files by now.
+    for (let i = 0; i < 6; i++) {
+      await sleep(500);
+      const status = await api.skillsStatus();
+      assert.deepStrictEqual(status.roots, [], `skill roots were discovered in Restricted Mode: ${JSON.stringify(status.roots.map((r) => r.path))}`);
+      assert.deepStrictEqual(vscode.languages.getDiagnostics(bad), [], 'a skill file was read in Restricted Mode');
+    }
+  });
 });
