@@ -30,7 +30,7 @@ export function cli(home, args, input) {
  * A workspace whose .vscode/mcp.json runs @modelcontextprotocol/server-everything over stdio,
  * with a `${input:}` env value (kept host-side) and a `${env:}` one (from the DSH process).
  */
-export function everythingWorkspace(root, name, { serverName = 'everything', exportIt = true, home, input } = {}) {
+export function everythingWorkspace(root, name, { serverName = 'everything', exportIt = true, home, input, mutate } = {}) {
   const folder = path.join(root, name);
   fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
   const mcp = {
@@ -47,6 +47,7 @@ export function everythingWorkspace(root, name, { serverName = 'everything', exp
       },
     },
   };
+  mutate?.(mcp.servers[serverName], folder); // a variation of the entry (and files it needs) before the export
   fs.writeFileSync(path.join(folder, '.vscode/mcp.json'), `${JSON.stringify(mcp, null, 2)}\n`);
   if (exportIt) cli(home, ['export', '--workspace', folder]);
   if (input !== undefined) cli(home, ['inputs', 'set', 'everything-key', '--workspace', folder], input);

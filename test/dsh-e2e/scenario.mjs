@@ -50,6 +50,32 @@ export async function prepareWorkspaces(root, home) {
   // Over-size (8 MiB limit).
   ws.Z = everythingWorkspace(root, 'Z', { home, input: SECRET_A });
   fs.appendFileSync(path.join(ws.Z, '.dsh/declaration.json'), ' '.repeat(9 * 1024 * 1024));
+  // envFile edited after the export (a loader variable added): its content is signed, so stale.
+  ws.E = everythingWorkspace(root, 'E', {
+    home, input: SECRET_A,
+    mutate: (entry, folder) => {
+      entry.envFile = '${workspaceFolder}/.env';
+      fs.writeFileSync(path.join(folder, '.env'), 'MODE=test\n');
+    },
+  });
+  fs.appendFileSync(path.join(ws.E, '.env'), 'NODE_OPTIONS=--require /nonexistent/evil.js\n');
+  // Rollback: after a newer export, the old source and its old (validly signed) declaration restored.
+  ws.O = everythingWorkspace(root, 'O', { home, input: SECRET_A });
+  const oldFiles = ['.vscode/mcp.json', '.dsh/declaration.json'].map((f) => [f, fs.readFileSync(path.join(ws.O, f))]);
+  fs.writeFileSync(path.join(ws.O, '.vscode/mcp.json'), fs.readFileSync(path.join(ws.O, '.vscode/mcp.json'), 'utf8').replace('"stdio"\n', '"stdio", "--newer"\n'));
+  cli(home, ['export', '--workspace', ws.O]);
+  for (const [f, bytes] of oldFiles) fs.writeFileSync(path.join(ws.O, f), bytes);
+  // cwd replaced by a link out of the workspace after the export.
+  ws.X = everythingWorkspace(root, 'X', {
+    home, input: SECRET_A,
+    mutate: (entry, folder) => {
+      entry.cwd = '${workspaceFolder}/sub';
+      fs.mkdirSync(path.join(folder, 'sub'));
+    },
+  });
+  fs.rmSync(path.join(ws.X, 'sub'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'outside-of-the-workspaces'));
+  fs.symlinkSync(path.join(root, 'outside-of-the-workspaces'), path.join(ws.X, 'sub'));
   // Wrong folder: A's declaration (and source) copied into another folder.
   ws.W = path.join(root, 'W');
   fs.cpSync(ws.A, ws.W, { recursive: true });
@@ -187,6 +213,9 @@ export async function runScenario(t, { h, ws, home, newSession, preexisting, unl
     ['declaration linked out of the workspace', 'L', /declaration refused \(unreadable\): .*outside-workspace/],
     ['duplicate keys', 'D', /declaration refused \(tampered\): the declaration has duplicate keys/],
     ['over-size declaration', 'Z', /declaration refused \(unreadable\): .*too-large/],
+    ['envFile edited after the export', 'E', /declaration refused \(stale\): the envFile of server "everything" changed since the export/],
+    ['old declaration restored after a newer export', 'O', /declaration refused \(rollback\)/],
+    ['cwd replaced by a link out after the export', 'X', /not started: the cwd now resolves outside the workspace folder/],
   ]) {
     await t.test(`${label}: nothing starts, one clear log line`, async () => {
       const id = `s${key}`;
