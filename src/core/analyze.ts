@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { hasLoneSurrogate, sha256Hex, withPin } from './canonicalJson';
+import { hasLoneSurrogate, sha256Hex, withCanonicalText, withPin } from './canonicalJson';
 import {
   DSH_DEFAULTS, type DeclaredInput, type DeclaredServer, type Reconnect, type RejectedServer,
 } from './declarationModel';
@@ -8,7 +8,7 @@ import {
   describeParseError, MAX_JSON_DEPTH, type Node,
 } from './jsonTree';
 import {
-  INPUT_KEYS, INPUT_SCHEMAS, REMOTE_KEYS, ROOT_KEYS, RemoteServerEntry, STDIO_KEYS, StdioServerEntry, firstIssue, type InputDefinition, type InputType,
+  INPUT_KEYS, INPUT_SCHEMAS, REMOTE_KEYS, ROOT_KEYS, STDIO_KEYS, firstIssue, serverShapeIssue, type InputDefinition, type InputType,
 } from './mcpModel';
 import { makeProblem, type Problem, type ProblemCode, type RelatedInformation } from './problems';
 import { decodeText } from './reader';
@@ -114,7 +114,15 @@ class AnalysisRun {
   private readonly sha: string;
   private readonly file = SOURCE_PATH;
 
+  /** The export options every entry carries: one object, its canonical text computed once. */
+  private readonly common: Pick<DeclaredServer, 'toolCallTimeoutMs' | 'failOnStartupError' | 'reconnect'>;
+
   constructor(private readonly bytes: Uint8Array, private readonly options: AnalyzeOptions) {
+    this.common = {
+      toolCallTimeoutMs: options.toolCallTimeoutMs ?? DSH_DEFAULTS.toolCallTimeoutMs,
+      failOnStartupError: options.failOnStartupError ?? DSH_DEFAULTS.failOnStartupError,
+      reconnect: withCanonicalText({ ...DSH_DEFAULTS.reconnect, ...options.reconnect }),
+    };
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.sha = sha256Hex(bytes);
   }
@@ -331,12 +339,14 @@ class AnalysisRun {
     });
     if (tooLong || loneSurrogate) return undefined;
 
-    const value = nodeValue(node) as Record<string, unknown>;
+    // Read from the parse tree itself: the entry is never copied into a plain object first.
     const typeNode = propertyValue(node, 'type');
-    const type = value.type;
+    const type = typeNode === undefined ? undefined : typeNode.type === 'string' ? typeNode.value as string : typeNode.type;
+    const urlNode = propertyValue(node, 'url');
+    const commandNode = propertyValue(node, 'command');
     let kind: 'stdio' | 'remote' | undefined;
-    if (type === 'stdio' || (type === undefined && 'command' in value)) kind = 'stdio';
-    else if (type === 'http' || (type === undefined && 'url' in value)) kind = 'remote';
+    if (type === 'stdio' || (type === undefined && propertyKeyNode(node, 'command'))) kind = 'stdio';
+    else if (type === 'http' || (type === undefined && propertyKeyNode(node, 'url'))) kind = 'remote';
     else if (type === 'sse' || type === 'ws' || type === 'websocket') {
       add('unsupported-transport', typeNode!, { transport: String(type) });
       return undefined;
@@ -347,12 +357,12 @@ class AnalysisRun {
       add('invalid-server', typeNode!, { reason: '"type" must be "stdio", "http" or "sse"' });
       return undefined;
     }
-    if (kind === 'remote' && typeof value.url === 'string' && /^(unix|pipe|wss?):/i.test(value.url)) {
-      add('unsupported-transport', propertyValue(node, 'url')!, { transport: value.url.slice(0, value.url.indexOf(':') + 3) });
+    if (kind === 'remote' && urlNode?.type === 'string' && /^(unix|pipe|wss?):/i.test(urlNode.value as string)) {
+      const url = urlNode.value as string;
+      add('unsupported-transport', urlNode, { transport: url.slice(0, url.indexOf(':') + 3) });
       return undefined;
     }
-    const schema = kind === 'stdio' ? StdioServerEntry : RemoteServerEntry;
-    const issue = firstIssue(schema.safeParse(value));
+    const issue = serverShapeIssue(node, kind);
     if (issue) {
       add('invalid-server', nodeAtPath(node, issue.path) ?? typeNode ?? keyNode, { reason: issue.reason });
       return undefined;
@@ -361,16 +371,18 @@ class AnalysisRun {
     for (const p of properties(node)) {
       if (!known.has(p.key)) add('unknown-field', p.keyNode, { key: p.key });
     }
-    if (value.dev !== undefined) add('dev-ignored', propertyKeyNode(node, 'dev')!);
-    if (value.sandboxEnabled === true) add('unsupported-sandbox', propertyValue(node, 'sandboxEnabled')!);
-    if (value.oauth !== undefined) add('unsupported-auth', propertyKeyNode(node, 'oauth')!);
+    const devKey = propertyKeyNode(node, 'dev');
+    if (devKey) add('dev-ignored', devKey);
+    const sandbox = propertyValue(node, 'sandboxEnabled');
+    if (sandbox?.value === true) add('unsupported-sandbox', sandbox);
+    const oauthKey = propertyKeyNode(node, 'oauth');
+    if (oauthKey) add('unsupported-auth', oauthKey);
 
     // Variables, field by field.
-    const defined = new Set(inputs.keys());
     const fields: Field[] = [];
     const resolve = (kindOf: Field['kind'], valueNode: Node, key?: string): Template => {
       const raw = valueNode.value as string;
-      const resolved = resolveVariables(raw, this.options, defined);
+      const resolved = resolveVariables(raw, this.options, inputs);
       for (const v of resolved.issues) {
         const at = this.subRange(valueNode, raw, v.index, v.length);
         if (v.kind === 'undefined-input') {
@@ -384,11 +396,7 @@ class AnalysisRun {
       return resolved.template;
     };
 
-    const common = {
-      toolCallTimeoutMs: this.options.toolCallTimeoutMs ?? DSH_DEFAULTS.toolCallTimeoutMs,
-      failOnStartupError: this.options.failOnStartupError ?? DSH_DEFAULTS.failOnStartupError,
-      reconnect: { ...DSH_DEFAULTS.reconnect, ...this.options.reconnect },
-    };
+    const common = this.common;
     let entry: Omit<DeclaredServer, 'pin' | 'inputRefs' | 'envRefs'>;
     if (kind === 'stdio') {
       const command = resolve('command', propertyValue(node, 'command')!);
@@ -418,9 +426,8 @@ class AnalysisRun {
       if (envFileNode) stdio.envFile = this.absolutize(resolve('envFile', envFileNode));
       entry = { ...(stdio as object), ...common } as typeof entry;
     } else {
-      const urlNode = propertyValue(node, 'url')!;
-      const url = resolve('url', urlNode);
-      this.checkUrl(url, urlNode, name, inputs);
+      const url = resolve('url', urlNode!);
+      this.checkUrl(url, urlNode!, name, inputs);
       const headers: Record<string, Template> = {};
       for (const p of properties(propertyValue(node, 'headers'))) {
         if (p.valueNode?.type !== 'string') continue; // only a duplicate's value can be another type; the duplicate rejects the server
@@ -433,7 +440,7 @@ class AnalysisRun {
     this.lintSecrets(fields, name, inputs);
     if (kind === 'stdio') {
       const argNodes = propertyValue(node, 'args')?.children ?? [];
-      const unpinned = findUnpinnedLauncher(String(value.command), (value.args as string[] | undefined) ?? []);
+      const unpinned = findUnpinnedLauncher(commandNode!.value as string, argNodes.map((a) => a.value as string));
       if (unpinned) add('unpinned-package', argNodes[unpinned.argIndex] ?? propertyValue(node, 'command')!, { launcher: unpinned.launcher, hint: unpinned.hint });
     }
     if (serverName !== name) add('server-renamed', keyNode, { serverName });

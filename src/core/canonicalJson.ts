@@ -73,6 +73,13 @@ export function canonicalHash(value: unknown): string {
  */
 const pinnedCanonical = new WeakMap<object, string>();
 
+/** A frozen copy of `value` whose canonical text is computed now, once, for every entry that shares it. */
+export function withCanonicalText<T extends object>(value: T): Readonly<T> {
+  const frozen = Object.freeze({ ...value });
+  pinnedCanonical.set(frozen, canonicalJson(frozen));
+  return frozen;
+}
+
 /** The entry with `pin` = sha256 of the canonical JSON of the entry without it. */
 export function withPin<T extends object>(entry: T): Readonly<T & { pin: string }> {
   if ('pin' in entry) throw new Error('entry is already pinned');

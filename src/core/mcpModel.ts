@@ -1,3 +1,4 @@
+import type { Node } from 'jsonc-parser';
 import * as z from 'zod/mini';
 
 /**
@@ -6,37 +7,97 @@ import * as z from 'zod/mini';
  * warnings, with the key's own range.
  */
 
-const devOptions = z.object({
-  watch: z.optional(z.union([z.string(), z.array(z.string())])),
-  debug: z.optional(z.object({ type: z.string() })),
-});
+/**
+ * A server entry's shape, checked on the parse tree itself (no plain-object copy, no second pass):
+ * each check takes the node of one field (`undefined` when absent) and says whether it fits.
+ * Fields: VS Code's stdio and remote server entries (`type` is decided before).
+ */
+type NodeCheck = (node: Node | undefined, path: Array<string | number>) => Array<string | number> | undefined;
 
-const gallery = z.optional(z.union([z.boolean(), z.string(), z.record(z.string(), z.unknown())]));
+const optional = (check: NodeCheck): NodeCheck => (node, path) => (node === undefined ? undefined : check(node, path));
+const required = (check: NodeCheck): NodeCheck => (node, path) => (node === undefined ? path : check(node, path));
+const ofType = (type: Node['type']): NodeCheck => (node, path) => (node?.type === type ? undefined : path);
+const str = ofType('string');
+const bool = ofType('boolean');
+const anyOf = (...types: Array<Node['type']>): NodeCheck => (node, path) => (node && types.includes(node.type) ? undefined : path);
+const arrayOf = (item: NodeCheck): NodeCheck => (node, path) => {
+  if (node?.type !== 'array') return path;
+  const items = node.children ?? [];
+  for (let i = 0; i < items.length; i++) {
+    const bad = item(items[i], [...path, i]);
+    if (bad) return bad;
+  }
+  return undefined;
+};
+/** An object's values (the last of duplicate keys, as a JSON reader keeps). */
+const recordOf = (item: NodeCheck): NodeCheck => (node, path) => {
+  if (node?.type !== 'object') return path;
+  for (const property of node.children ?? []) {
+    const key = property.children?.[0]?.value;
+    if (typeof key !== 'string' || lastValue(node, key) !== property.children?.[1]) continue;
+    const bad = item(property.children?.[1], [...path, key]);
+    if (bad) return bad;
+  }
+  return undefined;
+};
+/** An object with these fields (other keys are allowed: they are reported as unknown fields elsewhere). */
+const shape = (fields: Record<string, NodeCheck>): NodeCheck => (node, path) => {
+  if (node?.type !== 'object') return path;
+  for (const [key, check] of Object.entries(fields)) {
+    const bad = check(lastValue(node, key), [...path, key]);
+    if (bad) return bad;
+  }
+  return undefined;
+};
 
-export const StdioServerEntry = z.object({
-  type: z.optional(z.literal('stdio')),
-  command: z.string(),
-  args: z.optional(z.array(z.string())),
-  env: z.optional(z.record(z.string(), z.nullable(z.union([z.string(), z.number()])))),
-  envFile: z.optional(z.string()),
-  cwd: z.optional(z.string()),
-  dev: z.optional(devOptions),
-  sandboxEnabled: z.optional(z.boolean()),
-  version: z.optional(z.string()),
+function lastValue(node: Node, key: string): Node | undefined {
+  const children = node.children ?? [];
+  for (let i = children.length - 1; i >= 0; i--) if (children[i].children?.[0]?.value === key) return children[i].children?.[1];
+  return undefined;
+}
+
+/** Fits when one of the checks fits; a union's issue is at the union's own path. */
+const union = (...checks: NodeCheck[]): NodeCheck => (node, path) => (checks.some((c) => c(node, path) === undefined) ? undefined : path);
+
+const devOptions = optional(shape({
+  watch: optional(union(str, arrayOf(str))),
+  debug: optional(shape({ type: required(str) })),
+}));
+const gallery = optional(anyOf('boolean', 'string', 'object'));
+
+const STDIO_FIELDS: Record<string, NodeCheck> = {
+  command: required(str),
+  args: optional(arrayOf(str)),
+  env: optional(recordOf(anyOf('string', 'number', 'null'))),
+  envFile: optional(str),
+  cwd: optional(str),
+  dev: devOptions,
+  sandboxEnabled: optional(bool),
+  version: optional(str),
   gallery,
-});
-export type StdioServerEntry = z.infer<typeof StdioServerEntry>;
+};
 
-export const RemoteServerEntry = z.object({
-  type: z.optional(z.enum(['http', 'sse'])),
-  url: z.string(),
-  headers: z.optional(z.record(z.string(), z.string())),
-  oauth: z.optional(z.object({ clientId: z.optional(z.string()), enterpriseManaged: z.optional(z.boolean()) })),
-  dev: z.optional(devOptions),
-  version: z.optional(z.string()),
+const REMOTE_FIELDS: Record<string, NodeCheck> = {
+  url: required(str),
+  headers: optional(recordOf(str)),
+  oauth: optional(shape({ clientId: optional(str), enterpriseManaged: optional(bool) })),
+  dev: devOptions,
+  version: optional(str),
   gallery,
-});
-export type RemoteServerEntry = z.infer<typeof RemoteServerEntry>;
+};
+
+/**
+ * The first field of a server entry (an object node) that does not fit its kind, as a path and
+ * a short reason (never the value); undefined when the entry fits.
+ */
+export function serverShapeIssue(node: Node, kind: 'stdio' | 'remote'): { path: Array<string | number>; reason: string } | undefined {
+  const fields = kind === 'stdio' ? STDIO_FIELDS : REMOTE_FIELDS;
+  for (const [key, check] of Object.entries(fields)) {
+    const bad = check(lastValue(node, key), [key]);
+    if (bad) return { path: bad, reason: `"${bad.join('.')}": Invalid input` };
+  }
+  return undefined;
+}
 
 export const STDIO_KEYS: ReadonlySet<string> = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'dev', 'sandboxEnabled', 'version', 'gallery']);
 export const REMOTE_KEYS: ReadonlySet<string> = new Set(['type', 'url', 'headers', 'oauth', 'dev', 'version', 'gallery']);

@@ -32,7 +32,7 @@ export interface ResolvedString {
  * variables and `${config:...}` become literal text; `${input:id}` and `${env:NAME}` stay
  * references; everything that only means something inside the editor is an issue.
  */
-export function resolveVariables(value: string, ctx: VariableContext, definedInputs: ReadonlySet<string>): ResolvedString {
+export function resolveVariables(value: string, ctx: VariableContext, definedInputs: Pick<ReadonlySet<string>, 'has'>): ResolvedString {
   if (!value.includes('${')) return { template: value, issues: [] }; // most strings have no variable
   const parts: TemplatePart[] = [];
   const issues: VariableIssue[] = [];

@@ -13,6 +13,7 @@ import { DeclarationStatus } from './statusItem';
 export interface Bridge {
   status(): { text: string; detail: string | undefined };
   skillsStatus(): unknown;
+  diagnosticsUpdateMs(): number | undefined;
 }
 
 /**
@@ -53,5 +54,5 @@ export function startBridge(context: vscode.ExtensionContext, log: vscode.LogOut
     }),
   );
   diagnostics.refreshAll();
-  return { status: () => status.snapshot(), skillsStatus: () => lspAndSkills.skillsStatus() };
+  return { status: () => status.snapshot(), skillsStatus: () => lspAndSkills.skillsStatus(), diagnosticsUpdateMs: () => diagnostics.documentUpdateMs() };
 }

@@ -64,6 +64,8 @@ export class McpDiagnostics implements vscode.Disposable {
   private generation = 0;
   /** The latest run started per file: an older run that finishes later must not win. */
   private readonly latest = new Map<string, number>();
+  /** Milliseconds of the last update from a document's text: analysis to diagnostics set, debounce excluded. */
+  private lastDocumentUpdateMs: number | undefined;
 
   constructor(
     private readonly options: (folder: vscode.WorkspaceFolder) => AnalyzeOptions,
@@ -96,6 +98,11 @@ export class McpDiagnostics implements vscode.Disposable {
     });
     for (const key of [...this.results.keys()]) if (!live.has(key)) this.results.delete(key);
     for (const folder of fileFolders()) this.schedule(mcpJsonUri(folder), 0);
+  }
+
+  /** How long the last update from an edited document took in this host (see the integration tier). */
+  documentUpdateMs(): number | undefined {
+    return this.lastDocumentUpdateMs;
   }
 
   get(folder: vscode.WorkspaceFolder): FolderAnalysis | undefined {
@@ -134,6 +141,7 @@ export class McpDiagnostics implements vscode.Disposable {
     const key = uri.toString();
     const generation = ++this.generation;
     this.latest.set(key, generation);
+    const started = performance.now();
     try {
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key && !d.isClosed);
       const doc = open?.isDirty ? open : undefined;
@@ -153,6 +161,7 @@ export class McpDiagnostics implements vscode.Disposable {
       }
       if (this.latest.get(key) !== generation) return;
       this.collection.set(uri, toDiagnostics(analysis.problems, folder.uri, this.docsUri, !!open));
+      if (doc) this.lastDocumentUpdateMs = performance.now() - started;
       const result = { folder, analysis, fromDocument: !!doc };
       this.results.set(key, result);
       this.log.debug(`analysed ${vscode.workspace.asRelativePath(uri)}: ${analysis.servers.length} exportable, ${analysis.rejected.length} refused, ${analysis.problems.length} problems`);

@@ -9,6 +9,8 @@ export interface BridgeApi {
   startupMs(): number | undefined;
   status(): { text: string; detail: string | undefined };
   skillsStatus(): unknown;
+  /** Milliseconds of the last mcp.json diagnostics update from an edited document (debounce excluded). */
+  diagnosticsUpdateMs(): number | undefined;
 }
 
 /**
@@ -67,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): BridgeApi {
     startupMs: () => startupMs,
     status: () => load()?.status() ?? { text: '', detail: undefined },
     skillsStatus: () => load()?.skillsStatus(),
+    diagnosticsUpdateMs: () => bridge?.diagnosticsUpdateMs(),
   };
 }
 

@@ -20,6 +20,6 @@ describe('ws-export: activation and startup times', function () {
     const uri = vscode.Uri.joinPath(workspaceFolder().uri, '.vscode', 'mcp.json');
     await waitFor(() => vscode.languages.getDiagnostics(uri).some((d) => d.source === 'dsh-bridge'), 30000, 'the first diagnostics');
     // Nothing secret or internal in the API: numbers and two status snapshots.
-    assert.deepStrictEqual(Object.keys(api).sort(), ['activationMs', 'skillsStatus', 'startupMs', 'status']);
+    assert.deepStrictEqual(Object.keys(api).sort(), ['activationMs', 'diagnosticsUpdateMs', 'skillsStatus', 'startupMs', 'status']);
   });
 });
