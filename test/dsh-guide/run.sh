@@ -7,7 +7,7 @@
 # promises: the try-it session lists the mounted tools and calls one, doctor says "would mount",
 # a second `dsh install` changes nothing, and refusals reach a headless run's stderr.
 #   Needs: network to the npm registry, util-linux `script`. Node 24 from scripts/ensure-node24.sh
-#   is put first on PATH (DSH rc.8 needs Node >= 22.19). About 1.5 minutes with a fresh npm cache.
+#   is put first on PATH (DSH rc.8 needs Node >= 22.19). 1.5 to 4 minutes.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 NODE24="$(bash "$ROOT/scripts/setup-dsh-host.sh")"   # Node 24, and server-everything as the project's MCP server
@@ -81,6 +81,18 @@ echo "// edited" >> "$PROJECT/.vscode/mcp.json"
 grep -q "declaration refused (stale)" "$TMP/stale.err" || fail "a stale declaration was silent in a headless run: $(cat "$TMP/stale.err")"
 doctor="$(dsh-bridge doctor --workspace "$PROJECT" || true)"
 grep -q "would not: everything (the declaration is refused (stale); fix: dsh-bridge export --workspace" <<<"$doctor" || fail "doctor did not explain the stale declaration: $doctor"
+# A user who already has DSH rc.8 on PATH: --bundle-only checks that dsh (version, peers) and adds
+# only the bundle, to a second DSH home. npm's own bin link of the launcher stands for "their" dsh.
+HOME2="$TMP/dsh-home-2"
+PATH2="$DSH_HOME/launcher/node_modules/.bin:$NPM_CONFIG_PREFIX/bin:$(dirname "$NODE24"):/usr/bin:/bin"
+bundle_only="$(PATH="$PATH2" dsh-bridge dsh install --bundle-only --dsh-home "$HOME2" 2>&1)" || fail "dsh install --bundle-only failed: $bundle_only"
+grep -q "DSH launcher: using $DSH_HOME/launcher/node_modules/.bin/dsh (0.1.0-rc.8, peers match the lockfile)" <<<"$bundle_only" || fail "--bundle-only did not check the dsh on PATH: $bundle_only"
+grep -q "bridge bundle: added dsh-bridge-dsh" <<<"$bundle_only" || fail "--bundle-only did not add the bundle: $bundle_only"
+[ ! -e "$HOME2/launcher/bin/dsh" ] || fail "--bundle-only installed a launcher"
+doctor2="$(PATH="$PATH2" dsh-bridge doctor --dsh-home "$HOME2" --workspace "$PROJECT" || true)"
+grep -q "DSH 0.1.0-rc.8 at $DSH_HOME/launcher/node_modules/.bin/dsh: its packages match" <<<"$doctor2" || fail "doctor did not check the dsh on PATH: $doctor2"
+grep -q 'Profile "headless" loads dsh-bridge-dsh' <<<"$doctor2" || fail "doctor did not see the bundle added by --bundle-only: $doctor2"
+
 sleep 1
 if pgrep -f "$ROOT/test/dsh-host/node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio" >/dev/null; then fail "a server outlived dsh"; fi
 echo "PASS: docs/dsh-side.md, run as written ($(( $(date +%s) - start )) s)"
