@@ -44,7 +44,8 @@ interface SkillsService {
 
 interface GateSession {
   agent: AgentLike;
-  fiber: Fiber;
+  /** The child fiber of the session's context that holds the provider (set once created). */
+  fiber?: Fiber;
   control?: ProviderControl;
   /** What the last `list()` answered from: trust states and pins; a change invalidates the catalog. */
   basis?: string;
@@ -90,7 +91,7 @@ export class SkillGate {
   /** Adds the session's provider (idempotent). */
   attach(agent: AgentLike): void {
     if (this.sessions.has(agent)) return;
-    const session: GateSession = { agent, known: new Set(), logged: new Set() } as GateSession;
+    const session: GateSession = { agent, known: new Set(), logged: new Set() };
     try {
       session.fiber = agent.ctx.plugin({
         name: 'dsh-bridge-skill-gate',
@@ -117,7 +118,7 @@ export class SkillGate {
     const session = this.sessions.get(agent);
     if (!session) return;
     this.sessions.delete(agent);
-    await Promise.resolve(session.fiber.dispose()).catch(() => undefined);
+    await Promise.resolve(session.fiber?.dispose()).catch(() => undefined);
   }
 
   async stop(): Promise<void> {

@@ -262,7 +262,8 @@ export class BridgeCommands implements vscode.Disposable {
     return true;
   }
 
-  async verifyDeclaration(arg?: unknown): Promise<{ ok: boolean; reasons: Array<{ code: string; message: string }>; dsh?: DshOutlook } | undefined> {
+  /** Second argument `{dsh: true}` (programmatic use): the result also carries what DSH sessions there get. */
+  async verifyDeclaration(arg?: unknown, options?: unknown): Promise<{ ok: boolean; reasons: Array<{ code: string; message: string }>; dsh?: DshOutlook } | undefined> {
     const folder = await oneFolder(arg);
     if (!folder) return undefined;
     const dshHome = readGlobalSettings(this.invalidSetting).dshHome;
@@ -303,7 +304,8 @@ export class BridgeCommands implements vscode.Disposable {
       void vscode.window.showWarningMessage(`${vscode.l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text)}${outlook}`, ...(vscode.workspace.isTrusted ? [exportNow] : []))
         .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMANDS.export, folder.uri); });
     }
-    return dsh ? { ok: result.ok, reasons, dsh } : { ok: result.ok, reasons };
+    const wantsOutlook = typeof options === 'object' && options !== null && (options as { dsh?: unknown }).dsh === true;
+    return wantsOutlook && dsh ? { ok: result.ok, reasons, dsh } : { ok: result.ok, reasons };
   }
 
   dispose(): void {

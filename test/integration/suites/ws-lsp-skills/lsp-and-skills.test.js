@@ -181,7 +181,7 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
       assert.deepStrictEqual(here.withheld.map((w) => [w.name, w.root, w.offeredFrom]), [['good', dshSkills(), null]]);
       assert.ok(listed.snapshot.roots.filter((r) => r.kind.startsWith('project-')).every((r) => r.gated), 'project roots are gated');
       assert.match(listed.snapshot.tooltip, /Withheld from DSH sessions in .*: good/);
-      const verified = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri);
+      const verified = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri, { dsh: true });
       assert.strictEqual(verified.ok, false, 'no declaration yet');
       assert.strictEqual(verified.dsh.mounts, false);
       assert.deepStrictEqual(verified.dsh.servers, []);
@@ -256,7 +256,7 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
     });
 
     it('after the export, Verify says what DSH sessions here get: the MCP server, both language servers, nothing withheld', async function () {
-      const verified = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri);
+      const verified = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri, { dsh: true });
       assert.strictEqual(verified.ok, true, JSON.stringify(verified.reasons));
       assert.strictEqual(verified.dsh.mounts, true);
       assert.deepStrictEqual(verified.dsh.servers, ['echo']);
