@@ -1,11 +1,11 @@
 // kill -9 during writes, on demand (not in CI): `npm run kill-loop [-- <runs>]` (default 200 each).
-// 1. `dsh-bridge export`, killed at a random moment of the second half of its run (where it writes): the declaration is never partial
+// 1. `dsh-bridge export`, killed either the moment its temp file appears (mid-write) or at a random moment: the declaration is never partial
 //    (absent or complete JSON with a digest), and the next export leaves no temp file behind.
 // 2. `dsh-bridge inputs set`, killed likewise: after `inputs forget`, no canary secret is left
 //    anywhere under the DSH home.
 // Prints one JSON summary; exits 1 if any of those fails.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, watch, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,14 +31,20 @@ function runCli(args, input = '') {
   return spawnSync(process.execPath, [CLI, ...args, '--workspace', folder, '--dsh-home', home], { input, encoding: 'utf8' });
 }
 
-/** Starts the CLI and kills it with SIGKILL after `delayMs`; resolves when it is gone. */
-function killedRun(args, delayMs, input = '') {
+/**
+ * Starts the CLI and kills it with SIGKILL: after `delayMs`, or (with `watchDir`) the moment a
+ * temp file appears there, i.e. in the middle of a write. Resolves when it is gone.
+ */
+function killedRun(args, delayMs, input = '', watchDir) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args, '--workspace', folder, '--dsh-home', home], { stdio: ['pipe', 'ignore', 'ignore'] });
     child.stdin.end(input);
-    const timer = setTimeout(() => child.kill('SIGKILL'), delayMs);
+    const kill = () => child.kill('SIGKILL');
+    const watcher = watchDir ? watch(watchDir, (_, name) => { if (String(name).endsWith('.tmp')) kill(); }) : undefined;
+    const timer = watcher ? undefined : setTimeout(kill, delayMs);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
+      watcher?.close();
       resolve(signal === 'SIGKILL' ? 'killed' : 'finished');
     });
   });
@@ -61,10 +67,12 @@ const tempFiles = (dir) => files(dir).filter((f) => f.endsWith('.tmp'));
 writeFileSync(path.join(folder, '.vscode/mcp.json'), source(-1));
 const exportMs = timeOf(() => runCli(['export']));
 const declaration = path.join(folder, '.dsh/declaration.json');
-const exp = { runs: RUNS, killed: 0, partialDeclarations: 0, tempFilesSeen: 0, tempFilesAfterNextExport: 0, verifyAfterNextExport: '' };
+const exp = { runs: RUNS, killed: 0, partialDeclarations: 0, runsLeavingTempFiles: 0, tempFilesAfterNextExport: 0, verifyAfterNextExport: '' };
 for (let i = 0; i < RUNS; i++) {
   writeFileSync(path.join(folder, '.vscode/mcp.json'), source(i));
-  if ((await killedRun(['export'], exportMs * (0.5 + Math.random() * 0.6))) === 'killed') exp.killed++;
+  // Every other run is killed the moment its temp file appears (mid-write), the others at a random moment.
+  const midWrite = i % 2 === 0 ? path.join(folder, '.dsh') : undefined;
+  if ((await killedRun(['export'], exportMs * (0.5 + Math.random() * 0.6), '', midWrite)) === 'killed') exp.killed++;
   if (existsSync(declaration)) {
     try {
       if (!JSON.parse(readFileSync(declaration, 'utf8')).digest) exp.partialDeclarations++;
@@ -72,7 +80,7 @@ for (let i = 0; i < RUNS; i++) {
       exp.partialDeclarations++;
     }
   }
-  exp.tempFilesSeen = Math.max(exp.tempFilesSeen, tempFiles(path.join(folder, '.dsh')).length);
+  if (tempFiles(path.join(folder, '.dsh')).length) exp.runsLeavingTempFiles++;
 }
 writeFileSync(path.join(folder, '.vscode/mcp.json'), source(RUNS));
 runCli(['export']);
@@ -81,10 +89,11 @@ exp.verifyAfterNextExport = runCli(['verify']).status === 0 ? 'ok' : 'failed';
 
 // --- inputs set -------------------------------------------------------------------------------
 const setMs = timeOf(() => runCli(['inputs', 'set', 'token'], 'canary-warmup\n'));
-const inp = { runs: RUNS, killed: 0, partialRecords: 0, tempFilesSeen: 0, secretsLeftAfterForget: 0, tempFilesLeftAfterForget: 0 };
+const inp = { runs: RUNS, killed: 0, partialRecords: 0, runsLeavingTempFiles: 0, tempFilesWithSecretSeen: 0, secretsLeftAfterForget: 0, tempFilesLeftAfterForget: 0 };
 const record = () => files(path.join(home, 'bridge/folders')).filter((f) => f.endsWith('.json'));
 for (let i = 0; i < RUNS; i++) {
-  if ((await killedRun(['inputs', 'set', 'token'], setMs * (0.5 + Math.random() * 0.6), `canary-${i}-${Math.random().toString(36).slice(2)}\n`)) === 'killed') inp.killed++;
+  const midWrite = i % 2 === 0 ? path.join(home, 'bridge/folders') : undefined;
+  if ((await killedRun(['inputs', 'set', 'token'], setMs * (0.5 + Math.random() * 0.6), `canary-${i}-${Math.random().toString(36).slice(2)}\n`, midWrite)) === 'killed') inp.killed++;
   for (const f of record()) {
     try {
       JSON.parse(readFileSync(f, 'utf8'));
@@ -92,7 +101,8 @@ for (let i = 0; i < RUNS; i++) {
       inp.partialRecords++;
     }
   }
-  inp.tempFilesSeen = Math.max(inp.tempFilesSeen, tempFiles(path.join(home, 'bridge')).length);
+  if (tempFiles(path.join(home, 'bridge')).length) inp.runsLeavingTempFiles++;
+  for (const f of tempFiles(path.join(home, 'bridge'))) if (readFileSync(f, 'utf8').includes('canary-')) inp.tempFilesWithSecretSeen++;
 }
 runCli(['inputs', 'forget']);
 for (const f of files(home)) if (readFileSync(f, 'utf8').includes('canary-')) inp.secretsLeftAfterForget++;

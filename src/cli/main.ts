@@ -329,7 +329,7 @@ async function runInputs(rest: string[], identity: FolderIdentity, dshHome: stri
       const analysis = await analyzeFolder(folderAnalyzeOptions(identity));
       const declared = analysis.inputs.map((i) => i.id);
       const ids = [...new Set([...declared, ...Object.keys(record.inputs)])].sort();
-      const rows = ids.map((id) => ({ id, stored: id in record.inputs, referenced: declared.includes(id) }));
+      const rows = ids.map((id) => ({ id, stored: Object.hasOwn(record.inputs, id), referenced: declared.includes(id) }));
       if (json) io.out(JSON.stringify({ inputs: rows }));
       else if (!rows.length) io.out('No inputs referenced or stored for this folder.');
       else io.out(table([['INPUT', 'VALUE', 'REFERENCED'], ...rows.map((r) => [r.id, r.stored ? 'stored' : 'missing', r.referenced ? 'yes' : 'no'])]));

@@ -197,7 +197,7 @@ async function buildReport(options: DoctorOptions): Promise<DoctorReport> {
     if (trust === 'deny') return not('whyDeny', {}, 'dsh-bridge trust pinned');
     const missingInput = server.inputRefs.find((id) => !Object.prototype.hasOwnProperty.call(inputs, id));
     if (missingInput) return not('whyInput', { id: missingInput }, `dsh-bridge inputs set ${missingInput} ${ws}`);
-    const missingEnv = server.envRefs.find((name) => env[name] === undefined);
+    const missingEnv = server.envRefs.find((name) => !Object.hasOwn(env, name) || env[name] === undefined);
     if (missingEnv) return not('whyEnv', { name: missingEnv }, `export ${missingEnv}=...`);
     if (trust === 'ask') return not('whyAsk', {}, `dsh-bridge trust pinned && dsh-bridge approve ${server.name === server.serverName ? server.name : q(server.name)} ${ws}`);
     if (!approvals.some((a) => a.serverName === server.serverName && a.pin === server.pin)) return not('whyNotApproved', {}, `dsh-bridge approve ${q(server.name)} ${ws}`);

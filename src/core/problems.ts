@@ -67,7 +67,7 @@ export interface Problem {
 }
 
 export function formatMessage(template: string, args: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in args ? String(args[key]) : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (Object.hasOwn(args, key) ? String(args[key]) : whole));
 }
 
 export function makeProblem(

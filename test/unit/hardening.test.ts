@@ -70,6 +70,12 @@ describe('hardening: no crash, consent holds (regressions)', () => {
     });
   }
 
+  it('8: inputs list looks stored values up as own keys ("constructor" is not stored)', async () => {
+    const folder = workspace('{"inputs": [{"id": "constructor", "type": "promptString", "description": "d", "password": true}], "servers": {"s": {"command": "node", "env": {"K": "${input:constructor}"}}}}');
+    const { json } = await cliJson(['inputs', 'list', '--workspace', folder, '--dsh-home', tempDir()]);
+    assert.deepEqual(json.inputs, [{ id: 'constructor', stored: false, referenced: true }]);
+  });
+
   it('9: unpaired surrogates in a server name or an input description give located diagnostics', async () => {
     const text = '{"servers": {"s\\ud800": {"command": "node"}, "t": {"command": "${input:b}"}, "ok": {"command": "node"}},\n "inputs": [{"id": "b", "type": "promptString", "description": "\\udc00"}]}';
     const a = analyze(text);
