@@ -1,5 +1,6 @@
 import * as readline from 'node:readline';
-import { verifyFolder, type DeclaredServer } from '../core/declaration';
+import { verifyFolder } from '../core/declaration';
+import { type DeclaredServer } from '../core/declarationModel';
 import type { LspDeclarationSection } from '../core/declarationModel';
 import { LSP_APPROVAL_NAME, lspLaunchLine, lspSectionUsable } from '../core/lspRow';
 import { HostStore } from '../core/hostStore';

@@ -17,8 +17,6 @@ import { decodeText, readWorkspaceFile, type ReadFailure } from './reader';
 import { loadEnvFile, pinEnvFiles } from './envFile';
 import { EMPTY_RANGE } from './text';
 
-export { DECLARATION_PATH } from './declarationModel';
-export type { Declaration, DeclaredServer, DeclaredInput } from './declarationModel';
 
 export const GENERATOR = { name: 'dsh-bridge', version: '0.1.0' };
 const MAX_DECLARATION_BYTES = 8 * 1024 * 1024;

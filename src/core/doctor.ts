@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { analyzeFolder, verifyFolder, type DeclaredServer, type VerifyResult } from './declaration';
+import { analyzeFolder, verifyFolder, type VerifyResult } from './declaration';
+import { type DeclaredServer } from './declarationModel';
 import {
   DEFAULT_PROFILE, DSH_VERSION, findLauncher, inspectProfile, launcherNode, launcherRuleMismatches, nodeFitsDsh, nodeVersion, packageVersion, type ProfileState,
 } from './dshSide';

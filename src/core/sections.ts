@@ -21,7 +21,6 @@ import {
   discoverSkills, nodeSkillFs, resolveAgentsHome, skillTrustState, skillsDeclarationSection, type SkillDiscovery, type SkillFs,
 } from './skills';
 
-export { lspDeclarationSection, lspSectionPinMatches } from './lspSection';
 import { lspDeclarationSection } from './lspSection';
 import type { DeclarationSections } from './declarationModel';
 
@@ -86,12 +85,10 @@ export async function computeDeclarationSections(options: SectionOptions): Promi
 }
 
 // Settings layers live in ./settingLayers (no skills, no YAML: the editor loads them eagerly).
-export { definingLayer, hasPath, mergeSettingLayers, settingValueInText } from './settingLayers';
 
 // ---------------------------------------------------------------------------------------------
 // Trust problems: what DSH does not know about a root (it has no trust step) but the user must.
 
-export { SKILL_TRUST_PROBLEM_CODES, type SkillTrustProblemCode } from './skillCodes';
 
 /**
  * A problem on every skill file of a root whose trusted content changed, or that is too large to

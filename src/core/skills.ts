@@ -46,7 +46,6 @@ export const SKILL_FLAG_KEYS = ['disable-model-invocation', 'user-invocable'] as
 
 import { SKILL_PROBLEM_CODES, type SkillProblemCode } from './skillCodes';
 
-export { SKILL_PROBLEM_CODES, type SkillProblemCode } from './skillCodes';
 
 export interface SkillInvocation {
   modelInvocable: boolean;
@@ -338,7 +337,6 @@ export interface SkillRoot {
 }
 
 // The DSH home is resolved in one place, with the host store.
-export { resolveDshHome } from './hostStore';
 
 /** `$DSH_AGENTS_HOME` (used as given, even blank) or `~/.agents`, resolved as dsh-skill-filesystem does. */
 export function resolveAgentsHome(env: Readonly<Record<string, string | undefined>>, homedir: string, base = process.cwd()): string {

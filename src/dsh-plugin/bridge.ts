@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { verifyFolder, type DeclaredServer } from '../core/declaration';
+import { verifyFolder } from '../core/declaration';
+import { type DeclaredServer } from '../core/declarationModel';
 import type { LspDeclarationSection } from '../core/declarationModel';
 import { HostStore, type TrustMode } from '../core/hostStore';
 import { describeLspServers, LSP_APPROVAL_NAME, lspSectionUsable, toLspStdioConfig } from '../core/lspRow';

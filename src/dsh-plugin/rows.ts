@@ -1,5 +1,5 @@
 import { check02Rules, toMcpClientConfig, type McpClientConfig, type MissingValue } from '../core/dshRow';
-import type { DeclaredServer } from '../core/declaration';
+import type { DeclaredServer } from '../core/declarationModel';
 import { renderTemplate, type TemplateLookup } from '../core/template';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';

@@ -6,7 +6,8 @@ import { McpDiagnostics } from './diagnostics';
 import { registerLspAndSkills } from './lspAndSkills';
 import { MCP_JSON_SELECTOR } from './mcpFiles';
 import { InputSecrets } from './secrets';
-import { analyzeOptions, changedConcerns, readGlobalSettings } from './settings';
+import { analyzeOptions, readGlobalSettings } from './settings';
+import { changedConcerns } from './logic';
 import { DeclarationStatus } from './statusItem';
 
 /** The running features, for the activation API (read-only, nothing secret). */

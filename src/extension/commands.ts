@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { analyzeFolder, DECLARATION_PATH, verifyFolder } from '../core/declaration';
+import { analyzeFolder, verifyFolder } from '../core/declaration';
+import { DECLARATION_PATH } from '../core/declarationModel';
 import { HostStore } from '../core/hostStore';
 import { dshOutlook, type DshOutlook } from '../core/dshOutlook';
 import type { SkillGateResult } from '../core/skillGate';
@@ -10,7 +11,8 @@ import { Exporter, InputCommandError, type ExportSummary } from './exporter';
 import { fileFolders, folderOfMcpJson, mcpJsonUri } from './mcpFiles';
 import { promptForInput } from './prompts';
 import type { InputSecrets } from './secrets';
-import { analyzeOptions, readFolderSettings, readGlobalSettings, type InvalidSetting } from './settings';
+import { analyzeOptions, readFolderSettings, readGlobalSettings } from './settings';
+import { type InvalidSetting } from '../core/folderSettings';
 import type { DeclarationStatus } from './statusItem';
 import { requireTrust } from './trust';
 

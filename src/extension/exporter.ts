@@ -6,7 +6,8 @@ import { LSP_APPROVAL_NAME, lspSectionUsable } from '../core/lspRow';
 import { askApproval, askLspApproval } from './approval';
 import { InputCommandError, promptForInput } from './prompts';
 import type { InputSecrets } from './secrets';
-import { folderSettingsView, readGlobalSettings, type InvalidSetting } from './settings';
+import { folderSettingsView, readGlobalSettings } from './settings';
+import { type InvalidSetting } from '../core/folderSettings';
 import { isTrusted } from './trust';
 import { fileFolders, mcpJsonUri } from './mcpFiles';
 

@@ -13,7 +13,6 @@ import { resolveDshHome, TRUST_MODES, type TrustMode } from '../core/hostStore';
  * once in the log), so nothing downstream sees an unchecked cast.
  */
 
-export type { InvalidSetting } from '../core/folderSettings';
 
 export interface FolderSettings extends ExportSettings {
   auto: 'off' | 'onSave';
@@ -46,4 +45,3 @@ export function analyzeOptions(folder: vscode.WorkspaceFolder, invalid: InvalidS
   return folderAnalyzeOptions({ folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), settings: folderSettingsView(folder), invalidSetting: invalid });
 }
 
-export { changedConcerns } from './logic';

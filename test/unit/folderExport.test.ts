@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { commitExport, DECLARATION_PATH, reviewExport, sourceChangedSinceReview } from '../../src/core/declaration';
+import { commitExport, reviewExport, sourceChangedSinceReview } from '../../src/core/declaration';
+import { DECLARATION_PATH } from '../../src/core/declarationModel';
 import { prepareFolderExport } from '../../src/core/folderExport';
 import { folderAnalyzeOptions, readExportSettings, settingsViewFromFiles, settingsViewOf } from '../../src/core/folderSettings';
 import { HostStore } from '../../src/core/hostStore';

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { LSP_DEFAULT_LIMITS, LSP_EXTENSION_PATTERN, LSP_PROBLEM_CODES, MAX_TIMER_DELAY_MS, normalizeLspExtension } from '../../src/core/lsp';
-import { SKILL_TRUST_PROBLEM_CODES } from '../../src/core/sections';
-import { SKILL_PROBLEM_CODES } from '../../src/core/skills';
+import { SKILL_TRUST_PROBLEM_CODES } from '../../src/core/skillCodes';
+import { SKILL_PROBLEM_CODES } from '../../src/core/skillCodes';
 
 const ROOT = path.resolve(__dirname, '../..');
 const json = (rel: string) => JSON.parse(readFileSync(path.join(ROOT, rel), 'utf8')) as Record<string, unknown>;

@@ -8,9 +8,8 @@ import { exportFolder } from '../../src/core/declaration';
 import { LspSectionSchema, SkillsSectionSchema } from '../../src/core/declarationModel';
 import { HostStore } from '../../src/core/hostStore';
 import type { CommandResolver } from '../../src/core/lsp';
-import {
-  analyzeSections, computeDeclarationSections, lspConfigured, lspDeclarationSection, lspSectionPinMatches, skillTrustProblems,
-} from '../../src/core/sections';
+import { analyzeSections, computeDeclarationSections, lspConfigured, skillTrustProblems } from '../../src/core/sections';
+import { lspDeclarationSection, lspSectionPinMatches } from '../../src/core/lspSection';
 import { definingLayer, hasPath, mergeSettingLayers, settingValueInText } from '../../src/core/settingLayers';
 
 const resolveCommand: CommandResolver = (command) => (command === 'tsserver' ? '/usr/bin/tsserver' : undefined);

@@ -4,21 +4,9 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import {
-  SKILL_PROBLEM_CODES,
-  analyzeSkillText,
-  discoverSkills,
-  findProjectRoot,
-  frontMatterBoolean,
-  hashSkillRoot,
-  resolveAgentsHome,
-  resolveDshHome,
-  skillRoots,
-  skillTrustState,
-  skillTrustStates,
-  skillsDeclarationSection,
-  type SkillDiscovery,
-} from '../../src/core/skills';
+import { analyzeSkillText, discoverSkills, findProjectRoot, frontMatterBoolean, hashSkillRoot, resolveAgentsHome, skillRoots, skillTrustState, skillTrustStates, skillsDeclarationSection, type SkillDiscovery } from '../../src/core/skills';
+import { SKILL_PROBLEM_CODES } from '../../src/core/skillCodes';
+import { resolveDshHome } from '../../src/core/hostStore';
 import type { Range } from '../../src/core/text';
 import { makeSkillFixture, type SkillFixture } from './skills.fixture';
 
