@@ -9,10 +9,10 @@ import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'jsonc-parser';
 import { buildSync } from 'esbuild';
-import { analyzeSource, type AnalyzeOptions } from '../src/core/analyze';
-import { withPin } from '../src/core/canonicalJson';
-import { buildDeclarationBody, serializeDeclaration } from '../src/core/declaration';
-import { parseJsonc } from '../src/core/jsonTree';
+import { analyzeSource, type AnalyzeOptions } from '../src/core/mcp/analyze';
+import { withPin } from '../src/core/json/canonicalJson';
+import { buildDeclarationBody, serializeDeclaration } from '../src/core/declaration/declaration';
+import { parseJsonc } from '../src/core/json/jsonTree';
 import { generate } from './generate';
 
 const ROOT = path.resolve(__dirname, '..');

@@ -2,8 +2,8 @@
  * node --import tsx --cpu-prof bench/profile.ts [servers] [rounds]: a CPU profile of the
  * in-memory export, to see where the time goes (open the .cpuprofile in a profiler).
  */
-import { analyzeSource } from '../src/core/analyze';
-import { buildDeclarationBody, serializeDeclaration } from '../src/core/declaration';
+import { analyzeSource } from '../src/core/mcp/analyze';
+import { buildDeclarationBody, serializeDeclaration } from '../src/core/declaration/declaration';
 import { generate } from './generate';
 
 const count = Number(process.argv[2] ?? 500);

@@ -1,7 +1,7 @@
 // Writes the "Problem codes" section of README.md from the code catalog, so every code the
 // editor links to (README.md#<code>) has a heading. `--check` exits 1 when README is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { PROBLEM_CATALOG } from '../src/core/problemCatalog';
+import { PROBLEM_CATALOG } from '../src/core/problems/problemCatalog';
 
 /** What to do about a code, where the message alone does not say it. */
 const FIXES: Record<string, string> = {

@@ -1,7 +1,7 @@
 // Writes schemas/declaration.schema.json from the zod model, so the schema cannot drift from the code.
 import { writeFileSync } from 'node:fs';
 import * as z from 'zod/mini';
-import { DECLARATION_SCHEMA_ID, DeclarationSchema } from '../src/core/declarationModel';
+import { DECLARATION_SCHEMA_ID, DeclarationSchema } from '../src/core/declaration/declarationModel';
 
 const schema = z.toJSONSchema(DeclarationSchema, { target: 'draft-7' }) as Record<string, unknown>;
 const out = {

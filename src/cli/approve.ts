@@ -1,11 +1,11 @@
 import * as readline from 'node:readline';
-import { verifyFolder } from '../core/declaration';
-import { type DeclaredServer } from '../core/declarationModel';
-import type { LspDeclarationSection } from '../core/declarationModel';
-import { LSP_APPROVAL_NAME, lspLaunchLine, lspSectionUsable } from '../core/lspRow';
-import { HostStore } from '../core/hostStore';
-import { DANGER_MESSAGES, reviewLaunch, type LaunchReview } from '../core/launchReview';
-import { formatMessage } from '../core/problems';
+import { verifyFolder } from '../core/declaration/declaration';
+import { type DeclaredServer } from '../core/declaration/declarationModel';
+import type { LspDeclarationSection } from '../core/declaration/declarationModel';
+import { LSP_APPROVAL_NAME, lspLaunchLine, lspSectionUsable } from '../core/lsp/lspRow';
+import { HostStore } from '../core/node/hostStore';
+import { DANGER_MESSAGES, reviewLaunch, type LaunchReview } from '../core/mcp/launchReview';
+import { formatMessage } from '../core/problems/problems';
 import { CommandUsageError, stringList, type CommandContext } from './context';
 
 export const APPROVE_USAGE = 'approve [NAME...|lsp] [--yes PIN]...   review servers\' (and language servers\') exact launch and approve their pins for the pinned trust mode';

@@ -1,6 +1,6 @@
-import { doctorLines, doctorReport, DOCTOR_MESSAGES } from '../core/doctor';
-import { DEFAULT_PROFILE } from '../core/dshSide';
-import { formatMessage } from '../core/problems';
+import { doctorLines, doctorReport, DOCTOR_MESSAGES } from '../core/node/doctor';
+import { DEFAULT_PROFILE } from '../core/node/dshSide';
+import { formatMessage } from '../core/problems/problems';
 import { CommandUsageError, type CommandContext } from './context';
 import { bundleMatchesCheckout } from './dshLayout';
 

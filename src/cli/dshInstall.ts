@@ -6,7 +6,7 @@ import { CommandUsageError, type CommandContext } from './context';
 import {
   BUNDLE_NAME, DEFAULT_PROFILE, findLauncher, inspectProfile, launcherDir, launcherNode, launcherRuleMismatches, launcherWrapper,
   nodeFitsDsh, nodeVersion, profileDir, sha256File, writeHmrFix, type FoundLauncher,
-} from '../core/dshSide';
+} from '../core/node/dshSide';
 import { BUNDLE_DIR, LAUNCHER_LOCK_DIR, PLUGIN_FILE, bundleMatchesCheckout, lockMismatches, lockStamp, lockedVersions } from './dshLayout';
 
 export const DSH_USAGE = 'dsh install [--profile NAME] [--node PATH] [--bundle-only]   install DSH rc.8 (pinned lockfile) and this bridge\'s bundle into a profile';

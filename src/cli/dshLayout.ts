@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { packageVersion, sha256File, type Mismatch } from '../core/dshSide';
+import { packageVersion, sha256File, type Mismatch } from '../core/node/dshSide';
 
 /**
  * What the CLI knows from its checkout: the lockfile of the known-good DSH

@@ -3,20 +3,20 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Analysis } from '../core/analyze';
-import { ExportError, analyzeFolder, commitExport, verifyFolder, type VerifyResult } from '../core/declaration';
-import { DECLARATION_PATH, type DeclaredServer } from '../core/declarationModel';
-import { HostStore, HostStoreError, resolveDshHome } from '../core/hostStore';
-import type { Problem } from '../core/problems';
-import { readWorkspaceFile } from '../core/reader';
-import { prepareFolderExport } from '../core/folderExport';
+import type { Analysis } from '../core/mcp/analyze';
+import { ExportError, analyzeFolder, commitExport, verifyFolder, type VerifyResult } from '../core/declaration/declaration';
+import { DECLARATION_PATH, type DeclaredServer } from '../core/declaration/declarationModel';
+import { HostStore, HostStoreError, resolveDshHome } from '../core/node/hostStore';
+import type { Problem } from '../core/problems/problems';
+import { readWorkspaceFile } from '../core/node/reader';
+import { prepareFolderExport } from '../core/node/folderExport';
 import {
   folderAnalyzeOptions, readSetting, SETTING, SETTING_SCHEMAS, settingsViewFromFiles, type FolderIdentity, type SettingsFileLayer,
-} from '../core/folderSettings';
-import { nodeValue, parseJsonc, propertyValue } from '../core/jsonTree';
+} from '../core/settings/folderSettings';
+import { nodeValue, parseJsonc, propertyValue } from '../core/json/jsonTree';
 import { MODULE_COMMANDS, MODULE_OPTIONS, MODULE_USAGE } from './commands';
 import { CommandUsageError } from './context';
-import { dshOutlook } from '../core/dshOutlook';
+import { dshOutlook } from '../core/declaration/dshOutlook';
 import { folderSkills, printSkillGate } from './skills';
 import { readSecret } from './readSecret';
 

@@ -1,9 +1,9 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { verifyFolder, type VerifyResult } from '../core/declaration';
-import { HostStore } from '../core/hostStore';
-import { gateFolderSkills, type SkillGateResult } from '../core/skillGate';
-import { resolveAgentsHome } from '../core/skills';
+import { verifyFolder, type VerifyResult } from '../core/declaration/declaration';
+import { HostStore } from '../core/node/hostStore';
+import { gateFolderSkills, type SkillGateResult } from '../core/skills/skillGate';
+import { resolveAgentsHome } from '../core/skills/skills';
 import { CommandUsageError, type CliIo, type CommandContext } from './context';
 
 export const SKILLS_USAGE = [

@@ -1,10 +1,10 @@
 import * as path from 'node:path';
-import { verifyFolder } from '../core/declaration';
-import { type DeclaredServer } from '../core/declarationModel';
-import type { LspDeclarationSection } from '../core/declarationModel';
-import { HostStore, type TrustMode } from '../core/hostStore';
-import { describeLspServers, LSP_APPROVAL_NAME, lspSectionUsable, toLspStdioConfig } from '../core/lspRow';
-import type { TemplateLookup } from '../core/template';
+import { verifyFolder } from '../core/declaration/declaration';
+import { type DeclaredServer } from '../core/declaration/declarationModel';
+import type { LspDeclarationSection } from '../core/declaration/declarationModel';
+import { HostStore, type TrustMode } from '../core/node/hostStore';
+import { describeLspServers, LSP_APPROVAL_NAME, lspSectionUsable, toLspStdioConfig } from '../core/lsp/lspRow';
+import type { TemplateLookup } from '../core/declaration/template';
 import { dropTools, mergeTools } from './assembly';
 import { LSP_PROMPT_SECTION, LSP_TOOL_NAME, mergeSections, mountLsp, type LspMounted } from './lspMount';
 import { SkillGate } from './skillGate';

@@ -4,7 +4,7 @@
  * `packages/dsh-bridge-dsh` (CommonJS, bundled; no runtime dependency on `@deepseek-ai/*`:
  * the host's own dsh-mcp-client is obtained through its loader at run time).
  */
-import { resolveDshHome } from '../core/hostStore';
+import { resolveDshHome } from '../core/node/hostStore';
 import { Bridge } from './bridge';
 import type { Ctx, Logger } from './types';
 

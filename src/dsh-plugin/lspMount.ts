@@ -1,4 +1,4 @@
-import type { LspStdioServer } from '../core/lspRow';
+import type { LspStdioServer } from '../core/lsp/lspRow';
 import { importHostModule } from './hostModules';
 import type { Ctx, Fiber, PromptAssembly } from './types';
 

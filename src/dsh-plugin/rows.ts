@@ -1,10 +1,10 @@
-import { check02Rules, toMcpClientConfig, type McpClientConfig, type MissingValue } from '../core/dshRow';
-import type { DeclaredServer } from '../core/declarationModel';
-import { renderTemplate, type TemplateLookup } from '../core/template';
+import { check02Rules, toMcpClientConfig, type McpClientConfig, type MissingValue } from '../core/mcp/dshRow';
+import type { DeclaredServer } from '../core/declaration/declarationModel';
+import { renderTemplate, type TemplateLookup } from '../core/declaration/template';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { loadEnvFile } from '../core/envFile';
-import { isInside } from '../core/reader';
+import { loadEnvFile } from '../core/node/envFile';
+import { isInside } from '../core/node/reader';
 
 /** One `@deepseek-ai/dsh-mcp-client` instance config, valid for rc.8 and the stricter 0.2 rules. */
 export type McpRow = McpClientConfig;

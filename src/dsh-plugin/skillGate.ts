@@ -1,9 +1,9 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { HostStore, resolveDshHome } from '../core/hostStore';
-import { gateSkills, isGatedKind, type GatedSkillRoot, type SkillGateResult } from '../core/skillGate';
-import type { SkillRootKind } from '../core/declarationModel';
-import { analyzeSkillText, discoverSkills, hashSkillRoot, nodeSkillFs, resolveAgentsHome, skillBody, type SkillCandidate } from '../core/skills';
+import { HostStore, resolveDshHome } from '../core/node/hostStore';
+import { gateSkills, isGatedKind, type GatedSkillRoot, type SkillGateResult } from '../core/skills/skillGate';
+import type { SkillRootKind } from '../core/declaration/declarationModel';
+import { analyzeSkillText, discoverSkills, hashSkillRoot, nodeSkillFs, resolveAgentsHome, skillBody, type SkillCandidate } from '../core/skills/skills';
 import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
 
 /** The provider name the gate registers in each session's layer of the skill registry. */

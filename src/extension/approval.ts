@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { DeclaredServer, LspDeclarationSection } from '../core/declarationModel';
-import { lspLaunchLine } from '../core/lspRow';
-import { DANGER_MESSAGES, reviewLaunch } from '../core/launchReview';
+import type { DeclaredServer, LspDeclarationSection } from '../core/declaration/declarationModel';
+import { lspLaunchLine } from '../core/lsp/lspRow';
+import { DANGER_MESSAGES, reviewLaunch } from '../core/mcp/launchReview';
 import { translate } from './l10n';
 
 export type ApprovalChoice = 'approve' | 'skip' | 'cancel';

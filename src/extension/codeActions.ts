@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { analyzeSource } from '../core/analyze';
-import { FIXABLE_CODES, quickFixesFor } from '../core/quickFixes';
-import type { Problem } from '../core/problems';
+import { analyzeSource } from '../core/mcp/analyze';
+import { FIXABLE_CODES, quickFixesFor } from '../core/mcp/quickFixes';
+import type { Problem } from '../core/problems/problems';
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
 import { translate } from './l10n';
 import { folderOfMcpJson } from './mcpFiles';
-import type { AnalyzeOptions } from '../core/analyze';
+import type { AnalyzeOptions } from '../core/mcp/analyze';
 
 function codeOf(d: vscode.Diagnostic): string | undefined {
   const c = d.code;

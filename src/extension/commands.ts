@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { analyzeFolder, verifyFolder } from '../core/declaration';
-import { DECLARATION_PATH } from '../core/declarationModel';
-import { HostStore } from '../core/hostStore';
-import { dshOutlook, type DshOutlook } from '../core/dshOutlook';
-import type { SkillGateResult } from '../core/skillGate';
+import { analyzeFolder, verifyFolder } from '../core/declaration/declaration';
+import { DECLARATION_PATH } from '../core/declaration/declarationModel';
+import { HostStore } from '../core/node/hostStore';
+import { dshOutlook, type DshOutlook } from '../core/declaration/dshOutlook';
+import type { SkillGateResult } from '../core/skills/skillGate';
 import type { McpDiagnostics } from './diagnostics';
 import { showDoctorReport } from './doctorCommand';
 import { Exporter, InputCommandError, type ExportSummary } from './exporter';
@@ -12,7 +12,7 @@ import { fileFolders, folderOfMcpJson, mcpJsonUri } from './mcpFiles';
 import { promptForInput } from './prompts';
 import type { InputSecrets } from './secrets';
 import { analyzeOptions, readFolderSettings, readGlobalSettings } from './settings';
-import { type InvalidSetting } from '../core/folderSettings';
+import { type InvalidSetting } from '../core/settings/folderSettings';
 import type { DeclarationStatus } from './statusItem';
 import { requireTrust } from './trust';
 

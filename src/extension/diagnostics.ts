@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { analyzeSource, type Analysis } from '../core/analyze';
-import { analyzeFolder } from '../core/declaration';
-import type { Problem, Severity } from '../core/problems';
+import { analyzeSource, type Analysis } from '../core/mcp/analyze';
+import { analyzeFolder } from '../core/declaration/declaration';
+import type { Problem, Severity } from '../core/problems/problems';
 import { problemMessage } from './l10n';
-import { keepForDocument } from './logic';
+import { keepForDocument } from './decisions';
 import { fileFolders, folderOfMcpJson, mcpJsonUri } from './mcpFiles';
-import type { AnalyzeOptions } from '../core/analyze';
+import type { AnalyzeOptions } from '../core/mcp/analyze';
 
 export const DIAGNOSTIC_SOURCE = 'dsh-bridge';
 const DEBOUNCE_MS = 300;

@@ -1,13 +1,13 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { commitExport, ExportError, sourceChangedSinceReview, type ExportResult, type ReviewedExport } from '../core/declaration';
-import { HostStore, type TrustMode } from '../core/hostStore';
-import { LSP_APPROVAL_NAME, lspSectionUsable } from '../core/lspRow';
+import { commitExport, ExportError, sourceChangedSinceReview, type ExportResult, type ReviewedExport } from '../core/declaration/declaration';
+import { HostStore, type TrustMode } from '../core/node/hostStore';
+import { LSP_APPROVAL_NAME, lspSectionUsable } from '../core/lsp/lspRow';
 import { askApproval, askLspApproval } from './approval';
 import { InputCommandError, promptForInput } from './prompts';
 import type { InputSecrets } from './secrets';
 import { folderSettingsView, readGlobalSettings } from './settings';
-import { type InvalidSetting } from '../core/folderSettings';
+import { type InvalidSetting } from '../core/settings/folderSettings';
 import { isTrusted } from './trust';
 import { fileFolders, mcpJsonUri } from './mcpFiles';
 
@@ -70,7 +70,7 @@ export class Exporter {
     };
 
     // Loaded on first export: the skills code (and its YAML parser) stays out of activation.
-    const { prepareFolderExport } = await import('../core/folderExport.js');
+    const { prepareFolderExport } = await import('../core/node/folderExport.js');
     const multiRoot = fileFolders().length > 1;
     const plans: Plan[] = [];
     for (const folder of request.folders) {

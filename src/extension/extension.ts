@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Bridge } from './bridge';
+import type { Bridge } from './features';
 
 /** What activate() returns: timings and read-only state for tests; nothing secret. */
 export interface BridgeApi {
@@ -16,7 +16,7 @@ export interface BridgeApi {
 /**
  * Composition root. activate() only creates the log and registers a forwarder for each
  * contributed command, then returns: no I/O, and no evaluation of the core on its synchronous
- * path. The features (bridge.ts, required lazily so the bundler defers its evaluation) start
+ * path. The features (features.ts, required lazily so the bundler defers its evaluation) start
  * from a timer right after activation, or at once when a command is invoked first; their own
  * command registrations then replace the forwarders. Failures are logged with their stack and
  * shown once.
@@ -35,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): BridgeApi {
     const t = performance.now();
     for (const f of forwarders.splice(0)) f.dispose();
     try {
-      const { startBridge } = require('./bridge') as typeof import('./bridge');
+      const { startBridge } = require('./features') as typeof import('./features');
       bridge = startBridge(context, log);
       startupMs = performance.now() - t;
       log.info(`started in ${startupMs.toFixed(1)} ms (Restricted Mode: ${!vscode.workspace.isTrusted})`);

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { problemTemplate } from '../core/problemCatalog';
-import { formatMessage, type Problem } from '../core/problems';
+import { problemTemplate } from '../core/problems/problemCatalog';
+import { formatMessage, type Problem } from '../core/problems/problems';
 
 /**
  * Words the core's codes and arguments. The core's English templates are the l10n keys; they

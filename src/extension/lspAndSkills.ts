@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { SkillGateResult } from '../core/skillGate';
+import type { SkillGateResult } from '../core/skills/skillGate';
 import { LspDiagnostics } from './lsp/lspDiagnostics';
-import { userSettingsUri } from './lsp/settingsLayers';
+import { userSettingsUri } from './lsp/lspSettingLayers';
 import { whichLanguageServer } from './lsp/whichServer';
 import type { SkillsPart } from './skills/index';
 import type { SkillsSnapshot } from './skills/skillRoots';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SOURCE_PATH } from '../core/analyze';
+import { SOURCE_PATH } from '../core/mcp/analyze';
 
 /** `<folder>/.vscode/mcp.json` of a workspace folder. */
 export function mcpJsonUri(folder: vscode.WorkspaceFolder): vscode.Uri {

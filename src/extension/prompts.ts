@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { InputDefinition } from '../core/mcpModel';
+import type { InputDefinition } from '../core/mcp/mcpModel';
 
 /** `undefined`: the user cancelled. */
 export type PromptResult = { value: string } | undefined;

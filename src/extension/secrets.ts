@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { inputIndexKey, inputSecretKey } from './logic';
+import { inputIndexKey, inputSecretKey } from './decisions';
 
 /**
  * Input values in the extension's secret storage, keyed per workspace folder and input id.

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Problem, Severity } from '../core/problems';
+import type { Problem, Severity } from '../core/problems/problems';
 import { translate } from './l10n';
 
 /**

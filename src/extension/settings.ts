@@ -1,11 +1,11 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
-import type { AnalyzeOptions } from '../core/analyze';
+import type { AnalyzeOptions } from '../core/mcp/analyze';
 import {
   folderAnalyzeOptions, readExportSettings, readSetting, SETTING, SETTING_SCHEMAS, type ExportSettings, type InvalidSetting, type SettingsView,
-} from '../core/folderSettings';
-import { resolveDshHome, TRUST_MODES, type TrustMode } from '../core/hostStore';
+} from '../core/settings/folderSettings';
+import { resolveDshHome, TRUST_MODES, type TrustMode } from '../core/node/hostStore';
 
 /**
  * Settings as the editor sees them, read through the core's typed settings contract

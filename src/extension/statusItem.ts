@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { verifyFolder } from '../core/declaration';
-import { declarationState, type DeclarationState } from './logic';
+import { verifyFolder } from '../core/declaration/declaration';
+import { declarationState, type DeclarationState } from './decisions';
 import type { McpDiagnostics } from './diagnostics';
 import { folderOfMcpJson, MCP_JSON_SELECTOR } from './mcpFiles';
 

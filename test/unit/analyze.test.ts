@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { StdioDeclaredServer, HttpDeclaredServer } from '../../src/core/declarationModel';
+import type { StdioDeclaredServer, HttpDeclaredServer } from '../../src/core/declaration/declarationModel';
 import { analyze, codes, covered, FOLDER } from './helpers';
 
 const stdio = (a: ReturnType<typeof analyze>, i = 0) => a.servers[i] as StdioDeclaredServer;
@@ -24,7 +24,7 @@ describe('analyze: files shaped like real ones', () => {
     const be = Buffer.from(le);
     for (let i = 2; i < be.length; i += 2) [be[i], be[i + 1]] = [be[i + 1], be[i]];
     be[0] = 0xfe; be[1] = 0xff;
-    const { analyzeSource } = require('../../src/core/analyze');
+    const { analyzeSource } = require('../../src/core/mcp/analyze');
     for (const bytes of [le, be]) {
       const a = analyzeSource(bytes, { folder: FOLDER, folderName: 'app', userHome: '/h' });
       assert.equal(a.servers.length, 1);

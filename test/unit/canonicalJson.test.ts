@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { canonicalHash, canonicalJson } from '../../src/core/canonicalJson';
+import { canonicalHash, canonicalJson } from '../../src/core/json/canonicalJson';
 
 describe('canonicalJson (RFC 8785)', () => {
   it('sorts keys by UTF-16 code units, integer-like keys included', () => {

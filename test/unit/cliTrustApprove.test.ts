@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { HostStore } from '../../src/core/hostStore';
+import { HostStore } from '../../src/core/node/hostStore';
 import { tempDir, workspace } from './helpers';
 
 const ROOT = path.resolve(__dirname, '../..');

@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { DeclaredServer } from '../../src/core/declarationModel';
-import { check02Rules, toMcpClientConfig } from '../../src/core/dshRow';
+import type { DeclaredServer } from '../../src/core/declaration/declarationModel';
+import { check02Rules, toMcpClientConfig } from '../../src/core/mcp/dshRow';
 import { analyze } from './helpers';
 
 // DSH's own dsh-mcp-client@0.1.0-rc.8, installed test-only by scripts/setup-oracles.sh.

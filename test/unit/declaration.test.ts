@@ -2,11 +2,11 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { exportFolder, verifyFolder } from '../../src/core/declaration';
-import { DECLARATION_PATH } from '../../src/core/declarationModel';
-import { HostStore, resolveDshHome } from '../../src/core/hostStore';
-import { lspDeclarationSection } from '../../src/core/lspSection';
-import { readWorkspaceFile } from '../../src/core/reader';
+import { exportFolder, verifyFolder } from '../../src/core/declaration/declaration';
+import { DECLARATION_PATH } from '../../src/core/declaration/declarationModel';
+import { HostStore, resolveDshHome } from '../../src/core/node/hostStore';
+import { lspDeclarationSection } from '../../src/core/lsp/lspSection';
+import { readWorkspaceFile } from '../../src/core/node/reader';
 import { tempDir, workspace } from './helpers';
 
 const SOURCE = `// demo
@@ -113,7 +113,7 @@ describe('declaration: verify', () => {
       ['a changed field', (doc) => { doc.servers[0].args.push('--evil'); return JSON.stringify(doc); }, ['tampered', 'tampered']],
       ['a re-pinned field (digest still old)', (doc) => {
         doc.servers[0].command = 'sh';
-        const { canonicalHash } = require('../../src/core/canonicalJson');
+        const { canonicalHash } = require('../../src/core/json/canonicalJson');
         const { pin, ...rest } = doc.servers[0];
         doc.servers[0].pin = canonicalHash(rest);
         return JSON.stringify(doc);

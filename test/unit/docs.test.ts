@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod/mini';
-import { DeclarationSchema } from '../../src/core/declarationModel';
-import { PROBLEM_CATALOG } from '../../src/core/problemCatalog';
+import { DeclarationSchema } from '../../src/core/declaration/declarationModel';
+import { PROBLEM_CATALOG } from '../../src/core/problems/problemCatalog';
 
 const ROOT = path.resolve(__dirname, '../..');
 

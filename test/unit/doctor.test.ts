@@ -2,9 +2,9 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { doctorLines, doctorReport, doctorSummary } from '../../src/core/doctor';
-import { DSH_VERSION, HMR_VERSION, REQUIRED_PEERS, inspectProfile, launcherRuleMismatches, writeHmrFix } from '../../src/core/dshSide';
-import { HostStore } from '../../src/core/hostStore';
+import { doctorLines, doctorReport, doctorSummary } from '../../src/core/node/doctor';
+import { DSH_VERSION, HMR_VERSION, REQUIRED_PEERS, inspectProfile, launcherRuleMismatches, writeHmrFix } from '../../src/core/node/dshSide';
+import { HostStore } from '../../src/core/node/hostStore';
 import { lockedVersions } from '../../src/cli/dshLayout';
 import { tempDir, workspace } from './helpers';
 

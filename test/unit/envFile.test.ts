@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { isLoaderVariable, loadEnvFile, parseEnvFile } from '../../src/core/envFile';
+import { isLoaderVariable, loadEnvFile, parseEnvFile } from '../../src/core/node/envFile';
 import { tempDir } from './helpers';
 
 /**

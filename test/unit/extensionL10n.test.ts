@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DOCTOR_MESSAGES } from '../../src/core/doctor';
-import { DANGER_MESSAGES } from '../../src/core/launchReview';
-import { PROBLEM_CATALOG } from '../../src/core/problemCatalog';
-import { QUICK_FIX_TITLES } from '../../src/core/quickFixes';
+import { DOCTOR_MESSAGES } from '../../src/core/node/doctor';
+import { DANGER_MESSAGES } from '../../src/core/mcp/launchReview';
+import { PROBLEM_CATALOG } from '../../src/core/problems/problemCatalog';
+import { QUICK_FIX_TITLES } from '../../src/core/mcp/quickFixes';
 
 const ROOT = path.resolve(__dirname, '../..');
 const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');

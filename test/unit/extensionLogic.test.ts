@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { changedConcerns, declarationState, inputIndexKey, inputSecretKey, keepForDocument } from '../../src/extension/logic';
+import { changedConcerns, declarationState, inputIndexKey, inputSecretKey, keepForDocument } from '../../src/extension/decisions';
 
 describe('extension logic (vscode-free)', () => {
   it('declarationState: the worst verify reason wins', () => {

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { commitExport, reviewExport, sourceChangedSinceReview } from '../../src/core/declaration';
-import { DECLARATION_PATH } from '../../src/core/declarationModel';
-import { prepareFolderExport } from '../../src/core/folderExport';
-import { folderAnalyzeOptions, readExportSettings, settingsViewFromFiles, settingsViewOf } from '../../src/core/folderSettings';
-import { HostStore } from '../../src/core/hostStore';
+import { commitExport, reviewExport, sourceChangedSinceReview } from '../../src/core/declaration/declaration';
+import { DECLARATION_PATH } from '../../src/core/declaration/declarationModel';
+import { prepareFolderExport } from '../../src/core/node/folderExport';
+import { folderAnalyzeOptions, readExportSettings, settingsViewFromFiles, settingsViewOf } from '../../src/core/settings/folderSettings';
+import { HostStore } from '../../src/core/node/hostStore';
 import { tempDir, workspace } from './helpers';
 
 const SOURCE = `{

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { analyzeSource } from '../../src/core/analyze';
-import { buildDeclarationBody, serializeDeclaration } from '../../src/core/declaration';
+import { analyzeSource } from '../../src/core/mcp/analyze';
+import { buildDeclarationBody, serializeDeclaration } from '../../src/core/declaration/declaration';
 import { main } from '../../src/cli/main';
 import { fixtureTrees, mutatedFixture } from './fuzz.mutate';
 import { options } from './helpers';

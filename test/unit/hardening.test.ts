@@ -3,9 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { main } from '../../src/cli/main';
-import { exportFolder, verifyFolder } from '../../src/core/declaration';
-import { reviewLaunch } from '../../src/core/launchReview';
-import { HostStore } from '../../src/core/hostStore';
+import { exportFolder, verifyFolder } from '../../src/core/declaration/declaration';
+import { reviewLaunch } from '../../src/core/mcp/launchReview';
+import { HostStore } from '../../src/core/node/hostStore';
 import { analyze, codes, tempDir, workspace } from './helpers';
 
 /** Regression tests of issue "Hardening" (items 3, 4, 8-12), each reproduced as the attack run did. */

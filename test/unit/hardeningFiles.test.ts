@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ExportError, exportFolder, verifyFolder } from '../../src/core/declaration';
-import { HostStore } from '../../src/core/hostStore';
+import { ExportError, exportFolder, verifyFolder } from '../../src/core/declaration/declaration';
+import { HostStore } from '../../src/core/node/hostStore';
 import { tempDir, workspace } from './helpers';
 
 /** Regression tests of issue "Hardening", items 7, 14, 15, 16: nothing written outside, no leftovers. */

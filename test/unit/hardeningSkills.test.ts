@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { discoverSkills, hashSkillRoot } from '../../src/core/skills';
+import { discoverSkills, hashSkillRoot } from '../../src/core/skills/skills';
 import { tempDir } from './helpers';
 
 /** Regression tests of issue "Hardening", item 13: skill discovery never hangs or reads huge or outside files. */

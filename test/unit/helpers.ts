@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { analyzeSource, type AnalyzeOptions, type Analysis } from '../../src/core/analyze';
+import { analyzeSource, type AnalyzeOptions, type Analysis } from '../../src/core/mcp/analyze';
 
 /** A temporary folder that removes itself after the test that made it. */
 export function tempDir(prefix = 'dsh-bridge-test-'): string {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { findDangers, reviewLaunch, shellQuote } from '../../src/core/launchReview';
-import { templateText } from '../../src/core/template';
+import { findDangers, reviewLaunch, shellQuote } from '../../src/core/mcp/launchReview';
+import { templateText } from '../../src/core/declaration/template';
 import { analyze } from './helpers';
 
 function server(entry: unknown, inputs: unknown[] = []) {

@@ -1,13 +1,13 @@
 // Conformance with DSH's own LSP code (contract section 7): the same maps give the same outcomes
 // in the real @deepseek-ai/dsh-lsp@0.0.1-rc.1 registry and in the real dsh-lsp-stdio row as in
-// src/core/lsp.ts. The oracle runs in a child process (test/oracle/lsp/oracle.mjs) so its own
+// src/core/lsp/lsp.ts. The oracle runs in a child process (test/oracle/lsp/oracle.mjs) so its own
 // node_modules resolve; install it with scripts/setup-oracles.sh.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { lspStdioRow, validateLspServers, type CommandResolver, type LspServerConfig } from '../../src/core/lsp';
+import { lspStdioRow, validateLspServers, type CommandResolver, type LspServerConfig } from '../../src/core/lsp/lsp';
 
 const ORACLE_DIR = path.resolve(__dirname, '../oracle/lsp');
 const installed = (pkg: string) => existsSync(path.join(ORACLE_DIR, 'node_modules', pkg, 'package.json'));

@@ -15,7 +15,7 @@ import {
   settingRange,
   validateLspServers,
   type CommandResolver,
-} from '../../src/core/lsp';
+} from '../../src/core/lsp/lsp';
 
 const known = new Set(['tsserver', 'pylsp', 'gopls']);
 const resolveCommand: CommandResolver = (command) => (known.has(command) || command === '/opt/bin/server' ? `/usr/bin/${command}` : undefined);

@@ -4,9 +4,9 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { LSP_DEFAULT_LIMITS, LSP_EXTENSION_PATTERN, LSP_PROBLEM_CODES, MAX_TIMER_DELAY_MS, normalizeLspExtension } from '../../src/core/lsp';
-import { SKILL_TRUST_PROBLEM_CODES } from '../../src/core/skillCodes';
-import { SKILL_PROBLEM_CODES } from '../../src/core/skillCodes';
+import { LSP_DEFAULT_LIMITS, LSP_EXTENSION_PATTERN, LSP_PROBLEM_CODES, MAX_TIMER_DELAY_MS, normalizeLspExtension } from '../../src/core/lsp/lsp';
+import { SKILL_TRUST_PROBLEM_CODES } from '../../src/core/skills/skillCodes';
+import { SKILL_PROBLEM_CODES } from '../../src/core/skills/skillCodes';
 
 const ROOT = path.resolve(__dirname, '../..');
 const json = (rel: string) => JSON.parse(readFileSync(path.join(ROOT, rel), 'utf8')) as Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { applyQuickFix, detectFormatting, quickFixesFor, type QuickFix } from '../../src/core/quickFixes';
-import type { Problem } from '../../src/core/problems';
+import { applyQuickFix, detectFormatting, quickFixesFor, type QuickFix } from '../../src/core/mcp/quickFixes';
+import type { Problem } from '../../src/core/problems/problems';
 import { analyze } from './helpers';
 
 /** The problems the real analyzer reports for `text`, with the given code. */

@@ -3,14 +3,14 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { canonicalHash } from '../../src/core/canonicalJson';
-import { exportFolder } from '../../src/core/declaration';
-import { LspSectionSchema, SkillsSectionSchema } from '../../src/core/declarationModel';
-import { HostStore } from '../../src/core/hostStore';
-import type { CommandResolver } from '../../src/core/lsp';
-import { analyzeSections, computeDeclarationSections, lspConfigured, skillTrustProblems } from '../../src/core/sections';
-import { lspDeclarationSection, lspSectionPinMatches } from '../../src/core/lspSection';
-import { definingLayer, hasPath, mergeSettingLayers, settingValueInText } from '../../src/core/settingLayers';
+import { canonicalHash } from '../../src/core/json/canonicalJson';
+import { exportFolder } from '../../src/core/declaration/declaration';
+import { LspSectionSchema, SkillsSectionSchema } from '../../src/core/declaration/declarationModel';
+import { HostStore } from '../../src/core/node/hostStore';
+import type { CommandResolver } from '../../src/core/lsp/lsp';
+import { analyzeSections, computeDeclarationSections, lspConfigured, skillTrustProblems } from '../../src/core/node/sections';
+import { lspDeclarationSection, lspSectionPinMatches } from '../../src/core/lsp/lspSection';
+import { definingLayer, hasPath, mergeSettingLayers, settingValueInText } from '../../src/core/settings/settingLayers';
 
 const resolveCommand: CommandResolver = (command) => (command === 'tsserver' ? '/usr/bin/tsserver' : undefined);
 
@@ -188,7 +188,7 @@ describe('sections: skillTrustProblems', () => {
   const candidate = (file: string) => ({ file, entry: path.basename(file), analysis: { kept: true, nameRange: { start: { line: 1, character: 6 }, end: { line: 1, character: 9 } }, problems: [] } });
   const root = (p: string, pin: string | undefined, files: string[], extra: Record<string, unknown> = {}) => ({
     path: p, kind: 'project-dsh' as const, rank: 100, skipSystem: false, exists: true, pin, candidates: files.map(candidate), ...extra,
-  }) as unknown as import('../../src/core/skills').SkillRootReport;
+  }) as unknown as import('../../src/core/skills/skills').SkillRootReport;
 
   it('flags every skill file of a trusted root whose pin changed, on its name; nothing for trusted or untrusted roots', () => {
     const discovery = { roots: [root('/a', 'sha256:new', ['/a/x/SKILL.md', '/a/y.md']), root('/b', 'sha256:b', ['/b/z/SKILL.md']), root('/c', 'sha256:c', ['/c/w.md'])] };

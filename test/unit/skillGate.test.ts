@@ -3,10 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { gateFolderSkills } from '../../src/core/skillGate';
-import { hashSkillRoot, skillBody } from '../../src/core/skills';
-import { LSP_APPROVAL_NAME, toLspStdioConfig } from '../../src/core/lspRow';
-import { lspDeclarationSection } from '../../src/core/lspSection';
+import { gateFolderSkills } from '../../src/core/skills/skillGate';
+import { hashSkillRoot, skillBody } from '../../src/core/skills/skills';
+import { LSP_APPROVAL_NAME, toLspStdioConfig } from '../../src/core/lsp/lspRow';
+import { lspDeclarationSection } from '../../src/core/lsp/lspSection';
 import { tempDir } from './helpers';
 
 const ROOT = path.resolve(__dirname, '../..');

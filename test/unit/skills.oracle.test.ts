@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { discoverSkills, type SkillCandidate, type SkillDiscovery } from '../../src/core/skills';
+import { discoverSkills, type SkillCandidate, type SkillDiscovery } from '../../src/core/skills/skills';
 import { makeSkillFixture, type SkillFixture } from './skills.fixture';
 
 const ORACLE_DIR = path.resolve(__dirname, '../oracle/skills');

@@ -4,10 +4,10 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { analyzeSkillText, discoverSkills, findProjectRoot, frontMatterBoolean, hashSkillRoot, resolveAgentsHome, skillRoots, skillTrustState, skillTrustStates, skillsDeclarationSection, type SkillDiscovery } from '../../src/core/skills';
-import { SKILL_PROBLEM_CODES } from '../../src/core/skillCodes';
-import { resolveDshHome } from '../../src/core/hostStore';
-import type { Range } from '../../src/core/text';
+import { analyzeSkillText, discoverSkills, findProjectRoot, frontMatterBoolean, hashSkillRoot, resolveAgentsHome, skillRoots, skillTrustState, skillTrustStates, skillsDeclarationSection, type SkillDiscovery } from '../../src/core/skills/skills';
+import { SKILL_PROBLEM_CODES } from '../../src/core/skills/skillCodes';
+import { resolveDshHome } from '../../src/core/node/hostStore';
+import type { Range } from '../../src/core/json/text';
 import { makeSkillFixture, type SkillFixture } from './skills.fixture';
 
 /** The text a range covers (ranges count UTF-16 units per line; lines end at \n, \r\n or \r). */

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { publicToolName } from '../../src/core/toolNames';
+import { publicToolName } from '../../src/core/mcp/toolNames';
 
 // Contract section 2, every vector.
 const VECTORS: Array<[string, string, string]> = [

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { resolveVariables } from '../../src/core/variables';
+import { resolveVariables } from '../../src/core/mcp/variables';
 
 const CTX = { folder: '/w/app', folderName: 'app', userHome: '/home/u', pathSeparator: '/' };
 

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { createPathResolver, LSP_PROBLEM_CODES, LSP_SETTING, placeSettingProblems, validateLspServers, type LspValidation } from '../../core/lsp';
-import type { Problem } from '../../core/problems';
+import { createPathResolver, LSP_PROBLEM_CODES, LSP_SETTING, placeSettingProblems, validateLspServers, type LspValidation } from '../../core/lsp/lsp';
+import type { Problem } from '../../core/problems/problems';
 import { fileFolders } from '../mcpFiles';
 import { diagnosticsByFile } from '../sectionDiagnostics';
-import { loadLspSettingLayers, mergedValue, settingLocator } from './settingsLayers';
+import { loadLspSettingLayers, mergedValue, settingLocator } from './lspSettingLayers';
 import { Debounced } from '../debounce';
 
 

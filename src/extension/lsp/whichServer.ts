@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { finalExtension, LSP_SETTING, lspServerFor } from '../../core/lsp';
+import { finalExtension, LSP_SETTING, lspServerFor } from '../../core/lsp/lsp';
 import { fileFolders } from '../mcpFiles';
 import { validateFolderLsp } from './lspDiagnostics';
 

@@ -1,9 +1,9 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { HostStore } from '../../core/hostStore';
-import type { SkillRootKind } from '../../core/declarationModel';
-import { hashSkillRoot, type SkillCandidate } from '../../core/skills';
+import { HostStore } from '../../core/node/hostStore';
+import type { SkillRootKind } from '../../core/declaration/declarationModel';
+import { hashSkillRoot, type SkillCandidate } from '../../core/skills/skills';
 import { trustWord, type RootView, type SkillRoots, type SkillsSnapshot } from './skillRoots';
 
 /**

@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import { dropTools, mergeTools, TOOL_ORDER_REST } from '../../../src/dsh-plugin/assembly';
 import { isReservationConflict } from '../../../src/dsh-plugin/mcpModules';
 import { buildRow } from '../../../src/dsh-plugin/rows';
-import type { DeclaredServer } from '../../../src/core/declarationModel';
-import { sha256Hex } from '../../../src/core/canonicalJson';
+import type { DeclaredServer } from '../../../src/core/declaration/declarationModel';
+import { sha256Hex } from '../../../src/core/json/canonicalJson';
 
 const tool = (name: string) => ({ name, description: name, parameters: { type: 'object' } });
 const names = (a: { tools: { name: string }[] }) => a.tools.map((t) => t.name);

@@ -1,5 +1,5 @@
 // Session on test/fixtures/ws-export: what activation costs. activate() only registers command
-// forwarders; the features start right after it (bridge.ts, lazily evaluated). Both times are
+// forwarders; the features start right after it (features.ts, lazily evaluated). Both times are
 // measured by the extension itself and printed as metrics.
 'use strict';
 const assert = require('assert');

@@ -18,10 +18,10 @@ import { createHash } from 'node:crypto';
 import { access, readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { isMap, isScalar, parseDocument, type YAMLError } from 'yaml';
-import type { SkillRootKind, SkillsDeclaration, SkillsDeclarationRoot, SkillTrustState } from './declarationModel';
-import { formatMessage, type Problem, type RelatedInformation, type Severity } from './problems';
-import { readRegularFile, readWorkspaceFile, type ReadFailure } from './reader';
-import { LineIndex, type Range } from './text';
+import type { SkillRootKind, SkillsDeclaration, SkillsDeclarationRoot, SkillTrustState } from '../declaration/declarationModel';
+import { formatMessage, type Problem, type RelatedInformation, type Severity } from '../problems/problems';
+import { readRegularFile, readWorkspaceFile, type ReadFailure } from '../node/reader';
+import { LineIndex, type Range } from '../json/text';
 
 /** DSH's rank of each file root kind (the kinds are part of the declaration model). */
 export const SKILL_ROOT_RANKS = {

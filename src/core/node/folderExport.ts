@@ -4,8 +4,8 @@
  * complete with inputs and approvals, and hand to `commitExport`. Apart from ./declaration so that
  * verify (CLI, DSH plugin) does not pull in the skills code and its YAML parser.
  */
-import { reviewExport, type ReviewedExport } from './declaration';
-import { folderAnalyzeOptions, readCustomSkillRoots, SETTING, type FolderIdentity } from './folderSettings';
+import { reviewExport, type ReviewedExport } from '../declaration/declaration';
+import { folderAnalyzeOptions, readCustomSkillRoots, SETTING, type FolderIdentity } from '../settings/folderSettings';
 import { analyzeSections, type SectionOptions } from './sections';
 
 export interface FolderExportRequest extends FolderIdentity {

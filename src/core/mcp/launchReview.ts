@@ -1,6 +1,6 @@
-import type { DeclaredServer } from './declarationModel';
-import { isLoaderVariable } from './envFile';
-import { templateText } from './template';
+import type { DeclaredServer } from '../declaration/declarationModel';
+import { isLoaderVariable } from '../node/envFile';
+import { templateText } from '../declaration/template';
 
 /**
  * What a user must see before approving a server in the `pinned` trust mode: the exact,

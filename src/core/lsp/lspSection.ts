@@ -1,8 +1,8 @@
-import { canonicalHash } from './canonicalJson';
-import type { DeclaredLspServer, LspDeclarationSection } from './declarationModel';
+import { canonicalHash } from '../json/canonicalJson';
+import type { DeclaredLspServer, LspDeclarationSection } from '../declaration/declarationModel';
 import type { LspValidation } from './lsp';
-import { isCredentialName } from './securityLint';
-import type { Template } from './template';
+import { isCredentialName } from '../mcp/securityLint';
+import type { Template } from '../declaration/template';
 
 // Apart from sections.ts so that verify (CLI, DSH plugin) does not pull in skills and YAML.
 

@@ -1,21 +1,21 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { analyzeSource, emptyAnalysis, invalidExportOptions, SOURCE_PATH, type AnalyzeOptions, type Analysis } from './analyze';
-import { ConfinedDir, ConfinementError } from './atomicWrite';
-import { canonicalHash, sha256Hex } from './canonicalJson';
+import { analyzeSource, emptyAnalysis, invalidExportOptions, SOURCE_PATH, type AnalyzeOptions, type Analysis } from '../mcp/analyze';
+import { ConfinedDir, ConfinementError } from '../node/atomicWrite';
+import { canonicalHash, sha256Hex } from '../json/canonicalJson';
 import {
   DECLARATION_PATH, DECLARATION_SCHEMA_PATH, DECLARATION_SCHEMA_REF, DECLARATION_VERSION, DeclarationSchema, type Declaration, type DeclarationSections,
 } from './declarationModel';
-import declarationJsonSchema from '../../schemas/declaration.schema.json';
-import { LSP_APPROVAL_NAME } from './lspRow';
-import { HostStore } from './hostStore';
-import { lspSectionPinMatches } from './lspSection';
-import { findDuplicateKeys, parseJsonc } from './jsonTree';
-import { makeProblem, type Problem } from './problems';
-import { decodeText, readWorkspaceFile, type ReadFailure } from './reader';
-import { loadEnvFile, pinEnvFiles } from './envFile';
-import { EMPTY_RANGE } from './text';
+import declarationJsonSchema from '../../../schemas/declaration.schema.json';
+import { LSP_APPROVAL_NAME } from '../lsp/lspRow';
+import { HostStore } from '../node/hostStore';
+import { lspSectionPinMatches } from '../lsp/lspSection';
+import { findDuplicateKeys, parseJsonc } from '../json/jsonTree';
+import { makeProblem, type Problem } from '../problems/problems';
+import { decodeText, readWorkspaceFile, type ReadFailure } from '../node/reader';
+import { loadEnvFile, pinEnvFiles } from '../node/envFile';
+import { EMPTY_RANGE } from '../json/text';
 
 
 export const GENERATOR = { name: 'dsh-bridge', version: '0.1.0' };

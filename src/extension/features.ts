@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { HostStore } from '../core/hostStore';
+import { HostStore } from '../core/node/hostStore';
 import { McpCodeActions } from './codeActions';
 import { BridgeCommands } from './commands';
 import { McpDiagnostics } from './diagnostics';
@@ -7,7 +7,7 @@ import { registerLspAndSkills } from './lspAndSkills';
 import { MCP_JSON_SELECTOR } from './mcpFiles';
 import { InputSecrets } from './secrets';
 import { analyzeOptions, readGlobalSettings } from './settings';
-import { changedConcerns } from './logic';
+import { changedConcerns } from './decisions';
 import { DeclarationStatus } from './statusItem';
 
 /** The running features, for the activation API (read-only, nothing secret). */

@@ -1,5 +1,5 @@
-import type { DeclaredServer, Reconnect } from './declarationModel';
-import { renderTemplate, type Template, type TemplateLookup } from './template';
+import type { DeclaredServer, Reconnect } from '../declaration/declarationModel';
+import { renderTemplate, type Template, type TemplateLookup } from '../declaration/template';
 
 /** Config of one `@deepseek-ai/dsh-mcp-client` row (contract section 1), every field written. */
 export type McpClientConfig =

@@ -1,11 +1,11 @@
 import * as path from 'node:path';
-import type { Analysis } from './analyze';
-import { sha256Hex, withPin } from './canonicalJson';
-import type { DeclaredServer } from './declarationModel';
-import { nodeAtPath, parseJsonc } from './jsonTree';
-import { makeProblem } from './problems';
+import type { Analysis } from '../mcp/analyze';
+import { sha256Hex, withPin } from '../json/canonicalJson';
+import type { DeclaredServer } from '../declaration/declarationModel';
+import { nodeAtPath, parseJsonc } from '../json/jsonTree';
+import { makeProblem } from '../problems/problems';
 import { isInside, readWorkspaceFile } from './reader';
-import { EMPTY_RANGE, LineIndex } from './text';
+import { EMPTY_RANGE, LineIndex } from '../json/text';
 
 /**
  * The one envFile parser and loader of the bridge: the export pins what it reads, and the DSH

@@ -1,8 +1,8 @@
 import { applyEdits, createScanner, modify, type Edit, type FormattingOptions, type Node } from 'jsonc-parser';
-import { parseJsonc, properties, propertyValue } from './jsonTree';
-import type { Problem } from './problems';
+import { parseJsonc, properties, propertyValue } from '../json/jsonTree';
+import type { Problem } from '../problems/problems';
 import { isCredentialName } from './securityLint';
-import { LineIndex, type Range } from './text';
+import { LineIndex, type Range } from '../json/text';
 
 /**
  * Quick fixes for problems of `.vscode/mcp.json`, as text edits computed with jsonc-parser's

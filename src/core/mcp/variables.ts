@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { makeTemplate, type Template, type TemplatePart } from './template';
+import { makeTemplate, type Template, type TemplatePart } from '../declaration/template';
 
 /** Everything the export may resolve; `resolveConfig` is injected (the editor reads settings, the CLI has none). */
 export interface VariableContext {

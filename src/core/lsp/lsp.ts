@@ -14,9 +14,9 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { parseJsonc, properties, propertyValue, type Node } from './jsonTree';
-import { formatMessage, type Problem, type RelatedInformation, type Severity } from './problems';
-import { LineIndex, type Range } from './text';
+import { parseJsonc, properties, propertyValue, type Node } from '../json/jsonTree';
+import { formatMessage, type Problem, type RelatedInformation, type Severity } from '../problems/problems';
+import { LineIndex, type Range } from '../json/text';
 
 /** The setting id as written at the top level of settings.json (or under `settings` in a .code-workspace). */
 export const LSP_SETTING = 'dsh.lsp.servers';

@@ -1,24 +1,24 @@
 import * as path from 'node:path';
-import { hasLoneSurrogate, sha256Hex, withCanonicalText, withPin } from './canonicalJson';
+import { hasLoneSurrogate, sha256Hex, withCanonicalText, withPin } from '../json/canonicalJson';
 import {
   DSH_DEFAULTS, type DeclaredInput, type DeclaredServer, type Reconnect, type RejectedServer,
-} from './declarationModel';
+} from '../declaration/declarationModel';
 import {
   findDuplicateKeys, forEachString, nodeAtPath, nodeRange, nodeValue, parseJsonc, properties, propertyKeyNode, propertyValue,
   describeParseError, MAX_JSON_DEPTH, type Node,
-} from './jsonTree';
+} from '../json/jsonTree';
 import {
   INPUT_KEYS, INPUT_SCHEMAS, REMOTE_KEYS, ROOT_KEYS, STDIO_KEYS, firstIssue, serverShapeIssue, type InputDefinition, type InputType,
 } from './mcpModel';
-import { makeProblem, type Problem, type ProblemCode, type RelatedInformation } from './problems';
-import { decodeText } from './reader';
+import { makeProblem, type Problem, type ProblemCode, type RelatedInformation } from '../problems/problems';
+import { decodeText } from '../node/reader';
 import {
   credentialArgIndices, findUnpinnedLauncher, hasLiteralCredential, inputsInUrlAuthority, isCredentialName, isLoopbackHost,
   literalText, looksLikeCredentialValue,
 } from './securityLint';
 import { assignServerNames } from './serverName';
-import { templateRefs, templateWithPlaceholders, type Template } from './template';
-import { LineIndex, type Range } from './text';
+import { templateRefs, templateWithPlaceholders, type Template } from '../declaration/template';
+import { LineIndex, type Range } from '../json/text';
 import { check02Rules } from './dshRow';
 import { resolveVariables, type VariableContext } from './variables';
 

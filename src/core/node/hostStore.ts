@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as z from 'zod/mini';
 import { removeTempFiles, writeFileAtomic } from './atomicWrite';
-import { sha256Hex } from './canonicalJson';
+import { sha256Hex } from '../json/canonicalJson';
 import { isInside } from './reader';
 
 /**

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { LSP_SETTING, type JsonPath, type SettingsFileKind, type SettingsSource } from '../../core/lsp';
-import { definingLayer, mergeSettingLayers, settingValueInText } from '../../core/settingLayers';
+import { LSP_SETTING, type JsonPath, type SettingsFileKind, type SettingsSource } from '../../core/lsp/lsp';
+import { definingLayer, mergeSettingLayers, settingValueInText } from '../../core/settings/settingLayers';
 
 /** One layer of `dsh.lsp.servers` as VS Code's `inspect` reports it, with the file that holds it. */
 export interface SettingLayer {

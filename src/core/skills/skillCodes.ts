@@ -1,4 +1,4 @@
-import type { Severity } from './problems';
+import type { Severity } from '../problems/problems';
 
 // The skill code tables live apart from skills.ts so that a code catalog (loaded when the
 // extension activates) does not pull in the YAML parser.

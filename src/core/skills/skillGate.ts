@@ -9,8 +9,8 @@
  * skills. A gated root passes only when the host store records its current content pin.
  */
 import * as path from 'node:path';
-import type { SkillRootKind } from './declarationModel';
-import { HostStore } from './hostStore';
+import type { SkillRootKind } from '../declaration/declarationModel';
+import { HostStore } from '../node/hostStore';
 import { discoverSkills, nodeSkillFs, skillTrustState, type SkillCandidate, type SkillDiscovery, type SkillFs } from './skills';
 
 export const GATED_SKILL_ROOT_KINDS: ReadonlySet<SkillRootKind> = new Set<SkillRootKind>(['project-dsh', 'project-agents', 'custom']);

@@ -4,9 +4,9 @@
  * a value of the wrong shape falls back to its default (reported once through `invalid`).
  */
 import * as z from 'zod/mini';
-import type { AnalyzeOptions } from './analyze';
-import { DSH_DEFAULTS, type Reconnect } from './declarationModel';
-import { nodeValue, parseJsonc, propertyValue } from './jsonTree';
+import type { AnalyzeOptions } from '../mcp/analyze';
+import { DSH_DEFAULTS, type Reconnect } from '../declaration/declarationModel';
+import { nodeValue, parseJsonc, propertyValue } from '../json/jsonTree';
 import { mergeSettingLayers } from './settingLayers';
 
 /** The effective value of a setting for one folder (the editor: `getConfiguration(undefined, folderUri).get(key)`). */

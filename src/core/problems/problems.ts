@@ -1,4 +1,4 @@
-import type { Range } from './text';
+import type { Range } from '../json/text';
 
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -1,6 +1,6 @@
 import type { VerifyResult } from './declaration';
-import type { TrustMode } from './hostStore';
-import type { SkillGateResult } from './skillGate';
+import type { TrustMode } from '../node/hostStore';
+import type { SkillGateResult } from '../skills/skillGate';
 
 /**
  * What a DSH session in a folder gets from the bridge, as the DSH plugin decides it: the MCP

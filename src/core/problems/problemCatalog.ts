@@ -1,6 +1,6 @@
-import { LSP_PROBLEM_CODES } from './lsp';
+import { LSP_PROBLEM_CODES } from '../lsp/lsp';
 import { PROBLEM_CODES, type Severity } from './problems';
-import { SKILL_PROBLEM_CODES, SKILL_TRUST_PROBLEM_CODES } from './skillCodes';
+import { SKILL_PROBLEM_CODES, SKILL_TRUST_PROBLEM_CODES } from '../skills/skillCodes';
 
 /** Every problem code the bridge reports, by area, with its severity and English template. */
 export const PROBLEM_CATALOG: ReadonlyArray<{ area: string; codes: Record<string, readonly [Severity, string]> }> = [

@@ -1,12 +1,12 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { analyzeFolder, verifyFolder, type VerifyResult } from './declaration';
-import { type DeclaredServer } from './declarationModel';
+import { analyzeFolder, verifyFolder, type VerifyResult } from '../declaration/declaration';
+import { type DeclaredServer } from '../declaration/declarationModel';
 import {
   DEFAULT_PROFILE, DSH_VERSION, findLauncher, inspectProfile, launcherNode, launcherRuleMismatches, nodeFitsDsh, nodeVersion, packageVersion, type ProfileState,
 } from './dshSide';
 import { HostStore, type TrustMode } from './hostStore';
-import { formatMessage } from './problems';
+import { formatMessage } from '../problems/problems';
 
 /**
  * `dsh-bridge doctor` and the editor's *Diagnose the DSH Side*: what stands between a folder's

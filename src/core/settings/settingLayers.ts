@@ -3,8 +3,8 @@
  * workspace and folder settings. Pure; no editor. Kept apart from ./sections so the editor can load
  * it without the skills code (and its YAML parser).
  */
-import { nodeValue, parseJsonc, propertyValue } from './jsonTree';
-import type { JsonPath, SettingsFileKind } from './lsp';
+import { nodeValue, parseJsonc, propertyValue } from '../json/jsonTree';
+import type { JsonPath, SettingsFileKind } from '../lsp/lsp';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,6 +1,6 @@
-import type { DeclaredLspServer, LspDeclarationSection } from './declarationModel';
-import { shellQuote } from './launchReview';
-import { renderTemplate, type TemplateLookup } from './template';
+import type { DeclaredLspServer, LspDeclarationSection } from '../declaration/declarationModel';
+import { shellQuote } from '../mcp/launchReview';
+import { renderTemplate, type TemplateLookup } from '../declaration/template';
 
 /**
  * The DSH side's rendering of a verified `lsp` section into the config of one

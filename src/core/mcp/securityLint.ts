@@ -1,4 +1,4 @@
-import { templateWithPlaceholders, type Template } from './template';
+import { templateWithPlaceholders, type Template } from '../declaration/template';
 
 /**
  * Words that make a name a credential name. DSH 0.2's editor uses

@@ -12,17 +12,17 @@
  *   declarationModel.ts is the contract both sides read).
  */
 import * as os from 'node:os';
-import { canonicalHash } from './canonicalJson';
-import { formatMessage, type Problem } from './problems';
-import { SKILL_TRUST_PROBLEM_CODES, type SkillTrustProblemCode } from './skillCodes';
+import { canonicalHash } from '../json/canonicalJson';
+import { formatMessage, type Problem } from '../problems/problems';
+import { SKILL_TRUST_PROBLEM_CODES, type SkillTrustProblemCode } from '../skills/skillCodes';
 import { HostStore } from './hostStore';
-import { createPathResolver, validateLspServers, type CommandResolver, type LspServerConfig, type LspValidation } from './lsp';
+import { createPathResolver, validateLspServers, type CommandResolver, type LspServerConfig, type LspValidation } from '../lsp/lsp';
 import {
   discoverSkills, nodeSkillFs, resolveAgentsHome, skillTrustState, skillsDeclarationSection, type SkillDiscovery, type SkillFs,
-} from './skills';
+} from '../skills/skills';
 
-import { lspDeclarationSection } from './lspSection';
-import type { DeclarationSections } from './declarationModel';
+import { lspDeclarationSection } from '../lsp/lspSection';
+import type { DeclarationSections } from '../declaration/declarationModel';
 
 
 
