@@ -24,6 +24,9 @@ describe('ws-export: the doctor command', function () {
     const text = editor.document.getText();
     assert.match(text, /No DSH found: none installed by dsh-bridge, and no dsh on PATH\.\n {2}fix: dsh-bridge dsh install/);
     assert.match(text, /\nWould mount: none; would not: .+\(.+; fix: dsh-bridge .+\)/);
+    // Leave nothing open for the next suites: the untitled report is reverted, not saved.
+    await vscode.window.showTextDocument(editor.document);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await waitFor(() => !vscode.workspace.textDocuments.some((d) => d === editor.document && !d.isClosed && d.isDirty), 10000, 'the report to close');
   });
 });
