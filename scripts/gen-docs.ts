@@ -1,5 +1,7 @@
-// Writes the "Problem codes" section of README.md from the code catalog, so every code the
-// editor links to (README.md#<code>) has a heading. `--check` exits 1 when README is out of date.
+// Writes docs/problem-codes.md from the code catalog, so every code the editor links to has a
+// heading there. The page ships in the .vsix under the same path (the link target must exist in
+// the installed extension, whose README is renamed by the packager). `--check` exits 1 when the
+// page is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { PROBLEM_CATALOG } from '../src/core/problems/problemCatalog';
 
@@ -35,33 +37,37 @@ const FIXES: Record<string, string> = {
   'skill-root-too-large': 'Split the root or move large files out of it: a root that cannot be pinned is never trusted, so the DSH plugin withholds its skills (project and custom roots).',
 };
 
-const START = '<!-- problem-codes:start -->';
-const END = '<!-- problem-codes:end -->';
-
-function section(): string {
-  const out: string[] = [START, ''];
+function page(): string {
+  const out: string[] = [
+    '# DSH Bridge problem codes',
+    '',
+    'Every problem DSH Bridge reports in the editor (and the CLI prints) has a code; the code in the',
+    'Problems panel links to its entry here: what it means and what to do about it.',
+    '',
+  ];
   for (const { area, codes } of PROBLEM_CATALOG) {
-    out.push(`### ${area}`, '');
+    out.push(`## ${area}`, '');
     for (const [code, [severity, template]] of Object.entries(codes)) {
-      out.push(`#### \`${code}\``, '', `*${severity}* — ${template.replace(/\{(\w+)\}/g, '*$1*')}`, '');
+      out.push(`### \`${code}\``, '', `*${severity}* — ${template.replace(/\{(\w+)\}/g, '*$1*')}`, '');
       if (FIXES[code]) out.push(FIXES[code], '');
     }
   }
-  out.push(END);
   return out.join('\n');
 }
 
-const readmeUrl = new URL('../README.md', import.meta.url);
-const readme = readFileSync(readmeUrl, 'utf8');
-const start = readme.indexOf(START);
-const end = readme.indexOf(END);
-if (start < 0 || end < 0) throw new Error('README.md has no problem-codes markers');
-const updated = readme.slice(0, start) + section() + readme.slice(end + END.length);
+const pageUrl = new URL('../docs/problem-codes.md', import.meta.url);
+let current = '';
+try {
+  current = readFileSync(pageUrl, 'utf8');
+} catch {
+  // not written yet
+}
+const updated = page();
 if (process.argv.includes('--check')) {
-  if (updated !== readme) {
-    console.error('README.md "Problem codes" is out of date: run npm run docs');
+  if (updated !== current) {
+    console.error('docs/problem-codes.md is out of date: run npm run docs');
     process.exit(1);
   }
-} else if (updated !== readme) {
-  writeFileSync(readmeUrl, updated);
+} else if (updated !== current) {
+  writeFileSync(pageUrl, updated);
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { problemLink } from './problemDocs';
 import type { SkillGateResult } from '../core/skills/skillGate';
 import { LspDiagnostics } from './lsp/lspDiagnostics';
 import { userSettingsUri } from './lsp/lspSettingLayers';
@@ -36,7 +37,7 @@ export interface LspAndSkills extends vscode.Disposable {
 export function registerLspAndSkills(context: vscode.ExtensionContext, services: LspAndSkillsServices): LspAndSkills {
   const { log } = services;
   const invalidSetting = services.invalidSetting ?? ((key: string) => log.warn(`setting ${key} has an invalid value; its default is used`));
-  const docsUri = (code: string) => vscode.Uri.joinPath(context.extensionUri, 'README.md').with({ fragment: code });
+  const docsUri = problemLink;
   const dshHome = () => services.dshHome();
   const userSettings = userSettingsUri(context.globalStorageUri);
   const lsp = new LspDiagnostics(userSettings, docsUri, log);

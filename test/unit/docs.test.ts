@@ -9,11 +9,12 @@ import { PROBLEM_CATALOG } from '../../src/core/problems/problemCatalog';
 const ROOT = path.resolve(__dirname, '../..');
 
 describe('docs and generated files stay in sync with the code', () => {
-  it('README has a heading for every problem code (the diagnostics link to it)', () => {
+  it('docs/problem-codes.md has a heading for every problem code (the diagnostics link to it) and ships in the .vsix', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/gen-docs.ts', '--check'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    for (const { codes } of PROBLEM_CATALOG) for (const code of Object.keys(codes)) assert.ok(readme.includes(`#### \`${code}\``), code);
+    const page = readFileSync(path.join(ROOT, 'docs/problem-codes.md'), 'utf8');
+    for (const { codes } of PROBLEM_CATALOG) for (const code of Object.keys(codes)) assert.ok(page.includes(`### \`${code}\``), code);
+    assert.match(readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8'), /^!docs\/problem-codes\.md$/m);
   });
 
   it('schemas/declaration.schema.json is what the zod model generates', () => {

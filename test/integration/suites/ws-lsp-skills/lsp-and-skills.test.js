@@ -87,7 +87,8 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
       for (const [code, range] of Object.entries(expected)) {
         const d = ours(uri).find((x) => codeOf(x) === code);
         assert.deepStrictEqual(plain(d.range), { start: range.start, end: range.end }, `range of ${code}`);
-        assert.ok(d.code.target instanceof vscode.Uri && d.code.target.fragment === code && d.code.target.path.endsWith('/README.md'), `${code}: README link`);
+        assert.ok(d.code.target instanceof vscode.Uri && d.code.target.scheme === 'command' && d.code.target.path === 'dsh.explainProblem'
+          && JSON.parse(decodeURIComponent(d.code.target.query))[0] === code, `${code}: link to its explanation`);
         assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error, code);
         assert.ok(!d.message.includes('{') && d.message.length > 20, `${code}: ${d.message}`);
       }
