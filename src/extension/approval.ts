@@ -1,24 +1,49 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DeclaredServer, LspDeclarationSection } from '../core/declaration/declarationModel';
 import { lspLaunchLine } from '../core/lsp/lspRow';
 import { DANGER_MESSAGES, reviewLaunch } from '../core/mcp/launchReview';
+import { problemTemplate } from '../core/problems/problemCatalog';
+import { findUnpinnedLauncher } from '../core/mcp/securityLint';
+import { templateText } from '../core/declaration/template';
 import { translate } from './l10n';
 
 export type ApprovalChoice = 'approve' | 'skip' | 'cancel';
 
-/** The text of the review: the exact launch, untruncated, and what is dangerous in it. */
-export function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolder): { message: string; detail: string } {
+/** A pin as a reader can compare it: the hash's first 12 hex digits; the full pin on demand. */
+export function shortPin(pin: string): string {
+  return `${pin.slice(0, 'sha256:'.length + 12)}\u2026`;
+}
+
+/** The same unpinned-launcher note the editor shows on mcp.json (problem `unpinned-package`). */
+function unpinnedNote(server: DeclaredServer): string | undefined {
+  if (server.transport !== 'stdio') return undefined;
+  const found = findUnpinnedLauncher(templateText(server.command), server.args.map(templateText));
+  const template = problemTemplate('unpinned-package');
+  return found && template ? translate(template, { launcher: found.launcher, hint: found.hint }) : undefined;
+}
+
+function dangerTexts(server: DeclaredServer): string[] {
+  return reviewLaunch(server).dangers.map((d) => translate(DANGER_MESSAGES[d.code], { token: d.token }));
+}
+
+/** The text of the review: the exact launch, untruncated, what is dangerous in it, and the pin (short unless `fullPin`). */
+export function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolder, fullPin = false): { message: string; detail: string } {
   const r = reviewLaunch(server);
   const lines: string[] = [];
-  if (r.dangers.length) {
+  const dangers = dangerTexts(server);
+  if (dangers.length) {
     lines.push(vscode.l10n.t('DANGER:'));
-    for (const d of r.dangers) lines.push(`  \u26a0 ${translate(DANGER_MESSAGES[d.code], { token: d.token })}`);
+    for (const d of dangers) lines.push(`  \u26a0 ${d}`);
     lines.push('');
   }
   if (r.transport === 'stdio') {
     lines.push(vscode.l10n.t('It will run this command on this computer with your user\'s privileges:'));
     lines.push('', r.launch, '');
-    lines.push(vscode.l10n.t('Working folder: {0}', r.cwd ?? ''));
+    const unpinned = unpinnedNote(server);
+    if (unpinned) lines.push(`\u26a0 ${unpinned}`, '');
+    // The working folder is said only where it is not the folder itself (said below).
+    if (r.cwd && path.resolve(r.cwd) !== path.resolve(folder.uri.fsPath)) lines.push(vscode.l10n.t('Working folder: {0}', r.cwd));
     lines.push(vscode.l10n.t('Environment variables (names only): {0}', r.envNames.length ? r.envNames.join(', ') : vscode.l10n.t('none')));
     if (r.envFile !== undefined) {
       lines.push(vscode.l10n.t('Environment file: {0}', r.envFile));
@@ -29,7 +54,7 @@ export function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolde
     lines.push('', r.launch, '');
     lines.push(vscode.l10n.t('Headers (names only): {0}', r.headerNames.length ? r.headerNames.join(', ') : vscode.l10n.t('none')));
   }
-  lines.push('', vscode.l10n.t('Folder: {0}', folder.uri.fsPath), vscode.l10n.t('Pin: {0}', server.pin));
+  lines.push('', vscode.l10n.t('Folder: {0}', folder.uri.fsPath), vscode.l10n.t('Pin: {0}', fullPin ? server.pin : shortPin(server.pin)));
   lines.push(vscode.l10n.t('Approval is bound to this exact entry: any change asks again. Skip exports it unapproved, so DSH will not start it without asking.'));
   return {
     message: vscode.l10n.t('Approve MCP server "{0}" for DSH?', r.name),
@@ -37,19 +62,90 @@ export function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolde
   };
 }
 
-/** A modal review of one server. Escape or Cancel aborts the whole export. */
+/** A modal review of one server, its pin short until asked for in full. Escape or Cancel aborts the whole export. */
 export async function askApproval(server: DeclaredServer, folder: vscode.WorkspaceFolder): Promise<ApprovalChoice> {
-  const { message, detail } = reviewText(server, folder);
   const approve = vscode.l10n.t('Approve');
   const skip = vscode.l10n.t('Skip');
+  const showPin = vscode.l10n.t('Show Full Pin');
   // With a danger, Skip is the default button: Enter must not approve it.
   const dangerous = reviewLaunch(server).dangers.length > 0;
-  const choice = dangerous
-    ? await vscode.window.showWarningMessage(message, { modal: true, detail }, skip, approve)
-    : await vscode.window.showInformationMessage(message, { modal: true, detail }, approve, skip);
-  if (choice === approve) return 'approve';
-  if (choice === skip) return 'skip';
-  return 'cancel';
+  for (let fullPin = false; ;) {
+    const { message, detail } = reviewText(server, folder, fullPin);
+    const buttons = [...(dangerous ? [skip, approve] : [approve, skip]), ...(fullPin ? [] : [showPin])];
+    const choice = dangerous
+      ? await vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons)
+      : await vscode.window.showInformationMessage(message, { modal: true, detail }, ...buttons);
+    if (choice === showPin) {
+      fullPin = true;
+      continue;
+    }
+    if (choice === approve) return 'approve';
+    if (choice === skip) return 'skip';
+    return 'cancel';
+  }
+}
+
+interface ServerItem extends vscode.QuickPickItem {
+  server: DeclaredServer;
+}
+
+/**
+ * Reviews every unapproved server of a folder at once: one server is one modal review; several
+ * are one checklist (what each runs, its dangers, its short pin), with the full review of any
+ * row one click away. Checked rows are approved, the others exported unapproved (DSH asks);
+ * Escape cancels the export. Dangerous servers start unchecked.
+ */
+export async function reviewServers(servers: DeclaredServer[], folder: vscode.WorkspaceFolder): Promise<Map<string, ApprovalChoice> | 'cancel'> {
+  if (servers.length === 0) return new Map();
+  if (servers.length === 1) {
+    const choice = await askApproval(servers[0], folder);
+    return choice === 'cancel' ? 'cancel' : new Map([[servers[0].serverName, choice]]);
+  }
+  const fullReview: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('eye'), tooltip: vscode.l10n.t('Show the full review') };
+  const items: ServerItem[] = servers.map((server) => {
+    const r = reviewLaunch(server);
+    const warnings = [...dangerTexts(server), ...[unpinnedNote(server)].filter((x): x is string => !!x)];
+    return {
+      server,
+      label: `${r.dangers.length ? '$(warning) ' : ''}${r.name}`,
+      description: vscode.l10n.t('pin {0}', shortPin(server.pin)),
+      detail: [r.launch, ...warnings].join(' \u2014 '),
+      buttons: [fullReview],
+    };
+  });
+  const pick = vscode.window.createQuickPick<ServerItem>();
+  pick.title = vscode.l10n.t('Approve MCP servers of {0} for DSH', folder.name);
+  pick.placeholder = vscode.l10n.t('Checked servers are approved; the others are exported unapproved and DSH asks before starting them.');
+  pick.canSelectMany = true;
+  pick.ignoreFocusOut = true;
+  pick.matchOnDetail = true;
+  pick.items = items;
+  pick.selectedItems = items.filter((i) => reviewLaunch(i.server).dangers.length === 0);
+  try {
+    return await new Promise<Map<string, ApprovalChoice> | 'cancel'>((resolve) => {
+      let reviewing = false;
+      pick.onDidTriggerItemButton(async ({ item }) => {
+        reviewing = true;
+        const choice = await askApproval(item.server, folder);
+        reviewing = false;
+        const others = pick.selectedItems.filter((i) => i !== item);
+        if (choice === 'approve') pick.selectedItems = [...others, item];
+        else if (choice === 'skip') pick.selectedItems = others;
+        pick.show();
+      });
+      pick.onDidAccept(() => {
+        const approved = new Set(pick.selectedItems.map((i) => i.server.serverName));
+        resolve(new Map(servers.map((s) => [s.serverName, approved.has(s.serverName) ? 'approve' : 'skip'])));
+        pick.hide();
+      });
+      pick.onDidHide(() => {
+        if (!reviewing) resolve('cancel');
+      });
+      pick.show();
+    });
+  } finally {
+    pick.dispose();
+  }
 }
 
 /**

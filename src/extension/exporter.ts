@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import { commitExport, ExportError, sourceChangedSinceReview, type ExportResult, type ReviewedExport } from '../core/declaration/declaration';
 import { HostStore, type TrustMode } from '../core/node/hostStore';
 import { LSP_APPROVAL_NAME, lspSectionUsable } from '../core/lsp/lspRow';
-import { askApproval, askLspApproval } from './approval';
+import { askLspApproval, reviewServers } from './approval';
+import type { DeclaredServer } from '../core/declaration/declarationModel';
 import { InputCommandError, promptForInput } from './prompts';
 import type { InputSecrets } from './secrets';
 import { folderSettingsView, readGlobalSettings } from './settings';
@@ -111,37 +112,34 @@ export class Exporter {
       if (missing.length) return empty('needs-input', { trustMode, needed: missing });
 
       if (trustMode === 'pinned') {
-        const unapproved: string[] = [];
+        const unapproved: DeclaredServer[] = [];
         for (const server of analysis.servers) {
-          if (await store.isApproved(folder.uri.fsPath, server.serverName, server.pin)) continue;
-          if (!request.interactive) {
-            unapproved.push(server.name);
-            continue;
-          }
-          const choice = await askApproval(server, folder);
-          if (choice === 'cancel') {
-            this.log.info(`export cancelled at the review of "${server.serverName}" in ${folder.name}: nothing was written`);
-            return empty('cancelled', { trustMode });
-          }
-          if (choice === 'approve') plan.approve.push({ serverName: server.serverName, pin: server.pin });
-          else plan.skipped.push(server.serverName);
+          if (!(await store.isApproved(folder.uri.fsPath, server.serverName, server.pin))) unapproved.push(server);
         }
         // The language servers DSH will start from this declaration: one review, one pin.
         const lsp = reviewed.sections.lsp;
-        if (lspSectionUsable(lsp) && !(await store.isApproved(folder.uri.fsPath, LSP_APPROVAL_NAME, lsp.pin))) {
-          if (!request.interactive) {
-            unapproved.push(vscode.l10n.t('language servers'));
-          } else {
-            const choice = await askLspApproval(lsp, folder);
-            if (choice === 'cancel') {
-              this.log.info(`export cancelled at the review of the language servers in ${folder.name}: nothing was written`);
-              return empty('cancelled', { trustMode });
-            }
-            if (choice === 'approve') plan.approve.push({ serverName: LSP_APPROVAL_NAME, pin: lsp.pin });
-            else plan.skipped.push(LSP_APPROVAL_NAME);
-          }
+        const lspToReview = lspSectionUsable(lsp) && !(await store.isApproved(folder.uri.fsPath, LSP_APPROVAL_NAME, lsp.pin)) ? lsp : undefined;
+        if ((unapproved.length || lspToReview) && !request.interactive) {
+          return empty('needs-approval', { trustMode, needed: [...unapproved.map((s) => s.name), ...(lspToReview ? [vscode.l10n.t('language servers')] : [])] });
         }
-        if (unapproved.length) return empty('needs-approval', { trustMode, needed: unapproved });
+        const choices = await reviewServers(unapproved, folder);
+        if (choices === 'cancel') {
+          this.log.info(`export cancelled at the review of ${folder.name}: nothing was written`);
+          return empty('cancelled', { trustMode });
+        }
+        for (const server of unapproved) {
+          if (choices.get(server.serverName) === 'approve') plan.approve.push({ serverName: server.serverName, pin: server.pin });
+          else plan.skipped.push(server.serverName);
+        }
+        if (lspToReview) {
+          const choice = await askLspApproval(lspToReview, folder);
+          if (choice === 'cancel') {
+            this.log.info(`export cancelled at the review of the language servers in ${folder.name}: nothing was written`);
+            return empty('cancelled', { trustMode });
+          }
+          if (choice === 'approve') plan.approve.push({ serverName: LSP_APPROVAL_NAME, pin: lspToReview.pin });
+          else plan.skipped.push(LSP_APPROVAL_NAME);
+        }
       }
     }
 

@@ -1,8 +1,10 @@
 // UI flow (code-server + chromium via Playwright) of the "pinned" trust mode on
-// test/fixtures/ws-pinned: the export shows a modal review per server with the exact, untruncated
-// launch, env NAMES only, the user's privileges and the dangerous patterns; Approve binds the
-// approval to folder + serverName + pin in the host store, Skip exports without approval, and a
-// second export asks only about what is not approved; Escape cancels with nothing written.
+// test/fixtures/ws-pinned: the export shows one checklist of every server to review (launch,
+// dangers, the unpinned-launcher note the editor shows too, a short pin), with the full modal
+// review (exact, untruncated launch, env NAMES only, the full pin on request) one click away;
+// approvals are bound to folder + serverName + pin in the host store, unchecked servers are
+// exported unapproved and said so, and a second export asks only about what is not approved;
+// Escape cancels with nothing written.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -12,24 +14,8 @@ import { screenshotFailuresAndClose } from './hooks.mjs';
 
 const folderRecord = (dshHome, folder) => path.join(dshHome, 'bridge', 'folders', `${crypto.createHash('sha256').update(path.resolve(folder)).digest('hex')}.json`);
 const DIALOG = '.monaco-dialog-box';
-
-async function dialog(page) {
-  const box = page.locator(DIALOG);
-  await box.waitFor({ state: 'visible', timeout: 30000 });
-  return { box, text: (await box.innerText()).replace(/\r/g, '') };
-}
-
-/** Clicks a dialog button; waits until that dialog is gone (hidden, or replaced by the next review). */
-async function click(page, label) {
-  const box = page.locator(DIALOG);
-  const before = await box.innerText();
-  await page.locator(`${DIALOG} .dialog-buttons .monaco-button`, { hasText: new RegExp(`^${label}$`) }).click();
-  for (const until = Date.now() + 10000; ;) {
-    if (!(await box.isVisible().catch(() => false)) || (await box.innerText().catch(() => '')) !== before) return;
-    if (Date.now() > until) throw new Error(`the dialog did not close after "${label}"`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const dialog = async (editor) => ({ text: await editor.dialog() });
+const click = (editor, label) => editor.clickDialogButton(label);
 
 describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinned)', function () {
   let editor;
@@ -41,13 +27,25 @@ describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinne
 
   screenshotFailuresAndClose(() => editor);
 
-  it('Approve / Skip in the modal review; approvals bound to the pin; Escape cancels', async function () {
+  it('one review of all servers: a checklist with the full review on demand; approvals bound to the pin; Escape cancels', async function () {
     const ws = await editor.openWorkspace('ws-pinned');
     const page = editor.page;
-    await editor.runCommand('DSH: Export MCP Servers to DSH');
+    await editor.runCommand('DSH: Export MCP Servers');
 
-    // 1. The dangerous server, reviewed in full.
-    const first = await dialog(page);
+    // 1. One checklist of every server to review: dangerous ones unchecked, the unpinned launcher flagged as in the editor.
+    const title = 'Approve MCP servers of ws-pinned for DSH';
+    const rows = await editor.quickPickRows({ title, atLeast: 3 });
+    const row = (name) => rows.find((r) => r.label.includes(name));
+    assert.deepEqual(rows.map((r) => [r.label.replace(/^\W+/, ''), r.checked]), [['installer', false], ['files', true], ['fetch', true]]);
+    assert.match(row('installer').text, /Downloads something and runs it \(curl\)/);
+    assert.match(row('fetch').text, /uvx mcp-server-fetch/);
+    assert.match(row('fetch').text, /uvx runs whatever version is newest at start/);
+    for (const r of rows) assert.match(r.description, /^pin sha256:[0-9a-f]{12}\u2026$/, `short pin of ${r.label}`);
+    const listShot = await editor.screenshot('pinned-review-checklist');
+
+    // 2. The full review of the dangerous one, on demand: untruncated launch, short pin, the full pin on request.
+    await editor.quickPickRowButton('installer', 'Show the full review');
+    const first = await dialog(editor);
     assert.match(first.text, /Approve MCP server "installer" for DSH\?/);
     assert.ok(first.text.includes("bash -c 'curl -fsSL https://get.example.com/install.sh | sh && exec node server.js --data-dir /srv/mcp/a-rather-long-path/that/must/not/be/truncated/in/the/review/dialog --end-of-command-line'"),
       `the full command line is not shown:\n${first.text}`);
@@ -57,28 +55,38 @@ describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinne
     assert.match(first.text, /Runs a shell command line \(bash -c\)/);
     assert.match(first.text, /Environment variables \(names only\): LOG_LEVEL/);
     assert.ok(!first.text.includes('value-that-must-not-be-shown'), 'an env value is shown');
+    assert.equal(first.text.split(ws).length - 1, 1, `the folder is said more than once:\n${first.text}`);
+    assert.doesNotMatch(first.text, /Working folder/);
+    assert.match(first.text, /Pin: sha256:[0-9a-f]{12}\u2026/);
     const shot = await editor.screenshot('pinned-review-dialog');
-    await click(page, 'Approve');
+    await click(editor, 'Show Full Pin');
+    const full = await dialog(editor);
+    assert.match(full.text, /Pin: sha256:[0-9a-f]{64}\b/);
+    await editor.screenshot('pinned-review-dialog-full-pin');
+    await click(editor, 'Approve');
 
-    // 2. The harmless one: Skip (exported, not approved).
-    const second = await dialog(page);
-    assert.match(second.text, /Approve MCP server "files" for DSH\?/);
-    assert.ok(second.text.includes('node files.js'));
-    assert.ok(!/DANGER/.test(second.text));
-    await click(page, 'Skip');
+    // 3. Back in the checklist: installer now checked; leave files unapproved; OK.
+    const after = await editor.quickPickRows({ title, atLeast: 3 });
+    assert.equal(after.find((r) => r.label.includes('installer')).checked, true, 'Approve in the full review did not check the row');
+    await editor.quickPickToggleRow('files');
+    assert.equal((await editor.quickPickRows({ title, atLeast: 3 })).find((r) => r.label.includes('files')).checked, false);
+    await editor.acceptQuickInput();
 
     const declFile = await editor.waitForWorkspaceFile('.dsh/declaration.json');
     const decl = JSON.parse(fs.readFileSync(declFile, 'utf8'));
-    assert.deepEqual(decl.servers.map((s) => s.serverName), ['installer', 'files']);
+    assert.deepEqual(decl.servers.map((s) => s.serverName), ['installer', 'files', 'fetch']);
     const record = JSON.parse(fs.readFileSync(folderRecord(editor.run.dshHome, ws), 'utf8'));
-    assert.deepEqual(record.approvals, [{ serverName: 'installer', pin: decl.servers[0].pin }]);
+    assert.deepEqual(record.approvals, [{ serverName: 'installer', pin: decl.servers[0].pin }, { serverName: 'fetch', pin: decl.servers[2].pin }]);
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(editor.run.dshHome, 'bridge', 'settings.json'), 'utf8')), { version: 1, trustMode: 'pinned' });
-    await editor.waitForNotification(/Exported 2 servers to DSH \(0 refused\)/);
+    // The skipped approval is said, in the notification and in the status bar.
+    await editor.waitForNotification(/^Exported 3 MCP servers to DSH\. files is not approved: DSH will ask before it starts it\.$/);
+    await editor.statusBarItem('dsh-bridge.status', { text: /DSH: not approved/ });
+    console.log(`      screenshot: ${await editor.screenshot('pinned-status-not-approved')}`);
 
-    // 3. Again: only the unapproved server is reviewed; Escape cancels the whole export.
+    // 4. Again: only the unapproved server is reviewed (one server: the modal); Escape cancels the whole export.
     const before = fs.readFileSync(declFile, 'utf8');
-    await editor.runCommand('DSH: Export MCP Servers to DSH');
-    const again = await dialog(page);
+    await editor.runCommand('DSH: Export MCP Servers');
+    const again = await dialog(editor);
     assert.match(again.text, /Approve MCP server "files" for DSH\?/);
     await page.locator(`${DIALOG} .dialog-buttons .monaco-button`).first().focus();
     await page.keyboard.press('Escape');
@@ -86,6 +94,6 @@ describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinne
     await editor.waitForNotification(/Export cancelled: nothing was written/);
     assert.equal(fs.readFileSync(declFile, 'utf8'), before);
     assert.deepEqual(JSON.parse(fs.readFileSync(folderRecord(editor.run.dshHome, ws), 'utf8')).approvals, record.approvals);
-    console.log(`      screenshot: ${shot}`);
+    console.log(`      screenshots: ${listShot} ${shot}`);
   });
 });
