@@ -143,6 +143,11 @@ function expectArgs(rest: string[], count: number, command: string) {
 }
 
 /** What --json says of each server: never its launch details, which may hold resolved paths. */
+/** "1 server", "2 servers": the count with its real plural form. */
+export function countServers(n: number): string {
+  return n === 1 ? '1 server' : `${n} servers`;
+}
+
 function serverSummaries(servers: readonly DeclaredServer[]) {
   return servers.map((s) => ({ name: s.name, serverName: s.serverName, transport: s.transport, pin: s.pin }));
 }
@@ -189,8 +194,11 @@ async function runExport(command: string, identity: FolderIdentity, dshHome: str
     if (command === 'export') {
       const shown = path.relative(process.cwd(), path.join(folder, DECLARATION_PATH)) || DECLARATION_PATH;
       if (!analysis.usable) io.out('Nothing exported: the source could not be used (a previous declaration, if any, is left as it was and is now stale).');
-      else if (dryRun) io.out(`Dry run: ${analysis.servers.length} server(s) would be exported to ${shown}.`);
-      else io.out(`${result.written ? 'Exported' : 'Up to date:'} ${analysis.servers.length} server(s) to ${shown} (${analysis.rejected.length} refused).`);
+      else if (dryRun) io.out(`Dry run: ${countServers(analysis.servers.length)} would be exported to ${shown}.`);
+      else {
+        const refused = analysis.rejected.length ? ` (${analysis.rejected.length} refused)` : '';
+        io.out(`${result.written ? 'Exported' : 'Up to date:'} ${countServers(analysis.servers.length)} to ${shown}${refused}.`);
+      }
     }
   }
   return analysis.usable ? 0 : 1;
@@ -295,7 +303,7 @@ async function runVerify(folder: string, dshHome: string, json: boolean, io: Io)
     return result.ok ? 0 : 1;
   }
   if (result.ok) {
-    io.out(`${DECLARATION_PATH}: signed, intact and fresh (${result.declaration!.servers.length} server(s)).`);
+    io.out(`${DECLARATION_PATH}: signed, intact and fresh (${countServers(result.declaration!.servers.length)}).`);
   } else {
     for (const r of result.reasons) io.out(`${DECLARATION_PATH}: ${r.code}: ${r.message}`);
   }

@@ -144,11 +144,11 @@ export class BridgeCommands implements vscode.Disposable {
         const unusable = summary.folders.filter((f) => !f.usable);
         const openDeclaration = vscode.l10n.t('Open Declaration');
         const showProblems = vscode.l10n.t('Show Problems');
-        const message = unusable.length === summary.folders.length
-          ? vscode.l10n.t('Nothing was exported to DSH: .vscode/mcp.json has errors.')
-          : vscode.l10n.t('Exported {0} servers to DSH ({1} refused)', summary.exported, summary.refused);
-        const actions = unusable.length === summary.folders.length ? [showProblems] : [openDeclaration, showProblems];
-        void vscode.window.showInformationMessage(message, ...actions).then((c) => {
+        const nothing = unusable.length === summary.folders.length;
+        const message = nothing ? vscode.l10n.t('Nothing was exported to DSH: .vscode/mcp.json has errors.') : exportMessage(summary);
+        const actions = nothing ? [showProblems] : summary.refused ? [openDeclaration, showProblems] : [openDeclaration];
+        const show = summary.folders.some((f) => f.skipped.length) ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+        void show(message, ...actions).then((c) => {
           if (c === openDeclaration) {
             const first = summary.folders.find((f) => f.usable);
             if (first) void this.openDeclaration(vscode.Uri.file(first.folder));
@@ -211,7 +211,10 @@ export class BridgeCommands implements vscode.Disposable {
       await store.setInput(folder.uri.fsPath, id, value);
     }
     this.log.info(`stored values of ${values.size} input(s) of ${folder.name}: ${[...values.keys()].join(', ')}`);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Stored {0} input value(s). Export again to use them in a changed declaration.', values.size));
+    this.status.refresh();
+    void vscode.window.showInformationMessage(values.size === 1
+      ? vscode.l10n.t('Stored 1 input value. Export again if the declaration changed.')
+      : vscode.l10n.t('Stored {0} input values. Export again if the declaration changed.', values.size));
     return [...values.keys()];
   }
 
@@ -232,19 +235,26 @@ export class BridgeCommands implements vscode.Disposable {
       : await vscode.window.showQuickPick([{ label: all, id: undefined as string | undefined }, ...ids.map((id) => ({ label: id, id: id as string | undefined }))],
         { canPickMany: true, title: vscode.l10n.t('Forget which stored input values?') });
     if (!picked?.length) return undefined;
+    const everything = picked.some((p) => p.id === undefined);
+    const chosen = everything ? ids : picked.map((p) => p.id!);
+    // A palette user confirms; a caller that names the folder (an API use) already decided.
+    if (!(arg instanceof vscode.Uri) && !(await confirmForget(chosen, folder))) return undefined;
     const forgotten = new Set<string>();
-    if (picked.some((p) => p.id === undefined)) {
+    if (everything) {
       for (const id of await this.secrets.forget(fsPath, undefined, ids)) forgotten.add(id);
       await store.forgetInput(fsPath);
     } else {
-      for (const p of picked) {
-        await this.secrets.forget(fsPath, p.id);
-        await store.forgetInput(fsPath, p.id);
-        forgotten.add(p.id!);
+      for (const id of chosen) {
+        await this.secrets.forget(fsPath, id);
+        await store.forgetInput(fsPath, id);
+        forgotten.add(id);
       }
     }
     this.log.info(`forgot stored input values of ${folder.name}: ${[...forgotten].join(', ')}`);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Forgot {0} stored input value(s) of {1}, in VS Code and in the DSH host store.', forgotten.size, folder.name));
+    this.status.refresh();
+    void vscode.window.showInformationMessage(forgotten.size === 1
+      ? vscode.l10n.t('Forgot the stored value of {0} in {1}, in VS Code and in the DSH host store.', [...forgotten][0], folder.name)
+      : vscode.l10n.t('Forgot {0} stored input values of {1}, in VS Code and in the DSH host store.', forgotten.size, folder.name));
     return [...forgotten];
   }
 
@@ -261,6 +271,8 @@ export class BridgeCommands implements vscode.Disposable {
       return false;
     }
     await vscode.window.showTextDocument(uri, { preview: true });
+    // The declaration is written by the export and signed: an edit would only break it.
+    await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession');
     return true;
   }
 
@@ -297,7 +309,7 @@ export class BridgeCommands implements vscode.Disposable {
         missing: vscode.l10n.t('there is no declaration yet'),
         unreadable: vscode.l10n.t('the declaration cannot be read'),
         unsigned: vscode.l10n.t('the declaration is not signed'),
-        'bad-signature': vscode.l10n.t('the signature was not made with your key'),
+        'bad-signature': vscode.l10n.t('it was signed with another key (another user or machine)'),
         tampered: vscode.l10n.t('the declaration was changed after the export'),
         'wrong-folder': vscode.l10n.t('the declaration was made for another folder'),
         stale: vscode.l10n.t('mcp.json changed since the export'),
@@ -313,6 +325,29 @@ export class BridgeCommands implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
   }
+}
+
+/** The export notification: real plural forms, no clause about nothing. */
+function exportMessage(summary: ExportSummary): string {
+  const n = summary.exported;
+  const parts = [n === 0
+    ? vscode.l10n.t('No MCP server was exported to DSH.')
+    : n === 1 ? vscode.l10n.t('Exported 1 MCP server to DSH.') : vscode.l10n.t('Exported {0} MCP servers to DSH.', n)];
+  if (summary.refused === 1) parts.push(vscode.l10n.t('1 server was refused: see Problems.'));
+  else if (summary.refused > 1) parts.push(vscode.l10n.t('{0} servers were refused: see Problems.', summary.refused));
+  const skipped = summary.folders.flatMap((f) => f.skipped);
+  if (skipped.length === 1) parts.push(vscode.l10n.t('{0} is not approved: DSH will ask before it starts it.', skipped[0]));
+  else if (skipped.length > 1) parts.push(vscode.l10n.t('{0} are not approved: DSH will ask before it starts them.', skipped.join(', ')));
+  return parts.join(' ');
+}
+
+async function confirmForget(ids: string[], folder: vscode.WorkspaceFolder): Promise<boolean> {
+  const forget = vscode.l10n.t('Forget');
+  const message = ids.length === 1
+    ? vscode.l10n.t('Forget the stored value of {0} in {1}?', ids[0], folder.name)
+    : vscode.l10n.t('Forget {0} stored input values of {1}?', ids.length, folder.name);
+  const detail = vscode.l10n.t('DSH sessions of this folder will miss the value until you enter it again (DSH: Enter MCP Input Values).');
+  return (await vscode.window.showWarningMessage(message, { modal: true, detail }, forget)) === forget;
 }
 
 export const declarationFile = (folder: vscode.WorkspaceFolder): string => path.join(folder.uri.fsPath, DECLARATION_PATH);

@@ -3,16 +3,75 @@
  * unit tests cover them (test/unit/extensionLogic.test.ts).
  */
 
-export type DeclarationState = 'up-to-date' | 'stale' | 'tampered' | 'missing' | 'invalid';
+/**
+ * What the declaration on disk is, named precisely: a declaration from another user's key or
+ * another folder is not "tampered", and says so; `older` is an earlier export restored over a newer one.
+ */
+export type DeclarationState = 'up-to-date' | 'stale' | 'changed' | 'older' | 'unsigned' | 'other-folder' | 'other-key' | 'missing' | 'invalid';
 
-/** What the status item shows, from the core's verify reasons (the worst one wins). */
+/** The state, from the core's verify reasons; the most specific one wins. */
 export function declarationState(result: { ok: boolean; reasons: ReadonlyArray<{ code: string }> }): DeclarationState {
   if (result.ok) return 'up-to-date';
   const codes = new Set(result.reasons.map((r) => r.code));
   if (codes.has('missing')) return 'missing';
-  if (codes.has('tampered') || codes.has('bad-signature') || codes.has('unsigned') || codes.has('wrong-folder') || codes.has('rollback')) return 'tampered';
   if (codes.has('unreadable')) return 'invalid';
+  if (codes.has('tampered')) return 'changed';
+  if (codes.has('rollback')) return 'older';
+  if (codes.has('unsigned')) return 'unsigned';
+  if (codes.has('wrong-folder')) return 'other-folder';
+  if (codes.has('bad-signature')) return 'other-key';
   return 'stale';
+}
+
+/** States in which DSH refuses the declaration (verify it to see why). */
+export const REFUSED_BY_DSH: ReadonlySet<DeclarationState> = new Set(['changed', 'older', 'unsigned', 'other-folder', 'other-key', 'invalid']);
+
+/** A folder's DSH state as the status items show it; every count comes from the declaration on disk. */
+export interface FolderState {
+  state: DeclarationState;
+  /** Servers in the declaration, and servers the export refused (listed in the declaration). */
+  exported: number;
+  refused: number;
+  /** Input ids the declaration needs whose value is not in the host store: DSH will miss them. */
+  missingInputs: string[];
+  /** Trust mode pinned: declared servers not approved for their current pin (DSH asks before starting them). */
+  unapproved: string[];
+}
+
+export interface FolderFacts {
+  verify: { ok: boolean; reasons: ReadonlyArray<{ code: string }>; declaration?: { servers: ReadonlyArray<{ serverName: string; pin: string }>; rejected: ReadonlyArray<unknown>; inputs: ReadonlyArray<{ id: string }> } };
+  trustMode: string;
+  storedInputs: ReadonlySet<string>;
+  approvals: ReadonlyArray<{ serverName: string; pin: string }>;
+}
+
+export function folderState(facts: FolderFacts): FolderState {
+  const state = declarationState(facts.verify);
+  const d = facts.verify.declaration;
+  if (!d || state === 'missing' || state === 'invalid') return { state, exported: 0, refused: 0, missingInputs: [], unapproved: [] };
+  return {
+    state,
+    exported: d.servers.length,
+    refused: d.rejected.length,
+    missingInputs: [...new Set(d.inputs.map((i) => i.id))].filter((id) => !facts.storedInputs.has(id)),
+    unapproved: facts.trustMode === 'pinned'
+      ? d.servers.filter((s) => !facts.approvals.some((a) => a.serverName === s.serverName && a.pin === s.pin)).map((s) => s.serverName)
+      : [],
+  };
+}
+
+/** What the status bar item says first (one word-sized state) and which action a click runs. */
+export type StatusHeadline = 'exported' | 'stale' | 'not-exported' | 'needs-inputs' | 'refused' | 'unapproved' | 'not-verified';
+export type StatusAction = 'open-declaration' | 'export' | 'enter-inputs' | 'show-problems' | 'verify';
+
+export function statusHeadline(s: FolderState): { headline: StatusHeadline; action: StatusAction } {
+  if (s.state === 'missing') return { headline: 'not-exported', action: 'export' };
+  if (REFUSED_BY_DSH.has(s.state)) return { headline: 'not-verified', action: 'verify' };
+  if (s.state === 'stale') return { headline: 'stale', action: 'export' };
+  if (s.missingInputs.length) return { headline: 'needs-inputs', action: 'enter-inputs' };
+  if (s.refused) return { headline: 'refused', action: 'show-problems' };
+  if (s.unapproved.length) return { headline: 'unapproved', action: 'export' };
+  return { headline: 'exported', action: 'open-declaration' };
 }
 
 /** Which of the bridge's concerns a configuration change touches (a pure predicate over the event). */

@@ -7,7 +7,7 @@ export interface BridgeApi {
   readonly activationMs: number;
   /** Time it took to load and start the features (after activation, or on the first command), once done. */
   startupMs(): number | undefined;
-  status(): { text: string; detail: string | undefined };
+  status(): ReturnType<Bridge['status']> | { text: string; detail: string | undefined };
   skillsStatus(): unknown;
   /** Milliseconds of the last mcp.json diagnostics update from an edited document (debounce excluded). */
   diagnosticsUpdateMs(): number | undefined;

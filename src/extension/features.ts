@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { HostStore } from '../core/node/hostStore';
-import { McpCodeActions } from './codeActions';
+import { APPLY_FIX_COMMAND, applyQuickFix, McpCodeActions } from './codeActions';
 import { BridgeCommands } from './commands';
 import { McpDiagnostics } from './diagnostics';
 import { registerLspAndSkills } from './lspAndSkills';
 import { MCP_JSON_SELECTOR } from './mcpFiles';
+import { EXPLAIN_COMMAND, explainProblem, problemLink } from './problemDocs';
 import { InputSecrets } from './secrets';
 import { analyzeOptions, readGlobalSettings } from './settings';
 import { changedConcerns } from './decisions';
@@ -12,7 +13,7 @@ import { DeclarationStatus } from './statusItem';
 
 /** The running features, for the activation API (read-only, nothing secret). */
 export interface Bridge {
-  status(): { text: string; detail: string | undefined };
+  status(): ReturnType<DeclarationStatus['snapshot']>;
   skillsStatus(): unknown;
   diagnosticsUpdateMs(): number | undefined;
 }
@@ -29,10 +30,10 @@ export function startBridge(context: vscode.ExtensionContext, log: vscode.LogOut
     reported.add(key);
     log.warn(`setting ${key} has an invalid value; its default is used`);
   };
-  const docsUri = (code: string) => vscode.Uri.joinPath(context.extensionUri, 'README.md').with({ fragment: code });
+  const docsUri = problemLink;
   const options = (folder: vscode.WorkspaceFolder) => analyzeOptions(folder, invalidSetting);
   const diagnostics = new McpDiagnostics(options, docsUri, log);
-  const status = new DeclarationStatus(diagnostics, () => readGlobalSettings(invalidSetting).dshHome, log);
+  const status = new DeclarationStatus(diagnostics, () => readGlobalSettings(invalidSetting), log);
   const lspAndSkills = registerLspAndSkills(context, { log, dshHome: () => readGlobalSettings(invalidSetting).dshHome, invalidSetting });
   const commands = new BridgeCommands(new InputSecrets(context.secrets), diagnostics, status, log, invalidSetting, (folder) => lspAndSkills.skillGate(folder));
   context.subscriptions.push(
@@ -40,6 +41,8 @@ export function startBridge(context: vscode.ExtensionContext, log: vscode.LogOut
     status,
     commands,
     lspAndSkills,
+    vscode.commands.registerCommand(APPLY_FIX_COMMAND, applyQuickFix),
+    vscode.commands.registerCommand(EXPLAIN_COMMAND, (code: unknown) => explainProblem(context.extensionUri, code)),
     vscode.languages.registerCodeActionsProvider(MCP_JSON_SELECTOR, new McpCodeActions(options), { providedCodeActionKinds: McpCodeActions.kinds }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const changed = changedConcerns((section) => e.affectsConfiguration(section));

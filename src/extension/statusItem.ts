@@ -1,23 +1,84 @@
 import * as vscode from 'vscode';
 import { verifyFolder } from '../core/declaration/declaration';
-import { declarationState, type DeclarationState } from './decisions';
+import { HostStore } from '../core/node/hostStore';
 import type { McpDiagnostics } from './diagnostics';
-import { folderOfMcpJson, MCP_JSON_SELECTOR } from './mcpFiles';
+import { folderState, statusHeadline, type DeclarationState, type FolderState, type StatusAction } from './logic';
+import { fileFolders, folderOfMcpJson, MCP_JSON_SELECTOR } from './mcpFiles';
+
+/** The words of each declaration state, for the hover and tooltips. */
+function stateWords(state: DeclarationState): string {
+  switch (state) {
+    case 'up-to-date': return vscode.l10n.t('up to date');
+    case 'stale': return vscode.l10n.t('stale: mcp.json changed since the export');
+    case 'changed': return vscode.l10n.t('changed after the export: DSH refuses it');
+    case 'unsigned': return vscode.l10n.t('not signed: DSH refuses it');
+    case 'other-folder': return vscode.l10n.t('made for another folder: DSH refuses it');
+    case 'other-key': return vscode.l10n.t('signed with another key: DSH refuses it');
+    case 'invalid': return vscode.l10n.t('unreadable: DSH refuses it');
+    case 'missing': return vscode.l10n.t('Export writes .dsh/declaration.json for DSH.');
+  }
+}
+
+function exportedWords(n: number): string {
+  return n === 1 ? vscode.l10n.t('DSH: 1 server exported') : vscode.l10n.t('DSH: {0} servers exported', n);
+}
+
+function refusedWords(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 server refused') : vscode.l10n.t('{0} servers refused', n);
+}
+
+function missingWords(ids: string[]): string {
+  return ids.length === 1
+    ? vscode.l10n.t('DSH has no value for input {0}: enter it', ids[0])
+    : vscode.l10n.t('DSH has no values for inputs {0}: enter them', ids.join(', '));
+}
+
+function unapprovedWords(names: string[]): string {
+  return names.length === 1
+    ? vscode.l10n.t('{0} is not approved: DSH will ask before it starts it', names[0])
+    : vscode.l10n.t('{0} are not approved: DSH will ask before it starts them', names.join(', '));
+}
+
+/** Every line the status says about a folder, most important first (the hover's detail, the tooltip). */
+function detailLines(s: FolderState, pending: string | undefined): string[] {
+  const lines = [pending, stateWords(s.state)];
+  if (s.state !== 'missing') {
+    if (s.missingInputs.length) lines.push(missingWords(s.missingInputs));
+    if (s.unapproved.length) lines.push(unapprovedWords(s.unapproved));
+    if (s.refused) lines.push(refusedWords(s.refused));
+  }
+  return lines.filter((l): l is string => !!l);
+}
 
 /**
- * A language status item on `.vscode/mcp.json`: how many servers are exported and refused,
- * and whether the declaration is up to date, stale or tampered, with the command that fixes it.
+ * The folder's DSH state where users look: a language status item on `.vscode/mcp.json` and a
+ * status bar item for the active folder, with a click that runs the action the state needs.
+ * Counts come from one source, the declaration on disk; the state is recomputed when mcp.json
+ * is analysed, the declaration changes on disk, the active editor changes, or a command asks.
  */
 export class DeclarationStatus implements vscode.Disposable {
   private readonly item = vscode.languages.createLanguageStatusItem('dsh-bridge.declaration', MCP_JSON_SELECTOR);
-  private readonly disposables: vscode.Disposable[] = [this.item];
+  private readonly bar = vscode.window.createStatusBarItem('dsh-bridge.status', vscode.StatusBarAlignment.Left, 50);
+  private readonly disposables: vscode.Disposable[] = [this.item, this.bar];
   private readonly pending = new Map<string, string>();
   private sequence = 0;
+  private last: { folder: string; state: FolderState } | undefined;
+  private shown = false;
 
-  constructor(private readonly diagnostics: McpDiagnostics, private readonly dshHome: () => string, private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    private readonly diagnostics: McpDiagnostics,
+    private readonly settings: () => { dshHome: string; trustMode: string },
+    private readonly log: vscode.LogOutputChannel,
+  ) {
     this.item.name = vscode.l10n.t('DSH Declaration');
     this.item.text = vscode.l10n.t('DSH');
+    this.bar.name = vscode.l10n.t('DSH Bridge');
+    const watcher = vscode.workspace.createFileSystemWatcher('**/.dsh/declaration.json');
     this.disposables.push(
+      watcher,
+      watcher.onDidCreate(() => this.refresh()),
+      watcher.onDidChange(() => this.refresh()),
+      watcher.onDidDelete(() => this.refresh()),
       diagnostics.onDidAnalyze(() => this.refresh()),
       vscode.window.onDidChangeActiveTextEditor(() => this.refresh()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),
@@ -32,47 +93,99 @@ export class DeclarationStatus implements vscode.Disposable {
   }
 
   refresh(): void {
-    void this.update().catch((error) => this.log.error('updating the status item failed', error));
+    void this.update().catch((error) => this.log.error('updating the status items failed', error));
+  }
+
+  /** The active folder: the active editor's folder, else the first folder with an mcp.json analysis. */
+  private activeFolder(): vscode.WorkspaceFolder | undefined {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    const own = uri ? folderOfMcpJson(uri) ?? vscode.workspace.getWorkspaceFolder(uri) : undefined;
+    if (own) return own;
+    const folders = fileFolders();
+    return folders.find((f) => this.diagnostics.get(f)) ?? folders[0];
   }
 
   private async update(): Promise<void> {
-    const uri = vscode.window.activeTextEditor?.document.uri;
-    const folder = uri ? folderOfMcpJson(uri) : vscode.workspace.workspaceFolders?.[0];
-    if (!folder) return;
+    const folder = this.activeFolder();
+    if (!folder) {
+      this.hideBar();
+      return;
+    }
     const seq = ++this.sequence;
-    const analysed = this.diagnostics.get(folder);
-    const verify = await verifyFolder(folder.uri.fsPath, { dshHome: this.dshHome() });
+    const { dshHome, trustMode } = this.settings();
+    const verify = await verifyFolder(folder.uri.fsPath, { dshHome });
+    const record = await new HostStore(dshHome).readFolder(folder.uri.fsPath).catch(() => undefined);
     if (seq !== this.sequence) return;
-    const state = declarationState(verify);
-    const exported = verify.declaration?.servers.length ?? 0;
-    const refused = analysed ? analysed.analysis.rejected.length : verify.declaration?.rejected.length ?? 0;
+    const state = folderState({
+      verify,
+      trustMode,
+      storedInputs: new Set(Object.keys(record?.inputs ?? {})),
+      approvals: record?.approvals ?? [],
+    });
+    this.last = { folder: folder.uri.fsPath, state };
     const pending = this.pending.get(folder.uri.toString());
     const trusted = vscode.workspace.isTrusted;
-    const exportCommand = { title: vscode.l10n.t('Export'), command: 'dsh.exportMcpServers', arguments: [folder.uri] };
-    const verifyCommand = { title: vscode.l10n.t('Verify'), command: 'dsh.verifyDeclaration', arguments: [folder.uri] };
-    const words: Record<DeclarationState, string> = {
-      'up-to-date': vscode.l10n.t('up to date'),
-      'stale': vscode.l10n.t('stale: mcp.json changed since the export'),
-      'tampered': vscode.l10n.t('tampered: not what this user exported'),
-      'missing': vscode.l10n.t('not exported yet'),
-      'invalid': vscode.l10n.t('unreadable'),
+    const { headline, action } = statusHeadline(state);
+    const lines = detailLines(state, pending);
+    if (!trusted) lines.push(vscode.l10n.t('Restricted Mode: export needs trust'));
+    const command = trusted
+      ? this.actionCommand(pending ? 'export' : action, folder)
+      : { title: vscode.l10n.t('Manage Workspace Trust'), command: 'workbench.trust.manage' };
+    const bad = headline === 'not-verified';
+    const fine = headline === 'exported' && !pending;
+
+    // The language status item on mcp.json: the count, then what matters.
+    this.item.text = state.state === 'missing' ? vscode.l10n.t('DSH: not exported') : exportedWords(state.exported);
+    this.item.detail = lines.join(' \u2014 ');
+    this.item.severity = bad ? vscode.LanguageStatusSeverity.Error : fine ? vscode.LanguageStatusSeverity.Information : vscode.LanguageStatusSeverity.Warning;
+    this.item.command = command;
+
+    // The status bar item: shown for a folder that has an mcp.json or a declaration.
+    const relevant = !!this.diagnostics.get(folder) || state.state !== 'missing';
+    if (!relevant) {
+      this.hideBar();
+      return;
+    }
+    const words: Record<typeof headline, string> = {
+      'exported': vscode.l10n.t('DSH: exported'),
+      'stale': vscode.l10n.t('DSH: stale'),
+      'not-exported': vscode.l10n.t('DSH: not exported'),
+      'needs-inputs': vscode.l10n.t('DSH: needs inputs'),
+      'refused': vscode.l10n.t('DSH: {0} refused', state.refused),
+      'unapproved': vscode.l10n.t('DSH: not approved'),
+      'not-verified': vscode.l10n.t('DSH: refused by DSH'),
     };
-    this.item.text = state === 'missing'
-      ? vscode.l10n.t('DSH: not exported')
-      : vscode.l10n.t('DSH: {0} exported, {1} refused', exported, refused);
-    this.item.detail = pending ?? words[state];
-    this.item.severity = state === 'tampered' ? vscode.LanguageStatusSeverity.Error
-      : state === 'up-to-date' && !pending ? vscode.LanguageStatusSeverity.Information : vscode.LanguageStatusSeverity.Warning;
-    this.item.command = !trusted ? { title: vscode.l10n.t('Manage Workspace Trust'), command: 'workbench.trust.manage' }
-      : state === 'tampered' ? verifyCommand
-        : state === 'up-to-date' && !pending ? { title: vscode.l10n.t('Open Declaration'), command: 'dsh.openDeclaration', arguments: [folder.uri] }
-          : exportCommand;
-    if (!trusted) this.item.detail = `${this.item.detail} \u2014 ${vscode.l10n.t('Restricted Mode: export needs trust')}`;
+    const icon = bad ? '$(error)' : fine ? '$(check)' : '$(warning)';
+    this.bar.text = `${icon} ${pending ? vscode.l10n.t('DSH: needs your export') : words[headline]}`;
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.appendText(`${folder.name}: ${state.state === 'missing' ? vscode.l10n.t('DSH: not exported') : exportedWords(state.exported)}\n\n`);
+    for (const l of lines) tooltip.appendText(`${l}\n\n`);
+    tooltip.appendText(vscode.l10n.t('Click: {0}', command.title));
+    this.bar.tooltip = tooltip;
+    this.bar.command = command;
+    this.bar.backgroundColor = bad ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    this.bar.show();
+    this.shown = true;
   }
 
-  /** The item's current text and detail (for tests and the activation API). */
-  snapshot(): { text: string; detail: string | undefined } {
-    return { text: this.item.text, detail: this.item.detail };
+  private hideBar(): void {
+    this.bar.hide();
+    this.shown = false;
+  }
+
+  private actionCommand(action: StatusAction, folder: vscode.WorkspaceFolder): vscode.Command {
+    switch (action) {
+      case 'export': return { title: vscode.l10n.t('Export'), command: 'dsh.exportMcpServers', arguments: [folder.uri] };
+      case 'enter-inputs': return { title: vscode.l10n.t('Enter Input Values'), command: 'dsh.enterInputValues', arguments: [folder.uri] };
+      case 'show-problems': return { title: vscode.l10n.t('Show Problems'), command: 'workbench.actions.view.problems' };
+      case 'verify': return { title: vscode.l10n.t('Verify'), command: 'dsh.verifyDeclaration', arguments: [folder.uri] };
+      case 'open-declaration': return { title: vscode.l10n.t('Open Declaration'), command: 'dsh.openDeclaration', arguments: [folder.uri] };
+    }
+  }
+
+  /** What the items show now (for tests and the activation API; nothing secret). */
+  snapshot(): { text: string; detail: string | undefined; bar: string; barVisible: boolean; state: FolderState | undefined; folder: string | undefined } {
+    return { text: this.item.text, detail: this.item.detail, bar: this.bar.text, barVisible: this.shown, state: this.last?.state, folder: this.last?.folder };
   }
 
   dispose(): void {

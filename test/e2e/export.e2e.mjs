@@ -1,5 +1,5 @@
 // UI flow in a real VS Code workbench (code-server + Debian chromium via Playwright):
-// open the ws-basic fixture, run "DSH: Export MCP Servers to DSH" from the command palette (F1),
+// open the ws-basic fixture, run "DSH: Export MCP Servers" from the command palette (F1),
 // check what the export wrote, read the Problems panel from the page, keep a screenshot.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -31,9 +31,9 @@ describe('e2e: export from the command palette (ws-basic)', function () {
 
   screenshotFailuresAndClose(() => editor);
 
-  it('F1 > "DSH: Export MCP Servers to DSH" writes the declaration; Problems lists the refused sse server', async function () {
+  it('F1 > "DSH: Export MCP Servers" writes the declaration; Problems lists the refused sse server', async function () {
     const ws = await editor.openWorkspace('ws-basic');
-    await editor.runCommand('DSH: Export MCP Servers to DSH');
+    await editor.runCommand('DSH: Export MCP Servers');
 
     const declFile = await editor.waitForWorkspaceFile('.dsh/declaration.json');
     const decl = JSON.parse(fs.readFileSync(declFile, 'utf8'));
@@ -61,6 +61,51 @@ describe('e2e: export from the command palette (ws-basic)', function () {
     assert.deepEqual(editor.blockedOrigins.filter((o) => !/^https?:\/\/[^/]*(vscode-cdn|open-vsx|visualstudio|microsoft)/.test(o)), [],
       'the workbench tried to reach unexpected hosts');
     assert.ok(fs.existsSync(path.join(ws, '.vscode/mcp.json')));
+  });
+
+  it('a quick fix edits without saving; the status bar item follows mcp.json and the declaration on disk, and its click opens the declaration read-only', async function () {
+    const page = editor.page;
+    const mcp = path.join(editor.workspace, '.vscode/mcp.json');
+    const declFile = path.join(editor.workspace, '.dsh/declaration.json');
+    const bar = (text) => editor.statusBarItem('dsh-bridge.status', { text });
+    await bar(/DSH: 1 refused/);
+
+    // mcp.json is open at the "sse" value (previous test): apply the quick fix from the light bulb menu.
+    const onDisk = fs.readFileSync(mcp, 'utf8');
+    await page.keyboard.press('Control+.');
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Change "type" to "http"' }).first();
+    await fix.waitFor({ state: 'visible', timeout: 15000 });
+    await fix.click();
+    await page.locator('.tab.active.dirty').waitFor({ state: 'visible', timeout: 10000 });
+    await new Promise((r) => setTimeout(r, 1500)); // time for a save that must not happen
+    assert.equal(fs.readFileSync(mcp, 'utf8'), onDisk, 'the quick fix saved mcp.json');
+    console.log(`      screenshot: ${await editor.screenshot('quick-fix-unsaved')}`);
+
+    // Saved by the user: the declaration is stale; exported again: all well.
+    await page.keyboard.press('Control+s');
+    await page.locator('.tab.active.dirty').waitFor({ state: 'hidden', timeout: 10000 });
+    assert.match(fs.readFileSync(mcp, 'utf8'), /"type": "http"/);
+    await bar(/DSH: stale/);
+    await editor.runCommand('DSH: Export MCP Servers');
+    await bar(/DSH: exported/);
+
+    // Live: an edit of the declaration on disk shows at once, and so does its restoration.
+    const exported = fs.readFileSync(declFile, 'utf8');
+    fs.writeFileSync(declFile, exported.replace('"server.js"', '"evil.js"'));
+    await bar(/DSH: refused by DSH/);
+    console.log(`      screenshot: ${await editor.screenshot('status-bar-declaration-changed')}`);
+    fs.writeFileSync(declFile, exported);
+    const fine = await bar(/DSH: exported/);
+
+    // Its click opens the declaration, read-only: typing changes nothing.
+    await fine.locator.click();
+    await page.locator('.tab.active', { hasText: 'declaration.json' }).waitFor({ timeout: 15000 });
+    await page.locator('.editor-group-container .monaco-editor .view-lines').first().click();
+    await page.keyboard.type('x');
+    await page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).first().waitFor({ timeout: 10000 });
+    assert.equal(await page.locator('.tab.active.dirty').count(), 0, 'the declaration became dirty');
+    assert.equal(fs.readFileSync(declFile, 'utf8'), exported);
+    console.log(`      screenshot: ${await editor.screenshot('declaration-read-only')}`);
   });
 
   it('deliberate failure, only with DSH_BRIDGE_FAIL_DEMO=1|e2e (proves a red e2e test turns the run red)', function () {

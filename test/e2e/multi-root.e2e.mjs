@@ -1,6 +1,6 @@
 // UI flow in a real VS Code workbench (code-server + Debian chromium via Playwright) on a
 // MULTI-ROOT workspace: the ws-multi fixture's multi.code-workspace (folders alpha and beta, each
-// with its own .vscode/mcp.json) opened with ?workspace=. Run "DSH: Export MCP Servers to DSH"
+// with its own .vscode/mcp.json) opened with ?workspace=. Run "DSH: Export MCP Servers"
 // from F1; the folder pick lists both folders; choose all; both declarations are written, each
 // naming its own folder. A screenshot of the pick is kept.
 import assert from 'node:assert/strict';
@@ -20,12 +20,12 @@ describe('e2e: multi-root export with the folder pick (ws-multi)', function () {
 
   screenshotFailuresAndClose(() => editor);
 
-  it('F1 > "DSH: Export MCP Servers to DSH" shows the folder pick with both folders; choosing all writes both declarations', async function () {
+  it('F1 > "DSH: Export MCP Servers" shows the folder pick with both folders; choosing all writes both declarations', async function () {
     const ws = await editor.openWorkspace('ws-multi');
     const own = { alpha: path.join(ws, 'alpha'), beta: path.join(ws, 'beta') };
     for (const name of Object.keys(own)) assert.ok(!fs.existsSync(path.join(own[name], '.dsh')), `${name} has a .dsh folder before the export`);
 
-    await editor.runCommand('DSH: Export MCP Servers to DSH');
+    await editor.runCommand('DSH: Export MCP Servers');
     const rows = await editor.quickPickRows({ title: PICK_TITLE, atLeast: 2 });
     console.log(`      folder pick: ${JSON.stringify(rows)}`);
     assert.deepEqual(rows.map((r) => [r.label, r.description]), [['alpha', own.alpha], ['beta', own.beta]]);
@@ -54,7 +54,7 @@ describe('e2e: multi-root export with the folder pick (ws-multi)', function () {
       assert.deepEqual(decl.rejected, expected[name].rejected);
       assert.ok(!text.includes(own[other]), `${name}'s declaration mentions ${own[other]}`);
     }
-    const note = await editor.waitForNotification(/Exported 2 servers to DSH \(2 refused\)/);
+    const note = await editor.waitForNotification(/^Exported 2 MCP servers to DSH\. 2 servers were refused: see Problems\.$/);
     console.log(`      notification: ${note}`);
     assert.deepEqual(editor.blockedOrigins.filter((o) => !/^https?:\/\/[^/]*(vscode-cdn|open-vsx|visualstudio|microsoft)/.test(o)), [],
       'the workbench tried to reach unexpected hosts');

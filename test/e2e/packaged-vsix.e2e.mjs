@@ -39,7 +39,7 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     const row = problems.find((p) => p.code === 'unsupported-transport');
     assert.ok(row, `no unsupported-transport row: ${JSON.stringify(problems.map((p) => p.text))}`);
     assert.equal(row.source, 'dsh-bridge');
-    await editor.runCommand('DSH: Export MCP Servers to DSH');
+    await editor.runCommand('DSH: Export MCP Servers');
     const decl = JSON.parse(fs.readFileSync(await editor.waitForWorkspaceFile('.dsh/declaration.json'), 'utf8'));
     assert.deepEqual(decl.servers.map((s) => s.name), ['files']);
     assert.ok(fs.existsSync(path.join(ws, '.vscode/mcp.json')));

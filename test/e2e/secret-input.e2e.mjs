@@ -1,5 +1,5 @@
 // UI flow in a real VS Code workbench (code-server + chromium via Playwright), like a user:
-// F1 > "DSH: Export MCP Servers to DSH" on test/fixtures/ws-secret, type a canary secret into
+// F1 > "DSH: Export MCP Servers" on test/fixtures/ws-secret, type a canary secret into
 // the MASKED input box, then check where the canary went: into the host-side store under the
 // DSH home (and VS Code's secret storage), and nowhere else: not into any workspace file, any
 // log (extension log, extension host, server, browser console), any diagnostic or notification.
@@ -41,7 +41,7 @@ describe('e2e: a secret input typed into the masked prompt goes to the host stor
   it('export with a typed secret: declaration references the input, host store holds it, nothing else does', async function () {
     const ws = await editor.openWorkspace('ws-secret');
     const page = editor.page;
-    await editor.runCommand('DSH: Export MCP Servers to DSH');
+    await editor.runCommand('DSH: Export MCP Servers');
 
     // The prompt is the masked input box with the input's description.
     const input = page.locator('.quick-input-widget input');
@@ -71,7 +71,7 @@ describe('e2e: a secret input typed into the masked prompt goes to the host stor
     assert.equal(fs.statSync(record).mode & 0o777, 0o600);
 
     // The summary notification, with its two actions.
-    const note = await editor.waitForNotification(/Exported 1 servers to DSH \(1 refused\)/);
+    const note = await editor.waitForNotification(/^Exported 1 MCP server to DSH\. 1 server was refused: see Problems\.$/);
     assert.ok(!note.includes(CANARY));
 
     // Problems lists the refused server; no problem text carries the canary.
@@ -110,16 +110,28 @@ describe('e2e: a secret input typed into the masked prompt goes to the host stor
     const page = editor.page;
     const record = folderRecord(editor.run.dshHome, editor.workspace);
     fs.rmSync(record); // the host store copy is gone: only the secret storage still has the value
-    await editor.runCommand('DSH: Export MCP Servers to DSH');
+    await editor.runCommand('DSH: Export MCP Servers');
     for (let i = 0; i < 100 && !fs.existsSync(record); i++) await new Promise((r) => setTimeout(r, 100));
     assert.equal(JSON.parse(fs.readFileSync(record, 'utf8')).inputs['api-token'], CANARY, 'the export did not mirror the stored secret');
     assert.equal(await page.locator('.quick-input-widget input[type=password]').isVisible(), false, 'the export prompted although a value was stored');
 
+    // Forget asks first; afterwards the status bar says DSH now misses the value.
+    await editor.statusBarItem('dsh-bridge.status', { text: /DSH: 1 refused/ });
     await editor.runCommand('DSH: Forget Stored MCP Input Values');
+    const confirm = await editor.dialog();
+    assert.match(confirm, /Forget the stored value of api-token in ws-secret\?/);
+    assert.match(confirm, /will miss the value until you enter it again/);
+    await editor.screenshot('forget-confirmation');
+    await editor.clickDialogButton('Forget');
     for (let i = 0; i < 100 && fs.existsSync(record); i++) await new Promise((r) => setTimeout(r, 100));
     assert.ok(!fs.existsSync(record), 'forget left the host store record');
+    await editor.waitForNotification(/^Forgot the stored value of api-token in ws-secret, in VS Code and in the DSH host store\.$/);
+    const bar = await editor.statusBarItem('dsh-bridge.status', { text: /DSH: needs inputs/ });
+    await bar.locator.hover();
+    await page.locator('.monaco-hover, .workbench-hover', { hasText: 'DSH has no value for input api-token' }).first().waitFor({ timeout: 10000 });
+    console.log(`      screenshot: ${await editor.screenshot('status-bar-needs-inputs')}`);
 
-    await editor.runCommand('DSH: Export MCP Servers to DSH');
+    await editor.runCommand('DSH: Export MCP Servers');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: 30000 });
     assert.equal(await input.getAttribute('type'), 'password');

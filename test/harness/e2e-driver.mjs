@@ -3,7 +3,7 @@
 //
 //   const editor = await startEditor();                 // code-server + chromium, isolated run dir
 //   const ws = await editor.openWorkspace('ws-basic');  // copy of test/fixtures/ws-basic, opened
-//   await editor.runCommand('DSH: Export MCP Servers to DSH');
+//   await editor.runCommand('DSH: Export MCP Servers');
 //   const rows = await editor.readProblems();           // [{ severity, message, source, code, line, column, file }]
 //   const picks = await editor.quickPickRows({ title }); // [{ label, description, checked }] of an open quick pick
 //   await editor.quickPickToggleAll(); await editor.acceptQuickInput();   // multi-select: check all, OK
@@ -32,6 +32,7 @@ import {
 } from './lib.mjs';
 
 const QUICK_INPUT = '.quick-input-widget';
+const DIALOG = '.monaco-dialog-box';
 const HOST_RUNNER = path.join(REPO, 'test/integration/index.js');
 
 export async function startEditor({
@@ -233,6 +234,7 @@ class Editor {
             label: ((el.querySelector('.label-name') || { innerText: '' }).innerText || '').trim(),
             description: ((el.querySelector('.label-description') || { innerText: '' }).innerText || '').trim(),
             checked: box ? box.getAttribute('aria-checked') === 'true' : null,
+            text: (el.innerText || '').replace(/\s+/g, ' ').trim(),
           };
         }));
         if (rows.length >= atLeast) return rows;
@@ -242,6 +244,26 @@ class Editor {
       }
       await sleep(200);
     }
+  }
+
+  /** The row of the open quick pick whose label contains `label`. */
+  quickPickRow(label) {
+    return this.page.locator(`${QUICK_INPUT} .monaco-list-row`).filter({ has: this.page.locator('.label-name', { hasText: label }) }).first();
+  }
+
+  /** Multi-select quick pick: clicks the checkbox of the row whose label contains `label`. */
+  async quickPickToggleRow(label) {
+    const box = this.quickPickRow(label).locator('[role="checkbox"], .quick-input-list-checkbox').first();
+    const before = await box.getAttribute('aria-checked');
+    await box.click();
+    for (let i = 0; i < 20 && (await box.getAttribute('aria-checked')) === before; i++) await sleep(100);
+  }
+
+  /** Clicks the item button (by its tooltip) of the quick pick row whose label contains `label`. */
+  async quickPickRowButton(label, tooltip) {
+    const row = this.quickPickRow(label);
+    await row.hover();
+    await row.locator(`.action-label[aria-label=${JSON.stringify(tooltip)}], .action-label[title=${JSON.stringify(tooltip)}]`).first().click();
   }
 
   /** Multi-select quick pick: checks (or, with false, unchecks) every row with its "toggle all" box. */
@@ -341,6 +363,40 @@ class Editor {
       if (hit) return hit;
       if (Date.now() > until) throw new Error(`no notification matching ${re} within ${timeout} ms; shown: ${JSON.stringify(await this.notifications())}`);
       await sleep(500);
+    }
+  }
+
+  /** The open modal dialog: waits for it; returns its text. */
+  async dialog({ timeout = 30000 } = {}) {
+    const box = this.page.locator(DIALOG);
+    await box.waitFor({ state: 'visible', timeout });
+    return (await box.innerText()).replace(/\r/g, '');
+  }
+
+  /** Clicks a button of the open modal dialog; waits until that dialog is gone (hidden, or replaced by the next one). */
+  async clickDialogButton(label, { timeout = 10000 } = {}) {
+    const box = this.page.locator(DIALOG);
+    const before = await box.innerText();
+    await this.page.locator(`${DIALOG} .dialog-buttons .monaco-button`, { hasText: new RegExp(`^${escapeRegExp(label)}$`) }).click();
+    for (const until = Date.now() + timeout; ;) {
+      if (!(await box.isVisible().catch(() => false)) || (await box.innerText().catch(() => '')) !== before) return;
+      if (Date.now() > until) throw new Error(`the dialog did not close after "${label}"`);
+      await sleep(100);
+    }
+  }
+
+  /**
+   * The status bar item an extension created with `createStatusBarItem(id)` (its element id ends
+   * with the id): waits until its text matches `text` (when given); returns { text, locator }.
+   */
+  async statusBarItem(id, { text, timeout = 30000 } = {}) {
+    const item = this.page.locator(`.statusbar-item[id$=${JSON.stringify(`.${id}`)}]`).first();
+    const until = Date.now() + timeout;
+    for (;;) {
+      const shown = (await item.innerText({ timeout: 1000 }).catch(() => '')).replace(/\s+/g, ' ').trim();
+      if (shown && (!text || text.test(shown))) return { text: shown, locator: item };
+      if (Date.now() > until) throw new Error(`status bar item ${id} did not show ${text ?? 'anything'} within ${timeout} ms (shows "${shown}")`);
+      await sleep(250);
     }
   }
 

@@ -34,6 +34,19 @@ describe('CLI (dist/cli.js)', function () {
     assert.ok(existsSync(path.join(folder, '.dsh/declaration.json')));
   });
 
+  it('says counts with real plural forms and no clause about nothing', () => {
+    const one = workspace('{"servers": {"a": {"command": "node", "args": ["a.js"]}}}');
+    const home = tempDir('cli-home-');
+    const r = cli(['export', '--workspace', one], { home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^Exported 1 server to \S+\.$/m);
+    assert.doesNotMatch(r.stdout, /\(s\)|0 refused/);
+    assert.match(cli(['verify', '--workspace', one], { home }).stdout, /fresh \(1 server\)\./);
+    const demo = workspace(readFileSync(path.join(DEMO, '.vscode/mcp.json')));
+    assert.match(cli(['export', '--workspace', demo, '--dry-run']).stdout, /^Dry run: 2 servers would be exported/m);
+    assert.match(cli(['export', '--workspace', demo]).stdout, /^Exported 2 servers to \S+ \(1 refused\)\.$/m);
+  });
+
   it('verify: 0 when fresh, 1 after tampering, after an edit of the source, or with another key', () => {
     const home = tempDir('cli-home-');
     const folder = workspace(readFileSync(path.join(DEMO, '.vscode/mcp.json')));

@@ -33,6 +33,23 @@ describe('extension l10n (English + Simplified Chinese)', () => {
     assert.deepEqual(missing, [], 'add these keys to l10n/bundle.l10n.zh-cn.json');
   });
 
+  it('has no key that nothing uses any more', () => {
+    const used = new Set(messageKeys());
+    assert.deepEqual(Object.keys(bundle).filter((k) => !used.has(k)), []);
+  });
+
+  it('words counts with real plural forms: no "(s)", no "N servers" for one, no clause about zero', () => {
+    const keys = messageKeys();
+    assert.deepEqual(keys.filter((k) => /\w\(s\)/.test(k)), []);
+    assert.deepEqual(keys.filter((k) => /\b1 \w+s\b/.test(k) && !/\b1 (is|was)\b/.test(k)), []);
+    assert.deepEqual(keys.filter((k) => /\(\{\d\} refused\)/.test(k)), []);
+    // A message about a count has its singular sibling: "{0} servers ..." next to "1 server ...".
+    for (const k of keys.filter((x) => /\{0\} (MCP )?(server|input value)s\b/.test(x))) {
+      const one = k.replace(/\{0\} ((?:MCP )?)(server|input value)s\b/, '1 $1$2').replace(/\bwere\b/, 'was');
+      assert.ok(keys.includes(one) || keys.some((x) => x.startsWith(one.slice(0, 12))), `no singular form next to "${k}" (looked for "${one}")`);
+    }
+  });
+
   it('keeps every placeholder of a message in its translation', () => {
     for (const [key, value] of Object.entries(bundle)) assert.deepEqual(placeholders(value), placeholders(key), `placeholders differ for "${key}"`);
   });

@@ -74,7 +74,7 @@ describe('ws-export: the export command, the host store and settings', function 
       `the status item to show the counts (now ${JSON.stringify(extension().exports.status())})`);
   });
 
-  it('"Open DSH Declaration" opens the folder\'s declaration in an editor', async function () {
+  it('"Open Declaration" opens the folder\'s declaration in an editor', async function () {
     assert.strictEqual(await vscode.commands.executeCommand('dsh.openDeclaration', workspaceFolder().uri), true);
     await waitFor(() => vscode.window.activeTextEditor && vscode.window.activeTextEditor.document.uri.fsPath === declPath(), 10000, 'the declaration editor');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
