@@ -7,13 +7,6 @@ import { translate } from './l10n';
 import { folderOfMcpJson } from './mcpFiles';
 import type { AnalyzeOptions } from '../core/mcp/analyze';
 
-export const APPLY_FIX_COMMAND = 'dsh.applyQuickFix';
-
-/** Applies a quick fix's edit to the document, unsaved. */
-export function applyQuickFix(edit: unknown): Thenable<boolean> | undefined {
-  return edit instanceof vscode.WorkspaceEdit ? vscode.workspace.applyEdit(edit) : undefined;
-}
-
 function codeOf(d: vscode.Diagnostic): string | undefined {
   const c = d.code;
   if (typeof c === 'object' && c !== null) return String(c.value);
@@ -54,10 +47,7 @@ export class McpCodeActions implements vscode.CodeActionProvider {
         for (const e of fix.edits) {
           edit.replace(document.uri, new vscode.Range(document.positionAt(e.offset), document.positionAt(e.offset + e.length)), e.content);
         }
-        // A command that applies the edit, not `action.edit`: the editor saves a code action's
-        // edit to disk at once (files.refactoring.autoSave); a quick fix must stay an unsaved
-        // edit in the editor until the user saves.
-        action.command = { title: action.title, command: APPLY_FIX_COMMAND, arguments: [edit] };
+        action.edit = edit;
         action.diagnostics = [diagnostic];
         action.isPreferred = fix.isPreferred;
         actions.push(action);

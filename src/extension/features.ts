@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { HostStore } from '../core/node/hostStore';
-import { APPLY_FIX_COMMAND, applyQuickFix, McpCodeActions } from './codeActions';
+import { McpCodeActions } from './codeActions';
 import { BridgeCommands } from './commands';
 import { McpDiagnostics } from './diagnostics';
 import { registerLspAndSkills } from './lspAndSkills';
@@ -41,7 +41,6 @@ export function startBridge(context: vscode.ExtensionContext, log: vscode.LogOut
     status,
     commands,
     lspAndSkills,
-    vscode.commands.registerCommand(APPLY_FIX_COMMAND, applyQuickFix),
     vscode.commands.registerCommand(EXPLAIN_COMMAND, (code: unknown) => explainProblem(context.extensionUri, code)),
     vscode.languages.registerCodeActionsProvider(MCP_JSON_SELECTOR, new McpCodeActions(options), { providedCodeActionKinds: McpCodeActions.kinds }),
     vscode.workspace.onDidChangeConfiguration((e) => {

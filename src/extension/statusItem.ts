@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { verifyFolder } from '../core/declaration/declaration';
 import { HostStore } from '../core/node/hostStore';
 import type { McpDiagnostics } from './diagnostics';
-import { folderState, statusHeadline, type DeclarationState, type FolderState, type StatusAction } from './logic';
+import { folderState, statusHeadline, type DeclarationState, type FolderState, type StatusAction } from './decisions';
 import { fileFolders, folderOfMcpJson, MCP_JSON_SELECTOR } from './mcpFiles';
 
 /** The words of each declaration state, for the hover and tooltips. */

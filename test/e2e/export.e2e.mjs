@@ -26,7 +26,9 @@ describe('e2e: export from the command palette (ws-basic)', function () {
   let editor;
 
   before(async function () {
-    editor = await startEditor();
+    // The desktop default: the browser build of VS Code saves every edit after a second by
+    // default (files.autoSave afterDelay), which would hide whether the quick fix itself saves.
+    editor = await startEditor({ settings: { 'files.autoSave': 'off' } });
   });
 
   screenshotFailuresAndClose(() => editor);
@@ -72,6 +74,7 @@ describe('e2e: export from the command palette (ws-basic)', function () {
 
     // mcp.json is open at the "sse" value (previous test): apply the quick fix from the light bulb menu.
     const onDisk = fs.readFileSync(mcp, 'utf8');
+    await page.locator('.editor-group-container .view-line', { hasText: '"type": "sse"' }).first().click();
     await page.keyboard.press('Control+.');
     const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Change "type" to "http"' }).first();
     await fix.waitFor({ state: 'visible', timeout: 15000 });

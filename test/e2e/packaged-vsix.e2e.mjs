@@ -17,15 +17,20 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
   before(async function () {
     const run = createRun('vsix');
     vsix = path.join(run.dir, 'dsh-bridge.vsix');
-    const r = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', vsix],
+    const r = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--no-rewrite-relative-links', '--readme-path', 'README.marketplace.md', '--out', vsix],
       { cwd: REPO, encoding: 'utf8', timeout: 120000 });
     assert.equal(r.status, 0, `vsce package failed:\n${r.stdout}\n${r.stderr}`);
-    const listed = spawnSync('npx', ['vsce', 'ls', '--no-dependencies'], { cwd: REPO, encoding: 'utf8', timeout: 120000 }).stdout.trim().split('\n').sort();
+    const listed = spawnSync('npx', ['vsce', 'ls', '--no-dependencies', '--readme-path', 'README.marketplace.md'], { cwd: REPO, encoding: 'utf8', timeout: 120000 }).stdout.trim().split('\n').sort();
     log(`vsix ${vsix}: ${fs.statSync(vsix).size} bytes; files: ${listed.join(' ')}`);
     // The allow-list: nothing but the bundle, the manifest and its strings, the icon, the schema and the docs.
     for (const f of listed) {
-      assert.match(f, /^(dist\/extension\.js|package\.json|package\.nls(\.[\w-]+)?\.json|l10n\/.+\.json|media\/icon\.png|schemas\/.+|README\.md|CHANGELOG\.md|LICENSE)$/, `unexpected file in the package: ${f}`);
+      assert.match(f, /^(dist\/extension\.js|package\.json|package\.nls(\.[\w-]+)?\.json|l10n\/.+\.json|media\/icon\.png|media\/readme\/[\w-]+\.png|media\/walkthrough\/[\w-]+\.md|schemas\/.+|docs\/problem-codes\.md|README\.marketplace\.md|CHANGELOG\.md|LICENSE)$/, `unexpected file in the package: ${f}`);
     }
+    // The Marketplace page is the user README, not the developer one.
+    const readme = spawnSync('unzip', ['-p', vsix, 'extension/readme.md'], { encoding: 'utf8' }).stdout;
+    assert.match(readme, /^# DSH Bridge\n/);
+    assert.match(readme, /## Trust modes/);
+    assert.doesNotMatch(readme, /npm (install|test|run)/, 'the packaged README talks to developers');
     assert.ok(fs.statSync(vsix).size < 200 * 1024, `the .vsix is ${fs.statSync(vsix).size} bytes`);
     run.cleanup();
     editor = await startEditor({ vsix });
@@ -33,7 +38,7 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
 
   screenshotFailuresAndClose(() => editor);
 
-  it('activates from the .vsix: Problems shows the refused server; export writes the declaration', async function () {
+  it('activates from the .vsix: Problems shows the refused server; export writes the declaration; palette titles say DSH once', async function () {
     const ws = await editor.openWorkspace('ws-basic');
     const problems = await editor.readProblems({ timeout: 60000 });
     const row = problems.find((p) => p.code === 'unsupported-transport');
@@ -44,5 +49,30 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     assert.deepEqual(decl.servers.map((s) => s.name), ['files']);
     assert.ok(fs.existsSync(path.join(ws, '.vscode/mcp.json')));
     console.log(`      screenshot: ${await editor.screenshot('vsix-export')}`);
+    const titles = await editor.paletteTitles('DSH:', { waitFor: 'DSH: Open Declaration' });
+    for (const t of ['DSH: Export MCP Servers', 'DSH: Open Declaration', 'DSH: Verify Declaration']) assert.ok(titles.includes(t), `${t} not in ${JSON.stringify(titles)}`);
+    assert.deepEqual(titles.filter((t) => /DSH.*DSH/.test(t)), [], 'a command title says DSH twice');
+  });
+
+  it('a problem code in the Problems panel opens its explanation, rendered, at its heading, from the installed extension', async function () {
+    const page = editor.page;
+    await editor.readProblems({ timeout: 60000 });
+    const link = page.locator('.markers-panel .monaco-list-row .marker-code a, .markers-panel .monaco-list-row .marker-code .monaco-link', { hasText: 'unsupported-transport' }).first();
+    await link.waitFor({ state: 'visible', timeout: 15000 });
+    await link.click();
+    // The Markdown preview of the page shipped in the .vsix, scrolled to the code's heading.
+    await page.locator('.tab.active', { hasText: /problem-codes\.md/ }).waitFor({ timeout: 30000 });
+    const preview = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    const heading = preview.locator('[id="unsupported-transport"]');
+    await heading.waitFor({ state: 'visible', timeout: 30000 });
+    assert.match(await heading.innerText(), /unsupported-transport/);
+    const inView = async () => heading.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return r.top >= 0 && r.top < window.innerHeight;
+    });
+    for (let i = 0; i < 40 && !(await inView()); i++) await new Promise((r) => setTimeout(r, 250));
+    assert.ok(await inView(), 'the preview is not scrolled to the heading of the code');
+    assert.equal(await page.getByText('could not be opened', { exact: false }).count(), 0, 'the editor could not open the link');
+    console.log(`      screenshot: ${await editor.screenshot('vsix-problem-code-link')}`);
   });
 });

@@ -70,8 +70,10 @@ describe('ws-export: the export command, the host store and settings', function 
     // The core's verify agrees, through the command.
     const verify = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri);
     assert.deepStrictEqual(verify, { ok: true, reasons: [] });
-    await waitFor(() => /1 exported, 1 refused/.test(extension().exports.status().text), 10000,
+    // The status counts both from the declaration: the exported server and the refused one.
+    await waitFor(() => extension().exports.status().text === 'DSH: 1 server exported' && /1 server refused/.test(extension().exports.status().detail), 10000,
       `the status item to show the counts (now ${JSON.stringify(extension().exports.status())})`);
+    assert.strictEqual(extension().exports.status().bar, '$(warning) DSH: 1 refused');
   });
 
   it('"Open Declaration" opens the folder\'s declaration in an editor', async function () {
@@ -249,17 +251,43 @@ describe('ws-export: the export command, the host store and settings', function 
     await doc.save();
   });
 
-  it('a tampered declaration fails verification and the status item says so', async function () {
+  it('the status names what the declaration is (changed, another key, another folder), live from disk, without running Verify', async function () {
     await exportNow();
-    const decl = readDecl();
-    decl.servers[0].command = 'sh';
-    fs.writeFileSync(declPath(), `${JSON.stringify(decl, null, 2)}\n`);
-    const verify = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri);
-    assert.strictEqual(verify.ok, false);
-    assert.ok(verify.reasons.some((r) => r.code === 'tampered'), JSON.stringify(verify));
-    await waitFor(() => /tampered/.test(extension().exports.status().detail || ''), 10000,
-      `the status item to say tampered (now ${JSON.stringify(extension().exports.status())})`);
-    await exportNow();
+    const exported = fs.readFileSync(declPath(), 'utf8');
+    const status = () => extension().exports.status();
+    const waitState = (state, words) => waitFor(() => status().state && status().state.state === state && words.test(status().detail || ''), 10000,
+      `the status to say ${state} (now ${JSON.stringify(status())})`);
+    await waitState('up-to-date', /up to date/);
+    try {
+      // Changed after the export: an edited entry.
+      const changed = readDecl();
+      changed.servers[0].command = 'sh';
+      fs.writeFileSync(declPath(), `${JSON.stringify(changed, null, 2)}\n`);
+      await waitState('changed', /changed after the export/);
+      assert.match(status().bar, /DSH: refused by DSH/);
+      // Signed with another key: intact, but the signature is another user's.
+      const otherKey = readDecl();
+      const original = JSON.parse(exported);
+      otherKey.servers = original.servers;
+      otherKey.signature = `hmac-sha256:${crypto.createHmac('sha256', crypto.randomBytes(32)).update(original.digest, 'utf8').digest('hex')}`;
+      fs.writeFileSync(declPath(), `${JSON.stringify(otherKey, null, 2)}\n`);
+      await waitState('other-key', /signed with another key/);
+      // Made for another folder: intact and signed with this user's key, for another path.
+      const canonicalize = require(path.join(extension().extensionPath, 'node_modules', 'canonicalize')).default;
+      const { digest, signature, ...body } = original;
+      body.folder = path.join(path.dirname(body.folder), 'another-folder');
+      const otherDigest = `sha256:${sha256(canonicalize(body))}`;
+      const key = Buffer.from(fs.readFileSync(path.join(envHome, 'bridge', 'signing.key'), 'utf8').trim(), 'hex');
+      const moved = { ...body, digest: otherDigest, signature: `hmac-sha256:${crypto.createHmac('sha256', key).update(otherDigest, 'utf8').digest('hex')}` };
+      fs.writeFileSync(declPath(), `${JSON.stringify(moved, null, 2)}\n`);
+      await waitState('other-folder', /made for another folder/);
+      const verify = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri);
+      assert.deepStrictEqual(verify.reasons.map((r) => r.code), ['wrong-folder'], `${JSON.stringify(verify)} (digest ${digest}, signature ${signature})`);
+    } finally {
+      // Restored on disk: the status is back without a Verify.
+      fs.writeFileSync(declPath(), exported);
+    }
+    await waitState('up-to-date', /up to date/);
     assert.deepStrictEqual(await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri), { ok: true, reasons: [] });
   });
 });
