@@ -43,8 +43,8 @@ fail() {
 say "DSH Bridge real-editor setup; cache: $CACHE; verbose log: $LOG"
 
 # ------------------------------------------------------------------ 1. apt
-step "system packages (apt): chromium, fonts, build toolchain, libkrb5-dev"
-APT_PKGS=(chromium fonts-dejavu-core g++ make python3 pkg-config libkrb5-dev ca-certificates)
+step "system packages (apt): chromium, fonts (with a CJK one for the zh-cn screenshots), build toolchain, libkrb5-dev"
+APT_PKGS=(chromium fonts-dejavu-core fonts-wqy-microhei g++ make python3 pkg-config libkrb5-dev ca-certificates)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -13,4 +13,5 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 echo "==> test dependencies (idempotent; cache ${DSH_BRIDGE_CACHE:-$HOME/.cache/dsh-bridge})"
 bash "$ROOT/scripts/setup-oracles.sh"
 bash "$ROOT/scripts/setup-real-editor.sh"
+bash "$ROOT/scripts/setup-language-pack.sh"
 bash "$ROOT/scripts/setup-dsh-host.sh" >/dev/null

@@ -49,6 +49,9 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     assert.deepEqual(decl.servers.map((s) => s.name), ['files']);
     assert.ok(fs.existsSync(path.join(ws, '.vscode/mcp.json')));
     console.log(`      screenshot: ${await editor.screenshot('vsix-export')}`);
+    // The picture of the user README (media/readme/status-and-problem.png): the Problems row with its code link, and the DSH status bar item.
+    await editor.statusBarItem('dsh-bridge.status', { text: /DSH: 1 refused/ });
+    console.log(`      screenshot: ${await editor.screenshot('readme-status-and-problem', { clip: { x: 0, y: 575, width: 1400, height: 325 } })}`);
     const titles = await editor.paletteTitles('DSH:', { waitFor: 'DSH: Open Declaration' });
     for (const t of ['DSH: Export MCP Servers', 'DSH: Open Declaration', 'DSH: Verify Declaration']) assert.ok(titles.includes(t), `${t} not in ${JSON.stringify(titles)}`);
     assert.deepEqual(titles.filter((t) => /DSH.*DSH/.test(t)), [], 'a command title says DSH twice');
@@ -57,7 +60,7 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
   it('a problem code in the Problems panel opens its explanation, rendered, at its heading, from the installed extension', async function () {
     const page = editor.page;
     await editor.readProblems({ timeout: 60000 });
-    const link = page.locator('.markers-panel .monaco-list-row .marker-code a, .markers-panel .monaco-list-row .marker-code .monaco-link', { hasText: 'unsupported-transport' }).first();
+    const link = page.locator('.markers-panel .monaco-list-row').getByText('unsupported-transport', { exact: true }).first();
     await link.waitFor({ state: 'visible', timeout: 15000 });
     await link.click();
     // The Markdown preview of the page shipped in the .vsix, scrolled to the code's heading.

@@ -23,6 +23,8 @@
 //                   editor.hostTestsResult() gives { code, lines, logFile } once they finish; the
 //                   workbench stays open for UI checks afterwards
 //   env             extra environment of code-server (inherited by the extension host)
+//   locale          'zh-cn': the workbench and the extension host in Simplified Chinese (a language
+//                   pack built by language-pack.mjs is installed; code-server runs with --locale)
 import fs from 'node:fs';
 import path from 'node:path';
 import util from 'node:util';
@@ -30,13 +32,14 @@ import {
   HarnessError, REPO, copyFixture, createRun, extensionDir, installVsix, launchBrowser, log, onInterrupt,
   recordConsole, requireBundle, sleep, startCodeServer, tools, workspaceTarget, writeUserSettings,
 } from './lib.mjs';
+import { installZhLanguagePack } from './language-pack.mjs';
 
 const QUICK_INPUT = '.quick-input-widget';
 const DIALOG = '.monaco-dialog-box';
 const HOST_RUNNER = path.join(REPO, 'test/integration/index.js');
 
 export async function startEditor({
-  vsix, tier = 'e2e', viewport = { width: 1400, height: 900 }, settings, workspaceTrust = false, hostTests, env = {},
+  vsix, tier = 'e2e', viewport = { width: 1400, height: 900 }, settings, workspaceTrust = false, hostTests, env = {}, locale,
 } = {}) {
   const run = createRun(tier);
   log(`run dir ${run.dir}`);
@@ -60,8 +63,10 @@ export async function startEditor({
   try {
     if (vsix) installVsix(run, vsix);
     else log(`extension under test: ${requireBundle()}`);
+    if (locale === 'zh-cn') installZhLanguagePack(run);
+    else if (locale) throw new HarnessError(`no language pack for ${locale}`);
     const hostEnv = hostTests ? { DSH_BRIDGE_HOST_MOCHA: tools().hostMocha, DSH_BRIDGE_SUITE_DIR: path.resolve(REPO, hostTests) } : {};
-    cs = await startCodeServer(run, { smokeTestDriver: !vsix, workspaceTrust, env: { ...hostEnv, ...env } });
+    cs = await startCodeServer(run, { smokeTestDriver: !vsix, workspaceTrust, env: { ...hostEnv, ...env }, locale });
     log(`code-server pid ${cs.pid} on ${cs.url}${workspaceTrust ? ' (Workspace Trust on)' : ''}`);
     browserHandle = await launchBrowser(run, { viewport });
     const page = await browserHandle.context.newPage();
@@ -400,10 +405,10 @@ class Editor {
     }
   }
 
-  /** Saves a PNG of the whole page under the run's artifacts/ and returns its path. */
-  async screenshot(name) {
+  /** Saves a PNG of the whole page (or of `clip`: {x, y, width, height}) under the run's artifacts/; returns its path. */
+  async screenshot(name, { clip } = {}) {
     const file = path.join(this.run.artifacts, `${slug(name)}.png`);
-    await this.page.screenshot({ path: file });
+    await this.page.screenshot({ path: file, clip });
     log(`screenshot ${file}`);
     return file;
   }

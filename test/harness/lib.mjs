@@ -302,7 +302,7 @@ export function installVsix(run, vsix) {
  * options.workspaceTrust: keep Workspace Trust on (default off: every folder is trusted); the
  * user setting security.workspace.trust.enabled must then be true as well (writeUserSettings).
  */
-export async function startCodeServer(run, { smokeTestDriver = false, workspaceTrust = false, env = {}, label = 'code-server' } = {}) {
+export async function startCodeServer(run, { smokeTestDriver = false, workspaceTrust = false, env = {}, label = 'code-server', locale } = {}) {
   const t = tools();
   const port = await freePort();
   const logFile = path.join(run.dir, `${label}.log`);
@@ -313,6 +313,7 @@ export async function startCodeServer(run, { smokeTestDriver = false, workspaceT
     '--disable-getting-started-override', '--ignore-last-opened'];
   if (!workspaceTrust) args.push('--disable-workspace-trust');
   if (smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
+  if (locale) args.push('--locale', locale);
   const started = performance.now();
   const child = spawn(t.node, args, { detached: true, stdio: ['ignore', out, out], env: editorEnv(t, run, env) });
   fs.closeSync(out);

@@ -1,0 +1,79 @@
+// UI flow in Simplified Chinese: code-server started with --locale zh-cn and a zh-cn language pack
+// (test/harness/language-pack.mjs says what it carries and why the workbench's own words stay
+// English). What DSH Bridge shows must read in Chinese: a diagnostic in the Problems panel, a
+// command title in the palette, the export notification, the status bar item and the trust-mode
+// setting in the Settings editor; screenshots of each are kept.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startEditor } from '../harness/e2e-driver.mjs';
+import { REPO } from '../harness/lib.mjs';
+import { screenshotFailuresAndClose } from './hooks.mjs';
+
+const bundle = JSON.parse(fs.readFileSync(path.join(REPO, 'l10n/bundle.l10n.zh-cn.json'), 'utf8'));
+const nls = JSON.parse(fs.readFileSync(path.join(REPO, 'package.nls.zh-cn.json'), 'utf8'));
+const CJK = /[\u4e00-\u9fff]/;
+/** The Chinese text of an English message key, with its placeholders filled. */
+const zh = (key, args = {}) => {
+  assert.ok(key in bundle, `no translation of "${key}"`);
+  return bundle[key].replace(/\{(\w+)\}/g, (_, k) => String(args[k]));
+};
+
+describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, ws-basic)', function () {
+  let editor;
+
+  before(async function () {
+    editor = await startEditor({ locale: 'zh-cn', settings: { 'files.autoSave': 'off' } });
+  });
+
+  screenshotFailuresAndClose(() => editor);
+
+  it('a diagnostic, a command title, the export notification and the status bar item read in Chinese', async function () {
+    await editor.openWorkspace('ws-basic');
+    const problems = await editor.readProblems({ timeout: 60000 });
+    const row = problems.find((p) => p.code === 'unsupported-transport');
+    assert.ok(row, `no unsupported-transport row: ${JSON.stringify(problems.map((p) => p.text))}`);
+    const template = Object.keys(bundle).find((k) => k.startsWith('DSH supports stdio and Streamable HTTP only'));
+    assert.equal(row.message, zh(template, { transport: 'sse' }));
+    console.log(`      diagnostic: ${row.message}`);
+    console.log(`      screenshot: ${await editor.screenshot('zh-cn-diagnostic')}`);
+
+    const exportTitle = `DSH: ${nls['command.export']}`;
+    const titles = await editor.paletteTitles('DSH', { waitFor: exportTitle, keepOpen: true });
+    assert.ok(titles.includes(exportTitle), `"${exportTitle}" not in ${JSON.stringify(titles)}`);
+    assert.ok(titles.includes(`DSH: ${nls['command.verifyDeclaration']}`), JSON.stringify(titles));
+    console.log(`      palette: ${JSON.stringify(titles)}`);
+    console.log(`      screenshot: ${await editor.screenshot('zh-cn-command-titles')}`);
+    await editor.page.keyboard.press('Escape');
+
+    await editor.runCommand(exportTitle);
+    await editor.waitForWorkspaceFile('.dsh/declaration.json');
+    const expected = `${zh('Exported 1 MCP server to DSH.')} ${zh('1 server was refused: see Problems.')}`;
+    const note = await editor.waitForNotification(new RegExp(`^${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    assert.match(note, CJK);
+    const bar = await editor.statusBarItem('dsh-bridge.status', { text: new RegExp(zh('DSH: {0} refused', { 0: 1 })) });
+    console.log(`      notification: ${note}; status bar: ${bar.text}`);
+    await editor.notifications({ keepOpen: true });
+    console.log(`      screenshot: ${await editor.screenshot('zh-cn-export-notification')}`);
+    await editor.runCommand('Notifications: Hide Notifications').catch(() => editor.page.keyboard.press('Escape'));
+  });
+
+  it('the trust-mode setting reads in Chinese in the Settings editor', async function () {
+    const page = editor.page;
+    await editor.page.keyboard.press('Control+,');
+    const search = page.locator('.settings-editor .settings-header .suggest-input-container').first();
+    await search.waitFor({ state: 'visible', timeout: 30000 });
+    await search.click();
+    await page.keyboard.type('dsh.trustMode');
+    const description = nls['config.trustMode'].replace(/`/g, '').slice(0, 20);
+    const item = page.locator('.settings-editor .setting-item-contents', { hasText: description }).first();
+    await item.waitFor({ state: 'visible', timeout: 30000 });
+    const text = (await item.innerText()).replace(/\s+/g, ' ');
+    assert.match(text, CJK);
+    assert.ok(text.includes(nls['config.trustMode'].replace(/`/g, '').slice(0, 40)), `the description is not the Chinese one: ${text}`);
+    // The settings' table of contents lists the category by its Chinese title.
+    await page.locator('.settings-editor .settings-toc-container', { hasText: nls['config.category.trust'] }).first().waitFor({ timeout: 10000 });
+    console.log(`      setting: ${text.slice(0, 200)}`);
+    console.log(`      screenshot: ${await editor.screenshot('zh-cn-trust-mode-setting')}`);
+  });
+});
