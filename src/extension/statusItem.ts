@@ -8,7 +8,7 @@ import { fileFolders, folderOfMcpJson, MCP_JSON_SELECTOR } from './mcpFiles';
 /** The words of each declaration state, for the hover and tooltips. */
 function stateWords(state: DeclarationState): string {
   switch (state) {
-    case 'up-to-date': return vscode.l10n.t('up to date');
+    case 'up-to-date': return vscode.l10n.t('the declaration is up to date');
     case 'stale': return vscode.l10n.t('stale: mcp.json changed since the export');
     case 'changed': return vscode.l10n.t('changed after the export: DSH refuses it');
     case 'unsigned': return vscode.l10n.t('not signed: DSH refuses it');

@@ -24,13 +24,15 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     log(`vsix ${vsix}: ${fs.statSync(vsix).size} bytes; files: ${listed.join(' ')}`);
     // The allow-list: nothing but the bundle, the manifest and its strings, the icon, the schema and the docs.
     for (const f of listed) {
-      assert.match(f, /^(dist\/extension\.js|package\.json|package\.nls(\.[\w-]+)?\.json|l10n\/.+\.json|media\/icon\.png|media\/readme\/[\w-]+\.png|media\/walkthrough\/[\w-]+\.md|schemas\/.+|docs\/problem-codes\.md|README\.marketplace\.md|CHANGELOG\.md|LICENSE)$/, `unexpected file in the package: ${f}`);
+      assert.match(f, /^(dist\/extension\.js|package\.json|package\.nls(\.[\w-]+)?\.json|l10n\/.+\.json|media\/icon\.png|media\/readme\/[\w-]+\.jpg|media\/walkthrough\/[\w-]+\.md|schemas\/.+|docs\/problem-codes\.md|README\.marketplace\.md|CHANGELOG\.md|LICENSE)$/, `unexpected file in the package: ${f}`);
     }
     // The Marketplace page is the user README, not the developer one.
     const readme = spawnSync('unzip', ['-p', vsix, 'extension/readme.md'], { encoding: 'utf8' }).stdout;
     assert.match(readme, /^# DSH Bridge\n/);
     assert.match(readme, /## Trust modes/);
     assert.doesNotMatch(readme, /npm (install|test|run)/, 'the packaged README talks to developers');
+    // Every picture and page the README links to relatively ships with it.
+    for (const [, target] of readme.matchAll(/\]\(((?:media|docs)\/[^)#]+)/g)) assert.ok(listed.includes(target), `the README links to ${target}, which is not in the package`);
     assert.ok(fs.statSync(vsix).size < 200 * 1024, `the .vsix is ${fs.statSync(vsix).size} bytes`);
     run.cleanup();
     editor = await startEditor({ vsix });
@@ -49,9 +51,9 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     assert.deepEqual(decl.servers.map((s) => s.name), ['files']);
     assert.ok(fs.existsSync(path.join(ws, '.vscode/mcp.json')));
     console.log(`      screenshot: ${await editor.screenshot('vsix-export')}`);
-    // The picture of the user README (media/readme/status-and-problem.png): the Problems row with its code link, and the DSH status bar item.
+    // The picture of the user README (media/readme/status-and-problem.jpg): the Problems row with its code link, and the DSH status bar item.
     await editor.statusBarItem('dsh-bridge.status', { text: /DSH: 1 refused/ });
-    console.log(`      screenshot: ${await editor.screenshot('readme-status-and-problem', { clip: { x: 0, y: 575, width: 1400, height: 325 } })}`);
+    console.log(`      screenshot: ${await editor.screenshot('readme-status-and-problem', { clip: { x: 0, y: 575, width: 1400, height: 325 }, jpeg: true })}`);
     const titles = await editor.paletteTitles('DSH:', { waitFor: 'DSH: Open Declaration' });
     for (const t of ['DSH: Export MCP Servers', 'DSH: Open Declaration', 'DSH: Verify Declaration']) assert.ok(titles.includes(t), `${t} not in ${JSON.stringify(titles)}`);
     assert.deepEqual(titles.filter((t) => /DSH.*DSH/.test(t)), [], 'a command title says DSH twice');
@@ -77,5 +79,25 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     assert.ok(await inView(), 'the preview is not scrolled to the heading of the code');
     assert.equal(await page.getByText('could not be opened', { exact: false }).count(), 0, 'the editor could not open the link');
     console.log(`      screenshot: ${await editor.screenshot('vsix-problem-code-link')}`);
+  });
+
+  it('the Explorer menu groups the language-server command under DSH; the walkthrough opens', async function () {
+    const page = editor.page;
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' }).first().click({ button: 'right' });
+    const dsh = page.locator('.context-view .monaco-menu .action-item', { hasText: /^DSH$/ }).first();
+    await dsh.waitFor({ state: 'visible', timeout: 10000 });
+    await dsh.hover();
+    await page.locator('.context-view .monaco-menu .action-item', { hasText: 'Which Language Server Handles This File?' }).first().waitFor({ state: 'visible', timeout: 10000 });
+    console.log(`      screenshot: ${await editor.screenshot('vsix-explorer-dsh-menu')}`);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+
+    await editor.runCommand('Welcome: Open Walkthrough...');
+    await editor.quickPickRows({ atLeast: 1 });
+    await editor.quickPickRow('Get started with DSH Bridge').click();
+    for (const step of ['Export your MCP servers', 'Enter input values', 'Choose a trust mode', 'Verify what DSH will mount']) {
+      await page.locator('.gettingStartedContainer', { hasText: step }).first().waitFor({ state: 'visible', timeout: 30000 });
+    }
+    console.log(`      screenshot: ${await editor.screenshot('vsix-walkthrough')}`);
   });
 });

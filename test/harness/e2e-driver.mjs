@@ -405,10 +405,10 @@ class Editor {
     }
   }
 
-  /** Saves a PNG of the whole page (or of `clip`: {x, y, width, height}) under the run's artifacts/; returns its path. */
-  async screenshot(name, { clip } = {}) {
-    const file = path.join(this.run.artifacts, `${slug(name)}.png`);
-    await this.page.screenshot({ path: file, clip });
+  /** Saves a PNG (or a JPEG) of the whole page (or of `clip`: {x, y, width, height}) under the run's artifacts/; returns its path. */
+  async screenshot(name, { clip, jpeg = false } = {}) {
+    const file = path.join(this.run.artifacts, `${slug(name)}.${jpeg ? 'jpg' : 'png'}`);
+    await this.page.screenshot({ path: file, clip, ...(jpeg ? { type: 'jpeg', quality: 80 } : {}) });
     log(`screenshot ${file}`);
     return file;
   }
