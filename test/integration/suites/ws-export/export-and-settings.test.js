@@ -50,6 +50,10 @@ describe('ws-export: the export command, the host store and settings', function 
 
   it('writes a signed declaration into the folder and the trust mode and key into the DSH home', async function () {
     assert.ok(!fs.existsSync(declPath()));
+    // Before the export: said once, with what to do (not "not exported - not exported yet").
+    await waitFor(() => extension().exports.status().text === 'DSH: not exported', 10000, `the status before the export (now ${JSON.stringify(extension().exports.status())})`);
+    assert.strictEqual(extension().exports.status().detail, 'Export writes .dsh/declaration.json for DSH.');
+    assert.strictEqual(extension().exports.status().bar, '$(warning) DSH: not exported');
     const summary = await exportNow();
     assert.strictEqual(summary.outcome, 'exported', JSON.stringify(summary));
     assert.strictEqual(summary.exported, 1);

@@ -157,7 +157,7 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
       const d = ours(bad).find((x) => codeOf(x) === 'skill-invalid-name');
       assert.deepStrictEqual(plain(d.range), textRange(badText, 'Bad-Name'));
       assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error);
-      assert.strictEqual(d.code.target.fragment, 'skill-invalid-name');
+      assert.deepStrictEqual([d.code.target.scheme, d.code.target.path, JSON.parse(decodeURIComponent(d.code.target.query))], ['command', 'dsh.explainProblem', ['skill-invalid-name']]);
       const c = ours(camel).find((x) => codeOf(x) === 'skill-camelcase-key');
       assert.deepStrictEqual(plain(c.range), textRange(fs.readFileSync(camel.fsPath, 'utf8'), 'userInvocable'));
       assert.ok(c.message.includes('user-invocable'), c.message);
