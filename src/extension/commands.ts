@@ -313,6 +313,7 @@ export class BridgeCommands implements vscode.Disposable {
         tampered: vscode.l10n.t('the declaration was changed after the export'),
         'wrong-folder': vscode.l10n.t('the declaration was made for another folder'),
         stale: vscode.l10n.t('mcp.json changed since the export'),
+        rollback: vscode.l10n.t('it is an older export restored over a newer one'),
       };
       const text = [...new Set(reasons.map((r) => words[r.code] ?? r.code))].join('; ');
       void vscode.window.showWarningMessage(`${vscode.l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text)}${outlook}`, ...(vscode.workspace.isTrusted ? [exportNow] : []))

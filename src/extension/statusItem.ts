@@ -11,6 +11,7 @@ function stateWords(state: DeclarationState): string {
     case 'up-to-date': return vscode.l10n.t('the declaration is up to date');
     case 'stale': return vscode.l10n.t('stale: mcp.json changed since the export');
     case 'changed': return vscode.l10n.t('changed after the export: DSH refuses it');
+    case 'older': return vscode.l10n.t('an older export restored over a newer one: DSH refuses it');
     case 'unsigned': return vscode.l10n.t('not signed: DSH refuses it');
     case 'other-folder': return vscode.l10n.t('made for another folder: DSH refuses it');
     case 'other-key': return vscode.l10n.t('signed with another key: DSH refuses it');

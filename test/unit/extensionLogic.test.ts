@@ -14,6 +14,8 @@ describe('extension logic (vscode-free)', () => {
     assert.equal(s('wrong-folder'), 'other-folder');
     assert.equal(s('wrong-folder', 'bad-signature'), 'other-folder');
     assert.equal(s('unreadable'), 'invalid');
+    assert.equal(s('rollback', 'stale'), 'older');
+    assert.equal(s('tampered', 'rollback'), 'changed');
   });
 
   describe('folderState and statusHeadline: one source (the declaration) for every count', () => {
