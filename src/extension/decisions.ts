@@ -16,10 +16,11 @@ export function declarationState(result: { ok: boolean; reasons: ReadonlyArray<{
   if (codes.has('missing')) return 'missing';
   if (codes.has('unreadable')) return 'invalid';
   if (codes.has('tampered')) return 'changed';
-  if (codes.has('rollback')) return 'older';
   if (codes.has('unsigned')) return 'unsigned';
   if (codes.has('wrong-folder')) return 'other-folder';
   if (codes.has('bad-signature')) return 'other-key';
+  // Only a declaration signed with this user's key can be an older export of theirs.
+  if (codes.has('rollback')) return 'older';
   return 'stale';
 }
 

@@ -16,6 +16,7 @@ describe('extension logic (vscode-free)', () => {
     assert.equal(s('unreadable'), 'invalid');
     assert.equal(s('rollback', 'stale'), 'older');
     assert.equal(s('tampered', 'rollback'), 'changed');
+    assert.equal(s('bad-signature', 'rollback'), 'other-key');
   });
 
   describe('folderState and statusHeadline: one source (the declaration) for every count', () => {

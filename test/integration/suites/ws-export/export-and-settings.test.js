@@ -19,6 +19,8 @@ const sha256 = (x) => crypto.createHash('sha256').update(x).digest('hex');
 /** The host store's file of a folder, as docs/declaration.md specifies it. */
 const folderRecord = (home, folder = folderPath()) => path.join(home, 'bridge', 'folders', `${sha256(path.resolve(folder))}.json`);
 const readJson = (f) => JSON.parse(fs.readFileSync(f, 'utf8'));
+/** Verify's verdict without the outlook of what DSH gets (checked where that is the point). */
+const okAndReasons = ({ ok, reasons }) => ({ ok, reasons });
 
 function exportNow(arg = workspaceFolder().uri) {
   return vscode.commands.executeCommand('dsh.exportMcpServers', arg);
@@ -73,7 +75,7 @@ describe('ws-export: the export command, the host store and settings', function 
     assert.ok(!fs.existsSync(path.join(folderPath(), 'bridge')));
     // The core's verify agrees, through the command.
     const verify = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri);
-    assert.deepStrictEqual(verify, { ok: true, reasons: [] });
+    assert.deepStrictEqual(okAndReasons(verify), { ok: true, reasons: [] });
     // The status counts both from the declaration: the exported server and the refused one.
     await waitFor(() => extension().exports.status().text === 'DSH: 1 server exported' && /1 server refused/.test(extension().exports.status().detail), 10000,
       `the status item to show the counts (now ${JSON.stringify(extension().exports.status())})`);
@@ -130,12 +132,15 @@ describe('ws-export: the export command, the host store and settings', function 
       const summary = await exportNow();
       assert.strictEqual(summary.outcome, 'exported');
       assert.ok(fs.existsSync(path.join(home, 'bridge', 'signing.key')));
-      assert.deepStrictEqual(await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri), { ok: true, reasons: [] });
+      assert.deepStrictEqual(okAndReasons(await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri)), { ok: true, reasons: [] });
       assert.strictEqual(fs.readFileSync(path.join(envHome, 'bridge', 'signing.key'), 'utf8'), oldKey);
       await setting('dsh', 'home', undefined, vscode.ConfigurationTarget.Global);
-      // Back with the old key, the declaration signed with the new one does not verify.
+      // Back with the old key, the declaration signed with the new one does not verify (and the old
+      // home's export counter is ahead of it); the status says what it is: another key.
       const verify = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri);
-      assert.deepStrictEqual(verify.reasons.map((r) => r.code), ['bad-signature']);
+      assert.ok(verify.reasons.some((r) => r.code === 'bad-signature'), JSON.stringify(verify.reasons));
+      await waitFor(() => extension().exports.status().state && extension().exports.status().state.state === 'other-key', 10000,
+        `the status to say another key (now ${JSON.stringify(extension().exports.status())})`);
       await exportNow();
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
@@ -145,6 +150,7 @@ describe('ws-export: the export command, the host store and settings', function 
   it('cancelling the input prompt aborts the whole export: no declaration change, nothing in the host store', async function () {
     await exportNow();
     const before = fs.readFileSync(declPath(), 'utf8');
+    const recordBefore = fs.existsSync(folderRecord(envHome)) ? fs.readFileSync(folderRecord(envHome), 'utf8') : undefined;
     const withInput = original.replace('"servers": {', `"inputs": [ { "type": "promptString", "id": "api-token", "description": "API token", "password": true } ],
   "servers": {
     "remote": { "type": "http", "url": "https://mcp.example.com/mcp", "headers": { "Authorization": "Bearer \${input:api-token}" } },`);
@@ -160,8 +166,10 @@ describe('ws-export: the export command, the host store and settings', function 
       const summary = await running;
       assert.strictEqual(summary.outcome, 'cancelled');
       assert.strictEqual(fs.readFileSync(declPath(), 'utf8'), before, 'the declaration changed');
-      assert.ok(!fs.existsSync(folderRecord(envHome)), 'a host store record was written');
-      assert.ok(!fs.existsSync(path.join(envHome, 'bridge', 'folders')) || fs.readdirSync(path.join(envHome, 'bridge', 'folders')).length === 0, 'the host store has folder records');
+      // The folder's record (the export counter of the first export) is as it was: no input value in it.
+      const recordAfter = fs.existsSync(folderRecord(envHome)) ? fs.readFileSync(folderRecord(envHome), 'utf8') : undefined;
+      assert.strictEqual(recordAfter, recordBefore, 'the host store record changed');
+      assert.ok(recordAfter === undefined || Object.keys(JSON.parse(recordAfter).inputs).length === 0, 'an input value was stored');
     } finally {
       fs.writeFileSync(mcpPath(), original);
     }
@@ -292,6 +300,16 @@ describe('ws-export: the export command, the host store and settings', function 
       fs.writeFileSync(declPath(), exported);
     }
     await waitState('up-to-date', /up to date/);
-    assert.deepStrictEqual(await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri), { ok: true, reasons: [] });
+    assert.deepStrictEqual(okAndReasons(await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri)), { ok: true, reasons: [] });
+    // An older export restored over a newer one is named as such.
+    fs.writeFileSync(mcpPath(), `// a newer export\n${original}`);
+    try {
+      await exportNow();
+      fs.writeFileSync(declPath(), exported);
+      await waitState('older', /an older export restored over a newer one/);
+    } finally {
+      fs.writeFileSync(mcpPath(), original);
+      await exportNow();
+    }
   });
 });
