@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { LSP_APPROVAL_NAME } from '../core/lsp/lspRow';
 import { analyzeFolder, verifyFolder } from '../core/declaration/declaration';
 import { DECLARATION_PATH } from '../core/declaration/declarationModel';
 import { HostStore } from '../core/node/hostStore';
@@ -336,7 +337,7 @@ function exportMessage(summary: ExportSummary): string {
     : n === 1 ? vscode.l10n.t('Exported 1 MCP server to DSH.') : vscode.l10n.t('Exported {0} MCP servers to DSH.', n)];
   if (summary.refused === 1) parts.push(vscode.l10n.t('1 server was refused: see Problems.'));
   else if (summary.refused > 1) parts.push(vscode.l10n.t('{0} servers were refused: see Problems.', summary.refused));
-  const skipped = summary.folders.flatMap((f) => f.skipped);
+  const skipped = summary.folders.flatMap((f) => f.skipped).map((name) => (name === LSP_APPROVAL_NAME ? vscode.l10n.t('language servers') : name));
   if (skipped.length === 1) parts.push(vscode.l10n.t('{0} is not approved: DSH will ask before it starts it.', skipped[0]));
   else if (skipped.length > 1) parts.push(vscode.l10n.t('{0} are not approved: DSH will ask before it starts them.', skipped.join(', ')));
   return parts.join(' ');

@@ -3,7 +3,7 @@ import { doctorLines, doctorReport, doctorSummary, type DoctorReport } from '../
 import { translate } from './l10n';
 
 /**
- * *DSH: Diagnose the DSH Side*: the core's doctor report for one folder (the same as
+ * *DSH: Diagnose Setup (Doctor)*: the core's doctor report for one folder (the same as
  * `dsh-bridge doctor`), worded through l10n, opened as a document, with the summary as a message.
  */
 export async function showDoctorReport(folder: vscode.WorkspaceFolder, dshHome: string, log: vscode.LogOutputChannel): Promise<DoctorReport> {

@@ -1,5 +1,5 @@
 // UI flow in a real VS Code workbench (code-server + chromium via Playwright), on the installed
-// .vsix: F1 > "DSH: Diagnose the DSH Side (Doctor)" on test/fixtures/ws-export, on a machine
+// .vsix: F1 > "DSH: Diagnose Setup (Doctor)" on test/fixtures/ws-export, on a machine
 // without DSH (the run's fresh DSH home). The user sees the report in an editor, each finding
 // with the command that fixes it, and the would-mount summary as a notification.
 import assert from 'node:assert/strict';
@@ -18,7 +18,7 @@ describe('e2e: the doctor command shows what stands between the folder and DSH (
   it('report document with fixes, and the summary notification', async function () {
     await editor.openWorkspace('ws-export');
     const page = editor.page;
-    await editor.runCommand('DSH: Diagnose the DSH Side (Doctor)');
+    await editor.runCommand('DSH: Diagnose Setup (Doctor)');
     const note = await editor.waitForNotification(/Would mount: none; would not: /);
     assert.match(note, /fix: dsh-bridge export --workspace/);
     const lines = page.locator('.editor-instance .view-lines');

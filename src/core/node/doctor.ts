@@ -9,7 +9,7 @@ import { HostStore, type TrustMode } from './hostStore';
 import { formatMessage } from '../problems/problems';
 
 /**
- * `dsh-bridge doctor` and the editor's *Diagnose the DSH Side*: what stands between a folder's
+ * `dsh-bridge doctor` and the editor's *Diagnose Setup (Doctor)*: what stands between a folder's
  * `.vscode/mcp.json` and its servers mounted in a DSH session, each finding with the command that
  * fixes it, and per server "would mount" or "would not (why)". Never throws; reads only.
  * Words are English templates (the editor's l10n keys) filled with `{name}` arguments.

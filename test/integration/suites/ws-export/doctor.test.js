@@ -1,4 +1,4 @@
-// Session on test/fixtures/ws-export: *DSH: Diagnose the DSH Side* shows the core's doctor report
+// Session on test/fixtures/ws-export: *DSH: Diagnose Setup (Doctor)* shows the core's doctor report
 // for the folder (the same as `dsh-bridge doctor`) in a document, and its summary as a message.
 'use strict';
 const assert = require('assert');
