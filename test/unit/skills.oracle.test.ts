@@ -69,9 +69,19 @@ describe('skills conformance with @deepseek-ai/dsh-skill-filesystem (oracle)', f
     });
     after(() => rm(fx.dir, { recursive: true, force: true }));
 
+    // The one deliberate difference: DSH follows a link out of a project root; the bridge refuses
+    // it (a repository could point it at /dev/zero or a FIFO) and says so with skill-unreadable.
+    const linkedOut = () => new Set(ours.problems.filter((p) => p.code === 'skill-unreadable' && /leaves its skill root/.test(String(p.args?.reason))).map((p) => p.file));
+    const dshKept = () => dsh.candidates.filter((c) => !linkedOut().has(c.path));
+
+    it('refuses exactly the links out of a project root that DSH follows, with a located problem', () => {
+      assert.deepEqual([...linkedOut()].map((f) => f.slice(f.lastIndexOf('/.dsh/') + 1)).sort(), ['.dsh/skills/linked-file.md', '.dsh/skills/linked/SKILL.md']);
+      for (const file of linkedOut()) assert.ok(dsh.candidates.some((c) => c.path === file), `DSH does not load ${file}: the fixture no longer shows the difference`);
+    });
+
     it('keeps the same skills, in the same order, with the same parsed fields', () => {
       assert.ok(dsh.candidates.length >= 20, 'the fixture should keep many skills');
-      assert.deepEqual(strip(keptOf(ours)), strip(dsh.candidates));
+      assert.deepEqual(strip(keptOf(ours)), strip(dshKept()));
     });
 
     it('drops the same files', () => {
@@ -86,7 +96,9 @@ describe('skills conformance with @deepseek-ai/dsh-skill-filesystem (oracle)', f
 
     it('picks the same winners', () => {
       const winners = ours.winners.map((c) => ({ name: c.analysis.skill!.name, source: c.root.kind, directory: directoryOf(c), invocation: c.analysis.skill!.invocation }));
-      assert.deepEqual(winners, dsh.winners);
+      const refused = new Set(dsh.candidates.filter((c) => linkedOut().has(c.path)).map((c) => `${c.source}/${c.name}`));
+      const dshWinners = dsh.winners.filter((w) => !refused.has(`${w.source}/${w.name}`));
+      assert.deepEqual(winners, dshWinners);
       const shadowLogs = dsh.logs.filter((l) => /ignored because a higher-priority skill already exists/.test(l));
       assert.equal(ours.problems.filter((p) => p.code === 'skill-shadowed').length, shadowLogs.length);
     });
