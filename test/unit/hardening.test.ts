@@ -225,7 +225,7 @@ describe('hardening: no crash, consent holds (regressions)', () => {
       await run(folder, home);
       const record = await store.readFolder(folder);
       assert.deepEqual(record.approvals.map((a) => a.serverName), ['kept']);
-      assert.equal(record.exportSeq, 2);
+      assert.equal(await store.exportSeq(folder), 2);
 
       // The attacker restores the old mcp.json with its old, validly signed declaration.
       writeFileSync(path.join(folder, '.vscode/mcp.json'), OLD);
@@ -244,7 +244,7 @@ describe('hardening: no crash, consent holds (regressions)', () => {
       await store.approve(folder, 'kept', first.analysis.servers[0].pin);
       const again = await run(folder, home);
       assert.equal(again.unchanged, true);
-      assert.equal((await store.readFolder(folder)).exportSeq, 1);
+      assert.equal(await store.exportSeq(folder), 1);
       assert.equal(await store.isApproved(folder, 'kept', first.analysis.servers[0].pin), true);
       writeFileSync(path.join(folder, '.vscode/mcp.json'), NEW.replace('"node"', '"node2"'));
       await run(folder, home);

@@ -136,7 +136,7 @@ export async function commitExport(reviewed: ReviewedExport, commit: ExportCommi
   if (await sourceChangedSinceReview(reviewed)) return { ...nothing, sourceChanged: true };
   const store = new HostStore(commit.dshHome);
   const key = commit.dryRun ? (await store.readSigningKey()) ?? Buffer.alloc(32) : await store.signingKey();
-  const lastSeq = (await store.readFolder(folder)).exportSeq ?? 0;
+  const lastSeq = await store.exportSeq(folder);
   const textWith = (exportSeq: number) => serializeDeclaration({ ...buildDeclarationBody(analysis, folder, reviewed.sections), exportSeq }, key);
   if (commit.dryRun) return { ...nothing, text: textWith(lastSeq + 1) };
   for (const [id, value] of commit.inputs ?? []) await store.setInput(folder, id, value);
@@ -315,7 +315,9 @@ export async function verifyFolder(folderPath: string, options: { dshHome: strin
     else if (envFile.sha256 !== server.envFileSha256) reasons.push({ code: 'stale', message: `the envFile of server "${server.serverName}" changed since the export` });
   }
   // A declaration older than the folder's last export (restored with an old mcp.json) is refused.
-  const lastSeq = await new HostStore(options.dshHome).readFolder(declaration.folder).then((r) => r.exportSeq ?? 0, () => undefined);
+  // Only a declaration signed with this user's key can be a rollback (any other is refused already).
+  const signedHere = !reasons.some((r) => r.code === 'bad-signature' || r.code === 'unsigned');
+  const lastSeq = signedHere ? await new HostStore(options.dshHome).exportSeq(declaration.folder).catch(() => undefined) : 0;
   if (lastSeq === undefined) reasons.push({ code: 'rollback', message: 'the host store record of this folder cannot be read, so the declaration cannot be shown to be the newest' });
   else if ((declaration.exportSeq ?? 0) < lastSeq) {
     reasons.push({ code: 'rollback', message: `the declaration is from export ${declaration.exportSeq ?? 0} of this folder; export ${lastSeq} was made since (an old declaration was restored)` });

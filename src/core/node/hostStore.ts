@@ -40,9 +40,9 @@ const FolderFile = z.object({
   folder: z.string(),
   inputs: z.record(z.string(), z.string()),
   approvals: z.array(Approval),
-  /** How many exports of this folder wrote a declaration; the newest declaration carries it. */
-  exportSeq: z.optional(z.int().check(z.minimum(1))),
 });
+/** How many exports of a folder wrote a declaration; the newest declaration carries the count. */
+const ExportsFile = z.object({ version: z.literal(1), folder: z.string(), exportSeq: z.int().check(z.minimum(1)) });
 export type FolderRecord = z.infer<typeof FolderFile>;
 const SkillTrustFile = z.object({ version: z.literal(1), roots: z.record(z.string(), z.string()) });
 
@@ -165,7 +165,7 @@ export class HostStore {
     const record = await this.readFolder(folder);
     change(record);
     const file = this.folderFile(folder);
-    if (Object.keys(record.inputs).length === 0 && record.approvals.length === 0 && record.exportSeq === undefined) {
+    if (Object.keys(record.inputs).length === 0 && record.approvals.length === 0) {
       await fs.rm(file, { force: true });
       return;
     }
@@ -202,13 +202,23 @@ export class HostStore {
    * that left, or of pins no longer exported, are revoked. Returns the new count.
    */
   async recordExport(folder: string, exported: ReadonlyArray<{ serverName: string; pin: string }>): Promise<number> {
-    let seq = 0;
-    await this.updateFolder(folder, (r) => {
-      seq = (r.exportSeq ?? 0) + 1;
-      r.exportSeq = seq;
-      r.approvals = r.approvals.filter((a) => exported.some((s) => s.serverName === a.serverName && s.pin === a.pin));
-    });
+    const absolute = path.resolve(folder);
+    const seq = (await this.exportSeq(absolute)) + 1;
+    await this.writeJson(this.exportsFile(absolute), { version: 1, folder: absolute, exportSeq: seq });
+    await this.revokeApprovalsExcept(absolute, exported);
     return seq;
+  }
+
+  /** The folder's export count (0 before its first export). Kept apart from the folder record, which holds secrets. */
+  async exportSeq(folder: string): Promise<number> {
+    const absolute = path.resolve(folder);
+    const record = await this.readJson(this.exportsFile(absolute), ExportsFile);
+    if (record && record.folder !== absolute) throw new HostStoreError('export record does not match its folder');
+    return record?.exportSeq ?? 0;
+  }
+
+  private exportsFile(folder: string): string {
+    return path.join(this.bridgeDir, 'exports', `${sha256Hex(path.resolve(folder))}.json`);
   }
 
   /** Revokes approvals of anything not exported now (an export that left the declaration as it was). */
