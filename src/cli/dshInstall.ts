@@ -27,6 +27,9 @@ export async function runDsh(ctx: CommandContext): Promise<number> {
   if (sub !== 'install' || rest.length) throw new CommandUsageError('"dsh" takes one subcommand: install');
   const profile = typeof ctx.options.profile === 'string' ? ctx.options.profile : DEFAULT_PROFILE;
   if (!/^[A-Za-z0-9._-]+$/.test(profile) || profile.startsWith('.')) throw new CommandUsageError(`--profile "${profile}" is not a plain folder name`);
+  if (process.platform === 'win32' && ctx.options['bundle-only'] !== true) {
+    throw new CommandUsageError('"dsh install" writes a POSIX sh wrapper for DSH; on Windows install DSH 0.1.0-rc.8 yourself and run "dsh-bridge dsh install --bundle-only"');
+  }
   const done: Array<{ step: string; action: string }> = [];
   const say = (step: string, action: string) => {
     done.push({ step, action });
@@ -75,9 +78,13 @@ function dshNode(ctx: CommandContext): string {
   const node = typeof ctx.options.node === 'string'
     ? path.resolve(ctx.options.node)
     : !nodeFitsDsh(process.version) && earlier && nodeFitsDsh(nodeVersion(earlier)) ? earlier : process.execPath;
+  // The wrapper is a sh script with these paths in double quotes: refuse what would break out of them.
+  for (const p of [node, launcherDir(ctx.dshHome)]) {
+    if (/["$`\\\n]/.test(p)) throw new InstallError(`the path ${JSON.stringify(p)} has a character the dsh wrapper cannot quote (", $, \`, \\ or a newline)`);
+  }
   const version = nodeVersion(node);
   if (!nodeFitsDsh(version)) {
-    throw new InstallError(`DSH rc.8 needs Node >= 22.19, and ${node} is ${version ?? 'not a working node'}; run again with --node /path/to/node (22.19 or newer)`);
+    throw new InstallError(`DSH rc.8 needs Node >= 22.19, and ${node} is ${version || 'not a working node'}; run again with --node /path/to/node (22.19 or newer)`);
   }
   return node;
 }

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { doctorLines, doctorReport, doctorSummary } from '../../src/core/node/doctor';
 import { DSH_VERSION, HMR_VERSION, REQUIRED_PEERS, inspectProfile, launcherRuleMismatches, writeHmrFix } from '../../src/core/node/dshSide';
@@ -96,6 +96,19 @@ describe('doctor: what stands between a folder and its servers in DSH', function
     const text = cli(['doctor', '--workspace', folder], home).stdout;
     assert.match(text, /\u2716 No DSH found: none installed by dsh-bridge, and no dsh on PATH\.\n {2}fix: dsh-bridge dsh install\n/);
     assert.match(text, /\nWould mount: none; would not: echo \(not exported yet \(no declaration\); fix: dsh-bridge export --workspace .+\)/);
+  });
+
+  it('dsh install refuses before touching anything: a Node that is not >= 22.19, a path the wrapper cannot quote, a usage error', () => {
+    const home = tempDir('doctor-home-');
+    const notNode = cli(['dsh', 'install', '--node', '/bin/false'], home);
+    assert.equal(notNode.status, 1);
+    assert.match(notNode.stderr, /dsh install stopped: DSH rc\.8 needs Node >= 22\.19, and \/bin\/false is not a working node; run again with --node/);
+    const quoted = cli(['dsh', 'install', '--node', '/opt/node"$(id)"/bin/node'], home);
+    assert.equal(quoted.status, 1);
+    assert.match(quoted.stderr, /has a character the dsh wrapper cannot quote/);
+    assert.equal(cli(['dsh', 'frob'], home).status, 2);
+    assert.equal(cli(['dsh', 'install', '--profile', '../x'], home).status, 2);
+    assert.deepEqual(readdirSync(home), [], 'nothing was written into the DSH home');
   });
 
   it('hmr fix: written once into cordis.patch.yml, comments kept, idempotent; invalid YAML is left alone', async () => {
