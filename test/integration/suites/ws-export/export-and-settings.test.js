@@ -19,6 +19,15 @@ const sha256 = (x) => crypto.createHash('sha256').update(x).digest('hex');
 /** The host store's file of a folder, as docs/declaration.md specifies it. */
 const folderRecord = (home, folder = folderPath()) => path.join(home, 'bridge', 'folders', `${sha256(path.resolve(folder))}.json`);
 const readJson = (f) => JSON.parse(fs.readFileSync(f, 'utf8'));
+/**
+ * Saves a document and checks the file holds its text. `doc.save()` alone returns false when the
+ * browser build's auto-save (files.autoSave afterDelay, its default) saved it a moment before.
+ */
+async function saved(doc) {
+  await doc.save();
+  assert.ok(!doc.isDirty, 'the document is still dirty after save');
+  assert.strictEqual(fs.readFileSync(doc.uri.fsPath, 'utf8'), doc.getText(), 'the file does not hold the saved text');
+}
 /** Verify's verdict without the outlook of what DSH gets (checked where that is the point). */
 const okAndReasons = ({ ok, reasons }) => ({ ok, reasons });
 
@@ -191,7 +200,7 @@ describe('ws-export: the export command, the host store and settings', function 
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, new vscode.Position(0, 0), '// saved by the test\n');
     await vscode.workspace.applyEdit(edit);
-    assert.ok(await doc.save());
+    await saved(doc);
     await waitFor(() => readDecl().source.sha256 === sha256(fs.readFileSync(mcpPath())), 15000, 'the declaration of the saved file');
 
     // A server that needs an input value nobody entered: no prompt on save, the status item says it.
@@ -200,7 +209,7 @@ describe('ws-export: the export command, the host store and settings', function 
     "remote": { "type": "http", "url": "https://mcp.example.com/mcp", "headers": { "Authorization": "Bearer \${input:api-token}" } },`);
     await replaceDocument(doc, withInput);
     const declBefore = fs.readFileSync(declPath(), 'utf8');
-    assert.ok(await doc.save());
+    await saved(doc);
     await waitFor(() => /api-token/.test(extension().exports.status().detail || ''), 15000,
       `the status item to name the missing input (now ${JSON.stringify(extension().exports.status())})`);
     assert.strictEqual(fs.readFileSync(declPath(), 'utf8'), declBefore, 'export on save wrote although an input was missing');
@@ -254,7 +263,7 @@ describe('ws-export: the export command, the host store and settings', function 
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, new vscode.Position(0, 0), '// pinned\n');
     await vscode.workspace.applyEdit(edit);
-    assert.ok(await doc.save());
+    await saved(doc);
     await waitFor(() => /approval of files/.test(extension().exports.status().detail || ''), 15000,
       `the status item to ask for the approval (now ${JSON.stringify(extension().exports.status())})`);
     assert.strictEqual(fs.readFileSync(declPath(), 'utf8'), before);
