@@ -19,4 +19,27 @@ export default tseslint.config(
       }],
     },
   },
+  {
+    // The pure core: file access, processes, the environment and the host store come in as
+    // parameters; reading and writing live in the Node adapter layer, src/core/node.
+    files: ['src/core/**/*.ts'],
+    // skills/skills.ts still defaults its SkillFs to node:fs (not yet separated).
+    ignores: ['src/core/node/**', 'src/core/skills/skills.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [
+          { name: 'vscode', message: 'The core must not depend on the editor.' },
+          ...['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'child_process', 'node:child_process'].map((name) => ({
+            name, message: 'The pure core takes file access as a parameter; reading and writing belong in src/core/node.',
+          })),
+        ],
+        patterns: [
+          { group: ['@deepseek-ai/*'], message: 'No DSH runtime import: the host supplies DSH modules at run time.' },
+          { group: ['**/extension/**'], message: 'The editor adapter depends on the core, never the reverse.' },
+          { group: ['**/node/*', '!node:*'], message: 'The pure core does not call into the Node adapter layer; the adapter calls the core.' },
+        ],
+      }],
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'The pure core takes the environment as a parameter.' }],
+    },
+  },
 );

@@ -1,8 +1,10 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { verifyFolder, type VerifyResult } from '../core/declaration/declaration';
+import { verifyFolder } from '../core/node/declarationFiles';
+import { type VerifyResult } from '../core/declaration/declarationModel';
 import { HostStore } from '../core/node/hostStore';
-import { gateFolderSkills, type SkillGateResult } from '../core/skills/skillGate';
+import { type SkillGateResult } from '../core/skills/skillGate';
+import { gateFolderSkills } from '../core/node/sections';
 import { resolveAgentsHome } from '../core/skills/skills';
 import { CommandUsageError, type CliIo, type CommandContext } from './context';
 

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { HostStore, TRUST_MODES, type TrustMode } from '../core/node/hostStore';
+import { HostStore } from '../core/node/hostStore';
+import { TRUST_MODES, type TrustMode } from '../core/settings/folderSettings';
 import { CommandUsageError, type CommandContext } from './context';
 
 export const TRUST_USAGE = 'trust [ask|pinned|deny]   show or set the trust mode the DSH plugin reads on this machine';

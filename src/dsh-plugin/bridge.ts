@@ -1,8 +1,9 @@
 import * as path from 'node:path';
-import { verifyFolder } from '../core/declaration/declaration';
+import { verifyFolder } from '../core/node/declarationFiles';
 import { type DeclaredServer } from '../core/declaration/declarationModel';
 import type { LspDeclarationSection } from '../core/declaration/declarationModel';
-import { HostStore, type TrustMode } from '../core/node/hostStore';
+import { HostStore } from '../core/node/hostStore';
+import { type TrustMode } from '../core/settings/folderSettings';
 import { describeLspServers, LSP_APPROVAL_NAME, lspSectionUsable, toLspStdioConfig } from '../core/lsp/lspRow';
 import type { TemplateLookup } from '../core/declaration/template';
 import { dropTools, mergeTools } from './assembly';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LSP_APPROVAL_NAME } from '../core/lsp/lspRow';
-import { analyzeFolder, verifyFolder } from '../core/declaration/declaration';
+import { analyzeFolder, verifyFolder } from '../core/node/declarationFiles';
 import { DECLARATION_PATH } from '../core/declaration/declarationModel';
 import { HostStore } from '../core/node/hostStore';
 import { dshOutlook, type DshOutlook } from '../core/declaration/dshOutlook';

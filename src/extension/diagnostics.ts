@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { analyzeSource, type Analysis } from '../core/mcp/analyze';
-import { analyzeFolder } from '../core/declaration/declaration';
+import { analyzeFolder } from '../core/node/declarationFiles';
 import type { Problem, Severity } from '../core/problems/problems';
 import { problemMessage } from './l10n';
 import { keepForDocument } from './decisions';

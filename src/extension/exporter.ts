@@ -1,7 +1,8 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { commitExport, ExportError, sourceChangedSinceReview, type ExportResult, type ReviewedExport } from '../core/declaration/declaration';
-import { HostStore, type TrustMode } from '../core/node/hostStore';
+import { commitExport, ExportError, sourceChangedSinceReview, type ExportResult, type ReviewedExport } from '../core/node/declarationFiles';
+import { HostStore } from '../core/node/hostStore';
+import { type TrustMode } from '../core/settings/folderSettings';
 import { LSP_APPROVAL_NAME, lspSectionUsable } from '../core/lsp/lspRow';
 import { askLspApproval, reviewServers } from './approval';
 import type { DeclaredServer } from '../core/declaration/declarationModel';

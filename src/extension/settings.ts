@@ -5,7 +5,8 @@ import type { AnalyzeOptions } from '../core/mcp/analyze';
 import {
   folderAnalyzeOptions, readExportSettings, readSetting, SETTING, SETTING_SCHEMAS, type ExportSettings, type InvalidSetting, type SettingsView,
 } from '../core/settings/folderSettings';
-import { resolveDshHome, TRUST_MODES, type TrustMode } from '../core/node/hostStore';
+import { resolveDshHome } from '../core/node/hostStore';
+import { TRUST_MODES, type TrustMode } from '../core/settings/folderSettings';
 
 /**
  * Settings as the editor sees them, read through the core's typed settings contract

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { verifyFolder } from '../core/declaration/declaration';
+import { verifyFolder } from '../core/node/declarationFiles';
 import { HostStore } from '../core/node/hostStore';
 import type { McpDiagnostics } from './diagnostics';
 import { folderState, statusHeadline, type DeclarationState, type FolderState, type StatusAction } from './decisions';

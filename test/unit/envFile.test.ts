@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { isLoaderVariable, loadEnvFile, parseEnvFile } from '../../src/core/node/envFile';
+import { loadEnvFile, parseEnvFile } from '../../src/core/node/envFile';
+import { isLoaderVariable } from '../../src/core/mcp/securityLint';
 import { tempDir } from './helpers';
 
 /**

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { commitExport, reviewExport, sourceChangedSinceReview } from '../../src/core/declaration/declaration';
+import { commitExport, reviewExport, sourceChangedSinceReview } from '../../src/core/node/declarationFiles';
 import { DECLARATION_PATH } from '../../src/core/declaration/declarationModel';
 import { prepareFolderExport } from '../../src/core/node/folderExport';
 import { folderAnalyzeOptions, readExportSettings, settingsViewFromFiles, settingsViewOf } from '../../src/core/settings/folderSettings';

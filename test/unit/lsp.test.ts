@@ -3,19 +3,8 @@ import { chmod, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import {
-  LSP_DEFAULT_LIMITS,
-  LSP_PROBLEM_CODES,
-  createPathResolver,
-  finalExtension,
-  lspServerFor,
-  lspStdioRow,
-  normalizeLspExtension,
-  placeSettingProblems,
-  settingRange,
-  validateLspServers,
-  type CommandResolver,
-} from '../../src/core/lsp/lsp';
+import { LSP_DEFAULT_LIMITS, LSP_PROBLEM_CODES, finalExtension, lspServerFor, lspStdioRow, normalizeLspExtension, placeSettingProblems, settingRange, validateLspServers, type CommandResolver } from '../../src/core/lsp/lsp';
+import { createPathResolver } from '../../src/core/node/commandPath';
 
 const known = new Set(['tsserver', 'pylsp', 'gopls']);
 const resolveCommand: CommandResolver = (command) => (known.has(command) || command === '/opt/bin/server' ? `/usr/bin/${command}` : undefined);

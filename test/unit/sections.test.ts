@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { canonicalHash } from '../../src/core/json/canonicalJson';
-import { exportFolder } from '../../src/core/declaration/declaration';
+import { exportFolder } from '../../src/core/node/declarationFiles';
 import { LspSectionSchema, SkillsSectionSchema } from '../../src/core/declaration/declarationModel';
 import { HostStore } from '../../src/core/node/hostStore';
 import type { CommandResolver } from '../../src/core/lsp/lsp';

@@ -160,3 +160,12 @@ export const DeclarationSchema = z.strictObject({
 export type Declaration = z.infer<typeof DeclarationSchema>;
 /** The optional sections (lsp, skills), covered by the digest and the signature like the rest. */
 export type DeclarationSections = Pick<Declaration, 'lsp' | 'skills'>;
+
+/** What `verify` says of a folder's declaration: the contract the faces show and the DSH side enforces. */
+export type VerifyCode = 'rollback' | 'missing' | 'unreadable' | 'unsigned' | 'bad-signature' | 'tampered' | 'wrong-folder' | 'stale';
+
+export interface VerifyResult {
+  ok: boolean;
+  reasons: Array<{ code: VerifyCode; message: string }>;
+  declaration?: Declaration;
+}

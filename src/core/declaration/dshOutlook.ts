@@ -1,5 +1,5 @@
-import type { VerifyResult } from './declaration';
-import type { TrustMode } from '../node/hostStore';
+import type { VerifyResult } from './declarationModel';
+import type { TrustMode } from '../settings/folderSettings';
 import type { SkillGateResult } from '../skills/skillGate';
 
 /**

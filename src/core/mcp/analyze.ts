@@ -11,14 +11,13 @@ import {
   INPUT_KEYS, INPUT_SCHEMAS, REMOTE_KEYS, ROOT_KEYS, STDIO_KEYS, firstIssue, serverShapeIssue, type InputDefinition, type InputType,
 } from './mcpModel';
 import { makeProblem, type Problem, type ProblemCode, type RelatedInformation } from '../problems/problems';
-import { decodeText } from '../node/reader';
 import {
   credentialArgIndices, findUnpinnedLauncher, hasLiteralCredential, inputsInUrlAuthority, isCredentialName, isLoopbackHost,
   literalText, looksLikeCredentialValue,
 } from './securityLint';
 import { assignServerNames } from './serverName';
 import { templateRefs, templateWithPlaceholders, type Template } from '../declaration/template';
-import { LineIndex, type Range } from '../json/text';
+import { decodeText, LineIndex, type Range } from '../json/text';
 import { check02Rules } from './dshRow';
 import { resolveVariables, type VariableContext } from './variables';
 

@@ -1,5 +1,5 @@
 import type { DeclaredServer } from '../declaration/declarationModel';
-import { isLoaderVariable } from '../node/envFile';
+import { isLoaderVariable } from './securityLint';
 import { templateText } from '../declaration/template';
 
 /**

@@ -1,11 +1,13 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { analyzeFolder, verifyFolder, type VerifyResult } from '../declaration/declaration';
+import { analyzeFolder, verifyFolder } from './declarationFiles';
+import { type VerifyResult } from '../declaration/declarationModel';
 import { type DeclaredServer } from '../declaration/declarationModel';
 import {
   DEFAULT_PROFILE, DSH_VERSION, findLauncher, inspectProfile, launcherNode, launcherRuleMismatches, nodeFitsDsh, nodeVersion, packageVersion, type ProfileState,
 } from './dshSide';
-import { HostStore, type TrustMode } from './hostStore';
+import { HostStore } from './hostStore';
+import { type TrustMode } from '../settings/folderSettings';
 import { formatMessage } from '../problems/problems';
 
 /**

@@ -105,20 +105,7 @@ export async function loadEnvFile(file: string, folder: string): Promise<EnvFile
   return { ok: true, vars, names: [...parsed.keys()], sha256: sha256Hex(read.bytes) };
 }
 
-/**
- * Names that change how a process finds or loads code: set from an envFile (or env), they can
- * make any command run something else. The launch review shows them as a danger.
- */
-export function isLoaderVariable(name: string): boolean {
-  const upper = name.toUpperCase();
-  return LOADER_VARIABLES.has(upper) || /^(DYLD_|LD_)/.test(upper);
-}
 
-const LOADER_VARIABLES = new Set([
-  'PATH', 'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PERL5LIB', 'PERL5OPT', 'RUBYLIB', 'RUBYOPT',
-  'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'CLASSPATH', 'BASH_ENV', 'ENV', 'PROMPT_COMMAND', 'GIT_SSH_COMMAND', 'GIT_EXEC_PATH',
-  'DOTNET_STARTUP_HOOKS', 'CORECLR_PROFILER_PATH', 'ELECTRON_RUN_AS_NODE', 'NPM_CONFIG_PREFIX', 'PYTHONWARNINGS', 'GCONV_PATH', 'LUA_PATH', 'LUA_CPATH',
-]);
 
 /**
  * Pins each exported stdio server's envFile: its content is part of what is signed. The file is

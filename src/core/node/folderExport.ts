@@ -4,7 +4,7 @@
  * complete with inputs and approvals, and hand to `commitExport`. Apart from ./declaration so that
  * verify (CLI, DSH plugin) does not pull in the skills code and its YAML parser.
  */
-import { reviewExport, type ReviewedExport } from '../declaration/declaration';
+import { reviewExport, type ReviewedExport } from './declarationFiles';
 import { folderAnalyzeOptions, readCustomSkillRoots, SETTING, type FolderIdentity } from '../settings/folderSettings';
 import { analyzeSections, type SectionOptions } from './sections';
 

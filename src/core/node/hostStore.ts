@@ -1,3 +1,4 @@
+import { TRUST_MODES, type TrustMode } from '../settings/folderSettings';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -29,8 +30,6 @@ export function resolveDshHome(
   return path.resolve(base, expanded);
 }
 
-export const TRUST_MODES = ['ask', 'pinned', 'deny'] as const;
-export type TrustMode = (typeof TRUST_MODES)[number];
 
 const SettingsFile = z.object({ version: z.literal(1), trustMode: z.enum(TRUST_MODES) });
 const Approval = z.object({ serverName: z.string(), pin: z.string() });

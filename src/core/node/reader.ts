@@ -76,32 +76,3 @@ export async function readRegularFile(file: string, maxBytes: number): Promise<R
     await handle.close();
   }
 }
-
-export type DecodeResult = { ok: true; text: string } | { ok: false; reason: string };
-
-/** Decodes as VS Code does for JSON: UTF-8 (BOM stripped), or UTF-16 LE/BE with a BOM. */
-export function decodeText(bytes: Uint8Array): DecodeResult {
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) {
-    return decodeUtf16(bytes.subarray(2), true);
-  }
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
-    return decodeUtf16(bytes.subarray(2), false);
-  }
-  const body = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
-  try {
-    return { ok: true, text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body) };
-  } catch {
-    return { ok: false, reason: 'the file is not valid UTF-8' };
-  }
-}
-
-function decodeUtf16(body: Uint8Array, littleEndian: boolean): DecodeResult {
-  if (body.length % 2 !== 0) return { ok: false, reason: 'the UTF-16 file has an odd number of bytes' };
-  const units = new Uint16Array(body.length / 2);
-  for (let i = 0; i < units.length; i++) {
-    units[i] = littleEndian ? body[2 * i] | (body[2 * i + 1] << 8) : (body[2 * i] << 8) | body[2 * i + 1];
-  }
-  let text = '';
-  for (let i = 0; i < units.length; i += 8192) text += String.fromCharCode(...units.subarray(i, i + 8192));
-  return { ok: true, text };
-}

@@ -16,7 +16,9 @@ import { canonicalHash } from '../json/canonicalJson';
 import { formatMessage, type Problem } from '../problems/problems';
 import { SKILL_TRUST_PROBLEM_CODES, type SkillTrustProblemCode } from '../skills/skillCodes';
 import { HostStore } from './hostStore';
-import { createPathResolver, validateLspServers, type CommandResolver, type LspServerConfig, type LspValidation } from '../lsp/lsp';
+import { gateSkills, type SkillGateResult } from '../skills/skillGate';
+import { validateLspServers, type CommandResolver, type LspServerConfig, type LspValidation } from '../lsp/lsp';
+import { createPathResolver } from './commandPath';
 import {
   discoverSkills, nodeSkillFs, resolveAgentsHome, skillTrustState, skillsDeclarationSection, type SkillDiscovery, type SkillFs,
 } from '../skills/skills';
@@ -109,4 +111,29 @@ export function skillTrustProblems(discovery: Pick<SkillDiscovery, 'roots'>, rec
     }
   }
   return out;
+}
+
+export interface FolderSkillGateOptions {
+  /** The session cwd (workspace folder). */
+  folder: string;
+  /** Resolved DSH home: `<dshHome>/skills` and the host store's trust records. */
+  dshHome: string;
+  agentsHome: string;
+  /** Custom roots DSH reads (absolute). */
+  customRoots?: readonly string[];
+  /** Default: read from the host store under `dshHome`. */
+  recordedTrust?: Readonly<Record<string, string>>;
+  fs?: SkillFs;
+}
+
+/** What a DSH session in `folder` gets from its skill roots, with the trust recorded on this machine. */
+export async function gateFolderSkills(options: FolderSkillGateOptions): Promise<SkillGateResult & { discovery: SkillDiscovery }> {
+  const discovery = await discoverSkills({
+    cwd: options.folder,
+    customRoots: options.customRoots ?? [],
+    dshHome: options.dshHome,
+    agentsHome: options.agentsHome,
+  }, options.fs ?? nodeSkillFs);
+  const recorded = options.recordedTrust ?? await new HostStore(options.dshHome).skillTrust();
+  return { ...gateSkills(discovery, recorded), discovery };
 }

@@ -14,6 +14,10 @@ export type SettingsView = (key: string) => unknown;
 
 export type InvalidSetting = (key: string) => void;
 
+/** `dsh.trustMode`: what DSH may mount from a workspace (the host store keeps the user's choice). */
+export const TRUST_MODES = ['ask', 'pinned', 'deny'] as const;
+export type TrustMode = (typeof TRUST_MODES)[number];
+
 export const SETTING = {
   trustMode: 'dsh.trustMode',
   home: 'dsh.home',

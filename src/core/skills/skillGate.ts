@@ -10,8 +10,7 @@
  */
 import * as path from 'node:path';
 import type { SkillRootKind } from '../declaration/declarationModel';
-import { HostStore } from '../node/hostStore';
-import { discoverSkills, nodeSkillFs, skillTrustState, type SkillCandidate, type SkillDiscovery, type SkillFs } from './skills';
+import { skillTrustState, type SkillCandidate, type SkillDiscovery } from './skills';
 
 export const GATED_SKILL_ROOT_KINDS: ReadonlySet<SkillRootKind> = new Set<SkillRootKind>(['project-dsh', 'project-agents', 'custom']);
 
@@ -104,27 +103,3 @@ export function gateSkills(discovery: Pick<SkillDiscovery, 'roots'>, recorded: R
   return { roots, withheld: roots.filter((r) => r.gate === 'untrusted' || r.gate === 'changed'), shadows, trusted };
 }
 
-export interface FolderSkillGateOptions {
-  /** The session cwd (workspace folder). */
-  folder: string;
-  /** Resolved DSH home: `<dshHome>/skills` and the host store's trust records. */
-  dshHome: string;
-  agentsHome: string;
-  /** Custom roots DSH reads (absolute). */
-  customRoots?: readonly string[];
-  /** Default: read from the host store under `dshHome`. */
-  recordedTrust?: Readonly<Record<string, string>>;
-  fs?: SkillFs;
-}
-
-/** What a DSH session in `folder` gets from its skill roots, with the trust recorded on this machine. */
-export async function gateFolderSkills(options: FolderSkillGateOptions): Promise<SkillGateResult & { discovery: SkillDiscovery }> {
-  const discovery = await discoverSkills({
-    cwd: options.folder,
-    customRoots: options.customRoots ?? [],
-    dshHome: options.dshHome,
-    agentsHome: options.agentsHome,
-  }, options.fs ?? nodeSkillFs);
-  const recorded = options.recordedTrust ?? await new HostStore(options.dshHome).skillTrust();
-  return { ...gateSkills(discovery, recorded), discovery };
-}

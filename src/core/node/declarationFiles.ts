@@ -1,0 +1,304 @@
+/**
+ * The declaration on disk: export (read and analyze the source once, then write what was
+ * reviewed, atomically, inside the folder's .dsh) and verify. The Node adapter side of
+ * core/declaration.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { analyzeSource, emptyAnalysis, invalidExportOptions, SOURCE_PATH, type AnalyzeOptions, type Analysis } from '../mcp/analyze';
+import { ConfinedDir, ConfinementError } from './atomicWrite';
+import { canonicalHash, sha256Hex } from '../json/canonicalJson';
+import type { VerifyCode, VerifyResult } from '../declaration/declarationModel';
+import {
+  DECLARATION_PATH, DECLARATION_SCHEMA_PATH, DECLARATION_SCHEMA_REF, DECLARATION_VERSION, DeclarationSchema, type Declaration, type DeclarationSections,
+} from '../declaration/declarationModel';
+import declarationJsonSchema from '../../../schemas/declaration.schema.json';
+import { LSP_APPROVAL_NAME } from '../lsp/lspRow';
+import { HostStore } from './hostStore';
+import { lspSectionPinMatches } from '../lsp/lspSection';
+import { findDuplicateKeys, parseJsonc } from '../json/jsonTree';
+import { makeProblem, type Problem } from '../problems/problems';
+import { readWorkspaceFile, type ReadFailure } from './reader';
+import { loadEnvFile, pinEnvFiles } from './envFile';
+import { decodeText, EMPTY_RANGE } from '../json/text';
+
+
+import { buildDeclarationBody, serializeDeclaration, signDigest } from '../declaration/declaration';
+
+const MAX_DECLARATION_BYTES = 8 * 1024 * 1024;
+
+export function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Problem {
+  switch (failure.kind) {
+    case 'missing': return makeProblem('missing-source', file, EMPTY_RANGE, { path: file });
+    case 'not-a-regular-file': return makeProblem('not-a-regular-file', file, EMPTY_RANGE, { path: file });
+    case 'outside-workspace': return makeProblem('path-outside-workspace', file, EMPTY_RANGE, { path: file });
+    case 'too-large': return makeProblem('file-too-large', file, EMPTY_RANGE, { size: failure.size, limit: 1024 * 1024 });
+    case 'unreadable': return makeProblem('unreadable-source', file, EMPTY_RANGE, { reason: failure.reason });
+  }
+}
+
+/** Reads and analyzes a folder's `.vscode/mcp.json`; a file that cannot be read gives an unusable analysis. */
+export async function analyzeFolder(options: AnalyzeOptions): Promise<Analysis> {
+  const read = await readWorkspaceFile(options.folder, SOURCE_PATH);
+  if (!read.ok) {
+    return emptyAnalysis([readFailureProblem(read.failure)]);
+  }
+  const analysis = analyzeSource(read.bytes, options);
+  const decoded = decodeText(read.bytes);
+  return decoded.ok ? pinEnvFiles(analysis, options.folder, decoded.text) : analysis;
+}
+
+export class ExportError extends Error {}
+
+/**
+ * One folder's source as it was read and analyzed once, with the sections that go with it: what
+ * the user reviews (inputs, approvals) is this, and {@link commitExport} signs exactly this.
+ */
+export interface ReviewedExport {
+  folder: string;
+  declarationPath: string;
+  analysis: Analysis;
+  sections: DeclarationSections;
+}
+
+export interface ReviewOptions extends AnalyzeOptions {
+  /** The optional sections (lsp, skills), covered by the digest and the signature. */
+  sections?: DeclarationSections;
+}
+
+/** Reads and analyzes the folder's source once; nothing is written. */
+export async function reviewExport(options: ReviewOptions): Promise<ReviewedExport> {
+  const folder = path.resolve(options.folder);
+  const badOptions = invalidExportOptions(options);
+  if (badOptions.length) throw new ExportError(`invalid export options (${badOptions.join(', ')}): DSH would refuse every row`);
+  const analysis = await analyzeFolder({ ...options, folder });
+  return { folder, declarationPath: path.join(folder, DECLARATION_PATH), analysis, sections: options.sections ?? {} };
+}
+
+/** True when the source's bytes are no longer the ones reviewed (changed, removed or unreadable). */
+export async function sourceChangedSinceReview(reviewed: ReviewedExport): Promise<boolean> {
+  const read = await readWorkspaceFile(reviewed.folder, reviewed.analysis.sourcePath);
+  return !read.ok || sha256Hex(read.bytes) !== reviewed.analysis.sourceSha256;
+}
+
+export interface ExportResult {
+  analysis: Analysis;
+  declarationPath: string;
+  /** The declaration that is (or, with dryRun, would be) on disk; undefined when nothing could be exported. */
+  text?: string;
+  written: boolean;
+  unchanged: boolean;
+  /** The source changed between the review and the write: nothing was written (no values, approvals or declaration). */
+  sourceChanged: boolean;
+}
+
+export interface ExportCommit {
+  dshHome: string;
+  dryRun?: boolean;
+  /** Input values gathered for the reviewed inputs, stored host-side with the declaration. */
+  inputs?: ReadonlyMap<string, string>;
+  /** Approvals the user gave for reviewed servers (`pinned` trust mode). */
+  approvals?: ReadonlyArray<{ serverName: string; pin: string }>;
+}
+
+/**
+ * Writes what was reviewed: the input values and approvals to the host store, then
+ * `.dsh/declaration.json` atomically, signed, made from the reviewed analysis (never a second
+ * read). When the source is unusable, nothing is written (the previous declaration stays, and
+ * `verify` reports it stale); when the source changed since the review, nothing is written either.
+ */
+export async function commitExport(reviewed: ReviewedExport, commit: ExportCommit): Promise<ExportResult> {
+  const { analysis, declarationPath, folder } = reviewed;
+  const nothing = { analysis, declarationPath, written: false, unchanged: false, sourceChanged: false };
+  if (!analysis.usable) return nothing;
+  if (await sourceChangedSinceReview(reviewed)) return { ...nothing, sourceChanged: true };
+  const store = new HostStore(commit.dshHome);
+  const key = commit.dryRun ? (await store.readSigningKey()) ?? Buffer.alloc(32) : await store.signingKey();
+  const lastSeq = await store.exportSeq(folder);
+  const textWith = (exportSeq: number) => serializeDeclaration({ ...buildDeclarationBody(analysis, folder, reviewed.sections), exportSeq }, key);
+  if (commit.dryRun) return { ...nothing, text: textWith(lastSeq + 1) };
+  for (const [id, value] of commit.inputs ?? []) await store.setInput(folder, id, value);
+  for (const a of commit.approvals ?? []) await store.approve(folder, a.serverName, a.pin);
+  // What an approval can be for: each server's pin, and the language servers' one (lsp section).
+  const exported = analysis.servers.map((s) => ({ serverName: s.serverName, pin: s.pin }));
+  if (reviewed.sections.lsp) exported.push({ serverName: LSP_APPROVAL_NAME, pin: reviewed.sections.lsp.pin });
+  const dir = await openDeclarationDir(folder);
+  try {
+    await ensureIgnoreRules(folder, dir);
+    await writeIfChanged(folder, dir, DECLARATION_SCHEMA_PATH, `${JSON.stringify(declarationJsonSchema, null, 2)}\n`);
+    // Unchanged since the last export: same count, nothing written.
+    if (lastSeq > 0 && (await holds(folder, DECLARATION_PATH, textWith(lastSeq)))) {
+      await store.revokeApprovalsExcept(folder, exported);
+      return { ...nothing, text: textWith(lastSeq), unchanged: true };
+    }
+    // The count goes up before the file is written: a crash in between leaves an older
+    // declaration that is refused (fail closed), never a rollback that passes.
+    const text = textWith(await store.recordExport(folder, exported));
+    await writeIfChanged(folder, dir, DECLARATION_PATH, text);
+    return { ...nothing, text, written: true };
+  } catch (error) {
+    if (error instanceof ConfinementError) throw new ExportError(`${error.message}; nothing was written outside the workspace`);
+    // The folder changed under the export (moved, removed): a refusal, not a crash.
+    if ((error as NodeJS.ErrnoException).code) throw new ExportError(`writing in .dsh failed (${(error as NodeJS.ErrnoException).code})`);
+    throw error;
+  } finally {
+    await dir.close();
+  }
+}
+
+export interface ExportFolderOptions extends ReviewOptions, Omit<ExportCommit, 'inputs' | 'approvals'> {}
+
+/** Review and commit in one go, for a caller that asks nothing in between. */
+export async function exportFolder(options: ExportFolderOptions): Promise<ExportResult> {
+  return commitExport(await reviewExport(options), options);
+}
+
+/** Whether the file holds exactly `text`, read through the safe reader only. */
+async function holds(folder: string, relativePath: string, text: string): Promise<boolean> {
+  const previous = await readWorkspaceFile(folder, relativePath, Buffer.byteLength(text, 'utf8'));
+  return previous.ok && Buffer.from(previous.bytes).toString('utf8') === text;
+}
+
+/**
+ * Replaces `<folder>/<relativePath>` (a file of `.dsh`) unless it already holds `text`. The old
+ * file is read only through the safe reader (a FIFO, a device, a link out or a huge file is never
+ * opened for reading), and only a directory in the way stops the write: anything else is replaced.
+ */
+async function writeIfChanged(folder: string, dir: ConfinedDir, relativePath: string, text: string): Promise<boolean> {
+  if (await holds(folder, relativePath, text)) return false;
+  const name = path.basename(relativePath);
+  const stat = await fs.lstat(dir.path(name)).catch(() => undefined);
+  if (stat?.isDirectory()) throw new ExportError(`${relativePath} is a folder, not a file; nothing was written`);
+  await dir.write(name, text);
+  return true;
+}
+
+/**
+ * `<folder>/.dsh`, created if needed and held open: never a symlink or junction out of the
+ * workspace, and every write lands in the directory checked here (see ConfinedDir).
+ */
+async function openDeclarationDir(folder: string): Promise<ConfinedDir> {
+  const dir = path.join(folder, path.dirname(DECLARATION_PATH));
+  const stat = await fs.lstat(dir).catch(() => undefined);
+  if (!stat) {
+    await fs.mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+      throw new ExportError(`.dsh cannot be created (${error.code ?? 'error'}); nothing was written`);
+    });
+  } else if (!stat.isSymbolicLink() && !stat.isDirectory()) {
+    throw new ExportError('.dsh exists and is not a folder; nothing was written');
+  }
+  const realFolder = await fs.realpath(folder);
+  try {
+    const opened = await ConfinedDir.open(dir, realFolder);
+    return opened;
+  } catch (error) {
+    if (error instanceof ConfinementError) throw new ExportError('.dsh is a link that leaves the workspace folder; nothing was written');
+    throw new ExportError(`.dsh cannot be opened (${(error as NodeJS.ErrnoException).code ?? 'error'}); nothing was written`);
+  }
+}
+
+/** Lines `.dsh/.gitignore` gets when the bridge writes it: the declaration, its schema and temp files stay machine-local. */
+const DEFAULT_IGNORE = '# Written by DSH Bridge: the declaration and its schema are machine-local.\ndeclaration.json\ndeclaration.schema.json\n.*.tmp\n';
+/** The one rule the bridge needs whatever a repository shipped: its temporary files are never committed. */
+const TEMP_RULE = '.*.tmp';
+const MAX_IGNORE_BYTES = 64 * 1024;
+
+/**
+ * Writes `.dsh/.gitignore` when there is none. A repository's own file is kept as it is (it may
+ * make the declaration committable); only the temp-file rule is appended when it is missing.
+ * A `.gitignore` that is not a regular file inside the workspace stops the export.
+ */
+async function ensureIgnoreRules(folder: string, dir: ConfinedDir): Promise<void> {
+  const relative = `${path.dirname(DECLARATION_PATH)}/.gitignore`;
+  const exists = await fs.lstat(dir.path('.gitignore')).catch(() => undefined);
+  if (!exists) {
+    await dir.write('.gitignore', DEFAULT_IGNORE);
+    return;
+  }
+  const read = await readWorkspaceFile(folder, relative, MAX_IGNORE_BYTES);
+  if (!read.ok) {
+    const why = read.failure.kind === 'too-large' ? `larger than ${MAX_IGNORE_BYTES} bytes` : read.failure.kind.replace(/-/g, ' ');
+    throw new ExportError(`${relative} cannot be used (${why}): the export needs it to keep its temporary files out of commits; nothing was written`);
+  }
+  const text = Buffer.from(read.bytes).toString('utf8');
+  if (text.split(/\r?\n/).some((line) => line.trim() === TEMP_RULE)) return;
+  const separator = text === '' || text.endsWith('\n') ? '' : '\n';
+  await dir.write('.gitignore', `${text}${separator}# Added by DSH Bridge: its temporary files are never committed.\n${TEMP_RULE}\n`);
+}
+
+
+/**
+ * Checks a folder's declaration: readable and well-formed, signed with this user's key,
+ * every pin and the digest intact, made for this folder, and made from the current source.
+ */
+export async function verifyFolder(folderPath: string, options: { dshHome: string }): Promise<VerifyResult> {
+  const folder = path.resolve(folderPath);
+  const reasons: VerifyResult['reasons'] = [];
+  const fail = (code: VerifyCode, message: string): VerifyResult => ({ ok: false, reasons: [{ code, message }] });
+  const read = await readWorkspaceFile(folder, DECLARATION_PATH, MAX_DECLARATION_BYTES);
+  if (!read.ok) {
+    if (read.failure.kind === 'missing') return fail('missing', 'no declaration: export first');
+    return fail('unreadable', `the declaration cannot be read (${read.failure.kind})`);
+  }
+  const text = Buffer.from(read.bytes).toString('utf8');
+  const { root, errors, tooDeep } = parseJsonc(text);
+  if (tooDeep) return fail('tampered', 'the declaration nests deeper than any declaration can');
+  if (errors.length || !root) return fail('tampered', 'the declaration is not valid JSON');
+  if (findDuplicateKeys(root).length) return fail('tampered', 'the declaration has duplicate keys');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return fail('tampered', 'the declaration is not strict JSON');
+  }
+  const shape = DeclarationSchema.safeParse(parsed);
+  if (!shape.success) return fail('tampered', 'the declaration does not match the schema');
+  const declaration = shape.data;
+  const { digest, signature, ...body } = declaration;
+
+  if (!signature) {
+    reasons.push({ code: 'unsigned', message: 'the declaration carries no signature' });
+  } else {
+    const key = await new HostStore(options.dshHome).readSigningKey();
+    const expected = key ? signDigest(digest, key) : undefined;
+    if (!expected || expected.length !== signature.length || !timingSafeEqual(Buffer.from(expected), Buffer.from(signature))) {
+      reasons.push({ code: 'bad-signature', message: key ? 'the signature was not made with this user\'s key' : 'no signing key on this machine' });
+    }
+  }
+  for (const server of declaration.servers) {
+    const { pin, ...rest } = server;
+    if (canonicalHash(rest) !== pin) reasons.push({ code: 'tampered', message: `the pin of server "${server.serverName}" does not match its entry` });
+  }
+  if (declaration.lsp && !lspSectionPinMatches(declaration.lsp)) reasons.push({ code: 'tampered', message: 'the pin of the lsp section does not match it' });
+  if (canonicalHash(body) !== digest) reasons.push({ code: 'tampered', message: 'the digest does not match the document' });
+  const realOf = (p: string) => fs.realpath(p).catch(() => path.resolve(p));
+  if ((await realOf(declaration.folder)) !== (await realOf(folder))) {
+    reasons.push({ code: 'wrong-folder', message: 'the declaration was made for another folder' });
+  }
+  for (const server of declaration.servers) {
+    if (server.transport !== 'stdio' || server.envFile === undefined) continue;
+    if (server.envFileSha256 === undefined || typeof server.envFile !== 'string') {
+      reasons.push({ code: 'stale', message: `the envFile of server "${server.serverName}" is not pinned (made by an older export): export again` });
+      continue;
+    }
+    const envFile = await loadEnvFile(server.envFile, folder);
+    if (!envFile.ok) reasons.push({ code: 'stale', message: `${envFile.reason} (server "${server.serverName}")` });
+    else if (envFile.sha256 !== server.envFileSha256) reasons.push({ code: 'stale', message: `the envFile of server "${server.serverName}" changed since the export` });
+  }
+  // A declaration older than the folder's last export (restored with an old mcp.json) is refused.
+  // Only a declaration signed with this user's key can be a rollback (any other is refused already).
+  const signedHere = !reasons.some((r) => r.code === 'bad-signature' || r.code === 'unsigned');
+  const lastSeq = signedHere ? await new HostStore(options.dshHome).exportSeq(declaration.folder).catch(() => undefined) : 0;
+  if (lastSeq === undefined) reasons.push({ code: 'rollback', message: 'the host store record of this folder cannot be read, so the declaration cannot be shown to be the newest' });
+  else if ((declaration.exportSeq ?? 0) < lastSeq) {
+    reasons.push({ code: 'rollback', message: `the declaration is from export ${declaration.exportSeq ?? 0} of this folder; export ${lastSeq} was made since (an old declaration was restored)` });
+  }
+  const source = await readWorkspaceFile(folder, declaration.source.path);
+  if (!source.ok) {
+    reasons.push({ code: 'stale', message: `the source ${declaration.source.path} can no longer be read` });
+  } else if (sha256Hex(source.bytes) !== declaration.source.sha256) {
+    reasons.push({ code: 'stale', message: `the source ${declaration.source.path} changed since the export` });
+  }
+  return { ok: reasons.length === 0, reasons, declaration };
+}
