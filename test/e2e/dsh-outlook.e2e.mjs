@@ -1,6 +1,6 @@
 // What DSH will get, where the user reads it: in a real VS Code (code-server + chromium via
 // Playwright), the installed extension on the ws-lsp-skills fixture (one MCP server, language
-// server settings, an untrusted project skill root). "DSH: Verify DSH Declaration" after an export
+// server settings, an untrusted project skill root). "DSH: Verify Declaration" after an export
 // says which MCP servers and language servers DSH sessions there get and which skills the DSH
 // plugin withholds; trusting the root from "DSH: Review Skill Roots" empties the withheld list.
 import assert from 'node:assert/strict';
@@ -19,9 +19,9 @@ describe('e2e: what DSH gets, in the Verify notification (ws-lsp-skills)', funct
 
   it('Verify names the MCP server and the withheld project skill; after trusting the root nothing is withheld', async function () {
     await editor.openWorkspace('ws-lsp-skills');
-    await editor.runCommand('DSH: Export MCP Servers to DSH');
+    await editor.runCommand('DSH: Export MCP Servers');
     await editor.waitForWorkspaceFile('.dsh/declaration.json');
-    await editor.runCommand('DSH: Verify DSH Declaration');
+    await editor.runCommand('DSH: Verify Declaration');
     const before = await editor.waitForNotification(/DSH sessions there get/);
     console.log(`      notification: ${before}`);
     assert.match(before, /signed by you and up to date\. DSH sessions there get MCP servers: echo; language servers: none; skills withheld: good\./);
@@ -43,7 +43,7 @@ describe('e2e: what DSH gets, in the Verify notification (ws-lsp-skills)', funct
     }
     await editor.answerQuickInput('Trust this root');
     await editor.waitForNotification(/Trusted .*DSH sessions load its skills from their next step/);
-    await editor.runCommand('DSH: Verify DSH Declaration');
+    await editor.runCommand('DSH: Verify Declaration');
     const after = await editor.waitForNotification(/skills withheld: none\./);
     console.log(`      notification: ${after}`);
     await editor.notifications({ keepOpen: true });

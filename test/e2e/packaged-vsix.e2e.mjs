@@ -33,7 +33,9 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     assert.doesNotMatch(readme, /npm (install|test|run)/, 'the packaged README talks to developers');
     // Every picture and page the README links to relatively ships with it.
     for (const [, target] of readme.matchAll(/\]\(((?:media|docs)\/[^)#]+)/g)) assert.ok(listed.includes(target), `the README links to ${target}, which is not in the package`);
-    assert.ok(fs.statSync(vsix).size < 200 * 1024, `the .vsix is ${fs.statSync(vsix).size} bytes`);
+    // This packs the development bundle (not minified); the Marketplace README's picture (a JPEG
+    // of about 32 KB) ships with it. `npm run package` (minified) is smaller.
+    assert.ok(fs.statSync(vsix).size < 240 * 1024, `the .vsix is ${fs.statSync(vsix).size} bytes`);
     run.cleanup();
     editor = await startEditor({ vsix });
   });

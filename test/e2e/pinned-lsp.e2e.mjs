@@ -25,7 +25,7 @@ describe('e2e: trust mode "pinned" reviews the language servers (ws-pinned-lsp)'
   it('one review for the lsp section; Approve records its pin; the next export asks nothing', async function () {
     const ws = await editor.openWorkspace('ws-pinned-lsp');
     const page = editor.page;
-    await editor.runCommand('DSH: Export MCP Servers to DSH');
+    await editor.runCommand('DSH: Export MCP Servers');
     const box = page.locator(DIALOG);
     await box.waitFor({ state: 'visible', timeout: 30000 });
     const text = (await box.innerText()).replace(/\r/g, '');
@@ -43,10 +43,10 @@ describe('e2e: trust mode "pinned" reviews the language servers (ws-pinned-lsp)'
     assert.equal(decl.lsp.registersAll, true);
     const record = JSON.parse(fs.readFileSync(folderRecord(editor.run.dshHome, ws), 'utf8'));
     assert.deepEqual(record.approvals, [{ serverName: '$lsp', pin: decl.lsp.pin }]);
-    await editor.waitForNotification(/Exported 0 servers to DSH/);
+    await editor.waitForNotification(/^No MCP server was exported to DSH\.$/);
 
     // Again: the approved pin is not reviewed a second time.
-    await editor.runCommand('DSH: Export MCP Servers to DSH');
+    await editor.runCommand('DSH: Export MCP Servers');
     await new Promise((r) => setTimeout(r, 3000));
     assert.equal(await box.isVisible().catch(() => false), false, 'asked again for an approved pin');
   });

@@ -6,7 +6,7 @@ import type { SkillGateResult } from '../skills/skillGate';
  * What a DSH session in a folder gets from the bridge, as the DSH plugin decides it: the MCP
  * servers and language servers of a declaration that verifies (none under `deny`), and the skill
  * roots with the trust the plugin enforces. One place for the CLI's `verify` and the editor's
- * *Verify DSH Declaration*.
+ * *Verify Declaration*.
  */
 export interface DshOutlook {
   trustMode: TrustMode;
