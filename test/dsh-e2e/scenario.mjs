@@ -128,7 +128,14 @@ export async function runScenario(t, { h, ws, home, newSession, preexisting, unl
     script('mB', [{ tool: ECHO, args: { message: 'hello from B' } }, { text: 'done B' }]);
     script('mC', [{ tool: ECHO, args: { message: 'hello from C' } }, { text: 'done C' }]);
     const started = Date.now();
-    for (const s of [A, B, C]) say(s);
+    say(A);
+    say(C);
+    // B starts only once A's tools are mounted (A's first request lists them and its server runs),
+    // so B's check below would see them if they leaked out of A's session.
+    await waitFor(() => requests('mA').length > 0, 60000, "A's first request");
+    assert.ok(mcpNames(requests('mA')[0]).includes(ECHO), `A sees ${ECHO} before B starts`);
+    assert.equal(countIn(ws.A), 1, 'A server running before B starts');
+    say(B);
     await Promise.all([A, B, C].map((s) => s.agent.whenIdle()));
     t.diagnostic(`three concurrent turns took ${Date.now() - started} ms`);
 
