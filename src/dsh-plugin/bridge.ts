@@ -1,5 +1,7 @@
 import * as path from 'node:path';
+import * as os from 'node:os';
 import { verifyFolder } from '../core/node/declarationFiles';
+import { findDeclarationFolder } from '../core/node/declarationLookup';
 import { type DeclaredServer } from '../core/declaration/declarationModel';
 import type { LspDeclarationSection } from '../core/declaration/declarationModel';
 import { HostStore } from '../core/node/hostStore';
@@ -24,6 +26,8 @@ export interface BridgeOptions {
   gateSkillRoots?: boolean;
   /** Where a once-per-session line also goes when the DSH log is not shown (a headless run's stderr). */
   notice?: (line: string) => void;
+  /** The user's home: the declaration lookup never goes above it (default os.homedir()). */
+  homeDir?: string;
 }
 
 interface ServerMount {
@@ -51,6 +55,8 @@ interface SessionState {
   rejected: Set<string>;
   /** `serverName pin` -> turn marker where a cancelled/unavailable answer was given (ask again next turn). */
   unanswered: Map<string, string>;
+  /** `serverName pin` -> digest of the declaration whose start failed (not spawned again until either changes). */
+  failed: Map<string, string>;
   /** serverNames stopped since the last assembly (their tools leave the snapshot being built). */
   stopped: Set<string>;
   /** Log lines already written for this session (each refusal is logged once, not on every step). */
@@ -65,7 +71,8 @@ const errorText = (error: unknown) => String(error instanceof Error ? error.mess
 const shortPin = (pin: string) => pin.slice(0, 'sha256:'.length + 12);
 
 /**
- * The DSH side of DSH Bridge: for each session, reads `<session cwd>/.dsh/declaration.json`,
+ * The DSH side of DSH Bridge: for each session, reads the nearest `.dsh/declaration.json` at or
+ * above the session cwd (up to the project root),
  * verifies it, asks or checks trust from the host store, and mounts its servers with the
  * host's own dsh-mcp-client under the session's context, during the in-turn
  * `system-prompt/assemble` waterfall, merging their tools into the request being assembled.
@@ -115,7 +122,7 @@ export class Bridge {
   private stateOf(agent: AgentLike): SessionState {
     let state = this.sessions.get(agent);
     if (!state) {
-      state = { agent, mounts: new Map(), lspStopped: false, rejected: new Set(), unanswered: new Map(), stopped: new Set(), logged: new Set(), chain: Promise.resolve(), ended: false };
+      state = { agent, mounts: new Map(), lspStopped: false, rejected: new Set(), unanswered: new Map(), failed: new Map(), stopped: new Set(), logged: new Set(), chain: Promise.resolve(), ended: false };
       this.sessions.set(agent, state);
     }
     return state;
@@ -126,6 +133,12 @@ export class Bridge {
     state.logged.add(line);
     this.log[level](line);
     this.options.notice?.(line);
+  }
+
+  private onceDebug(state: SessionState, line: string): void {
+    if (state.logged.has(line)) return;
+    state.logged.add(line);
+    (this.log.debug ?? this.log.info).call(this.log, line);
   }
 
   private async endSession(agent: AgentLike, why: string): Promise<void> {
@@ -231,18 +244,25 @@ export class Bridge {
     }
 
     let desired: DeclaredServer[] = [];
+    let digest = '';
     let lspSection: LspDeclarationSection | undefined;
-    let folder = cwd;
     let inputs: Record<string, string> = {};
     let approvals: Array<{ serverName: string; pin: string }> = [];
-    const verified = await verifyFolder(cwd, { dshHome: this.options.dshHome });
-    if (!verified.ok) {
+    // DSH is often started in a subfolder: the nearest declaration up to the project root applies.
+    const lookup = await findDeclarationFolder(cwd, this.options.homeDir ?? os.homedir());
+    let folder = lookup.folder ?? cwd;
+    const declarationPath = path.join(folder, '.dsh', 'declaration.json');
+    const verified = lookup.folder ? await verifyFolder(folder, { dshHome: this.options.dshHome }) : undefined;
+    if (!verified) {
+      this.onceDebug(state, `${where}: no .dsh/declaration.json in ${lookup.looked.map((f) => JSON.stringify(f)).join(', ')} (looked up to the project root): nothing to mount`);
+    } else if (!verified.ok) {
       const missing = verified.reasons.length === 1 && verified.reasons[0].code === 'missing';
       if (!missing) for (const r of verified.reasons) this.once(state, `${where}: declaration refused (${r.code}): ${r.message}; nothing from it is mounted`);
     } else if (trust === 'deny') {
       this.once(state, `${where}: trust mode is "deny" on this machine: nothing from the declaration is mounted`, 'info');
     } else {
       desired = verified.declaration!.servers;
+      digest = verified.declaration!.digest;
       lspSection = verified.declaration!.lsp;
       folder = verified.declaration!.folder;
       try {
@@ -264,7 +284,7 @@ export class Bridge {
       this.log.info(`${where}: stopped "${serverName}" (its entry ${wanted.has(serverName) ? 'changed' : 'left the declaration or the declaration is no longer valid'})`);
     }
 
-    const lookup: TemplateLookup = {
+    const values: TemplateLookup = {
       input: (id: string) => (Object.prototype.hasOwnProperty.call(inputs, id) ? inputs[id] : undefined),
       env: (name: string) => {
         const env = this.options.env ?? process.env;
@@ -277,11 +297,13 @@ export class Bridge {
       const k = key(server.serverName, server.pin);
       const label = `"${server.serverName}" (pin ${shortPin(server.pin)})`;
       if (state.rejected.has(k)) continue;
+      // A failed start is not asked about and spawned again at every model step.
+      if (state.failed.get(k) === digest) continue;
       const turn = this.turnMarker(agent);
       if (state.unanswered.get(k) === turn) continue;
 
       // Values first: a server that cannot start is refused without asking the user.
-      const preview = await buildRow(server, folder, { ...lookup });
+      const preview = await buildRow(server, folder, { ...values });
       if (!preview.ok) {
         this.once(state, `${where}: server ${label} not started: ${preview.reason}`);
         continue;
@@ -308,7 +330,7 @@ export class Bridge {
         const outcome = await approval.request({
           agent,
           toolName: `mcp__${server.serverName}__*`,
-          reason: `Start MCP server "${server.name}" (serverName ${server.serverName}, pin ${shortPin(server.pin)}) from ${path.join(cwd, '.dsh', 'declaration.json')}: it ${describe}${trust === 'pinned' ? '; this pin was not approved in the editor' : ''}`,
+          reason: `Start MCP server "${server.name}" (serverName ${server.serverName}, pin ${shortPin(server.pin)}) from ${declarationPath}: it ${describe}${trust === 'pinned' ? '; this pin was not approved in the editor' : ''}`,
           signal,
         });
         if (outcome === 'rejected') {
@@ -330,7 +352,7 @@ export class Bridge {
       if (state.ended || this.disposed || signal?.aborted) return;
 
       // Rebuild at start: envFile and stored values are read now, not at approval time.
-      const built = await buildRow(server, folder, lookup);
+      const built = await buildRow(server, folder, values);
       if (!built.ok) {
         this.once(state, `${where}: server ${label} not started: ${built.reason}`);
         continue;
@@ -343,13 +365,15 @@ export class Bridge {
           await mounted.unmount();
           return;
         }
+        state.failed.delete(k);
         state.mounts.set(server.serverName, { serverName: server.serverName, pin: server.pin, mounted });
         this.log.info(`${where}: started ${label} for session ${agent.id}${mounted.instance > 0 ? ` (mcp-client instance ${mounted.instance})` : ''}`);
       } catch (error) {
-        this.once(state, `${where}: server ${label} failed to start: ${String(error instanceof Error ? error.message : error)}`);
+        state.failed.set(k, digest);
+        this.once(state, `${where}: server ${label} failed to start: ${String(error instanceof Error ? error.message : error)}; not retried in this session until the declaration or its pin changes`);
       }
     }
-    await this.reconcileLsp(state, { section: lspSection, trust, approvals, lookup, where, declarationPath: path.join(cwd, '.dsh', 'declaration.json') }, signal);
+    await this.reconcileLsp(state, { section: lspSection, trust, approvals, lookup: values, where, declarationPath }, signal);
   }
 
   /**
@@ -413,7 +437,8 @@ export class Bridge {
       }
       if (outcome !== 'allowed-once') {
         state.unanswered.set(k, turn);
-        this.log.info(`${where}: ${label} not started: approval ${outcome}`);
+        // Asked again next turn, but said once per session (a headless run answers the same every turn).
+        this.once(state, `${where}: ${label} not started: approval ${outcome}`, 'info');
         return;
       }
       state.unanswered.delete(k);

@@ -3,10 +3,11 @@
 // @modelcontextprotocol/server-everything over stdio and declarations exported by our CLI.
 // The LLM is the only mock (a scripted LlmAdapter). Run: npm run test:dsh
 import { test } from 'node:test';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { approvalAnswerer, baseHost, hostImport, loadPluginRow, REPO, smallestHost } from './host.mjs';
 import assert from 'node:assert/strict';
-import { everythingWorkspace, serverProcesses, tempRoot, waitFor } from './fixtures.mjs';
+import { cli, everythingWorkspace, readDeclaration, serverProcesses, tempRoot, waitFor } from './fixtures.mjs';
 import { prepareWorkspaces, runScenario } from './scenario.mjs';
 
 const PLUGIN = path.join(REPO, 'packages/dsh-bridge-dsh/dist/dsh-plugin.js');
@@ -106,4 +107,151 @@ if (!only || only === 'smallest') {
       tmp.cleanup();
     }
   });
+}
+
+if (!only || only === 'smallest') {
+  test('DSH rc.8: a session in a subfolder mounts the nearest declaration up to the project root, and says once where it looked when none', { timeout: 90000 }, async (t) => {
+    const tmp = tempRoot();
+    const previousHome = process.env.DSH_HOME;
+    let h;
+    try {
+      process.env.BRIDGE_E2E_FROM_ENV = 'x';
+      // P: the project root (.git) holds the declaration; the session starts two folders down.
+      const P = everythingWorkspace(tmp.root, 'P', { home: tmp.home, input: 'v' });
+      fs.mkdirSync(path.join(P, '.git'));
+      const deep = path.join(P, 'src', 'deep');
+      fs.mkdirSync(deep, { recursive: true });
+      // Q: a declaration above the project root Q/inner (.git) does not apply inside it.
+      const Q = everythingWorkspace(tmp.root, 'Q', { home: tmp.home, input: 'v' });
+      const inner = path.join(Q, 'inner');
+      fs.mkdirSync(path.join(inner, '.git'), { recursive: true });
+      const innerSub = path.join(inner, 'sub');
+      fs.mkdirSync(innerSub);
+      process.env.DSH_HOME = tmp.home;
+      h = await smallestHost();
+      await loadPluginRow(h.root, PLUGIN);
+      const answers = approvalAnswerer(h.root);
+      answers.setDefault('allowed-once');
+      const { createUserMessage } = await hostImport('@deepseek-ai/dsh-llm');
+      const turn = async (s) => {
+        s.agent.followup(createUserMessage({ content: [{ type: 'text', text: 'go' }], source: { kind: 'user' } }));
+        await s.agent.whenIdle();
+      };
+      const sDeep = await session(h, 'sDeep', deep, 'mDeep');
+      await turn(sDeep);
+      const deepTools = h.llm.requests.get('mDeep')[0].tools.map((x) => x.name);
+      assert.ok(deepTools.some((n) => n.startsWith('mcp__everything__')), `tools in ${deep}: ${deepTools.join(' ')}`);
+      assert.equal(answers.asked.filter((a) => a.session === 'sDeep').length, 1);
+      assert.match(answers.asked[0].reason, new RegExp(`from ${path.join(P, '.dsh', 'declaration.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      await waitFor(() => serverProcesses().some((p) => p.cwd === P), 15000, 'the server running in the declaration folder');
+
+      const sInner = await session(h, 'sInner', innerSub, 'mInner');
+      await turn(sInner);
+      await turn(sInner);
+      const innerRequests = h.llm.requests.get('mInner');
+      assert.equal(innerRequests.length, 2);
+      for (const r of innerRequests) assert.equal(r.tools.filter((x) => x.name.startsWith('mcp__')).length, 0);
+      assert.equal(answers.asked.filter((a) => a.session === 'sInner').length, 0);
+      const looked = h.logs.filter((l) => l.startsWith('debug ') && l.includes(`dsh-bridge: ${innerSub}: no .dsh/declaration.json in`));
+      assert.equal(looked.length, 1, h.logs.filter((l) => l.includes('dsh-bridge')).join('\n'));
+      assert.ok(looked[0].includes(JSON.stringify(innerSub)) && looked[0].includes(JSON.stringify(inner)), looked[0]);
+      assert.ok(!looked[0].includes(JSON.stringify(Q)), looked[0]);
+      t.diagnostic(looked[0]);
+      await sDeep.dispose();
+      await sInner.dispose();
+    } finally {
+      if (h) await h.dispose().catch(() => undefined);
+      await waitFor(() => serverProcesses().length === 0, 15000, 'no server process left').catch(() => undefined);
+      if (previousHome === undefined) delete process.env.DSH_HOME; else process.env.DSH_HOME = previousHome;
+      tmp.cleanup();
+    }
+  });
+}
+
+/** A smallest host with the plugin loaded, for the single-topic tests below. */
+async function withSmallest(body) {
+  const tmp = tempRoot();
+  const previousHome = process.env.DSH_HOME;
+  let h;
+  try {
+    process.env.BRIDGE_E2E_FROM_ENV = 'x';
+    process.env.DSH_HOME = tmp.home;
+    h = await smallestHost();
+    await loadPluginRow(h.root, PLUGIN);
+    const { createUserMessage } = await hostImport('@deepseek-ai/dsh-llm');
+    const turn = async (s) => {
+      s.agent.followup(createUserMessage({ content: [{ type: 'text', text: 'go' }], source: { kind: 'user' } }));
+      await s.agent.whenIdle();
+    };
+    await body({ h, tmp, turn });
+  } finally {
+    if (h) await h.dispose().catch(() => undefined);
+    await waitFor(() => serverProcesses().length === 0, 15000, 'no server process left').catch(() => undefined);
+    if (previousHome === undefined) delete process.env.DSH_HOME; else process.env.DSH_HOME = previousHome;
+    tmp.cleanup();
+  }
+}
+
+if (!only || only === 'smallest') {
+  test('DSH rc.8: "unavailable" and "cancelled" are asked again every turn but logged once per session', { timeout: 90000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+    const A = everythingWorkspace(tmp.root, 'A', { home: tmp.home, input: 'v' });
+    const answers = approvalAnswerer(h.root);
+    answers.answers.set('sU mcp__everything__*', 'unavailable');
+    answers.answers.set('sX mcp__everything__*', 'cancelled');
+    const sU = await session(h, 'sU', A, 'mU');
+    const sX = await session(h, 'sX', A, 'mX');
+    for (let i = 0; i < 3; i++) {
+      await turn(sU);
+      await turn(sX);
+    }
+    for (const [id, outcome] of [['sU', 'unavailable'], ['sX', 'cancelled']]) {
+      assert.equal(answers.asked.filter((a) => a.session === id).length, 3, `${id} asked again at each of the 3 turns`);
+      const lines = h.logs.filter((l) => l.includes(`not started: approval ${outcome}`));
+      assert.equal(lines.length, 1, `one "${outcome}" line over 3 turns:\n${lines.join('\n')}`);
+    }
+    assert.equal(h.logs.filter((l) => l.includes('nothing can answer DSH\'s approval in this session')).length, 1);
+    assert.equal(serverProcesses().length, 0);
+    t.diagnostic(`${h.logs.filter((l) => l.includes('dsh-bridge')).length} dsh-bridge log lines over 6 turns`);
+    await sU.dispose();
+    await sX.dispose();
+  }));
+
+  test('DSH rc.8: a server with failOnStartupError that fails to start is not asked about or spawned again until its pin changes', { timeout: 90000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+    // The fixture command records each spawn, then exits before answering.
+    const spawns = path.join(tmp.root, 'spawns.txt');
+    const F = everythingWorkspace(tmp.root, 'F', {
+      home: tmp.home,
+      exportIt: false,
+      mutate: (entry, folder) => {
+        fs.writeFileSync(path.join(folder, 'fail.js'), `require('node:fs').appendFileSync(${JSON.stringify(spawns)}, 'spawn\\n'); process.exit(3);\n`);
+        entry.args = [path.join(folder, 'fail.js')];
+        entry.env = {};
+      },
+    });
+    fs.writeFileSync(path.join(F, '.vscode/settings.json'), JSON.stringify({ 'dsh.export.failOnStartupError': true }));
+    cli(tmp.home, ['export', '--workspace', F]);
+    assert.equal(readDeclaration(F).servers[0].failOnStartupError, true);
+    const count = () => (fs.existsSync(spawns) ? fs.readFileSync(spawns, 'utf8').split('\n').filter(Boolean).length : 0);
+    const answers = approvalAnswerer(h.root);
+    answers.setDefault('allowed-once');
+    const s = await session(h, 'sF', F, 'mF');
+    // Several model steps per turn (each tool call is a step with its own assembly), two turns.
+    for (let i = 0; i < 2; i++) {
+      h.llm.scripts.set('mF', [{ tool: 'no_such_tool', args: {} }, { tool: 'no_such_tool', args: {} }, { text: 'done' }]);
+      await turn(s);
+    }
+    assert.equal(h.llm.requests.get('mF').length, 6, 'six model steps');
+    assert.equal(count(), 1, 'spawned once over six steps');
+    assert.equal(answers.asked.length, 1, 'asked once over six steps');
+    assert.equal(h.logs.filter((l) => l.includes('failed to start')).length, 1);
+    // A new pin (the entry changed and was exported again) is tried again, once.
+    fs.writeFileSync(path.join(F, '.vscode/mcp.json'), fs.readFileSync(path.join(F, '.vscode/mcp.json'), 'utf8').replace('fail.js"', 'fail.js", "--again"'));
+    cli(tmp.home, ['export', '--workspace', F]);
+    h.llm.scripts.set('mF', [{ tool: 'no_such_tool', args: {} }, { text: 'done' }]);
+    await turn(s);
+    assert.equal(count(), 2, 'spawned again once after the pin changed');
+    assert.equal(answers.asked.length, 2, 'asked again once after the pin changed');
+    t.diagnostic(`${count()} spawns over ${h.llm.requests.get('mF').length} model steps`);
+    await s.dispose();
+  }));
 }
