@@ -19,6 +19,31 @@ async function session(h, id, cwd, model) {
   return { agent: handle.agent, model, dispose: () => handle.dispose() };
 }
 
+/** A smallest host with the plugin loaded (DSH_HOME and the host cleaned up after), for the single-topic tests. */
+async function withSmallest(body, { hostOptions, beforePlugin } = {}) {
+  const tmp = tempRoot();
+  const previousHome = process.env.DSH_HOME;
+  let h;
+  try {
+    process.env.BRIDGE_E2E_FROM_ENV = 'x';
+    process.env.DSH_HOME = tmp.home;
+    h = await smallestHost(hostOptions);
+    if (beforePlugin) beforePlugin(h);
+    await loadPluginRow(h.root, PLUGIN);
+    const { createUserMessage } = await hostImport('@deepseek-ai/dsh-llm');
+    const turn = async (s) => {
+      s.agent.followup(createUserMessage({ content: [{ type: 'text', text: 'go' }], source: { kind: 'user' } }));
+      await s.agent.whenIdle();
+    };
+    await body({ h, tmp, turn });
+  } finally {
+    if (h) await h.dispose().catch(() => undefined);
+    await waitFor(() => serverProcesses().length === 0, 15000, 'no server process left').catch(() => undefined);
+    if (previousHome === undefined) delete process.env.DSH_HOME; else process.env.DSH_HOME = previousHome;
+    tmp.cleanup();
+  }
+}
+
 async function withHost(t, kind) {
   const tmp = tempRoot();
   const previousHome = process.env.DSH_HOME;
@@ -73,124 +98,70 @@ if (!only || only === 'base') {
 }
 
 if (!only || only === 'smallest') {
-  test('DSH rc.8: merged MCP tools respect the deployment toolOrder', { timeout: 60000 }, async (t) => {
-    const tmp = tempRoot();
-    const previousHome = process.env.DSH_HOME;
-    let h;
-    try {
-      process.env.BRIDGE_E2E_FROM_ENV = 'x';
+  test('DSH rc.8: merged MCP tools respect the deployment toolOrder', { timeout: 60000 }, (t) => {
+    const def = (name) => ({
+      name, description: name, parameters: { type: 'object', properties: {} },
+      output: { schema: { type: 'object' }, render: () => [{ type: 'text', text: '' }] },
+      execute: async () => ({}),
+    });
+    return withSmallest(async ({ h, tmp, turn }) => {
       const A = everythingWorkspace(tmp.root, 'A', { home: tmp.home, input: 'v' });
-      process.env.DSH_HOME = tmp.home;
-      h = await smallestHost({ toolOrder: ['zeta_tool', '<unlisted-tools>', 'alpha_tool'] });
-      const def = (name) => ({
-        name, description: name, parameters: { type: 'object', properties: {} },
-        output: { schema: { type: 'object' }, render: () => [{ type: 'text', text: '' }] },
-        execute: async () => ({}),
-      });
-      for (const name of ['alpha_tool', 'zeta_tool', 'middle_tool']) h.root.tools.register(def(name));
-      await loadPluginRow(h.root, PLUGIN);
       approvalAnswerer(h.root).setDefault('allowed-once');
       const s = await session(h, 'sO', A, 'mO');
-      const { createUserMessage } = await hostImport('@deepseek-ai/dsh-llm');
-      s.agent.followup(createUserMessage({ content: [{ type: 'text', text: 'go' }], source: { kind: 'user' } }));
-      await s.agent.whenIdle();
+      await turn(s);
       const names = h.llm.requests.get('mO')[0].tools.map((x) => x.name);
       const mcp = names.filter((n) => n.startsWith('mcp__'));
       assert.ok(mcp.length > 5);
       assert.deepEqual(names, ['zeta_tool', ...['middle_tool', ...mcp].sort(), 'alpha_tool']);
       t.diagnostic(names.join(' '));
       await s.dispose();
-    } finally {
-      if (h) await h.dispose().catch(() => undefined);
-      await waitFor(() => serverProcesses().length === 0, 15000, 'no server process left').catch(() => undefined);
-      if (previousHome === undefined) delete process.env.DSH_HOME; else process.env.DSH_HOME = previousHome;
-      tmp.cleanup();
-    }
+    }, {
+      hostOptions: { toolOrder: ['zeta_tool', '<unlisted-tools>', 'alpha_tool'] },
+      beforePlugin: (h) => { for (const name of ['alpha_tool', 'zeta_tool', 'middle_tool']) h.root.tools.register(def(name)); },
+    });
   });
 }
 
 if (!only || only === 'smallest') {
-  test('DSH rc.8: a session in a subfolder mounts the nearest declaration up to the project root, and says once where it looked when none', { timeout: 90000 }, async (t) => {
-    const tmp = tempRoot();
-    const previousHome = process.env.DSH_HOME;
-    let h;
-    try {
-      process.env.BRIDGE_E2E_FROM_ENV = 'x';
-      // P: the project root (.git) holds the declaration; the session starts two folders down.
-      const P = everythingWorkspace(tmp.root, 'P', { home: tmp.home, input: 'v' });
-      fs.mkdirSync(path.join(P, '.git'));
-      const deep = path.join(P, 'src', 'deep');
-      fs.mkdirSync(deep, { recursive: true });
-      // Q: a declaration above the project root Q/inner (.git) does not apply inside it.
-      const Q = everythingWorkspace(tmp.root, 'Q', { home: tmp.home, input: 'v' });
-      const inner = path.join(Q, 'inner');
-      fs.mkdirSync(path.join(inner, '.git'), { recursive: true });
-      const innerSub = path.join(inner, 'sub');
-      fs.mkdirSync(innerSub);
-      process.env.DSH_HOME = tmp.home;
-      h = await smallestHost();
-      await loadPluginRow(h.root, PLUGIN);
-      const answers = approvalAnswerer(h.root);
-      answers.setDefault('allowed-once');
-      const { createUserMessage } = await hostImport('@deepseek-ai/dsh-llm');
-      const turn = async (s) => {
-        s.agent.followup(createUserMessage({ content: [{ type: 'text', text: 'go' }], source: { kind: 'user' } }));
-        await s.agent.whenIdle();
-      };
-      const sDeep = await session(h, 'sDeep', deep, 'mDeep');
-      await turn(sDeep);
-      const deepTools = h.llm.requests.get('mDeep')[0].tools.map((x) => x.name);
-      assert.ok(deepTools.some((n) => n.startsWith('mcp__everything__')), `tools in ${deep}: ${deepTools.join(' ')}`);
-      assert.equal(answers.asked.filter((a) => a.session === 'sDeep').length, 1);
-      assert.match(answers.asked[0].reason, new RegExp(`from ${path.join(P, '.dsh', 'declaration.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-      await waitFor(() => serverProcesses().some((p) => p.cwd === P), 15000, 'the server running in the declaration folder');
+  test('DSH rc.8: a session in a subfolder mounts the nearest declaration up to the project root, and says once where it looked when none', { timeout: 90000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+    // P: the project root (.git) holds the declaration; the session starts two folders down.
+    const P = everythingWorkspace(tmp.root, 'P', { home: tmp.home, input: 'v' });
+    fs.mkdirSync(path.join(P, '.git'));
+    const deep = path.join(P, 'src', 'deep');
+    fs.mkdirSync(deep, { recursive: true });
+    // Q: a declaration above the project root Q/inner (.git) does not apply inside it.
+    const Q = everythingWorkspace(tmp.root, 'Q', { home: tmp.home, input: 'v' });
+    const inner = path.join(Q, 'inner');
+    fs.mkdirSync(path.join(inner, '.git'), { recursive: true });
+    const innerSub = path.join(inner, 'sub');
+    fs.mkdirSync(innerSub);
+    const answers = approvalAnswerer(h.root);
+    answers.setDefault('allowed-once');
+    const sDeep = await session(h, 'sDeep', deep, 'mDeep');
+    await turn(sDeep);
+    const deepTools = h.llm.requests.get('mDeep')[0].tools.map((x) => x.name);
+    assert.ok(deepTools.some((n) => n.startsWith('mcp__everything__')), `tools in ${deep}: ${deepTools.join(' ')}`);
+    assert.equal(answers.asked.filter((a) => a.session === 'sDeep').length, 1);
+    assert.match(answers.asked[0].reason, new RegExp(`from ${path.join(P, '.dsh', 'declaration.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    await waitFor(() => serverProcesses().some((p) => p.cwd === P), 15000, 'the server running in the declaration folder');
 
-      const sInner = await session(h, 'sInner', innerSub, 'mInner');
-      await turn(sInner);
-      await turn(sInner);
-      const innerRequests = h.llm.requests.get('mInner');
-      assert.equal(innerRequests.length, 2);
-      for (const r of innerRequests) assert.equal(r.tools.filter((x) => x.name.startsWith('mcp__')).length, 0);
-      assert.equal(answers.asked.filter((a) => a.session === 'sInner').length, 0);
-      const looked = h.logs.filter((l) => l.startsWith('debug ') && l.includes(`dsh-bridge: ${innerSub}: no .dsh/declaration.json in`));
-      assert.equal(looked.length, 1, h.logs.filter((l) => l.includes('dsh-bridge')).join('\n'));
-      assert.ok(looked[0].includes(JSON.stringify(innerSub)) && looked[0].includes(JSON.stringify(inner)), looked[0]);
-      assert.ok(!looked[0].includes(JSON.stringify(Q)), looked[0]);
-      t.diagnostic(looked[0]);
-      await sDeep.dispose();
-      await sInner.dispose();
-    } finally {
-      if (h) await h.dispose().catch(() => undefined);
-      await waitFor(() => serverProcesses().length === 0, 15000, 'no server process left').catch(() => undefined);
-      if (previousHome === undefined) delete process.env.DSH_HOME; else process.env.DSH_HOME = previousHome;
-      tmp.cleanup();
-    }
-  });
+    const sInner = await session(h, 'sInner', innerSub, 'mInner');
+    await turn(sInner);
+    await turn(sInner);
+    const innerRequests = h.llm.requests.get('mInner');
+    assert.equal(innerRequests.length, 2);
+    for (const r of innerRequests) assert.equal(r.tools.filter((x) => x.name.startsWith('mcp__')).length, 0);
+    assert.equal(answers.asked.filter((a) => a.session === 'sInner').length, 0);
+    const looked = h.logs.filter((l) => l.startsWith('debug ') && l.includes(`dsh-bridge: ${innerSub}: no .dsh/declaration.json in`));
+    assert.equal(looked.length, 1, h.logs.filter((l) => l.includes('dsh-bridge')).join('\n'));
+    assert.ok(looked[0].includes(JSON.stringify(innerSub)) && looked[0].includes(JSON.stringify(inner)), looked[0]);
+    assert.ok(!looked[0].includes(JSON.stringify(Q)), looked[0]);
+    t.diagnostic(looked[0]);
+    await sDeep.dispose();
+    await sInner.dispose();
+  }));
 }
 
-/** A smallest host with the plugin loaded, for the single-topic tests below. */
-async function withSmallest(body) {
-  const tmp = tempRoot();
-  const previousHome = process.env.DSH_HOME;
-  let h;
-  try {
-    process.env.BRIDGE_E2E_FROM_ENV = 'x';
-    process.env.DSH_HOME = tmp.home;
-    h = await smallestHost();
-    await loadPluginRow(h.root, PLUGIN);
-    const { createUserMessage } = await hostImport('@deepseek-ai/dsh-llm');
-    const turn = async (s) => {
-      s.agent.followup(createUserMessage({ content: [{ type: 'text', text: 'go' }], source: { kind: 'user' } }));
-      await s.agent.whenIdle();
-    };
-    await body({ h, tmp, turn });
-  } finally {
-    if (h) await h.dispose().catch(() => undefined);
-    await waitFor(() => serverProcesses().length === 0, 15000, 'no server process left').catch(() => undefined);
-    if (previousHome === undefined) delete process.env.DSH_HOME; else process.env.DSH_HOME = previousHome;
-    tmp.cleanup();
-  }
-}
 
 if (!only || only === 'smallest') {
   test('DSH rc.8: "unavailable" and "cancelled" are asked again every turn but logged once per session', { timeout: 90000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {

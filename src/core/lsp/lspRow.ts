@@ -1,6 +1,7 @@
 import type { DeclaredLspServer, LspDeclarationSection } from '../declaration/declarationModel';
 import { shellQuote } from '../mcp/launchReview';
 import { renderTemplate, type TemplateLookup } from '../declaration/template';
+import type { LspServerConfig } from './lsp';
 
 /**
  * The DSH side's rendering of a verified `lsp` section into the config of one
@@ -12,19 +13,8 @@ import { renderTemplate, type TemplateLookup } from '../declaration/template';
 /** The name under which the host store records the approved pin of a folder's `lsp` section (never an MCP serverName: `$` is not allowed there). */
 export const LSP_APPROVAL_NAME = '$lsp';
 
-export interface LspStdioServer {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  extensionToLanguage: Record<string, string>;
-  initializationOptions: unknown;
-  configuration: unknown;
-  maxMessageBytes: number;
-  maxStderrBytes: number;
-  maxDocumentBytes: number;
-  shutdownTimeoutMs: number;
-  killGraceMs: number;
-}
+/** One server of the row as dsh-lsp-stdio takes it: the same shape the editor validates. */
+export type LspStdioServer = LspServerConfig;
 
 export type LspRowResult =
   | { ok: true; config: { servers: Record<string, LspStdioServer> } }
