@@ -20,6 +20,7 @@ import { CommandUsageError } from './context';
 import { dshOutlook } from '../core/declaration/dshOutlook';
 import { folderSkills, printSkillGate } from './skills';
 import { readSecret } from './readSecret';
+import { countOf } from '../core/problems/plural';
 
 const USAGE = `Usage: dsh-bridge <command> [options]
 
@@ -143,11 +144,6 @@ function expectArgs(rest: string[], count: number, command: string) {
   if (rest.length !== count) throw new UsageError(`"${command}" takes ${count === 0 ? 'no' : count} argument${count === 1 ? '' : 's'}`);
 }
 
-/** What --json says of each server: never its launch details, which may hold resolved paths. */
-/** "1 server", "2 servers": the count with its real plural form. */
-export function countServers(n: number): string {
-  return n === 1 ? '1 server' : `${n} servers`;
-}
 
 function serverSummaries(servers: readonly DeclaredServer[]) {
   return servers.map((s) => ({ name: s.name, serverName: s.serverName, transport: s.transport, pin: s.pin }));
@@ -195,10 +191,10 @@ async function runExport(command: string, identity: FolderIdentity, dshHome: str
     if (command === 'export') {
       const shown = path.relative(process.cwd(), path.join(folder, DECLARATION_PATH)) || DECLARATION_PATH;
       if (!analysis.usable) io.out('Nothing exported: the source could not be used (a previous declaration, if any, is left as it was and is now stale).');
-      else if (dryRun) io.out(`Dry run: ${countServers(analysis.servers.length)} would be exported to ${shown}.`);
+      else if (dryRun) io.out(`Dry run: ${countOf(analysis.servers.length, 'server')} would be exported to ${shown}.`);
       else {
         const refused = analysis.rejected.length ? ` (${analysis.rejected.length} refused)` : '';
-        io.out(`${result.written ? 'Exported' : 'Up to date:'} ${countServers(analysis.servers.length)} to ${shown}${refused}.`);
+        io.out(`${result.written ? 'Exported' : 'Up to date:'} ${countOf(analysis.servers.length, 'server')} to ${shown}${refused}.`);
       }
     }
   }
@@ -304,7 +300,7 @@ async function runVerify(folder: string, dshHome: string, json: boolean, io: Io)
     return result.ok ? 0 : 1;
   }
   if (result.ok) {
-    io.out(`${DECLARATION_PATH}: signed, intact and fresh (${countServers(result.declaration!.servers.length)}).`);
+    io.out(`${DECLARATION_PATH}: signed, intact and fresh (${countOf(result.declaration!.servers.length, 'server')}).`);
   } else {
     for (const r of result.reasons) io.out(`${DECLARATION_PATH}: ${r.code}: ${r.message}`);
   }

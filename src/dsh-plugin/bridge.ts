@@ -13,6 +13,7 @@ import { LSP_PROMPT_SECTION, LSP_TOOL_NAME, mergeSections, mountLsp, type LspMou
 import { SkillGate } from './skillGate';
 import { McpClientModules, type Mounted } from './mcpModules';
 import { buildRow } from './rows';
+import { countOf } from '../core/problems/plural';
 import type {
   AgentLike, AgentsService, ApprovalService, AssembleContext, Ctx, Fiber, Logger, PromptAssembly, ToolSchema, ToolsService,
 } from './types';
@@ -114,7 +115,7 @@ export class Bridge {
   async stop(): Promise<void> {
     this.disposed = true;
     const running = [...this.sessions.values()].reduce((n, s) => n + s.mounts.size + (s.lsp ? 1 : 0), 0);
-    if (running) this.log.info(`dsh-bridge: unloading: stopping ${running} server(s)`);
+    if (running) this.log.info(`dsh-bridge: unloading: stopping ${countOf(running, 'server')}`);
     await Promise.all([...this.sessions.keys()].map((agent) => this.endSession(agent, 'DSH Bridge plugin unloaded')));
     await this.skillGate?.stop();
   }

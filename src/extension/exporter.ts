@@ -12,6 +12,7 @@ import { folderSettingsView, readGlobalSettings } from './settings';
 import { type InvalidSetting } from '../core/settings/folderSettings';
 import { isTrusted } from './trust';
 import { fileFolders, mcpJsonUri } from './mcpFiles';
+import { countOf } from '../core/problems/plural';
 
 /** What one export run did; returned by the command (nothing secret in it). */
 export interface ExportSummary {
@@ -179,7 +180,7 @@ export class Exporter {
         approved: plan.approve.map((x) => x.serverName),
         skipped: plan.skipped,
       });
-      this.log.info(`exported ${folder.name}: ${a.servers.length} servers, ${a.rejected.length} refused, ` +
+      this.log.info(`exported ${folder.name}: ${countOf(a.servers.length, 'server')}, ${a.rejected.length} refused, ` +
         `${result.written ? 'declaration written' : result.unchanged ? 'declaration unchanged' : 'nothing written (the file is not usable)'}; ` +
         `inputs stored: ${[...plan.values.keys()].join(', ') || 'none'}; trust mode ${trustMode}`);
     }
