@@ -66,7 +66,12 @@ describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinne
     await click(editor, 'Approve');
 
     // 3. Back in the checklist: installer now checked; leave files unapproved; OK.
-    const after = await editor.quickPickRows({ title, atLeast: 3 });
+    // The checklist comes back before its selection is redrawn: read it until the row is checked.
+    let after = await editor.quickPickRows({ title, atLeast: 3 });
+    for (const until = Date.now() + 10000; !after.find((r) => r.label.includes('installer')).checked && Date.now() < until;) {
+      await new Promise((r) => setTimeout(r, 200));
+      after = await editor.quickPickRows({ title, atLeast: 3 });
+    }
     assert.equal(after.find((r) => r.label.includes('installer')).checked, true, 'Approve in the full review did not check the row');
     await editor.quickPickToggleRow('files');
     assert.equal((await editor.quickPickRows({ title, atLeast: 3 })).find((r) => r.label.includes('files')).checked, false);
