@@ -2,47 +2,12 @@ import * as readline from 'node:readline';
 import { verifyFolder } from '../core/node/declarationFiles';
 import { type DeclaredServer } from '../core/declaration/declarationModel';
 import type { LspDeclarationSection } from '../core/declaration/declarationModel';
-import { LSP_APPROVAL_NAME, lspLaunchLine, lspSectionUsable } from '../core/lsp/lspRow';
+import { LSP_APPROVAL_NAME, lspReviewLines, lspSectionUsable } from '../core/lsp/lspRow';
 import { HostStore } from '../core/node/hostStore';
-import { DANGER_MESSAGES, reviewLaunch, type LaunchReview } from '../core/mcp/launchReview';
-import { formatMessage } from '../core/problems/problems';
+import { reviewLaunch, reviewLines, type LaunchReview } from '../core/mcp/launchReview';
 import { CommandUsageError, stringList, type CommandContext } from './context';
 
 export const APPROVE_USAGE = 'approve [NAME...|lsp] [--yes PIN]...   review servers\' (and language servers\') exact launch and approve their pins for the pinned trust mode';
-
-/** The review of the declaration's language servers: DSH starts them as one row, so one pin covers all. */
-export function lspReviewLines(section: LspDeclarationSection): string[] {
-  const lines = ['Language servers (one dsh-lsp-stdio row; each starts on the first query for its files)'];
-  for (const [id, server] of Object.entries(section.servers)) {
-    lines.push(`  "${id}" for ${Object.keys(server.extensionToLanguage).join(', ')}: it will run on this computer with your user's privileges:`);
-    lines.push(`    ${lspLaunchLine(server)}`);
-    lines.push(`    Environment variables (names only): ${Object.keys(server.env).join(', ') || 'none'}`);
-  }
-  lines.push(`  Pin: ${section.pin}`);
-  return lines;
-}
-
-/** The review a user reads before approving, in the words of the editor's dialog (English). */
-export function reviewLines(server: DeclaredServer, review: LaunchReview = reviewLaunch(server)): string[] {
-  const lines = [`Server "${review.name}" (DSH name ${review.serverName}, ${review.transport})`];
-  for (const d of review.dangers) lines.push(`  DANGER: ${formatMessage(DANGER_MESSAGES[d.code], { token: d.token })}`);
-  if (review.transport === 'stdio') {
-    lines.push('  It will run this command on this computer with your user\'s privileges:');
-    lines.push(`    ${review.launch}`);
-    lines.push(`  Working folder: ${review.cwd ?? '(the workspace folder)'}`);
-    lines.push(`  Environment variables (names only): ${review.envNames.length ? review.envNames.join(', ') : 'none'}`);
-    if (review.envFile !== undefined) {
-      lines.push(`  Environment file: ${review.envFile}`);
-      lines.push(`  Variables it sets (names only): ${review.envFileNames.length ? review.envFileNames.join(', ') : 'none'}`);
-    }
-  } else {
-    lines.push('  It will connect to this URL with your user\'s privileges:');
-    lines.push(`    ${review.launch}`);
-    lines.push(`  Headers (names only): ${review.headerNames.length ? review.headerNames.join(', ') : 'none'}`);
-  }
-  lines.push(`  Pin: ${server.pin}`);
-  return lines;
-}
 
 type Outcome = 'approved' | 'already' | 'declined' | 'refused-no-tty';
 

@@ -6,7 +6,8 @@ import { type DeclaredServer } from '../core/declaration/declarationModel';
 import type { LspDeclarationSection } from '../core/declaration/declarationModel';
 import { HostStore } from '../core/node/hostStore';
 import { type TrustMode } from '../core/settings/folderSettings';
-import { describeLspServers, LSP_APPROVAL_NAME, lspSectionUsable, toLspStdioConfig } from '../core/lsp/lspRow';
+import { describeLspServers, LSP_APPROVAL_NAME, lspReviewLines, lspSectionUsable, toLspStdioConfig } from '../core/lsp/lspRow';
+import { reviewLines } from '../core/mcp/launchReview';
 import type { TemplateLookup } from '../core/declaration/template';
 import { dropTools, mergeTools } from './assembly';
 import { LSP_PROMPT_SECTION, LSP_TOOL_NAME, mergeSections, mountLsp, type LspMounted } from './lspMount';
@@ -70,6 +71,15 @@ interface SessionState {
 const key = (serverName: string, pin: string) => `${serverName} ${pin}`;
 const errorText = (error: unknown) => String(error instanceof Error ? error.message : error);
 const shortPin = (pin: string) => pin.slice(0, 'sha256:'.length + 12);
+
+/**
+ * DSH's in-turn approval text: the question, then the same review the editor and
+ * `dsh-bridge approve` show (full launch, cwd, env and header names, dangers, the full pin).
+ */
+function approvalReason(question: string, review: readonly string[], trust: TrustMode): string {
+  const note = trust === 'pinned' ? ['This pin was not approved in the editor or with dsh-bridge approve.'] : [];
+  return [question, ...review, ...note].join('\n');
+}
 
 /**
  * The DSH side of DSH Bridge: for each session, reads the nearest `.dsh/declaration.json` at or
@@ -325,13 +335,10 @@ export class Bridge {
           this.once(state, `${where}: server ${label} not started: this DSH has no approval service to ask`);
           continue;
         }
-        const describe = server.transport === 'stdio'
-          ? `runs ${typeof server.command === 'string' ? JSON.stringify(path.basename(server.command)) : 'a command'}`
-          : 'connects over streamable HTTP';
         const outcome = await approval.request({
           agent,
           toolName: `mcp__${server.serverName}__*`,
-          reason: `Start MCP server "${server.name}" (serverName ${server.serverName}, pin ${shortPin(server.pin)}) from ${declarationPath}: it ${describe}${trust === 'pinned' ? '; this pin was not approved in the editor' : ''}`,
+          reason: approvalReason(`Start MCP server "${server.name}" from ${declarationPath}?`, reviewLines(server), trust),
           signal,
         });
         if (outcome === 'rejected') {
@@ -424,11 +431,10 @@ export class Bridge {
         this.once(state, `${where}: ${label} not started: this DSH has no approval service to ask`);
         return;
       }
-      const commands = [...new Set(Object.values(section.servers).map((s) => JSON.stringify(path.basename(s.command))))].join(', ');
       const outcome = await approval.request({
         agent,
         toolName: LSP_TOOL_NAME,
-        reason: `Start language servers ${describeLspServers(section)} (pin ${shortPin(section.pin)}) from ${want.declarationPath}: they run ${commands}${want.trust === 'pinned' ? '; this pin was not approved in the editor' : ''}`,
+        reason: approvalReason(`Start language servers ${describeLspServers(section)} from ${want.declarationPath}?`, lspReviewLines(section), want.trust),
         signal,
       });
       if (outcome === 'rejected') {

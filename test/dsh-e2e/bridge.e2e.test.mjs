@@ -5,44 +5,13 @@
 import { test } from 'node:test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { approvalAnswerer, baseHost, hostImport, loadPluginRow, REPO, smallestHost } from './host.mjs';
+import { approvalAnswerer, baseHost, loadPluginRow, smallestHost } from './host.mjs';
+import { BUNDLE, PLUGIN, session, withSmallest } from './smallest.mjs';
 import assert from 'node:assert/strict';
 import { cli, everythingWorkspace, readDeclaration, serverProcesses, tempRoot, waitFor } from './fixtures.mjs';
 import { prepareWorkspaces, runScenario } from './scenario.mjs';
 
-const PLUGIN = path.join(REPO, 'packages/dsh-bridge-dsh/dist/dsh-plugin.js');
-const BUNDLE = path.join(REPO, 'packages/dsh-bridge-dsh');
 const only = process.env.DSH_E2E_HOST; // 'smallest' | 'base' | undefined (both)
-
-async function session(h, id, cwd, model) {
-  const handle = await h.root.agents.create({ sessionId: id, meta: { cwd }, agentOptions: { provider: 'fake', model } });
-  return { agent: handle.agent, model, dispose: () => handle.dispose() };
-}
-
-/** A smallest host with the plugin loaded (DSH_HOME and the host cleaned up after), for the single-topic tests. */
-async function withSmallest(body, { hostOptions, beforePlugin } = {}) {
-  const tmp = tempRoot();
-  const previousHome = process.env.DSH_HOME;
-  let h;
-  try {
-    process.env.BRIDGE_E2E_FROM_ENV = 'x';
-    process.env.DSH_HOME = tmp.home;
-    h = await smallestHost(hostOptions);
-    if (beforePlugin) beforePlugin(h);
-    await loadPluginRow(h.root, PLUGIN);
-    const { createUserMessage } = await hostImport('@deepseek-ai/dsh-llm');
-    const turn = async (s) => {
-      s.agent.followup(createUserMessage({ content: [{ type: 'text', text: 'go' }], source: { kind: 'user' } }));
-      await s.agent.whenIdle();
-    };
-    await body({ h, tmp, turn });
-  } finally {
-    if (h) await h.dispose().catch(() => undefined);
-    await waitFor(() => serverProcesses().length === 0, 15000, 'no server process left').catch(() => undefined);
-    if (previousHome === undefined) delete process.env.DSH_HOME; else process.env.DSH_HOME = previousHome;
-    tmp.cleanup();
-  }
-}
 
 async function withHost(t, kind) {
   const tmp = tempRoot();

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { approvalAnswerer, baseHost, hostImport, loadPluginRow, REPO, smallestHost } from './host.mjs';
 import { approvePin, cli, readDeclaration, setTrustMode, tempRoot, waitFor } from './fixtures.mjs';
-import { catalogNames, languageServers, skillWorkspaces, typescriptWorkspace } from './lsp-skills-fixtures.mjs';
+import { catalogNames, languageServers, skillWorkspaces, TLS_CLI, typescriptWorkspace } from './lsp-skills-fixtures.mjs';
 
 const PLUGIN = path.join(REPO, 'packages/dsh-bridge-dsh/dist/dsh-plugin.js');
 const BUNDLE = path.join(REPO, 'packages/dsh-bridge-dsh');
@@ -80,7 +80,10 @@ async function languageServerScenario(t, c) {
     const asked = answers.asked.filter((a) => a.session === 'sA');
     assert.equal(asked.length, 1, 'asked once');
     assert.equal(asked[0].toolName, 'lsp');
-    assert.match(asked[0].reason, /Start language servers "ts" \(\.ts\)/);
+    assert.match(asked[0].reason, /^Start language servers "ts" \(\.ts\) from /);
+    // The same review as `dsh-bridge approve lsp`: the full command line and the full pin.
+    assert.ok(asked[0].reason.includes(`\n    ${process.execPath} ${TLS_CLI} --stdio\n`), asked[0].reason);
+    assert.match(asked[0].reason, /\n {2}Pin: sha256:[0-9a-f]{64}(\n|$)/);
     const [a1, a2] = c.requests('mA');
     assert.ok(toolNames(a1).includes('lsp'), "A's first request lists the lsp tool");
     assert.ok(JSON.stringify(a1.system).includes('Use search/read for ordinary navigation'), "A's first request has dsh-tool-lsp's prompt section");

@@ -57,6 +57,18 @@ export function lspLaunchLine(server: Pick<DeclaredLspServer, 'command' | 'args'
   return [server.command, ...server.args].map(shellQuote).join(' ');
 }
 
+/** The review of a declaration's language servers (one dsh-lsp-stdio row: one pin covers all), as `reviewLines` words it. */
+export function lspReviewLines(section: LspDeclarationSection): string[] {
+  const lines = ['Language servers (one dsh-lsp-stdio row; each starts on the first query for its files)'];
+  for (const [id, server] of Object.entries(section.servers)) {
+    lines.push(`  "${id}" for ${Object.keys(server.extensionToLanguage).join(', ')}: it will run on this computer with your user's privileges:`);
+    lines.push(`    ${lspLaunchLine(server)}`);
+    lines.push(`    Environment variables (names only): ${Object.keys(server.env).join(', ') || 'none'}`);
+  }
+  lines.push(`  Pin: ${section.pin}`);
+  return lines;
+}
+
 /** Whether DSH would register the section's servers (a section with an invalid entry registers none). */
 export function lspSectionUsable(section: LspDeclarationSection | undefined): section is LspDeclarationSection {
   return section !== undefined && section.registersAll && Object.keys(section.servers).length > 0;

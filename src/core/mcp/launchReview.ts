@@ -1,6 +1,7 @@
 import type { DeclaredServer } from '../declaration/declarationModel';
 import { isLoaderVariable } from './securityLint';
 import { templateText } from '../declaration/template';
+import { formatMessage } from '../problems/problems';
 
 /**
  * What a user must see before approving a server in the `pinned` trust mode: the exact,
@@ -115,4 +116,29 @@ export function reviewLaunch(server: DeclaredServer): LaunchReview {
   const url = templateText(server.url);
   const dangers: Danger[] = /^http:\/\//i.test(url) && !/^http:\/\/(localhost|127\.|\[::1\])/i.test(url) ? [{ code: 'insecure-url', token: 'http://' }] : [];
   return { ...common, launch: url, envNames: [], envFileNames: [], headerNames: Object.keys(server.headers), dangers };
+}
+
+/**
+ * The review as plain English lines, in the words of the editor's dialog: what `dsh-bridge approve`
+ * prints and what the DSH plugin puts in DSH's in-turn approval request.
+ */
+export function reviewLines(server: DeclaredServer, review: LaunchReview = reviewLaunch(server)): string[] {
+  const lines = [`Server "${review.name}" (DSH name ${review.serverName}, ${review.transport})`];
+  for (const d of review.dangers) lines.push(`  DANGER: ${formatMessage(DANGER_MESSAGES[d.code], { token: d.token })}`);
+  if (review.transport === 'stdio') {
+    lines.push('  It will run this command on this computer with your user\'s privileges:');
+    lines.push(`    ${review.launch}`);
+    lines.push(`  Working folder: ${review.cwd ?? '(the workspace folder)'}`);
+    lines.push(`  Environment variables (names only): ${review.envNames.length ? review.envNames.join(', ') : 'none'}`);
+    if (review.envFile !== undefined) {
+      lines.push(`  Environment file: ${review.envFile}`);
+      lines.push(`  Variables it sets (names only): ${review.envFileNames.length ? review.envFileNames.join(', ') : 'none'}`);
+    }
+  } else {
+    lines.push('  It will connect to this URL with your user\'s privileges:');
+    lines.push(`    ${review.launch}`);
+    lines.push(`  Headers (names only): ${review.headerNames.length ? review.headerNames.join(', ') : 'none'}`);
+  }
+  lines.push(`  Pin: ${server.pin}`);
+  return lines;
 }
