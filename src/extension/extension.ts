@@ -11,6 +11,8 @@ export interface BridgeApi {
   skillsStatus(): unknown;
   /** Milliseconds of the last mcp.json diagnostics update from an edited document (debounce excluded). */
   diagnosticsUpdateMs(): number | undefined;
+  /** What the "MCP Servers for DSH" view shows (rendered items), once the features run. */
+  serversView(): Promise<unknown>;
 }
 
 /**
@@ -70,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): BridgeApi {
     status: () => load()?.status() ?? { text: '', detail: undefined },
     skillsStatus: () => load()?.skillsStatus(),
     diagnosticsUpdateMs: () => bridge?.diagnosticsUpdateMs(),
+    serversView: async () => load()?.serversView(),
   };
 }
 

@@ -1,0 +1,279 @@
+import * as vscode from 'vscode';
+import { verifyFolder } from '../../core/node/declarationFiles';
+import { HostStore } from '../../core/node/hostStore';
+import type { McpDiagnostics } from '../diagnostics';
+import { fileFolders, mcpJsonUri } from '../mcpFiles';
+import { folderCounts, folderRows, serverEntries, type FolderRows, type ServerRow, type ServerState } from './serverRows';
+
+export const SERVERS_VIEW_ID = 'dsh.mcpServers';
+/** Set while the view's provider runs: the view is contributed `when` it is, so it shows only where the bridge is active. */
+const ACTIVE_CONTEXT = 'dsh.serversViewActive';
+export const VIEW_COMMANDS = {
+  openEntry: 'dsh.openServerEntry',
+  exportFolder: 'dsh.exportFromView',
+  refresh: 'dsh.refreshServersView',
+} as const;
+const REFRESH_DEBOUNCE_MS = 150;
+
+type FolderNode = { kind: 'folder'; folder: vscode.WorkspaceFolder };
+type ServerNode = { kind: 'server'; folder: vscode.WorkspaceFolder; row: ServerRow };
+type MessageNode = { kind: 'message'; folder: vscode.WorkspaceFolder; text: string; tooltip: string };
+export type ViewNode = FolderNode | ServerNode | MessageNode;
+
+/** The words of a server's state: the short one beside its name, and the sentence of its tooltip. */
+function stateWords(row: ServerRow): { short: string; long: string } {
+  const codes = row.codes.join(', ');
+  const words: Record<ServerState, () => { short: string; long: string }> = {
+    'refused': () => ({ short: vscode.l10n.t('refused: {0}', codes), long: vscode.l10n.t('The export refuses this entry ({0}): DSH does not get it. Problems says why.', codes) }),
+    'declaration-refused': () => ({ short: vscode.l10n.t('refused by DSH'), long: vscode.l10n.t('DSH refuses the declaration of this folder as a whole. Verify it to see why, then export again.') }),
+    'not-exported': () => ({ short: vscode.l10n.t('not exported'), long: vscode.l10n.t('Not in the declaration yet: DSH sessions do not get it until you export.') }),
+    'stale': () => ({ short: vscode.l10n.t('stale'), long: vscode.l10n.t('Changed since the export: DSH still runs the exported entry until you export again.') }),
+    'not-approved': () => ({ short: vscode.l10n.t('not approved'), long: vscode.l10n.t('Exported, but not approved for its current pin (trust mode "pinned"): DSH asks before it starts it.') }),
+    'exported': () => ({ short: vscode.l10n.t('exported'), long: vscode.l10n.t('Exported as it is: DSH sessions of this folder get it.') }),
+  };
+  return words[row.state]();
+}
+
+const STATE_ICONS: Record<ServerState, [string, string | undefined]> = {
+  'refused': ['error', 'problemsErrorIcon.foreground'],
+  'declaration-refused': ['error', 'problemsErrorIcon.foreground'],
+  'not-exported': ['circle-large-outline', undefined],
+  'stale': ['warning', 'problemsWarningIcon.foreground'],
+  'not-approved': ['shield', 'problemsWarningIcon.foreground'],
+  'exported': ['pass', 'testing.iconPassed'],
+};
+
+function serverCountWords(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 server') : vscode.l10n.t('{0} servers', n);
+}
+
+function refusedCountWords(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 refused') : vscode.l10n.t('{0} refused', n);
+}
+
+function countWords(rows: FolderRows): string {
+  const { servers, refused } = folderCounts(rows);
+  return refused ? `${serverCountWords(servers)} \u00b7 ${refusedCountWords(refused)}` : serverCountWords(servers);
+}
+
+/**
+ * The "MCP Servers for DSH" view in the Explorer: each folder's servers of `.vscode/mcp.json`
+ * with their DSH state, and inline actions (export, open the entry). The states are read from
+ * the cached analysis (McpDiagnostics), the declaration on disk (verify) and the host store's
+ * approvals; they are recomputed, debounced, when any of those changes, and only while the view
+ * asks (a collapsed or hidden view computes nothing).
+ */
+export class McpServersView implements vscode.Disposable, vscode.TreeDataProvider<ViewNode> {
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly changed = new vscode.EventEmitter<ViewNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly view: vscode.TreeView<ViewNode>;
+  /** Rows per folder URI; undefined: the folder has no mcp.json. Dropped on every refresh. */
+  private readonly rows = new Map<string, Promise<FolderRows | undefined>>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly diagnostics: McpDiagnostics,
+    private readonly settings: () => { dshHome: string; trustMode: string },
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.view = vscode.window.createTreeView(SERVERS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false });
+    const watcher = vscode.workspace.createFileSystemWatcher('**/.dsh/declaration.json');
+    this.disposables.push(
+      this.view,
+      this.changed,
+      watcher,
+      watcher.onDidCreate(() => this.refresh()),
+      watcher.onDidChange(() => this.refresh()),
+      watcher.onDidDelete(() => this.refresh()),
+      diagnostics.onDidAnalyze(() => this.refresh()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('dsh.trustMode') || e.affectsConfiguration('dsh.home')) this.refresh();
+      }),
+      vscode.commands.registerCommand(VIEW_COMMANDS.openEntry, (node: unknown, name?: unknown) => this.openEntry(node, name)),
+      vscode.commands.registerCommand(VIEW_COMMANDS.exportFolder, (node: unknown) => this.exportFolder(node)),
+      vscode.commands.registerCommand(VIEW_COMMANDS.refresh, () => this.refresh()),
+      { dispose: () => clearTimeout(this.timer) },
+      { dispose: () => void vscode.commands.executeCommand('setContext', ACTIVE_CONTEXT, false) },
+    );
+    void vscode.commands.executeCommand('setContext', ACTIVE_CONTEXT, true);
+  }
+
+  /** Forgets every folder's rows and redraws (debounced: a save fires analysis and the watcher). */
+  refresh(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.rows.clear();
+      this.changed.fire(undefined);
+    }, REFRESH_DEBOUNCE_MS);
+  }
+
+  private folderRows(folder: vscode.WorkspaceFolder): Promise<FolderRows | undefined> {
+    const key = folder.uri.toString();
+    let rows = this.rows.get(key);
+    if (!rows) {
+      rows = this.computeRows(folder).catch((error: unknown) => {
+        this.log.error(`computing the MCP servers view of ${folder.name} failed`, error);
+        return undefined;
+      });
+      this.rows.set(key, rows);
+    }
+    return rows;
+  }
+
+  private async computeRows(folder: vscode.WorkspaceFolder): Promise<FolderRows | undefined> {
+    const analysed = this.diagnostics.get(folder) ?? await this.diagnostics.analyzeNow(folder);
+    if (!analysed) return undefined;
+    const { dshHome, trustMode } = this.settings();
+    const [verify, record, text] = await Promise.all([
+      verifyFolder(folder.uri.fsPath, { dshHome }),
+      new HostStore(dshHome).readFolder(folder.uri.fsPath).catch(() => undefined),
+      this.sourceText(folder),
+    ]);
+    return folderRows({
+      analysis: analysed.analysis,
+      verify,
+      trustMode,
+      approvals: record?.approvals ?? [],
+      order: text === undefined ? undefined : serverEntries(text).map((e) => e.name),
+    });
+  }
+
+  /** The text the user sees: an open document's (maybe unsaved), else the file's. */
+  private async sourceText(folder: vscode.WorkspaceFolder): Promise<string | undefined> {
+    const uri = mcpJsonUri(folder);
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString() && !d.isClosed);
+    if (open) return open.getText();
+    try {
+      return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async getChildren(node?: ViewNode): Promise<ViewNode[]> {
+    if (!node) {
+      const folders = fileFolders();
+      const withFile: Array<{ folder: vscode.WorkspaceFolder; rows: FolderRows }> = [];
+      for (const folder of folders) {
+        const rows = await this.folderRows(folder);
+        if (rows) withFile.push({ folder, rows });
+      }
+      const servers = withFile.flatMap((f) => f.rows.servers);
+      this.view.description = servers.length === 0 ? undefined : countWords({ usable: true, declarationState: 'missing', servers });
+      // One folder: its servers at the top; several: a node per folder (the Explorer's own habit).
+      if (folders.length === 1 && withFile.length === 1) return this.folderChildren(withFile[0].folder, withFile[0].rows);
+      return withFile.filter((f) => f.rows.servers.length || !f.rows.usable).map((f) => ({ kind: 'folder', folder: f.folder }));
+    }
+    if (node.kind === 'folder') {
+      const rows = await this.folderRows(node.folder);
+      return rows ? this.folderChildren(node.folder, rows) : [];
+    }
+    return [];
+  }
+
+  private folderChildren(folder: vscode.WorkspaceFolder, rows: FolderRows): ViewNode[] {
+    if (!rows.usable) {
+      return [{ kind: 'message', folder, text: vscode.l10n.t('{0} cannot be used: see Problems', '.vscode/mcp.json'), tooltip: vscode.l10n.t('DSH gets no server of this folder until the errors are fixed.') }];
+    }
+    return rows.servers.map((row) => ({ kind: 'server', folder, row }));
+  }
+
+  async getTreeItem(node: ViewNode): Promise<vscode.TreeItem> {
+    switch (node.kind) {
+      case 'folder': {
+        const rows = await this.folderRows(node.folder);
+        const item = new vscode.TreeItem(node.folder.name, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `folder:${node.folder.uri.toString()}`;
+        item.iconPath = vscode.ThemeIcon.Folder;
+        item.resourceUri = node.folder.uri;
+        item.description = rows ? countWords(rows) : undefined;
+        item.contextValue = 'dsh.folder';
+        return item;
+      }
+      case 'server': {
+        const { row, folder } = node;
+        const words = stateWords(row);
+        const item = new vscode.TreeItem(row.name, vscode.TreeItemCollapsibleState.None);
+        item.id = `server:${folder.uri.toString()}:${row.name}`;
+        item.description = words.short;
+        const [icon, color] = STATE_ICONS[row.state];
+        item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+        const dshName = row.serverName && row.serverName !== row.name ? ` \u2014 ${vscode.l10n.t('DSH name: {0}', row.serverName)}` : '';
+        item.tooltip = `${row.name}${dshName}\n${words.long}`;
+        // Flags read by the menus' `viewItem =~` clauses.
+        item.contextValue = ['dsh.server', row.state === 'refused' ? 'refused' : 'exportable'].join(' ');
+        item.command = { title: vscode.l10n.t('Open Entry in mcp.json'), command: VIEW_COMMANDS.openEntry, arguments: [node] };
+        item.accessibilityInformation = { label: `${row.name}, ${words.short}` };
+        return item;
+      }
+      case 'message': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
+        item.tooltip = node.tooltip;
+        item.command = { title: vscode.l10n.t('Show Problems'), command: 'workbench.actions.view.problems' };
+        item.contextValue = 'dsh.message';
+        return item;
+      }
+    }
+  }
+
+  /** Opens mcp.json of the node's folder with the server's key selected. */
+  private async openEntry(node: unknown, name?: unknown): Promise<void> {
+    const target = this.target(node, name);
+    if (!target) return;
+    const doc = await vscode.workspace.openTextDocument(mcpJsonUri(target.folder));
+    const entry = target.name === undefined ? undefined : serverEntries(doc.getText()).find((e) => e.name === target.name);
+    const selection = entry ? new vscode.Range(entry.range.start.line, entry.range.start.character, entry.range.end.line, entry.range.end.character) : undefined;
+    await vscode.window.showTextDocument(doc, { selection, preview: false });
+  }
+
+  private exportFolder(node: unknown): Thenable<unknown> | undefined {
+    const target = this.target(node);
+    return target ? vscode.commands.executeCommand('dsh.exportMcpServers', target.folder.uri) : vscode.commands.executeCommand('dsh.exportMcpServers');
+  }
+
+  /** A view node, or (programmatic use) a folder URI and an entry name. */
+  private target(node: unknown, name?: unknown): { folder: vscode.WorkspaceFolder; name?: string } | undefined {
+    if (node instanceof vscode.Uri) {
+      const folder = vscode.workspace.getWorkspaceFolder(node);
+      return folder ? { folder, name: typeof name === 'string' ? name : undefined } : undefined;
+    }
+    if (typeof node !== 'object' || node === null || !('kind' in node) || !('folder' in node)) return undefined;
+    const n = node as ViewNode;
+    return { folder: n.folder, name: n.kind === 'server' ? n.row.name : undefined };
+  }
+
+  /** What the view shows now, as rendered items (for tests and the activation API; nothing secret). */
+  async snapshot(): Promise<{ description: string | undefined; items: Array<RenderedItem> }> {
+    const render = async (node: ViewNode): Promise<RenderedItem> => {
+      const item = await this.getTreeItem(node);
+      const children = await this.getChildren(node);
+      return {
+        label: typeof item.label === 'string' ? item.label : item.label?.label ?? '',
+        description: typeof item.description === 'string' ? item.description : undefined,
+        tooltip: typeof item.tooltip === 'string' ? item.tooltip : item.tooltip?.value,
+        contextValue: item.contextValue,
+        state: node.kind === 'server' ? node.row.state : undefined,
+        children: await Promise.all(children.map(render)),
+      };
+    };
+    const roots = await this.getChildren();
+    return { description: this.view.description, items: await Promise.all(roots.map(render)) };
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+export interface RenderedItem {
+  label: string;
+  description: string | undefined;
+  tooltip: string | undefined;
+  contextValue: string | undefined;
+  state: ServerState | undefined;
+  children: RenderedItem[];
+}
