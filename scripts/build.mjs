@@ -18,10 +18,20 @@ const common = {
   metafile: true,
 };
 
+// The MCP SDK client (the probe) is its own file, required from beside the bundle that needs it
+// only when a probe runs: activation and the CLI's cold start never load it.
+const probeChunk = {
+  name: 'probe-chunk',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]probe[\\/]probeClient(\.js)?$/ }, () => ({ path: './mcp-probe.js', external: true }));
+  },
+};
+
 const entries = [
-  { in: 'src/extension/extension.ts', out: 'dist/extension.js', external: ['vscode'] },
-  { in: 'src/cli/main.ts', out: 'dist/cli.js', banner: '#!/usr/bin/env node' },
+  { in: 'src/extension/extension.ts', out: 'dist/extension.js', external: ['vscode'], plugins: [probeChunk] },
+  { in: 'src/cli/main.ts', out: 'dist/cli.js', banner: '#!/usr/bin/env node', plugins: [probeChunk] },
   { in: 'src/dsh-plugin/index.ts', out: 'dist/dsh-plugin.js' },
+  { in: 'src/core/node/probe/probeClient.ts', out: 'dist/mcp-probe.js' },
 ];
 
 for (const e of entries) {
@@ -32,5 +42,6 @@ for (const e of entries) {
     outfile: e.out,
     external: e.external ?? [],
     banner: e.banner ? { js: e.banner } : undefined,
+    plugins: e.plugins ?? [],
   });
 }

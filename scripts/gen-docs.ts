@@ -34,6 +34,12 @@ const FIXES: Record<string, string> = {
   'skill-unreadable': 'Replace the link, pipe or device with a regular file inside the root, or shrink the file. A repository can commit links and special files; the bridge does not follow them out of a project or home root.',
   'skill-shadowed': 'Rename one of the skills, or remove the one you do not want.',
   'skill-root-changed': 'Review the root again (*DSH: Review Skill Roots*, or `dsh-bridge skills list` then `dsh-bridge skills trust <root>`). Until then the DSH plugin withholds the root\'s skills from every session (a trusted lower-rank skill of the same name is offered instead); the trust records live in the DSH home, so no export is needed.',
+  'tools-invalid-setting': 'Write `dsh.tools` as an object: `{"<server name>": {"exclude": ["tool"]}}`. Until then DSH is offered no tool of any server of the workspace (a tool choice only narrows, so a value that cannot be read allows nothing).',
+  'tools-invalid-entry': 'Give the server an object with `exclude` (tools to leave out) and/or `only` (the only tools to allow). Until then no tool of that server is offered.',
+  'tools-invalid-list': 'Write the value as a list of tool names, e.g. `["read_file"]`. Until then no tool of that server is offered.',
+  'tools-invalid-name': 'Write each tool name as a non-blank string, as the server lists it (*DSH: Probe MCP Servers* or `dsh-bridge probe` shows the names).',
+  'tools-invalid-excluded-name': 'Write each tool name as a non-blank string. Until then no tool of that server is offered: the tool meant to be left out cannot be known.',
+  'tools-unknown-key': 'Remove the key or check its spelling: only `exclude` and `only` are read.',
   'skill-root-too-large': 'Split the root or move large files out of it: a root that cannot be pinned is never trusted, so the DSH plugin withholds its skills (project and custom roots).',
 };
 

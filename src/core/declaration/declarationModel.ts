@@ -1,4 +1,6 @@
 import * as z from 'zod/mini';
+import { ToolPinSchema } from '../tools/toolDefinitions';
+import { ToolChoiceSchema } from '../tools/toolChoice';
 
 /** The zod model of `.dsh/declaration.json` (version 1). See docs/declaration.md. */
 
@@ -38,6 +40,18 @@ export const DSH_DEFAULTS = {
 const sha256PinSchema = z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/));
 const serverNameSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,32}$/));
 
+/**
+ * What DSH may offer of a server's tools: `choice` (the `dsh.tools` choice, every settings layer
+ * only narrowing; absent: every tool) and `pins` (raw tool name -> the pin of its definition from
+ * the last probe; absent: never probed, tools are offered as the server lists them). Not part of
+ * the server's launch `pin`: choosing or re-probing tools does not revoke an approval to start it.
+ */
+export const DeclaredToolsSchema = z.strictObject({
+  choice: z.optional(ToolChoiceSchema),
+  pins: z.optional(z.record(z.string(), ToolPinSchema)),
+});
+export type DeclaredTools = z.infer<typeof DeclaredToolsSchema>;
+
 const commonServerFields = {
   name: z.string(),
   serverName: serverNameSchema,
@@ -47,6 +61,7 @@ const commonServerFields = {
   inputRefs: z.array(z.string()),
   envRefs: z.array(z.string()),
   pin: sha256PinSchema,
+  tools: z.optional(DeclaredToolsSchema),
 };
 
 export const StdioDeclaredServerSchema = z.strictObject({

@@ -5,8 +5,11 @@
  * verify (CLI, DSH plugin) does not pull in the skills code and its YAML parser.
  */
 import { reviewExport, type ReviewedExport } from './declarationFiles';
-import { folderAnalyzeOptions, readCustomSkillRoots, SETTING, type FolderIdentity } from '../settings/folderSettings';
+import { folderAnalyzeOptions, readCustomSkillRoots, settingLayerValues, SETTING, type FolderIdentity } from '../settings/folderSettings';
 import { analyzeSections, type SectionOptions } from './sections';
+import { analyzeToolChoice } from '../tools/toolChoice';
+import { withDeclaredTools } from '../tools/declaredTools';
+import { HostStore } from './hostStore';
 
 export interface FolderExportRequest extends FolderIdentity {
   dshHome: string;
@@ -16,7 +19,8 @@ export interface FolderExportRequest extends FolderIdentity {
 
 /**
  * Reads and analyzes the folder's source once and computes the `lsp` and `skills` sections from
- * the same settings; nothing is written. The sections are left out when the source is unusable
+ * the same settings, and each server's `tools` (the `dsh.tools` choice, the pins of its last
+ * probe while its launch pin is unchanged); nothing is written. The sections are left out when the source is unusable
  * (nothing will be written then).
  */
 export async function prepareFolderExport(request: FolderExportRequest): Promise<ReviewedExport> {
@@ -30,5 +34,9 @@ export async function prepareFolderExport(request: FolderExportRequest): Promise
     lspServers: request.settings(SETTING.lspServers),
     customSkillRoots: readCustomSkillRoots(request.settings, invalid),
   });
-  return { ...reviewed, sections };
+  // Tools: the dsh.tools choice (every layer narrows) and the last probe's pins (host store).
+  // An unreadable probe record is no pins (the servers behave as never probed), never a failed export.
+  const probes = await new HostStore(request.dshHome).probedServers(reviewed.folder).catch(() => ({}));
+  const servers = withDeclaredTools(reviewed.analysis.servers, analyzeToolChoice(settingLayerValues(request, SETTING.tools)), probes);
+  return { ...reviewed, analysis: { ...reviewed.analysis, servers }, sections };
 }

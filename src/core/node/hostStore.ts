@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import { removeTempFiles, writeFileAtomic } from './atomicWrite';
 import { sha256Hex } from '../json/canonicalJson';
 import { isInside } from './reader';
+import { ToolPinSchema } from '../tools/toolDefinitions';
 
 /**
  * The host side of the bridge, under `<dshHome>/bridge/` (never in a workspace): the signing
@@ -43,6 +44,20 @@ const FolderFile = z.object({
 /** How many exports of a folder wrote a declaration; the newest declaration carries the count. */
 const ExportsFile = z.object({ version: z.literal(1), folder: z.string(), exportSeq: z.int().check(z.minimum(1)) });
 export type FolderRecord = z.infer<typeof FolderFile>;
+/**
+ * The last successful probe of each server of a folder (host side: a tool list is not secret, but
+ * it is what the probe ran with this machine's input values; it never goes into the workspace).
+ * `pin` is the server's launch pin when it was probed: an export takes the tool pins only while
+ * the server's pin is still that one.
+ */
+const ProbedServer = z.object({
+  name: z.string(),
+  pin: z.string(),
+  probedAt: z.string(),
+  tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: z.unknown(), pin: ToolPinSchema })),
+});
+export type ProbedServerRecord = z.infer<typeof ProbedServer>;
+const ProbesFile = z.object({ version: z.literal(1), folder: z.string(), servers: z.record(z.string(), ProbedServer) });
 const SkillTrustFile = z.object({ version: z.literal(1), roots: z.record(z.string(), z.string()) });
 
 const FILE_MODE = 0o600;
@@ -229,6 +244,28 @@ export class HostStore {
 
   async isApproved(folder: string, serverName: string, pin: string): Promise<boolean> {
     return (await this.readFolder(folder)).approvals.some((a) => a.serverName === serverName && a.pin === pin);
+  }
+
+  private probesFile(folder: string): string {
+    return path.join(this.bridgeDir, 'probes', `${sha256Hex(path.resolve(folder))}.json`);
+  }
+
+  /** The last successful probe of each server of the folder, by serverName (empty before any probe). */
+  async probedServers(folder: string): Promise<Record<string, ProbedServerRecord>> {
+    const absolute = path.resolve(folder);
+    const record = await this.readJson(this.probesFile(absolute), ProbesFile);
+    if (record && record.folder !== absolute) throw new HostStoreError('probe record does not match its folder');
+    return record?.servers ?? {};
+  }
+
+  /** Records probes (serverName -> result); other servers' earlier probes stay. */
+  async recordProbes(folder: string, servers: Readonly<Record<string, ProbedServerRecord>>): Promise<void> {
+    const absolute = path.resolve(folder);
+    const current = await this.probedServers(absolute).catch(() => ({} as Record<string, ProbedServerRecord>));
+    for (const [serverName, value] of Object.entries(servers)) {
+      Object.defineProperty(current, serverName, { value, enumerable: true, writable: true, configurable: true });
+    }
+    await this.writeJson(this.probesFile(absolute), { version: 1, folder: absolute, servers: current });
   }
 
   /** Trusted skill roots: absolute root path -> the content pin the user reviewed. */

@@ -1,6 +1,7 @@
 import { LSP_PROBLEM_CODES } from '../lsp/lsp';
 import { PROBLEM_CODES, type Severity } from './problems';
 import { SKILL_PROBLEM_CODES, SKILL_TRUST_PROBLEM_CODES } from '../skills/skillCodes';
+import { TOOL_CHOICE_PROBLEM_CODES } from '../tools/toolChoice';
 
 /** Every problem code the bridge reports, by area, with its severity and English template. */
 export const PROBLEM_CATALOG: ReadonlyArray<{ area: string; codes: Record<string, readonly [Severity, string]> }> = [
@@ -8,6 +9,7 @@ export const PROBLEM_CATALOG: ReadonlyArray<{ area: string; codes: Record<string
   { area: 'Language servers (dsh.lsp.servers)', codes: LSP_PROBLEM_CODES },
   { area: 'Skills (SKILL.md)', codes: SKILL_PROBLEM_CODES },
   { area: 'Skill-root trust', codes: SKILL_TRUST_PROBLEM_CODES },
+  { area: 'Tool choice (dsh.tools)', codes: TOOL_CHOICE_PROBLEM_CODES },
 ];
 
 const ALL: Record<string, readonly [Severity, string]> = Object.assign({}, ...PROBLEM_CATALOG.map((a) => a.codes));

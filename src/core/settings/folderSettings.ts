@@ -27,6 +27,7 @@ export const SETTING = {
   reconnect: 'dsh.export.reconnect',
   lspServers: 'dsh.lsp.servers',
   customSkillRoots: 'dsh.skills.customRoots',
+  tools: 'dsh.tools',
 } as const;
 
 /**
@@ -85,6 +86,24 @@ export interface FolderIdentity {
   /** The folder's settings as the face sees them. */
   settings: SettingsView;
   invalidSetting?: InvalidSetting;
+  /**
+   * The values of a setting in each layer, lowest priority first (the editor: `inspect`; the CLI:
+   * its settings files). For settings that must not be merged the way VS Code merges, like
+   * `dsh.tools` (every layer only narrows). Without it, {@link settingLayerValues} falls back to the
+   * merged value as one layer.
+   */
+  settingLayers?: (key: string) => SettingLayerValue[];
+}
+
+/** One layer's value of a setting (`undefined`: not set in that layer). */
+export interface SettingLayerValue {
+  level: 'default' | 'user' | 'workspace' | 'folder';
+  value: unknown;
+}
+
+/** The layers of a setting for a folder, lowest priority first (see {@link FolderIdentity.settingLayers}). */
+export function settingLayerValues(identity: Pick<FolderIdentity, 'settings' | 'settingLayers'>, key: string): SettingLayerValue[] {
+  return identity.settingLayers ? identity.settingLayers(key) : [{ level: 'user', value: identity.settings(key) }];
 }
 
 /** What the analysis of the folder's source needs from its settings (`${config:...}` and `dsh.export.*`). */
@@ -149,15 +168,27 @@ function valueTree(settings: Record<string, unknown>, level: SettingsFileLayer['
  * contributed by extensions are not known here; the core's own defaults apply as in the editor.
  */
 export function settingsViewFromFiles(layers: readonly SettingsFileLayer[]): SettingsView {
-  const trees = layers.map((layer) => {
+  return lookupIn(mergeSettingLayers(fileTrees(layers)));
+}
+
+/** Each settings file's value of a setting, lowest priority first, for {@link FolderIdentity.settingLayers}. */
+export function settingLayersFromFiles(layers: readonly SettingsFileLayer[]): (key: string) => SettingLayerValue[] {
+  const trees = fileTrees(layers);
+  return (key) => trees.map((tree, i) => ({ level: layers[i].level, value: lookupIn(tree)(key) }));
+}
+
+function fileTrees(layers: readonly SettingsFileLayer[]): Array<Record<string, unknown> | undefined> {
+  return layers.map((layer) => {
     const { root } = parseJsonc(layer.text);
     const container = layer.kind === 'code-workspace' ? propertyValue(root, 'settings') : root;
     const value = container?.type === 'object' ? nodeValue(container) : undefined;
     return isPlainObject(value) ? valueTree(value, layer.level) : undefined;
   });
-  const merged = mergeSettingLayers(trees);
+}
+
+function lookupIn(tree: unknown): SettingsView {
   return (key) => {
-    let current: unknown = merged;
+    let current: unknown = tree;
     for (const segment of key.split('.')) {
       if (!isPlainObject(current) || !Object.hasOwn(current, segment)) return undefined;
       current = current[segment];

@@ -1,0 +1,267 @@
+/**
+ * Probe: start each MCP server of a folder exactly as DSH would, see what it offers, stop it.
+ * One use case for every face (the editor's "DSH: Probe MCP Servers", `dsh-bridge probe`).
+ *
+ * ```ts
+ * const result = await probeFolder({ ...identity, dshHome });          // never throws
+ * for (const s of result.servers) s.outcome === 'ok' ? s.tools : s.message + s.stderr
+ * ```
+ *
+ * - The row is the one the DSH plugin builds (core/node/mcpRow.ts: the folder's current
+ *   `.vscode/mcp.json` as exported, `${input:}` values from the host store, `${env:}` and the
+ *   inherited environment from `env` scrubbed by DSH's rule, the envFile, the confined cwd).
+ * - Consent (`consent: 'host-store'`, the default) is the export's: nothing in trust mode
+ *   `deny`; in `pinned` only servers whose current pin is approved in the host store. A face
+ *   that just asked the user itself passes `consent: 'given'`. Never call it in Restricted Mode.
+ * - Each server has `timeoutMs` (default 20 s) for start, initialize and the lists; it is
+ *   stopped afterwards in every case. At most `concurrency` (default 2) run at once.
+ * - A successful probe is recorded in the host store (`<dshHome>/bridge/probes/`, never the
+ *   workspace) unless `record: false`; the next export signs its tool pins into the
+ *   declaration while the server's launch pin is unchanged.
+ * - The MCP SDK client is loaded only here, from its own bundle (dist/mcp-probe.js).
+ */
+import * as path from 'node:path';
+import { analyzeFolder } from './declarationFiles';
+import { buildRow } from './mcpRow';
+import { HostStore, type ProbedServerRecord } from './hostStore';
+import { folderAnalyzeOptions, settingLayerValues, SETTING, type FolderIdentity } from '../settings/folderSettings';
+import type { DeclaredServer } from '../declaration/declarationModel';
+import type { Problem } from '../problems/problems';
+import type { DshEnvRule } from '../mcp/dshEnv';
+import { isCredentialName } from '../mcp/securityLint';
+import { publicToolName } from '../mcp/toolNames';
+import { analyzeToolChoice, choiceFor, toolAllowed, type ToolChoice, type ToolChoiceAnalysis } from '../tools/toolChoice';
+import { estimateToolTokens, toolNameCollisions, toolPin, type ToolNameCollision, type ToolPin } from '../tools/toolDefinitions';
+import { firstLines } from '../tools/maskSecrets';
+import type { RowProbe, RowProbeOptions } from './probe/probeClient';
+
+/**
+ * - `ok`: started and listed.
+ * - `not-found`: no server of that name in the source (`names` asked for it).
+ * - `not-exported`: the server is refused by the export (its codes are in `message`).
+ * - `trust-deny`, `not-approved`: no consent (trust mode `deny`; `pinned` without approval of this pin).
+ * - `refused`: the row cannot be built (a missing input value, a blank command, a cwd gone).
+ * - `did-not-start`, `timed-out`, `not-mcp`: the server itself (see `message` and `stderr`).
+ */
+export type ProbeOutcome = 'ok' | 'not-found' | 'not-exported' | 'trust-deny' | 'not-approved' | 'refused' | 'did-not-start' | 'timed-out' | 'not-mcp';
+
+export interface ProbedTool {
+  /** The server's raw tool name. */
+  name: string;
+  /** The exact name DSH gives it (contract section 2). */
+  publicName: string;
+  /** True when another tool of this folder's servers gets the same public name (DSH then drops a whole tool set). */
+  collision: boolean;
+  description: string;
+  inputSchema: unknown;
+  /** Estimated tokens this tool's definition adds to every request ({@link estimateToolTokens}). */
+  tokens: number;
+  pin: ToolPin;
+  /** Whether `dsh.tools` lets DSH offer it. */
+  allowed: boolean;
+}
+
+export interface ServerProbe {
+  /** Source name (the key in `.vscode/mcp.json`). */
+  name: string;
+  serverName?: string;
+  transport?: DeclaredServer['transport'];
+  /** The server's launch pin the probe ran. */
+  pin?: string;
+  outcome: ProbeOutcome;
+  /** One English line for people (never quotes a value); for `ok`, a summary. */
+  message: string;
+  /** The first lines of the server's stderr, secrets masked (stdio only). */
+  stderr: string[];
+  /** Milliseconds from start to the answered `initialize` (`ok` only). */
+  startMs?: number;
+  /** Milliseconds the probe of this server took, stop included. */
+  elapsedMs?: number;
+  tools: ProbedTool[];
+  promptCount?: number;
+  resourceCount?: number;
+  /** Estimated tokens of the allowed tools' definitions, added to every request. */
+  allowedTokens: number;
+  /** The effective `dsh.tools` choice for this server (absent: every tool). */
+  choice?: ToolChoice;
+  /** The probe was written to the host store (the next export pins these tools). */
+  recorded: boolean;
+}
+
+export interface FolderProbe {
+  folder: string;
+  servers: ServerProbe[];
+  /** Public tool names given to more than one tool across the probed servers. */
+  collisions: ToolNameCollision[];
+  toolChoice: ToolChoiceAnalysis;
+  /** Problems of the source analysis (as the export reports them). */
+  problems: Problem[];
+  /** Set when nothing could be probed at all (unreadable source, unreadable host store). */
+  error?: string;
+}
+
+export interface ProbeFolderRequest extends FolderIdentity {
+  dshHome: string;
+  /** Source names to probe; default every server of the source. */
+  names?: readonly string[];
+  /** Per server, for start, initialize and the lists. Default 20000. */
+  timeoutMs?: number;
+  /** The environment DSH would run in: `${env:}` values and what a stdio server inherits (scrubbed). Default process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Whose scrubbing rule (default `rc.8`, the published line). */
+  envRule?: DshEnvRule;
+  /** `host-store` (default): trust mode and pinned approvals from the host store; `given`: the face obtained consent. */
+  consent?: 'host-store' | 'given';
+  /** Write successful probes to the host store (default true). */
+  record?: boolean;
+  /** At most this many servers at once (default 2). */
+  concurrency?: number;
+  /** For tests: the probe of one row (default: the MCP SDK client, loaded lazily). */
+  probeRow?: (row: Parameters<typeof import('./probe/probeClient').probeRow>[0], options: RowProbeOptions) => Promise<RowProbe>;
+}
+
+export const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
+
+/** The MCP SDK client bundle, loaded on first use (a separate file in dist/). */
+async function defaultProbeRow(): Promise<NonNullable<ProbeFolderRequest['probeRow']>> {
+  const mod = await import('./probe/probeClient.js');
+  return mod.probeRow;
+}
+
+const FAILURE_TEXT: Record<'did-not-start' | 'timed-out' | 'not-mcp', string> = {
+  'did-not-start': 'did not start',
+  'timed-out': 'timed out',
+  'not-mcp': 'does not speak MCP',
+};
+
+function errorText(error: unknown): string {
+  return String(error instanceof Error ? error.message : error);
+}
+
+/** Probes the folder's servers (see the module comment). Never throws. */
+export async function probeFolder(request: ProbeFolderRequest): Promise<FolderProbe> {
+  const folder = path.resolve(request.folder);
+  const toolChoice = analyzeToolChoice(settingLayerValues(request, SETTING.tools));
+  const empty: FolderProbe = { folder, servers: [], collisions: [], toolChoice, problems: [] };
+  try {
+    return await probe(request, folder, toolChoice);
+  } catch (error) {
+    return { ...empty, error: errorText(error) };
+  }
+}
+
+async function probe(request: ProbeFolderRequest, folder: string, toolChoice: ToolChoiceAnalysis): Promise<FolderProbe> {
+  const analysis = await analyzeFolder({ ...folderAnalyzeOptions(request), folder });
+  const result: FolderProbe = { folder, servers: [], collisions: [], toolChoice, problems: analysis.problems };
+  if (!analysis.usable) {
+    result.error = 'the MCP configuration cannot be used (see the problems): nothing was probed';
+    return result;
+  }
+  const store = new HostStore(request.dshHome);
+  const trust = request.consent === 'given' ? 'ask' : await store.trustMode();
+  const record = await store.readFolder(folder);
+  const env = request.env ?? process.env;
+  const known = [...Object.values(record.inputs), ...Object.entries(env).filter(([k, v]) => v !== undefined && isCredentialName(k)).map(([, v]) => v as string)];
+  const wanted = request.names ? [...new Set(request.names)] : undefined;
+  const timeoutMs = request.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  const runRow = request.probeRow ?? await defaultProbeRow();
+
+  const base = (name: string, outcome: ProbeOutcome, message: string, server?: DeclaredServer): ServerProbe => ({
+    name, outcome, message, stderr: [], tools: [], allowedTokens: 0, recorded: false,
+    ...(server ? { serverName: server.serverName, transport: server.transport, pin: server.pin } : {}),
+    ...(choiceFor(toolChoice, name) ? { choice: choiceFor(toolChoice, name) } : {}),
+  });
+
+  const jobs: Array<() => Promise<ServerProbe>> = [];
+  const order: string[] = [];
+  for (const name of wanted ?? [...analysis.servers.map((s) => s.name), ...analysis.rejected.map((r) => r.name)]) {
+    order.push(name);
+    const server = analysis.servers.find((s) => s.name === name);
+    const rejected = analysis.rejected.find((r) => r.name === name);
+    if (!server) {
+      jobs.push(async () => rejected
+        ? base(name, 'not-exported', `not exported (${rejected.codes.join(', ')}), so DSH would not start it`)
+        : base(name, 'not-found', `no server "${name}" in .vscode/mcp.json`));
+      continue;
+    }
+    jobs.push(async () => {
+      if (trust === 'deny') return base(name, 'trust-deny', 'trust mode is "deny" on this machine: nothing is started');
+      if (trust === 'pinned' && !record.approvals.some((a) => a.serverName === server.serverName && a.pin === server.pin)) {
+        return base(name, 'not-approved', 'trust mode is "pinned" and this server\'s pin is not approved (approve it as for an export first)', server);
+      }
+      const built = await buildRow(server, folder, {
+        input: (id) => (Object.hasOwn(record.inputs, id) ? record.inputs[id] : undefined),
+        env: (n) => (Object.hasOwn(env, n) ? env[n] : undefined),
+      });
+      if (!built.ok) return base(name, 'refused', `not started: ${built.reason}`, server);
+      const rowSecrets = built.row.transport === 'stdio' ? Object.values(built.row.env) : Object.values(built.row.headers);
+      const masked = [...known, ...rowSecrets];
+      const started = Date.now();
+      let probed: RowProbe;
+      try {
+        probed = await runRow(built.row, { timeoutMs, parentEnv: env, envRule: request.envRule });
+      } catch (error) {
+        probed = { ok: false, failure: 'did-not-start', detail: errorText(error), elapsedMs: Date.now() - started, stderr: '' };
+      }
+      const stderr = firstLines(probed.stderr, masked);
+      if (!probed.ok) {
+        const detail = firstLines(probed.detail, masked, 1, 400)[0] ?? '';
+        return { ...base(name, probed.failure, `${FAILURE_TEXT[probed.failure]}: ${detail}`, server), stderr, elapsedMs: Date.now() - started };
+      }
+      const choice = choiceFor(toolChoice, name);
+      const tools: ProbedTool[] = probed.tools.map((t) => {
+        const publicName = publicToolName(server.serverName, t.name);
+        let pin: ToolPin;
+        try {
+          pin = toolPin(t);
+        } catch {
+          pin = toolPin({ name: t.name, description: t.description.toWellFormed(), inputSchema: JSON.parse(JSON.stringify(t.inputSchema ?? null)) });
+        }
+        return { name: t.name, publicName, collision: false, description: t.description, inputSchema: t.inputSchema, tokens: estimateToolTokens(publicName, t), pin, allowed: toolAllowed(choice, t.name) };
+      });
+      const allowed = tools.filter((t) => t.allowed);
+      return {
+        ...base(name, 'ok', `${tools.length} tool${tools.length === 1 ? '' : 's'}, ${allowed.length} allowed`, server),
+        stderr, startMs: probed.startMs, elapsedMs: Date.now() - started, tools,
+        ...(probed.promptCount !== undefined ? { promptCount: probed.promptCount } : {}),
+        ...(probed.resourceCount !== undefined ? { resourceCount: probed.resourceCount } : {}),
+        allowedTokens: allowed.reduce((n, t) => n + t.tokens, 0),
+      };
+    });
+  }
+
+  const results: ServerProbe[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      try {
+        results[i] = await jobs[i]();
+      } catch (error) {
+        results[i] = base(order[i], 'did-not-start', `did not start: ${errorText(error)}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(request.concurrency ?? 2, jobs.length)) }, worker));
+
+  const ok = results.filter((r) => r.outcome === 'ok' && r.serverName);
+  result.collisions = toolNameCollisions(ok.map((r) => ({ serverName: r.serverName!, tools: r.tools.map((t) => t.name) })));
+  const colliding = new Set(result.collisions.map((c) => c.publicName));
+  for (const r of ok) for (const t of r.tools) t.collision = colliding.has(t.publicName);
+
+  if (request.record !== false && ok.length) {
+    const probedAt = new Date().toISOString();
+    const entries: Record<string, ProbedServerRecord> = {};
+    for (const r of ok) {
+      entries[r.serverName!] = { name: r.name, pin: r.pin!, probedAt, tools: r.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, pin: t.pin })) };
+    }
+    try {
+      await store.recordProbes(folder, entries);
+      for (const r of ok) r.recorded = true;
+    } catch (error) {
+      result.error = `the probe could not be recorded in the host store (${errorText(error)})`;
+    }
+  }
+  result.servers = results;
+  return result;
+}
