@@ -13,6 +13,7 @@ import { dropTools, mergeTools } from './assembly';
 import { LSP_PROMPT_SECTION, LSP_TOOL_NAME, mergeSections, mountLsp, type LspMounted } from './lspMount';
 import { SkillGate } from './skillGate';
 import { McpClientModules, type Mounted } from './mcpModules';
+import { DEFAULT_START_WAIT_MS, delay, retryAt } from './startPolicy';
 import { buildRow } from './rows';
 import { countOf } from '../core/problems/plural';
 import type {
@@ -30,6 +31,23 @@ export interface BridgeOptions {
   notice?: (line: string) => void;
   /** The user's home: the declaration lookup never goes above it (default os.homedir()). */
   homeDir?: string;
+  /** How long a step's request waits for the servers starting in that step (then it goes on with those ready). */
+  startWaitMs?: number;
+  /** false: start servers one after another and wait for each (the behaviour before the bounded wait). */
+  parallelStart?: boolean;
+}
+
+/** A start that failed: not tried again before `retryAt` (never when undefined) unless the declaration or pin changes. */
+interface FailedStart {
+  digest: string;
+  failures: number;
+  retryAt?: number;
+}
+
+/** A server being started in the background (it joins the session's requests when it is up). */
+interface Starting {
+  pin: string;
+  done: Promise<void>;
 }
 
 interface ServerMount {
@@ -57,8 +75,14 @@ interface SessionState {
   rejected: Set<string>;
   /** `serverName pin` -> turn marker where a cancelled/unavailable answer was given (ask again next turn). */
   unanswered: Map<string, string>;
-  /** `serverName pin` -> digest of the declaration whose start failed (not spawned again until either changes). */
-  failed: Map<string, string>;
+  /** `serverName pin` -> its failed start (not spawned again until the declaration or pin changes, or its backoff ends). */
+  failed: Map<string, FailedStart>;
+  /** `serverName pin` keys the user allowed in this session (a retry after a failed start does not ask again). */
+  allowed: Set<string>;
+  /** serverName -> its start in flight. */
+  starting: Map<string, Starting>;
+  /** The session's child fiber being created (parallel starts share one). */
+  fiberReady?: Promise<Ctx | undefined>;
   /** serverNames stopped since the last assembly (their tools leave the snapshot being built). */
   stopped: Set<string>;
   /** Log lines already written for this session (each refusal is logged once, not on every step). */
@@ -133,7 +157,7 @@ export class Bridge {
   private stateOf(agent: AgentLike): SessionState {
     let state = this.sessions.get(agent);
     if (!state) {
-      state = { agent, mounts: new Map(), lspStopped: false, rejected: new Set(), unanswered: new Map(), failed: new Map(), stopped: new Set(), logged: new Set(), chain: Promise.resolve(), ended: false };
+      state = { agent, mounts: new Map(), lspStopped: false, rejected: new Set(), unanswered: new Map(), failed: new Map(), allowed: new Set(), starting: new Map(), stopped: new Set(), logged: new Set(), chain: Promise.resolve(), ended: false };
       this.sessions.set(agent, state);
     }
     return state;
@@ -169,6 +193,8 @@ export class Bridge {
       state.lsp = undefined;
     }
     if (state.fiber) await Promise.resolve(state.fiber.dispose()).catch(() => undefined);
+    // Starts still in flight see `ended` and stop what they started.
+    await Promise.allSettled([...state.starting.values()].map((s) => s.done));
     if (names.length) this.log.info(`dsh-bridge: session ${agent.id}: stopped ${names.map((n) => `"${n}"`).join(', ')} (${why})`);
   }
 
@@ -294,6 +320,8 @@ export class Bridge {
       await mount.mounted.unmount();
       this.log.info(`${where}: stopped "${serverName}" (its entry ${wanted.has(serverName) ? 'changed' : 'left the declaration or the declaration is no longer valid'})`);
     }
+    // A start in flight for an entry that changed stops itself when it is up (it is no longer the one wanted).
+    for (const [serverName, starting] of [...state.starting]) if (wanted.get(serverName) !== starting.pin) state.starting.delete(serverName);
 
     const values: TemplateLookup = {
       input: (id: string) => (Object.prototype.hasOwnProperty.call(inputs, id) ? inputs[id] : undefined),
@@ -302,14 +330,18 @@ export class Bridge {
         return Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;
       },
     };
+    const launched: Array<Promise<void>> = [];
     for (const server of desired) {
-      if (state.ended || this.disposed || signal?.aborted) return;
-      if (state.mounts.has(server.serverName)) continue;
+      if (state.ended || this.disposed || signal?.aborted) break;
+      if (state.mounts.has(server.serverName) || state.starting.has(server.serverName)) continue;
       const k = key(server.serverName, server.pin);
       const label = `"${server.serverName}" (pin ${shortPin(server.pin)})`;
       if (state.rejected.has(k)) continue;
-      // A failed start is not asked about and spawned again at every model step.
-      if (state.failed.get(k) === digest) continue;
+      // A failed start is not asked about and spawned again at every model step: only once its
+      // backoff (the row's reconnect settings) ran out, or for a new declaration or pin.
+      const failure = state.failed.get(k);
+      if (failure?.digest === digest && (failure.retryAt === undefined || Date.now() < failure.retryAt)) continue;
+      if (failure && failure.digest !== digest) state.failed.delete(k);
       const turn = this.turnMarker(agent);
       if (state.unanswered.get(k) === turn) continue;
 
@@ -329,7 +361,7 @@ export class Bridge {
       }
 
       const approvedPin = approvals.some((a) => a.serverName === server.serverName && a.pin === server.pin);
-      if (!(trust === 'pinned' && approvedPin)) {
+      if (!(trust === 'pinned' && approvedPin) && !state.allowed.has(k)) {
         const approval = this.ctx.get('approval') as ApprovalService | undefined;
         if (!approval) {
           this.once(state, `${where}: server ${label} not started: this DSH has no approval service to ask`);
@@ -356,32 +388,75 @@ export class Bridge {
           continue;
         }
         state.unanswered.delete(k);
+        state.allowed.add(k);
       }
-      if (state.ended || this.disposed || signal?.aborted) return;
+      if (state.ended || this.disposed || signal?.aborted) break;
 
-      // Rebuild at start: envFile and stored values are read now, not at approval time.
-      const built = await buildRow(server, folder, values);
+      // Started in the background: the next server's approval and start do not wait for it.
+      const starting: Starting = { pin: server.pin, done: Promise.resolve() };
+      state.starting.set(server.serverName, starting);
+      starting.done = this.startServer(state, server, starting, { folder, values, digest, where, label });
+      launched.push(starting.done);
+      if (this.options.parallelStart === false) await starting.done;
+    }
+    await this.reconcileLsp(state, { section: lspSection, trust, approvals, lookup: values, where, declarationPath }, signal);
+    // This step's request waits for the servers started in it, at most startWaitMs: the ones up
+    // by then are in it, the others join the request of the step after they are up.
+    if (launched.length) await Promise.race([Promise.allSettled(launched), delay(this.options.startWaitMs ?? DEFAULT_START_WAIT_MS, signal)]);
+  }
+
+  /** One server's start (envFile and stored values read now), run in the background of the step. */
+  private async startServer(
+    state: SessionState,
+    server: DeclaredServer,
+    starting: Starting,
+    at: { folder: string; values: TemplateLookup; digest: string; where: string; label: string },
+  ): Promise<void> {
+    const { where, label } = at;
+    const k = key(server.serverName, server.pin);
+    // No longer current when the entry changed or left while it was starting.
+    const current = () => state.starting.get(server.serverName) === starting;
+    try {
+      // Rebuilt at start: envFile and stored values are read now, not at approval time.
+      const built = await buildRow(server, at.folder, at.values);
       if (!built.ok) {
         this.once(state, `${where}: server ${label} not started: ${built.reason}`);
-        continue;
+        return;
       }
       const parent = await this.sessionContext(state);
       if (!parent) return;
+      let mounted: Mounted;
       try {
-        const mounted = await this.modules.mount(parent, built.row);
-        if (state.ended || this.disposed) {
-          await mounted.unmount();
-          return;
-        }
-        state.failed.delete(k);
-        state.mounts.set(server.serverName, { serverName: server.serverName, pin: server.pin, mounted });
-        this.log.info(`${where}: started ${label} for session ${agent.id}${mounted.instance > 0 ? ` (mcp-client instance ${mounted.instance})` : ''}`);
+        mounted = await this.modules.mount(parent, built.row);
       } catch (error) {
-        state.failed.set(k, digest);
-        this.once(state, `${where}: server ${label} failed to start: ${String(error instanceof Error ? error.message : error)}; not retried in this session until the declaration or its pin changes`);
+        if (!state.ended && !this.disposed && current()) this.startFailed(state, server, at, error);
+        return;
       }
+      if (state.ended || this.disposed || !current()) {
+        await mounted.unmount();
+        return;
+      }
+      state.failed.delete(k);
+      state.mounts.set(server.serverName, { serverName: server.serverName, pin: server.pin, mounted });
+      this.log.info(`${where}: started ${label} for session ${state.agent.id}${mounted.instance > 0 ? ` (mcp-client instance ${mounted.instance})` : ''}`);
+    } finally {
+      if (current()) state.starting.delete(server.serverName);
     }
-    await this.reconcileLsp(state, { section: lspSection, trust, approvals, lookup: values, where, declarationPath }, signal);
+  }
+
+  private startFailed(state: SessionState, server: DeclaredServer, at: { digest: string; where: string; label: string }, error: unknown): void {
+    const k = key(server.serverName, server.pin);
+    const previous = state.failed.get(k);
+    const failures = (previous?.digest === at.digest ? previous.failures : 0) + 1;
+    const when = retryAt(server.reconnect, failures, Date.now());
+    state.failed.set(k, { digest: at.digest, failures, retryAt: when });
+    const why = errorText(error);
+    const next = when === undefined
+      ? 'not retried in this session until the declaration or its pin changes'
+      : `retried at the first model step after ${when - Date.now()} ms (the entry's reconnect settings)`;
+    if (failures === 1) this.once(state, `${at.where}: server ${at.label} failed to start: ${why}; ${next}`);
+    else if (when === undefined) this.once(state, `${at.where}: server ${at.label} failed to start ${failures} times: ${why}; ${next}`);
+    else (this.log.debug ?? this.log.info).call(this.log, `${at.where}: server ${at.label} failed to start again (${failures} times): ${why}; ${next}`);
   }
 
   /**
@@ -475,16 +550,28 @@ export class Bridge {
   /** The session's own child fiber of `agent.ctx` (never a new scope), created on first need. */
   // Returns the fiber's context, not the fiber: a fiber is thenable, and returning it from an
   // async function would resolve to its load result instead.
-  private async sessionContext(state: SessionState): Promise<Ctx | undefined> {
-    if (state.fiber) return state.fiber.ctx;
-    try {
-      const fiber = state.agent.ctx.plugin({ name: 'dsh-bridge-session', apply: () => undefined });
-      await fiber;
-      state.fiber = fiber;
-      return fiber.ctx;
-    } catch (error) {
-      this.once(state, `dsh-bridge: session ${state.agent.id}: cannot attach to the session context (${String(error instanceof Error ? error.message : error)})`);
-      return undefined;
-    }
+  private sessionContext(state: SessionState): Promise<Ctx | undefined> {
+    state.fiberReady ??= (async () => {
+      try {
+        // Disposed by anyone (the agent's context ending without agent/disposed, a reload): the
+        // session ends here too, so its servers stop and their dsh-mcp-client slots are freed.
+        const fiber = state.agent.ctx.plugin({
+          name: 'dsh-bridge-session',
+          apply: (c: Ctx) => {
+            c.effect(() => () => {
+              if (!state.ended) void this.endSession(state.agent, 'session context disposed');
+            }, 'dsh-bridge-session');
+          },
+        }, { sessionId: state.agent.id });
+        await fiber;
+        state.fiber = fiber;
+        return fiber.ctx;
+      } catch (error) {
+        this.once(state, `dsh-bridge: session ${state.agent.id}: cannot attach to the session context (${String(error instanceof Error ? error.message : error)})`);
+        state.fiberReady = undefined;
+        return undefined;
+      }
+    })();
+    return state.fiberReady;
   }
 }

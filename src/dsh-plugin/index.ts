@@ -6,6 +6,7 @@
  */
 import { resolveDshHome } from '../core/node/hostStore';
 import { Bridge } from './bridge';
+import { startWaitMs } from './startPolicy';
 import type { Ctx, Logger } from './types';
 
 export interface Config {
@@ -16,6 +17,14 @@ export interface Config {
    * skill roots reach a session only when trusted on this machine at their current content.
    */
   gateSkillRoots?: boolean;
+  /**
+   * How long (ms) a model step's request waits for the MCP servers starting in that step
+   * (default 3000). Servers start in parallel; the ones up by then are in the request, the others
+   * join the request of the first step after they are up. 0 = never wait.
+   */
+  startWaitMs?: number;
+  /** false: start servers one after another, each waited for in full (the behaviour before startWaitMs). Default true. */
+  parallelStart?: boolean;
 }
 
 export const name = 'dsh-bridge';
@@ -28,7 +37,10 @@ export function apply(ctx: Ctx, config: Config | undefined): void {
   const notice = (line: string) => {
     if (ctx.get('headlessStartup') !== undefined) process.stderr.write(`${line}\n`);
   };
-  const bridge = new Bridge(ctx, { dshHome: resolveDshHome(config?.dshHome), gateSkillRoots: config?.gateSkillRoots !== false, notice }, logger);
+  const bridge = new Bridge(ctx, {
+    dshHome: resolveDshHome(config?.dshHome), gateSkillRoots: config?.gateSkillRoots !== false, notice,
+    startWaitMs: startWaitMs(config?.startWaitMs), parallelStart: config?.parallelStart !== false,
+  }, logger);
   bridge.start();
   ctx.effect(() => () => bridge.stop(), 'dsh-bridge');
 }

@@ -144,17 +144,27 @@ export class McpClientModules {
         }
         throw error;
       }
-      let stopped = false;
+      // The slot is freed when this server's fiber goes, whoever disposes it: unmount(), the
+      // session's fiber, the agent's context ending without agent/disposed.
+      let released = false;
+      const free = () => {
+        if (released) return;
+        released = true;
+        this.release(serverName, index);
+      };
+      try {
+        fiber.ctx.effect(() => free, 'dsh-bridge-slot');
+      } catch {
+        free(); // already disposed while it loaded
+      }
       return {
         fiber,
         instance: index,
         unmount: async () => {
-          if (stopped) return;
-          stopped = true;
           try {
             await fiber.dispose();
           } finally {
-            this.release(serverName, index);
+            free();
           }
         },
       };

@@ -168,7 +168,11 @@ if (!only || only === 'smallest') {
         entry.env = {};
       },
     });
-    fs.writeFileSync(path.join(F, '.vscode/settings.json'), JSON.stringify({ 'dsh.export.failOnStartupError': true }));
+    // reconnect off: no backoff retry either (startup.e2e.test.mjs covers the backoff).
+    fs.writeFileSync(path.join(F, '.vscode/settings.json'), JSON.stringify({
+      'dsh.export.failOnStartupError': true,
+      'dsh.export.reconnect': { enabled: false, initialDelayMs: 500, maxDelayMs: 30000, maxAttempts: 10 },
+    }));
     cli(tmp.home, ['export', '--workspace', F]);
     assert.equal(readDeclaration(F).servers[0].failOnStartupError, true);
     const count = () => (fs.existsSync(spawns) ? fs.readFileSync(spawns, 'utf8').split('\n').filter(Boolean).length : 0);

@@ -36,7 +36,7 @@ export async function makeFakeLlm() {
       }
       const log = requests.get(options.model) ?? [];
       requests.set(options.model, log);
-      log.push(structuredClone({ tools: options.tools ?? [], system: options.system, messages: options.messages }));
+      log.push({ ...structuredClone({ tools: options.tools ?? [], system: options.system, messages: options.messages }), at: Date.now() });
       const script = scripts.get(options.model) ?? [];
       const step = script.shift() ?? { text: 'done' };
       if (step.tool) {
@@ -129,9 +129,16 @@ export async function smallestHost({ toolOrder, lspAndSkills = false } = {}) {
   return { kind: 'smallest', root, logs, llm, async dispose() { await root.fiber.dispose(); } };
 }
 
+/**
+ * The plugin config the tests run with unless a test sets its own: a first request that waits
+ * long for the servers starting in it, so tests about what a request lists do not depend on how
+ * fast a server starts on a loaded machine (startup.e2e.test.mjs tests the default wait).
+ */
+export const TEST_PLUGIN_CONFIG = { startWaitMs: 30000 };
+
 /** Loads the plugin the way a deployment does: a Loader row naming the built bundle file. */
 export async function loadPluginRow(root, file, config = {}) {
-  await root.loader.create({ id: 'dsh-bridge', name: pathToFileURL(file).href, config });
+  await root.loader.create({ id: 'dsh-bridge', name: pathToFileURL(file).href, config: { ...TEST_PLUGIN_CONFIG, ...config } });
   await root.loader.await();
 }
 
@@ -169,6 +176,7 @@ export async function baseHost({ home, bundleDir, profile = 'e2e', agents = [] }
   const overlay = [
     { insert: [{ id: 'e2e-fake-llm', name: pathToFileURL(path.join(HERE, 'fake-llm-plugin.mjs')).href }] },
     { id: 'agent-loop', config: { agents } },
+    { id: 'dsh-bridge', config: TEST_PLUGIN_CONFIG },
     { id: 'session-telemetry-otel', disabled: true },
   ];
   let logs;

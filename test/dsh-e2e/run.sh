@@ -19,5 +19,5 @@ case "${DSH_E2E_SUITE:-all}" in
   *) FILES=(test/dsh-e2e/bridge.e2e.test.mjs test/dsh-e2e/startup.e2e.test.mjs test/dsh-e2e/lsp-skills.e2e.test.mjs) ;;
 esac
 for f in "${FILES[@]}"; do
-  "$NODE" --expose-internals --test-reporter=spec "$f"
+  "$NODE" --expose-internals --expose-gc --test-reporter=spec "$f"
 done

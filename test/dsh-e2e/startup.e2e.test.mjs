@@ -6,9 +6,50 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { approvalAnswerer } from './host.mjs';
-import { everythingWorkspace, readDeclaration, SERVER_JS } from './fixtures.mjs';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { approvalAnswerer, HERE, HOST_DIR } from './host.mjs';
+import { cli, countIn, everythingWorkspace, readDeclaration, SERVER_JS, waitFor } from './fixtures.mjs';
 import { session, withSmallest } from './smallest.mjs';
+
+const FIXTURE = path.join(HERE, 'mcp-fixture-server.mjs');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const mcpNames = (request) => request.tools.map((x) => x.name).filter((n) => n.startsWith('mcp__'));
+const toolResult = (request) => {
+  const block = request.messages.at(-1)?.content?.find((b) => b.type === 'tool-result');
+  return block ? { text: block.content.map((c) => c.text ?? '').join(''), isError: block.isError === true } : undefined;
+};
+
+/** A workspace whose .vscode/mcp.json declares `servers` (and `inputs`), exported by our CLI. */
+function workspace(tmp, name, { servers, inputs = [], settings }) {
+  const folder = path.join(tmp.root, name);
+  fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+  fs.writeFileSync(path.join(folder, '.vscode/mcp.json'), `${JSON.stringify({ inputs, servers }, null, 2)}\n`);
+  if (settings) fs.writeFileSync(path.join(folder, '.vscode/settings.json'), JSON.stringify(settings));
+  cli(tmp.home, ['export', '--workspace', folder]);
+  return folder;
+}
+
+/** The SDK fixture over stdio, named `name`, answering initialize after `delayMs`. */
+const fixtureServer = (name, delayMs = 0) => ({ type: 'stdio', command: process.execPath, args: [FIXTURE, 'stdio'], env: { FIXTURE_NAME: name, FIXTURE_DELAY_MS: String(delayMs) } });
+
+/** Live child processes of this process running the SDK fixture. */
+function fixtureProcesses() {
+  const out = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) !== process.pid || fields[0] === 'Z') continue;
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(FIXTURE)) out.push(Number(entry));
+    } catch {
+      // ended while we looked
+    }
+  }
+  return out;
+}
 
 const SECRET = 'sekret-review-5d2a';
 
@@ -42,5 +83,272 @@ test('DSH rc.8: the in-turn approval shows the full launch, cwd, env names (no v
   assert.ok(!reason.includes(SECRET));
   // Approved: it starts, and the first request lists its tools.
   assert.ok(h.llm.requests.get('mR')[0].tools.some((x) => x.name === 'mcp__everything__echo'));
+  await s.dispose();
+}));
+
+test('DSH rc.8: a failed start (failOnStartupError) is retried only after the entry\'s reconnect backoff, at most maxAttempts times, without asking again', { timeout: 90000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+  const spawns = path.join(tmp.root, 'spawns.txt');
+  fs.mkdirSync(path.join(tmp.root, 'F'));
+  fs.writeFileSync(path.join(tmp.root, 'F', 'fail.js'), `require('node:fs').appendFileSync(${JSON.stringify(spawns)}, Date.now() + '\\n'); process.exit(3);\n`);
+  const F = workspace(tmp, 'F', {
+    servers: { flaky: { type: 'stdio', command: process.execPath, args: ['${workspaceFolder}/fail.js'] } },
+    settings: { 'dsh.export.failOnStartupError': true, 'dsh.export.reconnect': { enabled: true, initialDelayMs: 2000, maxDelayMs: 2000, maxAttempts: 2 } },
+  });
+  const server = readDeclaration(F).servers[0];
+  assert.equal(server.failOnStartupError, true);
+  assert.deepEqual(server.reconnect, { enabled: true, initialDelayMs: 2000, maxDelayMs: 2000, maxAttempts: 2 });
+  const count = () => (fs.existsSync(spawns) ? fs.readFileSync(spawns, 'utf8').split('\n').filter(Boolean).length : 0);
+  const answers = approvalAnswerer(h.root);
+  answers.setDefault('allowed-once');
+  const s = await session(h, 'sF', F, 'mF');
+  // Each turn: three model steps (two tool calls), each with its own assembly.
+  const threeSteps = async () => {
+    h.llm.scripts.set('mF', [{ tool: 'no_such_tool', args: {} }, { tool: 'no_such_tool', args: {} }, { text: 'done' }]);
+    await turn(s);
+  };
+  const seen = [];
+  for (let i = 0; i < 4; i++) {
+    if (i > 0) await sleep(2300); // past the 2 s backoff
+    await threeSteps();
+    seen.push(count());
+  }
+  t.diagnostic(`spawns after each of 4 turns (3 steps each, 2.3 s apart): ${seen.join(', ')}`);
+  // First start, then one retry per elapsed backoff, then no more after maxAttempts (2) retries.
+  assert.deepEqual(seen, [1, 2, 3, 3]);
+  assert.equal(h.llm.requests.get('mF').length, 12);
+  assert.equal(answers.asked.length, 1, 'asked once: a retry does not ask again');
+  const lines = h.logs.filter((l) => l.includes('"flaky"') && l.includes('failed to start'));
+  assert.equal(lines.filter((l) => l.startsWith('warn')).length, 2, `the first failure and the last one are warnings:\n${lines.join('\n')}`);
+  assert.ok(lines.some((l) => /failed to start: .*; retried at the first model step after \d+ ms/.test(l)), lines.join('\n'));
+  assert.ok(lines.some((l) => /failed to start 3 times: .*not retried in this session until the declaration or its pin changes/.test(l)), lines.join('\n'));
+  await s.dispose();
+}));
+
+test('DSH rc.8: servers start in parallel; the first request waits at most startWaitMs, a slow server joins a later step (5 servers, one slow: serial vs parallel)', { timeout: 180000 }, async (t) => {
+  const SLOW_MS = 6000;
+  const servers = {
+    f1: fixtureServer('f1'), f2: fixtureServer('f2'), f3: fixtureServer('f3'), f4: fixtureServer('f4'),
+    slow: fixtureServer('slow', SLOW_MS),
+  };
+  const figures = {};
+  for (const mode of ['serial', 'parallel']) {
+    await withSmallest(async ({ h, tmp, turn }) => {
+      const W = workspace(tmp, 'W', { servers });
+      const answers = approvalAnswerer(h.root);
+      answers.setDefault('allowed-once');
+      const s = await session(h, `s-${mode}`, W, `m-${mode}`);
+      const started = new Map(); // serverName -> when its "started" line was logged
+      h.root.logger.exporter({
+        levels: { default: 3 },
+        export(message) {
+          const m = /started "(\w+)"/.exec(message.args.map(String).join(' '));
+          if (m) started.set(m[1], Date.now());
+        },
+      });
+      h.llm.scripts.set(`m-${mode}`, [{ text: 'ok' }]);
+      const sent = Date.now();
+      await turn(s);
+      const [first] = h.llm.requests.get(`m-${mode}`);
+      figures[mode] = first.at - sent;
+      assert.equal(answers.asked.length, 5, 'asked once per server');
+      const all = ['f1', 'f2', 'f3', 'f4', 'slow'].map((n) => `mcp__${n}__ping`);
+      if (mode === 'serial') {
+        assert.deepEqual(mcpNames(first), all, 'serial: the first request waited for all five');
+      } else {
+        // What was up when the bounded wait ended is in; the slow one is not. (Which fast servers
+        // made it depends on the machine's load: each is in the request if and only if it started first.)
+        const inFirst = mcpNames(first);
+        figures.inFirst = inFirst.length;
+        assert.ok(!inFirst.includes('mcp__slow__ping'), 'the slow server is not in the first request');
+        for (const name of inFirst) assert.ok(started.get(/^mcp__(\w+)__/.exec(name)[1]) <= first.at, `${name} was up before the request`);
+        await waitFor(() => started.size === 5, 30000, 'all five servers to be up');
+        h.llm.scripts.set(`m-${mode}`, [{ tool: 'mcp__slow__ping', args: {} }, { text: 'ok' }]);
+        await turn(s);
+        const [next, after] = h.llm.requests.get(`m-${mode}`).slice(1);
+        assert.deepEqual(mcpNames(next), all, 'the others joined the next step');
+        assert.deepEqual(toolResult(after), { text: 'pong from slow', isError: false });
+        assert.equal(answers.asked.length, 5, 'not asked again');
+        for (const n of ['f1', 'f2', 'f3', 'f4', 'slow']) assert.equal(h.logs.filter((l) => l.includes(`started "${n}"`)).length, 1, `${n} started once`);
+      }
+      assert.equal(fixtureProcesses().length, 5);
+      await s.dispose();
+      await waitFor(() => fixtureProcesses().length === 0, 15000, 'the fixture servers to stop');
+      // The product's default wait (3000 ms), not the tests' long one.
+    }, { pluginConfig: mode === 'serial' ? { parallelStart: false } : { startWaitMs: 3000 } });
+  }
+  t.diagnostic(`first-request latency, 5 servers (one answers initialize after ${SLOW_MS} ms): serial ${figures.serial} ms, parallel (startWaitMs 3000) ${figures.parallel} ms with ${figures.inFirst} of the 4 fast servers in it`);
+  assert.ok(figures.parallel < figures.serial, `parallel ${figures.parallel} ms < serial ${figures.serial} ms`);
+  assert.ok(figures.serial >= SLOW_MS, 'serial waited for the slow server');
+  assert.ok(figures.parallel < SLOW_MS, 'parallel did not wait for the slow server');
+});
+
+/** The dsh-mcp-client copy a session's server was started through (the plugin's "started" line; 0 = the host's own). */
+function copyOf(logs, sessionId) {
+  const pattern = new RegExp(`started "everything" \\(pin [^)]*\\) for session ${sessionId}(?: \\(mcp-client instance (\\d+)\\))?$`);
+  const found = logs.map((l) => pattern.exec(l)).filter(Boolean).at(-1);
+  assert.ok(found, `no start line for ${sessionId}`);
+  return found[1] === undefined ? 0 : Number(found[1]);
+}
+
+/** The plugin's child fiber under a session's context (cordis registry, by the config it was given). */
+function bridgeSessionFiber(root, sessionId) {
+  for (const runtime of root.registry.values()) {
+    if (runtime.name !== 'dsh-bridge-session') continue;
+    for (const fiber of runtime.fibers) if (fiber.config?.sessionId === sessionId) return fiber;
+  }
+  return undefined;
+}
+
+test('DSH rc.8: dsh-mcp-client copies are pooled; a session context disposed without agent/disposed frees its copy for the next session', { timeout: 120000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+  const A = everythingWorkspace(tmp.root, 'A', { home: tmp.home, input: 'v' });
+  const answers = approvalAnswerer(h.root);
+  answers.setDefault('allowed-once');
+  const disposedEvents = [];
+  h.root.on('agent/disposed', ({ agent }) => disposedEvents.push(agent.id));
+  const s = {};
+  for (const id of ['s1', 's2', 's3']) s[id] = await session(h, id, A, `m-${id}`);
+  await Promise.all(['s1', 's2', 's3'].map((id) => turn(s[id])));
+  await waitFor(() => countIn(A) === 3 && h.logs.filter((l) => l.includes('started "everything"')).length === 3, 30000, 'three servers up');
+  const copies = Object.fromEntries(['s1', 's2', 's3'].map((id) => [id, copyOf(h.logs, id)]));
+  t.diagnostic(`three concurrent sessions, one serverName: copies ${JSON.stringify(copies)}`);
+  assert.deepEqual(Object.values(copies).sort(), [0, 1, 2], 'one copy each: the host\'s own and two more');
+  assert.equal(countIn(A), 3);
+
+  // The session holding copy 1 loses its context without agent/disposed (its agent lives on).
+  const victim = Object.keys(copies).find((id) => copies[id] === 1);
+  const fiber = bridgeSessionFiber(h.root, victim);
+  assert.ok(fiber, `the plugin's fiber of ${victim}`);
+  await fiber.dispose();
+  await waitFor(() => countIn(A) === 2, 15000, `the server of ${victim} to stop`);
+  assert.deepEqual(disposedEvents, [], 'no agent/disposed was emitted');
+  assert.ok(h.root.agents.list().some((a) => a.id === victim), `${victim} is still a live agent`);
+  assert.ok(h.logs.some((l) => l.includes(`session ${victim}: stopped "everything" (session context disposed)`)), 'the stop is logged with its cause');
+
+  // The next session reuses the freed copy 1; after a normal end, copy 0 is reused too.
+  s.s4 = await session(h, 's4', A, 'm-s4');
+  await turn(s.s4);
+  assert.equal(copyOf(h.logs, 's4'), 1, 's4 reuses the freed copy 1');
+  const holder0 = Object.keys(copies).find((id) => copies[id] === 0);
+  await s[holder0].dispose();
+  await waitFor(() => countIn(A) === 2, 15000, `the server of ${holder0} to stop`);
+  s.s5 = await session(h, 's5', A, 'm-s5');
+  await turn(s.s5);
+  assert.equal(copyOf(h.logs, 's5'), 0, 's5 reuses copy 0');
+  const used = h.logs.map((l) => /\(mcp-client instance (\d+)\)$/.exec(l)?.[1]).filter(Boolean).map(Number);
+  assert.equal(Math.max(...used), 2, 'five sessions, at most three at once: no fourth copy');
+  assert.equal(countIn(A), 3);
+
+  // Memory per copy: what one more instance of the host's dsh-mcp-client file costs this process
+  // (its dependencies are the host's, shared), measured the way the plugin opens one.
+  if (typeof globalThis.gc === 'function') {
+    const url = pathToFileURL(createRequire(path.join(HOST_DIR, 'package.json')).resolve('@deepseek-ai/dsh-mcp-client')).href;
+    const N = 20;
+    const settle = async () => { for (let i = 0; i < 3; i++) { globalThis.gc(); await sleep(20); } const m = process.memoryUsage(); return m.heapUsed + m.external; };
+    await import(`${url}?dsh-bridge-measure=warmup`);
+    const before = await settle();
+    const keep = [];
+    for (let i = 0; i < N; i++) keep.push(await import(`${url}?dsh-bridge-measure=${i}`));
+    const after = await settle();
+    const perCopy = Math.round((after - before) / N / 1024);
+    t.diagnostic(`memory per dsh-mcp-client copy: ${perCopy} KiB (heap + external, ${N} copies, after gc)`);
+    assert.ok(keep.every((ns) => typeof ns.apply === 'function'));
+    assert.ok(perCopy > 0 && perCopy < 4096, `${perCopy} KiB`);
+  } else {
+    t.diagnostic('memory per copy not measured: run with --expose-gc (test/dsh-e2e/run.sh does)');
+  }
+  for (const id of ['s1', 's2', 's3', 's4', 's5']) if (id !== holder0) await s[id].dispose();
+}));
+
+test('DSH rc.8: a changed entry (a new pin) is stopped and asked about again; the new one starts', { timeout: 90000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+  const A = everythingWorkspace(tmp.root, 'A', { home: tmp.home, input: 'v' });
+  const answers = approvalAnswerer(h.root);
+  answers.setDefault('allowed-once');
+  const s = await session(h, 'sP', A, 'mP');
+  await turn(s);
+  const pin1 = readDeclaration(A).servers[0].pin;
+  assert.equal(answers.asked.length, 1);
+  assert.ok(answers.asked[0].reason.includes(`Pin: ${pin1}`));
+  await turn(s);
+  assert.equal(answers.asked.length, 1, 'the same pin is not asked again');
+  const mcpFile = path.join(A, '.vscode/mcp.json');
+  const mcp = JSON.parse(fs.readFileSync(mcpFile, 'utf8'));
+  mcp.servers.everything.env.EXTRA_SETTING = 'on';
+  fs.writeFileSync(mcpFile, JSON.stringify(mcp, null, 2));
+  cli(tmp.home, ['export', '--workspace', A]);
+  const pin2 = readDeclaration(A).servers[0].pin;
+  assert.notEqual(pin2, pin1);
+  const n = h.llm.requests.get('mP').length;
+  await turn(s);
+  assert.equal(answers.asked.length, 2, 'the new pin is asked about');
+  assert.ok(answers.asked[1].reason.includes(`Pin: ${pin2}`) && answers.asked[1].reason.includes('EXTRA_SETTING'), answers.asked[1].reason);
+  assert.ok(h.logs.some((l) => l.includes(`${A}: stopped "everything" (its entry changed)`)));
+  assert.ok(mcpNames(h.llm.requests.get('mP')[n]).includes('mcp__everything__echo'), 'the new entry\'s tools are in that request');
+  await waitFor(() => countIn(A) === 1, 15000, 'one server (the new entry\'s) running');
+  t.diagnostic(`pins ${pin1.slice(0, 19)} -> ${pin2.slice(0, 19)}`);
+  await s.dispose();
+}));
+
+test('DSH rc.8: a streamable-http server end to end (MCP SDK fixture): reviewed by URL and header names, header value from the host store, tools callable', { timeout: 90000 }, async (t) => {
+  const KEY = 'http-key-value-7f3c';
+  const server = spawn(process.execPath, [FIXTURE, 'http'], { env: { ...process.env, FIXTURE_KEY: KEY, FIXTURE_NAME: 'web' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise((resolve, reject) => {
+      let out = '';
+      server.stdout.on('data', (d) => { out += d; const m = /listening (\d+)/.exec(out); if (m) resolve(Number(m[1])); });
+      server.once('exit', (code) => reject(new Error(`the http fixture exited (${code})`)));
+    });
+    await withSmallest(async ({ h, tmp, turn }) => {
+      const url = `http://127.0.0.1:${port}/mcp`;
+      const W = workspace(tmp, 'W', {
+        inputs: [{ id: 'fixture-key', type: 'promptString', description: 'The fixture key', password: true }],
+        servers: { web: { type: 'http', url, headers: { 'x-fixture-key': '${input:fixture-key}' } } },
+      });
+      cli(tmp.home, ['inputs', 'set', 'fixture-key', '--workspace', W], KEY);
+      const decl = readDeclaration(W).servers[0];
+      assert.equal(decl.transport, 'streamable-http');
+      const answers = approvalAnswerer(h.root);
+      answers.setDefault('allowed-once');
+      const s = await session(h, 'sW', W, 'mW');
+      h.llm.scripts.set('mW', [{ tool: 'mcp__web__ping', args: {} }, { text: 'ok' }]);
+      await turn(s);
+      const lines = answers.asked[0].reason.split('\n');
+      t.diagnostic(`the approval DSH shows:\n${answers.asked[0].reason}`);
+      assert.ok(lines.includes('  It will connect to this URL with your user\'s privileges:'));
+      assert.ok(lines.includes(`    ${url}`));
+      assert.ok(lines.includes('  Headers (names only): x-fixture-key'));
+      assert.ok(lines.includes(`  Pin: ${decl.pin}`));
+      const [first, second] = h.llm.requests.get('mW');
+      assert.deepEqual(mcpNames(first), ['mcp__web__ping']);
+      assert.deepEqual(toolResult(second), { text: 'pong from web over http', isError: false }, 'the header value reached the server (it answers 401 without it)');
+      assert.equal(h.logs.filter((l) => l.includes(KEY)).length, 0, 'the header value is never logged');
+      assert.ok(!answers.asked[0].reason.includes(KEY));
+      await s.dispose();
+    });
+  } finally {
+    server.kill();
+  }
+});
+
+test('DSH rc.8: an envFile is loaded inside DSH when the server starts (declared env wins), and the review names its variables', { timeout: 90000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+  const E = everythingWorkspace(tmp.root, 'E', {
+    home: tmp.home, input: 'v',
+    mutate: (entry, folder) => {
+      entry.envFile = '${workspaceFolder}/.env';
+      fs.writeFileSync(path.join(folder, '.env'), 'FROM_ENV_FILE=from-the-env-file-81c4\nBRIDGE_FROM_ENV=the-file-loses\n');
+    },
+  });
+  const answers = approvalAnswerer(h.root);
+  answers.setDefault('allowed-once');
+  const s = await session(h, 'sE', E, 'mE');
+  h.llm.scripts.set('mE', [{ tool: 'mcp__everything__get-env', args: {} }, { text: 'ok' }]);
+  await turn(s);
+  const env = JSON.parse(toolResult(h.llm.requests.get('mE')[1]).text);
+  assert.equal(env.FROM_ENV_FILE, 'from-the-env-file-81c4', 'the envFile variable reached the server');
+  assert.equal(env.BRIDGE_FROM_ENV, 'x', 'the declared env wins over the envFile');
+  const reason = answers.asked[0].reason;
+  assert.ok(reason.includes(`\n  Environment file: ${path.join(E, '.env')}\n`), reason);
+  assert.ok(reason.includes('\n  Variables it sets (names only): FROM_ENV_FILE, BRIDGE_FROM_ENV'), reason);
+  assert.ok(!reason.includes('from-the-env-file-81c4') && !h.logs.some((l) => l.includes('from-the-env-file-81c4')), 'no envFile value shown or logged');
+  t.diagnostic(`get-env saw FROM_ENV_FILE and BRIDGE_FROM_ENV=${env.BRIDGE_FROM_ENV}`);
   await s.dispose();
 }));
