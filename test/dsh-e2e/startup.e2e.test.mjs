@@ -13,6 +13,8 @@ import { approvalAnswerer, HERE, HOST_DIR } from './host.mjs';
 import { cli, countIn, everythingWorkspace, readDeclaration, SERVER_JS, waitFor } from './fixtures.mjs';
 import { session, withSmallest } from './smallest.mjs';
 
+// Smallest host only: DSH_E2E_HOST=base skips this file.
+const SKIP = process.env.DSH_E2E_HOST === 'base' ? 'smallest host only' : false;
 const FIXTURE = path.join(HERE, 'mcp-fixture-server.mjs');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const mcpNames = (request) => request.tools.map((x) => x.name).filter((n) => n.startsWith('mcp__'));
@@ -53,7 +55,7 @@ function fixtureProcesses() {
 
 const SECRET = 'sekret-review-5d2a';
 
-test('DSH rc.8: the in-turn approval shows the full launch, cwd, env names (no values), danger highlights and the pin', { timeout: 90000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+test('DSH rc.8: the in-turn approval shows the full launch, cwd, env names (no values), danger highlights and the pin', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const A = everythingWorkspace(tmp.root, 'A', {
     home: tmp.home, input: SECRET,
     mutate: (entry, folder) => {
@@ -86,7 +88,7 @@ test('DSH rc.8: the in-turn approval shows the full launch, cwd, env names (no v
   await s.dispose();
 }));
 
-test('DSH rc.8: a failed start (failOnStartupError) is retried only after the entry\'s reconnect backoff, at most maxAttempts times, without asking again', { timeout: 90000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+test('DSH rc.8: a failed start (failOnStartupError) is retried only after the entry\'s reconnect backoff, at most maxAttempts times, without asking again', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const spawns = path.join(tmp.root, 'spawns.txt');
   fs.mkdirSync(path.join(tmp.root, 'F'));
   fs.writeFileSync(path.join(tmp.root, 'F', 'fail.js'), `require('node:fs').appendFileSync(${JSON.stringify(spawns)}, Date.now() + '\\n'); process.exit(3);\n`);
@@ -124,7 +126,7 @@ test('DSH rc.8: a failed start (failOnStartupError) is retried only after the en
   await s.dispose();
 }));
 
-test('DSH rc.8: servers start in parallel; the first request waits at most startWaitMs, a slow server joins a later step (5 servers, one slow: serial vs parallel)', { timeout: 180000 }, async (t) => {
+test('DSH rc.8: servers start in parallel; the first request waits at most startWaitMs, a slow server joins a later step (5 servers, one slow: serial vs parallel)', { timeout: 180000, skip: SKIP }, async (t) => {
   const SLOW_MS = 6000;
   const servers = {
     f1: fixtureServer('f1'), f2: fixtureServer('f2'), f3: fixtureServer('f3'), f4: fixtureServer('f4'),
@@ -199,7 +201,7 @@ function bridgeSessionFiber(root, sessionId) {
   return undefined;
 }
 
-test('DSH rc.8: dsh-mcp-client copies are pooled; a session context disposed without agent/disposed frees its copy for the next session', { timeout: 120000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+test('DSH rc.8: dsh-mcp-client copies are pooled; a session context disposed without agent/disposed frees its copy for the next session', { timeout: 120000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const A = everythingWorkspace(tmp.root, 'A', { home: tmp.home, input: 'v' });
   const answers = approvalAnswerer(h.root);
   answers.setDefault('allowed-once');
@@ -259,7 +261,7 @@ test('DSH rc.8: dsh-mcp-client copies are pooled; a session context disposed wit
   for (const id of ['s1', 's2', 's3', 's4', 's5']) if (id !== holder0) await s[id].dispose();
 }));
 
-test('DSH rc.8: a changed entry (a new pin) is stopped and asked about again; the new one starts', { timeout: 90000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+test('DSH rc.8: a changed entry (a new pin) is stopped and asked about again; the new one starts', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const A = everythingWorkspace(tmp.root, 'A', { home: tmp.home, input: 'v' });
   const answers = approvalAnswerer(h.root);
   answers.setDefault('allowed-once');
@@ -288,7 +290,7 @@ test('DSH rc.8: a changed entry (a new pin) is stopped and asked about again; th
   await s.dispose();
 }));
 
-test('DSH rc.8: a streamable-http server end to end (MCP SDK fixture): reviewed by URL and header names, header value from the host store, tools callable', { timeout: 90000 }, async (t) => {
+test('DSH rc.8: a streamable-http server end to end (MCP SDK fixture): reviewed by URL and header names, header value from the host store, tools callable', { timeout: 90000, skip: SKIP }, async (t) => {
   const KEY = 'http-key-value-7f3c';
   const server = spawn(process.execPath, [FIXTURE, 'http'], { env: { ...process.env, FIXTURE_KEY: KEY, FIXTURE_NAME: 'web' }, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
@@ -329,7 +331,7 @@ test('DSH rc.8: a streamable-http server end to end (MCP SDK fixture): reviewed 
   }
 });
 
-test('DSH rc.8: an envFile is loaded inside DSH when the server starts (declared env wins), and the review names its variables', { timeout: 90000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+test('DSH rc.8: an envFile is loaded inside DSH when the server starts (declared env wins), and the review names its variables', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const E = everythingWorkspace(tmp.root, 'E', {
     home: tmp.home, input: 'v',
     mutate: (entry, folder) => {
