@@ -146,7 +146,7 @@ function expectArgs(rest: string[], count: number, command: string) {
 
 
 function serverSummaries(servers: readonly DeclaredServer[]) {
-  return servers.map((s) => ({ name: s.name, serverName: s.serverName, transport: s.transport, pin: s.pin }));
+  return servers.map((s) => ({ name: s.name, serverName: s.serverName, transport: s.transport, pin: s.pin, ...(s.source ? { source: s.source } : {}) }));
 }
 
 function report(analysis: Analysis, declaration: string | null, extra: Record<string, unknown> = {}) {
@@ -178,7 +178,7 @@ async function runExport(command: string, identity: FolderIdentity, dshHome: str
     : await commitExport(await prepareFolderExport({ ...identity, dshHome }), { dshHome, dryRun });
   const { analysis } = result;
   if (result.sourceChanged) {
-    const message = '.vscode/mcp.json changed while it was being exported: nothing was written; run the export again';
+    const message = 'an MCP configuration file changed while it was being exported: nothing was written; run the export again';
     if (json) io.out(JSON.stringify(report(analysis, null, { written: false, error: message })));
     else io.err(`dsh-bridge: ${message}.`);
     return 1;
@@ -235,7 +235,7 @@ async function folderIdentity(folder: string, codeWorkspace: string | undefined,
   };
   const home = readSetting(view, SETTING.home, SETTING_SCHEMAS.home, '', invalidSetting);
   return {
-    identity: { folder, folderName, userHome: os.homedir(), settings: view, invalidSetting },
+    identity: { folder, folderName, userHome: os.homedir(), settings: view, invalidSetting, ...(codeWorkspace !== undefined ? { codeWorkspaceFile: path.resolve(codeWorkspace) } : {}) },
     userHomeSetting: home.trim() === '' ? undefined : home,
   };
 }
@@ -263,7 +263,10 @@ function fileUriPath(uri: string): string | undefined {
 
 function printHuman(analysis: Analysis, folder: string, io: Io) {
   if (analysis.servers.length) {
-    const rows = [['SERVER', 'DSH NAME', 'TRANSPORT', 'PIN'], ...analysis.servers.map((s) => [s.name, s.serverName, s.transport, `${s.pin.slice(0, 19)}…`])];
+    // The file column only when a server comes from a file other than .vscode/mcp.json.
+    const from = analysis.servers.some((s) => s.source) ? (s: DeclaredServer) => [shownPath(folder, s.source ?? analysis.sourcePath)] : () => [];
+    const rows = [['SERVER', 'DSH NAME', 'TRANSPORT', ...(analysis.servers.some((s) => s.source) ? ['FROM'] : []), 'PIN'],
+      ...analysis.servers.map((s) => [s.name, s.serverName, s.transport, ...from(s), `${s.pin.slice(0, 19)}…`])];
     io.out(table(rows));
   }
   if (analysis.rejected.length) {
@@ -273,10 +276,15 @@ function printHuman(analysis: Analysis, folder: string, io: Io) {
   if (analysis.problems.length) {
     io.out('\nProblems:');
     for (const p of analysis.problems) {
-      const where = `${path.join(path.relative(process.cwd(), folder) || '.', p.file)}:${p.range.start.line + 1}:${p.range.start.character + 1}`;
+      const where = `${shownPath(folder, p.file)}:${p.range.start.line + 1}:${p.range.start.character + 1}`;
       io.out(`  ${where} ${p.severity} ${p.code}: ${p.message}`);
     }
   }
+}
+
+/** A problem's or server's file as a terminal shows it: relative to the current directory (a workspace file may be given absolute). */
+function shownPath(folder: string, file: string): string {
+  return path.isAbsolute(file) ? path.relative(process.cwd(), file) || file : path.join(path.relative(process.cwd(), folder) || '.', file);
 }
 
 function table(rows: string[][]): string {

@@ -4,7 +4,7 @@ import { FIXABLE_CODES, quickFixesFor } from '../core/mcp/quickFixes';
 import type { Problem } from '../core/problems/problems';
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
 import { translate } from './l10n';
-import { folderOfMcpJson } from './mcpFiles';
+import { sourceOf } from './mcpFiles';
 import type { AnalyzeOptions } from '../core/mcp/analyze';
 
 function codeOf(d: vscode.Diagnostic): string | undefined {
@@ -32,10 +32,10 @@ export class McpCodeActions implements vscode.CodeActionProvider {
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && FIXABLE_CODES.has(codeOf(d) ?? ''));
     if (ours.length === 0) return [];
-    const folder = folderOfMcpJson(document.uri);
-    if (!folder) return [];
+    const source = sourceOf(document.uri);
+    if (!source?.folders.length) return [];
     const text = document.getText();
-    const problems = analyzeSource(Buffer.from(text, 'utf8'), this.options(folder)).problems;
+    const problems = analyzeSource(Buffer.from(text, 'utf8'), this.options(source.folders[0]), source.spec).problems;
     const actions: vscode.CodeAction[] = [];
     for (const diagnostic of ours) {
       const problem = problems.find((p) => p.code === codeOf(diagnostic) && sameRange(p, diagnostic.range));

@@ -11,7 +11,7 @@ import type { InputSecrets } from './secrets';
 import { folderSettingsView, readGlobalSettings } from './settings';
 import { type InvalidSetting } from '../core/settings/folderSettings';
 import { isTrusted } from './trust';
-import { fileFolders, mcpJsonUri } from './mcpFiles';
+import { codeWorkspaceFile, fileFolders, mcpJsonUri } from './mcpFiles';
 import { countOf } from '../core/problems/plural';
 
 /** What one export run did; returned by the command (nothing secret in it). */
@@ -82,6 +82,7 @@ export class Exporter {
         reviewed = await prepareFolderExport({
           folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), dshHome,
           settings: folderSettingsView(folder), invalidSetting: this.invalidSetting,
+          ...(codeWorkspaceFile() ? { codeWorkspaceFile: codeWorkspaceFile() } : {}),
         });
       } catch (error) {
         return refused(error, folder);

@@ -4,7 +4,7 @@ import { McpCodeActions } from './codeActions';
 import { BridgeCommands } from './commands';
 import { McpDiagnostics } from './diagnostics';
 import { registerLspAndSkills } from './lspAndSkills';
-import { MCP_JSON_SELECTOR } from './mcpFiles';
+import { MCP_SOURCES_SELECTOR } from './mcpFiles';
 import { EXPLAIN_COMMAND, explainProblem, problemLink } from './problemDocs';
 import { InputSecrets } from './secrets';
 import { analyzeOptions, readGlobalSettings } from './settings';
@@ -46,7 +46,7 @@ export function startBridge(context: vscode.ExtensionContext, log: vscode.LogOut
     commands,
     lspAndSkills,
     vscode.commands.registerCommand(EXPLAIN_COMMAND, (code: unknown) => explainProblem(context.extensionUri, code)),
-    vscode.languages.registerCodeActionsProvider(MCP_JSON_SELECTOR, new McpCodeActions(options), { providedCodeActionKinds: McpCodeActions.kinds }),
+    vscode.languages.registerCodeActionsProvider(MCP_SOURCES_SELECTOR, new McpCodeActions(options), { providedCodeActionKinds: McpCodeActions.kinds }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const changed = changedConcerns((section) => e.affectsConfiguration(section));
       if (!changed.any) return;

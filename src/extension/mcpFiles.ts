@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { SOURCE_PATH } from '../core/mcp/analyze';
+import { DEVCONTAINER_SOURCE, DOT_MCP_SOURCE, isFolderRelative, VSCODE_SOURCE, type SourceSpec } from '../core/mcp/sources';
 
 /** `<folder>/.vscode/mcp.json` of a workspace folder. */
 export function mcpJsonUri(folder: vscode.WorkspaceFolder): vscode.Uri {
@@ -20,3 +21,43 @@ export function fileFolders(): readonly vscode.WorkspaceFolder[] {
 
 /** Selector of every `.vscode/mcp.json` on disk (for code actions and the status item). */
 export const MCP_JSON_SELECTOR: vscode.DocumentFilter = { scheme: 'file', pattern: '**/.vscode/mcp.json' };
+
+/** The multi-root workspace file, when the window was opened through one on disk. */
+export function codeWorkspaceFile(): string | undefined {
+  const file = vscode.workspace.workspaceFile;
+  return file?.scheme === 'file' ? file.fsPath : undefined;
+}
+
+/** The URI of a source file named as the core names it: relative to the folder, or absolute (the workspace file). */
+export function sourceUri(folderUri: vscode.Uri, file: string): vscode.Uri {
+  return isFolderRelative(file) ? vscode.Uri.joinPath(folderUri, ...file.split('/')) : vscode.Uri.file(file);
+}
+
+/**
+ * The folders (and how to read the file) whose MCP servers this file defines: a folder's
+ * `.vscode/mcp.json`, `.mcp.json` or dev container file, or the workspace file (every folder).
+ */
+export function sourceOf(uri: vscode.Uri): { folders: vscode.WorkspaceFolder[]; spec: SourceSpec } | undefined {
+  if (uri.scheme !== 'file') return undefined;
+  const workspaceFile = codeWorkspaceFile();
+  if (workspaceFile !== undefined && vscode.Uri.file(workspaceFile).toString() === uri.toString()) {
+    return { folders: [...fileFolders()], spec: { path: workspaceFile, dialect: 'code-workspace' } };
+  }
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  if (!folder || folder.uri.scheme !== 'file') return undefined;
+  for (const spec of [VSCODE_SOURCE, DOT_MCP_SOURCE, DEVCONTAINER_SOURCE]) {
+    if (sourceUri(folder.uri, spec.path).toString() === uri.toString()) return { folders: [folder], spec };
+  }
+  return undefined;
+}
+
+/** Selector of every file VS Code runs MCP servers from (docs/sources.md), for diagnostics' code actions. */
+export const MCP_SOURCES_SELECTOR: vscode.DocumentSelector = [
+  MCP_JSON_SELECTOR,
+  { scheme: 'file', pattern: '**/.mcp.json' },
+  { scheme: 'file', pattern: '**/.devcontainer/devcontainer.json' },
+  { scheme: 'file', pattern: '**/*.code-workspace' },
+];
+
+/** Watcher pattern of the same files. */
+export const MCP_SOURCES_GLOB = '**/{.vscode/mcp.json,.mcp.json,.devcontainer/devcontainer.json,*.code-workspace}';

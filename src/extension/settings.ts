@@ -6,6 +6,7 @@ import {
   folderAnalyzeOptions, readExportSettings, readSetting, SETTING, SETTING_SCHEMAS, type ExportSettings, type InvalidSetting, type SettingsView,
 } from '../core/settings/folderSettings';
 import { resolveDshHome } from '../core/node/hostStore';
+import { codeWorkspaceFile } from './mcpFiles';
 import { TRUST_MODES, type TrustMode } from '../core/settings/folderSettings';
 
 /**
@@ -43,6 +44,10 @@ export function readFolderSettings(folder: vscode.WorkspaceFolder, invalid: Inva
 
 /** What the core needs to analyze a folder, from the folder's settings. */
 export function analyzeOptions(folder: vscode.WorkspaceFolder, invalid: InvalidSetting): AnalyzeOptions {
-  return folderAnalyzeOptions({ folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), settings: folderSettingsView(folder), invalidSetting: invalid });
+  const workspaceFile = codeWorkspaceFile();
+  return folderAnalyzeOptions({
+    folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), settings: folderSettingsView(folder), invalidSetting: invalid,
+    ...(workspaceFile ? { codeWorkspaceFile: workspaceFile } : {}),
+  });
 }
 

@@ -61,10 +61,13 @@ describe('quickFixes', () => {
     assertFixed(after, 'wrong-root-key');
   });
 
-  it('does not rename mcpServers when servers already exists (that would duplicate a key)', () => {
+  it('moves the mcpServers entries into an existing servers instead of renaming (that would duplicate a key), as VS Code does', () => {
     const text = '{ "servers": {}, "mcpServers": { "a": { "command": "x" } } }';
     const [p] = problems(text, 'wrong-root-key');
-    assert.deepEqual(quickFixesFor(text, p), []);
+    const [fix] = quickFixesFor(text, p);
+    assert.equal(fix.id, 'merge-mcpServers');
+    assert.deepEqual(JSON.parse(applyQuickFix(text, fix)), { servers: { a: { command: 'x' } } });
+    assertFixed(applyQuickFix(text, fix), 'wrong-root-key');
   });
 
   it('adds password: true to an unmasked credential input', () => {

@@ -17,6 +17,7 @@ export function buildDeclarationBody(analysis: Analysis, folder: string, section
     generator: GENERATOR,
     folder: path.resolve(folder),
     source: { path: analysis.sourcePath, sha256: analysis.sourceSha256 },
+    ...(analysis.sources?.length ? { sources: analysis.sources } : {}),
     inputs: analysis.inputs,
     servers: analysis.servers,
     rejected: analysis.rejected,

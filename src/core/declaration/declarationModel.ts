@@ -60,6 +60,11 @@ const commonServerFields = {
   reconnect: ReconnectSchema,
   inputRefs: z.array(z.string()),
   envRefs: z.array(z.string()),
+  /**
+   * The file that defines the server, when it is not `source.path` (`.vscode/mcp.json`): `.mcp.json`,
+   * `.devcontainer/devcontainer.json`, or the absolute path of the `.code-workspace` file. Covered by the pin.
+   */
+  source: z.optional(z.string().check(z.minLength(1))),
   pin: sha256PinSchema,
   tools: z.optional(DeclaredToolsSchema),
 };
@@ -162,6 +167,11 @@ export const DeclarationSchema = z.strictObject({
   generator: z.strictObject({ name: z.string(), version: z.string() }),
   folder: z.string(),
   source: z.strictObject({ path: z.string(), sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }),
+  /**
+   * Every other file VS Code would run servers from that the export looked at, with the hex SHA-256
+   * of its bytes, or null when it did not exist: any change (an edit, a removal, a new file) makes the declaration stale.
+   */
+  sources: z.optional(z.array(z.strictObject({ path: z.string().check(z.minLength(1)), sha256: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))) }))),
   inputs: z.array(DeclaredInputSchema),
   servers: z.array(DeclaredServerSchema),
   rejected: z.array(RejectedServerSchema),

@@ -20,8 +20,9 @@ import { templateRefs, templateWithPlaceholders, type Template } from '../declar
 import { decodeText, LineIndex, type Range } from '../json/text';
 import { check02Rules } from './dshRow';
 import { resolveVariables, type VariableContext } from './variables';
+import { SECTION_PATH, SERVER_MAP_KEYS, sectionNode, VSCODE_SOURCE, type SourceSpec } from './sources';
 
-export const SOURCE_PATH = '.vscode/mcp.json';
+export const SOURCE_PATH = VSCODE_SOURCE.path;
 
 export interface Limits {
   maxServers: number;
@@ -52,6 +53,14 @@ export function invalidExportOptions(options: ExportOptions): string[] {
 
 export interface AnalyzeOptions extends VariableContext, ExportOptions {
   limits?: Partial<Limits>;
+  /** The multi-root workspace file that holds the folder (absolute): its `settings.mcp` servers are exported too. */
+  codeWorkspaceFile?: string;
+}
+
+/** One file the export read besides `.vscode/mcp.json`; `sha256` null: absent at export (its appearance makes the declaration stale). */
+export interface SourcePin {
+  path: string;
+  sha256: string | null;
 }
 
 export interface Analysis {
@@ -65,6 +74,10 @@ export interface Analysis {
   inputs: DeclaredInput[];
   /** Every valid input definition of the file, by id (for prompting: options, defaults, commands). */
   inputDefinitions: Record<string, InputDefinition>;
+  /** The other files read (`.mcp.json`, dev container, workspace file), present or not; see {@link SourcePin}. */
+  sources?: SourcePin[];
+  /** Where each exported server's name is written (its file is the server's `source`, else `sourcePath`), for located diagnostics. */
+  serverKeys?: Record<string, { file: string; range: Range }>;
 }
 
 interface InputInfo {
@@ -89,7 +102,7 @@ interface Field {
 const PLACEHOLDER = 'placeholder';
 const LONE_SURROGATE = 'a string contains an unpaired UTF-16 surrogate (\\uD800-\\uDFFF)';
 /** Root keys whose duplication makes the file unusable (what would be exported is ambiguous). */
-const ROOT_DUPLICATE_FATAL: ReadonlySet<string> = new Set(['servers', 'inputs']);
+const ROOT_DUPLICATE_FATAL: ReadonlySet<string> = new Set(['servers', 'mcpServers', 'inputs']);
 /**
  * Map keys refused in env and headers: JavaScript objects give them a meaning (a prototype,
  * a constructor), so a reader in DSH or a schema library may drop or misread them.
@@ -97,12 +110,13 @@ const ROOT_DUPLICATE_FATAL: ReadonlySet<string> = new Set(['servers', 'inputs'])
 const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** An analysis that exports nothing: the source could not be used, or has no servers. */
-export function emptyAnalysis(problems: Problem[], sourceSha256 = ''): Analysis {
-  return { sourcePath: SOURCE_PATH, usable: false, sourceSha256, problems, servers: [], rejected: [], inputs: [], inputDefinitions: {} };
+export function emptyAnalysis(problems: Problem[], sourceSha256 = '', sourcePath = SOURCE_PATH): Analysis {
+  return { sourcePath, usable: false, sourceSha256, problems, servers: [], rejected: [], inputs: [], inputDefinitions: {} };
 }
 
-export function analyzeSource(bytes: Uint8Array, options: AnalyzeOptions): Analysis {
-  const run = new AnalysisRun(bytes, options);
+/** Analyzes one file's bytes; `source` says which file and so where its servers are (default `.vscode/mcp.json`). */
+export function analyzeSource(bytes: Uint8Array, options: AnalyzeOptions, source: SourceSpec = VSCODE_SOURCE): Analysis {
+  const run = new AnalysisRun(bytes, options, source);
   return run.result();
 }
 
@@ -111,12 +125,14 @@ class AnalysisRun {
   private readonly limits: Limits;
   private lines = new LineIndex('');
   private readonly sha: string;
-  private readonly file = SOURCE_PATH;
+  private readonly file: string;
+  private readonly serverKeys: Record<string, { file: string; range: Range }> = {};
 
   /** The export options every entry carries: one object, its canonical text computed once. */
   private readonly common: Pick<DeclaredServer, 'toolCallTimeoutMs' | 'failOnStartupError' | 'reconnect'>;
 
-  constructor(private readonly bytes: Uint8Array, private readonly options: AnalyzeOptions) {
+  constructor(private readonly bytes: Uint8Array, private readonly options: AnalyzeOptions, private readonly source: SourceSpec) {
+    this.file = source.path;
     this.common = {
       toolCallTimeoutMs: options.toolCallTimeoutMs ?? DSH_DEFAULTS.toolCallTimeoutMs,
       failOnStartupError: options.failOnStartupError ?? DSH_DEFAULTS.failOnStartupError,
@@ -135,7 +151,7 @@ class AnalysisRun {
   }
 
   private empty(usable: boolean): Analysis {
-    return { ...emptyAnalysis(this.problems, this.sha), usable };
+    return { ...emptyAnalysis(this.problems, this.sha, this.file), usable };
   }
 
   result(): Analysis {
@@ -166,9 +182,21 @@ class AnalysisRun {
       return this.empty(false);
     }
     const syntaxOk = errors.length === 0;
+    const dialect = this.source.dialect;
 
-    // Duplicate keys: reported everywhere; they reject the server they occur in.
-    const duplicates = findDuplicateKeys(root);
+    // The containers on the way to the MCP section: a second `settings` (or `mcp`...) makes the
+    // section itself ambiguous, like a second root "servers".
+    const path: Array<{ container: Node | undefined; key: string }> = [];
+    let walk = root;
+    for (const key of SECTION_PATH[dialect]) {
+      path.push({ container: walk, key });
+      walk = walk?.type === 'object' ? propertyValue(walk, key) : undefined;
+    }
+    const section = sectionNode(root, dialect);
+    const inSection = (n: Node) => !!section && n.offset >= section.offset && n.offset < section.offset + section.length;
+
+    // Duplicate keys: reported everywhere in the MCP section; they reject the server they occur in.
+    const duplicates = findDuplicateKeys(root).filter((d) => inSection(d.duplicate) || path.some((p) => p.container === d.container && p.key === d.key));
     const duplicateOffsets: number[] = [];
     for (const d of duplicates) {
       this.add('duplicate-key', this.range(d.duplicate), { key: d.key }, {
@@ -178,7 +206,8 @@ class AnalysisRun {
     }
     // Two root "servers" (or "inputs"): a reviewer reading top-down sees the first, a JSON reader
     // keeps the last. Neither may be exported; both occurrences are marked.
-    const rootDuplicates = duplicates.filter((d) => d.container === root && ROOT_DUPLICATE_FATAL.has(d.key));
+    const rootDuplicates = duplicates.filter((d) => (d.container === section && ROOT_DUPLICATE_FATAL.has(d.key))
+      || path.some((p) => p.container === d.container && p.key === d.key));
     if (rootDuplicates.length) {
       for (const d of rootDuplicates) {
         this.add('duplicate-key', this.range(d.first), { key: d.key }, {
@@ -187,34 +216,73 @@ class AnalysisRun {
       }
       return this.empty(false);
     }
-
-    for (const p of properties(root)) {
-      if (p.key === 'mcpServers') this.add('wrong-root-key', this.range(p.keyNode));
-      else if (!ROOT_KEYS.has(p.key)) this.add('unknown-field', this.range(p.keyNode), { key: p.key });
-    }
-
-    const serversNode = propertyValue(root, 'servers');
-    const serverProps = serversNode?.type === 'object' ? properties(serversNode) : [];
-    if (serversNode && serversNode.type !== 'object') {
-      this.add('invalid-server', this.range(serversNode), { reason: '"servers" must be an object' });
-    }
-    if (serverProps.length > this.limits.maxServers) {
-      this.add('too-many-servers', this.range(propertyKeyNode(root, 'servers') ?? serversNode!), { count: serverProps.length, limit: this.limits.maxServers });
+    // A workspace or dev container file without an MCP section: nothing to export from it.
+    if (!section) return syntaxOk ? this.empty(true) : this.empty(false);
+    if (section.type !== 'object') {
+      this.add('invalid-server', this.range(section), { reason: `"${SECTION_PATH[dialect].join('.')}" must be an object` });
       return this.empty(false);
     }
 
-    const inputsNode = propertyValue(root, 'inputs');
-    const inputs = this.readInputs(inputsNode);
-    const inputsAnchor = propertyKeyNode(root, 'inputs') ?? propertyKeyNode(root, 'servers');
-
-    const names = assignServerNames(serverProps.map((p) => p.key));
-    const duplicateNames = new Set(duplicates.filter((d) => d.container === serversNode).map((d) => d.key));
+    // The server maps, in the order VS Code merges them (a later map wins a name).
+    const maps: Node[] = [];
+    if (dialect === 'dot-mcp') {
+      const wrapped = propertyValue(section, 'mcpServers');
+      const vscodeKeys = properties(section).filter((p) => p.key === 'servers' || p.key === 'inputs');
+      if (!wrapped && vscodeKeys.length) {
+        // VS Code's own format in Claude Code's file: VS Code reads no server from it.
+        for (const p of vscodeKeys) this.add('wrong-dialect', this.range(p.keyNode), { key: p.key, file: this.file });
+        return syntaxOk ? this.empty(true) : this.empty(false);
+      }
+      for (const p of properties(section)) if (wrapped && p.key !== 'mcpServers') this.add('unknown-field', this.range(p.keyNode), { key: p.key });
+      if (wrapped && wrapped.type !== 'object') this.add('invalid-server', this.range(wrapped), { reason: '"mcpServers" must be an object' });
+      maps.push(wrapped ?? section); // newer VS Code also reads a flat map of servers
+    } else {
+      for (const p of properties(section)) {
+        if (p.key === 'mcpServers') this.add('wrong-root-key', this.range(p.keyNode));
+        else if (!ROOT_KEYS.has(p.key)) this.add('unknown-field', this.range(p.keyNode), { key: p.key });
+      }
+      for (const key of SERVER_MAP_KEYS[dialect]) {
+        const map = propertyValue(section, key);
+        if (map && map.type !== 'object') this.add('invalid-server', this.range(map), { reason: `"${key}" must be an object` });
+        if (map) maps.push(map);
+      }
+    }
     const servers: DeclaredServer[] = [];
     const rejected: RejectedServer[] = [];
-    const seen = new Set<string>();
+    // A name in a later map replaces the earlier definition (VS Code: {...servers, ...mcpServers}).
+    const winners = new Map<string, { key: string; keyNode: Node; valueNode: Node | undefined; map: Node }>();
+    for (const map of maps) {
+      if (map.type !== 'object') continue;
+      const seenHere = new Set<string>();
+      for (const p of properties(map)) {
+        if (seenHere.has(p.key)) continue;
+        seenHere.add(p.key);
+        const earlier = winners.get(p.key);
+        if (earlier) {
+          this.add('shadowed-server', this.range(earlier.keyNode), { name: p.key, file: `${this.file} ("${mapKeyOf(map)}")` }, {
+            server: p.key, related: [{ file: this.file, range: this.range(p.keyNode), message: 'the definition that is used' }],
+          });
+          rejected.push({ name: p.key.toWellFormed(), codes: ['shadowed-server'] });
+          winners.delete(p.key);
+        }
+        winners.set(p.key, { ...p, map });
+      }
+    }
+    const serverProps = [...winners.values()];
+    const mapKeyNode = (map: Node) => (map.parent?.type === 'property' ? map.parent.children?.[0] : undefined) ?? map;
+    if (serverProps.length > this.limits.maxServers) {
+      this.add('too-many-servers', this.range(mapKeyNode(maps[0])), { count: serverProps.length, limit: this.limits.maxServers });
+      return this.empty(false);
+    }
+
+    // `.mcp.json` has no inputs: VS Code resolves no variable in it.
+    const inputsNode = dialect === 'dot-mcp' ? undefined : propertyValue(section, 'inputs');
+    const inputs = this.readInputs(inputsNode);
+    const inputsAnchor = propertyKeyNode(section, 'inputs') ?? (maps[0] ? mapKeyNode(maps[0]) : undefined);
+
+    const names = assignServerNames(serverProps.map((p) => p.key));
+    const duplicateNames = new Set(duplicates.filter((d) => maps.includes(d.container as Node)).map((d) => d.key));
     for (const p of serverProps) {
-      if (seen.has(p.key)) continue; // a duplicated name is judged once, as a whole
-      seen.add(p.key);
       const codes = new Set<string>();
       const before = this.problems.length;
       const entry = this.analyzeServer(p.key, p.keyNode, p.valueNode, names.get(p.key)!, inputs, inputsAnchor);
@@ -228,6 +296,7 @@ class AnalysisRun {
         rejected.push({ name: shownName, codes: codes.size ? [...codes] : ['invalid-server'] });
       } else {
         servers.push(entry);
+        this.serverKeys[entry.name] = { file: this.file, range: this.range(p.keyNode) };
       }
     }
     if (!syntaxOk) return { ...this.empty(false), rejected };
@@ -246,7 +315,7 @@ class AnalysisRun {
     for (const info of inputs.values()) {
       if (info.valid) Object.defineProperty(inputDefinitions, info.id, { value: nodeValue(info.node), enumerable: true });
     }
-    return { sourcePath: this.file, usable: true, sourceSha256: this.sha, problems: this.problems, servers, rejected, inputs: referenced, inputDefinitions };
+    return { sourcePath: this.file, usable: true, sourceSha256: this.sha, problems: this.problems, servers, rejected, inputs: referenced, inputDefinitions, serverKeys: this.serverKeys };
   }
 
   private readInputs(inputsNode: Node | undefined): Map<string, InputInfo> {
@@ -537,6 +606,11 @@ class AnalysisRun {
     this.unmaskedReported.add(info.id);
     this.add('unmasked-secret-input', this.range(propertyValue(info.node, 'id') ?? info.node), { id: info.id });
   }
+}
+
+/** The key a server map is written under (`servers`, `mcpServers`). */
+function mapKeyOf(map: Node): string {
+  return map.parent?.type === 'property' ? String(map.parent.children?.[0]?.value) : '';
 }
 
 /** Sets an own property, "__proto__" included (plain assignment would set the prototype). */

@@ -1,8 +1,9 @@
 import { applyEdits, createScanner, modify, type Edit, type FormattingOptions, type Node } from 'jsonc-parser';
-import { parseJsonc, properties, propertyValue } from '../json/jsonTree';
+import { nodeValue, parseJsonc, properties, propertyValue } from '../json/jsonTree';
 import type { Problem } from '../problems/problems';
 import { isCredentialName } from './securityLint';
 import { LineIndex, type Range } from '../json/text';
+import { dialectOf, SECTION_PATH, sectionNode, serverEntryPath } from './sources';
 
 /**
  * Quick fixes for problems of `.vscode/mcp.json`, as text edits computed with jsonc-parser's
@@ -28,7 +29,7 @@ export interface QuickFix {
 
 /** The codes that may have an automatic fix. `secret-in-args` has none on purpose. */
 export const FIXABLE_CODES: ReadonlySet<string> = new Set([
-  'unsupported-transport', 'unsupported-sandbox', 'wrong-root-key', 'unmasked-secret-input', 'undefined-input',
+  'unsupported-transport', 'unsupported-sandbox', 'wrong-root-key', 'wrong-dialect', 'unmasked-secret-input', 'undefined-input',
 ]);
 
 export interface QuickFixOptions {
@@ -57,9 +58,9 @@ function parse(text: string): Node | undefined {
   return parseJsonc(text).root;
 }
 
-/** Index of the input whose `id` is `id` in the (last) `inputs` array, or -1. */
-function inputIndex(root: Node | undefined, id: string): number {
-  const inputs = propertyValue(root, 'inputs');
+/** Index of the input whose `id` is `id` in the (last) `inputs` array of the MCP section, or -1. */
+function inputIndex(section: Node | undefined, id: string): number {
+  const inputs = propertyValue(section, 'inputs');
   if (inputs?.type !== 'array') return -1;
   let found = -1;
   (inputs.children ?? []).forEach((node, i) => {
@@ -68,51 +69,68 @@ function inputIndex(root: Node | undefined, id: string): number {
   return found;
 }
 
-/** The fixes for one problem of `text` (the whole `.vscode/mcp.json`). */
+/**
+ * The fixes for one problem of `text`, the whole file the problem is in (`problem.file` says which
+ * kind: `.vscode/mcp.json`, `.mcp.json`, a dev container or workspace file; see ./sources).
+ */
 export function quickFixesFor(text: string, problem: Problem, options: QuickFixOptions = {}): QuickFix[] {
   if (!FIXABLE_CODES.has(problem.code)) return [];
   const root = parse(text);
   if (!root || root.type !== 'object') return [];
+  const dialect = dialectOf(problem.file);
+  const section = sectionNode(root, dialect);
+  if (!section || section.type !== 'object') return [];
+  const sectionPath = SECTION_PATH[dialect];
   const formattingOptions = detectFormatting(text);
   const lines = new LineIndex(text);
   const server = problem.server;
+  const entryPath = server === undefined ? undefined : serverEntryPath(root, dialect, server);
+  const entryOf = () => (entryPath ? nodeAt(root, entryPath) : undefined);
 
   switch (problem.code) {
     case 'unsupported-transport': {
       if (server === undefined) return [];
-      const entry = propertyValue(propertyValue(root, 'servers'), server);
+      const entry = entryOf();
       const typeNode = propertyValue(entry, 'type');
-      if (typeNode?.value !== 'sse') return [];
-      const edits = modify(text, ['servers', server, 'type'], 'http', { formattingOptions });
+      if (typeNode?.value !== 'sse' || !entryPath) return [];
+      const edits = modify(text, [...entryPath, 'type'], 'http', { formattingOptions });
       return [{ id: 'sse-to-http', title: 'Change "type" to "http" (Streamable HTTP)', args: {}, edits: toEdits(edits), isPreferred: true }];
     }
     case 'unsupported-sandbox': {
       if (server === undefined) return [];
-      const entry = propertyValue(propertyValue(root, 'servers'), server);
+      const entry = entryOf();
       if (!entry || !properties(entry).some((p) => p.key === 'sandboxEnabled')) return [];
       const edits = removeProperty(text, entry, 'sandboxEnabled');
       return [{ id: 'remove-sandbox', title: 'Remove "sandboxEnabled" (export without a sandbox)', args: {}, edits, isPreferred: false }];
     }
     case 'wrong-root-key': {
-      if (properties(root).some((p) => p.key === 'servers')) return []; // renaming would duplicate a key
-      const key = properties(root).find((p) => p.key === 'mcpServers' && sameRange(lines.rangeAt(p.keyNode.offset, p.keyNode.length), problem.range))
-        ?? properties(root).find((p) => p.key === 'mcpServers');
+      const key = properties(section).find((p) => p.key === 'mcpServers' && sameRange(lines.rangeAt(p.keyNode.offset, p.keyNode.length), problem.range))
+        ?? properties(section).find((p) => p.key === 'mcpServers');
       if (!key) return [];
+      if (properties(section).some((p) => p.key === 'servers')) return moveIntoServers(text, section, sectionPath, formattingOptions);
       // A key cannot be renamed with modify(); replacing only the key's text keeps everything else.
       const edits = [{ offset: key.keyNode.offset, length: key.keyNode.length, content: '"servers"' }];
       return [{ id: 'rename-mcpServers', title: 'Rename "mcpServers" to "servers"', args: {}, edits, isPreferred: true }];
     }
+    case 'wrong-dialect': {
+      // VS Code's format pasted into `.mcp.json`: the servers move under Claude Code's key.
+      if (dialect !== 'dot-mcp' || properties(section).some((p) => p.key === 'mcpServers')) return [];
+      const keys = properties(section).filter((p) => p.key === 'servers');
+      if (keys.length !== 1 || !sameRange(lines.rangeAt(keys[0].keyNode.offset, keys[0].keyNode.length), problem.range)) return [];
+      const edits = [{ offset: keys[0].keyNode.offset, length: keys[0].keyNode.length, content: '"mcpServers"' }];
+      return [{ id: 'rename-servers', title: 'Rename "servers" to "mcpServers" (the format of .mcp.json)', args: {}, edits, isPreferred: true }];
+    }
     case 'unmasked-secret-input': {
       const id = String(problem.args.id ?? '');
-      const index = inputIndex(root, id);
+      const index = inputIndex(section, id);
       if (index < 0) return [];
-      const edits = modify(text, ['inputs', index, 'password'], true, { formattingOptions });
+      const edits = modify(text, [...sectionPath, 'inputs', index, 'password'], true, { formattingOptions });
       return [{ id: 'add-password', title: 'Mask input "{id}": add "password": true', args: { id }, edits: toEdits(edits), isPreferred: true }];
     }
     case 'undefined-input': {
       const id = String(problem.args.id ?? '');
-      if (id === '' || inputIndex(root, id) >= 0) return [];
-      const inputs = propertyValue(root, 'inputs');
+      if (id === '' || dialect === 'dot-mcp' || inputIndex(section, id) >= 0) return [];
+      const inputs = propertyValue(section, 'inputs');
       if (inputs && inputs.type !== 'array') return [];
       const definition: Record<string, unknown> = {
         type: 'promptString',
@@ -120,7 +138,7 @@ export function quickFixesFor(text: string, problem: Problem, options: QuickFixO
         description: options.inputDescription?.(id) ?? id,
       };
       if (isCredentialName(id)) definition.password = true;
-      const edits = modify(text, ['inputs', -1], definition, { formattingOptions, isArrayInsertion: true });
+      const edits = modify(text, [...sectionPath, 'inputs', -1], definition, { formattingOptions, isArrayInsertion: true });
       return [{
         id: 'define-input',
         title: definition.password ? 'Define input "{id}" (masked prompt)' : 'Define input "{id}" (prompt)',
@@ -132,6 +150,35 @@ export function quickFixesFor(text: string, problem: Problem, options: QuickFixO
     default:
       return [];
   }
+}
+
+function nodeAt(root: Node, path: readonly string[]): Node | undefined {
+  let node: Node | undefined = root;
+  for (const key of path) node = propertyValue(node, key);
+  return node;
+}
+
+/**
+ * VS Code's own migration of a legacy `mcpServers` beside `servers`: every entry moves into
+ * `servers` (an entry of `mcpServers` replaces one of the same name) and `mcpServers` goes. The
+ * moved entries are written anew (their inner comments do not survive, as in VS Code's rewrite).
+ */
+function moveIntoServers(text: string, section: Node, sectionPath: readonly string[], formattingOptions: FormattingOptions): QuickFix[] {
+  const legacy = propertyValue(section, 'mcpServers');
+  const servers = propertyValue(section, 'servers');
+  if (legacy?.type !== 'object' || servers?.type !== 'object') return [];
+  let after = text;
+  for (const p of properties(legacy)) {
+    if (!p.valueNode) continue;
+    after = applyEdits(after, modify(after, [...sectionPath, 'servers', p.key], nodeValue(p.valueNode), { formattingOptions }));
+  }
+  const moved = parse(after);
+  let section2: Node | undefined = moved;
+  for (const key of sectionPath) section2 = propertyValue(section2, key);
+  if (!section2) return [];
+  after = applyEdits(after, removeProperty(after, section2, 'mcpServers'));
+  const edits = [{ offset: 0, length: text.length, content: after }];
+  return [{ id: 'merge-mcpServers', title: 'Move the "mcpServers" entries into "servers"', args: {}, edits, isPreferred: true }];
 }
 
 // jsonc-parser's SyntaxKind is a const enum, which isolatedModules cannot read.
@@ -200,6 +247,8 @@ export const QUICK_FIX_TITLES = [
   'Change "type" to "http" (Streamable HTTP)',
   'Remove "sandboxEnabled" (export without a sandbox)',
   'Rename "mcpServers" to "servers"',
+  'Move the "mcpServers" entries into "servers"',
+  'Rename "servers" to "mcpServers" (the format of .mcp.json)',
   'Mask input "{id}": add "password": true',
   'Define input "{id}" (masked prompt)',
   'Define input "{id}" (prompt)',

@@ -19,7 +19,9 @@ import { HostStore } from './hostStore';
 import { lspSectionPinMatches } from '../lsp/lspSection';
 import { findDuplicateKeys, parseJsonc } from '../json/jsonTree';
 import { makeProblem, type Problem } from '../problems/problems';
-import { readWorkspaceFile, type ReadFailure } from './reader';
+import { MAX_SOURCE_BYTES, readRegularFile, readWorkspaceFile, type ReadFailure, type ReadResult } from './reader';
+import { DEVCONTAINER_SOURCE, DOT_MCP_SOURCE, dotMcpDiscoveryOn, isFolderRelative, VSCODE_SOURCE, type SourceSpec } from '../mcp/sources';
+import { mergeSources, type SourceRead } from '../mcp/mergeSources';
 import { loadEnvFile, pinEnvFiles } from './envFile';
 import { decodeText, EMPTY_RANGE } from '../json/text';
 
@@ -38,15 +40,60 @@ export function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Pr
   }
 }
 
-/** Reads and analyzes a folder's `.vscode/mcp.json`; a file that cannot be read gives an unusable analysis. */
-export async function analyzeFolder(options: AnalyzeOptions): Promise<Analysis> {
-  const read = await readWorkspaceFile(options.folder, SOURCE_PATH);
-  if (!read.ok) {
-    return emptyAnalysis([readFailureProblem(read.failure)]);
+/**
+ * The files VS Code would run this folder's servers from: `.vscode/mcp.json`, `.mcp.json` (unless
+ * `chat.mcp.access` turns its discovery off), the workspace file when there is one, and the dev
+ * container configuration.
+ */
+export function folderSources(options: Pick<AnalyzeOptions, 'resolveConfig' | 'codeWorkspaceFile'>): SourceSpec[] {
+  const specs = [VSCODE_SOURCE];
+  if (dotMcpDiscoveryOn(options.resolveConfig?.('chat.mcp.access'))) specs.push(DOT_MCP_SOURCE);
+  if (options.codeWorkspaceFile) specs.push({ path: path.resolve(options.codeWorkspaceFile), dialect: 'code-workspace' });
+  specs.push(DEVCONTAINER_SOURCE);
+  return specs;
+}
+
+/** A source's bytes: a folder file through the confined reader, the workspace file (outside the folder) as a regular file. */
+function readSource(folder: string, sourcePath: string): Promise<ReadResult> {
+  return isFolderRelative(sourcePath) ? readWorkspaceFile(folder, sourcePath) : readRegularFile(sourcePath, MAX_SOURCE_BYTES);
+}
+
+/**
+ * Reads and analyzes every source of a folder and merges them; a file that cannot be read gives an
+ * unusable analysis. `unsaved` gives the text of a source an editor holds with unsaved edits.
+ */
+export async function analyzeFolder(options: AnalyzeOptions, unsaved?: (sourcePath: string) => Uint8Array | undefined): Promise<Analysis> {
+  const reads: SourceRead[] = [];
+  for (const spec of folderSources(options)) {
+    const held = unsaved?.(spec.path);
+    const read: ReadResult = held ? { ok: true, bytes: held, realPath: spec.path } : await readSource(options.folder, spec.path);
+    if (!read.ok) {
+      if (read.failure.kind === 'missing') reads.push({ spec, missing: true });
+      else reads.push({ spec, analysis: emptyAnalysis([readFailureProblem(read.failure, spec.path)], '', spec.path) });
+      continue;
+    }
+    const analysis = analyzeSource(read.bytes, options, spec);
+    const decoded = decodeText(read.bytes);
+    reads.push({ spec, analysis: decoded.ok ? await pinEnvFiles(analysis, options.folder, decoded.text, spec.dialect) : analysis });
   }
-  const analysis = analyzeSource(read.bytes, options);
-  const decoded = decodeText(read.bytes);
-  return decoded.ok ? pinEnvFiles(analysis, options.folder, decoded.text) : analysis;
+  return mergeSources(reads, readFailureProblem({ kind: 'missing' }, SOURCE_PATH));
+}
+
+/** The first pin of `pins` whose file no longer holds the pinned bytes (changed, removed, created or unreadable), if any. */
+export async function changedSource(folder: string, pins: ReadonlyArray<{ path: string; sha256: string | null }>): Promise<{ path: string; now: 'changed' | 'removed' | 'created' | 'unreadable' } | undefined> {
+  for (const pin of pins) {
+    const read = await readSource(folder, pin.path);
+    if (!read.ok) {
+      if (read.failure.kind === 'missing') {
+        if (pin.sha256 !== null) return { path: pin.path, now: 'removed' };
+        continue;
+      }
+      return { path: pin.path, now: 'unreadable' };
+    }
+    if (pin.sha256 === null) return { path: pin.path, now: 'created' };
+    if (sha256Hex(read.bytes) !== pin.sha256) return { path: pin.path, now: 'changed' };
+  }
+  return undefined;
 }
 
 export class ExportError extends Error {}
@@ -78,8 +125,8 @@ export async function reviewExport(options: ReviewOptions): Promise<ReviewedExpo
 
 /** True when the source's bytes are no longer the ones reviewed (changed, removed or unreadable). */
 export async function sourceChangedSinceReview(reviewed: ReviewedExport): Promise<boolean> {
-  const read = await readWorkspaceFile(reviewed.folder, reviewed.analysis.sourcePath);
-  return !read.ok || sha256Hex(read.bytes) !== reviewed.analysis.sourceSha256;
+  const { sourcePath, sourceSha256, sources = [] } = reviewed.analysis;
+  return (await changedSource(reviewed.folder, [{ path: sourcePath, sha256: sourceSha256 }, ...sources])) !== undefined;
 }
 
 export interface ExportResult {
@@ -299,6 +346,13 @@ export async function verifyFolder(folderPath: string, options: { dshHome: strin
     reasons.push({ code: 'stale', message: `the source ${declaration.source.path} can no longer be read` });
   } else if (sha256Hex(source.bytes) !== declaration.source.sha256) {
     reasons.push({ code: 'stale', message: `the source ${declaration.source.path} changed since the export` });
+  }
+  // Every other file VS Code runs servers from: an edit, a removal or a new file is a change.
+  for (const pin of declaration.sources ?? []) {
+    const changed = await changedSource(folder, [pin]);
+    if (!changed) continue;
+    const how = { changed: 'changed since the export', removed: 'was removed since the export', created: 'was created since the export', unreadable: 'can no longer be read' }[changed.now];
+    reasons.push({ code: 'stale', message: `the source ${pin.path} ${how}` });
   }
   return { ok: reasons.length === 0, reasons, declaration };
 }

@@ -6,6 +6,7 @@ import { nodeAtPath, parseJsonc } from '../json/jsonTree';
 import { makeProblem } from '../problems/problems';
 import { isInside, readWorkspaceFile } from './reader';
 import { EMPTY_RANGE, LineIndex } from '../json/text';
+import { serverEntryPath, type SourceDialect } from '../mcp/sources';
 
 /**
  * The one envFile parser and loader of the bridge: the export pins what it reads, and the DSH
@@ -114,7 +115,7 @@ export async function loadEnvFile(file: string, folder: string): Promise<EnvFile
  * and, in the pinned mode, asks again. A server whose envFile cannot be read, or whose path is only
  * known when DSH starts it (an input or env reference), cannot be pinned and is not exported.
  */
-export async function pinEnvFiles(analysis: Analysis, folder: string, sourceText: string): Promise<Analysis> {
+export async function pinEnvFiles(analysis: Analysis, folder: string, sourceText: string, dialect: SourceDialect = 'vscode'): Promise<Analysis> {
   if (!analysis.usable || !analysis.servers.some((s) => s.transport === 'stdio' && s.envFile !== undefined)) return analysis;
   const lines = new LineIndex(sourceText);
   const root = parseJsonc(sourceText).root;
@@ -126,7 +127,8 @@ export async function pinEnvFiles(analysis: Analysis, folder: string, sourceText
       servers.push(server);
       continue;
     }
-    const node = nodeAtPath(root, ['servers', server.name, 'envFile']);
+    const entryPath = serverEntryPath(root, dialect, server.name);
+    const node = entryPath ? nodeAtPath(root, [...entryPath, 'envFile']) : undefined;
     const range = node ? lines.rangeAt(node.offset, node.length) : EMPTY_RANGE;
     const refuse = (code: 'env-file-unpinnable' | 'env-file-unreadable', args: Record<string, string> = {}) => {
       problems.push(makeProblem(code, analysis.sourcePath, range, args, { server: server.name }));

@@ -93,6 +93,8 @@ export interface FolderIdentity {
    * merged value as one layer.
    */
   settingLayers?: (key: string) => SettingLayerValue[];
+  /** The `.code-workspace` file of a multi-root workspace that holds the folder (absolute), if any. */
+  codeWorkspaceFile?: string;
 }
 
 /** One layer's value of a setting (`undefined`: not set in that layer). */
@@ -113,6 +115,7 @@ export function folderAnalyzeOptions(identity: FolderIdentity): AnalyzeOptions {
     folderName: identity.folderName,
     userHome: identity.userHome,
     resolveConfig: identity.settings,
+    ...(identity.codeWorkspaceFile ? { codeWorkspaceFile: identity.codeWorkspaceFile } : {}),
     ...readExportSettings(identity.settings, identity.invalidSetting ?? (() => undefined)),
   };
 }

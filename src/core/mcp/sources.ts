@@ -1,0 +1,95 @@
+/**
+ * The files VS Code runs MCP servers from for one workspace folder, as VS Code reads them
+ * (docs/sources.md): where each file keeps its server map, and which file wins a server name.
+ * Pure: paths and parse trees in, nodes and orders out.
+ */
+import { propertyValue, type Node } from '../json/jsonTree';
+
+/**
+ * - `vscode`: `<folder>/.vscode/mcp.json`, `servers` and `inputs` at the top level;
+ * - `dot-mcp`: `<folder>/.mcp.json`, Claude Code's format: `mcpServers` (or, in newer VS Code, a flat map of servers);
+ * - `code-workspace`: a multi-root workspace file, the same shape under `settings.mcp`;
+ * - `devcontainer`: `.devcontainer/devcontainer.json`, the same shape under `customizations.vscode.mcp`.
+ */
+export type SourceDialect = 'vscode' | 'dot-mcp' | 'code-workspace' | 'devcontainer';
+
+export interface SourceSpec {
+  /** Relative to the workspace folder ('/'-separated), or absolute for a `.code-workspace` file outside it. */
+  path: string;
+  dialect: SourceDialect;
+}
+
+export const VSCODE_SOURCE: SourceSpec = { path: '.vscode/mcp.json', dialect: 'vscode' };
+export const DOT_MCP_SOURCE: SourceSpec = { path: '.mcp.json', dialect: 'dot-mcp' };
+export const DEVCONTAINER_SOURCE: SourceSpec = { path: '.devcontainer/devcontainer.json', dialect: 'devcontainer' };
+
+/** Where the MCP section (servers, inputs) sits in each kind of file. */
+export const SECTION_PATH: Record<SourceDialect, readonly string[]> = {
+  vscode: [],
+  'dot-mcp': [],
+  'code-workspace': ['settings', 'mcp'],
+  devcontainer: ['customizations', 'vscode', 'mcp'],
+};
+
+/**
+ * VS Code's collection order (`McpCollectionSortOrder`): the folder's `.vscode/mcp.json` 0, its
+ * `.mcp.json` 1, the workspace file 100, the remote (dev container) user configuration 200-50.
+ * VS Code runs a name defined twice twice; DSH needs one name once, so the lower order wins.
+ */
+export const SOURCE_ORDER: Record<SourceDialect, number> = { vscode: 0, 'dot-mcp': 1, 'code-workspace': 100, devcontainer: 150 };
+
+/**
+ * The server maps of a section, in the order VS Code merges them: a later map wins a name.
+ * VS Code reads a legacy `mcpServers` beside `servers` as `{...servers, ...mcpServers}` (and
+ * rewrites the file so); `.mcp.json` has only `mcpServers`.
+ */
+export const SERVER_MAP_KEYS: Record<SourceDialect, readonly string[]> = {
+  vscode: ['servers', 'mcpServers'],
+  'dot-mcp': ['mcpServers'],
+  'code-workspace': ['servers', 'mcpServers'],
+  devcontainer: ['servers', 'mcpServers'],
+};
+
+/** The MCP section of a parsed file (the root for `.vscode/mcp.json` and `.mcp.json`), if present. */
+export function sectionNode(root: Node | undefined, dialect: SourceDialect): Node | undefined {
+  let node = root;
+  for (const key of SECTION_PATH[dialect]) {
+    if (node?.type !== 'object') return undefined;
+    node = propertyValue(node, key);
+  }
+  return node;
+}
+
+/**
+ * The JSON path of a server's entry in its file: the map that defines `name` last, as VS Code
+ * reads it; for a `.mcp.json` without `mcpServers`, the flat root map.
+ */
+export function serverEntryPath(root: Node | undefined, dialect: SourceDialect, name: string): string[] | undefined {
+  const section = sectionNode(root, dialect);
+  if (section?.type !== 'object') return undefined;
+  const maps = SERVER_MAP_KEYS[dialect];
+  for (let i = maps.length - 1; i >= 0; i--) {
+    const map = propertyValue(section, maps[i]);
+    if (map?.type === 'object' && propertyValue(map, name)) return [...SECTION_PATH[dialect], maps[i], name];
+  }
+  if (dialect === 'dot-mcp' && !propertyValue(section, 'mcpServers') && propertyValue(section, name)) return [name];
+  return undefined;
+}
+
+/** Which kind of file a problem's `file` is (a file the bridge does not know is read as `.vscode/mcp.json`). */
+export function dialectOf(file: string): SourceDialect {
+  if (file === DOT_MCP_SOURCE.path) return 'dot-mcp';
+  if (file === DEVCONTAINER_SOURCE.path) return 'devcontainer';
+  if (/\.code-workspace$/i.test(file)) return 'code-workspace';
+  return 'vscode';
+}
+
+/** True when a source path is one of the folder's files (not a workspace file elsewhere). */
+export function isFolderRelative(sourcePath: string): boolean {
+  return !/^([A-Za-z]:[\\/]|[\\/])/.test(sourcePath);
+}
+
+/** `chat.mcp.access`: `none` runs no server, `registry` only gallery ones; `.mcp.json` is read only with `all` (the default). */
+export function dotMcpDiscoveryOn(access: unknown): boolean {
+  return access !== 'none' && access !== 'registry' && access !== false;
+}

@@ -1,0 +1,238 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { analyzeSource } from '../../src/core/mcp/analyze';
+import { applyQuickFix, quickFixesFor } from '../../src/core/mcp/quickFixes';
+import { DEVCONTAINER_SOURCE, DOT_MCP_SOURCE, type SourceSpec } from '../../src/core/mcp/sources';
+import { analyzeFolder, exportFolder, verifyFolder } from '../../src/core/node/declarationFiles';
+import { codes, covered, options, tempDir } from './helpers';
+
+const ROOT = path.resolve(__dirname, '../..');
+const FIXTURES = path.join(ROOT, 'test/fixtures/sources');
+const CLI = path.join(ROOT, 'dist/cli.js');
+const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
+
+function analyzeAs(text: string, source: SourceSpec) {
+  return analyzeSource(Buffer.from(text, 'utf8'), options(), source);
+}
+
+/** A workspace (`<dir>/app`) with the fixture files under their real names; returns the folder and the workspace file. */
+function multiRoot(files: Partial<Record<'vscode' | 'dotMcp' | 'devcontainer' | 'codeWorkspace', string>>) {
+  const dir = tempDir('dsh-bridge-sources-');
+  const folder = path.join(dir, 'app');
+  const put = (rel: string, text: string | undefined) => {
+    if (text === undefined) return;
+    mkdirSync(path.dirname(path.join(folder, rel)), { recursive: true });
+    writeFileSync(path.join(folder, rel), text);
+  };
+  mkdirSync(folder, { recursive: true });
+  put('.vscode/mcp.json', files.vscode);
+  put('.mcp.json', files.dotMcp);
+  put('.devcontainer/devcontainer.json', files.devcontainer);
+  const codeWorkspace = path.join(dir, 'multi.code-workspace');
+  if (files.codeWorkspace !== undefined) writeFileSync(codeWorkspace, files.codeWorkspace);
+  return { folder, codeWorkspace };
+}
+
+function cli(args: string[], home: string) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, DSH_HOME: home }, encoding: 'utf8', cwd: ROOT });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
+}
+
+describe('sources: every file VS Code runs servers from (docs/sources.md)', function () {
+  this.timeout(60000);
+  before(function () {
+    if (!existsSync(CLI)) spawnSync('node', ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  });
+
+  describe('one file at a time, with exact ranges in that file', () => {
+    it('.mcp.json: JSONC with comments, trailing commas and Windows paths, the default cwd is the folder', () => {
+      const text = fixture('dot-mcp.json');
+      const a = analyzeAs(text, DOT_MCP_SOURCE);
+      assert.ok(a.usable);
+      assert.equal(a.sourcePath, '.mcp.json');
+      assert.deepEqual(a.servers.map((s) => s.name), ['files', 'docs', 'github']);
+      const files = a.servers[0];
+      assert.ok(files.transport === 'stdio');
+      assert.equal(files.command, 'C:\\Program Files\\nodejs\\node.exe');
+      assert.deepEqual(files.args, ['C:\\tools\\mcp\\files-server.js', '--root', 'D:\\work\\repo']);
+      assert.equal(files.cwd, options().folder);
+      // Claude Code's ${HOME} is not a VS Code variable: located on the variable, in this file.
+      const bad = a.problems.find((p) => p.code === 'unsupported-variable')!;
+      assert.equal(bad.file, '.mcp.json');
+      assert.equal(covered(text, bad.range), '${HOME}');
+      assert.deepEqual(a.rejected, [{ name: 'bad-var', codes: ['unsupported-variable'] }]);
+    });
+
+    it('.mcp.json: the flat map newer VS Code builds read', () => {
+      const a = analyzeAs('{ "a": { "command": "node", "args": ["a.js"] }, }', DOT_MCP_SOURCE);
+      assert.deepEqual(a.servers.map((s) => s.name), ['a']);
+    });
+
+    it('.mcp.json in VS Code\'s format: wrong-dialect on the key, nothing exported, a fix to mcpServers', () => {
+      const text = fixture('wrong-dialect.mcp.json');
+      const a = analyzeAs(text, DOT_MCP_SOURCE);
+      const wrong = a.problems.filter((p) => p.code === 'wrong-dialect');
+      assert.deepEqual(wrong.map((p) => covered(text, p.range)), ['"servers"', '"inputs"']);
+      assert.equal(wrong[0].severity, 'error');
+      assert.deepEqual(a.servers, []);
+      const [fix] = quickFixesFor(text, wrong[0]);
+      const after = applyQuickFix(text, fix);
+      assert.equal(after, text.replace('"servers"', '"mcpServers"'));
+      assert.deepEqual(analyzeAs(after, DOT_MCP_SOURCE).servers.map((s) => s.name), ['a']);
+      assert.deepEqual(quickFixesFor(text, wrong[1]), [], 'inputs have no place in .mcp.json');
+    });
+
+    it('.vscode/mcp.json with mcpServers: exported as VS Code runs them, a warning with the rename', () => {
+      const text = '{\n  // pasted from another client\n  "mcpServers": {\n    "a": { "command": "node", "args": ["a.js"] },\n  },\n}\n';
+      const a = analyzeAs(text, { path: '.vscode/mcp.json', dialect: 'vscode' });
+      assert.deepEqual(a.servers.map((s) => s.name), ['a']);
+      const p = a.problems.find((x) => x.code === 'wrong-root-key')!;
+      assert.equal(p.severity, 'warning');
+      assert.match(p.message, /VS Code runs these servers/);
+      assert.equal(applyQuickFix(text, quickFixesFor(text, p)[0]), text.replace('"mcpServers"', '"servers"'));
+    });
+
+    it('.vscode/mcp.json with servers and mcpServers: mcpServers wins a name (VS Code\'s merge), the fix moves the entries', () => {
+      const text = '{\n  "servers": {\n    "a": { "command": "old" },\n    "b": { "command": "b" }\n  },\n  "mcpServers": {\n    "a": { "command": "new" }\n  }\n}\n';
+      const a = analyzeAs(text, { path: '.vscode/mcp.json', dialect: 'vscode' });
+      assert.deepEqual(a.servers.map((s) => [s.name, s.transport === 'stdio' && s.command]), [['b', 'b'], ['a', 'new']]);
+      const shadowed = a.problems.find((p) => p.code === 'shadowed-server')!;
+      assert.equal(covered(text, shadowed.range), '"a"');
+      assert.equal(shadowed.range.start.line, 2, 'on the servers entry, the one VS Code drops');
+      assert.equal(covered(text, shadowed.related![0].range), '"a"');
+      assert.equal(shadowed.related![0].range.start.line, 6);
+      assert.deepEqual(a.rejected, [{ name: 'a', codes: ['shadowed-server'] }]);
+      const [fix] = quickFixesFor(text, a.problems.find((p) => p.code === 'wrong-root-key')!);
+      assert.equal(fix.id, 'merge-mcpServers');
+      const after = JSON.parse(applyQuickFix(text, fix));
+      assert.deepEqual(after, { servers: { a: { command: 'new' }, b: { command: 'b' } } });
+    });
+
+    it('.code-workspace: settings.mcp, with ranges in the workspace file', () => {
+      const text = fixture('multi.code-workspace');
+      const a = analyzeAs(text, { path: '/ws/multi.code-workspace', dialect: 'code-workspace' });
+      assert.deepEqual(a.servers.map((s) => s.name), ['time', 'docs']);
+      const unpinned = analyzeAs(text.replace('mcp-server-time==0.6.2', 'mcp-server-time'), { path: '/ws/multi.code-workspace', dialect: 'code-workspace' })
+        .problems.find((p) => p.code === 'unpinned-package')!;
+      assert.equal(unpinned.file, '/ws/multi.code-workspace');
+      assert.equal(covered(text.replace('mcp-server-time==0.6.2', 'mcp-server-time'), unpinned.range), '"mcp-server-time"');
+      assert.deepEqual(analyzeAs('{ "folders": [], "settings": { "editor.tabSize": 2 } }', { path: '/ws/x.code-workspace', dialect: 'code-workspace' }).servers, []);
+    });
+
+    it('devcontainer.json: customizations.vscode.mcp with its inputs; quick fixes edit inside the section', () => {
+      const text = fixture('devcontainer.json');
+      const a = analyzeAs(text, DEVCONTAINER_SOURCE);
+      assert.deepEqual(a.servers.map((s) => s.name), ['postgres']);
+      assert.deepEqual(a.inputs.map((i) => [i.id, i.password]), [['db-password', true]]);
+      const unmasked = text.replace(', "password": true', '');
+      const p = analyzeAs(unmasked, DEVCONTAINER_SOURCE).problems.find((x) => x.code === 'unmasked-secret-input')!;
+      assert.equal(p.file, '.devcontainer/devcontainer.json');
+      assert.equal(covered(unmasked, p.range), '"db-password"');
+      const fixed = applyQuickFix(unmasked, quickFixesFor(unmasked, p)[0]);
+      assert.ok(!codes(analyzeAs(fixed, DEVCONTAINER_SOURCE)).includes('unmasked-secret-input'), fixed);
+      assert.ok(fixed.includes('// A dev container with its own MCP server'));
+    });
+  });
+
+  describe('a folder: merged in VS Code\'s order, pinned, stale on any change', () => {
+    it('exports every source, names each server\'s file, and marks the shadowed definitions', async () => {
+      const { folder, codeWorkspace } = multiRoot({
+        vscode: fixture('vscode-mcp.json'), dotMcp: fixture('dot-mcp.json'), devcontainer: fixture('devcontainer.json'), codeWorkspace: fixture('multi.code-workspace'),
+      });
+      const a = await analyzeFolder({ ...options({ folder }), codeWorkspaceFile: codeWorkspace });
+      assert.ok(a.usable);
+      assert.deepEqual(a.servers.map((s) => [s.name, s.source ?? a.sourcePath]), [
+        ['github', '.vscode/mcp.json'], ['files', '.mcp.json'], ['docs', '.mcp.json'], ['time', codeWorkspace], ['postgres', '.devcontainer/devcontainer.json'],
+      ]);
+      const shadowed = a.problems.filter((p) => p.code === 'shadowed-server');
+      assert.deepEqual(shadowed.map((p) => [p.file, p.args.name, p.related?.[0].file]), [
+        ['.mcp.json', 'github', '.vscode/mcp.json'], [codeWorkspace, 'docs', '.mcp.json'],
+      ]);
+      const dotMcp = fixture('dot-mcp.json');
+      assert.equal(covered(dotMcp, shadowed[0].range), '"github"');
+      assert.equal(covered(fixture('vscode-mcp.json'), shadowed[0].related![0].range), '"github"');
+      assert.deepEqual(a.sources, [
+        { path: '.mcp.json', sha256: a.sources![0].sha256 }, { path: codeWorkspace, sha256: a.sources![1].sha256 }, { path: '.devcontainer/devcontainer.json', sha256: a.sources![2].sha256 },
+      ]);
+      assert.ok(a.sources!.every((s) => /^[0-9a-f]{64}$/.test(s.sha256!)));
+    });
+
+    it('verify is stale after an edit, a removal or a creation of any source; the DSH side uses the same verify', async () => {
+      const home = tempDir('dsh-home-');
+      const { folder, codeWorkspace } = multiRoot({ vscode: fixture('vscode-mcp.json'), dotMcp: fixture('dot-mcp.json'), codeWorkspace: fixture('multi.code-workspace') });
+      const exportNow = async () => {
+        const r = await exportFolder({ ...options({ folder }), codeWorkspaceFile: codeWorkspace, dshHome: home });
+        assert.ok(r.written || r.unchanged, 'exported');
+        assert.ok((await verifyFolder(folder, { dshHome: home })).ok);
+      };
+      const staleAfter = async (change: () => void, why: RegExp) => {
+        await exportNow();
+        change();
+        const v = await verifyFolder(folder, { dshHome: home });
+        assert.equal(v.ok, false);
+        assert.ok(v.reasons.some((r) => r.code === 'stale' && why.test(r.message)), JSON.stringify(v.reasons));
+      };
+      await staleAfter(() => writeFileSync(path.join(folder, '.mcp.json'), `${fixture('dot-mcp.json')} `), /\.mcp\.json changed/);
+      await staleAfter(() => writeFileSync(codeWorkspace, fixture('multi.code-workspace').replace('0.6.2', '0.6.3')), /multi\.code-workspace changed/);
+      await staleAfter(() => {
+        mkdirSync(path.join(folder, '.devcontainer'));
+        writeFileSync(path.join(folder, '.devcontainer/devcontainer.json'), fixture('devcontainer.json'));
+      }, /devcontainer\.json was created/);
+      await staleAfter(() => rmSync(path.join(folder, '.mcp.json')), /\.mcp\.json was removed/);
+    });
+
+    it('with only .mcp.json, it is the declaration\'s source; one unusable source stops the export', async () => {
+      const { folder } = multiRoot({ dotMcp: fixture('dot-mcp.json') });
+      const a = await analyzeFolder(options({ folder }));
+      assert.ok(a.usable);
+      assert.equal(a.sourcePath, '.mcp.json');
+      assert.deepEqual(a.sources!.map((s) => [s.path, s.sha256]), [['.vscode/mcp.json', null], ['.devcontainer/devcontainer.json', null]]);
+      assert.ok(a.servers.every((s) => s.source === undefined));
+      mkdirSync(path.join(folder, '.devcontainer'));
+      writeFileSync(path.join(folder, '.devcontainer/devcontainer.json'), '{ "customizations": { "vscode": { "mcp": { "servers": { ');
+      const broken = await analyzeFolder(options({ folder }));
+      assert.equal(broken.usable, false);
+      assert.ok(broken.problems.some((p) => p.code === 'invalid-json' && p.file === '.devcontainer/devcontainer.json'));
+    });
+
+    it('.mcp.json is skipped when chat.mcp.access turns VS Code\'s discovery of it off', async () => {
+      const { folder } = multiRoot({ vscode: fixture('vscode-mcp.json'), dotMcp: fixture('dot-mcp.json') });
+      const off = await analyzeFolder(options({ folder, resolveConfig: (key) => (key === 'chat.mcp.access' ? 'registry' : undefined) }));
+      assert.deepEqual(off.servers.map((s) => s.name), ['github']);
+      assert.ok(!off.sources!.some((s) => s.path === '.mcp.json'));
+    });
+  });
+
+  describe('through the CLI (dist/cli.js)', () => {
+    it('export --code-workspace: servers with their files, problems located in their files, verify stale after an edit', () => {
+      const home = tempDir('cli-home-');
+      const { folder, codeWorkspace } = multiRoot({
+        vscode: fixture('vscode-mcp.json'), dotMcp: fixture('dot-mcp.json'), devcontainer: fixture('devcontainer.json'), codeWorkspace: fixture('multi.code-workspace'),
+      });
+      const r = cli(['export', '--workspace', folder, '--code-workspace', codeWorkspace, '--json'], home);
+      assert.equal(r.code, 0, r.stderr);
+      const out = r.json();
+      assert.deepEqual(out.servers.map((s: { name: string; source?: string }) => [s.name, s.source ?? null]), [
+        ['github', null], ['files', '.mcp.json'], ['docs', '.mcp.json'], ['time', codeWorkspace], ['postgres', '.devcontainer/devcontainer.json'],
+      ]);
+      const variable = out.problems.find((p: { code: string }) => p.code === 'unsupported-variable');
+      assert.equal(variable.file, '.mcp.json');
+      assert.equal(covered(fixture('dot-mcp.json'), variable.range), '${HOME}');
+      const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
+      assert.deepEqual(declaration.sources.map((s: { path: string }) => s.path), ['.mcp.json', codeWorkspace, '.devcontainer/devcontainer.json']);
+      assert.equal(declaration.servers[1].source, '.mcp.json');
+
+      const human = cli(['check', '--workspace', folder, '--code-workspace', codeWorkspace], home);
+      assert.match(human.stdout, /^SERVER\s+DSH NAME\s+TRANSPORT\s+FROM\s+PIN$/m);
+      assert.match(human.stdout, /\.mcp\.json:\d+:\d+ warning shadowed-server: Server "github" is also defined in \.vscode\/mcp\.json/);
+
+      assert.equal(cli(['verify', '--workspace', folder], home).code, 0);
+      writeFileSync(path.join(folder, '.devcontainer/devcontainer.json'), fixture('devcontainer.json').replace('0.6.2', '0.6.3'));
+      const stale = cli(['verify', '--workspace', folder, '--json'], home);
+      assert.equal(stale.code, 1);
+      assert.match(stale.stdout, /devcontainer\.json changed since the export/);
+    });
+  });
+});
