@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { verifyFolder } from '../../core/node/declarationFiles';
 import { HostStore } from '../../core/node/hostStore';
 import type { McpDiagnostics } from '../diagnostics';
-import { fileFolders, mcpJsonUri } from '../mcpFiles';
+import { fileFolders, mcpJsonUri, sourceUri } from '../mcpFiles';
 import { folderCounts, folderRows, serverEntries, type FolderRows, type ServerRow, type ServerState } from './serverRows';
 
 export const SERVERS_VIEW_ID = 'dsh.mcpServers';
@@ -224,8 +224,10 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
   private async openEntry(node: unknown, name?: unknown): Promise<void> {
     const target = this.target(node, name);
     if (!target) return;
-    const doc = await vscode.workspace.openTextDocument(mcpJsonUri(target.folder));
-    const entry = target.name === undefined ? undefined : serverEntries(doc.getText()).find((e) => e.name === target.name);
+    // A server of another file (.mcp.json, the dev container or workspace file) opens there (docs/sources.md).
+    const elsewhere = target.name === undefined ? undefined : this.diagnostics.get(target.folder)?.analysis.serverKeys?.[target.name];
+    const doc = await vscode.workspace.openTextDocument(elsewhere ? sourceUri(target.folder.uri, elsewhere.file) : mcpJsonUri(target.folder));
+    const entry = elsewhere ?? (target.name === undefined ? undefined : serverEntries(doc.getText()).find((e) => e.name === target.name));
     const selection = entry ? new vscode.Range(entry.range.start.line, entry.range.start.character, entry.range.end.line, entry.range.end.character) : undefined;
     await vscode.window.showTextDocument(doc, { selection, preview: false });
   }
