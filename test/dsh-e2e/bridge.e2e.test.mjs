@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { approvalAnswerer, baseHost, loadPluginRow, smallestHost } from './host.mjs';
 import { BUNDLE, PLUGIN, session, withSmallest } from './smallest.mjs';
 import assert from 'node:assert/strict';
-import { cli, everythingWorkspace, readDeclaration, serverProcesses, tempRoot, waitFor } from './fixtures.mjs';
+import { cli, everythingWorkspace, readDeclaration, SERVER_JS, serverProcesses, tempRoot, waitFor } from './fixtures.mjs';
 import { prepareWorkspaces, runScenario } from './scenario.mjs';
 
 const only = process.env.DSH_E2E_HOST; // 'smallest' | 'base' | undefined (both)
@@ -197,5 +197,38 @@ if (!only || only === 'smallest') {
     assert.equal(answers.asked.length, 2, 'asked again once after the pin changed');
     t.diagnostic(`${count()} spawns over ${h.llm.requests.get('mF').length} model steps`);
     await s.dispose();
+  }));
+}
+
+if (!only || only === 'smallest') {
+  test('DSH rc.8: a server from the workspace\'s .mcp.json (Claude Code format) mounts; an edit of that file is refused as stale', { timeout: 90000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+    // No .vscode/mcp.json: the folder's servers are in .mcp.json only, as VS Code also runs them.
+    const C = path.join(tmp.root, 'C');
+    fs.mkdirSync(C);
+    const dotMcp = `// Claude Code's project file\n{\n  "mcpServers": {\n    "everything": { "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(SERVER_JS)}, "stdio"], },\n  },\n}\n`;
+    fs.writeFileSync(path.join(C, '.mcp.json'), dotMcp);
+    cli(tmp.home, ['export', '--workspace', C]);
+    const declaration = readDeclaration(C);
+    assert.equal(declaration.source.path, '.mcp.json');
+    assert.deepEqual(declaration.servers.map((s) => s.serverName), ['everything']);
+    const answers = approvalAnswerer(h.root);
+    answers.setDefault('allowed-once');
+    const s1 = await session(h, 'sC1', C, 'mC1');
+    await turn(s1);
+    const tools = h.llm.requests.get('mC1')[0].tools.map((x) => x.name);
+    assert.ok(tools.some((n) => n.startsWith('mcp__everything__')), `tools: ${tools.join(' ')}`);
+    await waitFor(() => serverProcesses().some((p) => p.cwd === C), 15000, 'the server from .mcp.json running in the folder');
+    await s1.dispose();
+
+    // Edited after the export: the declaration no longer says what VS Code would run.
+    fs.writeFileSync(path.join(C, '.mcp.json'), dotMcp.replace('"stdio"]', '"stdio", "--extra"]'));
+    const s2 = await session(h, 'sC2', C, 'mC2');
+    await turn(s2);
+    await turn(s2);
+    for (const r of h.llm.requests.get('mC2')) assert.deepEqual(r.tools.filter((x) => x.name.startsWith('mcp__')).map((x) => x.name), []);
+    const lines = h.logs.filter((l) => l.includes(C) && l.includes('declaration refused (stale)'));
+    assert.ok(lines.some((l) => l.includes('the source .mcp.json changed since the export')), h.logs.filter((l) => l.includes('dsh-bridge')).join('\n'));
+    t.diagnostic(lines[0]);
+    await s2.dispose();
   }));
 }

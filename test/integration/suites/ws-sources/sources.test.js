@@ -1,0 +1,117 @@
+// Session on test/fixtures/ws-sources, opened through sources.code-workspace: the folder's
+// servers come from .vscode/mcp.json, .mcp.json, the dev container file and the workspace file
+// (docs/sources.md). Diagnostics land in the file they are about, at exact ranges; quick fixes
+// work there; the watcher follows a closed file; the export names each server's file and pins
+// every file, so an edit of any of them makes verify stale. DSH_HOME is the run's own folder.
+'use strict';
+const assert = require('assert');
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+const { extension, positionAt, replaceDocument, waitFor, workspaceFolder } = require('../../helpers');
+
+const uriOf = (rel) => vscode.Uri.joinPath(workspaceFolder().uri, ...rel.split('/'));
+const ours = (uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'dsh-bridge');
+const codeOf = (d) => (d.code && typeof d.code === 'object' ? d.code.value : d.code);
+const codes = (uri) => ours(uri).map(codeOf).sort();
+const plain = (r) => ({ start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } });
+
+/** Range of the `nth` occurrence (0-based) of `needle` in `text`. */
+function rangeOf(text, needle, nth = 0) {
+  let offset = -1;
+  for (let i = 0; i <= nth; i++) offset = text.indexOf(needle, offset + 1);
+  assert.ok(offset >= 0, `fixture changed: ${needle} not found`);
+  return { start: positionAt(text, offset), end: positionAt(text, offset + needle.length) };
+}
+
+async function applyOnly(doc, code) {
+  const d = ours(doc.uri).find((x) => codeOf(x) === code);
+  assert.ok(d, `no ${code} diagnostic in ${doc.uri.fsPath} (now: ${codes(doc.uri)})`);
+  const actions = (await vscode.commands.executeCommand('vscode.executeCodeActionProvider', doc.uri, d.range, vscode.CodeActionKind.QuickFix.value) || [])
+    .filter((a) => a.kind && a.kind.value === 'quickfix');
+  assert.strictEqual(actions.length, 1, `one fix for ${code}: ${actions.map((a) => a.title)}`);
+  assert.ok(await vscode.workspace.applyEdit(actions[0].edit));
+  return actions[0];
+}
+
+describe('ws-sources: every file VS Code runs the folder\'s servers from', function () {
+  this.timeout(90000);
+  let workspaceFile;
+
+  before(async function () {
+    await waitFor(() => extension().isActive, 30000, 'activation');
+    workspaceFile = vscode.workspace.workspaceFile;
+    assert.ok(workspaceFile && path.basename(workspaceFile.fsPath) === 'sources.code-workspace', 'opened through the workspace file');
+  });
+
+  it('.mcp.json: its problems at exact ranges in it, the shadowed github linked to the one in .vscode/mcp.json; mcp.json keeps only its own', async function () {
+    const uri = uriOf('.mcp.json');
+    await waitFor(() => codes(uri).length === 2, 30000, `diagnostics in .mcp.json (now ${codes(uri)})`);
+    assert.deepStrictEqual(codes(uri), ['shadowed-server', 'unsupported-variable']);
+    const text = fs.readFileSync(uri.fsPath, 'utf8');
+    const shadowed = ours(uri).find((d) => codeOf(d) === 'shadowed-server');
+    assert.deepStrictEqual(plain(shadowed.range), rangeOf(text, '"github"'));
+    assert.strictEqual(shadowed.severity, vscode.DiagnosticSeverity.Warning);
+    assert.match(shadowed.message, /"github" is also defined in \.vscode\/mcp\.json/);
+    const [related] = shadowed.relatedInformation;
+    assert.strictEqual(related.location.uri.toString(), uriOf('.vscode/mcp.json').toString());
+    assert.deepStrictEqual(plain(related.location.range), rangeOf(fs.readFileSync(uriOf('.vscode/mcp.json').fsPath, 'utf8'), '"github"'));
+    const variable = ours(uri).find((d) => codeOf(d) === 'unsupported-variable');
+    assert.deepStrictEqual(plain(variable.range), rangeOf(text, '${HOME}'));
+    assert.deepStrictEqual(codes(uriOf('.vscode/mcp.json')), [], 'nothing of the other files lands in .vscode/mcp.json');
+  });
+
+  it('the workspace file and the dev container file get their own diagnostics', async function () {
+    await waitFor(() => codes(workspaceFile).length && codes(uriOf('.devcontainer/devcontainer.json')).length, 30000, 'diagnostics in both files');
+    assert.deepStrictEqual(codes(workspaceFile), ['shadowed-server']);
+    const [docs] = ours(workspaceFile);
+    assert.deepStrictEqual(plain(docs.range), rangeOf(fs.readFileSync(workspaceFile.fsPath, 'utf8'), '"docs"'));
+    assert.strictEqual(docs.relatedInformation[0].location.uri.toString(), uriOf('.mcp.json').toString());
+    assert.deepStrictEqual(codes(uriOf('.devcontainer/devcontainer.json')), ['unsupported-transport']);
+  });
+
+  it('a quick fix applies inside the dev container file (sse -> http), and its diagnostic goes', async function () {
+    const doc = await vscode.workspace.openTextDocument(uriOf('.devcontainer/devcontainer.json'));
+    const before = doc.getText();
+    await applyOnly(doc, 'unsupported-transport');
+    assert.strictEqual(doc.getText(), before.replace('"type": "sse"', '"type": "http"'));
+    await waitFor(() => codes(doc.uri).length === 0, 15000, `no diagnostic left (now ${codes(doc.uri)})`);
+    await doc.save();
+  });
+
+  it('follows a closed .mcp.json on disk: VS Code\'s format there is wrong-dialect, fixed by renaming to mcpServers', async function () {
+    const uri = uriOf('.mcp.json');
+    const original = fs.readFileSync(uri.fsPath, 'utf8');
+    const pasted = '{\n  // VS Code\'s format pasted here\n  "servers": { "a": { "command": "node", "args": ["a.js"] } }\n}\n';
+    fs.writeFileSync(uri.fsPath, pasted);
+    await waitFor(() => codes(uri).join() === 'wrong-dialect', 15000, `wrong-dialect (now ${codes(uri)})`);
+    assert.deepStrictEqual(plain(ours(uri)[0].range), rangeOf(pasted, '"servers"'));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await applyOnly(doc, 'wrong-dialect');
+    assert.strictEqual(doc.getText(), pasted.replace('"servers"', '"mcpServers"'));
+    await waitFor(() => !codes(uri).includes('wrong-dialect'), 15000, 'the fix to be picked up as typed');
+    assert.ok(await replaceDocument(doc, original));
+    await doc.save();
+    await waitFor(() => codes(uri).length === 2, 15000, `the original diagnostics back (now ${codes(uri)})`);
+  });
+
+  it('the export names each server\'s file and pins every file; an edit of the dev container file makes verify stale', async function () {
+    const folder = workspaceFolder();
+    const summary = await vscode.commands.executeCommand('dsh.exportMcpServers', [folder.uri]);
+    assert.strictEqual(summary.outcome, 'exported', JSON.stringify(summary));
+    const decl = JSON.parse(fs.readFileSync(path.join(folder.uri.fsPath, '.dsh', 'declaration.json'), 'utf8'));
+    assert.deepStrictEqual(decl.servers.map((s) => [s.name, s.source || decl.source.path]), [
+      ['github', '.vscode/mcp.json'], ['files', '.mcp.json'], ['docs', '.mcp.json'], ['time', workspaceFile.fsPath], ['postgres', '.devcontainer/devcontainer.json'], ['events', '.devcontainer/devcontainer.json'],
+    ]);
+    assert.deepStrictEqual(decl.sources.map((s) => s.path), ['.mcp.json', workspaceFile.fsPath, '.devcontainer/devcontainer.json']);
+    assert.ok(decl.rejected.some((r) => r.name === 'github' && r.codes.includes('shadowed-server')));
+    const fresh = await vscode.commands.executeCommand('dsh.verifyDeclaration', folder.uri);
+    assert.deepStrictEqual({ ok: fresh.ok, reasons: fresh.reasons }, { ok: true, reasons: [] });
+
+    const devcontainer = uriOf('.devcontainer/devcontainer.json').fsPath;
+    fs.writeFileSync(devcontainer, fs.readFileSync(devcontainer, 'utf8').replace('pg-server.js', 'pg-server2.js'));
+    const stale = await vscode.commands.executeCommand('dsh.verifyDeclaration', folder.uri);
+    assert.strictEqual(stale.ok, false);
+    assert.ok(stale.reasons.some((r) => r.code === 'stale' && /devcontainer\.json changed since the export/.test(r.message)), JSON.stringify(stale.reasons));
+  });
+});
