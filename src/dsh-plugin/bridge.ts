@@ -29,8 +29,6 @@ export interface BridgeOptions {
   gateSkillRoots?: boolean;
   /** Where a once-per-session line also goes when the DSH log is not shown (a headless run's stderr). */
   notice?: (line: string) => void;
-  /** The user's home: the declaration lookup never goes above it (default os.homedir()). */
-  homeDir?: string;
   /** How long a step's request waits for the servers starting in that step (then it goes on with those ready). */
   startWaitMs?: number;
   /** false: start servers one after another and wait for each (the behaviour before the bounded wait). */
@@ -286,7 +284,7 @@ export class Bridge {
     let inputs: Record<string, string> = {};
     let approvals: Array<{ serverName: string; pin: string }> = [];
     // DSH is often started in a subfolder: the nearest declaration up to the project root applies.
-    const lookup = await findDeclarationFolder(cwd, this.options.homeDir ?? os.homedir());
+    const lookup = await findDeclarationFolder(cwd, os.homedir());
     let folder = lookup.folder ?? cwd;
     const declarationPath = path.join(folder, '.dsh', 'declaration.json');
     const verified = lookup.folder ? await verifyFolder(folder, { dshHome: this.options.dshHome }) : undefined;

@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { approvalAnswerer, HERE, HOST_DIR } from './host.mjs';
-import { cli, countIn, everythingWorkspace, readDeclaration, SERVER_JS, waitFor } from './fixtures.mjs';
+import { approvalAnswerer, HERE, HOST_DIR, hostImport, smallestHost } from './host.mjs';
+import { approvePin, cli, countIn, everythingWorkspace, readDeclaration, SERVER_JS, setTrustMode, tempRoot, waitFor } from './fixtures.mjs';
 import { session, withSmallest } from './smallest.mjs';
 
 // Smallest host only: DSH_E2E_HOST=base skips this file.
@@ -354,3 +354,70 @@ test('DSH rc.8: an envFile is loaded inside DSH when the server starts (declared
   t.diagnostic(`get-env saw FROM_ENV_FILE and BRIDGE_FROM_ENV=${env.BRIDGE_FROM_ENV}`);
   await s.dispose();
 }));
+
+test('DSH rc.8: a session that ends while a server is still starting: the server is stopped once its start completes, never mounted', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+  const DELAY = 5000;
+  const W = workspace(tmp, 'W', { servers: { slow: fixtureServer('slow', DELAY) } });
+  const answers = approvalAnswerer(h.root);
+  answers.setDefault('allowed-once');
+  const s = await session(h, 'sS', W, 'mS');
+  await turn(s);
+  assert.deepEqual(mcpNames(h.llm.requests.get('mS')[0]), [], 'not up within the wait');
+  assert.equal(fixtureProcesses().length, 1, 'still starting');
+  const ending = Date.now();
+  await s.dispose();
+  // rc.8's cordis finishes a fiber's pending start before running its disposal, so the process
+  // lives until it answers initialize; then the plugin sees the session ended and stops it.
+  await waitFor(() => fixtureProcesses().length === 0, DELAY + 15000, 'the starting server to stop');
+  t.diagnostic(`the starting server was gone ${Date.now() - ending} ms after the session ended (it answers initialize after ${DELAY} ms)`);
+  await sleep(300);
+  assert.ok(!h.logs.some((l) => l.includes('started "slow"')), 'never mounted after the end');
+  assert.ok(!h.root.tools.schemas().some((x) => x.name.startsWith('mcp__slow__')), 'no tool left registered');
+}, { pluginConfig: { startWaitMs: 1000 } }));
+
+test('DSH rc.8: the plugin\'s cost on a session\'s first request (no declaration; a declaration whose server is approved), against the same host without the plugin', { timeout: 120000, skip: SKIP }, async (t) => {
+  const { createUserMessage } = await hostImport('@deepseek-ai/dsh-llm');
+  const N = 9;
+  const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  /** First-request latency of N fresh sessions, each in a fresh project folder (`prepare` fills it). */
+  const firstRequests = async (h, root, label, prepare = () => undefined) => {
+    const times = [];
+    for (let i = 0; i < N; i++) {
+      const folder = path.join(root, `${label}-${i}`);
+      fs.mkdirSync(path.join(folder, '.git'), { recursive: true });
+      prepare(folder);
+      const handle = await h.root.agents.create({ sessionId: `${label}-${i}`, meta: { cwd: folder }, agentOptions: { provider: 'fake', model: `${label}-${i}` } });
+      const sent = Date.now();
+      handle.agent.followup(createUserMessage({ content: [{ type: 'text', text: 'go' }], source: { kind: 'user' } }));
+      await handle.agent.whenIdle();
+      times.push(h.llm.requests.get(`${label}-${i}`)[0].at - sent);
+      await handle.dispose();
+    }
+    return times;
+  };
+  const bare = await smallestHost();
+  const tmpBare = tempRoot();
+  let without;
+  try {
+    without = await firstRequests(bare, tmpBare.root, 'bare');
+  } finally {
+    await bare.dispose();
+    tmpBare.cleanup();
+  }
+  let withPlugin;
+  let approved;
+  await withSmallest(async ({ h, tmp }) => {
+    withPlugin = await firstRequests(h, tmp.root, 'plain');
+    // A folder whose one server is approved (pinned): the first request also waits for its start.
+    setTrustMode(tmp.home, 'pinned');
+    const template = everythingWorkspace(tmp.root, 'template', { home: tmp.home, exportIt: false });
+    approved = await firstRequests(h, tmp.root, 'declared', (folder) => {
+      fs.cpSync(path.join(template, '.vscode'), path.join(folder, '.vscode'), { recursive: true });
+      cli(tmp.home, ['export', '--workspace', folder]);
+      cli(tmp.home, ['inputs', 'set', 'everything-key', '--workspace', folder], 'v');
+      approvePin(tmp.home, folder, 'everything', readDeclaration(folder).servers[0].pin);
+    });
+  });
+  t.diagnostic(`first request, median of ${N} sessions: without the plugin ${median(without)} ms; with it, no declaration ${median(withPlugin)} ms; with an approved server-everything ${median(approved)} ms (all: ${without.join(',')} / ${withPlugin.join(',')} / ${approved.join(',')})`);
+  assert.ok(median(withPlugin) - median(without) < 250, `the plugin adds ${median(withPlugin) - median(without)} ms to a first request without a declaration`);
+});
