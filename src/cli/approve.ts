@@ -10,6 +10,10 @@ import { CommandUsageError, stringList, type CommandContext } from './context';
 export const APPROVE_USAGE = 'approve [NAME...|lsp] [--yes PIN]...   review servers\' (and language servers\') exact launch and approve their pins for the pinned trust mode';
 
 type Outcome = 'approved' | 'already' | 'declined' | 'refused-no-tty';
+const OUTCOME_WORDS: Record<Outcome, string> = {
+  approved: 'approved', already: 'already approved (this pin)', declined: 'not approved',
+  'refused-no-tty': 'not approved: no terminal to ask (after reading the review, pass --yes with its pin)',
+};
 
 /**
  * `dsh-bridge approve [NAME...] --workspace DIR`: for a verified declaration, shows each
@@ -52,71 +56,100 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
   const trustMode = await store.trustMode();
   const record = await store.readFolder(declaration.folder);
   const tty = input.isTTY === true;
-  const results: Array<{ server: DeclaredServer; review: LaunchReview; outcome: Outcome }> = [];
-  for (const server of selected) {
-    const review = reviewLaunch(server);
-    if (!json) io.out(`${reviewLines(server, review).join('\n')}\n`);
-    let outcome: Outcome;
-    if (record.approvals.some((a) => a.serverName === server.serverName && a.pin === server.pin)) outcome = 'already';
-    else if (yes.has(server.pin)) outcome = 'approved';
-    else if (!tty) outcome = 'refused-no-tty';
-    else outcome = (await askYesNo(`Approve "${server.name}" for DSH sessions in ${declaration.folder}? [y/N] `, input)) ? 'approved' : 'declined';
-    if (outcome === 'approved') await store.approve(declaration.folder, server.serverName, server.pin);
-    if (!json) io.out(`  -> ${{ approved: 'approved', already: 'already approved (this pin)', declined: 'not approved', 'refused-no-tty': 'not approved: no terminal to ask (after reading the review, pass --yes with its pin)' }[outcome]}\n`);
-    results.push({ server, review, outcome });
+  const questions = yesNoQuestions(input);
+  try {
+    return await approveSelected();
+  } finally {
+    questions.close();
   }
 
-  let lspOutcome: Outcome | undefined;
-  if (lspSelected) {
-    if (!json) io.out(`${lspReviewLines(lspSelected).join('\n')}\n`);
-    if (record.approvals.some((a) => a.serverName === LSP_APPROVAL_NAME && a.pin === lspSelected.pin)) lspOutcome = 'already';
-    else if (yes.has(lspSelected.pin)) lspOutcome = 'approved';
-    else if (!tty) lspOutcome = 'refused-no-tty';
-    else lspOutcome = (await askYesNo(`Approve these language servers for DSH sessions in ${declaration.folder}? [y/N] `, input)) ? 'approved' : 'declined';
-    if (lspOutcome === 'approved') await store.approve(declaration.folder, LSP_APPROVAL_NAME, lspSelected.pin);
-    if (!json) io.out(`  -> ${{ approved: 'approved', already: 'already approved (this pin)', declined: 'not approved', 'refused-no-tty': 'not approved: no terminal to ask (after reading the review, pass --yes with its pin)' }[lspOutcome]}\n`);
-  }
+  async function approveSelected(): Promise<number> {
+    const results: Array<{ server: DeclaredServer; review: LaunchReview; outcome: Outcome }> = [];
+    for (const server of selected) {
+      const review = reviewLaunch(server);
+      if (!json) io.out(`${reviewLines(server, review).join('\n')}\n`);
+      let outcome: Outcome;
+      if (record.approvals.some((a) => a.serverName === server.serverName && a.pin === server.pin)) outcome = 'already';
+      else if (yes.has(server.pin)) outcome = 'approved';
+      else if (!tty) outcome = 'refused-no-tty';
+      else outcome = (await questions.ask(`Approve "${server.name}" for DSH sessions in ${declaration.folder}? [y/N] `)) ? 'approved' : 'declined';
+      if (outcome === 'approved') await store.approve(declaration.folder, server.serverName, server.pin);
+      if (!json) io.out(`  -> ${OUTCOME_WORDS[outcome]}\n`);
+      results.push({ server, review, outcome });
+    }
 
-  const ok = results.every((r) => r.outcome === 'approved' || r.outcome === 'already') && (lspOutcome === undefined || lspOutcome === 'approved' || lspOutcome === 'already');
-  if (json) {
-    io.out(JSON.stringify({
-      folder: declaration.folder,
-      trustMode,
-      servers: results.map(({ server, review, outcome }) => ({
-        name: server.name, serverName: server.serverName, transport: server.transport, pin: server.pin, outcome,
-        launch: review.launch, cwd: review.cwd ?? null, envNames: review.envNames, envFile: review.envFile ?? null, envFileNames: review.envFileNames, headerNames: review.headerNames,
-        dangers: review.dangers.map((d) => ({ code: d.code, token: d.token })),
-      })),
-      languageServers: lspSelected ? {
-        pin: lspSelected.pin,
-        outcome: lspOutcome,
-        servers: Object.entries(lspSelected.servers).map(([id, s]) => ({ id, command: s.command, args: s.args, extensions: Object.keys(s.extensionToLanguage), envNames: Object.keys(s.env) })),
-      } : null,
-    }));
+    let lspOutcome: Outcome | undefined;
+    if (lspSelected) {
+      if (!json) io.out(`${lspReviewLines(lspSelected).join('\n')}\n`);
+      if (record.approvals.some((a) => a.serverName === LSP_APPROVAL_NAME && a.pin === lspSelected.pin)) lspOutcome = 'already';
+      else if (yes.has(lspSelected.pin)) lspOutcome = 'approved';
+      else if (!tty) lspOutcome = 'refused-no-tty';
+      else lspOutcome = (await questions.ask(`Approve these language servers for DSH sessions in ${declaration.folder}? [y/N] `)) ? 'approved' : 'declined';
+      if (lspOutcome === 'approved') await store.approve(declaration.folder, LSP_APPROVAL_NAME, lspSelected.pin);
+      if (!json) io.out(`  -> ${OUTCOME_WORDS[lspOutcome]}\n`);
+    }
+
+    const ok = results.every((r) => r.outcome === 'approved' || r.outcome === 'already') && (lspOutcome === undefined || lspOutcome === 'approved' || lspOutcome === 'already');
+    if (json) {
+      io.out(JSON.stringify({
+        folder: declaration.folder,
+        trustMode,
+        servers: results.map(({ server, review, outcome }) => ({
+          name: server.name, serverName: server.serverName, transport: server.transport, pin: server.pin, outcome,
+          launch: review.launch, cwd: review.cwd ?? null, envNames: review.envNames, envFile: review.envFile ?? null, envFileNames: review.envFileNames, headerNames: review.headerNames,
+          dangers: review.dangers.map((d) => ({ code: d.code, token: d.token })),
+        })),
+        languageServers: lspSelected ? {
+          pin: lspSelected.pin,
+          outcome: lspOutcome,
+          servers: Object.entries(lspSelected.servers).map(([id, s]) => ({ id, command: s.command, args: s.args, extensions: Object.keys(s.extensionToLanguage), envNames: Object.keys(s.env) })),
+        } : null,
+      }));
+      return ok ? 0 : 1;
+    }
+    // The language servers' row counts as one more approval.
+    const outcomes = [...results.map((r) => r.outcome), ...(lspOutcome ? [lspOutcome] : [])];
+    const approved = outcomes.filter((o) => o === 'approved').length;
+    const already = outcomes.filter((o) => o === 'already').length;
+    if (!outcomes.length) io.out('The declaration has no server to approve.');
+    else io.out(`${approved} approved, ${already} already approved, ${outcomes.length - approved - already} not approved${lspOutcome ? ` (language servers: ${lspOutcome === 'approved' ? 'approved' : lspOutcome === 'already' ? 'already approved' : 'not approved'})` : ''}, for ${declaration.folder}.`);
+    const refused = results.filter((r) => r.outcome === 'refused-no-tty');
+    const refusedPins = [...refused.map((r) => r.server.pin), ...(lspOutcome === 'refused-no-tty' ? [lspSelected!.pin] : [])];
+    if (refusedPins.length) io.err(`dsh-bridge: no terminal to ask: to approve what is shown above, run\n  dsh-bridge approve --workspace ${JSON.stringify(declaration.folder)} ${refusedPins.map((pin) => `--yes ${pin}`).join(' ')}`);
+    if (trustMode !== 'pinned' && results.some((r) => r.outcome !== 'declined' && r.outcome !== 'refused-no-tty')) {
+      io.out(`Note: the trust mode is "${trustMode}": approvals count only in the pinned mode (dsh-bridge trust pinned).`);
+    }
     return ok ? 0 : 1;
   }
-  const approved = results.filter((r) => r.outcome === 'approved').length;
-  if (!selected.length && !lspSelected) io.out('The declaration has no server to approve.');
-  else if (!selected.length) io.out(`Language servers: ${lspOutcome === 'approved' ? 'approved' : lspOutcome === 'already' ? 'already approved' : 'not approved'}, for ${declaration.folder}.`);
-  else io.out(`${approved} approved, ${results.filter((r) => r.outcome === 'already').length} already approved, ${results.length - approved - results.filter((r) => r.outcome === 'already').length} not approved, for ${declaration.folder}.`);
-  const refused = results.filter((r) => r.outcome === 'refused-no-tty');
-  const refusedPins = [...refused.map((r) => r.server.pin), ...(lspOutcome === 'refused-no-tty' ? [lspSelected!.pin] : [])];
-  if (refusedPins.length) io.err(`dsh-bridge: no terminal to ask: to approve what is shown above, run\n  dsh-bridge approve --workspace ${JSON.stringify(declaration.folder)} ${refusedPins.map((pin) => `--yes ${pin}`).join(' ')}`);
-  if (trustMode !== 'pinned' && results.some((r) => r.outcome !== 'declined' && r.outcome !== 'refused-no-tty')) {
-    io.out(`Note: the trust mode is "${trustMode}": approvals count only in the pinned mode (dsh-bridge trust pinned).`);
-  }
-  return ok ? 0 : 1;
 }
 
-async function askYesNo(prompt: string, input: NodeJS.ReadStream): Promise<boolean> {
-  const rl = readline.createInterface({ input, output: process.stderr, terminal: true });
-  try {
-    const answer = await new Promise<string>((resolve) => {
-      rl.question(prompt, resolve);
-      rl.once('close', () => resolve(''));
+/**
+ * One reader for every question of a run: answers typed (or pasted) ahead are kept for the next
+ * question instead of being swallowed by the first one's interface.
+ */
+function yesNoQuestions(input: NodeJS.ReadStream) {
+  let rl: readline.Interface | undefined;
+  const typedAhead: string[] = [];
+  const waiting: Array<(line: string) => void> = [];
+  let closed = false;
+  const open = () => {
+    if (rl) return rl;
+    rl = readline.createInterface({ input, output: process.stderr, terminal: true });
+    rl.on('line', (line) => (waiting.length ? waiting.shift()!(line) : typedAhead.push(line)));
+    rl.on('close', () => {
+      closed = true;
+      for (const resolve of waiting.splice(0)) resolve('');
     });
-    return /^y(es)?$/i.test(answer.trim());
-  } finally {
-    rl.close();
-  }
+    return rl;
+  };
+  return {
+    async ask(prompt: string): Promise<boolean> {
+      const r = open();
+      r.setPrompt(prompt);
+      r.prompt();
+      const answer = typedAhead.length ? typedAhead.shift()! : closed ? '' : await new Promise<string>((resolve) => waiting.push(resolve));
+      return /^y(es)?$/i.test(answer.trim());
+    },
+    close: () => rl?.close(),
+  };
 }

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CommandUsageError, type CommandContext } from './context';
 import {
-  BUNDLE_NAME, DEFAULT_PROFILE, findLauncher, inspectProfile, launcherDir, launcherNode, launcherRuleMismatches, launcherWrapper,
-  nodeFitsDsh, nodeVersion, profileDir, sha256File, writeHmrFix, type FoundLauncher,
+  BUNDLE_NAME, DEFAULT_PROFILE, LSP_PACKAGES, findLauncher, inspectProfile, launcherDir, launcherNode, launcherRuleMismatches, launcherWrapper,
+  lspPackagesUnloadable, missingLspPackages, nodeFitsDsh, nodeVersion, profileDir, profilesModuleFallback, sha256File, writeHmrFix, type FoundLauncher,
 } from '../core/node/dshSide';
 import { BUNDLE_DIR, LAUNCHER_LOCK_DIR, PLUGIN_FILE, bundleMatchesCheckout, lockMismatches, lockStamp, lockedVersions } from './dshLayout';
 
@@ -39,6 +39,7 @@ export async function runDsh(ctx: CommandContext): Promise<number> {
     const launcher = ctx.options['bundle-only'] === true ? useExistingLauncher(ctx, say) : installLauncher(ctx, say);
     const env = { ...process.env, DSH_HOME: ctx.dshHome };
     ensureProfile(ctx.dshHome, profile, launcher, env, say);
+    linkLspPackages(ctx.dshHome, profile, launcher, say);
     addBundle(ctx.dshHome, profile, launcher, env, say);
     const profileDirPath = profileDir(ctx.dshHome, profile);
     const state = inspectProfile(ctx.dshHome, profile, bundleMatchesCheckout);
@@ -152,6 +153,42 @@ function ensureProfile(dshHome: string, profile: string, launcher: FoundLauncher
   run(launcher.command, ['--profile', profile, '--dump-config'], { env, what: `dsh --profile ${profile} --dump-config` });
   if (!inspectProfile(dshHome, profile, bundleMatchesCheckout).exists) throw new InstallError(`dsh did not create the profile ${dir}`);
   say('profile', `created ${profile} (${dir})`);
+}
+
+/**
+ * The language-server packages are not in the dsh app's dependency closure, so DSH's module
+ * fallback (`<DSH home>/profiles/node_modules`) has no link to them and a session cannot import
+ * them. Link them there from the launcher, as DSH links its own (it keeps links it did not make).
+ */
+function linkLspPackages(dshHome: string, profile: string, launcher: FoundLauncher, say: (step: string, action: string) => void) {
+  const fallback = profilesModuleFallback(dshHome);
+  const names = Object.keys(LSP_PACKAGES).map((n) => n.replace('@deepseek-ai/', '')).join(', ');
+  if (lspPackagesUnloadable(dshHome, profile).length === 0) {
+    say('language servers', `${names} already reach profile ${profile}`);
+    return;
+  }
+  if (!launcher.nodeModules || missingLspPackages(launcher.nodeModules).length) {
+    say('language servers', `not available: ${launcher.command} has no ${names}; MCP servers mount, language servers do not (a DSH installed by "dsh-bridge dsh install" has them)`);
+    return;
+  }
+  for (const name of Object.keys(LSP_PACKAGES)) {
+    const link = path.join(fallback, name);
+    const target = path.join(launcher.nodeModules, name);
+    mkdirSync(path.dirname(link), { recursive: true });
+    let stat;
+    try {
+      stat = lstatSync(link);
+    } catch {
+      stat = undefined;
+    }
+    if (stat && !stat.isSymbolicLink()) throw new InstallError(`${link} exists and is not a link; remove it and run dsh install again`);
+    if (stat && readlinkSync(link) === target) continue;
+    if (stat) unlinkSync(link);
+    symlinkSync(target, link, 'junction');
+  }
+  const still = lspPackagesUnloadable(dshHome, profile);
+  if (still.length) throw new InstallError(`after linking, profile ${profile} still cannot load ${still.join(', ')}`);
+  say('language servers', `linked ${names} into ${fallback} (DSH's module fallback for every profile)`);
 }
 
 function addBundle(dshHome: string, profile: string, launcher: FoundLauncher, env: NodeJS.ProcessEnv, say: (step: string, action: string) => void) {

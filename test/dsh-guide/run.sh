@@ -27,6 +27,12 @@ cat > "$PROJECT/.vscode/mcp.json" <<JSON
     "args": ["$ROOT/test/dsh-host/node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"],
     "env": { "GITHUB_TOKEN": "\${input:github-token}" } } } }
 JSON
+# ... and one language server (the real typescript-language-server) for its .ts files.
+TLS="$ROOT/test/dsh-host/node_modules/typescript-language-server/lib/cli.mjs"
+cat > "$PROJECT/.vscode/settings.json" <<JSON
+{ "dsh.lsp.servers": { "ts": { "command": "$NODE24", "args": ["$TLS", "--stdio"], "extensions": { ".ts": "typescript" } } } }
+JSON
+printf 'export const x = 1;\n' > "$PROJECT/main.ts"
 
 # The guide's blocks, as a script.
 node - "$ROOT/docs/dsh-side.md" "$TMP/guide.sh" <<'JS'
@@ -58,7 +64,8 @@ echo "guide steps: $(( $(date +%s) - start )) s" >&2
 fail() { echo "FAIL: $*" >&2; echo "--- stdout" >&2; cat "$GUIDE_OUT" >&2; echo "--- stderr" >&2; tail -30 "$GUIDE_ERR" >&2; exit 1; }
 grep -q "MCP tools in the first request (13): mcp__everything__echo" "$GUIDE_OUT" || fail "the try-it session did not list the mounted tools in its first request"
 grep -q "Called mcp__everything__echo: Echo: hello from dsh-bridge" "$GUIDE_OUT" || fail "the try-it session did not call the echo tool"
-grep -q "Would mount: everything; would not: none." "$GUIDE_OUT" || fail "doctor did not say the server would mount"
+grep -q "Language-server tool in the first request: lsp" "$GUIDE_OUT" || fail "the try-it session's first request had no lsp tool (the language server did not mount)"
+grep -q "Would mount: everything, lsp (ts); would not: none." "$GUIDE_OUT" || fail "doctor did not say the server and the language server would mount"
 if grep -rq "guide-canary-value" "$GUIDE_OUT" "$GUIDE_ERR" "$PROJECT"; then fail "a stored value was printed or written into the project"; fi
 
 # The checks below run in this shell: give it the PATH step 2 of the guide gives the user's.
@@ -75,6 +82,7 @@ dsh-bridge trust ask >/dev/null
 grep -q "nothing can answer DSH's approval in this session" "$TMP/ask.err" || fail "ask mode in a headless run said nothing on stderr: $(cat "$TMP/ask.err")"
 [ "$(grep -c "nothing can answer" "$TMP/ask.err")" = 1 ] || fail "the ask-mode line was not printed once"
 grep -q "MCP tools in the first request (0)" "$TMP/ask.out" || fail "ask mode mounted something headless"
+grep -q "Language-server tool in the first request: none" "$TMP/ask.out" || fail "ask mode mounted the language server headless"
 dsh-bridge trust pinned >/dev/null
 echo "// edited" >> "$PROJECT/.vscode/mcp.json"
 (cd "$PROJECT" && dsh --profile headless --patch "$TRY" "try" >"$TMP/stale.out" 2>"$TMP/stale.err") || true

@@ -15,9 +15,10 @@ function cli(args: string[], home: string, input = '') {
 }
 
 /** Runs the CLI under a pseudo-terminal (util-linux `script`), typing `answers` one line at a time. */
-function cliOnTerminal(args: string[], home: string, answers: string[]) {
+/** Runs the CLI on a pseudo-terminal; answers are typed one per second, or all at once (typed ahead). */
+function cliOnTerminal(args: string[], home: string, answers: string[], typedAhead = false) {
   const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const feed = answers.map((a) => `sleep 1; printf '%s\\n' '${a}'`).join('; ');
+  const feed = typedAhead ? `printf '%s\\n' ${answers.map((a) => `'${a}'`).join(' ')}` : answers.map((a) => `sleep 1; printf '%s\\n' '${a}'`).join('; ');
   const r = spawnSync('bash', ['-c', `(${feed}; sleep 1) | script -qec "$0" /dev/null`, command], { env: { ...process.env, DSH_HOME: home }, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout };
 }
@@ -103,6 +104,21 @@ describe('CLI trust and approve (dist/cli.js)', function () {
     assert.equal(r.code, 1);
     const approvals = (await new HostStore(home).readFolder(folder)).approvals;
     assert.deepEqual(approvals.map((a) => a.serverName), ['everything']);
+  });
+
+  it('approve keeps answers typed ahead for the next question: servers and the language servers, counted together', async function () {
+    if (spawnSync('script', ['--version']).status !== 0) this.skip();
+    const home = tempDir('cli-home-');
+    const folder = workspace(DEMO_MCP, {
+      '.vscode/settings.json': JSON.stringify({ 'dsh.lsp.servers': { ts: { command: 'node', args: ['tls.js', '--stdio'], extensions: { '.ts': 'typescript' } } } }),
+    });
+    assert.equal(cli(['export', '--workspace', folder], home).code, 0);
+    const r = cliOnTerminal(['approve', '--workspace', folder], home, ['y', 'n', 'y'], true);
+    assert.match(r.stdout, /Approve these language servers for DSH sessions in .*\? \[y\/N\]/);
+    assert.match(r.stdout, /2 approved, 0 already approved, 1 not approved \(language servers: approved\)/);
+    assert.equal(r.code, 1);
+    const approvals = (await new HostStore(home).readFolder(folder)).approvals;
+    assert.deepEqual(approvals.map((a) => a.serverName).sort(), ['$lsp', 'everything']);
   });
 
   it('the bin works after npm link from the checkout (README install)', function () {

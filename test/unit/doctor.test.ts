@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { doctorLines, doctorReport, doctorSummary } from '../../src/core/node/doctor';
-import { DSH_VERSION, HMR_VERSION, REQUIRED_PEERS, inspectProfile, launcherRuleMismatches, writeHmrFix } from '../../src/core/node/dshSide';
+import { DSH_VERSION, HMR_VERSION, LSP_PACKAGES, REQUIRED_PEERS, inspectProfile, launcherRuleMismatches, missingLspPackages, writeHmrFix } from '../../src/core/node/dshSide';
 import { HostStore } from '../../src/core/node/hostStore';
 import { lockedVersions } from '../../src/cli/dshLayout';
 import { tempDir, workspace } from './helpers';
@@ -127,16 +127,65 @@ describe('doctor: what stands between a folder and its servers in DSH', function
     assert.equal(readFileSync(path.join(dir, 'cordis.patch.yml'), 'utf8'), '- id: [unclosed\n');
   });
 
-  it('the committed launcher lockfile pins what the rules require: dsh and every dsh-* at rc.8, hmr 1.0.16, every peer', () => {
+  it('the committed launcher lockfile pins what the rules require: dsh and every dsh-* at rc.8, the language-server packages at theirs, hmr 1.0.16, every peer', () => {
     const locked = lockedVersions();
     assert.equal(locked['@deepseek-ai/dsh'], DSH_VERSION);
     assert.equal(locked['@deepseek-ai/cordis-plugin-hmr'], HMR_VERSION);
     for (const peer of REQUIRED_PEERS) assert.ok(locked[peer], `${peer} is in the lockfile`);
-    const dsh = Object.entries(locked).filter(([n]) => n === '@deepseek-ai/dsh' || n.startsWith('@deepseek-ai/dsh-'));
+    for (const [name, version] of Object.entries(LSP_PACKAGES)) assert.equal(locked[name], version, `${name} is in the lockfile`);
+    const dsh = Object.entries(locked).filter(([n]) => (n === '@deepseek-ai/dsh' || n.startsWith('@deepseek-ai/dsh-')) && !(n in LSP_PACKAGES));
     assert.ok(dsh.length > 50);
     assert.deepEqual(dsh.filter(([, v]) => v !== DSH_VERSION), []);
     assert.ok(locked.pnpm, 'pnpm for dsh plugin');
     // The rules, applied to an empty folder, name everything as missing.
     assert.ok(launcherRuleMismatches(tempDir('nm-')).length >= REQUIRED_PEERS.length + 2);
+  });
+
+  it('language servers: one verdict for the lsp row; a profile that cannot load the language-server packages is named with its fix', async () => {
+    const home = tempDir('doctor-home-');
+    profileWithBundle(home);
+    await writeHmrFix(path.join(home, 'profiles/headless'));
+    const folder = workspace('{ "servers": {} }', {
+      '.vscode/settings.json': JSON.stringify({ 'dsh.lsp.servers': { ts: { command: 'node', args: ['tls.js', '--stdio'], extensions: { '.ts': 'typescript' }, env: { DOCTOR_API_TOKEN: 'not-written' } } } }),
+    });
+    assert.equal(cli(['export', '--workspace', folder], home).status, 0);
+    const lspVerdict = async (env: Record<string, string>) => (await doctorReport({ folder, dshHome: home, env: { PATH: '', ...env } })).servers.find((s) => s.name === 'lsp');
+
+    let report = await doctorReport({ folder, dshHome: home, env: { PATH: '' } });
+    const finding = report.findings.find((f) => f.message === 'lspPackagesMissing');
+    assert.equal(finding?.fix, 'dsh-bridge dsh install');
+    assert.match(doctorLines(report).join('\n'), /Profile "headless" cannot load the language-server packages \(@deepseek-ai\/dsh-lsp, @deepseek-ai\/dsh-lsp-stdio, @deepseek-ai\/dsh-tool-lsp\)/);
+    assert.deepEqual(report.servers.map((s) => [s.serverName, s.why]), [['lsp (ts)', 'whyLspPackages']]);
+
+    // In DSH's module fallback at another version: still not loadable; at the pinned ones: loadable.
+    const fallback = path.join(home, 'profiles/node_modules');
+    const put = (name: string, version: string) => {
+      mkdirSync(path.join(fallback, name), { recursive: true });
+      writeFileSync(path.join(fallback, name, 'package.json'), JSON.stringify({ name, version }));
+    };
+    for (const name of Object.keys(LSP_PACKAGES)) put(name, DSH_VERSION);
+    assert.equal((await lspVerdict({}))?.why, 'whyLspPackages');
+    for (const [name, version] of Object.entries(LSP_PACKAGES)) put(name, version);
+    report = await doctorReport({ folder, dshHome: home, env: { PATH: '' } });
+    assert.equal(report.findings.find((f) => f.message === 'lspPackagesMissing'), undefined);
+    // The launcher rules: the language-server packages at their own versions, a wrong one is a mismatch.
+    const nm = tempDir('nm-');
+    for (const [name, version] of Object.entries(lockedVersions())) {
+      mkdirSync(path.join(nm, name), { recursive: true });
+      writeFileSync(path.join(nm, name, 'package.json'), JSON.stringify({ name, version }));
+    }
+    assert.deepEqual([launcherRuleMismatches(nm), missingLspPackages(nm)], [[], []]);
+    writeFileSync(path.join(nm, '@deepseek-ai/dsh-lsp/package.json'), JSON.stringify({ name: '@deepseek-ai/dsh-lsp', version: DSH_VERSION }));
+    assert.deepEqual(launcherRuleMismatches(nm).map((m) => [m.name, m.want]), [['@deepseek-ai/dsh-lsp', LSP_PACKAGES['@deepseek-ai/dsh-lsp']]]);
+
+    assert.equal((await lspVerdict({}))?.why, 'whyLspValue');
+    assert.equal((await lspVerdict({ DOCTOR_API_TOKEN: 'x' }))?.why, 'whyAsk');
+    await new HostStore(home).setTrustMode('pinned');
+    assert.match(doctorSummary(await doctorReport({ folder, dshHome: home, env: { PATH: '' } })), /would not: lsp \(ts\) \(language server "ts" needs the environment variable DOCTOR_API_TOKEN/);
+    const notApproved = await lspVerdict({ DOCTOR_API_TOKEN: 'x' });
+    assert.deepEqual([notApproved?.why, notApproved?.fix], ['whyNotApproved', `dsh-bridge approve lsp --workspace ${JSON.stringify(folder)}`]);
+    const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
+    await new HostStore(home).approve(folder, '$lsp', declaration.lsp.pin);
+    assert.equal((await lspVerdict({ DOCTOR_API_TOKEN: 'x' }))?.mount, true);
   });
 });

@@ -1,6 +1,7 @@
 // DSH Bridge's local stand-in model, to see the bridge work before wiring a real model: no
 // network, no API key. It is a DSH plugin row (added by try/overlay.yml) that registers the
-// model provider "dsh-bridge-try". In a session it lists the MCP tools of the FIRST request,
+// model provider "dsh-bridge-try". In a session it lists the MCP tools of the FIRST request
+// (and whether the language-server tool `lsp` is there),
 // calls one of them (an echo tool if there is one, else the first whose arguments it can fill),
 // and answers with that list and the tool's result. It never writes a file or reads a secret.
 export const name = 'dsh-bridge-try-model';
@@ -8,6 +9,7 @@ export const inject = ['llm'];
 
 const MESSAGE = 'hello from dsh-bridge';
 let firstRequestTools;
+let firstRequestLsp;
 let called;
 
 const say = (text) => [
@@ -49,7 +51,9 @@ const adapter = {
     if (tools.length === 0) { yield* say('DSH Bridge try-it'); return; } // a side request (the session title)
     const mcp = tools.filter((t) => t.name.startsWith('mcp__'));
     firstRequestTools ??= mcp.map((t) => t.name);
-    const listed = `MCP tools in the first request (${firstRequestTools.length}): ${firstRequestTools.join(', ') || 'none'}`;
+    firstRequestLsp ??= tools.some((t) => t.name === 'lsp');
+    const listed = `MCP tools in the first request (${firstRequestTools.length}): ${firstRequestTools.join(', ') || 'none'}\n`
+      + `Language-server tool in the first request: ${firstRequestLsp ? 'lsp' : 'none'}`;
     const result = options.messages.at(-1)?.content?.find?.((b) => b.type === 'tool-result');
     if (result) {
       const text = (result.content ?? []).map((c) => c.text ?? '').join('').slice(0, 2000);

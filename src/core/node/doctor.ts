@@ -4,8 +4,9 @@ import { analyzeFolder, verifyFolder } from './declarationFiles';
 import { type VerifyResult } from '../declaration/declarationModel';
 import { type DeclaredServer } from '../declaration/declarationModel';
 import {
-  DEFAULT_PROFILE, DSH_VERSION, findLauncher, inspectProfile, launcherNode, launcherRuleMismatches, nodeFitsDsh, nodeVersion, packageVersion, type ProfileState,
+  DEFAULT_PROFILE, DSH_VERSION, findLauncher, inspectProfile, launcherNode, launcherRuleMismatches, lspPackagesUnloadable, nodeFitsDsh, nodeVersion, packageVersion, type ProfileState,
 } from './dshSide';
+import { LSP_APPROVAL_NAME, lspSectionUsable, toLspStdioConfig } from '../lsp/lspRow';
 import { HostStore } from './hostStore';
 import { type TrustMode } from '../settings/folderSettings';
 import { formatMessage } from '../problems/problems';
@@ -26,6 +27,7 @@ export const DOCTOR_MESSAGES = {
   launcherVersion: 'DSH at {command} is {version}; the bridge is verified with {want}.',
   launcherPeers: 'DSH at {command}: packages differ from the known-good rc.8 set: {list}.',
   launcherUnchecked: 'DSH at {command}: its install folder is unknown, so its packages were not checked.',
+  lspPackagesMissing: 'Profile "{profile}" cannot load the language-server packages ({list}): its sessions get MCP servers but no language server.',
   profileMissing: 'Profile "{profile}" does not exist ({dir}).',
   bundleMissing: 'Profile "{profile}" does not load the bridge bundle dsh-bridge-dsh.',
   bundleOk: 'Profile "{profile}" loads dsh-bridge-dsh {version}.',
@@ -48,6 +50,9 @@ export const DOCTOR_MESSAGES = {
   whyInput: 'input "{id}" has no value stored for this folder',
   whyEnv: 'the environment variable {name} is not set here (DSH needs it in its own environment)',
   whyNotApproved: 'its pin is not approved (pinned mode)',
+  whyLspInvalid: 'an entry of dsh.lsp.servers is invalid, and DSH then registers none of them',
+  whyLspPackages: 'the profile cannot load the language-server packages',
+  whyLspValue: '{reason}',
   whyAsk: 'the trust mode "ask" needs someone to answer (a headless run mounts nothing)',
   summary: 'Would mount: {mount}; would not: {notMount}.',
   fix: 'fix: {command}',
@@ -122,6 +127,7 @@ async function buildReport(options: DoctorOptions): Promise<DoctorReport> {
 
   // The DSH that would run, and its Node.
   const launcher = findLauncher(dshHome, env.PATH ?? '');
+  let lspPackagesMissing = false;
   if (!launcher) add({ area: 'launcher', status: 'fail', message: 'launcherMissing', args: {}, fix: installFix });
   else {
     const node = launcherNode(launcher, env.PATH ?? '');
@@ -146,6 +152,11 @@ async function buildReport(options: DoctorOptions): Promise<DoctorReport> {
   let bundleLoaded = false;
   if (!state.exists) add({ area: 'profile', status: 'fail', message: 'profileMissing', args: { profile, dir: state.dir }, fix: installFix });
   else {
+    const lspMissing = lspPackagesUnloadable(dshHome, profile);
+    if (lspMissing.length) {
+      lspPackagesMissing = true;
+      add({ area: 'profile', status: 'warn', message: 'lspPackagesMissing', args: { profile, list: lspMissing.join(', ') }, fix: installFix });
+    }
     if (!state.bundles.includes('dsh-bridge-dsh') || !state.bundleVersion) add({ area: 'bundle', status: 'fail', message: 'bundleMissing', args: { profile }, fix: installFix });
     else {
       bundleLoaded = true;
@@ -189,6 +200,25 @@ async function buildReport(options: DoctorOptions): Promise<DoctorReport> {
   }
   for (const r of declaration?.rejected ?? []) {
     servers.push({ name: r.name, serverName: r.name, mount: false, why: 'whyRejected', args: { codes: r.codes.join(', ') }, fix: `dsh-bridge check ${ws}` });
+  }
+
+  // The language servers ride in one row with one pin: one verdict, named as `approve` names it.
+  const lsp = declaration?.lsp;
+  if (lsp && Object.keys(lsp.servers).length) servers.push(lspVerdict(lsp));
+
+  function lspVerdict(section: NonNullable<typeof lsp>): ServerVerdict {
+    const base = { name: 'lsp', serverName: `lsp (${Object.keys(section.servers).join(', ')})` };
+    const not = (why: DoctorMessage, args: Args, fix?: string): ServerVerdict => ({ ...base, mount: false, why, args, fix });
+    if (!verified.ok) return not('whyDeclaration', { code: verified.reasons.map((r) => r.code).join(', ') || 'unreadable' }, `dsh-bridge export ${ws}`);
+    if (!lspSectionUsable(section)) return not('whyLspInvalid', {}, `dsh-bridge check ${ws}`);
+    if (lspPackagesMissing) return not('whyLspPackages', {}, installFix);
+    if (!bundleLoaded) return not('whyNoBundle', {}, installFix);
+    if (trust === 'deny') return not('whyDeny', {}, 'dsh-bridge trust pinned');
+    const row = toLspStdioConfig(section, { input: (id) => (Object.hasOwn(inputs, id) ? inputs[id] : undefined), env: (name) => (Object.hasOwn(env, name) ? env[name] : undefined) });
+    if (!row.ok) return not('whyLspValue', { reason: row.reason });
+    if (trust === 'ask') return not('whyAsk', {}, `dsh-bridge trust pinned && dsh-bridge approve lsp ${ws}`);
+    if (!approvals.some((a) => a.serverName === LSP_APPROVAL_NAME && a.pin === section.pin)) return not('whyNotApproved', {}, `dsh-bridge approve lsp ${ws}`);
+    return { ...base, mount: true };
   }
 
   function verdict(server: DeclaredServer): ServerVerdict {

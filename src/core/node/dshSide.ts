@@ -21,6 +21,16 @@ export const REQUIRED_PEERS = [
   ...['invariants', 'scope', 'fs', 'atomic-write', 'shell', 'bash-local', 'sandbox', 'compaction', 'workflow', 'code-runtime', 'timeout',
     'session-telemetry', 'anonymous-user-id', 'output-retention', 'session-title-llm', 'spill', 'subagent-in-process-driver'].map((n) => `@deepseek-ai/dsh-${n}`),
 ];
+/**
+ * The language-server packages (npm has them only on the 0.0.1-rc line, none on rc.8): without
+ * them a session mounts MCP servers but no language server. Installed by `dsh install`; a DSH of
+ * the user's own may lack them, which only the language-server cargo needs.
+ */
+export const LSP_PACKAGES: Readonly<Record<string, string>> = {
+  '@deepseek-ai/dsh-lsp': '0.0.1-rc.1',
+  '@deepseek-ai/dsh-lsp-stdio': '0.0.1-rc.5',
+  '@deepseek-ai/dsh-tool-lsp': '0.0.1-rc.1',
+};
 export const BUNDLE_NAME = 'dsh-bridge-dsh';
 export const DEFAULT_PROFILE = 'headless';
 /** rc.8's dsh-base boots only on Node >= 22.19 (Promise.withResolvers, its HMR service). */
@@ -52,7 +62,10 @@ export interface Mismatch {
   have: string | null;
 }
 
-/** The known-good rules for an rc.8 install: every DSH package rc.8, hmr 1.0.16, every peer present. */
+/**
+ * The known-good rules for an rc.8 install: every DSH package rc.8 (the language-server packages,
+ * when present, at their own pinned versions), hmr 1.0.16, every peer present.
+ */
 export function launcherRuleMismatches(nodeModules: string): Mismatch[] {
   const out: Mismatch[] = [];
   let dshPackages: string[] = [];
@@ -63,12 +76,32 @@ export function launcherRuleMismatches(nodeModules: string): Mismatch[] {
   }
   for (const name of new Set(['@deepseek-ai/dsh', ...dshPackages, ...REQUIRED_PEERS.filter((p) => p !== '@deepseek-ai/cordis-plugin-group')])) {
     const have = packageVersion(nodeModules, name);
-    if (have !== DSH_VERSION) out.push({ name, want: DSH_VERSION, have });
+    const want = LSP_PACKAGES[name] ?? DSH_VERSION;
+    if (have !== want) out.push({ name, want, have });
   }
   const hmr = packageVersion(nodeModules, '@deepseek-ai/cordis-plugin-hmr');
   if (hmr !== HMR_VERSION) out.push({ name: '@deepseek-ai/cordis-plugin-hmr', want: HMR_VERSION, have: hmr });
   if (packageVersion(nodeModules, '@deepseek-ai/cordis-plugin-group') === null) out.push({ name: '@deepseek-ai/cordis-plugin-group', want: 'installed', have: null });
   return out;
+}
+
+/** The language-server packages a node_modules folder lacks (any version mismatch is a rule mismatch). */
+export const missingLspPackages = (nodeModules: string): string[] =>
+  Object.keys(LSP_PACKAGES).filter((name) => packageVersion(nodeModules, name) === null);
+
+/**
+ * DSH's module fallback for every profile: `<DSH home>/profiles/node_modules`, one link per
+ * package of the dsh app's dependency closure, which DSH re-links at each boot and never prunes.
+ * The host's Loader resolves a plugin's imports from the profile folder, so a package reaches a
+ * session only from the profile's own node_modules or from here.
+ */
+export const profilesModuleFallback = (dshHome: string) => path.join(dshHome, 'profiles', 'node_modules');
+
+/** The language-server packages a session of this profile cannot import, at the pinned versions. */
+export function lspPackagesUnloadable(dshHome: string, profile: string): string[] {
+  return Object.entries(LSP_PACKAGES)
+    .filter(([name, version]) => (packageVersion(path.join(profileDir(dshHome, profile), 'node_modules'), name) ?? packageVersion(profilesModuleFallback(dshHome), name)) !== version)
+    .map(([name]) => name);
 }
 
 export interface FoundLauncher {
