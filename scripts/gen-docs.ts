@@ -43,6 +43,12 @@ const FIXES: Record<string, string> = {
   'tools-invalid-excluded-name': 'Write each tool name as a non-blank string. Until then no tool of that server is offered: the tool meant to be left out cannot be known.',
   'tools-unknown-key': 'Remove the key or check its spelling: only `exclude` and `only` are read.',
   'skill-root-too-large': 'Split the root or move large files out of it: a root that cannot be pinned is never trusted, so the DSH plugin withholds its skills (project and custom roots).',
+  'probe-did-not-start': 'The probe started the server exactly as DSH would (its command, args, env with the host store\'s input values, cwd) and it exited or could not be spawned; the first lines of its stderr follow, with known secrets masked. Fix what they say, then *DSH: Probe MCP Servers* again. DSH would fail the same way.',
+  'probe-timed-out': 'The server did not answer `initialize` and the tool list in time. A first `npx`/`uvx` run may be downloading: probe again. A server that needs an interactive login cannot be probed (nor started by DSH).',
+  'probe-not-mcp': 'The process started but wrote something that is not MCP JSON-RPC on stdout (a banner, logs). Make it log to stderr, or check that the command starts the MCP server and not a CLI.',
+  'probe-refused': 'The server was not started: the row DSH would build is incomplete (a missing input value: *DSH: Enter MCP Input Values...*; a working folder that no longer exists).',
+  'tool-changed': 'Read the tool\'s new description and schema in the *MCP Servers for DSH* view (hover the tool). If you accept them, use the quick fix *Re-probe and accept its tools*: it probes the server again and exports, signing the new pins. Until then DSH sessions do not offer that tool, and in `ask` mode DSH asks again showing the change.',
+  'tool-new': 'The server offers a tool the declaration has no pin for. Check it in the view; the quick fix *Re-probe and accept its tools* pins it (or leave it out with its checkbox, which writes `dsh.tools`).',
 };
 
 function page(): string {

@@ -10,14 +10,14 @@ import { InputSecrets } from './secrets';
 import { analyzeOptions, readGlobalSettings } from './settings';
 import { changedConcerns } from './decisions';
 import { DeclarationStatus } from './statusItem';
-import { McpServersView } from './toolsView/serversView';
+import { ToolsFeature } from './toolsView';
 
 /** The running features, for the activation API (read-only, nothing secret). */
 export interface Bridge {
   status(): ReturnType<DeclarationStatus['snapshot']>;
   skillsStatus(): unknown;
   diagnosticsUpdateMs(): number | undefined;
-  serversView(): ReturnType<McpServersView['snapshot']>;
+  serversView(): ReturnType<ToolsFeature['view']['snapshot']>;
 }
 
 /**
@@ -37,12 +37,12 @@ export function startBridge(context: vscode.ExtensionContext, log: vscode.LogOut
   const diagnostics = new McpDiagnostics(options, docsUri, log);
   const status = new DeclarationStatus(diagnostics, () => readGlobalSettings(invalidSetting), log);
   const lspAndSkills = registerLspAndSkills(context, { log, dshHome: () => readGlobalSettings(invalidSetting).dshHome, invalidSetting });
-  const serversView = new McpServersView(diagnostics, () => readGlobalSettings(invalidSetting), log);
+  const tools = new ToolsFeature(diagnostics, () => readGlobalSettings(invalidSetting), log, invalidSetting);
   const commands = new BridgeCommands(new InputSecrets(context.secrets), diagnostics, status, log, invalidSetting, (folder) => lspAndSkills.skillGate(folder));
   context.subscriptions.push(
     diagnostics,
     status,
-    serversView,
+    tools,
     commands,
     lspAndSkills,
     vscode.commands.registerCommand(EXPLAIN_COMMAND, (code: unknown) => explainProblem(context.extensionUri, code)),
@@ -61,5 +61,5 @@ export function startBridge(context: vscode.ExtensionContext, log: vscode.LogOut
     }),
   );
   diagnostics.refreshAll();
-  return { status: () => status.snapshot(), skillsStatus: () => lspAndSkills.skillsStatus(), diagnosticsUpdateMs: () => diagnostics.documentUpdateMs(), serversView: () => serversView.snapshot() };
+  return { status: () => status.snapshot(), skillsStatus: () => lspAndSkills.skillsStatus(), diagnosticsUpdateMs: () => diagnostics.documentUpdateMs(), serversView: () => tools.view.snapshot() };
 }

@@ -4,6 +4,10 @@ import { HostStore } from '../../core/node/hostStore';
 import type { McpDiagnostics } from '../diagnostics';
 import { fileFolders, mcpJsonUri, sourceUri } from '../mcpFiles';
 import { folderCounts, folderRows, serverEntries, type FolderRows, type ServerRow, type ServerState } from './serverRows';
+import { serverTools, type ServerTools, type ToolRow } from './probeFacts';
+import type { ProbeDiagnostics } from './probeDiagnostics';
+import type { ProbeRunner } from './probeRunner';
+import { folderToolChoice, toggleTool } from './toolSettings';
 
 export const SERVERS_VIEW_ID = 'dsh.mcpServers';
 /** Set while the view's provider runs: the view is contributed `when` it is, so it shows only where the bridge is active. */
@@ -18,7 +22,14 @@ const REFRESH_DEBOUNCE_MS = 150;
 type FolderNode = { kind: 'folder'; folder: vscode.WorkspaceFolder };
 type ServerNode = { kind: 'server'; folder: vscode.WorkspaceFolder; row: ServerRow };
 type MessageNode = { kind: 'message'; folder: vscode.WorkspaceFolder; text: string; tooltip: string };
-export type ViewNode = FolderNode | ServerNode | MessageNode;
+type ToolNode = { kind: 'tool'; folder: vscode.WorkspaceFolder; server: string; tool: ToolRow };
+export type ViewNode = FolderNode | ServerNode | MessageNode | ToolNode;
+
+/** What the view knows of a folder: its servers' rows, and the tools of those probed. */
+interface FolderFacts {
+  rows: FolderRows;
+  tools: Map<string, ServerTools>;
+}
 
 /** The words of a server's state: the short one beside its name, and the sentence of its tooltip. */
 function stateWords(row: ServerRow): { short: string; long: string } {
@@ -56,28 +67,49 @@ function countWords(rows: FolderRows): string {
   return refused ? `${serverCountWords(servers)} \u00b7 ${refusedCountWords(refused)}` : serverCountWords(servers);
 }
 
+function toolCountWords(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', n);
+}
+
+function tokenWords(n: number): string {
+  return vscode.l10n.t('~{0} tokens', n.toLocaleString(vscode.env.language));
+}
+
+/** What a probed server adds beside its state: its tool count, allowed of them, and their tokens. */
+function toolsWords(t: ServerTools): string {
+  if (!t.current) return vscode.l10n.t('probed an earlier launch: probe again');
+  const allowed = t.tools.filter((x) => x.allowed).length;
+  const count = allowed === t.tools.length ? toolCountWords(t.tools.length) : vscode.l10n.t('{0} of {1} tools', allowed, t.tools.length);
+  return `${count} \u00b7 ${tokenWords(t.allowedTokens)}`;
+}
+
 /**
  * The "MCP Servers for DSH" view in the Explorer: each folder's servers of `.vscode/mcp.json`
- * with their DSH state, and inline actions (export, open the entry). The states are read from
- * the cached analysis (McpDiagnostics), the declaration on disk (verify) and the host store's
- * approvals; they are recomputed, debounced, when any of those changes, and only while the view
- * asks (a collapsed or hidden view computes nothing).
+ * with their DSH state, inline actions (export, probe, open the entry), and under each probed
+ * server its tools (DSH's public name, description, token estimate, collisions, drift) with a
+ * checkbox that writes the folder's `dsh.tools`. The states are read from the cached analysis
+ * (McpDiagnostics), the declaration on disk (verify), the host store's approvals and recorded
+ * probes; they are recomputed, debounced, when any of those changes, and only while the view
+ * asks (a collapsed or hidden view computes nothing), except for folders with a probe, whose
+ * tool diagnostics follow every change.
  */
 export class McpServersView implements vscode.Disposable, vscode.TreeDataProvider<ViewNode> {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changed = new vscode.EventEmitter<ViewNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly view: vscode.TreeView<ViewNode>;
-  /** Rows per folder URI; undefined: the folder has no mcp.json. Dropped on every refresh. */
-  private readonly rows = new Map<string, Promise<FolderRows | undefined>>();
+  /** Facts per folder URI; undefined: the folder has no mcp.json. Dropped on every refresh. */
+  private readonly facts = new Map<string, Promise<FolderFacts | undefined>>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly diagnostics: McpDiagnostics,
     private readonly settings: () => { dshHome: string; trustMode: string },
     private readonly log: vscode.LogOutputChannel,
+    private readonly probes: ProbeRunner,
+    private readonly probeDiagnostics: ProbeDiagnostics,
   ) {
-    this.view = vscode.window.createTreeView(SERVERS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false });
+    this.view = vscode.window.createTreeView(SERVERS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false, manageCheckboxStateManually: true });
     const watcher = vscode.workspace.createFileSystemWatcher('**/.dsh/declaration.json');
     this.disposables.push(
       this.view,
@@ -87,11 +119,13 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
       watcher.onDidChange(() => this.refresh()),
       watcher.onDidDelete(() => this.refresh()),
       diagnostics.onDidAnalyze(() => this.refresh()),
+      probes.onDidProbe(() => this.refresh()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('dsh.trustMode') || e.affectsConfiguration('dsh.home')) this.refresh();
+        if (e.affectsConfiguration('dsh.trustMode') || e.affectsConfiguration('dsh.home') || e.affectsConfiguration('dsh.tools')) this.refresh();
       }),
+      this.view.onDidChangeCheckboxState((e) => this.onCheckboxes(e.items)),
       vscode.commands.registerCommand(VIEW_COMMANDS.openEntry, (node: unknown, name?: unknown) => this.openEntry(node, name)),
       vscode.commands.registerCommand(VIEW_COMMANDS.exportFolder, (node: unknown) => this.exportFolder(node)),
       vscode.commands.registerCommand(VIEW_COMMANDS.refresh, () => this.refresh()),
@@ -101,44 +135,74 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     void vscode.commands.executeCommand('setContext', ACTIVE_CONTEXT, true);
   }
 
-  /** Forgets every folder's rows and redraws (debounced: a save fires analysis and the watcher). */
+  /** Forgets every folder's facts and redraws (debounced: a save fires analysis and the watcher). */
   refresh(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      this.rows.clear();
+      this.facts.clear();
       this.changed.fire(undefined);
+      void this.updateProbeDiagnostics();
     }, REFRESH_DEBOUNCE_MS);
   }
 
-  private folderRows(folder: vscode.WorkspaceFolder): Promise<FolderRows | undefined> {
+  /** Drift and probe failures stay current for folders that were probed, whether the view is open or not. */
+  private async updateProbeDiagnostics(): Promise<void> {
+    for (const folder of fileFolders()) {
+      const facts = await this.folderFacts(folder);
+      const last = this.probes.lastProbe(folder);
+      if (!facts || (!last && facts.tools.size === 0)) {
+        this.probeDiagnostics.clear(folder);
+        continue;
+      }
+      this.probeDiagnostics.update(folder, last, facts.tools, this.diagnostics.get(folder)?.analysis.serverKeys ?? {});
+    }
+  }
+
+  private folderFacts(folder: vscode.WorkspaceFolder): Promise<FolderFacts | undefined> {
     const key = folder.uri.toString();
-    let rows = this.rows.get(key);
-    if (!rows) {
-      rows = this.computeRows(folder).catch((error: unknown) => {
+    let facts = this.facts.get(key);
+    if (!facts) {
+      facts = this.computeFacts(folder).catch((error: unknown) => {
         this.log.error(`computing the MCP servers view of ${folder.name} failed`, error);
         return undefined;
       });
-      this.rows.set(key, rows);
+      this.facts.set(key, facts);
     }
-    return rows;
+    return facts;
   }
 
-  private async computeRows(folder: vscode.WorkspaceFolder): Promise<FolderRows | undefined> {
+  private async folderRows(folder: vscode.WorkspaceFolder): Promise<FolderRows | undefined> {
+    return (await this.folderFacts(folder))?.rows;
+  }
+
+  private async computeFacts(folder: vscode.WorkspaceFolder): Promise<FolderFacts | undefined> {
     const analysed = this.diagnostics.get(folder) ?? await this.diagnostics.analyzeNow(folder);
     if (!analysed) return undefined;
     const { dshHome, trustMode } = this.settings();
-    const [verify, record, text] = await Promise.all([
+    const store = new HostStore(dshHome);
+    const [verify, record, text, records] = await Promise.all([
       verifyFolder(folder.uri.fsPath, { dshHome }),
-      new HostStore(dshHome).readFolder(folder.uri.fsPath).catch(() => undefined),
+      store.readFolder(folder.uri.fsPath).catch(() => undefined),
       this.sourceText(folder),
+      store.probedServers(folder.uri.fsPath).catch((error: unknown) => {
+        this.log.warn(`the recorded probes of ${folder.name} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+        return {};
+      }),
     ]);
-    return folderRows({
+    const rows = folderRows({
       analysis: analysed.analysis,
       verify,
       trustMode,
       approvals: record?.approvals ?? [],
       order: text === undefined ? undefined : serverEntries(text).map((e) => e.name),
     });
+    const tools = serverTools({
+      servers: analysed.analysis.servers,
+      records,
+      choices: folderToolChoice(folder),
+      declared: (verify.declaration?.servers ?? []).map((d) => ({ serverName: d.serverName, pin: d.pin, ...(d.tools?.pins ? { toolPins: d.tools.pins } : {}) })),
+    });
+    return { rows, tools };
   }
 
   /** The text the user sees: an open document's (maybe unsaved), else the file's. */
@@ -171,6 +235,10 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
       const rows = await this.folderRows(node.folder);
       return rows ? this.folderChildren(node.folder, rows) : [];
     }
+    if (node.kind === 'server') {
+      const tools = (await this.folderFacts(node.folder))?.tools.get(node.row.name);
+      return tools ? tools.tools.map((tool) => ({ kind: 'tool', folder: node.folder, server: node.row.name, tool })) : [];
+    }
     return [];
   }
 
@@ -196,17 +264,45 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
       case 'server': {
         const { row, folder } = node;
         const words = stateWords(row);
-        const item = new vscode.TreeItem(row.name, vscode.TreeItemCollapsibleState.None);
+        const tools = (await this.folderFacts(folder))?.tools.get(row.name);
+        const item = new vscode.TreeItem(row.name, tools?.tools.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
         item.id = `server:${folder.uri.toString()}:${row.name}`;
-        item.description = words.short;
+        item.description = tools ? `${words.short} \u00b7 ${toolsWords(tools)}` : words.short;
         const [icon, color] = STATE_ICONS[row.state];
         item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
         const dshName = row.serverName && row.serverName !== row.name ? ` \u2014 ${vscode.l10n.t('DSH name: {0}', row.serverName)}` : '';
-        item.tooltip = `${row.name}${dshName}\n${words.long}`;
+        const probed = tools ? `\n${vscode.l10n.t('Probed {0}.', new Date(tools.probedAt).toLocaleString(vscode.env.language))}` : '';
+        item.tooltip = `${row.name}${dshName}\n${words.long}${probed}`;
         // Flags read by the menus' `viewItem =~` clauses.
-        item.contextValue = ['dsh.server', row.state === 'refused' ? 'refused' : 'exportable'].join(' ');
-        item.command = { title: vscode.l10n.t('Open Entry in mcp.json'), command: VIEW_COMMANDS.openEntry, arguments: [node] };
-        item.accessibilityInformation = { label: `${row.name}, ${words.short}` };
+        item.contextValue = ['dsh.server', row.state === 'refused' ? 'refused' : 'exportable probeable'].join(' ');
+        item.accessibilityInformation = { label: `${row.name}, ${item.description}` };
+        return item;
+      }
+      case 'tool': {
+        const { tool } = node;
+        const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
+        item.id = `tool:${node.folder.uri.toString()}:${node.server}:${tool.name}`;
+        const flags = [tool.publicName, tokenWords(tool.tokens)];
+        if (tool.collision) flags.push(vscode.l10n.t('same DSH name as another tool'));
+        if (tool.drift?.state === 'changed') flags.push(vscode.l10n.t('changed since the pinned probe'));
+        if (tool.drift?.state === 'new') flags.push(vscode.l10n.t('new since the pinned probe'));
+        item.description = flags.join(' \u00b7 ');
+        item.iconPath = tool.collision || tool.drift
+          ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+          : new vscode.ThemeIcon('tools');
+        item.tooltip = [
+          tool.description || vscode.l10n.t('(no description)'),
+          '',
+          vscode.l10n.t('DSH name: {0}', tool.publicName),
+          vscode.l10n.t('Adds about {0} tokens to every request.', tool.tokens.toLocaleString(vscode.env.language)),
+          ...(tool.collision ? [vscode.l10n.t('Another tool of this folder gets the same DSH name: DSH drops one of the two servers\' tools.')] : []),
+        ].join('\n');
+        item.checkboxState = {
+          state: tool.allowed ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
+          tooltip: tool.allowed ? vscode.l10n.t('DSH offers this tool: uncheck to leave it out') : vscode.l10n.t('Left out of DSH (dsh.tools): check to offer it'),
+        };
+        item.contextValue = 'dsh.tool';
+        item.accessibilityInformation = { label: `${tool.name}, ${item.description}` };
         return item;
       }
       case 'message': {
@@ -218,6 +314,26 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         return item;
       }
     }
+  }
+
+  /** A tool's checkbox writes the folder's `dsh.tools`; a tool another layer leaves out stays unchecked, and the user is told where. */
+  private async onCheckboxes(items: ReadonlyArray<readonly [ViewNode, vscode.TreeItemCheckboxState]>): Promise<void> {
+    for (const [node, state] of items) {
+      if (node.kind !== 'tool') continue;
+      const allow = state === vscode.TreeItemCheckboxState.Checked;
+      try {
+        const result = await toggleTool(node.folder, node.server, node.tool.name, allow);
+        this.log.info(`dsh.tools of ${node.folder.name}: ${node.server} / ${node.tool.name} ${allow ? 'allowed' : 'left out'} (${result})`);
+        if (result === 'still-left-out') {
+          void vscode.window.showWarningMessage(vscode.l10n.t('"{0}" stays left out: your user or workspace settings leave it out in dsh.tools, and a folder can only narrow them.', node.tool.name));
+        } else if (result === 'invalid') {
+          void vscode.window.showWarningMessage(vscode.l10n.t('The folder\'s dsh.tools is not of the expected shape, so it was not changed: see Problems in its settings.'));
+        }
+      } catch (error) {
+        this.log.error(`writing dsh.tools of ${node.folder.name} failed`, error);
+      }
+    }
+    this.refresh();
   }
 
   /** Opens mcp.json of the node's folder with the server's key selected. */
@@ -238,14 +354,14 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
   }
 
   /** A view node, or (programmatic use) a folder URI and an entry name. */
-  private target(node: unknown, name?: unknown): { folder: vscode.WorkspaceFolder; name?: string } | undefined {
+  target(node: unknown, name?: unknown): { folder: vscode.WorkspaceFolder; name?: string } | undefined {
     if (node instanceof vscode.Uri) {
       const folder = vscode.workspace.getWorkspaceFolder(node);
       return folder ? { folder, name: typeof name === 'string' ? name : undefined } : undefined;
     }
     if (typeof node !== 'object' || node === null || !('kind' in node) || !('folder' in node)) return undefined;
     const n = node as ViewNode;
-    return { folder: n.folder, name: n.kind === 'server' ? n.row.name : undefined };
+    return { folder: n.folder, name: n.kind === 'server' ? n.row.name : n.kind === 'tool' ? n.server : undefined };
   }
 
   /** What the view shows now, as rendered items (for tests and the activation API; nothing secret). */
@@ -253,12 +369,14 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     const render = async (node: ViewNode): Promise<RenderedItem> => {
       const item = await this.getTreeItem(node);
       const children = await this.getChildren(node);
+      const checkbox = typeof item.checkboxState === 'object' ? item.checkboxState.state : item.checkboxState;
       return {
         label: typeof item.label === 'string' ? item.label : item.label?.label ?? '',
         description: typeof item.description === 'string' ? item.description : undefined,
         tooltip: typeof item.tooltip === 'string' ? item.tooltip : item.tooltip?.value,
         contextValue: item.contextValue,
         state: node.kind === 'server' ? node.row.state : undefined,
+        ...(checkbox !== undefined ? { checked: checkbox === vscode.TreeItemCheckboxState.Checked } : {}),
         children: await Promise.all(children.map(render)),
       };
     };
@@ -277,5 +395,7 @@ export interface RenderedItem {
   tooltip: string | undefined;
   contextValue: string | undefined;
   state: ServerState | undefined;
+  /** Tools: whether the checkbox is checked (DSH offers the tool). */
+  checked?: boolean;
   children: RenderedItem[];
 }

@@ -52,6 +52,14 @@ describe('Restricted Mode: diagnostics only, no export, no prompt', function () 
     assert.ok(!fs.existsSync(bridge()));
   });
 
+  it('refuses to probe (start servers) when invoked programmatically; the view still lists the servers', async function () {
+    const summary = await within(5000, vscode.commands.executeCommand('dsh.probeMcpServers', workspaceFolder().uri), 'probe');
+    assert.deepStrictEqual(summary, { outcome: 'restricted', folders: [] });
+    assert.ok(!fs.existsSync(bridge()), 'the host store was written');
+    const view = await extension().exports.serversView();
+    assert.ok(view.items.length > 0 && view.items.every((i) => i.children.length === 0), `the view in Restricted Mode: ${JSON.stringify(view.items.map((i) => [i.label, i.description]))}`);
+  });
+
   it('ignores a workspace\'s "dsh.export.auto": "onSave" (restricted configuration) and exports nothing on save', async function () {
     const folder = workspaceFolder().uri.fsPath;
     fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'dsh.export.auto': 'onSave' }));

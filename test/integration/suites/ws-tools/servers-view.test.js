@@ -68,7 +68,7 @@ describe('ws-tools: the "MCP Servers for DSH" view', function () {
     const refused = v.items[1];
     assert.match(refused.tooltip, /The export refuses this entry \(unsupported-transport\): DSH does not get it\. Problems says why\./);
     assert.strictEqual(refused.contextValue, 'dsh.server refused', 'a refused entry offers no export');
-    assert.strictEqual(v.items[0].contextValue, 'dsh.server exportable');
+    assert.strictEqual(v.items[0].contextValue, 'dsh.server exportable probeable');
   });
 
   it('the inline export (dsh.exportFromView) exports the folder: the servers read exported', async function () {

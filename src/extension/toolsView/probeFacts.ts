@@ -1,0 +1,96 @@
+/**
+ * What the view and the diagnostics say about probed tools, decided without the editor (plain
+ * Node: test/unit/probeFacts.test.ts): each server's tools from its last recorded probe, with
+ * DSH's public name, the token estimate, whether `dsh.tools` allows it, collisions, and drift
+ * against the tool pins the declaration signs.
+ */
+import { publicToolName } from '../../core/mcp/toolNames';
+import { choiceFor, toolAllowed, type ToolChoiceAnalysis } from '../../core/tools/toolChoice';
+import { estimateToolTokens, toolDrift, toolNameCollisions, type ToolChange, type ToolPin } from '../../core/tools/toolDefinitions';
+
+export interface RecordedTools {
+  /** The launch pin the probe ran. */
+  pin: string;
+  probedAt: string;
+  tools: ReadonlyArray<{ name: string; description: string; inputSchema: unknown; pin: ToolPin }>;
+}
+
+export interface ToolRow {
+  name: string;
+  publicName: string;
+  description: string;
+  tokens: number;
+  allowed: boolean;
+  /** Another tool of the folder's probed servers gets the same public name. */
+  collision: boolean;
+  /** Against the declaration's pins: `changed` (what) or `new`; undefined when it matches or nothing is pinned. */
+  drift?: { state: 'changed'; changes: ToolChange[] } | { state: 'new' };
+}
+
+export interface ServerTools {
+  probedAt: string;
+  /** False: the probe ran an earlier launch of the entry (probe again). */
+  current: boolean;
+  tools: ToolRow[];
+  /** Tokens of the allowed tools, added to every request. */
+  allowedTokens: number;
+  /** Pinned tools the probe no longer saw. */
+  removed: string[];
+}
+
+export interface ToolFacts {
+  /** The folder's exportable servers. */
+  servers: ReadonlyArray<{ name: string; serverName: string; pin: string }>;
+  /** Recorded probes by serverName (the host store). */
+  records: Readonly<Record<string, RecordedTools>>;
+  choices: ToolChoiceAnalysis;
+  /** The declaration's servers: their launch pin and tool pins (absent: never probed at export). */
+  declared: ReadonlyArray<{ serverName: string; pin: string; toolPins?: Readonly<Record<string, ToolPin>> }>;
+}
+
+/** Each server's tools by source name; servers never probed are absent. */
+export function serverTools(facts: ToolFacts): Map<string, ServerTools> {
+  const out = new Map<string, ServerTools>();
+  const probed = facts.servers.filter((s) => Object.hasOwn(facts.records, s.serverName));
+  const colliding = new Set(toolNameCollisions(probed
+    .filter((s) => facts.records[s.serverName].pin === s.pin)
+    .map((s) => ({ serverName: s.serverName, tools: facts.records[s.serverName].tools.map((t) => t.name) }))).map((c) => c.publicName));
+  for (const s of probed) {
+    const record = facts.records[s.serverName];
+    const current = record.pin === s.pin;
+    const choice = choiceFor(facts.choices, s.name);
+    const declared = facts.declared.find((d) => d.serverName === s.serverName && d.pin === s.pin);
+    const drift = current && declared?.toolPins ? toolDrift(record.tools, declared.toolPins) : undefined;
+    const tools: ToolRow[] = record.tools.map((t) => {
+      const publicName = publicToolName(s.serverName, t.name);
+      const verdict = drift?.verdicts.find((v) => v.tool === t.name)?.verdict;
+      return {
+        name: t.name, publicName, description: t.description,
+        tokens: estimateToolTokens(publicName, t),
+        allowed: toolAllowed(choice, t.name),
+        collision: current && colliding.has(publicName),
+        ...(verdict && verdict.state !== 'unchanged' ? { drift: verdict } : {}),
+      };
+    });
+    out.set(s.name, {
+      probedAt: record.probedAt, current, tools,
+      allowedTokens: tools.filter((t) => t.allowed).reduce((n, t) => n + t.tokens, 0),
+      removed: drift?.removed ?? [],
+    });
+  }
+  return out;
+}
+
+/**
+ * The environment a probe passes on as DSH's parent environment: the extension host's, without
+ * the variables the editor sets for itself (a DSH session started from a terminal has none of
+ * them). The core then scrubs it by DSH's own rule.
+ */
+export function editorFreeEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (/^(VSCODE_|ELECTRON_)/.test(name) || name === 'APPLICATION_INSIGHTS_NO_DIAGNOSTIC_CHANNEL') continue;
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}

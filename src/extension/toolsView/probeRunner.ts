@@ -1,0 +1,171 @@
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import type { DeclaredServer } from '../../core/declaration/declarationModel';
+import { DANGER_MESSAGES, reviewLaunch } from '../../core/mcp/launchReview';
+import { translate } from '../l10n';
+import { analyzeFolder } from '../../core/node/declarationFiles';
+import { HostStore } from '../../core/node/hostStore';
+import type { FolderProbe } from '../../core/node/probe';
+import type { InvalidSetting } from '../../core/settings/folderSettings';
+import { reviewServers } from '../approval';
+import { fileFolders } from '../mcpFiles';
+import { analyzeOptions, folderSettingsView, readGlobalSettings } from '../settings';
+import { requireTrust } from '../trust';
+import { editorFreeEnv } from './probeFacts';
+import { toolSettingLayers } from './toolSettings';
+import { SERVERS_VIEW_ID } from './serversView';
+
+export const PROBE_COMMAND = 'dsh.probeMcpServers';
+
+/** What one probe command did (nothing secret: names, outcomes and counts). */
+export interface ProbeSummary {
+  outcome: 'probed' | 'restricted' | 'denied' | 'cancelled' | 'no-folder' | 'nothing';
+  folders: Array<{ folder: string; servers: Array<{ name: string; outcome: string; tools: number }>; error?: string }>;
+}
+
+/** A probe's target: a view node (server or folder), a folder URI with optional entry names, or nothing (pick). */
+export interface ProbeTarget {
+  folder: vscode.WorkspaceFolder;
+  names?: string[];
+}
+
+/**
+ * "DSH: Probe MCP Servers": starts the chosen servers of a folder as DSH would (the core's
+ * probeFolder: the row the DSH plugin builds, the host store's input values, the environment
+ * without the editor's own variables), lists their tools, stops them. Consent is the export's
+ * under the trust mode: never in Restricted Mode (checked here too: commands can be invoked
+ * programmatically), nothing in `deny`, in `pinned` the export's own review for servers not
+ * approved for their pin, in `ask` one confirmation showing every launch. The last probe of
+ * each folder is kept for the view and the diagnostics; the core records successful ones in the
+ * host store, from which the next export pins the tools.
+ */
+export class ProbeRunner implements vscode.Disposable {
+  private readonly last = new Map<string, FolderProbe>();
+  private readonly probed = new vscode.EventEmitter<vscode.WorkspaceFolder>();
+  /** Fires after a folder was probed. */
+  readonly onDidProbe = this.probed.event;
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly invalidSetting: InvalidSetting,
+  ) {}
+
+  /** The last probe of a folder in this session, if any. */
+  lastProbe(folder: vscode.WorkspaceFolder): FolderProbe | undefined {
+    return this.last.get(folder.uri.toString());
+  }
+
+  async run(target: ProbeTarget | undefined): Promise<ProbeSummary> {
+    const none = (outcome: ProbeSummary['outcome']): ProbeSummary => ({ outcome, folders: [] });
+    if (!requireTrust(vscode.l10n.t('Probe'), this.log)) return none('restricted');
+    const folder = target?.folder ?? await pickFolder();
+    if (!folder) return none(fileFolders().length ? 'cancelled' : 'no-folder');
+    const { trustMode, dshHome } = readGlobalSettings(this.invalidSetting);
+    if (trustMode === 'deny') {
+      const open = vscode.l10n.t('Open Settings');
+      void vscode.window.showWarningMessage(vscode.l10n.t('The DSH trust mode is "deny": no MCP server is started, not even to probe it.'), open).then((c) => {
+        if (c === open) void vscode.commands.executeCommand('workbench.action.openSettings', 'dsh.trustMode');
+      });
+      return none('denied');
+    }
+    const analysis = await analyzeFolder(analyzeOptions(folder, this.invalidSetting));
+    const wanted = target?.names ? new Set(target.names) : undefined;
+    const servers = analysis.servers.filter((s) => !wanted || wanted.has(s.name));
+    if (servers.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} has no MCP server DSH could start: nothing to probe.', folder.name));
+      return none('nothing');
+    }
+    const store = new HostStore(dshHome, { log: (line) => this.log.warn(line) });
+    if (!(await this.consent(servers, folder, trustMode, store))) {
+      this.log.info(`probe of ${folder.name} cancelled: nothing was started`);
+      return none('cancelled');
+    }
+    // Loaded on first probe: the probe code stays out of the editor's start.
+    const { probeFolder } = await import('../../core/node/probe.js');
+    const result = await this.serial(() => vscode.window.withProgress(
+      { location: { viewId: SERVERS_VIEW_ID } },
+      () => vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Probing the MCP servers of {0}...', folder.name) },
+        () => probeFolder({
+          folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), dshHome,
+          settings: folderSettingsView(folder), settingLayers: toolSettingLayers(folder), invalidSetting: this.invalidSetting,
+          names: servers.map((s) => s.name), env: editorFreeEnv(process.env), consent: 'host-store',
+        }),
+      ),
+    ));
+    this.last.set(folder.uri.toString(), result);
+    for (const s of result.servers) this.log.info(`probe ${folder.name} / ${s.name}: ${s.outcome} (${s.message})${s.elapsedMs !== undefined ? ` in ${s.elapsedMs} ms` : ''}`);
+    if (result.error) this.log.warn(`probe of ${folder.name}: ${result.error}`);
+    this.probed.fire(folder);
+    this.report(result, folder);
+    return {
+      outcome: 'probed',
+      folders: [{ folder: folder.uri.fsPath, servers: result.servers.map((s) => ({ name: s.name, outcome: s.outcome, tools: s.tools.length })), ...(result.error ? { error: result.error } : {}) }],
+    };
+  }
+
+  /** Probes serially: two probes never start the same servers at once. */
+  private serial<T>(fn: () => Thenable<T>): Promise<T> {
+    const next = this.running.then(fn, fn);
+    this.running = next.then(() => undefined, () => undefined);
+    return next;
+  }
+
+  /**
+   * The export's consent: in `pinned`, servers not approved for their pin go through the export's
+   * review, and approvals given there are recorded (as an export would record them); in `ask`,
+   * one modal shows every launch. False: cancelled, nothing starts.
+   */
+  private async consent(servers: DeclaredServer[], folder: vscode.WorkspaceFolder, trustMode: string, store: HostStore): Promise<boolean> {
+    if (trustMode === 'pinned') {
+      const unapproved: DeclaredServer[] = [];
+      for (const s of servers) if (!(await store.isApproved(folder.uri.fsPath, s.serverName, s.pin))) unapproved.push(s);
+      const choices = await reviewServers(unapproved, folder);
+      if (choices === 'cancel') return false;
+      for (const s of unapproved) if (choices.get(s.serverName) === 'approve') await store.approve(folder.uri.fsPath, s.serverName, s.pin);
+      return true;
+    }
+    // The exact launch of each, untruncated, with the dangers the export's review flags.
+    const lines = servers.flatMap((s) => {
+      const review = reviewLaunch(s);
+      return [`${s.name}: ${review.launch}`, ...review.dangers.map((d) => `  \u26a0 ${translate(DANGER_MESSAGES[d.code], { token: d.token })}`)];
+    });
+    const probe = vscode.l10n.t('Probe');
+    const message = servers.length === 1
+      ? vscode.l10n.t('Start MCP server "{0}" to list its tools?', servers[0].name)
+      : vscode.l10n.t('Start these MCP servers of {0} to list their tools?', folder.name);
+    const detail = [
+      vscode.l10n.t('Each runs on this computer with your user\'s privileges, as DSH would start it, and is stopped once it has listed its tools:'),
+      '', ...lines,
+    ].join('\n');
+    return (await vscode.window.showInformationMessage(message, { modal: true, detail }, probe)) === probe;
+  }
+
+  private report(result: FolderProbe, folder: vscode.WorkspaceFolder): void {
+    const ok = result.servers.filter((s) => s.outcome === 'ok');
+    const failed = result.servers.filter((s) => s.outcome !== 'ok');
+    const tools = ok.reduce((n, s) => n + s.tools.length, 0);
+    const parts: string[] = [];
+    if (ok.length === 1) parts.push(tools === 1 ? vscode.l10n.t('Probed 1 MCP server of {0}: 1 tool.', folder.name) : vscode.l10n.t('Probed 1 MCP server of {0}: {1} tools.', folder.name, tools));
+    else if (ok.length > 1) parts.push(tools === 1 ? vscode.l10n.t('Probed {0} MCP servers of {1}: 1 tool.', ok.length, folder.name) : vscode.l10n.t('Probed {0} MCP servers of {1}: {2} tools.', ok.length, folder.name, tools));
+    if (failed.length === 1) parts.push(vscode.l10n.t('1 server could not be probed: see Problems.'));
+    else if (failed.length > 1) parts.push(vscode.l10n.t('{0} servers could not be probed: see Problems.', failed.length));
+    if (result.collisions.length) parts.push(vscode.l10n.t('Some tools get the same DSH name: see the view.'));
+    const show = failed.length || result.collisions.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const showProblems = vscode.l10n.t('Show Problems');
+    void show(parts.join(' '), ...(failed.length ? [showProblems] : [])).then((c) => {
+      if (c === showProblems) void vscode.commands.executeCommand('workbench.actions.view.problems');
+    });
+  }
+
+  dispose(): void {
+    this.probed.dispose();
+  }
+}
+
+async function pickFolder(): Promise<vscode.WorkspaceFolder | undefined> {
+  const folders = fileFolders();
+  if (folders.length <= 1) return folders[0];
+  return vscode.window.showWorkspaceFolderPick({ ignoreFocusOut: true });
+}

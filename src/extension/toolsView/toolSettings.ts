@@ -1,0 +1,42 @@
+import * as vscode from 'vscode';
+import type { SettingLayerValue } from '../../core/settings/folderSettings';
+import { analyzeToolChoice, choiceFor, toolAllowed, TOOLS_SETTING, type ToolChoiceAnalysis } from '../../core/tools/toolChoice';
+import { editToolChoice } from './toolChoiceEdit';
+
+/**
+ * Each layer of a setting for a folder as VS Code's `inspect` reports it, lowest priority first,
+ * for settings every layer of which only narrows (`dsh.tools`): VS Code's merged value would let
+ * a workspace's list replace the user's.
+ */
+export function toolSettingLayers(folder: vscode.WorkspaceFolder): (key: string) => SettingLayerValue[] {
+  return (key) => {
+    const inspected = vscode.workspace.getConfiguration(undefined, folder.uri).inspect<unknown>(key);
+    return [
+      { level: 'default', value: inspected?.defaultValue },
+      { level: 'user', value: inspected?.globalValue },
+      { level: 'workspace', value: inspected?.workspaceValue },
+      { level: 'folder', value: inspected?.workspaceFolderValue },
+    ];
+  };
+}
+
+/** The folder's effective tool choice (every layer narrowing). */
+export function folderToolChoice(folder: vscode.WorkspaceFolder): ToolChoiceAnalysis {
+  return analyzeToolChoice(toolSettingLayers(folder)(TOOLS_SETTING));
+}
+
+export type ToolToggle = 'written' | 'still-left-out' | 'invalid';
+
+/**
+ * A tool's checkbox: writes the folder's own `dsh.tools` (workspace folder settings, shareable
+ * with the repository). Checking a tool another layer leaves out cannot bring it back (every
+ * layer only narrows): `still-left-out` says so. A folder value of another shape is not touched.
+ */
+export async function toggleTool(folder: vscode.WorkspaceFolder, server: string, tool: string, allow: boolean): Promise<ToolToggle> {
+  const config = vscode.workspace.getConfiguration(undefined, folder.uri);
+  const edit = editToolChoice(config.inspect<unknown>(TOOLS_SETTING)?.workspaceFolderValue, server, tool, allow);
+  if (!edit.ok) return 'invalid';
+  await config.update(TOOLS_SETTING, edit.value, vscode.ConfigurationTarget.WorkspaceFolder);
+  if (allow && !toolAllowed(choiceFor(folderToolChoice(folder), server), tool)) return 'still-left-out';
+  return 'written';
+}
