@@ -9,7 +9,7 @@ import type { SkillGateResult } from '../core/skills/skillGate';
 import type { McpDiagnostics } from './diagnostics';
 import { showDoctorReport } from './doctorCommand';
 import { Exporter, InputCommandError, type ExportSummary } from './exporter';
-import { fileFolders, folderOfMcpJson, mcpJsonUri } from './mcpFiles';
+import { fileFolders, mcpJsonUri, sourceOf } from './mcpFiles';
 import { promptForInput } from './prompts';
 import type { InputSecrets } from './secrets';
 import { analyzeOptions, readFolderSettings, readGlobalSettings } from './settings';
@@ -101,10 +101,9 @@ export class BridgeCommands implements vscode.Disposable {
       void vscode.window.showInformationMessage(vscode.l10n.t('Open a folder that has .vscode/mcp.json to export its MCP servers.'));
       return { outcome: 'no-folder', exported: 0, refused: 0, folders: [] };
     }
-    // Export what the user sees: save an edited mcp.json first.
-    for (const folder of folders) {
-      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === mcpJsonUri(folder).toString());
-      if (doc?.isDirty) await doc.save();
+    // Export what the user sees: save an edited source (mcp.json, .mcp.json, ...) first.
+    for (const doc of vscode.workspace.textDocuments) {
+      if (doc.isDirty && sourceOf(doc.uri)?.folders.some((f) => folders.some((g) => g.uri.toString() === f.uri.toString()))) await doc.save();
     }
     const summary = await this.serial(() => this.exporter.run({ folders, interactive: true }));
     for (const f of folders) this.status.setPending(f, undefined);
@@ -166,8 +165,12 @@ export class BridgeCommands implements vscode.Disposable {
 
   /** Export on save: only trusted, only when nothing must be asked; otherwise the status item says what is needed. */
   private onSave(doc: vscode.TextDocument): void {
-    const folder = folderOfMcpJson(doc.uri);
-    if (!folder || !vscode.workspace.isTrusted) return;
+    // Any file a folder's servers come from (docs/sources.md); a workspace file holds every folder's.
+    if (!vscode.workspace.isTrusted) return;
+    for (const folder of sourceOf(doc.uri)?.folders ?? []) this.exportOnSave(folder);
+  }
+
+  private exportOnSave(folder: vscode.WorkspaceFolder): void {
     if (readFolderSettings(folder, this.invalidSetting).auto !== 'onSave') return;
     void this.serial(() => this.exporter.run({ folders: [folder], interactive: false })).then((summary) => {
       if (summary.outcome === 'needs-input') {

@@ -40,8 +40,14 @@ function fromNode(node: Node | undefined): Tree {
   }
 }
 
-export function fixtureTrees(): Tree[] {
-  return fixtureFiles().map((f) => fromNode(parseTree(readFileSync(f, 'utf8'), [], { allowTrailingComma: true })));
+export function fixtureTrees(files = fixtureFiles()): Tree[] {
+  return files.map((f) => fromNode(parseTree(readFileSync(f, 'utf8'), [], { allowTrailingComma: true })));
+}
+
+/** The fixtures of the other files VS Code runs servers from (.mcp.json, dev container, workspace file). */
+export function sourceFixtureFiles(): string[] {
+  const dir = path.join(ROOT, 'test/fixtures/sources');
+  return readdirSync(dir).filter((name) => /\.(json|code-workspace)$/.test(name)).map((name) => path.join(dir, name)).sort();
 }
 
 /** JSON text of a tree; JSON.stringify writes a lone surrogate as a \uXXXX escape, which parses back to it. */

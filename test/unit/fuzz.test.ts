@@ -6,7 +6,10 @@ import fc from 'fast-check';
 import { analyzeSource } from '../../src/core/mcp/analyze';
 import { buildDeclarationBody, serializeDeclaration } from '../../src/core/declaration/declaration';
 import { main } from '../../src/cli/main';
-import { fixtureTrees, mutatedFixture } from './fuzz.mutate';
+import { fixtureTrees, mutatedFixture, sourceFixtureFiles } from './fuzz.mutate';
+import { mergeSources } from '../../src/core/mcp/mergeSources';
+import { DEVCONTAINER_SOURCE, DOT_MCP_SOURCE, VSCODE_SOURCE, type SourceSpec } from '../../src/core/mcp/sources';
+import { makeProblem } from '../../src/core/problems/problems';
 import { options } from './helpers';
 
 /**
@@ -17,6 +20,8 @@ import { options } from './helpers';
 const RUNS = Number(process.env.DSH_FUZZ_RUNS) || 0;
 const SEED = process.env.DSH_FUZZ_SEED === undefined ? undefined : Number(process.env.DSH_FUZZ_SEED);
 const trees = fixtureTrees();
+const sourceTrees = [...trees, ...fixtureTrees(sourceFixtureFiles())];
+const SPECS: SourceSpec[] = [VSCODE_SOURCE, DOT_MCP_SOURCE, DEVCONTAINER_SOURCE, { path: '/ws/multi.code-workspace', dialect: 'code-workspace' }];
 
 function settings(defaultRuns: number): fc.Parameters<unknown> {
   return { numRuns: RUNS || defaultRuns, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: true };
@@ -58,6 +63,19 @@ describe('fuzz: mutated fixtures (fast-check)', function () {
       if (analysis.usable) serializeDeclaration(buildDeclarationBody(analysis, '/w'), Buffer.alloc(32));
       for (const p of analysis.problems) assert.ok(p.range.start.line >= 0 && p.range.end.character >= 0);
     }), settings(1500));
+  });
+
+  it('every kind of source file: the core never throws, and a merge of two serializes', () => {
+    assert.ok(sourceFixtureFiles().length >= 4, 'the source fixtures were not found');
+    fc.assert(fc.property(mutatedFixture(sourceTrees), mutatedFixture(sourceTrees), fc.nat(SPECS.length - 1), (first, second, which) => {
+      const spec = SPECS[which];
+      const a = analyzeSource(Buffer.from(first, 'utf8'), options(), spec);
+      for (const p of a.problems) assert.ok(p.file === spec.path && p.range.start.line >= 0 && p.range.end.character >= 0);
+      const b = analyzeSource(Buffer.from(second, 'utf8'), options(), VSCODE_SOURCE);
+      const merged = mergeSources([{ spec: VSCODE_SOURCE, analysis: b }, { spec, analysis: a }], makeProblem('missing-source', '.vscode/mcp.json', a.problems[0]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }));
+      if (merged.usable) serializeDeclaration(buildDeclarationBody(merged, '/w'), Buffer.alloc(32));
+      assert.ok(new Set(merged.servers.map((s) => s.serverName)).size === merged.servers.length, 'one DSH name once');
+    }), settings(800));
   });
 
   it('the CLI prints its JSON object, and export and verify agree', async () => {

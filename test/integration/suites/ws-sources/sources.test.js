@@ -114,4 +114,20 @@ describe('ws-sources: every file VS Code runs the folder\'s servers from', funct
     assert.strictEqual(stale.ok, false);
     assert.ok(stale.reasons.some((r) => r.code === 'stale' && /devcontainer\.json changed since the export/.test(r.message)), JSON.stringify(stale.reasons));
   });
+
+  it('export on save: saving .mcp.json re-exports the folder, and the declaration verifies again', async function () {
+    const folder = workspaceFolder();
+    await vscode.workspace.getConfiguration('dsh.export', folder.uri).update('auto', 'onSave', vscode.ConfigurationTarget.WorkspaceFolder);
+    const declFile = path.join(folder.uri.fsPath, '.dsh', 'declaration.json');
+    const before = fs.readFileSync(declFile, 'utf8');
+    const doc = await vscode.workspace.openTextDocument(uriOf('.mcp.json'));
+    assert.ok(await replaceDocument(doc, doc.getText().replace('"--root"', '"--read-only", "--root"')));
+    await doc.save();
+    await waitFor(() => fs.readFileSync(declFile, 'utf8') !== before, 20000, 'the declaration to be written again on save');
+    const decl = JSON.parse(fs.readFileSync(declFile, 'utf8'));
+    assert.ok(decl.servers.find((s) => s.name === 'files').args.includes('--read-only'));
+    const verified = await vscode.commands.executeCommand('dsh.verifyDeclaration', folder.uri);
+    assert.deepStrictEqual({ ok: verified.ok, reasons: verified.reasons }, { ok: true, reasons: [] });
+    await vscode.workspace.getConfiguration('dsh.export', folder.uri).update('auto', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+  });
 });
