@@ -1,3 +1,5 @@
+import type { FolderIdentity } from '../core/settings/folderSettings';
+
 /** What main.ts hands a command module: its arguments, the common options, and where to print. */
 export interface CliIo {
   out(text: string): void;
@@ -13,6 +15,8 @@ export interface CommandContext {
   /** Every parsed option (the module's own ones included). */
   options: Readonly<Record<string, unknown>>;
   io: CliIo;
+  /** The folder with the settings the editor would see for it (--user-settings, --code-workspace, .vscode/settings.json). */
+  identity?: FolderIdentity;
 }
 
 /** A usage mistake inside a command module: exit 2, with the module's own usage line. */

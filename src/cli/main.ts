@@ -12,7 +12,7 @@ import type { Problem } from '../core/problems/problems';
 import { readWorkspaceFile } from '../core/node/reader';
 import { prepareFolderExport } from '../core/node/folderExport';
 import {
-  folderAnalyzeOptions, readSetting, SETTING, SETTING_SCHEMAS, settingsViewFromFiles, type FolderIdentity, type SettingsFileLayer,
+  folderAnalyzeOptions, readSetting, SETTING, SETTING_SCHEMAS, settingLayersFromFiles, settingsViewFromFiles, type FolderIdentity, type SettingsFileLayer,
 } from '../core/settings/folderSettings';
 import { nodeValue, parseJsonc, propertyValue } from '../core/json/jsonTree';
 import { MODULE_COMMANDS, MODULE_OPTIONS, MODULE_USAGE } from './commands';
@@ -48,6 +48,7 @@ Options:
 
 Settings (dsh.export.*, dsh.lsp.servers, dsh.skills.customRoots, \${config:...}) are read as the
 editor merges them: --user-settings, then --code-workspace, then <folder>/.vscode/settings.json.
+dsh.tools is read from each of them apart: every one only narrows.
 
 Exit codes: 0 success; 1 the source or declaration could not be used; 2 usage error.`;
 
@@ -115,7 +116,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       case undefined:
         throw new UsageError('a command is required');
       default:
-        if (Object.hasOwn(MODULE_COMMANDS, command)) return await MODULE_COMMANDS[command]({ args: rest, folder, dshHome, json, options: values, io });
+        if (Object.hasOwn(MODULE_COMMANDS, command)) return await MODULE_COMMANDS[command]({ args: rest, folder, dshHome, json, options: values, io, identity });
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
@@ -235,7 +236,7 @@ async function folderIdentity(folder: string, codeWorkspace: string | undefined,
   };
   const home = readSetting(view, SETTING.home, SETTING_SCHEMAS.home, '', invalidSetting);
   return {
-    identity: { folder, folderName, userHome: os.homedir(), settings: view, invalidSetting, ...(codeWorkspace !== undefined ? { codeWorkspaceFile: path.resolve(codeWorkspace) } : {}) },
+    identity: { folder, folderName, userHome: os.homedir(), settings: view, settingLayers: settingLayersFromFiles(layers), invalidSetting, ...(codeWorkspace !== undefined ? { codeWorkspaceFile: path.resolve(codeWorkspace) } : {}) },
     userHomeSetting: home.trim() === '' ? undefined : home,
   };
 }

@@ -185,7 +185,7 @@ async function probe(request: ProbeFolderRequest, folder: string, toolChoice: To
       continue;
     }
     jobs.push(async () => {
-      if (trust === 'deny') return base(name, 'trust-deny', 'trust mode is "deny" on this machine: nothing is started');
+      if (trust === 'deny') return base(name, 'trust-deny', 'trust mode is "deny" on this machine: nothing is started', server);
       if (trust === 'pinned' && !record.approvals.some((a) => a.serverName === server.serverName && a.pin === server.pin)) {
         return base(name, 'not-approved', 'trust mode is "pinned" and this server\'s pin is not approved (approve it as for an export first)', server);
       }

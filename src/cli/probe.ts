@@ -1,0 +1,85 @@
+import * as path from 'node:path';
+import { probeFolder, type FolderProbe, type ServerProbe } from '../core/node/probe';
+import { countOf } from '../core/problems/plural';
+import { CommandUsageError, type CommandContext } from './context';
+
+export const PROBE_USAGE = 'probe [NAME...]         start each server (or the NAMEd ones) as DSH would, list its tools, stop it;\n                           recorded on this machine so the next export pins the tools (--timeout MS, default 20000)';
+
+export const PROBE_OPTIONS = {
+  timeout: { type: 'string' },
+} as const;
+
+const MAX_DESCRIPTION = 72;
+
+/**
+ * `dsh-bridge probe [NAME...]`: consent as an export (nothing in trust mode `deny`; in `pinned`
+ * only servers whose pin was approved, as `dsh-bridge approve` does). Exit 0 when every server
+ * asked for answered, 1 otherwise.
+ */
+export async function runProbe(ctx: CommandContext): Promise<number> {
+  const { args, dshHome, json, io, identity } = ctx;
+  if (!identity) throw new Error('probe needs the folder settings');
+  const raw = ctx.options.timeout;
+  const timeoutMs = raw === undefined ? undefined : Number(raw);
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs >= 100 && timeoutMs <= 600_000)) {
+    throw new CommandUsageError('--timeout takes milliseconds, an integer from 100 to 600000');
+  }
+  const result = await probeFolder({ ...identity, dshHome, names: args.length ? args : undefined, timeoutMs });
+  const ok = !result.error && result.servers.length > 0 && result.servers.every((s) => s.outcome === 'ok');
+  if (json) {
+    io.out(JSON.stringify({ ...result, toolChoice: { choices: result.toolChoice.choices, problems: result.toolChoice.problems } }));
+    return ok ? 0 : 1;
+  }
+  print(result, io);
+  return ok ? 0 : 1;
+}
+
+function print(result: FolderProbe, io: CommandContext['io']): void {
+  for (const p of result.problems.filter((p) => p.severity === 'error')) io.err(`dsh-bridge: ${p.file}:${p.range.start.line + 1}:${p.range.start.character + 1} ${p.code}: ${p.message}`);
+  for (const p of result.toolChoice.problems) io.err(`dsh-bridge: dsh.tools (${p.path.slice(1).join(' > ') || 'the whole value'}): ${p.code}: ${p.message}`);
+  if (result.error) io.err(`dsh-bridge: ${result.error}`);
+  if (result.servers.length === 0 && !result.error) io.out('No MCP servers in .vscode/mcp.json.');
+  for (const server of result.servers) {
+    io.out(headline(server));
+    if (server.outcome === 'ok' && server.tools.length) {
+      const rows = [['  TOOL', 'DSH TOOL NAME', 'TOKENS', 'OFFERED', 'DESCRIPTION'], ...server.tools.map((t) => [
+        `  ${t.name}`,
+        t.collision ? `${t.publicName} (COLLIDES)` : t.publicName,
+        `~${t.tokens}`,
+        t.allowed ? 'yes' : 'no (dsh.tools)',
+        oneLine(t.description),
+      ])];
+      io.out(table(rows));
+    }
+    if (server.stderr.length && server.outcome !== 'ok') {
+      io.out('  stderr (first lines, secrets masked):');
+      for (const line of server.stderr) io.out(`    ${line}`);
+    }
+  }
+  for (const c of result.collisions) {
+    io.out(`Collision: ${c.publicName} is the DSH name of ${c.tools.map((t) => `"${t.tool}" of ${t.serverName}`).join(' and ')}; DSH drops the later server's whole tool set.`);
+  }
+  const recorded = result.servers.filter((s) => s.recorded).length;
+  if (recorded) io.out(`\nRecorded ${countOf(recorded, 'probe')} on this machine; export to pin ${recorded === 1 ? 'its' : 'their'} tools into ${path.join('.dsh', 'declaration.json')}.`);
+}
+
+function headline(s: ServerProbe): string {
+  const who = s.serverName && s.serverName !== s.name ? `${s.name} (DSH: ${s.serverName}, ${s.transport})` : `${s.name}${s.transport ? ` (${s.transport})` : ''}`;
+  if (s.outcome !== 'ok') return `${who}: ${s.message} [${s.outcome}]`;
+  const allowed = s.tools.filter((t) => t.allowed).length;
+  const extra = [
+    s.promptCount !== undefined ? countOf(s.promptCount, 'prompt') : undefined,
+    s.resourceCount !== undefined ? countOf(s.resourceCount, 'resource') : undefined,
+  ].filter(Boolean).join(', ');
+  return `${who}: started in ${s.startMs} ms; ${countOf(s.tools.length, 'tool')} (${allowed} offered to DSH)${extra ? `, ${extra}` : ''}; offered tools add ~${s.allowedTokens} tokens to every request`;
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > MAX_DESCRIPTION ? `${line.slice(0, MAX_DESCRIPTION - 1)}…` : line;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n');
+}
