@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { analyzeSource } from '../core/mcp/analyze';
+import { analyzeSource, type AnalyzeOptions } from '../core/mcp/analyze';
 import { FIXABLE_CODES, quickFixesFor } from '../core/mcp/quickFixes';
 import type { Problem } from '../core/problems/problems';
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
 import { translate } from './l10n';
-import { sourceOf } from './mcpFiles';
-import type { AnalyzeOptions } from '../core/mcp/analyze';
+import { sourceOf, sourceUri } from './mcpFiles';
+import type { McpJsonCheck } from './mcpJsonCheck';
 
 function codeOf(d: vscode.Diagnostic): string | undefined {
   const c = d.code;
@@ -20,22 +20,31 @@ function sameRange(problem: Problem, range: vscode.Range): boolean {
 }
 
 /**
- * Quick fixes for the bridge's diagnostics. The fixes come from the core (`quickFixesFor`,
- * comment-preserving edits); this provider re-analyses the document's current text to get
- * each diagnostic's problem (code, range, arguments) and turns the edits into a WorkspaceEdit.
+ * Quick fixes for the diagnostics of the MCP source files. The fixes come from the core
+ * (`quickFixesFor`, comment-preserving edits); each diagnostic's problem (code, range, arguments)
+ * comes from the mcp.json check's cached analysis of the folder when no check of it waits or runs
+ * (it then saw the document as it is), else from analysing the text now; the edits become a
+ * WorkspaceEdit.
  */
 export class McpCodeActions implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
-  constructor(private readonly options: (folder: vscode.WorkspaceFolder) => AnalyzeOptions) {}
+  constructor(
+    private readonly mcp: McpJsonCheck,
+    private readonly options: (folder: vscode.WorkspaceFolder) => AnalyzeOptions,
+  ) {}
 
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && FIXABLE_CODES.has(codeOf(d) ?? ''));
     if (ours.length === 0) return [];
     const source = sourceOf(document.uri);
-    if (!source?.folders.length) return [];
+    const folder = source?.folders[0];
+    if (!source || !folder) return [];
     const text = document.getText();
-    const problems = analyzeSource(Buffer.from(text, 'utf8'), this.options(source.folders[0]), source.spec).problems;
+    const here = document.uri.toString();
+    const problems = this.mcp.isCurrent(folder)
+      ? this.mcp.get(folder)!.analysis.problems.filter((p) => sourceUri(folder.uri, p.file).toString() === here)
+      : analyzeSource(Buffer.from(text, 'utf8'), this.options(folder), source.spec).problems;
     const actions: vscode.CodeAction[] = [];
     for (const diagnostic of ours) {
       const problem = problems.find((p) => p.code === codeOf(diagnostic) && sameRange(p, diagnostic.range));

@@ -1,31 +1,18 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LSP_APPROVAL_NAME } from '../core/lsp/lspRow';
 import { analyzeFolder, verifyFolder } from '../core/node/declarationFiles';
 import { DECLARATION_PATH } from '../core/declaration/declarationModel';
-import { HostStore } from '../core/node/hostStore';
 import { dshOutlook, type DshOutlook } from '../core/declaration/dshOutlook';
-import type { SkillGateResult } from '../core/skills/skillGate';
-import type { McpDiagnostics } from './diagnostics';
+import { COMMAND, type CommandId } from './commandIds';
+import type { Ctx } from './ctx';
 import { showDoctorReport } from './doctorCommand';
-import { Exporter, InputCommandError, type ExportSummary } from './exporter';
-import { fileFolders, mcpJsonUri, sourceOf } from './mcpFiles';
+import { InputCommandError, type ExportSummary } from './exporter';
+import type { Features } from './features';
+import { whichLanguageServer } from './lsp/whichServer';
+import { fileFolders, sourceOf } from './mcpFiles';
+import { explainProblem } from './problemDocs';
 import { promptForInput } from './prompts';
-import type { InputSecrets } from './secrets';
-import { analyzeOptions, readFolderSettings, readGlobalSettings } from './settings';
-import { type InvalidSetting } from '../core/settings/folderSettings';
-import type { DeclarationStatus } from './statusItem';
 import { requireTrust } from './trust';
-
-export const COMMANDS = {
-  export: 'dsh.exportMcpServers',
-  enterInputValues: 'dsh.enterInputValues',
-  forgetInputValues: 'dsh.forgetInputValues',
-  openDeclaration: 'dsh.openDeclaration',
-  verifyDeclaration: 'dsh.verifyDeclaration',
-  showLogs: 'dsh.showLogs',
-  doctor: 'dsh.doctor',
-} as const;
 
 /** One folder for a command: the folder of a URI argument, the only folder, or a pick. */
 async function oneFolder(arg: unknown): Promise<vscode.WorkspaceFolder | undefined> {
@@ -36,54 +23,73 @@ async function oneFolder(arg: unknown): Promise<vscode.WorkspaceFolder | undefin
   return vscode.window.showWorkspaceFolderPick({ placeHolder: active ? vscode.workspace.getWorkspaceFolder(active)?.name : undefined, ignoreFocusOut: true });
 }
 
+export type CommandHandler = (...args: unknown[]) => unknown;
+
 /**
- * The commands of the extension, each a method; registered by the composition root. Every
- * command that exports, prompts or runs something checks Workspace Trust itself.
+ * THE command table: one handler per command id (the type requires each). The composition root
+ * registers every id once and runs it through {@link runCommand}, the one guard. Every command
+ * that exports, prompts or runs something checks Workspace Trust itself (commands can be invoked
+ * programmatically). A new command: its id in commandIds.ts, its handler here, its manifest entry.
  */
-export class BridgeCommands implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly exporter: Exporter;
+export function commandTable(features: Features, c = new Commands(features)): Record<CommandId, CommandHandler> {
+  const { ctx } = features;
+  return {
+    [COMMAND.export]: (arg) => c.exportCommand(arg),
+    [COMMAND.enterInputValues]: (arg) => c.enterInputValues(arg),
+    [COMMAND.forgetInputValues]: (arg) => c.forgetInputValues(arg),
+    [COMMAND.openDeclaration]: (arg) => c.openDeclaration(arg),
+    [COMMAND.verifyDeclaration]: (arg, options) => c.verifyDeclaration(arg, options),
+    [COMMAND.showLogs]: () => ctx.log.show(),
+    [COMMAND.doctor]: async (arg) => {
+      const folder = await oneFolder(arg);
+      return folder ? showDoctorReport(folder, ctx.config.globalSettings().dshHome, ctx.log) : undefined;
+    },
+    // Second argument: {silent: true} answers without a notification (tests).
+    [COMMAND.whichLanguageServer]: (arg, options) => whichLanguageServer(arg, features.lsp, (options ?? {}) as { silent?: boolean }),
+    [COMMAND.reviewSkillRoots]: async (arg) => (await features.skills()).review.run(arg),
+    [COMMAND.explainProblem]: (code) => explainProblem(ctx.extensionUri, code),
+    [COMMAND.openServerEntry]: (node, name) => features.tools.view.openEntry(node, name),
+    [COMMAND.exportFromView]: (node) => features.tools.view.exportFolder(node),
+    [COMMAND.refreshServersView]: () => features.tools.view.refresh(),
+    [COMMAND.probeMcpServers]: (node, names) => features.tools.probe(node, names),
+    [COMMAND.reprobeAndAccept]: (folderUri, name) => features.tools.reprobeAndAccept(folderUri, name),
+  };
+}
+
+/** THE guard: runs a command; an unexpected error is logged with its stack and shown once. */
+export async function runCommand(ctx: Ctx, table: Record<CommandId, CommandHandler>, id: CommandId, args: unknown[]): Promise<unknown> {
+  try {
+    return await table[id](...args);
+  } catch (error) {
+    ctx.log.error(`${id} failed`, error);
+    ctx.showError(error instanceof InputCommandError
+      ? vscode.l10n.t('The command "{0}" of input "{1}" did not return a text value; nothing was exported.', error.command, error.inputId)
+      : vscode.l10n.t('DSH Bridge: {0} failed. The log has the details.', id));
+    return undefined;
+  }
+}
+
+/** The handlers that need more than a line, and export on save, which shares the export queue. */
+export class Commands {
+  private readonly ctx: Ctx;
+  private readonly log: vscode.LogOutputChannel;
   private exporting: Promise<unknown> = Promise.resolve();
 
-  constructor(
-    private readonly secrets: InputSecrets,
-    private readonly diagnostics: McpDiagnostics,
-    private readonly status: DeclarationStatus,
-    private readonly log: vscode.LogOutputChannel,
-    private readonly invalidSetting: InvalidSetting,
-    private readonly skillGate?: (folder: vscode.WorkspaceFolder) => Promise<SkillGateResult | undefined>,
-  ) {
-    this.exporter = new Exporter(secrets, log, invalidSetting);
-    const register = (id: string, fn: (...args: unknown[]) => unknown) =>
-      this.disposables.push(vscode.commands.registerCommand(id, (...args: unknown[]) => this.guard(id, () => fn.apply(this, args))));
-    register(COMMANDS.export, this.exportCommand);
-    register(COMMANDS.enterInputValues, this.enterInputValues);
-    register(COMMANDS.forgetInputValues, this.forgetInputValues);
-    register(COMMANDS.openDeclaration, this.openDeclaration);
-    register(COMMANDS.verifyDeclaration, this.verifyDeclaration);
-    register(COMMANDS.showLogs, () => this.log.show());
-    register(COMMANDS.doctor, async (arg?: unknown) => {
-      const folder = await oneFolder(arg);
-      return folder ? showDoctorReport(folder, readGlobalSettings(this.invalidSetting).dshHome, this.log) : undefined;
-    });
-    this.disposables.push(vscode.workspace.onDidSaveTextDocument((doc) => this.onSave(doc)));
+  constructor(private readonly features: Features) {
+    this.ctx = features.ctx;
+    this.log = features.ctx.log;
   }
 
-  /** Runs a command; an unexpected error is logged with its stack and shown once. */
-  private async guard(id: string, fn: () => unknown): Promise<unknown> {
-    try {
-      return await fn();
-    } catch (error) {
-      this.log.error(`${id} failed`, error);
-      const showLogs = vscode.l10n.t('Show Logs');
-      const message = error instanceof InputCommandError
-        ? vscode.l10n.t('The command "{0}" of input "{1}" did not return a text value; nothing was exported.', error.command, error.inputId)
-        : vscode.l10n.t('DSH Bridge: {0} failed. The log has the details.', id);
-      void vscode.window.showErrorMessage(message, showLogs).then((c) => {
-        if (c === showLogs) this.log.show();
-      });
-      return undefined;
-    }
+  private get secrets() {
+    return this.ctx.secrets;
+  }
+
+  private get status() {
+    return this.features.status;
+  }
+
+  private get exporter() {
+    return this.features.exporter;
   }
 
   /** Exports serially: two exports never interleave their prompts or writes. */
@@ -129,15 +135,12 @@ export class BridgeCommands implements vscode.Disposable {
           vscode.l10n.t('{0} changed while the export was asking: nothing was written. Export again to review the new content.', '.vscode/mcp.json'),
           exportAgain,
         ).then((c) => {
-          if (c === exportAgain) void vscode.commands.executeCommand(COMMANDS.export);
+          if (c === exportAgain) void vscode.commands.executeCommand(COMMAND.export);
         });
         return;
       }
       case 'failed': {
-        const showLogs = vscode.l10n.t('Show Logs');
-        void vscode.window.showErrorMessage(vscode.l10n.t('The export was refused: .dsh must be a folder inside the workspace. The log has the details.'), showLogs).then((c) => {
-          if (c === showLogs) this.log.show();
-        });
+        this.ctx.showError(vscode.l10n.t('The export was refused: .dsh must be a folder inside the workspace. The log has the details.'));
         return;
       }
       case 'exported': {
@@ -164,14 +167,14 @@ export class BridgeCommands implements vscode.Disposable {
   }
 
   /** Export on save: only trusted, only when nothing must be asked; otherwise the status item says what is needed. */
-  private onSave(doc: vscode.TextDocument): void {
+  exportOnSave(doc: vscode.TextDocument): void {
     // Any file a folder's servers come from (docs/sources.md); a workspace file holds every folder's.
     if (!vscode.workspace.isTrusted) return;
-    for (const folder of sourceOf(doc.uri)?.folders ?? []) this.exportOnSave(folder);
+    for (const folder of sourceOf(doc.uri)?.folders ?? []) this.exportFolderOnSave(folder);
   }
 
-  private exportOnSave(folder: vscode.WorkspaceFolder): void {
-    if (readFolderSettings(folder, this.invalidSetting).auto !== 'onSave') return;
+  private exportFolderOnSave(folder: vscode.WorkspaceFolder): void {
+    if (this.ctx.config.folder(folder).settings.auto !== 'onSave') return;
     void this.serial(() => this.exporter.run({ folders: [folder], interactive: false })).then((summary) => {
       if (summary.outcome === 'needs-input') {
         this.status.setPending(folder, vscode.l10n.t('Export on save needs input values ({0}): run Export', summary.needed?.join(', ') ?? ''));
@@ -190,7 +193,7 @@ export class BridgeCommands implements vscode.Disposable {
     if (!requireTrust(vscode.l10n.t('Entering input values'), this.log)) return undefined;
     const folder = await oneFolder(arg);
     if (!folder) return undefined;
-    const analysis = await analyzeFolder(analyzeOptions(folder, this.invalidSetting));
+    const analysis = await analyzeFolder(this.ctx.config.folder(folder).analyzeOptions);
     const definitions = analysis.inputDefinitions;
     const ids = Object.keys(definitions);
     if (ids.length === 0) {
@@ -209,7 +212,7 @@ export class BridgeCommands implements vscode.Disposable {
       if (!answer) return undefined; // cancelled: nothing stored
       values.set(p.label, answer.value);
     }
-    const store = new HostStore(readGlobalSettings(this.invalidSetting).dshHome, { log: (line) => this.log.warn(line) });
+    const store = this.ctx.hostStore();
     for (const [id, value] of values) {
       await this.secrets.store(folder.uri.fsPath, id, value);
       await store.setInput(folder.uri.fsPath, id, value);
@@ -225,7 +228,7 @@ export class BridgeCommands implements vscode.Disposable {
   async forgetInputValues(arg?: unknown): Promise<string[] | undefined> {
     const folder = await oneFolder(arg);
     if (!folder) return undefined;
-    const store = new HostStore(readGlobalSettings(this.invalidSetting).dshHome, { log: (line) => this.log.warn(line) });
+    const store = this.ctx.hostStore();
     const fsPath = folder.uri.fsPath;
     const hostIds = Object.keys((await store.readFolder(fsPath).catch(() => undefined))?.inputs ?? {});
     const ids = [...new Set([...(await this.secrets.ids(fsPath)), ...hostIds])].sort();
@@ -271,7 +274,7 @@ export class BridgeCommands implements vscode.Disposable {
     } catch {
       const exportNow = vscode.l10n.t('Export');
       void vscode.window.showInformationMessage(vscode.l10n.t('{0} has no DSH declaration yet.', folder.name), ...(vscode.workspace.isTrusted ? [exportNow] : []))
-        .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMANDS.export, folder.uri); });
+        .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMAND.export, folder.uri); });
       return false;
     }
     await vscode.window.showTextDocument(uri, { preview: true });
@@ -284,19 +287,19 @@ export class BridgeCommands implements vscode.Disposable {
   async verifyDeclaration(arg?: unknown, options?: unknown): Promise<{ ok: boolean; reasons: Array<{ code: string; message: string }>; dsh?: DshOutlook } | undefined> {
     const folder = await oneFolder(arg);
     if (!folder) return undefined;
-    const dshHome = readGlobalSettings(this.invalidSetting).dshHome;
+    const dshHome = this.ctx.config.globalSettings().dshHome;
     const result = await verifyFolder(folder.uri.fsPath, { dshHome });
     this.status.refresh();
     const reasons = result.reasons.map((r) => ({ code: r.code, message: r.message }));
     this.log.info(`verify ${folder.name}: ${result.ok ? 'ok' : reasons.map((r) => `${r.code} (${r.message})`).join('; ')}`);
     // What a DSH session in this folder gets, as the DSH plugin decides it (host-store trust mode).
     let dsh: DshOutlook | undefined;
-    const gate = await this.skillGate?.(folder).catch((error: unknown) => {
+    const gate = await this.features.skillGate(folder).catch((error: unknown) => {
       this.log.error('computing the skill roots of the folder failed', error);
       return undefined;
     });
     if (gate) {
-      const trustMode = await new HostStore(dshHome).trustMode().catch(() => 'deny' as const);
+      const trustMode = await this.ctx.hostStore().trustMode().catch(() => 'deny' as const);
       dsh = dshOutlook(result, trustMode, gate);
       this.log.info(`verify ${folder.name}: DSH gets servers [${dsh.servers.join(', ')}], language servers [${dsh.languageServers.map((l) => l.id).join(', ')}], withheld skills [${dsh.skills.withheld.map((w) => w.name).join(', ')}]`);
     }
@@ -321,15 +324,12 @@ export class BridgeCommands implements vscode.Disposable {
       };
       const text = [...new Set(reasons.map((r) => words[r.code] ?? r.code))].join('; ');
       void vscode.window.showWarningMessage(`${vscode.l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text)}${outlook}`, ...(vscode.workspace.isTrusted ? [exportNow] : []))
-        .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMANDS.export, folder.uri); });
+        .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMAND.export, folder.uri); });
     }
     const wantsOutlook = typeof options === 'object' && options !== null && (options as { dsh?: unknown }).dsh === true;
     return wantsOutlook && dsh ? { ok: result.ok, reasons, dsh } : { ok: result.ok, reasons };
   }
 
-  dispose(): void {
-    for (const d of this.disposables.splice(0)) d.dispose();
-  }
 }
 
 /** The export notification: real plural forms, no clause about nothing. */
@@ -354,5 +354,3 @@ async function confirmForget(ids: string[], folder: vscode.WorkspaceFolder): Pro
   const detail = vscode.l10n.t('DSH sessions of this folder will miss the value until you enter it again (DSH: Enter MCP Input Values).');
   return (await vscode.window.showWarningMessage(message, { modal: true, detail }, forget)) === forget;
 }
-
-export const declarationFile = (folder: vscode.WorkspaceFolder): string => path.join(folder.uri.fsPath, DECLARATION_PATH);

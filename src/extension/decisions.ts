@@ -1,6 +1,6 @@
 /**
  * Decisions of the editor layer that need no editor: kept free of `vscode` so that plain-Node
- * unit tests cover them (test/unit/extensionLogic.test.ts).
+ * unit tests cover them (test/unit/extensionDecisions.test.ts).
  */
 
 /**
@@ -75,12 +75,28 @@ export function statusHeadline(s: FolderState): { headline: StatusHeadline; acti
   return { headline: 'exported', action: 'open-declaration' };
 }
 
-/** Which of the bridge's concerns a configuration change touches (a pure predicate over the event). */
-export function changedConcerns(affects: (section: string) => boolean): { trustMode: boolean; home: boolean; export: boolean; any: boolean } {
+/** Which of the extension's concerns a configuration change touches (a pure predicate over the event). */
+export interface ChangedConcerns {
+  trustMode: boolean;
+  home: boolean;
+  export: boolean;
+  /** `dsh.lsp.servers`: the language-server checks. */
+  lsp: boolean;
+  /** `dsh.skills.customRoots` or `dsh.home`: where skill roots are and which are trusted. */
+  skillRoots: boolean;
+  /** `dsh.tools`: which probed tools DSH sessions get. */
+  tools: boolean;
+  any: boolean;
+}
+
+export function changedConcerns(affects: (section: string) => boolean): ChangedConcerns {
   const trustMode = affects('dsh.trustMode');
   const home = affects('dsh.home');
   const exportSettings = affects('dsh.export');
-  return { trustMode, home, export: exportSettings, any: trustMode || home || exportSettings };
+  const lsp = affects('dsh.lsp.servers');
+  const skillRoots = affects('dsh.skills.customRoots') || home;
+  const tools = affects('dsh.tools');
+  return { trustMode, home, export: exportSettings, lsp, skillRoots, tools, any: trustMode || home || exportSettings || lsp || skillRoots || tools };
 }
 
 /** Secret-storage keys: one per workspace folder and input id, unambiguous for any characters. */

@@ -1,14 +1,13 @@
 import * as vscode from 'vscode';
-import { type Analysis } from '../core/mcp/analyze';
-import { analyzeFolder } from '../core/node/declarationFiles';
 import type { Problem, Severity } from '../core/problems/problems';
-import { problemMessage } from './l10n';
-import { keepForDocument } from './decisions';
-import { fileFolders, folderOfMcpJson, MCP_SOURCES_GLOB, mcpJsonUri, sourceOf, sourceUri } from './mcpFiles';
-import type { AnalyzeOptions } from '../core/mcp/analyze';
+import type { ChangedConcerns } from './decisions';
+import { translate } from './l10n';
+import { MCP_SOURCES_GLOB } from './mcpFiles';
 
+/** The `source` of every diagnostic of the extension (mcp.json, settings files, SKILL.md). */
 export const DIAGNOSTIC_SOURCE = 'dsh-bridge';
-const DEBOUNCE_MS = 300;
+/** How long an edit waits for the next keystroke before it is checked. */
+export const DEBOUNCE_MS = 300;
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -16,197 +15,184 @@ const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   info: vscode.DiagnosticSeverity.Information,
 };
 
-
-export interface FolderAnalysis {
-  folder: vscode.WorkspaceFolder;
-  analysis: Analysis;
-  /** Analysed from an open document's text (possibly unsaved) rather than from disk. */
-  fromDocument: boolean;
-}
+/** Codes shown faded: what they point at is ignored or shadowed. */
+const UNNECESSARY: ReadonlySet<string> = new Set(['dev-ignored', 'skill-shadowed', 'lsp-unknown-key']);
 
 function toRange(r: Problem['range']): vscode.Range {
   return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
 }
 
-/** Converts the core's problems to diagnostics; pure apart from constructing vscode values. */
-export function toDiagnostics(problems: Problem[], folderUri: vscode.Uri, docsUri: (code: string) => vscode.Uri, open: boolean): vscode.Diagnostic[] {
-  const out: vscode.Diagnostic[] = [];
+/**
+ * One diagnostic of a core problem, worded by the caller. `uriOf` maps `Problem.file` (and the
+ * files of related information) to a URI; `docsUri` links the code to its explanation.
+ */
+export function toDiagnostic(problem: Problem, message: string, uriOf: (file: string) => vscode.Uri, docsUri: (code: string) => vscode.Uri): vscode.Diagnostic {
+  const d = new vscode.Diagnostic(toRange(problem.range), message, SEVERITY[problem.severity]);
+  d.source = DIAGNOSTIC_SOURCE;
+  d.code = { value: problem.code, target: docsUri(problem.code) };
+  if (problem.related?.length) {
+    d.relatedInformation = problem.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(uriOf(r.file), toRange(r.range)), r.message));
+  }
+  if (UNNECESSARY.has(problem.code)) d.tags = [vscode.DiagnosticTag.Unnecessary];
+  return d;
+}
+
+export type Templates = Readonly<Record<string, readonly [Severity, string]>>;
+
+/** A problem of a settings file or a skill file, worded from the caller's code table. */
+export function sectionMessage(problem: Pick<Problem, 'code' | 'args' | 'message'>, templates: Templates): string {
+  const template = Object.hasOwn(templates, problem.code) ? templates[problem.code][1] : undefined;
+  return template ? translate(template, problem.args) : problem.message;
+}
+
+/**
+ * Groups problems by file into diagnostics, dropping exact duplicates (the same user-level file
+ * analysed for several workspace folders).
+ */
+export function diagnosticsByFile(problems: readonly Problem[], templates: Templates, uriOf: (file: string) => vscode.Uri, docsUri: (code: string) => vscode.Uri): Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }> {
+  const out = new Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }>();
+  const seen = new Set<string>();
   for (const p of problems) {
-    // VS Code's JSON language already reports syntax errors of an open document; for a closed
-    // file nothing else does, so there they are kept.
-    if (!keepForDocument(p.code, open)) continue;
-    const d = new vscode.Diagnostic(toRange(p.range), problemMessage(p), SEVERITY[p.severity]);
-    d.source = DIAGNOSTIC_SOURCE;
-    d.code = { value: p.code, target: docsUri(p.code) };
-    if (p.related?.length) {
-      d.relatedInformation = p.related.map((r) => new vscode.DiagnosticRelatedInformation(
-        new vscode.Location(sourceUri(folderUri, r.file), toRange(r.range)), r.message));
-    }
-    if (p.code === 'dev-ignored') d.tags = [vscode.DiagnosticTag.Unnecessary];
-    out.push(d);
+    const key = JSON.stringify([p.file, p.code, p.range, p.message, p.related]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const uri = uriOf(p.file);
+    let entry = out.get(uri.toString());
+    if (!entry) out.set(uri.toString(), entry = { uri, diagnostics: [] });
+    entry.diagnostics.push(toDiagnostic(p, sectionMessage(p, templates), uriOf, docsUri));
   }
   return out;
 }
 
-/**
- * Owns THE diagnostic collection for every file VS Code runs a folder's MCP servers from
- * (`.vscode/mcp.json`, `.mcp.json`, the dev container file, the workspace file), with what keeps
- * it current: the open/change/close listeners (changes debounced), a file watcher for files
- * that are not open, and the workspace-folder listener. A folder is analysed as a whole (its
- * files shadow each other); results are keyed by the folder's `.vscode/mcp.json` URI.
- */
-export class McpDiagnostics implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly results = new Map<string, FolderAnalysis>();
-  private readonly changed = new vscode.EventEmitter<FolderAnalysis | vscode.WorkspaceFolder>();
-  /** Fires after a folder was analysed (or its file disappeared). */
-  readonly onDidAnalyze = this.changed.event;
-  private generation = 0;
-  /** The latest run started per file: an older run that finishes later must not win. */
-  private readonly latest = new Map<string, number>();
-  /** Milliseconds of the last update from a document's text: analysis to diagnostics set, debounce excluded. */
-  private lastDocumentUpdateMs: number | undefined;
-  /** Diagnostics per file and per folder that produced them (a workspace file is shared by every folder). */
-  private readonly published = new Map<string, Map<string, vscode.Diagnostic[]>>();
+/** What a file event was, as a check sees it. */
+export type FileEvent = 'open' | 'edit' | 'close' | 'save' | 'disk';
 
-  constructor(
-    private readonly options: (folder: vscode.WorkspaceFolder) => AnalyzeOptions,
-    private readonly docsUri: (code: string) => vscode.Uri,
-    private readonly log: vscode.LogOutputChannel,
-  ) {
-    const watcher = vscode.workspace.createFileSystemWatcher(MCP_SOURCES_GLOB);
+/**
+ * One kind of file the extension checks (mcp.json, the settings that hold `dsh.lsp.servers`,
+ * SKILL.md files). The owner routes every event to every check; each ignores what is not its own
+ * and asks the owner to run its work, debounced.
+ */
+export interface Check {
+  readonly kind: string;
+  fileChanged(uri: vscode.Uri, event: FileEvent, document?: vscode.TextDocument): void;
+  /** Checks everything again (folders, trust or the check's settings changed), after `delay` ms if given. */
+  refreshAll(delay?: number): void;
+  /** Whether a configuration change concerns this check. */
+  wants(changed: ChangedConcerns): boolean;
+}
+
+/**
+ * Owns THE diagnostic collection of the extension, with what keeps it current: the document
+ * open/change/save/close listeners, the file watchers of the workspace, the folder and trust
+ * listeners, and one debounce. The checks compute; the owner listens, schedules and publishes.
+ * Each check replaces only its own diagnostics; a file two checks read shows both.
+ */
+export class DiagnosticsOwner implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
+  /** What each check shows in each file; the collection holds their union. */
+  private readonly files = new Map<string, { uri: vscode.Uri; byCheck: Map<string, vscode.Diagnostic[]> }>();
+  private readonly timers = new Map<string, { timer: NodeJS.Timeout; run: () => Promise<void> }>();
+  private readonly checks: Check[] = [];
+  private readonly disposables: vscode.Disposable[] = [this.collection];
+
+  constructor(onConfiguration: vscode.Event<ChangedConcerns>) {
+    const onDisk = (uri: vscode.Uri) => this.route(uri, 'disk');
+    for (const pattern of [MCP_SOURCES_GLOB, '**/.vscode/settings.json', '{**/.git,**/.dsh/skills/**,**/.agents/skills/**}']) {
+      const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+      this.disposables.push(watcher, watcher.onDidCreate(onDisk), watcher.onDidChange(onDisk), watcher.onDidDelete(onDisk));
+    }
     this.disposables.push(
-      this.collection,
-      this.changed,
-      watcher,
-      watcher.onDidCreate((uri) => this.onDisk(uri)),
-      watcher.onDidChange((uri) => this.onDisk(uri)),
-      watcher.onDidDelete((uri) => this.onDisk(uri)),
-      vscode.workspace.onDidOpenTextDocument((doc) => this.schedule(doc.uri, 0)),
+      vscode.workspace.onDidOpenTextDocument((doc) => this.route(doc.uri, 'open', doc)),
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length) this.schedule(e.document.uri, DEBOUNCE_MS);
+        if (e.contentChanges.length) this.route(e.document.uri, 'edit', e.document);
       }),
+      vscode.workspace.onDidSaveTextDocument((doc) => this.route(doc.uri, 'save', doc)),
       // A closed document's unsaved edits are gone: the file on disk counts again.
-      vscode.workspace.onDidCloseTextDocument((doc) => this.schedule(doc.uri, 0)),
+      vscode.workspace.onDidCloseTextDocument((doc) => this.route(doc.uri, 'close', doc)),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.refreshAll()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.refreshAll(0)),
+      onConfiguration((changed) => {
+        for (const check of this.checks) if (check.wants(changed)) check.refreshAll();
+      }),
     );
   }
 
-  /** Analyses every folder; called once after activation, off its synchronous path. */
-  refreshAll(): void {
-    const live = new Set(fileFolders().map((f) => mcpJsonUri(f).toString()));
-    for (const folderKey of new Set([...this.published.values()].flatMap((m) => [...m.keys()]))) {
-      if (!live.has(folderKey)) this.publish(folderKey, new Map());
-    }
-    for (const key of [...this.results.keys()]) if (!live.has(key)) this.results.delete(key);
-    for (const folder of fileFolders()) this.schedule(mcpJsonUri(folder), 0);
+  /** Adds a check (the skills check joins when its part has loaded) and runs it. */
+  add(check: Check): void {
+    this.checks.push(check);
+    check.refreshAll(0);
   }
 
-  /** How long the last update from an edited document took in this host (see the integration tier). */
-  documentUpdateMs(): number | undefined {
-    return this.lastDocumentUpdateMs;
+  refreshAll(delay?: number): void {
+    for (const check of this.checks) check.refreshAll(delay);
   }
 
-  get(folder: vscode.WorkspaceFolder): FolderAnalysis | undefined {
-    return this.results.get(mcpJsonUri(folder).toString());
+  private route(uri: vscode.Uri, event: FileEvent, document?: vscode.TextDocument): void {
+    for (const check of this.checks) check.fileChanged(uri, event, document);
   }
 
-  /** Analyses a folder now and returns the result (used by the status item and tests). */
-  async analyzeNow(folder: vscode.WorkspaceFolder): Promise<FolderAnalysis | undefined> {
-    await this.run(mcpJsonUri(folder));
-    return this.get(folder);
+  /** Runs `task` once, `delay` ms after the last call with the same key (the one debounce). */
+  schedule(key: string, task: () => Promise<void>, onError: (error: unknown) => void, delay = DEBOUNCE_MS): void {
+    clearTimeout(this.timers.get(key)?.timer);
+    const run = () => task().catch(onError);
+    this.timers.set(key, {
+      run,
+      timer: setTimeout(() => {
+        this.timers.delete(key);
+        void run();
+      }, delay),
+    });
   }
 
-  /** A change on disk: the file is read again unless an open document has unsaved edits. */
-  private onDisk(uri: vscode.Uri): void {
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (!doc?.isDirty) this.schedule(uri, 0);
+  /** Whether work of this key waits for its debounce. */
+  isScheduled(key: string): boolean {
+    return this.timers.has(key);
   }
 
-  private schedule(changed: vscode.Uri, delay: number): void {
-    for (const folder of sourceOf(changed)?.folders ?? []) this.scheduleFolder(folder, delay);
+  /** Runs the waiting work of a key now, if any (a reader wants the current result). */
+  flush(key: string): Promise<void> | undefined {
+    const waiting = this.timers.get(key);
+    if (!waiting) return undefined;
+    clearTimeout(waiting.timer);
+    this.timers.delete(key);
+    return waiting.run();
   }
 
-  private scheduleFolder(folder: vscode.WorkspaceFolder, delay: number): void {
-    const uri = mcpJsonUri(folder);
+  /** Sets the diagnostics one check has for one file (empty: none). */
+  set(kind: string, uri: vscode.Uri, diagnostics: vscode.Diagnostic[]): void {
     const key = uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(key, setTimeout(() => {
-      this.timers.delete(key);
-      void this.run(uri);
-    }, delay));
-  }
-
-  /**
-   * Analyses the folder's files, each from its unsaved edits when there are any, else from disk:
-   * a clean document can lag behind the disk (another component may hold an old model of the file).
-   */
-  private async run(uri: vscode.Uri): Promise<void> {
-    const folder = folderOfMcpJson(uri);
-    if (!folder) return;
-    const key = uri.toString();
-    const generation = ++this.generation;
-    this.latest.set(key, generation);
-    const started = performance.now();
-    try {
-      const unsaved = new Map<string, Uint8Array>();
-      for (const d of vscode.workspace.textDocuments) {
-        if (!d.isDirty || d.isClosed) continue;
-        const source = sourceOf(d.uri);
-        if (source?.folders.some((f) => f.uri.toString() === folder.uri.toString())) unsaved.set(source.spec.path, Buffer.from(d.getText(), 'utf8'));
-      }
-      const analysis = await analyzeFolder(this.options(folder), (p) => unsaved.get(p));
-      if (this.latest.get(key) !== generation) return; // a newer run read the files again
-      if (!analysis.usable && analysis.problems.some((p) => p.code === 'missing-source')) {
-        this.publish(key, new Map());
-        this.results.delete(key);
-        this.changed.fire(folder);
-        return;
-      }
-      const byFile = new Map<string, Analysis['problems']>();
-      for (const p of analysis.problems) byFile.set(p.file, [...(byFile.get(p.file) ?? []), p]);
-      const diagnostics = new Map<string, vscode.Diagnostic[]>([[key, []]]);
-      for (const [file, problems] of byFile) {
-        const fileUri = sourceUri(folder.uri, file);
-        const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === fileUri.toString() && !d.isClosed);
-        diagnostics.set(fileUri.toString(), toDiagnostics(problems, folder.uri, this.docsUri, open));
-      }
-      this.publish(key, diagnostics);
-      if (unsaved.size) this.lastDocumentUpdateMs = performance.now() - started;
-      const result = { folder, analysis, fromDocument: unsaved.size > 0 };
-      this.results.set(key, result);
-      this.log.debug(`analysed ${vscode.workspace.asRelativePath(uri)}: ${analysis.servers.length} exportable, ${analysis.rejected.length} refused, ${analysis.problems.length} problems`);
-      this.changed.fire(result);
-    } catch (error) {
-      this.log.error(`analysing ${uri.fsPath} failed`, error);
+    let file = this.files.get(key);
+    if (!file) this.files.set(key, file = { uri, byCheck: new Map() });
+    if (diagnostics.length) file.byCheck.set(kind, diagnostics);
+    else file.byCheck.delete(kind);
+    if (file.byCheck.size === 0) {
+      this.files.delete(key);
+      this.collection.delete(uri);
+    } else {
+      // A file two checks read (a workspace file holds MCP servers and dsh.lsp.servers) shows both.
+      this.collection.set(uri, [...file.byCheck.values()].flat());
     }
   }
 
-  /** Replaces what one folder shows in every file; a file's diagnostics are the union over the folders that read it. */
-  private publish(folderKey: string, diagnostics: Map<string, vscode.Diagnostic[]>): void {
-    const touched = new Set(diagnostics.keys());
-    for (const [file, byFolder] of this.published) if (byFolder.has(folderKey)) touched.add(file);
-    for (const file of touched) {
-      const byFolder = this.published.get(file) ?? new Map<string, vscode.Diagnostic[]>();
-      const mine = diagnostics.get(file);
-      if (mine?.length) byFolder.set(folderKey, mine);
-      else byFolder.delete(folderKey);
-      const seen = new Set<string>();
-      const union = [...byFolder.values()].flat().filter((d) => {
-        const id = JSON.stringify([d.range, d.message, d.code]);
-        return !seen.has(id) && !!seen.add(id);
-      });
-      if (byFolder.size) this.published.set(file, byFolder);
-      else this.published.delete(file);
-      if (union.length) this.collection.set(vscode.Uri.parse(file), union);
-      else this.collection.delete(vscode.Uri.parse(file));
-    }
+  delete(kind: string, uri: vscode.Uri): void {
+    this.set(kind, uri, []);
+  }
+
+  /** Replaces every file a check published with `files`. */
+  replace(kind: string, files: Iterable<{ uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }>): void {
+    const next = new Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }>();
+    for (const f of files) next.set(f.uri.toString(), f);
+    for (const uri of this.filesOf(kind)) if (!next.has(uri.toString())) this.set(kind, uri, []);
+    for (const f of next.values()) this.set(kind, f.uri, f.diagnostics);
+  }
+
+  /** Files a check published. */
+  filesOf(kind: string): vscode.Uri[] {
+    return [...this.files.values()].filter((f) => f.byCheck.has(kind)).map((f) => f.uri);
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
+    for (const t of this.timers.values()) clearTimeout(t.timer);
     this.timers.clear();
     for (const d of this.disposables.splice(0)) d.dispose();
   }

@@ -1,15 +1,13 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { commitExport, ExportError, sourceChangedSinceReview, type ExportResult, type ReviewedExport } from '../core/node/declarationFiles';
-import { HostStore } from '../core/node/hostStore';
 import { type TrustMode } from '../core/settings/folderSettings';
 import { LSP_APPROVAL_NAME, lspSectionUsable } from '../core/lsp/lspRow';
 import { askLspApproval, reviewServers } from './approval';
 import type { DeclaredServer } from '../core/declaration/declarationModel';
 import { InputCommandError, promptForInput } from './prompts';
 import type { InputSecrets } from './secrets';
-import { folderSettingsView, readGlobalSettings } from './settings';
-import { type InvalidSetting } from '../core/settings/folderSettings';
+import type { Ctx } from './ctx';
 import { isTrusted } from './trust';
 import { codeWorkspaceFile, fileFolders, mcpJsonUri } from './mcpFiles';
 import { countOf } from '../core/problems/plural';
@@ -49,18 +47,20 @@ export interface ExportRequest {
  * it was read, leaves every file as it was.
  */
 export class Exporter {
-  constructor(
-    private readonly secrets: InputSecrets,
-    private readonly log: vscode.LogOutputChannel,
-    private readonly invalidSetting: InvalidSetting,
-  ) {}
+  private readonly secrets: InputSecrets;
+  private readonly log: vscode.LogOutputChannel;
+
+  constructor(private readonly ctx: Ctx) {
+    this.secrets = ctx.secrets;
+    this.log = ctx.log;
+  }
 
   async run(request: ExportRequest): Promise<ExportSummary> {
     const empty = (outcome: ExportSummary['outcome'], extra: Partial<ExportSummary> = {}): ExportSummary => ({ outcome, exported: 0, refused: 0, folders: [], ...extra });
     if (!isTrusted()) return empty('restricted');
     if (request.folders.length === 0) return empty('no-folder');
-    const { trustMode, dshHome } = readGlobalSettings(this.invalidSetting);
-    const store = new HostStore(dshHome, { log: (line) => this.log.warn(line) });
+    const { trustMode, dshHome } = this.ctx.config.globalSettings();
+    const store = this.ctx.hostStore();
     if (trustMode === 'deny') {
       await store.setTrustMode(trustMode);
       this.log.info('export skipped: dsh.trustMode is "deny"');
@@ -81,7 +81,7 @@ export class Exporter {
       try {
         reviewed = await prepareFolderExport({
           folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), dshHome,
-          settings: folderSettingsView(folder), invalidSetting: this.invalidSetting,
+          settings: this.ctx.config.folder(folder).view, invalidSetting: this.ctx.config.invalidSetting,
           ...(codeWorkspaceFile() ? { codeWorkspaceFile: codeWorkspaceFile() } : {}),
         });
       } catch (error) {

@@ -1,13 +1,15 @@
 import * as vscode from 'vscode';
-import type { Bridge } from './features';
+import { COMMAND, COMMAND_IDS } from './commandIds';
+import type { RunningFeatures } from './features';
+import { showErrorWithLogs } from './log';
 
 /** What activate() returns: timings and read-only state for tests; nothing secret. */
-export interface BridgeApi {
+export interface ExtensionApi {
   /** Time spent in activate() itself. */
   readonly activationMs: number;
   /** Time it took to load and start the features (after activation, or on the first command), once done. */
   startupMs(): number | undefined;
-  status(): ReturnType<Bridge['status']> | { text: string; detail: string | undefined };
+  status(): ReturnType<RunningFeatures['status']> | { text: string; detail: string | undefined };
   skillsStatus(): unknown;
   /** Milliseconds of the last mcp.json diagnostics update from an edited document (debounce excluded). */
   diagnosticsUpdateMs(): number | undefined;
@@ -16,51 +18,45 @@ export interface BridgeApi {
 }
 
 /**
- * Composition root. activate() only creates the log and registers a forwarder for each
- * contributed command, then returns: no I/O, and no evaluation of the core on its synchronous
- * path. The features (features.ts, required lazily so the bundler defers its evaluation) start
- * from a timer right after activation, or at once when a command is invoked first; their own
- * command registrations then replace the forwarders. Failures are logged with their stack and
- * shown once.
+ * Composition root. activate() creates the log and registers every command once, each running
+ * through the command table's one guard; then it returns: no I/O, and no evaluation of the core
+ * on its synchronous path. The features (features.ts, required lazily so the bundler defers its
+ * evaluation) start from a timer right after activation, or at once when a command is invoked
+ * first. A failure to start is logged with its stack and shown once.
  */
-export function activate(context: vscode.ExtensionContext): BridgeApi {
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('DSH Bridge', { log: true });
   context.subscriptions.push(log);
 
-  let bridge: Bridge | undefined;
+  let features: RunningFeatures | undefined;
   let failed = false;
   let startupMs: number | undefined;
-  const forwarders: vscode.Disposable[] = [];
-  const load = (): Bridge | undefined => {
-    if (bridge || failed) return bridge;
+  const load = (): RunningFeatures | undefined => {
+    if (features || failed) return features;
     const t = performance.now();
-    for (const f of forwarders.splice(0)) f.dispose();
     try {
-      const { startBridge } = require('./features') as typeof import('./features');
-      bridge = startBridge(context, log);
+      const { startFeatures } = require('./features') as typeof import('./features');
+      features = startFeatures(context, log);
       startupMs = performance.now() - t;
       log.info(`started in ${startupMs.toFixed(1)} ms (Restricted Mode: ${!vscode.workspace.isTrusted})`);
     } catch (error) {
       failed = true;
       log.error('starting DSH Bridge failed', error);
-      const showLogs = vscode.l10n.t('Show Logs');
-      void vscode.window.showErrorMessage(vscode.l10n.t('DSH Bridge failed to start. The log has the details.'), showLogs).then((c) => {
-        if (c === showLogs) log.show();
-      });
+      void showErrorWithLogs(log, vscode.l10n.t('DSH Bridge failed to start. The log has the details.'));
     }
-    return bridge;
+    return features;
   };
 
-  const contributed = (context.extension.packageJSON as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? [];
-  for (const { command } of contributed) {
-    forwarders.push(vscode.commands.registerCommand(command, (...args: unknown[]) => {
-      if (command === 'dsh.showLogs' && !load()) return log.show();
-      load();
-      return vscode.commands.executeCommand(command, ...args);
+  for (const id of COMMAND_IDS) {
+    context.subscriptions.push(vscode.commands.registerCommand(id, (...args: unknown[]) => {
+      const running = load();
+      if (running) return running.run(id, args);
+      // The features did not start: the log still opens.
+      if (id === COMMAND.showLogs) log.show();
+      return undefined;
     }));
   }
-  context.subscriptions.push({ dispose: () => forwarders.splice(0).forEach((f) => f.dispose()) });
   const timer = setTimeout(load, 0);
   context.subscriptions.push({ dispose: () => clearTimeout(timer) });
 
@@ -71,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): BridgeApi {
     startupMs: () => startupMs,
     status: () => load()?.status() ?? { text: '', detail: undefined },
     skillsStatus: () => load()?.skillsStatus(),
-    diagnosticsUpdateMs: () => bridge?.diagnosticsUpdateMs(),
+    diagnosticsUpdateMs: () => features?.diagnosticsUpdateMs(),
     serversView: async () => load()?.serversView(),
   };
 }

@@ -1,65 +1,112 @@
 import * as vscode from 'vscode';
-import { HostStore } from '../core/node/hostStore';
+import type { SkillGateResult } from '../core/skills/skillGate';
 import { McpCodeActions } from './codeActions';
-import { BridgeCommands } from './commands';
-import { McpDiagnostics } from './diagnostics';
-import { registerLspAndSkills } from './lspAndSkills';
+import type { CommandId } from './commandIds';
+import { commandTable, Commands, runCommand } from './commands';
+import { Ctx } from './ctx';
+import { DiagnosticsOwner } from './diagnostics';
+import { Exporter } from './exporter';
+import { LspSettingsCheck } from './lsp/lspSettingsCheck';
+import { userSettingsUri } from './lsp/lspSettingLayers';
 import { MCP_SOURCES_SELECTOR } from './mcpFiles';
-import { EXPLAIN_COMMAND, explainProblem, problemLink } from './problemDocs';
-import { InputSecrets } from './secrets';
-import { analyzeOptions, readGlobalSettings } from './settings';
-import { changedConcerns } from './decisions';
+import { McpJsonCheck } from './mcpJsonCheck';
+import { problemLink } from './problemDocs';
+import type { SkillsPart } from './skills/index';
+import type { SkillsSnapshot } from './skills/skillRoots';
 import { DeclarationStatus } from './statusItem';
 import { ToolsFeature } from './toolsView';
 
-/** The running features, for the activation API (read-only, nothing secret). */
-export interface Bridge {
+/** What the commands work with: the context, the checks and their cached results, the status, the export. */
+export interface Features {
+  ctx: Ctx;
+  diagnostics: DiagnosticsOwner;
+  mcp: McpJsonCheck;
+  lsp: LspSettingsCheck;
+  /** The skills part, loaded on first use (it brings the YAML parser). */
+  skills(): Promise<SkillsPart>;
+  /** What the DSH plugin's skill gate does in a session of `folder`, from a fresh discovery. */
+  skillGate(folder: vscode.WorkspaceFolder): Promise<SkillGateResult | undefined>;
+  status: DeclarationStatus;
+  tools: ToolsFeature;
+  exporter: Exporter;
+}
+
+/** The running features, as the composition root sees them. */
+export interface RunningFeatures {
+  run(id: CommandId, args: unknown[]): Promise<unknown>;
+  /** For the activation API (read-only, nothing secret). */
   status(): ReturnType<DeclarationStatus['snapshot']>;
-  skillsStatus(): unknown;
+  skillsStatus(): Promise<SkillsSnapshot>;
   diagnosticsUpdateMs(): number | undefined;
   serversView(): ReturnType<ToolsFeature['view']['snapshot']>;
 }
 
 /**
- * Builds every feature and hands each disposable to the context. Loaded by the composition
- * root (extension.ts) right after activation, or at once when a command needs it, so that
- * activation itself does not pay for evaluating the core (zod schemas, parsers).
+ * Builds every feature around the one context and hands each disposable to it. Loaded by the
+ * composition root (extension.ts) right after activation, or at once when a command needs it,
+ * so that activation itself does not pay for evaluating the core (zod schemas, parsers). No I/O
+ * on this synchronous path: the checks run from timers.
  */
-export function startBridge(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Bridge {
-  const reported = new Set<string>();
-  const invalidSetting = (key: string) => {
-    if (reported.has(key)) return;
-    reported.add(key);
-    log.warn(`setting ${key} has an invalid value; its default is used`);
-  };
+export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): RunningFeatures {
+  const ctx = new Ctx(context, log);
+  const { config } = ctx;
   const docsUri = problemLink;
-  const options = (folder: vscode.WorkspaceFolder) => analyzeOptions(folder, invalidSetting);
-  const diagnostics = new McpDiagnostics(options, docsUri, log);
-  const status = new DeclarationStatus(diagnostics, () => readGlobalSettings(invalidSetting), log);
-  const lspAndSkills = registerLspAndSkills(context, { log, dshHome: () => readGlobalSettings(invalidSetting).dshHome, invalidSetting });
-  const tools = new ToolsFeature(diagnostics, () => readGlobalSettings(invalidSetting), log, invalidSetting);
-  const commands = new BridgeCommands(new InputSecrets(context.secrets), diagnostics, status, log, invalidSetting, (folder) => lspAndSkills.skillGate(folder));
-  context.subscriptions.push(
-    diagnostics,
-    status,
-    tools,
-    commands,
-    lspAndSkills,
-    vscode.commands.registerCommand(EXPLAIN_COMMAND, (code: unknown) => explainProblem(context.extensionUri, code)),
-    vscode.languages.registerCodeActionsProvider(MCP_SOURCES_SELECTOR, new McpCodeActions(options), { providedCodeActionKinds: McpCodeActions.kinds }),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      const changed = changedConcerns((section) => e.affectsConfiguration(section));
-      if (!changed.any) return;
-      reported.clear();
-      const settings = readGlobalSettings(invalidSetting);
-      log.info(`settings changed (${Object.entries(changed).filter(([k, v]) => v && k !== 'any').map(([k]) => k).join(', ')}); trust mode ${settings.trustMode}`);
-      if (changed.trustMode || changed.home) {
-        void new HostStore(settings.dshHome).setTrustMode(settings.trustMode).catch((error) => log.error('writing the trust mode to the host store failed', error));
-      }
-      diagnostics.refreshAll();
-      status.refresh();
-    }),
-  );
-  diagnostics.refreshAll();
-  return { status: () => status.snapshot(), skillsStatus: () => lspAndSkills.skillsStatus(), diagnosticsUpdateMs: () => diagnostics.documentUpdateMs(), serversView: () => tools.view.snapshot() };
+  const diagnostics = ctx.push(new DiagnosticsOwner(config.onDidChange));
+  const mcp = ctx.push(new McpJsonCheck(diagnostics, (folder) => config.folder(folder).analyzeOptions, docsUri, log));
+  const lsp = new LspSettingsCheck(diagnostics, userSettingsUri(context.globalStorageUri), docsUri, log);
+  const status = ctx.push(new DeclarationStatus(mcp, ctx));
+  const tools = ctx.push(new ToolsFeature(mcp, ctx));
+
+  let disposed = false;
+  let skills: Promise<SkillsPart> | undefined;
+  const skillsPart = (): Promise<SkillsPart> => skills ??= import('./skills/index.js').then(({ createSkillsPart }) => {
+    const part = createSkillsPart(diagnostics, ctx, docsUri);
+    if (disposed) part.dispose();
+    else diagnostics.add(part.roots);
+    return part;
+  });
+  ctx.push({
+    dispose: () => {
+      disposed = true;
+      void skills?.then((part) => part.dispose(), () => undefined);
+    },
+  });
+
+  const features: Features = {
+    ctx, diagnostics, mcp, lsp, status, tools,
+    exporter: new Exporter(ctx),
+    skills: skillsPart,
+    async skillGate(folder) {
+      const part = await skillsPart();
+      await part.roots.refreshNow();
+      return part.roots.gateFor(folder);
+    },
+  };
+  const commands = new Commands(features);
+  const table = commandTable(features, commands);
+
+  ctx.push(vscode.workspace.onDidSaveTextDocument((doc) => commands.exportOnSave(doc)));
+  ctx.push(vscode.languages.registerCodeActionsProvider(MCP_SOURCES_SELECTOR, new McpCodeActions(mcp, (folder) => config.folder(folder).analyzeOptions), { providedCodeActionKinds: McpCodeActions.kinds }));
+  ctx.push(config.onDidChange((changed) => {
+    const { trustMode } = config.globalSettings();
+    log.info(`settings changed (${Object.entries(changed).filter(([k, v]) => v && k !== 'any').map(([k]) => k).join(', ')}); trust mode ${trustMode}`);
+    if (changed.trustMode || changed.home) {
+      void ctx.hostStore().setTrustMode(trustMode).catch((error) => log.error('writing the trust mode to the host store failed', error));
+    }
+    status.refresh();
+  }));
+
+  diagnostics.add(mcp);
+  diagnostics.add(lsp);
+  // The skills part starts from a timer: loading it (YAML) stays off this path.
+  const start = setTimeout(() => void skillsPart().catch((error) => log.error('loading the skills part failed', error)), 0);
+  ctx.push({ dispose: () => clearTimeout(start) });
+
+  return {
+    run: (id, args) => runCommand(ctx, table, id, args),
+    status: () => status.snapshot(),
+    skillsStatus: async () => (await skillsPart()).roots.snapshot(),
+    diagnosticsUpdateMs: () => mcp.documentUpdateMs(),
+    serversView: () => tools.view.snapshot(),
+  };
 }

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
+import { COMMAND } from './commandIds';
 
 /** The explanation page of the problem codes, shipped in the .vsix under this exact path. */
 export const PROBLEM_DOCS_PATH = 'docs/problem-codes.md';
-export const EXPLAIN_COMMAND = 'dsh.explainProblem';
 
 /**
  * The link of a diagnostic's code. A command link rather than a file link: a file link opens
@@ -10,7 +10,7 @@ export const EXPLAIN_COMMAND = 'dsh.explainProblem';
  * command opens the rendered page at the code's heading.
  */
 export function problemLink(code: string): vscode.Uri {
-  return vscode.Uri.parse(`command:${EXPLAIN_COMMAND}?${encodeURIComponent(JSON.stringify([code]))}`);
+  return vscode.Uri.parse(`command:${COMMAND.explainProblem}?${encodeURIComponent(JSON.stringify([code]))}`);
 }
 
 /**

@@ -3,18 +3,18 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { AnalyzeOptions } from '../core/mcp/analyze';
 import {
-  folderAnalyzeOptions, readExportSettings, readSetting, SETTING, SETTING_SCHEMAS, type ExportSettings, type InvalidSetting, type SettingsView,
+  folderAnalyzeOptions, readCustomSkillRoots, readExportSettings, readSetting, SETTING, SETTING_SCHEMAS, TRUST_MODES,
+  type ExportSettings, type SettingsView, type TrustMode,
 } from '../core/settings/folderSettings';
 import { resolveDshHome } from '../core/node/hostStore';
+import { changedConcerns, type ChangedConcerns } from './decisions';
 import { codeWorkspaceFile } from './mcpFiles';
-import { TRUST_MODES, type TrustMode } from '../core/settings/folderSettings';
 
 /**
  * Settings as the editor sees them, read through the core's typed settings contract
- * (core/folderSettings): a value of the wrong shape falls back to its default (and is reported
- * once in the log), so nothing downstream sees an unchecked cast.
+ * (core/settings/folderSettings): a value of the wrong shape falls back to its default (and is
+ * reported once in the log), so nothing downstream sees an unchecked cast.
  */
-
 
 export interface FolderSettings extends ExportSettings {
   auto: 'off' | 'onSave';
@@ -25,29 +25,95 @@ export interface GlobalSettings {
   dshHome: string;
 }
 
-/** A folder's settings as VS Code resolves them (default, user, workspace and folder layers). */
-export function folderSettingsView(folder: vscode.WorkspaceFolder | undefined): SettingsView {
+/** What one workspace folder's settings give the features, read together once. */
+export interface FolderConfig {
+  /** The folder's settings as VS Code resolves them (default, user, workspace and folder layers). */
+  view: SettingsView;
+  settings: FolderSettings;
+  /** What the core needs to analyze the folder's mcp.json. */
+  analyzeOptions: AnalyzeOptions;
+  /** `dsh.skills.customRoots` (machine scope: only user or remote settings can set it). */
+  customSkillRoots: string[];
+}
+
+function settingsView(folder: vscode.WorkspaceFolder | undefined): SettingsView {
   const config = vscode.workspace.getConfiguration(undefined, folder?.uri);
   return (key) => config.get<unknown>(key);
 }
 
-export function readGlobalSettings(invalid: InvalidSetting): GlobalSettings {
-  const view = folderSettingsView(undefined);
-  const home = readSetting(view, SETTING.home, SETTING_SCHEMAS.home, '', invalid);
-  return { trustMode: readSetting(view, SETTING.trustMode, z.enum(TRUST_MODES), 'ask', invalid), dshHome: resolveDshHome(home) };
-}
+/**
+ * The configuration, read once and kept until it changes: ONE `onDidChangeConfiguration`
+ * listener drops what was read (any key can matter: mcp.json may say `${config:...}`) and tells
+ * the features which of their concerns changed. Folder trust and the folder list change what
+ * VS Code reports too, so they drop it as well.
+ */
+export class Configuration implements vscode.Disposable {
+  private global: GlobalSettings | undefined;
+  private readonly folders = new Map<string, FolderConfig>();
+  /** Settings already reported invalid since the last change: each is logged once. */
+  private readonly reported = new Set<string>();
+  private readonly changed = new vscode.EventEmitter<ChangedConcerns>();
+  /** Fires after a change that touches one of the extension's settings (`dsh.*`). */
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[];
 
-export function readFolderSettings(folder: vscode.WorkspaceFolder, invalid: InvalidSetting): FolderSettings {
-  const view = folderSettingsView(folder);
-  return { auto: readSetting(view, SETTING.auto, SETTING_SCHEMAS.auto, 'off', invalid), ...readExportSettings(view, invalid) };
-}
+  constructor(private readonly log: vscode.LogOutputChannel) {
+    this.disposables = [
+      this.changed,
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        this.forget();
+        const concerns = changedConcerns((section) => e.affectsConfiguration(section));
+        if (concerns.any) this.changed.fire(concerns);
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.forget()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.forget()),
+    ];
+  }
 
-/** What the core needs to analyze a folder, from the folder's settings. */
-export function analyzeOptions(folder: vscode.WorkspaceFolder, invalid: InvalidSetting): AnalyzeOptions {
-  const workspaceFile = codeWorkspaceFile();
-  return folderAnalyzeOptions({
-    folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), settings: folderSettingsView(folder), invalidSetting: invalid,
-    ...(workspaceFile ? { codeWorkspaceFile: workspaceFile } : {}),
-  });
-}
+  private forget(): void {
+    this.global = undefined;
+    this.folders.clear();
+    this.reported.clear();
+  }
 
+  /** Reports a setting with an invalid value, once until the configuration changes. */
+  readonly invalidSetting = (key: string): void => {
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.log.warn(`setting ${key} has an invalid value; its default is used`);
+  };
+
+  /** `dsh.trustMode` and the resolved DSH home (`dsh.home`, else `$DSH_HOME`, else `~/.dsh`). */
+  globalSettings(): GlobalSettings {
+    if (!this.global) {
+      const view = settingsView(undefined);
+      const home = readSetting(view, SETTING.home, SETTING_SCHEMAS.home, '', this.invalidSetting);
+      this.global = { trustMode: readSetting(view, SETTING.trustMode, z.enum(TRUST_MODES), 'ask', this.invalidSetting), dshHome: resolveDshHome(home) };
+    }
+    return this.global;
+  }
+
+  folder(folder: vscode.WorkspaceFolder): FolderConfig {
+    const key = folder.uri.toString();
+    let config = this.folders.get(key);
+    if (!config) {
+      const view = settingsView(folder);
+      const workspaceFile = codeWorkspaceFile();
+      config = {
+        view,
+        settings: { auto: readSetting(view, SETTING.auto, SETTING_SCHEMAS.auto, 'off', this.invalidSetting), ...readExportSettings(view, this.invalidSetting) },
+        analyzeOptions: folderAnalyzeOptions({
+          folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), settings: view, invalidSetting: this.invalidSetting,
+          ...(workspaceFile ? { codeWorkspaceFile: workspaceFile } : {}),
+        }),
+        customSkillRoots: readCustomSkillRoots(view, this.invalidSetting),
+      };
+      this.folders.set(key, config);
+    }
+    return config;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { verifyFolder } from '../core/node/declarationFiles';
-import { HostStore } from '../core/node/hostStore';
-import type { McpDiagnostics } from './diagnostics';
+import { COMMAND } from './commandIds';
+import type { Ctx } from './ctx';
+import type { McpJsonCheck } from './mcpJsonCheck';
 import { folderState, statusHeadline, type DeclarationState, type FolderState, type StatusAction } from './decisions';
 import { fileFolders, folderOfMcpJson, MCP_JSON_SELECTOR } from './mcpFiles';
 
@@ -54,47 +55,95 @@ function detailLines(s: FolderState, pending: string | undefined): string[] {
 /**
  * The folder's DSH state where users look: a language status item on `.vscode/mcp.json` and a
  * status bar item for the active folder, with a click that runs the action the state needs.
- * Counts come from one source, the declaration on disk; the state is recomputed when mcp.json
- * is analysed, the declaration changes on disk, the active editor changes, or a command asks.
+ * Counts come from one source, the declaration on disk. Each folder's state is computed once
+ * (verify + host store) and kept until something it depends on changes: mcp.json analysed again,
+ * the declaration or the host store changed on disk, the settings or trust changed, or a command
+ * wrote. Switching editors only shows the kept state of another folder.
  */
 export class DeclarationStatus implements vscode.Disposable {
   private readonly item = vscode.languages.createLanguageStatusItem('dsh-bridge.declaration', MCP_JSON_SELECTOR);
   private readonly bar = vscode.window.createStatusBarItem('dsh-bridge.status', vscode.StatusBarAlignment.Left, 50);
   private readonly disposables: vscode.Disposable[] = [this.item, this.bar];
   private readonly pending = new Map<string, string>();
+  /** Each folder's state as last computed (by folder URI). */
+  private readonly states = new Map<string, Promise<FolderState>>();
+  private hostStoreWatcher: { home: string; watcher: vscode.Disposable } | undefined;
   private sequence = 0;
   private last: { folder: string; state: FolderState } | undefined;
   private shown = false;
 
   constructor(
-    private readonly diagnostics: McpDiagnostics,
-    private readonly settings: () => { dshHome: string; trustMode: string },
-    private readonly log: vscode.LogOutputChannel,
+    private readonly mcp: McpJsonCheck,
+    private readonly ctx: Ctx,
   ) {
     this.item.name = vscode.l10n.t('DSH Declaration');
     this.item.text = vscode.l10n.t('DSH');
     this.bar.name = vscode.l10n.t('DSH Bridge');
     const watcher = vscode.workspace.createFileSystemWatcher('**/.dsh/declaration.json');
+    const declarationChanged = (uri: vscode.Uri) => this.refresh(vscode.workspace.getWorkspaceFolder(uri));
     this.disposables.push(
       watcher,
-      watcher.onDidCreate(() => this.refresh()),
-      watcher.onDidChange(() => this.refresh()),
-      watcher.onDidDelete(() => this.refresh()),
-      diagnostics.onDidAnalyze(() => this.refresh()),
-      vscode.window.onDidChangeActiveTextEditor(() => this.refresh()),
+      watcher.onDidCreate(declarationChanged),
+      watcher.onDidChange(declarationChanged),
+      watcher.onDidDelete(declarationChanged),
+      mcp.onDidAnalyze((result) => this.refresh('folder' in result ? result.folder : result)),
+      vscode.window.onDidChangeActiveTextEditor(() => this.show()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),
+      { dispose: () => this.hostStoreWatcher?.watcher.dispose() },
     );
   }
 
-  /** A note for a folder, e.g. what an export on save still needs; cleared by the next export. */
+  /** A note for a folder, e.g. what an export on save still needs; cleared by the next export (which also wrote). */
   setPending(folder: vscode.WorkspaceFolder, note: string | undefined): void {
     if (note === undefined) this.pending.delete(folder.uri.toString());
     else this.pending.set(folder.uri.toString(), note);
-    this.refresh();
+    this.refresh(folder);
   }
 
-  refresh(): void {
+  /** Drops the kept state of one folder (or of all) and shows the active folder's. */
+  refresh(folder?: vscode.WorkspaceFolder): void {
+    if (folder) this.states.delete(folder.uri.toString());
+    else this.states.clear();
+    this.show();
+  }
+
+  private show(): void {
     void this.update().catch((error) => this.log.error('updating the status items failed', error));
+  }
+
+  private get log(): vscode.LogOutputChannel {
+    return this.ctx.log;
+  }
+
+  /**
+   * The host store's files change outside the editor too (the CLI, DSH recording approvals):
+   * one watcher on the store of the configured DSH home drops the kept states.
+   */
+  private watchHostStore(): void {
+    const store = this.ctx.hostStore();
+    if (this.hostStoreWatcher?.home === store.dshHome) return;
+    this.hostStoreWatcher?.watcher.dispose();
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(store.bridgeDir), '{*.json,folders/*.json}'));
+    const changed = () => this.refresh();
+    const subscriptions = [watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed)];
+    this.hostStoreWatcher = { home: store.dshHome, watcher: { dispose: () => { for (const s of subscriptions) s.dispose(); watcher.dispose(); } } };
+  }
+
+  /** The folder's state: kept, or computed from the declaration on disk and the host store. */
+  private stateOf(folder: vscode.WorkspaceFolder): Promise<FolderState> {
+    const key = folder.uri.toString();
+    let state = this.states.get(key);
+    if (!state) {
+      const { dshHome, trustMode } = this.ctx.config.globalSettings();
+      state = (async () => {
+        const verify = await verifyFolder(folder.uri.fsPath, { dshHome });
+        const record = await this.ctx.hostStore().readFolder(folder.uri.fsPath).catch(() => undefined);
+        return folderState({ verify, trustMode, storedInputs: new Set(Object.keys(record?.inputs ?? {})), approvals: record?.approvals ?? [] });
+      })();
+      this.states.set(key, state);
+      state.catch(() => this.states.get(key) === state && this.states.delete(key));
+    }
+    return state;
   }
 
   /** The active folder: the active editor's folder, else the first folder with an mcp.json analysis. */
@@ -103,7 +152,7 @@ export class DeclarationStatus implements vscode.Disposable {
     const own = uri ? folderOfMcpJson(uri) ?? vscode.workspace.getWorkspaceFolder(uri) : undefined;
     if (own) return own;
     const folders = fileFolders();
-    return folders.find((f) => this.diagnostics.get(f)) ?? folders[0];
+    return folders.find((f) => this.mcp.get(f)) ?? folders[0];
   }
 
   private async update(): Promise<void> {
@@ -113,16 +162,9 @@ export class DeclarationStatus implements vscode.Disposable {
       return;
     }
     const seq = ++this.sequence;
-    const { dshHome, trustMode } = this.settings();
-    const verify = await verifyFolder(folder.uri.fsPath, { dshHome });
-    const record = await new HostStore(dshHome).readFolder(folder.uri.fsPath).catch(() => undefined);
+    this.watchHostStore();
+    const state = await this.stateOf(folder);
     if (seq !== this.sequence) return;
-    const state = folderState({
-      verify,
-      trustMode,
-      storedInputs: new Set(Object.keys(record?.inputs ?? {})),
-      approvals: record?.approvals ?? [],
-    });
     this.last = { folder: folder.uri.fsPath, state };
     const pending = this.pending.get(folder.uri.toString());
     const trusted = vscode.workspace.isTrusted;
@@ -142,7 +184,7 @@ export class DeclarationStatus implements vscode.Disposable {
     this.item.command = command;
 
     // The status bar item: shown for a folder that has an mcp.json or a declaration.
-    const relevant = !!this.diagnostics.get(folder) || state.state !== 'missing';
+    const relevant = !!this.mcp.get(folder) || state.state !== 'missing';
     if (!relevant) {
       this.hideBar();
       return;
@@ -176,11 +218,11 @@ export class DeclarationStatus implements vscode.Disposable {
 
   private actionCommand(action: StatusAction, folder: vscode.WorkspaceFolder): vscode.Command {
     switch (action) {
-      case 'export': return { title: vscode.l10n.t('Export'), command: 'dsh.exportMcpServers', arguments: [folder.uri] };
-      case 'enter-inputs': return { title: vscode.l10n.t('Enter Input Values'), command: 'dsh.enterInputValues', arguments: [folder.uri] };
+      case 'export': return { title: vscode.l10n.t('Export'), command: COMMAND.export, arguments: [folder.uri] };
+      case 'enter-inputs': return { title: vscode.l10n.t('Enter Input Values'), command: COMMAND.enterInputValues, arguments: [folder.uri] };
       case 'show-problems': return { title: vscode.l10n.t('Show Problems'), command: 'workbench.actions.view.problems' };
-      case 'verify': return { title: vscode.l10n.t('Verify'), command: 'dsh.verifyDeclaration', arguments: [folder.uri] };
-      case 'open-declaration': return { title: vscode.l10n.t('Open Declaration'), command: 'dsh.openDeclaration', arguments: [folder.uri] };
+      case 'verify': return { title: vscode.l10n.t('Verify'), command: COMMAND.verifyDeclaration, arguments: [folder.uri] };
+      case 'open-declaration': return { title: vscode.l10n.t('Open Declaration'), command: COMMAND.openDeclaration, arguments: [folder.uri] };
     }
   }
 

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { finalExtension, LSP_SETTING, lspServerFor } from '../../core/lsp/lsp';
 import { fileFolders } from '../mcpFiles';
-import { validateFolderLsp } from './lspDiagnostics';
+import type { LspSettingsCheck } from './lspSettingsCheck';
 
 export type RouteOutcome = 'routed' | 'routed-but-none-registered' | 'no-extension' | 'unclaimed' | 'none-registered' | 'not-configured' | 'no-file';
 
@@ -18,12 +18,12 @@ export interface RouteAnswer {
 
 /**
  * "DSH: Which Language Server Handles This File?": DSH's routing rule (the final extension of the
- * basename, lowercased) over the folder's `dsh.lsp.servers`. Argument: a file URI (explorer or
+ * basename, lowercased) over the folder's `dsh.lsp.servers`, as the settings check last validated it. Argument: a file URI (explorer or
  * editor title menus); default: the active editor's document.
  */
-export async function whichLanguageServer(arg: unknown, userSettings: vscode.Uri | undefined, options: { silent?: boolean } = {}): Promise<RouteAnswer> {
+export async function whichLanguageServer(arg: unknown, lsp: LspSettingsCheck, options: { silent?: boolean } = {}): Promise<RouteAnswer> {
   const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-  const answer = await route(uri, userSettings);
+  const answer = await route(uri, lsp);
   if (!options.silent) {
     const openSettings = vscode.l10n.t('Open Settings');
     const actions = answer.outcome === 'routed' || answer.outcome === 'no-file' ? [] : [openSettings];
@@ -34,13 +34,14 @@ export async function whichLanguageServer(arg: unknown, userSettings: vscode.Uri
   return answer;
 }
 
-async function route(uri: vscode.Uri | undefined, userSettings: vscode.Uri | undefined): Promise<RouteAnswer> {
+async function route(uri: vscode.Uri | undefined, lsp: LspSettingsCheck): Promise<RouteAnswer> {
   if (!uri) return { outcome: 'no-file', message: vscode.l10n.t('Open a file first: DSH routes a file to a language server by its name.') };
   const folder = vscode.workspace.getWorkspaceFolder(uri) ?? fileFolders()[0];
   const base = path.posix.basename(uri.path);
   const extension = finalExtension(base);
   if (!folder) return { outcome: 'not-configured', file: base, message: vscode.l10n.t('Open a folder: DSH language servers come from the setting dsh.lsp.servers of a workspace folder.') };
-  const { validation, value } = await validateFolderLsp(folder, userSettings);
+  // The check's cached result of the folder (current: a pending check runs first).
+  const { validation, value } = await lsp.current(folder);
   const configured = typeof value === 'object' && value !== null && Object.keys(value).length > 0;
   if (!configured) return { outcome: 'not-configured', file: base, extension, message: vscode.l10n.t('No language server is configured for DSH: the setting dsh.lsp.servers is empty.') };
   if (extension === '') {

@@ -1,4 +1,6 @@
 import type * as vscode from 'vscode';
+import type { Ctx } from '../ctx';
+import type { DiagnosticsOwner } from '../diagnostics';
 import { SkillReview } from './review';
 import { SkillRoots } from './skillRoots';
 
@@ -8,13 +10,8 @@ export interface SkillsPart extends vscode.Disposable {
   review: SkillReview;
 }
 
-export function createSkillsPart(options: {
-  dshHome: () => string;
-  docsUri: (code: string) => vscode.Uri;
-  log: vscode.LogOutputChannel;
-  invalidSetting: (key: string) => void;
-}): SkillsPart {
-  const roots = new SkillRoots(options.dshHome, options.docsUri, options.log, options.invalidSetting);
-  const review = new SkillReview(roots, options.dshHome, options.log);
+export function createSkillsPart(owner: DiagnosticsOwner, ctx: Ctx, docsUri: (code: string) => vscode.Uri): SkillsPart {
+  const roots = new SkillRoots(owner, ctx, docsUri);
+  const review = new SkillReview(roots, ctx);
   return { roots, review, dispose: () => roots.dispose() };
 }

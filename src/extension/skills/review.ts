@@ -1,9 +1,9 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { HostStore } from '../../core/node/hostStore';
 import type { SkillRootKind } from '../../core/declaration/declarationModel';
 import { hashSkillRoot, type SkillCandidate } from '../../core/skills/skills';
+import type { Ctx } from '../ctx';
 import { trustWord, type RootView, type SkillRoots, type SkillsSnapshot } from './skillRoots';
 
 /**
@@ -58,9 +58,12 @@ const ICON: Record<RootView['trust'], string> = { trusted: '$(verified)', untrus
 export class SkillReview {
   constructor(
     private readonly roots: SkillRoots,
-    private readonly dshHome: () => string,
-    private readonly log: vscode.LogOutputChannel,
+    private readonly ctx: Ctx,
   ) {}
+
+  private get log(): vscode.LogOutputChannel {
+    return this.ctx.log;
+  }
 
   async run(arg?: unknown): Promise<ReviewResult> {
     await this.roots.refreshNow();
@@ -162,7 +165,7 @@ export class SkillReview {
       await this.roots.refreshNow();
       return this.result('changed-during-review');
     }
-    await new HostStore(this.dshHome()).trustSkillRoot(view.root.path, view.root.pin);
+    await this.ctx.hostStore().trustSkillRoot(view.root.path, view.root.pin);
     this.log.info(`trusted skill root ${view.root.path} at ${view.root.pin}`);
     await this.roots.refreshNow();
     if (interactive) void vscode.window.showInformationMessage(vscode.l10n.t('Trusted {0}: DSH sessions load its skills from their next step, while its content stays the same.', tilde(view.root.path)));
@@ -170,7 +173,7 @@ export class SkillReview {
   }
 
   private async distrust(view: RootView, interactive: boolean): Promise<ReviewResult> {
-    await new HostStore(this.dshHome()).distrustSkillRoot(view.root.path);
+    await this.ctx.hostStore().distrustSkillRoot(view.root.path);
     this.log.info(`distrusted skill root ${view.root.path}`);
     await this.roots.refreshNow();
     if (interactive) void vscode.window.showInformationMessage(vscode.l10n.t('{0} is no longer trusted: DSH sessions withhold its skills from their next step.', tilde(view.root.path)));

@@ -1,8 +1,6 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readCustomSkillRoots } from '../../core/settings/folderSettings';
-import { HostStore } from '../../core/node/hostStore';
 import { gateSkills, isGatedKind, type SkillGateResult } from '../../core/skills/skillGate';
 import type { Problem } from '../../core/problems/problems';
 import { skillTrustProblems } from '../../core/node/sections';
@@ -11,17 +9,14 @@ import { discoverSkills, resolveAgentsHome, skillTrustState, type SkillDiscovery
 import { SKILL_PROBLEM_CODES } from '../../core/skills/skillCodes';
 import type { SkillTrustState } from '../../core/declaration/declarationModel';
 import { fileFolders } from '../mcpFiles';
-import { diagnosticsByFile } from '../sectionDiagnostics';
-import { Debounced } from '../debounce';
-import { folderSettingsView } from '../settings';
+import { COMMAND } from '../commandIds';
+import type { Ctx } from '../ctx';
+import type { ChangedConcerns } from '../decisions';
+import { diagnosticsByFile, type Check, type DiagnosticsOwner, type FileEvent } from '../diagnostics';
 
-export const CUSTOM_ROOTS_SETTING = 'dsh.skills.customRoots';
 const TEMPLATES = { ...SKILL_PROBLEM_CODES, ...SKILL_TRUST_PROBLEM_CODES };
-
-/** `dsh.skills.customRoots` (machine scope: only user or remote settings can set it). */
-export function readCustomRoots(folder: vscode.WorkspaceFolder, invalid: (key: string) => void): string[] {
-  return readCustomSkillRoots(folderSettingsView(folder), invalid);
-}
+/** Paths of the owner's watcher that concern skills: a project root's files, or a `.git` (which decides the project root). */
+const PROJECT_ROOT_PATH = /\/\.git$|\/\.(dsh|agents)\/skills(\/|$)/;
 
 /** A root as the review and the status show it (merged over folders; one entry per path). */
 export interface RootView {
@@ -43,48 +38,50 @@ export interface SkillsSnapshot {
 }
 
 /**
- * Owns skill discovery for every folder, the `dsh-bridge-skills` diagnostic collection, the file
- * watchers on the roots, and the status item that says when a trusted root changed.
+ * The check of skill roots: discovery for every folder, its problems (published through the
+ * diagnostics owner), the file watchers on the roots outside the workspace's own watchers, and
+ * the status item that says when a trusted root changed.
  */
-export class SkillRoots implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection('dsh-bridge-skills');
+export class SkillRoots implements Check, vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('dsh-bridge.skills', vscode.StatusBarAlignment.Left, 10);
-  private readonly disposables: vscode.Disposable[] = [this.collection, this.item];
+  readonly kind = 'skills';
+  private readonly disposables: vscode.Disposable[] = [this.item];
   private readonly watchers = new Map<string, vscode.Disposable>();
   private discoveries = new Map<string, { folder: vscode.WorkspaceFolder; discovery: SkillDiscovery }>();
   private recorded: Record<string, string> = {};
-  private readonly debounced = new Debounced(() => this.refreshNow(), (error) => this.log.error('discovering skill roots failed', error));
   private generation = 0;
   private running: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly dshHome: () => string,
+    private readonly owner: DiagnosticsOwner,
+    private readonly ctx: Ctx,
     private readonly docsUri: (code: string) => vscode.Uri,
-    private readonly log: vscode.LogOutputChannel,
-    private readonly invalidSetting: (key: string) => void,
   ) {
     this.item.name = vscode.l10n.t('DSH Skills');
-    this.item.command = 'dsh.reviewSkillRoots';
-    // Creation of a project root, or of the .git that decides the project root, inside the workspace.
-    const workspaceWatcher = vscode.workspace.createFileSystemWatcher('{**/.git,**/.dsh/skills/**,**/.agents/skills/**}');
-    this.disposables.push(
-      workspaceWatcher,
-      workspaceWatcher.onDidCreate(() => this.schedule()),
-      workspaceWatcher.onDidChange(() => this.schedule()),
-      workspaceWatcher.onDidDelete(() => this.schedule()),
-      vscode.workspace.onDidSaveTextDocument((doc) => {
-        if (this.isSkillFile(doc.uri)) this.schedule();
-      }),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(CUSTOM_ROOTS_SETTING) || e.affectsConfiguration('dsh.home')) this.schedule();
-      }),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.schedule()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.schedule(0)),
-    );
+    this.item.command = COMMAND.reviewSkillRoots;
+  }
+
+  private get log(): vscode.LogOutputChannel {
+    return this.ctx.log;
+  }
+
+  wants(changed: ChangedConcerns): boolean {
+    return changed.skillRoots;
+  }
+
+  fileChanged(uri: vscode.Uri, event: FileEvent): void {
+    // Creation of a project root, or of the .git that decides the project root, inside the
+    // workspace (the owner's watcher); a saved file of a root.
+    if (event === 'disk' && PROJECT_ROOT_PATH.test(uri.path)) this.schedule();
+    else if (event === 'save' && this.isSkillFile(uri)) this.schedule();
+  }
+
+  refreshAll(delay?: number): void {
+    this.schedule(delay);
   }
 
   schedule(delay?: number): void {
-    this.debounced.schedule(delay);
+    this.owner.schedule(this.kind, () => this.refreshNow(), (error) => this.log.error('discovering skill roots failed', error), delay);
   }
 
   /** Discovers every folder's roots now, serialized with any other refresh. */
@@ -100,21 +97,21 @@ export class SkillRoots implements vscode.Disposable {
     // not read; discovery runs once the user trusts the workspace.
     if (!vscode.workspace.isTrusted) {
       this.discoveries = new Map();
-      this.collection.clear();
+      this.owner.replace(this.kind, []);
       this.updateStatus();
       this.log.info('skill roots: not discovered in Restricted Mode (discovery reads workspace files); waiting for workspace trust');
       return;
     }
-    const dshHome = this.dshHome();
+    const dshHome = this.ctx.config.globalSettings().dshHome;
     const agentsHome = resolveAgentsHome(process.env, os.homedir());
     const discoveries = new Map<string, { folder: vscode.WorkspaceFolder; discovery: SkillDiscovery }>();
     for (const folder of fileFolders()) {
-      const discovery = await discoverSkills({ cwd: folder.uri.fsPath, customRoots: readCustomRoots(folder, this.invalidSetting), dshHome, agentsHome });
+      const discovery = await discoverSkills({ cwd: folder.uri.fsPath, customRoots: this.ctx.config.folder(folder).customSkillRoots, dshHome, agentsHome });
       discoveries.set(folder.uri.toString(), { folder, discovery });
     }
     let recorded: Record<string, string> = {};
     try {
-      recorded = await new HostStore(dshHome).skillTrust();
+      recorded = await this.ctx.hostStore().skillTrust();
     } catch (error) {
       this.log.error('reading the trusted skill roots from the DSH home failed; every root counts as untrusted', error);
     }
@@ -123,8 +120,7 @@ export class SkillRoots implements vscode.Disposable {
     this.recorded = recorded;
     const problems: Problem[] = [];
     for (const { discovery } of discoveries.values()) problems.push(...discovery.problems, ...skillTrustProblems(discovery, recorded));
-    this.collection.clear();
-    for (const { uri, diagnostics } of diagnosticsByFile(problems, TEMPLATES, (file) => vscode.Uri.file(file), this.docsUri).values()) this.collection.set(uri, diagnostics);
+    this.owner.replace(this.kind, diagnosticsByFile(problems, TEMPLATES, (file) => vscode.Uri.file(file), this.docsUri).values());
     this.updateWatchers();
     this.updateStatus();
     const views = this.roots();
@@ -248,7 +244,6 @@ export class SkillRoots implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.debounced.dispose();
     for (const w of this.watchers.values()) w.dispose();
     this.watchers.clear();
     for (const d of this.disposables.splice(0)) d.dispose();

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { problemTemplate } from '../../core/problems/problemCatalog';
 import type { FolderProbe } from '../../core/node/probe';
 import type { ProbeProblemCode } from '../../core/tools/probeProblemCodes';
+import { COMMAND } from '../commandIds';
 import { DIAGNOSTIC_SOURCE } from '../diagnostics';
 import { translate } from '../l10n';
 import { sourceUri } from '../mcpFiles';
@@ -9,7 +10,6 @@ import { problemLink } from '../problemDocs';
 import type { ServerTools } from './probeFacts';
 import type { Range } from '../../core/json/text';
 
-export const REPROBE_COMMAND = 'dsh.reprobeAndAccept';
 const FAILED: Record<string, ProbeProblemCode> = {
   'did-not-start': 'probe-did-not-start',
   'timed-out': 'probe-timed-out',
@@ -103,7 +103,7 @@ export class ProbeDiagnostics implements vscode.Disposable, vscode.CodeActionPro
       if (!server || seen.has(server)) continue;
       seen.add(server);
       const action = new vscode.CodeAction(vscode.l10n.t('Re-probe "{0}" and accept its tools', server), vscode.CodeActionKind.QuickFix);
-      action.command = { title: action.title, command: REPROBE_COMMAND, arguments: [folder.uri, server] };
+      action.command = { title: action.title, command: COMMAND.reprobeAndAccept, arguments: [folder.uri, server] };
       action.diagnostics = drift.filter((x) => x.range.isEqual(d.range));
       action.isPreferred = true;
       actions.push(action);

@@ -4,18 +4,15 @@ import type { DeclaredServer } from '../../core/declaration/declarationModel';
 import { DANGER_MESSAGES, reviewLaunch } from '../../core/mcp/launchReview';
 import { translate } from '../l10n';
 import { analyzeFolder } from '../../core/node/declarationFiles';
-import { HostStore } from '../../core/node/hostStore';
+import type { HostStore } from '../../core/node/hostStore';
 import type { FolderProbe } from '../../core/node/probe';
-import type { InvalidSetting } from '../../core/settings/folderSettings';
 import { reviewServers } from '../approval';
 import { fileFolders } from '../mcpFiles';
-import { analyzeOptions, folderSettingsView, readGlobalSettings } from '../settings';
+import type { Ctx } from '../ctx';
 import { requireTrust } from '../trust';
 import { editorFreeEnv } from './probeFacts';
 import { toolSettingLayers } from './toolSettings';
 import { SERVERS_VIEW_ID } from './serversView';
-
-export const PROBE_COMMAND = 'dsh.probeMcpServers';
 
 /** What one probe command did (nothing secret: names, outcomes and counts). */
 export interface ProbeSummary {
@@ -46,10 +43,11 @@ export class ProbeRunner implements vscode.Disposable {
   readonly onDidProbe = this.probed.event;
   private running: Promise<unknown> = Promise.resolve();
 
-  constructor(
-    private readonly log: vscode.LogOutputChannel,
-    private readonly invalidSetting: InvalidSetting,
-  ) {}
+  private readonly log: vscode.LogOutputChannel;
+
+  constructor(private readonly ctx: Ctx) {
+    this.log = ctx.log;
+  }
 
   /** The last probe of a folder in this session, if any. */
   lastProbe(folder: vscode.WorkspaceFolder): FolderProbe | undefined {
@@ -61,7 +59,7 @@ export class ProbeRunner implements vscode.Disposable {
     if (!requireTrust(vscode.l10n.t('Probe'), this.log)) return none('restricted');
     const folder = target?.folder ?? await pickFolder();
     if (!folder) return none(fileFolders().length ? 'cancelled' : 'no-folder');
-    const { trustMode, dshHome } = readGlobalSettings(this.invalidSetting);
+    const { trustMode, dshHome } = this.ctx.config.globalSettings();
     if (trustMode === 'deny') {
       const open = vscode.l10n.t('Open Settings');
       void vscode.window.showWarningMessage(vscode.l10n.t('The DSH trust mode is "deny": no MCP server is started, not even to probe it.'), open).then((c) => {
@@ -69,14 +67,14 @@ export class ProbeRunner implements vscode.Disposable {
       });
       return none('denied');
     }
-    const analysis = await analyzeFolder(analyzeOptions(folder, this.invalidSetting));
+    const analysis = await analyzeFolder(this.ctx.config.folder(folder).analyzeOptions);
     const wanted = target?.names ? new Set(target.names) : undefined;
     const servers = analysis.servers.filter((s) => !wanted || wanted.has(s.name));
     if (servers.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('{0} has no MCP server DSH could start: nothing to probe.', folder.name));
       return none('nothing');
     }
-    const store = new HostStore(dshHome, { log: (line) => this.log.warn(line) });
+    const store = this.ctx.hostStore();
     if (!(await this.consent(servers, folder, trustMode, store))) {
       this.log.info(`probe of ${folder.name} cancelled: nothing was started`);
       return none('cancelled');
@@ -89,7 +87,7 @@ export class ProbeRunner implements vscode.Disposable {
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Probing the MCP servers of {0}...', folder.name) },
         () => probeFolder({
           folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), dshHome,
-          settings: folderSettingsView(folder), settingLayers: toolSettingLayers(folder), invalidSetting: this.invalidSetting,
+          settings: this.ctx.config.folder(folder).view, settingLayers: toolSettingLayers(folder), invalidSetting: this.ctx.config.invalidSetting,
           names: servers.map((s) => s.name), env: editorFreeEnv(process.env), consent: 'host-store',
         }),
       ),

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { verifyFolder } from '../../core/node/declarationFiles';
-import { HostStore } from '../../core/node/hostStore';
-import type { McpDiagnostics } from '../diagnostics';
+import { COMMAND } from '../commandIds';
+import type { Ctx } from '../ctx';
+import type { McpJsonCheck } from '../mcpJsonCheck';
 import { fileFolders, mcpJsonUri, sourceUri } from '../mcpFiles';
 import { folderCounts, folderRows, serverEntries, type FolderRows, type ServerRow, type ServerState } from './serverRows';
 import { serverTools, type ServerTools, type ToolRow } from './probeFacts';
@@ -12,11 +13,6 @@ import { folderToolChoice, toggleTool } from './toolSettings';
 export const SERVERS_VIEW_ID = 'dsh.mcpServers';
 /** Set while the view's provider runs: the view is contributed `when` it is, so it shows only where the bridge is active. */
 const ACTIVE_CONTEXT = 'dsh.serversViewActive';
-export const VIEW_COMMANDS = {
-  openEntry: 'dsh.openServerEntry',
-  exportFolder: 'dsh.exportFromView',
-  refresh: 'dsh.refreshServersView',
-} as const;
 const REFRESH_DEBOUNCE_MS = 150;
 
 type FolderNode = { kind: 'folder'; folder: vscode.WorkspaceFolder };
@@ -88,7 +84,7 @@ function toolsWords(t: ServerTools): string {
  * with their DSH state, inline actions (export, probe, open the entry), and under each probed
  * server its tools (DSH's public name, description, token estimate, collisions, drift) with a
  * checkbox that writes the folder's `dsh.tools`. The states are read from the cached analysis
- * (McpDiagnostics), the declaration on disk (verify), the host store's approvals and recorded
+ * (McpJsonCheck), the declaration on disk (verify), the host store's approvals and recorded
  * probes; they are recomputed, debounced, when any of those changes, and only while the view
  * asks (a collapsed or hidden view computes nothing), except for folders with a probe, whose
  * tool diagnostics follow every change.
@@ -102,13 +98,15 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
   private readonly facts = new Map<string, Promise<FolderFacts | undefined>>();
   private timer: NodeJS.Timeout | undefined;
 
+  private readonly log: vscode.LogOutputChannel;
+
   constructor(
-    private readonly diagnostics: McpDiagnostics,
-    private readonly settings: () => { dshHome: string; trustMode: string },
-    private readonly log: vscode.LogOutputChannel,
+    private readonly mcp: McpJsonCheck,
+    private readonly ctx: Ctx,
     private readonly probes: ProbeRunner,
     private readonly probeDiagnostics: ProbeDiagnostics,
   ) {
+    this.log = ctx.log;
     this.view = vscode.window.createTreeView(SERVERS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false, manageCheckboxStateManually: true });
     const watcher = vscode.workspace.createFileSystemWatcher('**/.dsh/declaration.json');
     this.disposables.push(
@@ -118,17 +116,14 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
       watcher.onDidCreate(() => this.refresh()),
       watcher.onDidChange(() => this.refresh()),
       watcher.onDidDelete(() => this.refresh()),
-      diagnostics.onDidAnalyze(() => this.refresh()),
+      mcp.onDidAnalyze(() => this.refresh()),
       probes.onDidProbe(() => this.refresh()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('dsh.trustMode') || e.affectsConfiguration('dsh.home') || e.affectsConfiguration('dsh.tools')) this.refresh();
+      ctx.config.onDidChange((changed) => {
+        if (changed.trustMode || changed.home || changed.tools) this.refresh();
       }),
       this.view.onDidChangeCheckboxState((e) => this.onCheckboxes(e.items)),
-      vscode.commands.registerCommand(VIEW_COMMANDS.openEntry, (node: unknown, name?: unknown) => this.openEntry(node, name)),
-      vscode.commands.registerCommand(VIEW_COMMANDS.exportFolder, (node: unknown) => this.exportFolder(node)),
-      vscode.commands.registerCommand(VIEW_COMMANDS.refresh, () => this.refresh()),
       { dispose: () => clearTimeout(this.timer) },
       { dispose: () => void vscode.commands.executeCommand('setContext', ACTIVE_CONTEXT, false) },
     );
@@ -154,7 +149,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         this.probeDiagnostics.clear(folder);
         continue;
       }
-      this.probeDiagnostics.update(folder, last, facts.tools, this.diagnostics.get(folder)?.analysis.serverKeys ?? {});
+      this.probeDiagnostics.update(folder, last, facts.tools, this.mcp.get(folder)?.analysis.serverKeys ?? {});
     }
   }
 
@@ -176,10 +171,10 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
   }
 
   private async computeFacts(folder: vscode.WorkspaceFolder): Promise<FolderFacts | undefined> {
-    const analysed = this.diagnostics.get(folder) ?? await this.diagnostics.analyzeNow(folder);
+    const analysed = this.mcp.get(folder) ?? await this.mcp.analyzeNow(folder);
     if (!analysed) return undefined;
-    const { dshHome, trustMode } = this.settings();
-    const store = new HostStore(dshHome);
+    const { dshHome, trustMode } = this.ctx.config.globalSettings();
+    const store = this.ctx.hostStore();
     const [verify, record, text, records] = await Promise.all([
       verifyFolder(folder.uri.fsPath, { dshHome }),
       store.readFolder(folder.uri.fsPath).catch(() => undefined),
@@ -337,20 +332,20 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
   }
 
   /** Opens mcp.json of the node's folder with the server's key selected. */
-  private async openEntry(node: unknown, name?: unknown): Promise<void> {
+  async openEntry(node: unknown, name?: unknown): Promise<void> {
     const target = this.target(node, name);
     if (!target) return;
     // A server of another file (.mcp.json, the dev container or workspace file) opens there (docs/sources.md).
-    const elsewhere = target.name === undefined ? undefined : this.diagnostics.get(target.folder)?.analysis.serverKeys?.[target.name];
+    const elsewhere = target.name === undefined ? undefined : this.mcp.get(target.folder)?.analysis.serverKeys?.[target.name];
     const doc = await vscode.workspace.openTextDocument(elsewhere ? sourceUri(target.folder.uri, elsewhere.file) : mcpJsonUri(target.folder));
     const entry = elsewhere ?? (target.name === undefined ? undefined : serverEntries(doc.getText()).find((e) => e.name === target.name));
     const selection = entry ? new vscode.Range(entry.range.start.line, entry.range.start.character, entry.range.end.line, entry.range.end.character) : undefined;
     await vscode.window.showTextDocument(doc, { selection, preview: false });
   }
 
-  private exportFolder(node: unknown): Thenable<unknown> | undefined {
+  exportFolder(node: unknown): Thenable<unknown> | undefined {
     const target = this.target(node);
-    return target ? vscode.commands.executeCommand('dsh.exportMcpServers', target.folder.uri) : vscode.commands.executeCommand('dsh.exportMcpServers');
+    return target ? vscode.commands.executeCommand(COMMAND.export, target.folder.uri) : vscode.commands.executeCommand(COMMAND.export);
   }
 
   /** A view node, or (programmatic use) a folder URI and an entry name. */

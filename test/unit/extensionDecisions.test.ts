@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { changedConcerns, declarationState, folderState, inputIndexKey, inputSecretKey, keepForDocument, statusHeadline, type FolderFacts } from '../../src/extension/decisions';
 
-describe('extension logic (vscode-free)', () => {
+describe('extension decisions (vscode-free)', () => {
   it('declarationState: names what the declaration is (another key, another folder, changed), the most specific wins', () => {
     const s = (...codes: string[]) => declarationState({ ok: codes.length === 0, reasons: codes.map((code) => ({ code })) });
     assert.equal(s(), 'up-to-date');
@@ -60,12 +60,17 @@ describe('extension logic (vscode-free)', () => {
     });
   });
 
-  it('changedConcerns: only dsh.* sections matter', () => {
+  it('changedConcerns: only dsh.* sections matter, each to its own concern', () => {
     const only = (...sections: string[]) => changedConcerns((x) => sections.includes(x));
-    assert.deepEqual(only(), { trustMode: false, home: false, export: false, any: false });
-    assert.deepEqual(only('dsh.trustMode'), { trustMode: true, home: false, export: false, any: true });
-    assert.deepEqual(only('dsh.export'), { trustMode: false, home: false, export: true, any: true });
-    assert.deepEqual(only('dsh.home'), { trustMode: false, home: true, export: false, any: true });
+    const none = { trustMode: false, home: false, export: false, lsp: false, skillRoots: false, tools: false, any: false };
+    assert.deepEqual(only(), none);
+    assert.deepEqual(only('editor.fontSize'), none);
+    assert.deepEqual(only('dsh.trustMode'), { ...none, trustMode: true, any: true });
+    assert.deepEqual(only('dsh.export'), { ...none, export: true, any: true });
+    assert.deepEqual(only('dsh.home'), { ...none, home: true, skillRoots: true, any: true });
+    assert.deepEqual(only('dsh.lsp.servers'), { ...none, lsp: true, any: true });
+    assert.deepEqual(only('dsh.skills.customRoots'), { ...none, skillRoots: true, any: true });
+    assert.deepEqual(only('dsh.tools'), { ...none, tools: true, any: true });
   });
 
   it('secret keys cannot collide across folders and ids', () => {

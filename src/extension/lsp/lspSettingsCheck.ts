@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
-import { LSP_PROBLEM_CODES, LSP_SETTING, placeSettingProblems, validateLspServers, type LspValidation } from '../../core/lsp/lsp';
+import { LSP_PROBLEM_CODES, placeSettingProblems, validateLspServers, type LspValidation } from '../../core/lsp/lsp';
 import { createPathResolver } from '../../core/node/commandPath';
 import type { Problem } from '../../core/problems/problems';
 import { fileFolders } from '../mcpFiles';
-import { diagnosticsByFile } from '../sectionDiagnostics';
+import { diagnosticsByFile, type Check, type DiagnosticsOwner, type FileEvent } from '../diagnostics';
+import type { ChangedConcerns } from '../decisions';
 import { loadLspSettingLayers, mergedValue, settingLocator } from './lspSettingLayers';
-import { Debounced } from '../debounce';
-
 
 export interface FolderLsp {
   folder: vscode.WorkspaceFolder;
@@ -27,49 +26,64 @@ export async function validateFolderLsp(folder: vscode.WorkspaceFolder, userSett
 }
 
 /**
- * Owns the `dsh-bridge-lsp` diagnostic collection: problems of `dsh.lsp.servers` on the exact node
- * of the settings file (user, `.code-workspace` or `.vscode/settings.json`) that defines each entry.
- * Refreshed (debounced) when the setting changes, a settings file changes on disk, or folders change.
+ * The check of `dsh.lsp.servers`: its problems on the exact node of the settings file (user,
+ * `.code-workspace` or `.vscode/settings.json`) that defines each entry, and the cache of each
+ * folder's validated value, which "Which Language Server" reads. Runs (debounced) when the
+ * setting changes, a settings file changes on disk, or folders or trust change.
  */
-export class LspDiagnostics implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection('dsh-bridge-lsp');
-  private readonly disposables: vscode.Disposable[] = [this.collection];
+export class LspSettingsCheck implements Check {
+  readonly kind = 'dsh.lsp.servers';
   private readonly results = new Map<string, FolderLsp>();
-  private readonly debounced = new Debounced(() => this.refreshNow(), (error) => this.log.error('checking dsh.lsp.servers failed', error));
   private generation = 0;
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidRefresh = this.changed.event;
+  private running: Promise<void> | undefined;
 
   constructor(
+    private readonly owner: DiagnosticsOwner,
     private readonly userSettings: vscode.Uri | undefined,
     private readonly docsUri: (code: string) => vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
-  ) {
-    const watcher = vscode.workspace.createFileSystemWatcher('**/{.vscode/settings.json,*.code-workspace}');
-    this.disposables.push(
-      this.changed,
-      watcher,
-      watcher.onDidChange(() => this.schedule()),
-      watcher.onDidCreate(() => this.schedule()),
-      watcher.onDidDelete(() => this.schedule()),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(LSP_SETTING)) this.schedule();
-      }),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.schedule()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.schedule()),
-    );
+  ) {}
+
+  wants(changed: ChangedConcerns): boolean {
+    return changed.lsp;
   }
 
-  schedule(delay?: number): void {
-    this.debounced.schedule(delay);
+  fileChanged(uri: vscode.Uri, event: FileEvent): void {
+    if (event === 'disk' && /(\/\.vscode\/settings\.json|\.code-workspace)$/.test(uri.path)) this.refreshAll();
   }
 
-  get(folder: vscode.WorkspaceFolder): FolderLsp | undefined {
-    return this.results.get(folder.uri.toString());
+  refreshAll(delay?: number): void {
+    this.owner.schedule(this.kind, () => this.refreshNow(), (error) => this.log.error('checking dsh.lsp.servers failed', error), delay);
+  }
+
+  /**
+   * The folder's validated `dsh.lsp.servers` as last checked; a check that waits for its
+   * debounce, or runs, is awaited first, so a reader never gets a value older than the settings.
+   */
+  async current(folder: vscode.WorkspaceFolder): Promise<FolderLsp> {
+    const waiting = this.owner.flush(this.kind);
+    if (waiting) await waiting;
+    else if (this.running) await this.running;
+    let result = this.results.get(folder.uri.toString());
+    if (!result) {
+      await this.refreshNow();
+      result = this.results.get(folder.uri.toString());
+    }
+    if (result) return result;
+    const { value, validation, unplaced } = await validateFolderLsp(folder, this.userSettings);
+    return { folder, value, validation, unplaced };
   }
 
   /** Validates every folder now and replaces the diagnostics. */
-  async refreshNow(): Promise<void> {
+  refreshNow(): Promise<void> {
+    const run = this.check();
+    this.running = run;
+    return run.finally(() => {
+      if (this.running === run) this.running = undefined;
+    });
+  }
+
+  private async check(): Promise<void> {
     const generation = ++this.generation;
     const problems: Problem[] = [];
     const results = new Map<string, FolderLsp>();
@@ -82,16 +96,9 @@ export class LspDiagnostics implements vscode.Disposable {
         this.log.info(`dsh.lsp.servers for ${folder.name}: ${servers} valid, registers ${validation.registersAll ? 'all' : 'none'}, ${validation.problems.length} problems (${unplaced} not placed in a settings file)`);
       }
     }
-    if (generation !== this.generation) return; // a newer refresh started
+    if (generation !== this.generation) return; // a newer check started
     this.results.clear();
     for (const [k, v] of results) this.results.set(k, v);
-    this.collection.clear();
-    for (const { uri, diagnostics } of diagnosticsByFile(problems, LSP_PROBLEM_CODES, (file) => vscode.Uri.parse(file), this.docsUri).values()) this.collection.set(uri, diagnostics);
-    this.changed.fire();
-  }
-
-  dispose(): void {
-    this.debounced.dispose();
-    for (const d of this.disposables.splice(0)) d.dispose();
+    this.owner.replace(this.kind, diagnosticsByFile(problems, LSP_PROBLEM_CODES, (file) => vscode.Uri.parse(file), this.docsUri).values());
   }
 }

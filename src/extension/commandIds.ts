@@ -1,0 +1,29 @@
+/**
+ * Every command the extension registers, by id. The composition root registers each of them
+ * once, at activation, through the one guard of the command table (commands.ts), which must have
+ * a handler for each (the type says so). Kept free of imports: activation loads nothing else.
+ */
+export const COMMAND = {
+  export: 'dsh.exportMcpServers',
+  enterInputValues: 'dsh.enterInputValues',
+  forgetInputValues: 'dsh.forgetInputValues',
+  openDeclaration: 'dsh.openDeclaration',
+  verifyDeclaration: 'dsh.verifyDeclaration',
+  showLogs: 'dsh.showLogs',
+  doctor: 'dsh.doctor',
+  whichLanguageServer: 'dsh.whichLanguageServer',
+  reviewSkillRoots: 'dsh.reviewSkillRoots',
+  /** The "MCP Servers for DSH" view's actions (hidden from the palette). */
+  openServerEntry: 'dsh.openServerEntry',
+  exportFromView: 'dsh.exportFromView',
+  refreshServersView: 'dsh.refreshServersView',
+  probeMcpServers: 'dsh.probeMcpServers',
+  /** Internal: the drift quick fix (probe the server again, then export). */
+  reprobeAndAccept: 'dsh.reprobeAndAccept',
+  /** Internal: the link of a diagnostic's code (not in the palette). */
+  explainProblem: 'dsh.explainProblem',
+} as const;
+
+export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];
+
+export const COMMAND_IDS: readonly CommandId[] = Object.values(COMMAND);

@@ -1,0 +1,10 @@
+import * as vscode from 'vscode';
+
+/**
+ * The one error popup that points at the log: the message and a "Show Logs" action. Kept apart
+ * from the context (ctx.ts) so that the composition root can use it without loading the features.
+ */
+export async function showErrorWithLogs(log: vscode.LogOutputChannel, message: string): Promise<void> {
+  const showLogs = vscode.l10n.t('Show Logs');
+  if (await vscode.window.showErrorMessage(message, showLogs) === showLogs) log.show();
+}
