@@ -24,7 +24,7 @@ export const SKILLS_OPTIONS = { pin: { type: 'string' } } as const;
 export async function folderSkills(folder: string, dshHome: string, verified?: VerifyResult): Promise<SkillGateResult> {
   const declaration = verified?.declaration ?? (await verifyFolder(folder, { dshHome })).declaration;
   const customRoots = (declaration?.skills?.roots ?? []).filter((r) => r.kind === 'custom').map((r) => r.path);
-  return gateFolderSkills({ folder, dshHome, agentsHome: resolveAgentsHome(process.env, os.homedir()), customRoots });
+  return gateFolderSkills({ folder, dshHome, agentsHome: resolveAgentsHome(process.env, os.homedir(), process.cwd()), customRoots });
 }
 
 const GATE_WORDS = { trusted: 'trusted', untrusted: 'not trusted', changed: 'changed since trusted', 'not-gated': 'not gated (your own)' } as const;

@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { HostStore, resolveDshHome } from '../core/node/hostStore';
 import { gateSkills, isGatedKind, type GatedSkillRoot, type SkillGateResult } from '../core/skills/skillGate';
 import type { SkillRootKind } from '../core/declaration/declarationModel';
-import { analyzeSkillText, discoverSkills, hashSkillRoot, nodeSkillFs, resolveAgentsHome, skillBody, type SkillCandidate } from '../core/skills/skills';
+import { nodeSkillFs } from '../core/node/skillFs';
+import { analyzeSkillText, discoverSkills, hashSkillRoot, resolveAgentsHome, skillBody, type SkillCandidate } from '../core/skills/skills';
 import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
 
 /** The provider name the gate registers in each session's layer of the skill registry. */
@@ -156,7 +157,7 @@ export class SkillGate {
       includeDefaultRoots: true,
       customSkillDirs: [],
       dshHome: resolveDshHome(undefined, env),
-      agentsHome: resolveAgentsHome(env, os.homedir()),
+      agentsHome: resolveAgentsHome(env, os.homedir(), process.cwd()),
     };
     const loader = this.ctx.get('loader') as { entries?(): Iterable<{ options?: { name?: string; disabled?: boolean; config?: unknown }; fiber?: { config?: unknown } }> } | undefined;
     try {
@@ -186,11 +187,11 @@ export class SkillGate {
       dshHome: roots.dshHome,
       agentsHome: roots.agentsHome,
       hash: false,
-    });
+    }, nodeSkillFs);
     const kept = discovery.roots.filter((r) => (r.kind === 'custom' || roots.includeDefaultRoots) && (cwd !== undefined || !r.kind.startsWith('project-')));
     for (const root of kept) {
       if (!root.exists || !isGatedKind(root.kind)) continue;
-      const content = await hashSkillRoot(root);
+      const content = await hashSkillRoot(root, nodeSkillFs);
       if (content.pin !== undefined) root.pin = content.pin;
       if (content.tooLarge) root.tooLarge = true;
     }
@@ -201,7 +202,7 @@ export class SkillGate {
   private async gatedNames(cwd: string | undefined): Promise<string[]> {
     try {
       const roots = this.roots();
-      const discovery = await discoverSkills({ cwd: cwd ?? process.cwd(), customRoots: roots.customSkillDirs, dshHome: roots.dshHome, agentsHome: roots.agentsHome, hash: false });
+      const discovery = await discoverSkills({ cwd: cwd ?? process.cwd(), customRoots: roots.customSkillDirs, dshHome: roots.dshHome, agentsHome: roots.agentsHome, hash: false }, nodeSkillFs);
       return discovery.roots.filter((r) => isGatedKind(r.kind)).flatMap((r) => r.candidates.flatMap((c) => (c.analysis.skill ? [c.analysis.skill.name] : [])));
     } catch {
       return [];
@@ -289,7 +290,7 @@ export class SkillGate {
     try {
       if (locator.gated) {
         const recorded = (await this.store.skillTrust())[path.resolve(locator.root)];
-        const current = await hashSkillRoot({ path: locator.root, skipSystem: false, kind: locator.kind });
+        const current = await hashSkillRoot({ path: locator.root, skipSystem: false, kind: locator.kind }, nodeSkillFs);
         if (recorded === undefined || current.pin !== recorded) {
           session.control?.invalidate();
           this.log.warn(`dsh-bridge: skill "${candidate.name}" not loaded: its root ${locator.root} changed since it was trusted`);

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { discoverSkills, hashSkillRoot } from '../../src/core/skills/skills';
+import { nodeSkillFs } from '../../src/core/node/skillFs';
 import { tempDir } from './helpers';
 
 /** Regression tests of issue "Hardening", item 13: skill discovery never hangs or reads huge or outside files. */
@@ -34,7 +35,7 @@ describe('hardening: skill files are read only through the safe reader (item 13)
     symlinkSync(path.join(outside, 'SKILL.md'), path.join(root, 'linked/SKILL.md'));
     const started = Date.now();
     const before = process.memoryUsage().rss;
-    const d = await discoverSkills(options);
+    const d = await discoverSkills(options, nodeSkillFs);
     assert.ok(Date.now() - started < 10000, 'discovery took too long');
     assert.ok(process.memoryUsage().rss - before < 200 * 1024 * 1024, 'discovery read far too much');
     const refused = d.problems.filter((p) => p.code === 'skill-unreadable').map((p) => [path.basename(path.dirname(p.file)), p.message]);
@@ -53,11 +54,11 @@ describe('hardening: skill files are read only through the safe reader (item 13)
     const { root } = project();
     const outside = tempDir('outside-');
     writeFileSync(path.join(outside, 'data'), 'outside');
-    const base = await hashSkillRoot({ path: root, skipSystem: false, kind: 'project-dsh' });
+    const base = await hashSkillRoot({ path: root, skipSystem: false, kind: 'project-dsh' }, nodeSkillFs);
     execFileSync('mkfifo', [path.join(root, 'fine/pipe')]);
     symlinkSync('/dev/zero', path.join(root, 'fine/zero'));
     symlinkSync(path.join(outside, 'data'), path.join(root, 'fine/data'));
-    const after = await hashSkillRoot({ path: root, skipSystem: false, kind: 'project-dsh' });
+    const after = await hashSkillRoot({ path: root, skipSystem: false, kind: 'project-dsh' }, nodeSkillFs);
     assert.equal(after.pin, base.pin);
     assert.equal(after.files, 1);
   });
@@ -69,7 +70,7 @@ describe('hardening: skill files are read only through the safe reader (item 13)
     mkdirSync(path.join(outside, 'shared'));
     writeFileSync(path.join(outside, 'shared/SKILL.md'), '---\nname: shared\ndescription: Shared skill.\n---\n');
     symlinkSync(path.join(outside, 'shared'), path.join(custom, 'shared'));
-    const d = await discoverSkills({ ...options, customRoots: [custom] });
+    const d = await discoverSkills({ ...options, customRoots: [custom] }, nodeSkillFs);
     assert.ok(d.winners.some((w) => w.analysis.skill!.name === 'shared'));
     assert.ok(!d.problems.some((p) => p.code === 'skill-unreadable'));
   });

@@ -5,6 +5,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import * as path from 'node:path';
 import { gateFolderSkills } from '../../src/core/node/sections';
 import { hashSkillRoot, skillBody } from '../../src/core/skills/skills';
+import { nodeSkillFs } from '../../src/core/node/skillFs';
 import { LSP_APPROVAL_NAME, toLspStdioConfig } from '../../src/core/lsp/lspRow';
 import { lspDeclarationSection } from '../../src/core/lsp/lspSection';
 import { tempDir } from './helpers';
@@ -35,7 +36,7 @@ function project() {
 describe('skill-root gate (core)', () => {
   it('withholds untrusted and changed project roots, offers a lower-rank trusted skill of the same name, never gates user roots', async () => {
     const p = project();
-    const dshPin = (await hashSkillRoot({ path: p.dsh, skipSystem: false })).pin!;
+    const dshPin = (await hashSkillRoot({ path: p.dsh, skipSystem: false }, nodeSkillFs)).pin!;
     let gate = await gateFolderSkills({ folder: p.folder, dshHome: p.home, agentsHome: p.agentsHome, recordedTrust: { [p.dsh]: dshPin } });
     assert.deepEqual(gate.roots.map((r) => [r.kind, r.gate]), [['project-dsh', 'trusted'], ['project-agents', 'untrusted'], ['user-dsh', 'not-gated']]);
     assert.deepEqual(gate.trusted.map((c) => c.analysis.skill!.name), ['alpha']);
@@ -54,7 +55,7 @@ describe('skill-root gate (core)', () => {
     const p = project();
     const custom = path.join(path.dirname(p.folder), 'custom-skills');
     put(path.join(custom, 'gamma/SKILL.md'), skill('gamma'));
-    const agentsPin = (await hashSkillRoot({ path: p.agents, skipSystem: false })).pin!;
+    const agentsPin = (await hashSkillRoot({ path: p.agents, skipSystem: false }, nodeSkillFs)).pin!;
     const gate = await gateFolderSkills({ folder: p.folder, dshHome: p.home, agentsHome: p.agentsHome, customRoots: [custom], recordedTrust: { [p.agents]: agentsPin } });
     assert.deepEqual(gate.roots.map((r) => [r.kind, r.gate]), [['project-dsh', 'untrusted'], ['project-agents', 'trusted'], ['custom', 'untrusted'], ['user-dsh', 'not-gated']]);
     assert.deepEqual(gate.trusted.map((c) => c.analysis.skill!.name), ['beta', 'shared']);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { discoverSkills, type SkillCandidate, type SkillDiscovery } from '../../src/core/skills/skills';
+import { nodeSkillFs } from '../../src/core/node/skillFs';
 import { makeSkillFixture, type SkillFixture } from './skills.fixture';
 
 const ORACLE_DIR = path.resolve(__dirname, '../oracle/skills');
@@ -64,7 +65,7 @@ describe('skills conformance with @deepseek-ai/dsh-skill-filesystem (oracle)', f
     let dsh: OracleResult;
     before(async () => {
       fx = await makeSkillFixture();
-      ours = await discoverSkills({ cwd: fx.cwd, customRoots: fx.customRoots, dshHome: fx.dshHome, agentsHome: fx.agentsHome, hash: false });
+      ours = await discoverSkills({ cwd: fx.cwd, customRoots: fx.customRoots, dshHome: fx.dshHome, agentsHome: fx.agentsHome, hash: false }, nodeSkillFs);
       [dsh] = runOracle([{ cwd: fx.cwd, dshHome: fx.dshHome, agentsHome: fx.agentsHome, customSkillDirs: fx.customRoots }]);
     });
     after(() => rm(fx.dir, { recursive: true, force: true }));
@@ -146,7 +147,7 @@ describe('skills conformance with @deepseek-ai/dsh-skill-filesystem (oracle)', f
       }
       await mkdir(path.join(dir, 'cwd'));
       const options = { cwd: path.join(dir, 'cwd'), dshHome: path.join(dir, 'home'), agentsHome: path.join(dir, 'agents'), customRoots: [root] };
-      ours = await discoverSkills({ ...options, hash: false });
+      ours = await discoverSkills({ ...options, hash: false }, nodeSkillFs);
       [dsh] = runOracle([{ cwd: options.cwd, dshHome: options.dshHome, agentsHome: options.agentsHome, customSkillDirs: [root] }]);
     });
     after(() => rm(dir, { recursive: true, force: true }));

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { analyzeSkillText, discoverSkills, findProjectRoot, frontMatterBoolean, hashSkillRoot, resolveAgentsHome, skillRoots, skillTrustState, skillTrustStates, skillsDeclarationSection, type SkillDiscovery } from '../../src/core/skills/skills';
+import { nodeSkillFs } from '../../src/core/node/skillFs';
 import { SKILL_PROBLEM_CODES } from '../../src/core/skills/skillCodes';
 import { resolveDshHome } from '../../src/core/node/hostStore';
 import type { Range } from '../../src/core/json/text';
@@ -109,8 +110,8 @@ describe('skills: homes and roots', () => {
   });
 
   it('resolveAgentsHome: $DSH_AGENTS_HOME or ~/.agents', () => {
-    assert.equal(resolveAgentsHome({ DSH_AGENTS_HOME: '/a' }, '/u'), '/a');
-    assert.equal(resolveAgentsHome({}, '/u'), '/u/.agents');
+    assert.equal(resolveAgentsHome({ DSH_AGENTS_HOME: '/a' }, '/u', '/anywhere'), '/a');
+    assert.equal(resolveAgentsHome({}, '/u', '/anywhere'), '/u/.agents');
     assert.equal(resolveAgentsHome({ DSH_AGENTS_HOME: 'rel' }, '/u', '/base'), '/base/rel');
   });
 
@@ -137,7 +138,7 @@ describe('skills: discoverSkills on the fixture tree', () => {
   let d: SkillDiscovery;
   before(async () => {
     fx = await makeSkillFixture();
-    d = await discoverSkills({ cwd: fx.cwd, customRoots: fx.customRoots, dshHome: fx.dshHome, agentsHome: fx.agentsHome });
+    d = await discoverSkills({ cwd: fx.cwd, customRoots: fx.customRoots, dshHome: fx.dshHome, agentsHome: fx.agentsHome }, nodeSkillFs);
   });
   after(() => rm(fx.dir, { recursive: true, force: true }));
   const rel = (p: string) => path.relative(fx.dir, p);
@@ -207,7 +208,7 @@ describe('skills: content pins and trust', () => {
     await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
     await writeFile(path.join(dir, rel), text);
   };
-  const pin = async (root = 'root', skipSystem = false) => (await hashSkillRoot({ path: path.join(dir, root), skipSystem })).pin;
+  const pin = async (root = 'root', skipSystem = false) => (await hashSkillRoot({ path: path.join(dir, root), skipSystem }, nodeSkillFs)).pin;
 
   it('follows the documented algorithm', async () => {
     await put('root/b/SKILL.md', 'B');
@@ -247,13 +248,13 @@ describe('skills: content pins and trust', () => {
     assert.notEqual(await pin('root', false), base);
     await symlink(path.join(dir, 'root'), path.join(dir, 'root/s/loop'));
     assert.match((await pin('root', true)) ?? '', /^sha256:/);
-    assert.deepEqual(await hashSkillRoot({ path: path.join(dir, 'missing'), skipSystem: false }), { files: 0, bytes: 0 });
+    assert.deepEqual(await hashSkillRoot({ path: path.join(dir, 'missing'), skipSystem: false }, nodeSkillFs), { files: 0, bytes: 0 });
   });
 
   it('refuses to pin a root over the limits', async () => {
     await put('root/a.md', 'a');
     await put('root/b.md', 'b');
-    const content = await hashSkillRoot({ path: path.join(dir, 'root'), skipSystem: false }, undefined, { maxFiles: 1 });
+    const content = await hashSkillRoot({ path: path.join(dir, 'root'), skipSystem: false }, nodeSkillFs, { maxFiles: 1 });
     assert.equal(content.pin, undefined);
     assert.equal(content.tooLarge, true);
   });
@@ -269,13 +270,13 @@ describe('skills: content pins and trust', () => {
     await put('p/.dsh/skills/one/SKILL.md', '---\nname: one\ndescription: d\n---\n');
     await put('p/.dsh/skills/bad.md', '---\nname: Bad\ndescription: d\n---\n');
     const options = { cwd: path.join(dir, 'p'), dshHome: path.join(dir, 'h'), agentsHome: path.join(dir, 'g') };
-    const before = await discoverSkills(options);
+    const before = await discoverSkills(options, nodeSkillFs);
     const root = path.join(dir, 'p/.dsh/skills');
     const untrusted = skillsDeclarationSection(before, {});
     assert.deepEqual(untrusted.roots.map((r) => [r.path, r.kind, r.rank, r.trust, r.skills]), [[root, 'project-dsh', 100, 'untrusted', ['one']]]);
     const recorded = { [root]: untrusted.roots[0].pin! };
     assert.equal(skillsDeclarationSection(before, recorded).roots[0].trust, 'trusted');
     await put('p/.dsh/skills/one/SKILL.md', '---\nname: one\ndescription: changed by an agent\n---\n');
-    assert.equal(skillsDeclarationSection(await discoverSkills(options), recorded).roots[0].trust, 'changed');
+    assert.equal(skillsDeclarationSection(await discoverSkills(options, nodeSkillFs), recorded).roots[0].trust, 'changed');
   });
 });

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { findProjectRoot } from '../skills/skills';
+import { nodeSkillFs } from './skillFs';
 import { DECLARATION_PATH } from '../declaration/declarationModel';
 
 export interface DeclarationLookup {
@@ -21,7 +22,7 @@ export async function findDeclarationFolder(cwd: string, home: string): Promise<
   const looked: string[] = [];
   let projectRoot: string;
   try {
-    projectRoot = await findProjectRoot(start);
+    projectRoot = await findProjectRoot(start, nodeSkillFs);
   } catch {
     projectRoot = start;
   }

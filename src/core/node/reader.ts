@@ -1,14 +1,8 @@
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import type { ReadFailure } from '../problems/readFailure';
 
 export const MAX_SOURCE_BYTES = 1024 * 1024;
-
-export type ReadFailure =
-  | { kind: 'missing' }
-  | { kind: 'not-a-regular-file' }
-  | { kind: 'outside-workspace' }
-  | { kind: 'too-large'; size: number }
-  | { kind: 'unreadable'; reason: string };
 
 export type ReadResult = { ok: true; bytes: Uint8Array; realPath: string } | { ok: false; failure: ReadFailure };
 

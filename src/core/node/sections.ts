@@ -20,8 +20,9 @@ import { gateSkills, type SkillGateResult } from '../skills/skillGate';
 import { validateLspServers, type CommandResolver, type LspServerConfig, type LspValidation } from '../lsp/lsp';
 import { createPathResolver } from './commandPath';
 import {
-  discoverSkills, nodeSkillFs, resolveAgentsHome, skillTrustState, skillsDeclarationSection, type SkillDiscovery, type SkillFs,
+  discoverSkills, resolveAgentsHome, skillTrustState, skillsDeclarationSection, type SkillDiscovery, type SkillFs,
 } from '../skills/skills';
+import { nodeSkillFs } from './skillFs';
 
 import { lspDeclarationSection } from '../lsp/lspSection';
 import type { DeclarationSections } from '../declaration/declarationModel';
@@ -70,7 +71,7 @@ export async function analyzeSections(options: SectionOptions): Promise<SectionA
     cwd: options.folder,
     customRoots: options.customSkillRoots ?? [],
     dshHome: options.dshHome,
-    agentsHome: options.agentsHome ?? resolveAgentsHome(env, homedir),
+    agentsHome: options.agentsHome ?? resolveAgentsHome(env, homedir, process.cwd()),
   }, options.fs ?? nodeSkillFs);
   const recordedTrust = options.recordedTrust ?? await new HostStore(options.dshHome).skillTrust();
   const sections: DeclarationSections = { skills: skillsDeclarationSection(skills, recordedTrust) };

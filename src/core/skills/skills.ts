@@ -12,15 +12,15 @@
  * - Trust: a content pin per root ({@link hashSkillRoot}) compared with the pins the user recorded.
  *
  * `test/unit/skills.oracle.test.ts` checks kept/dropped sets and winners against the real packages.
- * File access goes through {@link SkillFs} (default: node:fs/promises); no editor, no DSH runtime.
+ * File access goes through the {@link SkillFs} the caller passes (`core/node/skillFs.ts` is the
+ * real file system); no editor, no DSH runtime.
  */
 import { createHash } from 'node:crypto';
-import { access, readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { isMap, isScalar, parseDocument, type YAMLError } from 'yaml';
 import type { SkillRootKind, SkillsDeclaration, SkillsDeclarationRoot, SkillTrustState } from '../declaration/declarationModel';
 import { formatMessage, type Problem, type RelatedInformation, type Severity } from '../problems/problems';
-import { readRegularFile, readWorkspaceFile, type ReadFailure } from '../node/reader';
+import type { ReadFailure } from '../problems/readFailure';
 import { LineIndex, type Range } from '../json/text';
 
 /** DSH's rank of each file root kind (the kinds are part of the declaration model). */
@@ -237,7 +237,7 @@ export function analyzeSkillText(raw: string, file: string): SkillAnalysis {
 
 export type SkillEntryType = 'file' | 'directory' | 'other';
 
-/** What discovery and hashing read; {@link nodeSkillFs} is the real file system. */
+/** What discovery and hashing read, passed in by the caller (`nodeSkillFs` in core/node/skillFs.ts is the real file system). */
 export interface SkillFs {
   /** Children with symbolic links followed (a broken link is `other`); `undefined` when the directory is absent. */
   list(dir: string): Promise<Array<{ name: string; type: SkillEntryType }> | undefined>;
@@ -271,60 +271,6 @@ export class SkillFileRefused extends Error {
   }
 }
 
-/** The safe reader for skill files: regular files only, size-capped before reading, confined when asked. */
-async function readSkillFile(file: string, limits: SkillReadLimits = {}): Promise<Uint8Array | undefined> {
-  const max = limits.maxBytes ?? MAX_SKILL_FILE_BYTES;
-  const read = limits.within === undefined ? await readRegularFile(file, max) : await readWorkspaceFile(limits.within, path.relative(limits.within, file), max);
-  if (read.ok) return read.bytes;
-  if (read.failure.kind === 'missing') return undefined;
-  throw new SkillFileRefused(read.failure);
-}
-
-function isAbsent(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
-export const nodeSkillFs: SkillFs = {
-  async list(dir) {
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true, encoding: 'utf8' });
-    } catch (error) {
-      if (isAbsent(error)) return undefined;
-      throw error;
-    }
-    const out: Array<{ name: string; type: SkillEntryType }> = [];
-    for (const entry of entries) {
-      let type: SkillEntryType = entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other';
-      if (entry.isSymbolicLink()) {
-        try {
-          const info = await stat(path.join(dir, entry.name));
-          type = info.isDirectory() ? 'directory' : info.isFile() ? 'file' : 'other';
-        } catch {
-          type = 'other';
-        }
-      }
-      out.push({ name: entry.name, type });
-    }
-    return out;
-  },
-  async readText(file, limits) {
-    const bytes = await readSkillFile(file, limits);
-    return bytes === undefined ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  },
-  readBytes: (file, limits) => readSkillFile(file, limits),
-  async exists(p) {
-    try {
-      await access(p);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  realpath: (p) => realpath(p),
-};
-
 // ---------------------------------------------------------------------------------------------
 // Roots
 
@@ -338,13 +284,13 @@ export interface SkillRoot {
 
 // The DSH home is resolved in one place, with the host store.
 
-/** `$DSH_AGENTS_HOME` (used as given, even blank) or `~/.agents`, resolved as dsh-skill-filesystem does. */
-export function resolveAgentsHome(env: Readonly<Record<string, string | undefined>>, homedir: string, base = process.cwd()): string {
+/** `$DSH_AGENTS_HOME` (used as given, even blank) or `~/.agents`, resolved against `base` (the process cwd) as dsh-skill-filesystem does. */
+export function resolveAgentsHome(env: Readonly<Record<string, string | undefined>>, homedir: string, base: string): string {
   return path.resolve(base, env.DSH_AGENTS_HOME ?? path.join(homedir, '.agents'));
 }
 
 /** Nearest ancestor of `cwd` (itself included) holding `.git`, else `cwd`. */
-export async function findProjectRoot(cwd: string, fs: Pick<SkillFs, 'exists'> = nodeSkillFs): Promise<string> {
+export async function findProjectRoot(cwd: string, fs: Pick<SkillFs, 'exists'>): Promise<string> {
   let current = path.resolve(cwd);
   for (;;) {
     if (await fs.exists(path.join(current, '.git'))) return current;
@@ -366,7 +312,7 @@ export interface SkillRootOptions {
 }
 
 /** The file roots in DSH's order (ties in rank keep this order). */
-export async function skillRoots(options: SkillRootOptions, fs: Pick<SkillFs, 'exists'> = nodeSkillFs): Promise<{ projectRoot: string; roots: SkillRoot[] }> {
+export async function skillRoots(options: SkillRootOptions, fs: Pick<SkillFs, 'exists'>): Promise<{ projectRoot: string; roots: SkillRoot[] }> {
   const projectRoot = await findProjectRoot(options.cwd, fs);
   const root = (p: string, kind: SkillRootKind): SkillRoot => ({ path: p, kind, rank: SKILL_ROOT_RANKS[kind], skipSystem: kind === 'user-dsh' });
   const roots = [
@@ -447,7 +393,7 @@ async function rootEntries(root: SkillRoot, fs: SkillFs): Promise<Array<{ entry:
  * Discovers every root and skill as DSH does for a session in `options.cwd`, and decides the
  * winners: among kept skills, lowest rank first, then discovery order; later ones are shadowed.
  */
-export async function discoverSkills(options: DiscoverOptions, fs: SkillFs = nodeSkillFs): Promise<SkillDiscovery> {
+export async function discoverSkills(options: DiscoverOptions, fs: SkillFs): Promise<SkillDiscovery> {
   const { projectRoot, roots } = await skillRoots(options, fs);
   const reports: SkillRootReport[] = [];
   const ordered: SkillCandidate[] = [];
@@ -552,7 +498,7 @@ function compareUtf8(a: string, b: string): number {
  * them (no Unicode normalization). An existing empty root pins to the header alone; a root that
  * does not exist has no pin.
  */
-export async function hashSkillRoot(root: Pick<SkillRoot, 'path' | 'skipSystem'> & Partial<Pick<SkillRoot, 'kind'>>, fs: SkillFs = nodeSkillFs, options: HashOptions = {}): Promise<SkillRootContent> {
+export async function hashSkillRoot(root: Pick<SkillRoot, 'path' | 'skipSystem'> & Partial<Pick<SkillRoot, 'kind'>>, fs: SkillFs, options: HashOptions = {}): Promise<SkillRootContent> {
   const maxFiles = options.maxFiles ?? 10_000;
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   const records: Array<{ rel: string; line: string }> = [];

@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SkillRootKind } from '../../core/declaration/declarationModel';
+import { nodeSkillFs } from '../../core/node/skillFs';
 import { hashSkillRoot, type SkillCandidate } from '../../core/skills/skills';
 import type { Ctx } from '../ctx';
 import { trustWord, type RootView, type SkillRoots, type SkillsSnapshot } from './skillRoots';
@@ -158,7 +159,7 @@ export class SkillReview {
       return this.result('cannot-pin');
     }
     // The pin the user reviewed must still be the content on disk.
-    const now = await hashSkillRoot(view.root);
+    const now = await hashSkillRoot(view.root, nodeSkillFs);
     if (now.pin !== view.root.pin) {
       this.log.info(`trusting skill root ${view.root.path} refused: it changed during the review`);
       if (interactive) void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed while you reviewed it; review it again.', tilde(view.root.path)));

@@ -5,6 +5,7 @@ import { gateSkills, isGatedKind, type SkillGateResult } from '../../core/skills
 import type { Problem } from '../../core/problems/problems';
 import { skillTrustProblems } from '../../core/node/sections';
 import { SKILL_TRUST_PROBLEM_CODES } from '../../core/skills/skillCodes';
+import { nodeSkillFs } from '../../core/node/skillFs';
 import { discoverSkills, resolveAgentsHome, skillTrustState, type SkillDiscovery, type SkillRootReport } from '../../core/skills/skills';
 import { SKILL_PROBLEM_CODES } from '../../core/skills/skillCodes';
 import type { SkillTrustState } from '../../core/declaration/declarationModel';
@@ -103,10 +104,10 @@ export class SkillRoots implements Check, vscode.Disposable {
       return;
     }
     const dshHome = this.ctx.config.globalSettings().dshHome;
-    const agentsHome = resolveAgentsHome(process.env, os.homedir());
+    const agentsHome = resolveAgentsHome(process.env, os.homedir(), process.cwd());
     const discoveries = new Map<string, { folder: vscode.WorkspaceFolder; discovery: SkillDiscovery }>();
     for (const folder of fileFolders()) {
-      const discovery = await discoverSkills({ cwd: folder.uri.fsPath, customRoots: this.ctx.config.folder(folder).customSkillRoots, dshHome, agentsHome });
+      const discovery = await discoverSkills({ cwd: folder.uri.fsPath, customRoots: this.ctx.config.folder(folder).customSkillRoots, dshHome, agentsHome }, nodeSkillFs);
       discoveries.set(folder.uri.toString(), { folder, discovery });
     }
     let recorded: Record<string, string> = {};
