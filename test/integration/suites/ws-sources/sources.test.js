@@ -27,8 +27,10 @@ function rangeOf(text, needle, nth = 0) {
 async function applyOnly(doc, code) {
   const d = ours(doc.uri).find((x) => codeOf(x) === code);
   assert.ok(d, `no ${code} diagnostic in ${doc.uri.fsPath} (now: ${codes(doc.uri)})`);
-  const actions = (await vscode.commands.executeCommand('vscode.executeCodeActionProvider', doc.uri, d.range, vscode.CodeActionKind.QuickFix.value) || [])
+  const ask = async () => (await vscode.commands.executeCommand('vscode.executeCodeActionProvider', doc.uri, d.range, vscode.CodeActionKind.QuickFix.value) || [])
     .filter((a) => a.kind && a.kind.value === 'quickfix');
+  // A document just opened is offered fixes once the workbench has synced it to the extension host.
+  const actions = await waitFor(async () => { const a = await ask(); return a.length ? a : undefined; }, 10000, `a fix for ${code}`).catch(() => []);
   assert.strictEqual(actions.length, 1, `one fix for ${code}: ${actions.map((a) => a.title)}`);
   assert.ok(await vscode.workspace.applyEdit(actions[0].edit));
   return actions[0];
@@ -87,6 +89,8 @@ describe('ws-sources: every file VS Code runs the folder\'s servers from', funct
     await waitFor(() => codes(uri).join() === 'wrong-dialect', 15000, `wrong-dialect (now ${codes(uri)})`);
     assert.deepStrictEqual(plain(ours(uri)[0].range), rangeOf(pasted, '"servers"'));
     const doc = await vscode.workspace.openTextDocument(uri);
+    // The editor may still hold the file's earlier text for a moment after the write on disk.
+    await waitFor(() => doc.getText() === pasted, 15000, 'the document to hold the text written on disk');
     await applyOnly(doc, 'wrong-dialect');
     assert.strictEqual(doc.getText(), pasted.replace('"servers"', '"mcpServers"'));
     await waitFor(() => !codes(uri).includes('wrong-dialect'), 15000, 'the fix to be picked up as typed');
