@@ -2,6 +2,7 @@ import { APPROVE_USAGE, runApprove } from './approve';
 import type { CommandContext } from './context';
 import { DOCTOR_USAGE, runDoctor } from './doctor';
 import { DSH_OPTIONS, DSH_USAGE, runDsh } from './dshInstall';
+import { IMPORT_OPTIONS, IMPORT_USAGE, runImport } from './import';
 import { PROBE_OPTIONS, PROBE_USAGE, runProbe } from './probe';
 import { SKILLS_OPTIONS, SKILLS_USAGE, runSkills } from './skills';
 import { TRUST_USAGE, runTrust } from './trust';
@@ -17,6 +18,7 @@ export const MODULE_COMMANDS: Record<string, (ctx: CommandContext) => Promise<nu
   dsh: runDsh,
   doctor: runDoctor,
   probe: runProbe,
+  import: (ctx) => runImport(ctx),
 };
 
 export const MODULE_OPTIONS = {
@@ -24,6 +26,7 @@ export const MODULE_OPTIONS = {
   ...SKILLS_OPTIONS,
   ...DSH_OPTIONS,
   ...PROBE_OPTIONS,
+  ...IMPORT_OPTIONS,
 } as const;
 
-export const MODULE_USAGE = [TRUST_USAGE, APPROVE_USAGE, SKILLS_USAGE, DOCTOR_USAGE, DSH_USAGE, PROBE_USAGE].map((line) => `  ${line}`).join('\n');
+export const MODULE_USAGE = [TRUST_USAGE, APPROVE_USAGE, SKILLS_USAGE, DOCTOR_USAGE, DSH_USAGE, PROBE_USAGE, IMPORT_USAGE].map((line) => `  ${line}`).join('\n');

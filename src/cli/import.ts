@@ -1,0 +1,146 @@
+import * as os from 'node:os';
+import * as readline from 'node:readline';
+import { createTwoFilesPatch } from 'diff';
+import { sha256Hex } from '../core/json/canonicalJson';
+import { CLIENT_NAMES, IMPORT_CLIENTS, type ImportClient, type ImportNote } from '../core/import/importNotes';
+import { planImport, type ImportPlan } from '../core/import/importPlan';
+import { HostStore } from '../core/node/hostStore';
+import { readImportSources, readImportTarget, TARGET_PATH, writeImportTarget } from '../core/node/importFiles';
+import { countOf } from '../core/problems/plural';
+import { CommandUsageError, stringList, type CommandContext } from './context';
+
+export const IMPORT_USAGE = `import --from cursor|claude|gemini|codex [FILE...] [--dry-run] [--yes PREVIEW]
+             convert another client's MCP servers into .vscode/mcp.json: shows the diff and what
+             could not be carried; asks before writing (without a terminal, pass --yes with the
+             preview id that --dry-run printed); literal credentials become password inputs whose
+             values are stored on this machine, never in the file`;
+
+export const IMPORT_OPTIONS = { from: { type: 'string' } } as const;
+
+/** Identifies exactly what a preview showed: a script applies only what was reviewed. */
+export function previewId(plan: ImportPlan): string {
+  return sha256Hex(`${plan.before}\0${plan.after}`).slice(0, 16);
+}
+
+export function unifiedDiff(before: string, after: string): string {
+  return createTwoFilesPatch(`a/${TARGET_PATH}`, `b/${TARGET_PATH}`, before, after, undefined, undefined, { context: 3 })
+    .replace(/^=+\n/, '')
+    .trimEnd();
+}
+
+/** y/N on a terminal; undefined when there is none to ask. */
+export async function askYesNo(question: string, input: NodeJS.ReadStream = process.stdin, output: NodeJS.WriteStream = process.stderr): Promise<boolean | undefined> {
+  if (!input.isTTY || !output.isTTY) return undefined;
+  const rl = readline.createInterface({ input, output, terminal: true });
+  const answer = await new Promise<string>((resolve) => {
+    rl.once('close', () => resolve(''));
+    rl.question(question, resolve);
+  });
+  rl.close();
+  return /^(y|yes)$/i.test(answer.trim());
+}
+
+function noteLines(notes: readonly ImportNote[]): string[] {
+  return notes.map((n) => {
+    const where = [n.file, n.server && `server "${n.server}"`, n.field].filter(Boolean).join(': ');
+    return `  ${n.kind.padEnd(7)} ${where}: ${n.message}`;
+  });
+}
+
+export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askYesNo): Promise<number> {
+  const { folder, io, json } = ctx;
+  const from = ctx.options.from;
+  if (typeof from !== 'string' || !(IMPORT_CLIENTS as readonly string[]).includes(from)) {
+    throw new CommandUsageError(`"import" needs --from ${IMPORT_CLIENTS.join('|')}`);
+  }
+  const client = from as ImportClient;
+  const yes = stringList(ctx.options.yes);
+  const dryRun = ctx.options['dry-run'] === true;
+  if (yes.length > 1) throw new CommandUsageError('"import" takes one --yes PREVIEW');
+
+  const home = os.homedir();
+  const read = await readImportSources(client, folder, ctx.args, home, process.env);
+  const target = await readImportTarget(folder);
+  if ('reason' in target) {
+    const message = `${TARGET_PATH} cannot be edited (${target.reason}); nothing was changed`;
+    if (json) io.out(JSON.stringify({ written: false, error: message }));
+    io.err(`dsh-bridge: ${message}.`);
+    return 1;
+  }
+  if (!read.sources.length && !read.notes.length) {
+    const message = `no ${CLIENT_NAMES[client]} MCP file found (looked at ${read.looked.join(', ')})`;
+    if (json) io.out(JSON.stringify({ written: false, error: message }));
+    io.err(`dsh-bridge: ${message}.`);
+    return 1;
+  }
+  const plan = planImport({ client, sources: read.sources, folder, target: target.text, readNotes: read.notes });
+  const preview = previewId(plan);
+  const failed = !plan.ok || (!plan.servers.length && plan.notes.some((n) => n.kind === 'error'));
+  const summary = {
+    from: client,
+    files: read.sources.map((s) => s.file),
+    preview,
+    servers: plan.servers.map((s) => ({ name: s.name, sourceName: s.sourceName, file: s.file })),
+    inputs: plan.inputs.map((i) => i.id),
+    notes: plan.notes.map(({ code, kind, file, server, field, message }) => ({ code, kind, file, server, field, message })),
+  };
+  const print = (extra: Record<string, unknown>) => {
+    if (json) io.out(JSON.stringify({ ...summary, ...extra }));
+  };
+
+  if (!json) {
+    if (plan.changed) io.out(unifiedDiff(plan.before, plan.after));
+    if (plan.notes.length) {
+      io.out(`\nWhat changed or could not be carried (${countOf(plan.notes.length, 'note')}):`);
+      for (const line of noteLines(plan.notes)) io.out(line);
+    }
+    io.out(plan.changed
+      ? `\n${countOf(plan.servers.length, 'server')} from ${CLIENT_NAMES[client]} to add to ${TARGET_PATH}${plan.inputs.length ? `, with ${countOf(plan.inputs.length, 'password input')}` : ''} (preview ${preview}).`
+      : `\nNothing to add to ${TARGET_PATH}.`);
+  }
+  if (failed || !plan.changed || dryRun) {
+    print({ written: false, ...(dryRun && plan.changed ? { diff: unifiedDiff(plan.before, plan.after) } : {}) });
+    if (!json && dryRun && plan.changed) io.out(`Dry run: nothing was written. To apply exactly this: dsh-bridge import --from ${client} ... --yes ${preview}`);
+    return failed ? 1 : 0;
+  }
+
+  if (yes.length) {
+    if (yes[0] !== preview) {
+      const message = `--yes ${yes[0]} does not match this preview (${preview}): the source or ${TARGET_PATH} changed since it was reviewed; nothing was written`;
+      print({ written: false, error: message });
+      io.err(`dsh-bridge: ${message}.`);
+      return 1;
+    }
+  } else {
+    const answer = await ask(`Write these changes to ${TARGET_PATH}? [y/N] `);
+    if (answer === undefined) {
+      const message = `no terminal to ask: review with --dry-run, then pass --yes ${preview}; nothing was written`;
+      print({ written: false, error: message });
+      io.err(`dsh-bridge: ${message}.`);
+      return 1;
+    }
+    if (!answer) {
+      print({ written: false });
+      if (!json) io.out('Nothing was written.');
+      return 0;
+    }
+  }
+
+  // Values first: a file that names an input whose value is missing is worse than a stored value unused.
+  const store = new HostStore(ctx.dshHome);
+  for (const s of plan.secrets) await store.setInput(folder, s.inputId, s.value);
+  const result = await writeImportTarget(folder, plan.before, plan.after);
+  if (!result.written) {
+    print({ written: false, error: result.message });
+    io.err(`dsh-bridge: ${result.message}; nothing was written.`);
+    return 1;
+  }
+  print({ written: true, secretsStored: plan.secrets.map((s) => s.inputId) });
+  if (!json) {
+    io.out(`Wrote ${TARGET_PATH}: ${countOf(plan.servers.length, 'server')} imported from ${CLIENT_NAMES[client]}.`);
+    if (plan.secrets.length) io.out(`Stored ${countOf(plan.secrets.length, 'credential')} for ${plan.secrets.map((s) => s.inputId).join(', ')} in ${store.bridgeDir} (not in the workspace).`);
+    const missing = plan.inputs.filter((i) => !plan.secrets.some((s) => s.inputId === i.id)).map((i) => i.id);
+    if (missing.length) io.out(`Enter the ${missing.length === 1 ? 'value' : 'values'} of ${missing.join(', ')} with: dsh-bridge inputs set <id>`);
+  }
+  return 0;
+}

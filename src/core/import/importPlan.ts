@@ -1,0 +1,231 @@
+import { createScanner, type Node } from 'jsonc-parser';
+import { canonicalJson } from '../json/canonicalJson';
+import { describeParseError, nodeValue, parseJsonc, propertyValue } from '../json/jsonTree';
+import { LineIndex } from '../json/text';
+import { detectFormatting } from '../mcp/quickFixes';
+import { convertServer, type TakenSecret } from './convert';
+import { CLIENT_NAMES, makeNote, type ImportClient, type ImportNote } from './importNotes';
+import { mergeByPrecedence, readSourceFile, type ImportSourceFile, type SourceServer } from './sources';
+
+/**
+ * The one import of the bridge, the same for every face: other clients' files and the current
+ * `.vscode/mcp.json` text in, the new text (edited with jsonc-parser, so comments and
+ * formatting stay), the notes and the secrets out. Nothing is read or written here; the CLI and
+ * the editor show the change before anything is written. Never throws.
+ */
+
+export interface ImportRequest {
+  client: ImportClient;
+  /** The client's files, in the order the face found them. */
+  sources: ImportSourceFile[];
+  /** The workspace folder (absolute): Claude Code keys local-scope servers by it. */
+  folder: string;
+  /** The current `.vscode/mcp.json` text; undefined when there is none. */
+  target: string | undefined;
+  /** Notes of the face's reading (a file that could not be read), listed first. */
+  readNotes?: ImportNote[];
+}
+
+export interface ImportedServer {
+  /** The name in the source file. */
+  sourceName: string;
+  /** The name in `.vscode/mcp.json` (differs when the source name was taken). */
+  name: string;
+  file: string;
+  entry: Record<string, unknown>;
+}
+
+/** A credential taken out of a source: goes to secret storage under `inputId`, never anywhere else. */
+export interface ImportSecret {
+  inputId: string;
+  server: string;
+  field: string;
+  value: string;
+}
+
+export interface AddedInput {
+  type: 'promptString';
+  id: string;
+  description: string;
+  password: true;
+}
+
+export interface ImportPlan {
+  client: ImportClient;
+  /** False when `.vscode/mcp.json` cannot be edited safely: `after` equals `before`. */
+  ok: boolean;
+  servers: ImportedServer[];
+  inputs: AddedInput[];
+  /** Values for the added inputs (placeholders have none). Keep them out of logs and output. */
+  secrets: ImportSecret[];
+  notes: ImportNote[];
+  /** The current text ('' when there is no file). */
+  before: string;
+  /** The text to write; equal to `before` when nothing changes. */
+  after: string;
+  changed: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+/** A fresh file, as VS Code's own "Add Server" starts one. */
+const NEW_FILE = '{\n\t"servers": {}\n}\n';
+
+export function planImport(request: ImportRequest): ImportPlan {
+  const before = request.target ?? '';
+  const empty: ImportPlan = { client: request.client, ok: false, servers: [], inputs: [], secrets: [], notes: [...(request.readNotes ?? [])], before, after: before, changed: false };
+  try {
+    return plan(request, before, empty);
+  } catch (error) {
+    // A bug, not an input problem: reported as a note, nothing changed.
+    return { ...empty, notes: [...empty.notes, makeNote('target-invalid', {}, { reason: `internal error: ${(error as Error)?.message ?? String(error)}` })] };
+  }
+}
+
+function plan(request: ImportRequest, before: string, empty: ImportPlan): ImportPlan {
+  const { client } = request;
+  const notes: ImportNote[] = [...(request.readNotes ?? [])];
+  const found: SourceServer[] = [];
+  for (const source of request.sources) {
+    const read = readSourceFile(client, source, request.folder);
+    found.push(...read.servers);
+    notes.push(...read.notes);
+  }
+  const merged = mergeByPrecedence(client, found);
+  notes.push(...merged.notes);
+
+  // The target as it is: its servers and input ids decide collisions.
+  const target = readTarget(before);
+  if ('reason' in target) return { ...empty, notes: [...notes, makeNote('target-invalid', { file: '.vscode/mcp.json' }, { reason: target.reason })] };
+  const existingServers = target.servers as Record<string, unknown>;
+  const takenIds = new Set(target.inputIds);
+  const takenNames = new Set(Object.keys(existingServers));
+
+  const servers: ImportedServer[] = [];
+  const inputs: AddedInput[] = [];
+  const secrets: ImportSecret[] = [];
+  for (const source of merged.servers) {
+    // Input ids of this server are committed only when the server is imported.
+    const mine: Array<{ id: string; secret: TakenSecret; reused: boolean }> = [];
+    const converted = convertServer(client, source, (key, secret) => {
+      const base = inputId(source.name, key);
+      // The same id already in the target is this slot from an earlier import: reuse it.
+      const reusable = target.passwordInputIds.has(base) && !mine.some((m) => m.id === base);
+      let id = base;
+      for (let n = 2; !reusable && (takenIds.has(id) || mine.some((m) => m.id === id)); n++) id = `${base}-${n}`;
+      mine.push({ id, secret, reused: reusable });
+      return id;
+    });
+    if (!converted.entry) {
+      notes.push(...converted.notes);
+      continue;
+    }
+    // A taken name: the same entry there already (an earlier import) is skipped; else a new name.
+    let name = source.name;
+    let present: string | undefined;
+    for (let n = 0; takenNames.has(name); n++) {
+      if (existingServers[name] !== undefined && canonicalJson(existingServers[name]) === canonicalJson(converted.entry)) {
+        present = name;
+        break;
+      }
+      name = n === 0 ? `${source.name}-${client}` : `${source.name}-${client}-${n + 1}`;
+    }
+    if (present !== undefined) {
+      notes.push(makeNote('already-present', { file: source.file, server: source.name }, { name: present }));
+      continue;
+    }
+    if (name !== source.name) converted.notes.push(makeNote('renamed', { file: source.file, server: source.name }, { name: source.name, newName: name }));
+    takenNames.add(name);
+    notes.push(...converted.notes);
+    servers.push({ sourceName: source.name, name, file: source.file, entry: converted.entry });
+    for (const m of mine) {
+      takenIds.add(m.id);
+      if (!m.reused) inputs.push({ type: 'promptString', id: m.id, description: `${m.secret.field} of ${source.name} (imported from ${CLIENT_NAMES[client]})`, password: true });
+      if (m.secret.value !== undefined) secrets.push({ inputId: m.id, server: name, field: m.secret.field, value: m.secret.value });
+    }
+  }
+
+  if (!servers.length) return { ...empty, ok: true, notes };
+  const after = edit(before.trim() === '' ? NEW_FILE : before, servers, inputs);
+  return { client, ok: true, servers, inputs, secrets, notes, before, after, changed: after !== before };
+}
+
+/** An input id for a server's secret: readable, `[A-Za-z0-9_.-]`. */
+function inputId(server: string, key: string): string {
+  const clean = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^-+|-+$/g, '');
+  return `${clean(server) || 'server'}-${clean(key) || 'secret'}`;
+}
+
+type TargetRead = { servers: Record<string, unknown>; inputIds: string[]; passwordInputIds: Set<string> } | { reason: string };
+
+function readTarget(text: string): TargetRead {
+  if (text.trim() === '') return { servers: {}, inputIds: [], passwordInputIds: new Set() };
+  const parsed = parseJsonc(text);
+  if (parsed.tooDeep) return { reason: 'it nests too deeply' };
+  if (parsed.errors.length) {
+    const at = new LineIndex(text).positionAt(parsed.errors[0].offset);
+    return { reason: `line ${at.line + 1}, column ${at.character + 1}: ${describeParseError(parsed.errors[0])}` };
+  }
+  const root = parsed.root;
+  if (root?.type !== 'object') return { reason: 'it is not a JSON object' };
+  const serversNode = propertyValue(root, 'servers');
+  if (serversNode && serversNode.type !== 'object') return { reason: '"servers" is not an object' };
+  const inputsNode = propertyValue(root, 'inputs');
+  if (inputsNode && inputsNode.type !== 'array') return { reason: '"inputs" is not a list' };
+  const inputs = (nodeValue(inputsNode) as unknown[] | undefined) ?? [];
+  const isInput = (i: unknown): i is Json => typeof i === 'object' && i !== null && typeof (i as Json).id === 'string';
+  return {
+    servers: (nodeValue(serversNode) as Record<string, unknown> | undefined) ?? {},
+    inputIds: inputs.filter(isInput).map((i) => i.id as string),
+    passwordInputIds: new Set(inputs.filter(isInput).filter((i) => i.type === 'promptString' && i.password === true).map((i) => i.id as string)),
+  };
+}
+
+/**
+ * The new text: each server added at the end of `servers`, each input at the end of `inputs`
+ * (both created when missing). Insertions only: no existing character changes, so comments,
+ * trailing commas and the formatting of every existing line stay as they are. (jsonc-parser's
+ * `modify` would reformat the line an insertion starts on.)
+ */
+function edit(text: string, servers: ImportedServer[], inputs: AddedInput[]): string {
+  const format = detectFormatting(text);
+  const unit = format.insertSpaces ? ' '.repeat(format.tabSize ?? 2) : '\t';
+  let out = text;
+  const root = () => parseJsonc(out).root!;
+  if (!propertyValue(root(), 'servers')) out = insertMember(out, root(), 'servers', {}, unit, format.eol ?? '\n');
+  for (const s of servers) out = insertMember(out, propertyValue(root(), 'servers')!, s.name, s.entry, unit, format.eol ?? '\n');
+  if (inputs.length && !propertyValue(root(), 'inputs')) out = insertMember(out, root(), 'inputs', [], unit, format.eol ?? '\n');
+  for (const input of inputs) out = insertMember(out, propertyValue(root(), 'inputs')!, undefined, input, unit, format.eol ?? '\n');
+  return out;
+}
+
+const lineStart = (text: string, offset: number) => Math.max(text.lastIndexOf('\n', offset - 1), text.lastIndexOf('\r', offset - 1)) + 1;
+const indentAt = (text: string, offset: number) => /^[ \t]*/.exec(text.slice(lineStart(text, offset)))![0];
+
+/** Inserts `key: value` at the end of an object node, or `value` at the end of an array node. */
+function insertMember(text: string, container: Node, key: string | undefined, value: unknown, unit: string, eol: string): string {
+  const close = container.offset + container.length - 1; // the closing brace or bracket
+  const children = container.children ?? [];
+  const last = children[children.length - 1];
+  const ownIndent = indentAt(text, container.offset);
+  const indent = last ? indentAt(text, last.offset) : ownIndent + unit;
+  const pretty = JSON.stringify(value, null, unit).replace(/\n/g, eol + indent);
+  const member = key === undefined ? pretty : `${JSON.stringify(key)}: ${pretty}`;
+  // After the last member's trailing comma and comments, before the whitespace that leads to the close.
+  let at = close;
+  while (at > container.offset + 1 && /\s/.test(text[at - 1])) at--;
+  const tail = last ? text.slice(last.offset + last.length, close) : '';
+  const hasComma = last !== undefined && scanHasComma(tail);
+  const closeOnOwnLine = /[\r\n]/.test(text.slice(at, close));
+  const insertion = `${eol}${indent}${member}${closeOnOwnLine ? '' : eol + ownIndent}`;
+  if (!last || hasComma) return text.slice(0, at) + insertion + text.slice(at);
+  const afterLast = last.offset + last.length;
+  return text.slice(0, afterLast) + ',' + text.slice(afterLast, at) + insertion + text.slice(at);
+}
+
+/** True when the text between a last member and the close holds a comma outside comments. */
+function scanHasComma(between: string): boolean {
+  const scanner = createScanner(between, true);
+  for (let token = scanner.scan(); token !== 17 /* EOF */; token = scanner.scan()) if (token === 5 /* CommaToken */) return true;
+  return false;
+}

@@ -1,0 +1,410 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import fc from 'fast-check';
+import { parseJsonc } from '../../src/core/json/jsonTree';
+import { planImport, type ImportPlan } from '../../src/core/import/importPlan';
+import { IMPORT_NOTES, type ImportClient } from '../../src/core/import/importNotes';
+import { analyzeSource } from '../../src/core/mcp/analyze';
+import { toMcpClientConfig } from '../../src/core/mcp/dshRow';
+import { askYesNo } from '../../src/cli/import';
+import { main } from '../../src/cli/main';
+import { HostStore } from '../../src/core/node/hostStore';
+import { options, tempDir, workspace } from './helpers';
+
+const FIXTURES = path.resolve(__dirname, '../fixtures/import');
+const fixture = (rel: string) => readFileSync(path.join(FIXTURES, rel), 'utf8');
+const SOURCES: Record<ImportClient, string> = {
+  cursor: 'cursor/.cursor/mcp.json',
+  claude: 'claude/.mcp.json',
+  gemini: 'gemini/.gemini/settings.json',
+  codex: 'codex/.codex/config.toml',
+};
+/** Every literal credential in the fixtures: none may reach a written file, a note or CLI output. */
+const SECRETS = ['ghp_R8x2Kq9ZtW4mLp7VbN3cYd6Fh1Js5Ga0QeUo', 'sk-proj-Zt8mWq2Lr5Vx9Ck3Hp6Jn1Bd4Fg7', 'glpat-aB3dE5fG7hJ9kL1mN3pQ', 'your-api-token'];
+
+function importFixture(client: ImportClient, target: string | undefined = undefined, folder = '/home/dev/projects/app'): ImportPlan {
+  return planImport({ client, sources: [{ file: SOURCES[client], text: fixture(SOURCES[client]), scope: 'project' }], folder, target });
+}
+
+const notesOf = (plan: ImportPlan) => plan.notes.map((n) => [n.server, n.field, n.code].filter(Boolean).join(' '));
+const servers = (plan: ImportPlan) => (parseJsoncValue(plan.after) as { servers: Record<string, Record<string, unknown>> }).servers;
+
+function parseJsoncValue(text: string): unknown {
+  const { root, errors } = parseJsonc(text);
+  assert.deepEqual(errors, [], 'the written file must parse');
+  const toValue = (n: typeof root): unknown => {
+    if (!n) return undefined;
+    if (n.type === 'object') return Object.fromEntries((n.children ?? []).map((p) => [p.children![0].value, toValue(p.children![1])]));
+    if (n.type === 'array') return (n.children ?? []).map(toValue);
+    return n.value;
+  };
+  return toValue(root);
+}
+
+/** True when every line of `before` is still in `after`, in order (the import only adds). */
+function keepsEveryLine(before: string, after: string): boolean {
+  const lines = after.split('\n');
+  let i = 0;
+  for (const line of before.split('\n')) {
+    while (i < lines.length && lines[i] !== line) i++;
+    if (i === lines.length) return false;
+    i++;
+  }
+  return true;
+}
+
+describe('import: other clients\' MCP files into .vscode/mcp.json (core)', () => {
+  it('Cursor: ${env:} kept, literal token to a password input, SSE noted, auth dropped, Windows paths as written', () => {
+    const plan = importFixture('cursor');
+    assert.ok(plan.ok && plan.changed);
+    const s = servers(plan);
+    assert.deepEqual(Object.keys(s), ['github', 'userjot', 'win-tools', 'linear']);
+    assert.deepEqual(s.github.env, { GITHUB_PERSONAL_ACCESS_TOKEN: '${input:github-GITHUB_PERSONAL_ACCESS_TOKEN}' });
+    assert.deepEqual(s.userjot, { type: 'http', url: 'https://api.userjot.com/v1/mcp', headers: { Authorization: 'Bearer ${env:USERJOT_API_TOKEN}' } });
+    assert.equal(s['win-tools'].command, 'C:\\Program Files\\nodejs\\node.exe');
+    assert.equal(s['win-tools'].envFile, '${workspaceFolder}/.env');
+    assert.deepEqual(s.linear, { type: 'sse', url: 'https://mcp.linear.app/sse' });
+    assert.deepEqual(notesOf(plan), ['github env.GITHUB_PERSONAL_ACCESS_TOKEN secret-to-input', 'linear url sse-transport', 'linear auth field-dropped']);
+    assert.deepEqual(plan.inputs, [{ type: 'promptString', id: 'github-GITHUB_PERSONAL_ACCESS_TOKEN', description: 'env.GITHUB_PERSONAL_ACCESS_TOKEN of github (imported from Cursor)', password: true }]);
+    assert.deepEqual(plan.secrets.map((x) => [x.inputId, x.value]), [['github-GITHUB_PERSONAL_ACCESS_TOKEN', SECRETS[0]]]);
+  });
+
+  it('Claude Code: ${VAR} and ${VAR:-default} to ${env:VAR} (the default reported lost), ws refused, headersHelper dropped', () => {
+    const plan = importFixture('claude');
+    const s = servers(plan);
+    assert.deepEqual(Object.keys(s), ['sentry', 'db', 'events', 'win']);
+    assert.equal((s.sentry.headers as Record<string, string>).Authorization, 'Bearer ${env:SENTRY_TOKEN}');
+    assert.deepEqual(s.db.args, ['-y', '@bytebase/dbhub@0.11.4', '--dsn', '${env:DATABASE_URL}']);
+    assert.deepEqual(s.db.env, { LOG_LEVEL: 'info', API_KEY: '${input:db-API_KEY}' });
+    assert.deepEqual(notesOf(plan), [
+      'sentry headers.Authorization env-reference', 'db args[3] env-reference', 'db args[3] env-default-dropped', 'db env.API_KEY secret-to-input',
+      'events url sse-transport', 'events headers.X-API-Key env-reference', 'events headersHelper field-dropped', 'socket type unsupported-transport',
+    ]);
+    // The default value is not quoted (it may hold a credential): only the variable's name.
+    assert.ok(!plan.notes.some((n) => n.message.includes('postgres://')));
+  });
+
+  it('Gemini CLI: $VAR and ${VAR}, httpUrl vs url (SSE), typed url, tool filters, trust, timeout, mcp.excluded', () => {
+    const plan = importFixture('gemini');
+    const s = servers(plan);
+    assert.deepEqual(Object.keys(s), ['pythonTools', 'httpServerWithAuth', 'discoveredServer', 'typedHttp']);
+    assert.deepEqual(s.pythonTools.env, { DATABASE_URL: '${env:DB_CONNECTION_STRING}', API_KEY: '${env:EXTERNAL_API_KEY}' });
+    assert.equal(s.pythonTools.cwd, './mcp-servers/python');
+    assert.deepEqual(s.httpServerWithAuth, { type: 'http', url: 'http://localhost:3000/mcp', headers: { Authorization: 'Bearer ${input:httpServerWithAuth-Authorization}', 'X-Custom-Header': 'custom-value' } });
+    assert.deepEqual(s.discoveredServer, { type: 'sse', url: 'https://api.example.com/sse' });
+    assert.deepEqual(s.typedHttp, { type: 'http', url: 'https://mcp.example.com/mcp' });
+    assert.deepEqual(notesOf(plan), [
+      'experimental mcp.excluded server-disabled',
+      'pythonTools env.DATABASE_URL env-reference', 'pythonTools env.API_KEY env-reference', 'pythonTools timeout timeout-dropped', 'pythonTools trust trust-dropped', 'pythonTools includeTools tool-filter-dropped',
+      'httpServerWithAuth httpUrl http-url', 'httpServerWithAuth headers.Authorization placeholder-to-input', 'httpServerWithAuth timeout timeout-dropped',
+      'discoveredServer url sse-transport', 'typedHttp excludeTools tool-filter-dropped',
+    ]);
+    // "Bearer your-api-token" is a placeholder: an input to fill, no value stored.
+    assert.deepEqual(plan.secrets, []);
+    assert.equal(plan.inputs.length, 1);
+  });
+
+  it('Codex: env_vars, bearer_token_env_var, env_http_headers, http_headers, inline bearer_token, timeouts, tool lists, enabled = false, TOML literal strings', () => {
+    const plan = importFixture('codex');
+    const s = servers(plan);
+    assert.deepEqual(Object.keys(s), ['context7', 'figma', 'legacy', 'winfs']);
+    assert.deepEqual(s.context7.env, { LOG_LEVEL: 'debug', HTTP_PROXY: '${env:HTTP_PROXY}', HTTPS_PROXY: '${env:HTTPS_PROXY}' });
+    assert.deepEqual(s.figma.headers, { 'X-Figma-Region': 'us-east-1', 'X-Org-Id': '${env:FIGMA_ORG_ID}', Authorization: 'Bearer ${env:FIGMA_OAUTH_TOKEN}' });
+    assert.deepEqual(s.legacy.headers, { Authorization: 'Bearer ${input:legacy-Authorization}' });
+    assert.deepEqual(s.winfs, { type: 'stdio', command: 'C:\\tools\\mcp-fs.exe', args: ['--root', 'D:\\work'], cwd: 'C:\\tools' });
+    assert.deepEqual(notesOf(plan), [
+      'context7 env_vars field-converted', 'context7 startup_timeout_sec timeout-dropped', 'context7 tool_timeout_sec timeout-dropped', 'context7 enabled_tools tool-filter-dropped',
+      'figma env_http_headers.X-Org-Id field-converted', 'figma bearer_token_env_var field-converted', 'figma disabled_tools tool-filter-dropped',
+      'legacy bearer_token secret-to-input', 'off enabled server-disabled',
+    ]);
+    assert.deepEqual(plan.secrets.map((x) => x.value), [SECRETS[2]]);
+  });
+
+  it('edits the existing file with jsonc-parser: comments, trailing commas and every line kept; a taken name is renamed, an identical one skipped', () => {
+    const target = fixture('target/mcp.json');
+    const plan = importFixture('cursor', target);
+    assert.ok(plan.ok);
+    assert.ok(keepsEveryLine(target, plan.after), plan.after);
+    assert.match(plan.after, /\/\/ Team servers: keep this comment/);
+    assert.match(plan.after, /\/\* local tools \*\//);
+    const s = servers(plan);
+    assert.deepEqual(Object.keys(s), ['github', 'memory', 'github-cursor', 'userjot', 'win-tools', 'linear']);
+    assert.equal(s.github.url, 'https://api.githubcopilot.com/mcp/');
+    assert.ok(notesOf(plan).includes('github renamed'));
+    const inputs = (parseJsoncValue(plan.after) as { inputs: Array<{ id: string }> }).inputs.map((i) => i.id);
+    assert.deepEqual(inputs, ['unused', 'github-GITHUB_PERSONAL_ACCESS_TOKEN']);
+    // Importing again changes nothing: each server is already there, its input slot reused.
+    const again = importFixture('cursor', plan.after);
+    assert.equal(again.changed, false);
+    assert.deepEqual(again.notes.filter((n) => n.code === 'already-present').map((n) => n.server), ['github', 'userjot', 'win-tools', 'linear']);
+  });
+
+  it('keeps CRLF and the file\'s indentation', () => {
+    const target = '{\r\n    "servers": {\r\n        "a": { "command": "x" }\r\n    }\r\n}\r\n';
+    const plan = importFixture('codex', target);
+    assert.ok(!/[^\r]\n/.test(plan.after), 'a bare LF was written into a CRLF file');
+    assert.match(plan.after, /\r\n {8}"context7": \{\r\n {12}"type": "stdio"/);
+  });
+
+  it('never writes a literal credential into the file or a note', () => {
+    for (const client of Object.keys(SOURCES) as ImportClient[]) {
+      const plan = importFixture(client, fixture('target/mcp.json'));
+      const shown = plan.after + JSON.stringify(plan.notes) + JSON.stringify(plan.inputs);
+      for (const secret of SECRETS) assert.ok(!shown.includes(secret), `${client}: ${secret} leaked`);
+    }
+  });
+
+  it('the wrong dialect in the wrong file imports nothing and says which format it is', () => {
+    const wrong = (client: ImportClient, text: string) => planImport({ client, sources: [{ file: 'f', text, scope: 'project' }], folder: '/w', target: undefined });
+    const vscode = wrong('cursor', fixture('wrong/vscode-format.json'));
+    assert.equal(vscode.changed, false);
+    assert.deepEqual(vscode.notes.map((n) => [n.code, n.args.actual]), [['wrong-dialect', 'VS Code\'s format ("servers")']]);
+    assert.equal(wrong('gemini', fixture('wrong/config.toml')).notes[0].code, 'wrong-dialect');
+    assert.equal(wrong('codex', fixture(SOURCES.cursor)).notes[0].code, 'wrong-dialect');
+    assert.equal(wrong('claude', fixture(SOURCES.codex)).notes[0].args.actual, 'a TOML file (Codex\'s config.toml format)');
+    const broken = wrong('claude', '{\n  "mcpServers": {\n    "a": {"command": "x",,}\n');
+    assert.deepEqual([broken.notes[0].code, broken.notes[0].args.line], ['parse-error', 3]);
+    const badToml = wrong('codex', '[mcp_servers.a]\ncommand = \n');
+    assert.deepEqual([badToml.notes[0].code, badToml.notes[0].args.line], ['parse-error', 2]);
+  });
+
+  it('Claude Code user config: local scope (this project) over .mcp.json over user scope; other projects ignored', () => {
+    const folder = '/home/dev/projects/app';
+    const user = JSON.stringify({
+      numStartups: 12,
+      mcpServers: { shared: { command: 'user-shared' }, onlyUser: { command: 'u' } },
+      projects: { [folder]: { mcpServers: { shared: { command: 'local-shared' } } }, '/other': { mcpServers: { other: { command: 'o' } } } },
+    });
+    const plan = planImport({
+      client: 'claude', folder, target: undefined,
+      sources: [{ file: '.mcp.json', text: '{"mcpServers": {"shared": {"command": "project-shared"}, "proj": {"command": "p"}}}', scope: 'project' }, { file: '~/.claude.json', text: user, scope: 'user' }],
+    });
+    const s = servers(plan);
+    assert.deepEqual(Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v.command])), { proj: 'p', shared: 'local-shared', onlyUser: 'u' });
+    assert.deepEqual(plan.notes.map((n) => [n.code, n.file, n.server]), [['shadowed', '.mcp.json', 'shared'], ['shadowed', '~/.claude.json', 'shared']]);
+  });
+
+  it('refuses a target it cannot edit safely and changes nothing', () => {
+    for (const target of ['{"servers": {', '[1]', '{"servers": []}', '{"inputs": {}}']) {
+      const plan = importFixture('codex', target);
+      assert.equal(plan.ok, false, target);
+      assert.equal(plan.after, target);
+      assert.equal(plan.notes.at(-1)!.code, 'target-invalid');
+    }
+  });
+
+  it('every note has a template, a kind and an English message without a leftover placeholder', () => {
+    for (const client of Object.keys(SOURCES) as ImportClient[]) {
+      for (const n of importFixture(client, fixture('target/mcp.json')).notes) {
+        const [kind, template] = IMPORT_NOTES[n.code];
+        assert.equal(n.kind, kind);
+        for (const [, name] of template.matchAll(/\{(\w+)\}/g)) assert.ok(Object.hasOwn(n.args, name), `${n.code}: no {${name}}`);
+      }
+    }
+  });
+
+  it('fast-check: the importer never throws, and what it writes always parses with every old line kept', function () {
+    this.timeout(0);
+    const texts = Object.values(SOURCES).map(fixture);
+    const mutate = fc.tuple(fc.constantFrom(...texts), fc.nat(), fc.nat(), fc.oneof(fc.string(), fc.constantFrom('{', '}', '[', ']', '"', ',', '\\', '${', '$X', '\u0000', '\uD800', '=', '\n', '[mcp_servers.x]\n', '"__proto__"')))
+      .map(([text, a, b, insert]) => {
+        const i = a % (text.length + 1);
+        const j = Math.min(text.length, i + (b % 12));
+        return text.slice(0, i) + insert + text.slice(j);
+      });
+    const target = fixture('target/mcp.json');
+    fc.assert(fc.property(fc.constantFrom(...(Object.keys(SOURCES) as ImportClient[])), fc.oneof(mutate, fc.json(), fc.string()), fc.boolean(), (client, text, withTarget) => {
+      const plan = planImport({ client, sources: [{ file: 'f', text, scope: 'project' }], folder: '/w', target: withTarget ? target : undefined });
+      if (plan.changed) {
+        assert.deepEqual(parseJsonc(plan.after).errors, []);
+        if (withTarget) assert.ok(keepsEveryLine(target, plan.after));
+      }
+      for (const n of plan.notes) assert.equal(typeof n.message, 'string');
+    }), { numRuns: Number(process.env.DSH_FUZZ_RUNS) || 400, endOnFailure: true });
+  });
+});
+
+/** Runs the CLI in-process; a fake terminal answers when `answer` is given. */
+async function cli(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('import: dsh-bridge import (CLI)', () => {
+  let home: string;
+  beforeEach(() => {
+    home = tempDir('import-home-');
+  });
+
+  function folderWith(client: ImportClient, target?: string): string {
+    const files: Record<string, string> = { [SOURCES[client].split('/').slice(1).join('/')]: fixture(SOURCES[client]) };
+    return workspace(target, files);
+  }
+
+  it('--dry-run prints the unified diff and the per-field report and writes nothing', async () => {
+    const folder = folderWith('gemini', fixture('target/mcp.json'));
+    const r = await cli(['import', '--from', 'gemini', '--workspace', folder, '--dsh-home', home, '--dry-run']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^--- a\/\.vscode\/mcp\.json\n\+\+\+ b\/\.vscode\/mcp\.json\n@@ /m);
+    assert.match(r.out, /^\+\t\t"pythonTools": \{$/m);
+    assert.match(r.out, /lost\s+\.gemini\/settings\.json: server "pythonTools": includeTools: "includeTools" \(safe_tool, file_reader\) is not carried/);
+    assert.match(r.out, /^4 servers from Gemini CLI to add to \.vscode\/mcp\.json, with 1 password input \(preview [0-9a-f]{16}\)\.$/m);
+    assert.equal(readFileSync(path.join(folder, '.vscode/mcp.json'), 'utf8'), fixture('target/mcp.json'));
+  });
+
+  it('without a terminal it refuses unless --yes names the preview; then it writes atomically and stores the credentials outside the workspace', async () => {
+    const folder = folderWith('cursor');
+    const refused = await cli(['import', '--from', 'cursor', '--workspace', folder, '--dsh-home', home]);
+    assert.equal(refused.code, 1);
+    const preview = /pass --yes ([0-9a-f]{16})/.exec(refused.err)![1];
+    assert.ok(!existsSync(path.join(folder, '.vscode/mcp.json')));
+    const stale = await cli(['import', '--from', 'cursor', '--workspace', folder, '--dsh-home', home, '--yes', '0123456789abcdef']);
+    assert.equal(stale.code, 1);
+    assert.match(stale.err, /does not match this preview/);
+    const r = await cli(['import', '--from', 'cursor', '--workspace', folder, '--dsh-home', home, '--yes', preview, '--json']);
+    assert.equal(r.code, 0, r.err);
+    const out = JSON.parse(r.out);
+    assert.equal(out.written, true);
+    assert.deepEqual(out.secretsStored, ['github-GITHUB_PERSONAL_ACCESS_TOKEN']);
+    const written = readFileSync(path.join(folder, '.vscode/mcp.json'), 'utf8');
+    assert.match(written, /\$\{input:github-GITHUB_PERSONAL_ACCESS_TOKEN\}/);
+    assert.deepEqual(readdirSync(path.join(folder, '.vscode')), ['mcp.json'], 'no temporary file left');
+    const record = await new HostStore(home).readFolder(folder);
+    assert.equal(record.inputs['github-GITHUB_PERSONAL_ACCESS_TOKEN'], SECRETS[0]);
+    for (const text of [written, r.out, r.err, refused.out, refused.err]) assert.ok(!text.includes(SECRETS[0]), 'the credential leaked');
+    // The workspace holds no copy anywhere but the source file it came from.
+    for (const f of readdirSync(folder, { recursive: true, encoding: 'utf8' })) {
+      const p = path.join(folder, f);
+      if (f.startsWith('.cursor') || !statSync(p).isFile()) continue;
+      assert.ok(!readFileSync(p, 'utf8').includes(SECRETS[0]), f);
+    }
+  });
+
+  it('asks y/N on a terminal', async () => {
+    const input = Object.assign(new PassThrough(), { isTTY: true }) as unknown as NodeJS.ReadStream;
+    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80 }) as unknown as NodeJS.WriteStream;
+    const asked = askYesNo('Write? [y/N] ', input, output);
+    (input as unknown as PassThrough).write('y\n');
+    assert.equal(await asked, true);
+    const input2 = Object.assign(new PassThrough(), { isTTY: true }) as unknown as NodeJS.ReadStream;
+    const declined = askYesNo('Write? [y/N] ', input2, output);
+    (input2 as unknown as PassThrough).write('\n');
+    assert.equal(await declined, false);
+    assert.equal(await askYesNo('x', Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream, output), undefined);
+  });
+
+  it('reads the client\'s usual locations: the workspace\'s and the home folder\'s (CODEX_HOME for Codex)', async () => {
+    const folder = workspace(undefined, { '.codex/config.toml': '[mcp_servers.proj]\ncommand = "p"\n\n[mcp_servers.both]\ncommand = "project"\n' });
+    const codexHome = tempDir('codex-home-');
+    writeFileSync(path.join(codexHome, 'config.toml'), '[mcp_servers.both]\ncommand = "user"\n\n[mcp_servers.mine]\ncommand = "m"\n');
+    const saved = process.env.CODEX_HOME;
+    process.env.CODEX_HOME = codexHome;
+    try {
+      const r = await cli(['import', '--from', 'codex', '--workspace', folder, '--dsh-home', home, '--dry-run', '--json']);
+      assert.equal(r.code, 0, r.err);
+      const out = JSON.parse(r.out);
+      assert.deepEqual(out.servers.map((s: { name: string }) => s.name), ['proj', 'both', 'mine']);
+      assert.deepEqual(out.notes.map((n: { code: string; server: string }) => [n.code, n.server]), [['shadowed', 'both']]);
+      assert.match(out.diff, /"command": "project"/);
+    } finally {
+      if (saved === undefined) delete process.env.CODEX_HOME;
+      else process.env.CODEX_HOME = saved;
+    }
+  });
+
+  it('usage and unreadable input: exit 2 without --from, 1 for a missing FILE or a broken target', async () => {
+    const folder = folderWith('cursor', '{"servers": ');
+    assert.equal((await cli(['import', '--workspace', folder])).code, 2);
+    assert.equal((await cli(['import', '--from', 'vscode', '--workspace', folder])).code, 2);
+    const missing = await cli(['import', '--from', 'claude', 'nope.json', '--workspace', folder, '--dry-run']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.out, /nope\.json: The file cannot be read \(it does not exist\)/);
+    const broken = await cli(['import', '--from', 'cursor', '--workspace', folder, '--dsh-home', home, '--dry-run']);
+    assert.equal(broken.code, 1);
+    assert.match(broken.out, /cannot be edited safely \(line 1, column 13/);
+  });
+
+  it('imports a file given on the command line, wrong dialect included, without touching anything', async () => {
+    const folder = workspace(undefined, { 'cfg/settings.json': fixture('wrong/vscode-format.json') });
+    const r = await cli(['import', '--from', 'gemini', 'cfg/settings.json', '--workspace', folder, '--dry-run']);
+    assert.equal(r.code, 1);
+    assert.match(r.out, /error\s+cfg\/settings\.json: This file is VS Code's format \("servers"\), not Gemini CLI's format \("mcpServers"\): nothing was imported from it\./);
+    assert.ok(!existsSync(path.join(folder, '.vscode')));
+  });
+});
+
+// DSH's own dsh-mcp-client@0.1.0-rc.8, installed test-only by scripts/setup-oracles.sh.
+const ORACLE = path.resolve(__dirname, '../oracle/mcp/node_modules/@deepseek-ai/dsh-mcp-client/lib/index.js');
+
+describe('import round trip: import, then export, gives the DSH rows the source means (real dsh-mcp-client Config())', () => {
+  let Config: (value: unknown) => Record<string, unknown>;
+  before(async function () {
+    if (!existsSync(ORACLE)) {
+      console.log('      (skipped: oracle not installed; run scripts/setup-oracles.sh)');
+      this.skip();
+    }
+    Config = (await import(pathToFileURL(ORACLE).href)).Config;
+  });
+
+  /** The process environment the source's client would see, and what each row must then be. */
+  const ENV: Record<string, string> = {
+    SENTRY_TOKEN: 'sntrys_x', DATABASE_URL: 'postgres://db/prod', API_KEY: 'k-1', DB_CONNECTION_STRING: 'sqlite:///x.db', EXTERNAL_API_KEY: 'ext-1',
+    HTTP_PROXY: 'http://proxy:3128', HTTPS_PROXY: 'http://proxy:3129', FIGMA_OAUTH_TOKEN: 'figd_1', FIGMA_ORG_ID: 'org-9', USERJOT_API_TOKEN: 'uj-1',
+  };
+  const FOLDER = '/home/dev/projects/app';
+  const EXPECTED: Record<ImportClient, Record<string, Record<string, unknown>>> = {
+    cursor: {
+      github: { transport: 'stdio', command: 'docker', args: ['run', '-i', '--rm', '-e', 'GITHUB_PERSONAL_ACCESS_TOKEN', 'ghcr.io/github/github-mcp-server:v0.9.0'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: SECRETS[0] } },
+      userjot: { transport: 'streamable-http', url: 'https://api.userjot.com/v1/mcp', headers: { Authorization: 'Bearer uj-1' } },
+      'win-tools': { transport: 'stdio', command: 'C:\\Program Files\\nodejs\\node.exe', args: ['C:\\tools\\mcp\\server.js', '--root', FOLDER] },
+    },
+    claude: {
+      sentry: { transport: 'streamable-http', url: 'https://mcp.sentry.dev/mcp', headers: { Authorization: 'Bearer sntrys_x' } },
+      db: { transport: 'stdio', command: 'npx', args: ['-y', '@bytebase/dbhub@0.11.4', '--dsn', 'postgres://db/prod'], env: { LOG_LEVEL: 'info', API_KEY: SECRETS[1] } },
+      win: { transport: 'stdio', command: 'cmd', args: ['/c', 'npx', '-y', '@modelcontextprotocol/server-filesystem@2025.8.21', 'C:\\Users\\dev\\projects'], env: {} },
+    },
+    gemini: {
+      pythonTools: { transport: 'stdio', command: 'python', args: ['-m', 'my_mcp_server', '--port', '8080'], env: { DATABASE_URL: 'sqlite:///x.db', API_KEY: 'ext-1' }, cwd: `${FOLDER}/mcp-servers/python` },
+      typedHttp: { transport: 'streamable-http', url: 'https://mcp.example.com/mcp', headers: {} },
+      httpServerWithAuth: { transport: 'streamable-http', url: 'http://localhost:3000/mcp', headers: { Authorization: 'Bearer entered-by-user', 'X-Custom-Header': 'custom-value' } },
+    },
+    codex: {
+      context7: { transport: 'stdio', command: 'npx', args: ['-y', '@upstash/context7-mcp@1.0.14'], env: { LOG_LEVEL: 'debug', HTTP_PROXY: 'http://proxy:3128', HTTPS_PROXY: 'http://proxy:3129' } },
+      figma: { transport: 'streamable-http', url: 'https://mcp.figma.com/mcp', headers: { 'X-Figma-Region': 'us-east-1', 'X-Org-Id': 'org-9', Authorization: 'Bearer figd_1' } },
+      legacy: { transport: 'streamable-http', url: 'https://legacy.example.com/mcp', headers: { Authorization: `Bearer ${SECRETS[2]}` } },
+      // A drive path is absolute on Windows only: the export resolves cwd as the host it runs on does.
+      winfs: { transport: 'stdio', command: 'C:\\tools\\mcp-fs.exe', args: ['--root', 'D:\\work'], env: {}, cwd: process.platform === 'win32' ? 'C:\\tools' : `${FOLDER}/C:\\tools` },
+    },
+  };
+
+  for (const client of Object.keys(EXPECTED) as ImportClient[]) {
+    it(`${client}: every exportable server's row`, () => {
+      const plan = importFixture(client, undefined, FOLDER);
+      const stored = new Map(plan.secrets.map((s) => [s.inputId, s.value]));
+      const analysis = analyzeSource(Buffer.from(plan.after, 'utf8'), options({ folder: FOLDER }));
+      const lookup = { input: (id: string) => stored.get(id) ?? 'entered-by-user', env: (name: string) => ENV[name] ?? '' };
+      const rows: Record<string, Record<string, unknown>> = {};
+      for (const server of analysis.servers) {
+        const r = toMcpClientConfig(server, lookup);
+        assert.ok('config' in r, `${server.name}: ${JSON.stringify(r)}`);
+        const normalized = Config(r.config);
+        assert.deepEqual(normalized, r.config, `${server.name}: DSH's Config() changed the row`);
+        rows[server.name] = normalized;
+      }
+      assert.deepEqual(Object.keys(rows).sort(), Object.keys(EXPECTED[client]).sort(), 'exported servers');
+      for (const [name, expected] of Object.entries(EXPECTED[client])) {
+        const row = rows[name];
+        const picked = Object.fromEntries(Object.keys(expected).map((k) => [k, row[k]]));
+        if (!('cwd' in expected) && row.transport === 'stdio') assert.equal(row.cwd, FOLDER, `${name}: cwd`);
+        assert.deepEqual(picked, expected, name);
+      }
+      // What DSH cannot run is refused by the export, not silently dropped: SSE.
+      for (const rejected of analysis.rejected) assert.deepEqual(rejected.codes, ['unsupported-transport'], rejected.name);
+    });
+  }
+});
