@@ -83,6 +83,9 @@ describe('import: other clients\' MCP files into .vscode/mcp.json (core)', () =>
       'sentry headers.Authorization env-reference', 'db args[3] env-reference', 'db args[3] env-default-dropped', 'db env.API_KEY secret-to-input',
       'events url sse-transport', 'events headers.X-API-Key env-reference', 'events headersHelper field-dropped', 'socket type unsupported-transport',
     ]);
+    // The workspace's own .mcp.json: VS Code may run it too, so the copy is said.
+    const dotMcp = planImport({ client: 'claude', sources: [{ file: '.mcp.json', text: fixture(SOURCES.claude), scope: 'project' }], folder: '/w', target: undefined });
+    assert.deepEqual(dotMcp.notes.filter((n) => n.code === 'also-in-dot-mcp').map((n) => n.server), ['sentry', 'db', 'events', 'win']);
     // The default value is not quoted (it may hold a credential): only the variable's name.
     assert.ok(!plan.notes.some((n) => n.message.includes('postgres://')));
   });
@@ -184,7 +187,12 @@ describe('import: other clients\' MCP files into .vscode/mcp.json (core)', () =>
     });
     const s = servers(plan);
     assert.deepEqual(Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v.command])), { proj: 'p', shared: 'local-shared', onlyUser: 'u' });
-    assert.deepEqual(plan.notes.map((n) => [n.code, n.file, n.server]), [['shadowed', '.mcp.json', 'shared'], ['shadowed', '~/.claude.json', 'shared']]);
+    assert.deepEqual(plan.notes.filter((n) => n.code !== 'also-in-dot-mcp').map((n) => [n.code, n.file, n.server]), [['shadowed', '.mcp.json', 'shared'], ['shadowed', '~/.claude.json', 'shared']]);
+  });
+
+  it('a legacy "mcpServers" map beside "servers" in .vscode/mcp.json takes names too', () => {
+    const plan = importFixture('codex', '{\n  "servers": {},\n  "mcpServers": {"context7": {"command": "other"}}\n}\n');
+    assert.deepEqual(Object.keys(servers(plan)), ['context7-codex', 'figma', 'legacy', 'winfs']);
   });
 
   it('refuses a target it cannot edit safely and changes nothing', () => {

@@ -37,6 +37,7 @@ export const IMPORT_NOTES = {
   'server-disabled': ['skipped', 'The server is turned off in {client}: it was not imported.'],
   'shadowed': ['skipped', 'A server of the same name in {other} takes precedence in {client}: this one was not imported.'],
   'already-present': ['skipped', '.vscode/mcp.json already has this server as "{name}": nothing to add.'],
+  'also-in-dot-mcp': ['changed', 'VS Code can run the servers of the workspace\'s .mcp.json itself too (when its discovery of that file is on): this server is now defined in both files. DSH Bridge exports the .vscode/mcp.json entry; remove the other one if Claude Code no longer needs it.'],
   'renamed': ['changed', '.vscode/mcp.json already has a different server "{name}": this one was imported as "{newName}".'],
   'invalid-server': ['skipped', 'Not a server entry {client} would run ({reason}): it was not imported.'],
   'wrong-dialect': ['error', 'This file is {actual}, not {expected}: nothing was imported from it.'],

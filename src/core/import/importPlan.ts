@@ -138,6 +138,7 @@ function plan(request: ImportRequest, before: string, empty: ImportPlan): Import
     takenNames.add(name);
     notes.push(...converted.notes);
     servers.push({ sourceName: source.name, name, file: source.file, entry: converted.entry });
+    if (client === 'claude' && source.scope === 'project' && source.file === '.mcp.json') notes.push(makeNote('also-in-dot-mcp', { file: source.file, server: source.name }));
     for (const m of mine) {
       takenIds.add(m.id);
       if (!m.reused) inputs.push({ type: 'promptString', id: m.id, description: `${m.secret.field} of ${source.name} (imported from ${CLIENT_NAMES[client]})`, password: true });
@@ -170,12 +171,14 @@ function readTarget(text: string): TargetRead {
   if (root?.type !== 'object') return { reason: 'it is not a JSON object' };
   const serversNode = propertyValue(root, 'servers');
   if (serversNode && serversNode.type !== 'object') return { reason: '"servers" is not an object' };
+  // VS Code also runs a legacy "mcpServers" map beside "servers": its names are taken too.
+  const legacy = propertyValue(root, 'mcpServers');
   const inputsNode = propertyValue(root, 'inputs');
   if (inputsNode && inputsNode.type !== 'array') return { reason: '"inputs" is not a list' };
   const inputs = (nodeValue(inputsNode) as unknown[] | undefined) ?? [];
   const isInput = (i: unknown): i is Json => typeof i === 'object' && i !== null && typeof (i as Json).id === 'string';
   return {
-    servers: (nodeValue(serversNode) as Record<string, unknown> | undefined) ?? {},
+    servers: { ...(legacy?.type === 'object' ? nodeValue(legacy) as Record<string, unknown> : {}), ...(nodeValue(serversNode) as Record<string, unknown> | undefined) },
     inputIds: inputs.filter(isInput).map((i) => i.id as string),
     passwordInputIds: new Set(inputs.filter(isInput).filter((i) => i.type === 'promptString' && i.password === true).map((i) => i.id as string)),
   };

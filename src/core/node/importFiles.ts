@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { ConfinedDir } from './atomicWrite';
-import { isInside, readRegularFile, readWorkspaceFile, type ReadFailure } from './reader';
+import { isInside, readRegularFile, readWorkspaceFile } from './reader';
+import type { ReadFailure } from '../problems/readFailure';
 import { decodeText } from '../json/text';
 import { makeNote, type ImportClient, type ImportNote } from '../import/importNotes';
 import type { ImportSourceFile } from '../import/sources';
