@@ -132,7 +132,7 @@ export class Commands {
       case 'source-changed': {
         const exportAgain = vscode.l10n.t('Export Again');
         void vscode.window.showWarningMessage(
-          vscode.l10n.t('{0} changed while the export was asking: nothing was written. Export again to review the new content.', '.vscode/mcp.json'),
+          vscode.l10n.t('{0} changed while the export was asking: nothing was written. Export again to review the new content.', summary.file ?? '.vscode/mcp.json'),
           exportAgain,
         ).then((c) => {
           if (c === exportAgain) void vscode.commands.executeCommand(COMMAND.export);
@@ -148,7 +148,7 @@ export class Commands {
         const openDeclaration = vscode.l10n.t('Open Declaration');
         const showProblems = vscode.l10n.t('Show Problems');
         const nothing = unusable.length === summary.folders.length;
-        const message = nothing ? vscode.l10n.t('Nothing was exported to DSH: .vscode/mcp.json has errors.') : exportMessage(summary);
+        const message = nothing ? vscode.l10n.t('Nothing was exported to DSH: {0} has errors.', unusable[0].errorFile ?? '.vscode/mcp.json') : exportMessage(summary);
         const actions = nothing ? [showProblems] : summary.refused ? [openDeclaration, showProblems] : [openDeclaration];
         const show = summary.folders.some((f) => f.skipped.length) ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
         void show(message, ...actions).then((c) => {

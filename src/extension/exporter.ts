@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { commitExport, ExportError, sourceChangedSinceReview, type ExportResult, type ReviewedExport } from '../core/node/declarationFiles';
+import { changedSinceReview, commitExport, ExportError, type ExportResult, type ReviewedExport } from '../core/node/declarationFiles';
 import { type TrustMode } from '../core/settings/folderSettings';
 import { LSP_APPROVAL_NAME, lspSectionUsable } from '../core/lsp/lspRow';
 import { askLspApproval, reviewServers } from './approval';
@@ -18,9 +18,11 @@ export interface ExportSummary {
   trustMode?: TrustMode;
   exported: number;
   refused: number;
-  folders: Array<{ folder: string; declarationPath: string; written: boolean; unchanged: boolean; usable: boolean; servers: number; refused: number; approved: string[]; skipped: string[] }>;
+  folders: Array<{ folder: string; declarationPath: string; written: boolean; unchanged: boolean; usable: boolean; servers: number; refused: number; approved: string[]; skipped: string[]; errorFile?: string }>;
   /** For needs-input / needs-approval: input ids or server names (never values); for source-changed: folder names. */
   needed?: string[];
+  /** For source-changed: the file that changed (relative to its folder, or the workspace file's path); for an unusable folder: the first file with errors. */
+  file?: string;
 }
 
 interface Plan {
@@ -148,10 +150,14 @@ export class Exporter {
 
     // Nothing was written so far. What was reviewed must still be what is on disk.
     const changed: string[] = [];
+    let changedFile: string | undefined;
     for (const plan of plans) {
-      if (plan.reviewed.analysis.usable && await sourceChangedSinceReview(plan.reviewed)) changed.push(plan.folder.name);
+      const file = plan.reviewed.analysis.usable ? await changedSinceReview(plan.reviewed) : undefined;
+      if (file === undefined) continue;
+      changed.push(plan.folder.name);
+      changedFile ??= file;
     }
-    if (changed.length) return this.sourceChanged(empty('source-changed', { trustMode, needed: changed }));
+    if (changed.length) return this.sourceChanged({ ...empty('source-changed', { trustMode, needed: changed }), file: changedFile });
 
     // Now write: the trust mode, then folder by folder, each from its reviewed analysis.
     await store.setTrustMode(trustMode);
@@ -180,6 +186,7 @@ export class Exporter {
         refused: a.rejected.length,
         approved: plan.approve.map((x) => x.serverName),
         skipped: plan.skipped,
+        ...(a.usable ? {} : { errorFile: a.problems.find((p) => p.severity === 'error')?.file ?? a.sourcePath }),
       });
       this.log.info(`exported ${folder.name}: ${countOf(a.servers.length, 'server')}, ${a.rejected.length} refused, ` +
         `${result.written ? 'declaration written' : result.unchanged ? 'declaration unchanged' : 'nothing written (the file is not usable)'}; ` +

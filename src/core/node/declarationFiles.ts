@@ -126,8 +126,13 @@ export async function reviewExport(options: ReviewOptions): Promise<ReviewedExpo
 
 /** True when the source's bytes are no longer the ones reviewed (changed, removed or unreadable). */
 export async function sourceChangedSinceReview(reviewed: ReviewedExport): Promise<boolean> {
+  return (await changedSinceReview(reviewed)) !== undefined;
+}
+
+/** The first source file whose bytes are no longer the ones reviewed (changed, removed, created or unreadable), if any. */
+export async function changedSinceReview(reviewed: ReviewedExport): Promise<string | undefined> {
   const { sourcePath, sourceSha256, sources = [] } = reviewed.analysis;
-  return (await changedSource(reviewed.folder, [{ path: sourcePath, sha256: sourceSha256 }, ...sources])) !== undefined;
+  return (await changedSource(reviewed.folder, [{ path: sourcePath, sha256: sourceSha256 }, ...sources]))?.path;
 }
 
 export interface ExportResult {

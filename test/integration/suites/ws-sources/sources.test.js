@@ -134,4 +134,21 @@ describe('ws-sources: every file VS Code runs the folder\'s servers from', funct
     assert.deepStrictEqual({ ok: verified.ok, reasons: verified.reasons }, { ok: true, reasons: [] });
     await vscode.workspace.getConfiguration('dsh.export', folder.uri).update('auto', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
   });
+
+  it('a source with a syntax error stops the export, and the summary names that file', async function () {
+    const folder = workspaceFolder();
+    const devcontainer = uriOf('.devcontainer/devcontainer.json').fsPath;
+    const original = fs.readFileSync(devcontainer, 'utf8');
+    const declFile = path.join(folder.uri.fsPath, '.dsh', 'declaration.json');
+    const before = fs.readFileSync(declFile, 'utf8');
+    fs.writeFileSync(devcontainer, original.replace('"customizations": {', '"customizations": {{'));
+    try {
+      const summary = await vscode.commands.executeCommand('dsh.exportMcpServers', [folder.uri]);
+      assert.strictEqual(summary.outcome, 'exported', JSON.stringify(summary));
+      assert.deepStrictEqual(summary.folders.map((f) => [f.usable, f.errorFile]), [[false, '.devcontainer/devcontainer.json']]);
+      assert.strictEqual(fs.readFileSync(declFile, 'utf8'), before, 'nothing is written while a source is unusable');
+    } finally {
+      fs.writeFileSync(devcontainer, original);
+    }
+  });
 });
