@@ -15,6 +15,7 @@ import { SkillGate } from './skillGate';
 import { McpClientModules, type Mounted } from './mcpModules';
 import { DEFAULT_START_WAIT_MS, delay, retryAt } from './startPolicy';
 import { buildRow } from './rows';
+import { SessionToolGate } from './toolGate';
 import { countOf } from '../core/problems/plural';
 import type {
   AgentLike, AgentsService, ApprovalService, AssembleContext, Ctx, Fiber, Logger, PromptAssembly, ToolSchema, ToolsService,
@@ -85,6 +86,11 @@ interface SessionState {
   stopped: Set<string>;
   /** Log lines already written for this session (each refusal is logged once, not on every step). */
   logged: Set<string>;
+  /** Which tools of the mounted servers reach the model (dsh.tools choice, tool pins). */
+  toolGate: SessionToolGate;
+  /** The trust mode and log prefix of the last reconcile (the tool gate asks and logs with them). */
+  trust: TrustMode;
+  where: string;
   /** Serializes reconcile runs of this session. */
   chain: Promise<unknown>;
   ended: boolean;
@@ -124,6 +130,15 @@ export class Bridge {
   }
 
   start(): void {
+    // A tool kept out of a session's requests is also refused if the model calls it by name
+    // (rc.8 registers every tool a server lists; this guard runs after DSH's own pre-execute).
+    const tools = this.ctx.get('tools') as ToolsService | undefined;
+    tools?.guard?.((exec) => {
+      const state = exec?.agent ? this.sessions.get(exec.agent as AgentLike) : undefined;
+      return state?.toolGate.blocked.has(String(exec.name))
+        ? `tool ${String(exec.name)} is withheld in this session by DSH Bridge (left out by dsh.tools, or changed since the server was probed)`
+        : undefined;
+    });
     this.ctx.on('system-prompt/assemble', (assembly: PromptAssembly, context: AssembleContext, next: () => Promise<PromptAssembly>) =>
       this.onAssemble(assembly, context, next));
     this.ctx.on('agent/disposed', (payload: { agent?: AgentLike } | undefined) => {
@@ -155,7 +170,7 @@ export class Bridge {
   private stateOf(agent: AgentLike): SessionState {
     let state = this.sessions.get(agent);
     if (!state) {
-      state = { agent, mounts: new Map(), lspStopped: false, rejected: new Set(), unanswered: new Map(), failed: new Map(), allowed: new Set(), starting: new Map(), stopped: new Set(), logged: new Set(), chain: Promise.resolve(), ended: false };
+      state = { agent, mounts: new Map(), lspStopped: false, rejected: new Set(), unanswered: new Map(), failed: new Map(), allowed: new Set(), starting: new Map(), stopped: new Set(), logged: new Set(), toolGate: new SessionToolGate(), trust: 'ask', where: 'dsh-bridge', chain: Promise.resolve(), ended: false };
       this.sessions.set(agent, state);
     }
     return state;
@@ -210,8 +225,10 @@ export class Bridge {
     // Before DSH's agent/pre-step publishes this step's skill catalog.
     await this.skillGate?.revalidate(agent).catch((error) => this.log.warn(`dsh-bridge: session ${agent.id}: skill roots not revalidated (${errorText(error)})`));
     const visible = this.visibleTools(context, state);
+    const offered = await this.gateTools(state, visible, context.signal);
+    const blocked = new Set(state.toolGate.blocked);
     const prefixes = [...state.mounts.keys()].map((n) => `mcp__${n}__`);
-    const added = visible.filter((tool) => prefixes.some((p) => tool.name.startsWith(p)) || (state.lsp !== undefined && tool.name === LSP_TOOL_NAME));
+    const added = offered.filter((tool) => prefixes.some((p) => tool.name.startsWith(p)) || (state.lsp !== undefined && tool.name === LSP_TOOL_NAME));
     const gone = new Set(state.stopped);
     state.stopped.clear();
     const lspGone = state.lspStopped;
@@ -222,6 +239,8 @@ export class Bridge {
       const stillVisible = new Set(visible.map((t) => t.name));
       if (gone.size) dropTools(target, gone, stillVisible);
       if (lspGone && !stillVisible.has(LSP_TOOL_NAME)) target.tools = target.tools.filter((t) => t.name !== LSP_TOOL_NAME);
+      // Registered tools the gate keeps out are in the base snapshot too.
+      if (blocked.size) target.tools = target.tools.filter((t) => !blocked.has(t.name));
       mergeTools(target, added, toolOrder);
       if (state.lsp) mergeSections(target, this.ctx.get('systemPrompt'), context.scope ?? agent, [LSP_PROMPT_SECTION], context);
     };
@@ -229,6 +248,28 @@ export class Bridge {
     const result = await next();
     if (result && result !== assembly && Array.isArray(result.tools)) apply(result);
     return result;
+  }
+
+  /** The visible tools minus those the session's tool gate keeps out (asks in `ask` mode; never throws). */
+  private async gateTools(state: SessionState, visible: ToolSchema[], signal: AbortSignal | undefined): Promise<ToolSchema[]> {
+    if (state.mounts.size === 0 || (state.trust !== 'ask' && state.trust !== 'pinned')) return visible;
+    const approval = this.ctx.get('approval') as ApprovalService | undefined;
+    try {
+      return await state.toolGate.offered(visible, [...state.mounts.keys()], {
+        trust: state.trust,
+        turn: this.turnMarker(state.agent),
+        where: state.where,
+        ask: approval ? (tool, question) => approval.request({ agent: state.agent, toolName: tool.name, reason: question, signal }) : undefined,
+        log: (line, level = 'warn') => {
+          this.log[level](line);
+          this.options.notice?.(line);
+        },
+      });
+    } catch (error) {
+      // Fail closed: the tools of servers with a choice or pins stay out of this request.
+      this.log.warn(`${state.where}: the tool gate failed (${errorText(error)}): tools of servers with a tool choice or pins are withheld in this step`);
+      return visible.filter((t) => ![...state.toolGate.declared].some(([n, d]) => d.tools && t.name.startsWith(`mcp__${n}__`)));
+    }
   }
 
   private toolOrder(): string[] | undefined {
@@ -308,6 +349,11 @@ export class Bridge {
         this.once(state, `${where}: the stored inputs and approvals for this folder cannot be read (${error instanceof Error ? error.message : 'error'})`);
       }
     }
+
+    state.trust = trust;
+    state.where = where;
+    state.toolGate.declared.clear();
+    for (const s of desired) state.toolGate.declared.set(s.serverName, { name: s.name, ...(s.tools ? { tools: s.tools } : {}) });
 
     // Unmount what left the declaration (or changed: a new pin is a new entry).
     const wanted = new Map(desired.map((s) => [s.serverName, s.pin]));

@@ -77,6 +77,8 @@ export interface ToolsService {
   schemas(scope?: unknown): ToolSchema[];
   wireSchemas?(scope?: unknown): { schemas: ToolSchema[]; knownNames?: string[] };
   get?(name: string, scope?: unknown): unknown;
+  /** rc.8: a check after `tools/pre-execute`; a returned string denies the call. Returns its disposer. */
+  guard?(guard: (exec: { name?: unknown; agent?: unknown }) => string | undefined): () => void;
 }
 
 export interface AgentsService {

@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { probeFolder, type ProbeFolderRequest } from '../../src/core/node/probe';
 import { prepareFolderExport } from '../../src/core/node/folderExport';
-import { commitExport } from '../../src/core/node/declarationFiles';
+import { commitExport, verifyFolder } from '../../src/core/node/declarationFiles';
 import { HostStore } from '../../src/core/node/hostStore';
 import { DeclarationSchema } from '../../src/core/declaration/declarationModel';
 import { settingLayersFromFiles, settingsViewFromFiles, settingsViewOf, type SettingsFileLayer } from '../../src/core/settings/folderSettings';
@@ -186,6 +186,12 @@ describe('probe: servers started as DSH starts them (real MCP servers)', functio
     assert.deepEqual(Object.keys(tools.pins!), ['echo', 'add', 'danger']);
     assert.deepEqual(tools.pins!.echo, server.tools[0].pin);
     assert.equal(declaration.servers[0].pin, server.pin, 'the launch pin does not cover the tools');
+    const verified = await verifyFolder(folder, { dshHome });
+    assert.deepEqual(verified.reasons, [], 'a declaration with tools verifies');
+    const tampered = JSON.parse(exported.text!);
+    tampered.servers[0].tools.pins.echo.description = tampered.servers[0].tools.pins.add.description;
+    writeFileSync(path.join(folder, '.dsh/declaration.json'), JSON.stringify(tampered));
+    assert.deepEqual((await verifyFolder(folder, { dshHome })).reasons.map((r) => r.code), ['tampered'], 'the digest covers the tool pins');
   });
 
   it('a probe of an older launch config is not pinned; a server never probed has no tools section', async () => {

@@ -1,15 +1,37 @@
 import type { DeclaredServer, Reconnect } from '../declaration/declarationModel';
 import { renderTemplate, type Template, type TemplateLookup } from '../declaration/template';
+import { choiceNarrows, type ToolChoice } from '../tools/toolChoice';
+
+/** DSH 0.2's per-tool policy of a dsh-mcp-client row (raw tool names); rc.8 keeps it unread. */
+export interface ToolPolicy {
+  default: 'ask' | 'allow' | 'deny';
+  tools: Record<string, 'ask' | 'allow' | 'deny'>;
+}
+
+/**
+ * The `toolPolicy` that makes DSH 0.2 enforce a tool choice itself: an allow-list denies by
+ * default and names its tools `ask`; a leave-out list names its tools `deny` over the default
+ * `ask`. Never `allow`: a choice narrows, it never waives DSH's per-call approval.
+ * Undefined when the choice leaves nothing out.
+ */
+export function toolPolicyOf(choice: ToolChoice | undefined): ToolPolicy | undefined {
+  if (!choiceNarrows(choice)) return undefined;
+  const tools: Record<string, 'ask' | 'deny'> = {};
+  const set = (name: string, mode: 'ask' | 'deny') => Object.defineProperty(tools, name, { value: mode, enumerable: true, writable: true, configurable: true });
+  for (const name of choice.only ?? []) set(name, 'ask');
+  for (const name of choice.exclude) set(name, 'deny');
+  return { default: choice.only ? 'deny' : 'ask', tools };
+}
 
 /** Config of one `@deepseek-ai/dsh-mcp-client` row (contract section 1), every field written. */
 export type McpClientConfig =
   | {
     transport: 'stdio'; serverName: string; command: string; args: string[]; env: Record<string, string>; cwd: string;
-    toolCallTimeoutMs: number; failOnStartupError: boolean; reconnect: Reconnect;
+    toolCallTimeoutMs: number; failOnStartupError: boolean; reconnect: Reconnect; toolPolicy?: ToolPolicy;
   }
   | {
     transport: 'streamable-http'; serverName: string; url: string; headers: Record<string, string>;
-    toolCallTimeoutMs: number; failOnStartupError: boolean; reconnect: Reconnect;
+    toolCallTimeoutMs: number; failOnStartupError: boolean; reconnect: Reconnect; toolPolicy?: ToolPolicy;
   };
 
 /** A reference without a value, and where it was needed ("argument 2", "the header Authorization"). */
@@ -54,6 +76,8 @@ export function toMcpClientConfig(
     toolCallTimeoutMs: server.toolCallTimeoutMs,
     failOnStartupError: server.failOnStartupError,
     reconnect: { ...server.reconnect },
+    // DSH 0.2 enforces the tool choice itself; the DSH Bridge plugin also filters on rc.8.
+    ...(toolPolicyOf(server.tools?.choice) ? { toolPolicy: toolPolicyOf(server.tools?.choice) } : {}),
   };
   try {
     if (server.transport === 'stdio') {

@@ -320,7 +320,8 @@ export async function verifyFolder(folderPath: string, options: { dshHome: strin
     }
   }
   for (const server of declaration.servers) {
-    const { pin, ...rest } = server;
+    // `tools` (choice, tool pins) is outside the launch pin; the digest covers it.
+    const { pin, tools: _tools, ...rest } = server;
     if (canonicalHash(rest) !== pin) reasons.push({ code: 'tampered', message: `the pin of server "${server.serverName}" does not match its entry` });
   }
   if (declaration.lsp && !lspSectionPinMatches(declaration.lsp)) reasons.push({ code: 'tampered', message: 'the pin of the lsp section does not match it' });
