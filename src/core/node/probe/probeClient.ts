@@ -30,6 +30,9 @@ export interface RowProbeOptions {
 }
 
 const CLIENT_INFO = { name: 'dsh-bridge-probe', version: '0.1.0' };
+const NO_OUTPUT_VALIDATION = {
+  getValidator: () => () => ({ valid: false as const, data: undefined, errorMessage: 'the probe validates no tool output' }),
+};
 const MAX_PAGES = 100;
 
 class ProbeTimeout extends Error {}
@@ -75,7 +78,9 @@ export async function probeRow(row: McpClientConfig, options: RowProbeOptions): 
   } catch (error) {
     return { ok: false, failure: 'did-not-start', detail: describe(error), elapsedMs: Date.now() - started, stderr };
   }
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  // The probe calls no tool, so no output schema is ever validated: no JSON Schema engine is
+  // needed (the build leaves the SDK's default one, Ajv, out of dist/mcp-probe.js).
+  const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: NO_OUTPUT_VALIDATION });
   let rejectEarly: (error: Error) => void = () => undefined;
   const early = new Promise<never>((_, reject) => { rejectEarly = reject; });
   early.catch(() => undefined);
