@@ -18,6 +18,7 @@ export const COMMAND = {
   exportFromView: 'dsh.exportFromView',
   refreshServersView: 'dsh.refreshServersView',
   probeMcpServers: 'dsh.probeMcpServers',
+  importMcpServers: 'dsh.importMcpServers',
   /** Internal: the drift quick fix (probe the server again, then export). */
   reprobeAndAccept: 'dsh.reprobeAndAccept',
   /** Internal: the link of a diagnostic's code (not in the palette). */

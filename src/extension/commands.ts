@@ -52,6 +52,7 @@ export function commandTable(features: Features, c = new Commands(features)): Re
     [COMMAND.exportFromView]: (node) => features.tools.view.exportFolder(node),
     [COMMAND.refreshServersView]: () => features.tools.view.refresh(),
     [COMMAND.probeMcpServers]: (node, names) => features.tools.probe(node, names),
+    [COMMAND.importMcpServers]: async (arg) => (await features.importFlow()).run(arg),
     [COMMAND.reprobeAndAccept]: (folderUri, name) => features.tools.reprobeAndAccept(folderUri, name),
   };
 }

@@ -11,6 +11,7 @@ import { userSettingsUri } from './lsp/lspSettingLayers';
 import { MCP_SOURCES_SELECTOR } from './mcpFiles';
 import { McpJsonCheck } from './mcpJsonCheck';
 import { problemLink } from './problemDocs';
+import type { ImportFlow } from './importFlow';
 import type { SkillsPart } from './skills/index';
 import type { SkillsSnapshot } from './skills/skillRoots';
 import { DeclarationStatus } from './statusItem';
@@ -29,6 +30,8 @@ export interface Features {
   status: DeclarationStatus;
   tools: ToolsFeature;
   exporter: Exporter;
+  /** DSH: Import MCP Servers..., loaded on first use (it brings the TOML parser). */
+  importFlow(): Promise<ImportFlow>;
 }
 
 /** The running features, as the composition root sees them. */
@@ -72,10 +75,12 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
     },
   });
 
+  let importFlow: Promise<ImportFlow> | undefined;
   const features: Features = {
     ctx, diagnostics, mcp, lsp, status, tools,
     exporter: new Exporter(ctx),
     skills: skillsPart,
+    importFlow: () => importFlow ??= import('./importFlow.js').then(({ ImportFlow: Flow }) => ctx.push(new Flow(ctx))),
     async skillGate(folder) {
       const part = await skillsPart();
       await part.roots.refreshNow();

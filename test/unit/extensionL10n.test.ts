@@ -5,6 +5,7 @@ import { DOCTOR_MESSAGES } from '../../src/core/node/doctor';
 import { DANGER_MESSAGES } from '../../src/core/mcp/launchReview';
 import { PROBLEM_CATALOG } from '../../src/core/problems/problemCatalog';
 import { QUICK_FIX_TITLES } from '../../src/core/mcp/quickFixes';
+import { IMPORT_NOTES } from '../../src/core/import/importNotes';
 
 const ROOT = path.resolve(__dirname, '../..');
 const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
@@ -20,6 +21,7 @@ function messageKeys(): string[] {
   for (const t of QUICK_FIX_TITLES) keys.add(t);
   for (const t of Object.values(DANGER_MESSAGES)) keys.add(t);
   for (const t of Object.values(DOCTOR_MESSAGES)) keys.add(t);
+  for (const [, t] of Object.values(IMPORT_NOTES)) keys.add(t);
   return [...keys];
 }
 

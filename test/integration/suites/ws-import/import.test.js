@@ -1,0 +1,85 @@
+// Session on test/fixtures/ws-import: DSH: Import MCP Servers... in the real editor. The preview is
+// a diff editor of .vscode/mcp.json before anything is written; applying keeps the file's comments,
+// puts the literal credential into secret storage (checked through the export, which mirrors
+// stored values into the host store of DSH_HOME), and importing again adds nothing.
+'use strict';
+const assert = require('assert');
+const crypto = require('crypto');
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+const { extension, waitFor, workspaceFolder } = require('../../helpers');
+
+const TOKEN = 'ghp_R8x2Kq9ZtW4mLp7VbN3cYd6Fh1Js5Ga0QeUo';
+const folderPath = () => workspaceFolder().uri.fsPath;
+const mcpPath = () => path.join(folderPath(), '.vscode', 'mcp.json');
+const sha256 = (x) => crypto.createHash('sha256').update(x).digest('hex');
+const folderRecord = () => path.join(process.env.DSH_HOME, 'bridge', 'folders', `${sha256(path.resolve(folderPath()))}.json`);
+
+/** The open diff editors' (original, modified) URIs. */
+function diffTabs() {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputTextDiff)
+    .map((t) => ({ label: t.label, original: t.input.original, modified: t.input.modified }));
+}
+
+describe('ws-import: DSH: Import MCP Servers...', function () {
+  this.timeout(90000);
+  let original;
+
+  before(async function () {
+    await waitFor(() => extension().isActive, 30000, 'activation');
+    original = fs.readFileSync(mcpPath(), 'utf8');
+  });
+
+  it('shows the new .vscode/mcp.json in a diff editor first; cancelling writes nothing', async () => {
+    let seen;
+    const summary = await vscode.commands.executeCommand('dsh.importMcpServers', {
+      client: 'cursor',
+      apply: async () => {
+        const tab = await waitFor(() => diffTabs().find((t) => t.modified.scheme === 'dsh-bridge-import'), 10000, 'the preview diff editor');
+        const after = (await vscode.workspace.openTextDocument(tab.modified)).getText();
+        seen = { label: tab.label, original: tab.original.fsPath, after };
+        return false;
+      },
+    });
+    assert.strictEqual(summary.outcome, 'cancelled');
+    assert.strictEqual(seen.original, mcpPath(), 'the left side is the file as it is');
+    assert.match(seen.label, /mcp\.json/);
+    assert.match(seen.after, /\/\/ Team servers: this comment stays/);
+    assert.match(seen.after, /"GITHUB_PERSONAL_ACCESS_TOKEN": "\$\{input:github-GITHUB_PERSONAL_ACCESS_TOKEN\}"/);
+    assert.ok(!seen.after.includes(TOKEN), 'the preview must not hold the credential');
+    assert.strictEqual(fs.readFileSync(mcpPath(), 'utf8'), original, 'cancel wrote the file');
+    await waitFor(() => !diffTabs().some((t) => t.modified.scheme === 'dsh-bridge-import'), 10000, 'the preview to close');
+  });
+
+  it('applies: servers added after the existing ones, comments kept, the credential in secret storage, the report in the summary', async () => {
+    const summary = await vscode.commands.executeCommand('dsh.importMcpServers', { client: 'cursor', apply: true });
+    assert.strictEqual(summary.outcome, 'imported');
+    assert.deepStrictEqual(summary.servers, ['github', 'docs', 'events']);
+    assert.deepStrictEqual(summary.secretsStored, ['github-GITHUB_PERSONAL_ACCESS_TOKEN']);
+    assert.deepStrictEqual(summary.notes.map((n) => `${n.server} ${n.code}`), ['github secret-to-input', 'docs field-dropped', 'events sse-transport']);
+    const text = fs.readFileSync(mcpPath(), 'utf8');
+    assert.ok(text.startsWith(original.slice(0, original.lastIndexOf('\t},'))), 'the existing lines were changed');
+    assert.match(text, /\/\/ Team servers: this comment stays/);
+    assert.ok(!text.includes(TOKEN), 'the credential was written into the workspace');
+    assert.match(text, /"id": "github-GITHUB_PERSONAL_ACCESS_TOKEN",[\s\S]*"password": true/);
+
+    // The export finds the value in secret storage without asking, and mirrors it to the host store.
+    const exported = await vscode.commands.executeCommand('dsh.exportMcpServers', workspaceFolder().uri);
+    assert.strictEqual(exported.outcome, 'exported', JSON.stringify(exported));
+    const record = JSON.parse(fs.readFileSync(folderRecord(), 'utf8'));
+    assert.strictEqual(record.inputs['github-GITHUB_PERSONAL_ACCESS_TOKEN'], TOKEN);
+    const declaration = fs.readFileSync(path.join(folderPath(), '.dsh', 'declaration.json'), 'utf8');
+    assert.ok(!declaration.includes(TOKEN), 'the declaration holds a value');
+    assert.deepStrictEqual(JSON.parse(declaration).servers.map((s) => s.name).sort(), ['docs', 'github', 'memory']);
+  });
+
+  it('importing again adds nothing', async () => {
+    const before = fs.readFileSync(mcpPath(), 'utf8');
+    const summary = await vscode.commands.executeCommand('dsh.importMcpServers', { client: 'cursor', apply: true });
+    assert.strictEqual(summary.outcome, 'nothing');
+    assert.deepStrictEqual(summary.notes.map((n) => n.code), ['already-present', 'already-present', 'already-present']);
+    assert.strictEqual(fs.readFileSync(mcpPath(), 'utf8'), before);
+  });
+});
