@@ -1,8 +1,9 @@
 // UI flow in Simplified Chinese: code-server started with --locale zh-cn and a zh-cn language pack
 // (test/harness/language-pack.mjs says what it carries and why the workbench's own words stay
 // English). What DSH Bridge shows must read in Chinese: a diagnostic in the Problems panel, a
-// command title in the palette, the export notification, the status bar item and the trust-mode
-// setting in the Settings editor; screenshots of each are kept.
+// command title in the palette, the export notification, the status bar item, the "MCP Servers
+// for DSH" view (its name, count and states) and the trust-mode setting in the Settings editor;
+// screenshots of each are kept.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -41,10 +42,13 @@ describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, 
     const exportTitle = `DSH: ${nls['command.export']}`;
     const titles = await editor.paletteTitles('DSH', { waitFor: exportTitle, keepOpen: true });
     assert.ok(titles.includes(exportTitle), `"${exportTitle}" not in ${JSON.stringify(titles)}`);
-    assert.ok(titles.includes(`DSH: ${nls['command.verifyDeclaration']}`), JSON.stringify(titles));
     console.log(`      palette: ${JSON.stringify(titles)}`);
     console.log(`      screenshot: ${await editor.screenshot('zh-cn-command-titles')}`);
     await editor.page.keyboard.press('Escape');
+    // Only the rows that fit are rendered: the verify title is looked up with its own filter.
+    const verifyTitle = `DSH: ${nls['command.verifyDeclaration']}`;
+    const verify = await editor.paletteTitles(verifyTitle, { waitFor: verifyTitle });
+    assert.ok(verify.includes(verifyTitle), JSON.stringify(verify));
 
     await editor.runCommand(exportTitle);
     await editor.waitForWorkspaceFile('.dsh/declaration.json');
@@ -56,6 +60,29 @@ describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, 
     await editor.notifications({ keepOpen: true });
     console.log(`      screenshot: ${await editor.screenshot('zh-cn-export-notification')}`);
     await editor.runCommand('Notifications: Hide Notifications').catch(() => editor.page.keyboard.press('Escape'));
+  });
+
+  it('the MCP servers view reads in Chinese: its name, the count beside it, each server\'s state', async function () {
+    const page = editor.page;
+    const header = page.locator('.pane-header', { hasText: nls['view.mcpServers'] }).first();
+    await header.waitFor({ state: 'visible', timeout: 60000 });
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    const pane = page.locator('.pane', { has: header }).first();
+    const expected = [['legacy-events', zh('refused: {0}', { 0: 'unsupported-transport' })], ['files', zh('exported')]];
+    let rows = [];
+    for (const until = Date.now() + 30000; Date.now() < until; await new Promise((r) => setTimeout(r, 300))) {
+      rows = [];
+      const items = pane.locator('.pane-body .monaco-list-row');
+      for (let i = 0; i < await items.count(); i++) {
+        rows.push([(await items.nth(i).locator('.label-name').innerText()).trim(), (await items.nth(i).locator('.label-description').innerText().catch(() => '')).trim()]);
+      }
+      if (JSON.stringify(rows) === JSON.stringify(expected)) break;
+    }
+    assert.deepEqual(rows, expected);
+    const count = `${zh('1 server')} \u00b7 ${zh('1 refused')}`;
+    assert.equal((await header.locator('.description').innerText()).trim(), count);
+    console.log(`      view: ${JSON.stringify(rows)}; ${count}`);
+    console.log(`      screenshot: ${await editor.screenshot('zh-cn-servers-view')}`);
   });
 
   it('the trust-mode setting reads in Chinese in the Settings editor', async function () {
