@@ -8,6 +8,23 @@ export default tseslint.config(
     languageOptions: { parser: tseslint.parser },
   },
   {
+    // The integration suites run inside the extension host as CommonJS, against the bundle.
+    files: ['test/integration/**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+  },
+  {
+    files: ['test/integration/**/*.js', 'test/e2e/**/*.mjs'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "CallExpression[callee.name='require'][arguments.0.value=/(^|\\/)src\\//]",
+        message: 'Integration and e2e tests exercise the bundled extension (dist/), not the sources.',
+      }, {
+        selector: "ImportDeclaration[source.value=/(^|\\/)src\\//]",
+        message: 'Integration and e2e tests exercise the bundled extension (dist/), not the sources.',
+      }],
+    },
+  },
+  {
     files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'src/dsh-plugin/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {

@@ -42,12 +42,15 @@ export class McpCodeActions implements vscode.CodeActionProvider {
     if (!source || !folder) return [];
     const text = document.getText();
     const here = document.uri.toString();
-    const problems = this.mcp.isCurrent(folder)
-      ? this.mcp.get(folder)!.analysis.problems.filter((p) => sourceUri(folder.uri, p.file).toString() === here)
-      : analyzeSource(Buffer.from(text, 'utf8'), this.options(folder), source.spec).problems;
+    const analyzeNow = () => analyzeSource(Buffer.from(text, 'utf8'), this.options(folder), source.spec).problems;
+    const cached = this.mcp.isCurrent(folder) ? this.mcp.get(folder)?.analysis.problems.filter((p) => sourceUri(folder.uri, p.file).toString() === here) : undefined;
+    let problems = cached ?? analyzeNow();
+    const find = (diagnostic: vscode.Diagnostic) => problems.find((p) => p.code === codeOf(diagnostic) && sameRange(p, diagnostic.range));
+    // A diagnostic the cache does not know (the editor asked between an edit and its check): the text decides.
+    if (cached && ours.some((d) => !find(d))) problems = analyzeNow();
     const actions: vscode.CodeAction[] = [];
     for (const diagnostic of ours) {
-      const problem = problems.find((p) => p.code === codeOf(diagnostic) && sameRange(p, diagnostic.range));
+      const problem = find(diagnostic);
       if (!problem) continue;
       const fixes = quickFixesFor(text, problem, { inputDescription: (id) => translate('Value of {id}', { id }) });
       for (const fix of fixes) {

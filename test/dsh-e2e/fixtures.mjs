@@ -30,6 +30,11 @@ export function cli(home, args, input) {
  * A workspace whose .vscode/mcp.json runs @modelcontextprotocol/server-everything over stdio,
  * with a `${input:}` env value (kept host-side) and a `${env:}` one (from the DSH process).
  */
+/**
+ * @param {string} root
+ * @param {string} name
+ * @param {{ serverName?: string, exportIt?: boolean, home?: string, input?: any, mutate?: any }} [options]
+ */
 export function everythingWorkspace(root, name, { serverName = 'everything', exportIt = true, home, input, mutate } = {}) {
   const folder = path.join(root, name);
   fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });

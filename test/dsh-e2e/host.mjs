@@ -60,6 +60,7 @@ export async function makeFakeLlm() {
 }
 
 /** Answers `approval.request` from a table (toolName -> outcome), recording each request. */
+/** @param {any} ctx @param {(req: any) => object} [onAsk] */
 export function approvalAnswerer(ctx, onAsk = () => ({})) {
   const answers = new Map();
   const asked = [];
@@ -92,6 +93,7 @@ export function captureLogs(root) {
  * The smallest host of dsh-host-rc8.md: SystemPrompt, ToolRuntime, LlmRuntime, SessionStore,
  * AgentRegistry, ApprovalService, AgentLoop and the cordis Loader, plus the fake adapter.
  */
+/** @param {{ toolOrder?: string[], lspAndSkills?: boolean }} [options] */
 export async function smallestHost({ toolOrder, lspAndSkills = false } = {}) {
   const { Context } = await hostImport('@deepseek-ai/cordis');
   const Loader = (await hostImport('@deepseek-ai/cordis-plugin-loader')).default;

@@ -35,7 +35,7 @@ if (process.argv[2] === 'http') {
     await server.connect(transport);
     await transport.handleRequest(req, res);
   });
-  http.listen(0, '127.0.0.1', () => process.stdout.write(`listening ${http.address().port}\n`));
+  http.listen(0, '127.0.0.1', () => process.stdout.write(`listening ${/** @type {import('node:net').AddressInfo} */ (http.address()).port}\n`));
 } else {
   const { StdioServerTransport } = await sdk('server/stdio.js');
   const delay = Number(process.env.FIXTURE_DELAY_MS ?? 0);

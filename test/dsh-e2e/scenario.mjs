@@ -61,7 +61,7 @@ export async function prepareWorkspaces(root, home) {
   fs.appendFileSync(path.join(ws.E, '.env'), 'NODE_OPTIONS=--require /nonexistent/evil.js\n');
   // Rollback: after a newer export, the old source and its old (validly signed) declaration restored.
   ws.O = everythingWorkspace(root, 'O', { home, input: SECRET_A });
-  const oldFiles = ['.vscode/mcp.json', '.dsh/declaration.json'].map((f) => [f, fs.readFileSync(path.join(ws.O, f))]);
+  const oldFiles = ['.vscode/mcp.json', '.dsh/declaration.json'].map((f) => /** @type {[string, Buffer]} */ ([f, fs.readFileSync(path.join(ws.O, f))]));
   fs.writeFileSync(path.join(ws.O, '.vscode/mcp.json'), fs.readFileSync(path.join(ws.O, '.vscode/mcp.json'), 'utf8').replace('"stdio"\n', '"stdio", "--newer"\n'));
   cli(home, ['export', '--workspace', ws.O]);
   for (const [f, bytes] of oldFiles) fs.writeFileSync(path.join(ws.O, f), bytes);
@@ -212,7 +212,7 @@ export async function runScenario(t, { h, ws, home, newSession, preexisting, unl
     await R.dispose();
   });
 
-  for (const [label, key, pattern] of [
+  for (const [label, key, pattern] of /** @type {Array<[string, string, RegExp]>} */ ([
     ['tampered', 'T', /declaration refused \(tampered\)/],
     ['stale', 'S', /declaration refused \(stale\)/],
     ['wrong folder', 'W', /declaration refused \(wrong-folder\)/],
@@ -223,7 +223,7 @@ export async function runScenario(t, { h, ws, home, newSession, preexisting, unl
     ['envFile edited after the export', 'E', /declaration refused \(stale\): the envFile of server "everything" changed since the export/],
     ['old declaration restored after a newer export', 'O', /declaration refused \(rollback\)/],
     ['cwd replaced by a link out after the export', 'X', /not started: the cwd now resolves outside the workspace folder/],
-  ]) {
+  ])) {
     await t.test(`${label}: nothing starts, one clear log line`, async () => {
       const id = `s${key}`;
       answers.answers.set(`${id} mcp__everything__*`, 'allowed-once');

@@ -16,6 +16,7 @@ export async function session(h, id, cwd, model) {
  * A smallest host with the plugin loaded (`pluginConfig` = its row config; DSH_HOME and the host
  * cleaned up after). `body` gets `{h, tmp, turn}`; `turn(s)` sends one user message and waits.
  */
+/** @param {(ctx: any) => Promise<void>} body @param {{ hostOptions?: any, beforePlugin?: any, pluginConfig?: any }} [options] */
 export async function withSmallest(body, { hostOptions, beforePlugin, pluginConfig } = {}) {
   const tmp = tempRoot();
   const previousHome = process.env.DSH_HOME;

@@ -24,6 +24,7 @@ const toolResult = (request) => {
 };
 
 /** A workspace whose .vscode/mcp.json declares `servers` (and `inputs`), exported by our CLI. */
+/** @param {any} tmp @param {string} name @param {{ servers: object, inputs?: object[], settings?: object }} content */
 function workspace(tmp, name, { servers, inputs = [], settings }) {
   const folder = path.join(tmp.root, name);
   fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
@@ -380,7 +381,7 @@ test('DSH rc.8: the plugin\'s cost on a session\'s first request (no declaration
   const N = 9;
   const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   /** First-request latency of N fresh sessions, each in a fresh project folder (`prepare` fills it). */
-  const firstRequests = async (h, root, label, prepare = () => undefined) => {
+  const firstRequests = async (h, root, label, prepare = (/** @type {string} */ _folder) => undefined) => {
     const times = [];
     for (let i = 0; i < N; i++) {
       const folder = path.join(root, `${label}-${i}`);
@@ -404,8 +405,10 @@ test('DSH rc.8: the plugin\'s cost on a session\'s first request (no declaration
     await bare.dispose();
     tmpBare.cleanup();
   }
-  let withPlugin;
-  let approved;
+  /** @type {number[]} */
+  let withPlugin = [];
+  /** @type {number[]} */
+  let approved = [];
   await withSmallest(async ({ h, tmp }) => {
     withPlugin = await firstRequests(h, tmp.root, 'plain');
     // A folder whose one server is approved (pinned): the first request also waits for its start.

@@ -101,6 +101,18 @@ async function replaceDocument(doc, text) {
   return true;
 }
 
+/**
+ * The code of one of the extension's diagnostics: always `{value, target}` (target: the link to
+ * its explanation); anything else fails the test that reads it.
+ * @param {vscode.Diagnostic} d
+ * @returns {{ value: string | number, target: vscode.Uri }}
+ */
+function codeLink(d) {
+  const code = d.code;
+  if (typeof code !== 'object' || code === null) throw new Error(`diagnostic "${d.message}" has no {value, target} code: ${JSON.stringify(code)}`);
+  return code;
+}
+
 module.exports = {
-  replaceDocument, EXTENSION_ID, extension, bundlePath, waitFor, workspaceFolder, positionAt, valueRange, selfReportedTimings, failDemoRequested,
+  codeLink, replaceDocument, EXTENSION_ID, extension, bundlePath, waitFor, workspaceFolder, positionAt, valueRange, selfReportedTimings, failDemoRequested,
 };

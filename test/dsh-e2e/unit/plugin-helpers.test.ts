@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { dropTools, mergeTools, TOOL_ORDER_REST } from '../../../src/dsh-plugin/assembly';
 import { isReservationConflict } from '../../../src/dsh-plugin/mcpModules';
+import { mergeSections } from '../../../src/dsh-plugin/lspMount';
 import { buildRow } from '../../../src/dsh-plugin/rows';
 import { DEFAULT_START_WAIT_MS, delay, retryAt, startWaitMs } from '../../../src/dsh-plugin/startPolicy';
 import type { DeclaredServer } from '../../../src/core/declaration/declarationModel';
@@ -144,7 +145,6 @@ describe('dsh-plugin: mergeSections (tool:lsp registered during the assembly)', 
   const sections = () => [{ name: 'harness:identity', text: 'id' }, { name: 'persona', text: '' }, { name: 'late', text: 'late' }];
 
   it('inserts the section at the place of its order, with its text rendered for the context', async () => {
-    const { mergeSections } = await import('../../../src/dsh-plugin/lspMount');
     const a = { tools: [], sections: sections() };
     mergeSections(a, systemPrompt, {}, ['tool:lsp'], { who: 'A' });
     assert.deepEqual(a.sections.map((s) => s.name), ['harness:identity', 'persona', 'tool:lsp', 'late']);
@@ -153,7 +153,6 @@ describe('dsh-plugin: mergeSections (tool:lsp registered during the assembly)', 
     assert.equal(a.sections.length, 4, 'idempotent');
   });
   it('leaves the assembly alone on a build without the section table', async () => {
-    const { mergeSections } = await import('../../../src/dsh-plugin/lspMount');
     const a = { tools: [], sections: sections() };
     mergeSections(a, {}, {}, ['tool:lsp'], {});
     mergeSections(a, undefined, {}, ['tool:lsp'], {});

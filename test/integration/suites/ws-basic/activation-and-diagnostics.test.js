@@ -3,7 +3,7 @@
 const assert = require('assert');
 const path = require('path');
 const vscode = require('vscode');
-const { extension, bundlePath, waitFor, workspaceFolder, valueRange, selfReportedTimings, failDemoRequested } = require('../../helpers');
+const { codeLink, extension, bundlePath, waitFor, workspaceFolder, valueRange, selfReportedTimings, failDemoRequested } = require('../../helpers');
 
 describe('ws-basic: a workspace containing .vscode/mcp.json', function () {
   this.timeout(60000);
@@ -33,7 +33,7 @@ describe('ws-basic: a workspace containing .vscode/mcp.json', function () {
     assert.strictEqual(expected.text, '"sse"', 'fixture changed: the sse value is not where the test expects it');
 
     const ours = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'dsh-bridge');
-    const isTransport = (d) => d.code && typeof d.code === 'object' && d.code.value === 'unsupported-transport';
+    const isTransport = (d) => d.code && typeof d.code === 'object' && codeLink(d).value === 'unsupported-transport';
     await waitFor(() => ours().some(isTransport), 30000,
       `an unsupported-transport diagnostic on ${uri.fsPath} (dsh-bridge diagnostics now: ${JSON.stringify(ours().map((d) => d.code))})`);
 
@@ -45,7 +45,7 @@ describe('ws-basic: a workspace containing .vscode/mcp.json', function () {
       { start: expected.start, end: expected.end },
       'the diagnostic must cover exactly the "sse" string node, quotes included');
     assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error);
-    assert.ok(d.code.target instanceof vscode.Uri, 'code.target must be a Uri (link to the documentation)');
+    assert.ok(codeLink(d).target instanceof vscode.Uri, 'code.target must be a Uri (link to the documentation)');
     assert.ok(typeof d.message === 'string' && d.message.length > 0, 'empty message');
   });
 

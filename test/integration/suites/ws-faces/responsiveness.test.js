@@ -6,7 +6,7 @@
 const assert = require('assert');
 const path = require('path');
 const vscode = require('vscode');
-const { extension, replaceDocument, waitFor, workspaceFolder } = require('../../helpers');
+const { codeLink, extension, replaceDocument, waitFor, workspaceFolder } = require('../../helpers');
 
 const DEBOUNCE_MS = 300;
 const EDITS = 15;
@@ -34,7 +34,7 @@ describe('ws-faces: editor responsiveness on a 50-server mcp.json', function () 
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
     const original = doc.getText();
-    const renamed = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'dsh-bridge' && d.code && d.code.value === 'server-renamed').length;
+    const renamed = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'dsh-bridge' && codeLink(d).value === 'server-renamed').length;
     try {
       await replaceDocument(doc, fiftyServers('m0'));
       await waitFor(() => renamed() === 16, 20000, 'diagnostics of the 50-server file (16 renamed http servers)');

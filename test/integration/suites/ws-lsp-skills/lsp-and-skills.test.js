@@ -8,9 +8,9 @@ const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { extension, waitFor, workspaceFolder, positionAt } = require('../../helpers');
+const { codeLink, extension, waitFor, workspaceFolder, positionAt } = require('../../helpers');
 
-const codeOf = (d) => (d.code && typeof d.code === 'object' ? d.code.value : d.code);
+const codeOf = (d) => (d.code && typeof d.code === 'object' ? codeLink(d).value : d.code);
 const ours = (uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'dsh-bridge');
 const codes = (uri) => ours(uri).map(codeOf).sort();
 const plain = (r) => ({ start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } });
@@ -87,8 +87,8 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
       for (const [code, range] of Object.entries(expected)) {
         const d = ours(uri).find((x) => codeOf(x) === code);
         assert.deepStrictEqual(plain(d.range), { start: range.start, end: range.end }, `range of ${code}`);
-        assert.ok(d.code.target instanceof vscode.Uri && d.code.target.scheme === 'command' && d.code.target.path === 'dsh.explainProblem'
-          && JSON.parse(decodeURIComponent(d.code.target.query))[0] === code, `${code}: link to its explanation`);
+        assert.ok(codeLink(d).target instanceof vscode.Uri && codeLink(d).target.scheme === 'command' && codeLink(d).target.path === 'dsh.explainProblem'
+          && JSON.parse(decodeURIComponent(codeLink(d).target.query))[0] === code, `${code}: link to its explanation`);
         assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error, code);
         assert.ok(!d.message.includes('{') && d.message.length > 20, `${code}: ${d.message}`);
       }
@@ -157,7 +157,7 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
       const d = ours(bad).find((x) => codeOf(x) === 'skill-invalid-name');
       assert.deepStrictEqual(plain(d.range), textRange(badText, 'Bad-Name'));
       assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error);
-      assert.deepStrictEqual([d.code.target.scheme, d.code.target.path, JSON.parse(decodeURIComponent(d.code.target.query))], ['command', 'dsh.explainProblem', ['skill-invalid-name']]);
+      assert.deepStrictEqual([codeLink(d).target.scheme, codeLink(d).target.path, JSON.parse(decodeURIComponent(codeLink(d).target.query))], ['command', 'dsh.explainProblem', ['skill-invalid-name']]);
       const c = ours(camel).find((x) => codeOf(x) === 'skill-camelcase-key');
       assert.deepStrictEqual(plain(c.range), textRange(fs.readFileSync(camel.fsPath, 'utf8'), 'userInvocable'));
       assert.ok(c.message.includes('user-invocable'), c.message);

@@ -9,7 +9,7 @@ const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { extension, valueRange, waitFor } = require('../../helpers');
+const { codeLink, extension, valueRange, waitFor } = require('../../helpers');
 
 const sha256 = (x) => crypto.createHash('sha256').update(x).digest('hex');
 
@@ -47,7 +47,7 @@ describe('ws-multi: a multi-root workspace (two folders, each with its own mcp.j
     await waitFor(() => ours(mcpUri('alpha')).length && ours(mcpUri('beta')).length, 30000,
       'dsh-bridge diagnostics on both mcp.json files');
     const alpha = ours(mcpUri('alpha'));
-    assert.deepStrictEqual(alpha.map((d) => d.code.value), ['unsupported-transport'], JSON.stringify(alpha.map((d) => d.message)));
+    assert.deepStrictEqual(alpha.map((d) => codeLink(d).value), ['unsupported-transport'], JSON.stringify(alpha.map((d) => d.message)));
     const [sse] = alpha;
     assert.strictEqual(sse.severity, vscode.DiagnosticSeverity.Error);
     const alphaText = fs.readFileSync(mcpUri('alpha').fsPath, 'utf8');
@@ -58,7 +58,7 @@ describe('ws-multi: a multi-root workspace (two folders, each with its own mcp.j
       { start: expected.start, end: expected.end });
 
     const beta = ours(mcpUri('beta'));
-    assert.deepStrictEqual(beta.map((d) => d.code.value), ['unsupported-variable'], JSON.stringify(beta.map((d) => d.message)));
+    assert.deepStrictEqual(beta.map((d) => codeLink(d).value), ['unsupported-variable'], JSON.stringify(beta.map((d) => d.message)));
     const betaText = fs.readFileSync(mcpUri('beta').fsPath, 'utf8');
     const arg = valueRange(ext, betaText, ['servers', 'beta-picker', 'args', 0]);
     assert.ok(beta[0].range.start.line === arg.start.line, `beta diagnostic on line ${beta[0].range.start.line}, the \${command:} arg is on ${arg.start.line}`);

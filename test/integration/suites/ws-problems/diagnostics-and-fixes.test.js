@@ -5,7 +5,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { extension, replaceDocument, waitFor, workspaceFolder, valueRange, positionAt } = require('../../helpers');
+const { codeLink, extension, replaceDocument, waitFor, workspaceFolder, valueRange, positionAt } = require('../../helpers');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -15,7 +15,7 @@ function mcpUri() {
 function ours(uri = mcpUri()) {
   return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'dsh-bridge');
 }
-const codeOf = (d) => (d.code && typeof d.code === 'object' ? d.code.value : d.code);
+const codeOf = (d) => (d.code && typeof d.code === 'object' ? codeLink(d).value : d.code);
 const codes = (uri) => ours(uri).map(codeOf).sort();
 const plain = (r) => ({ start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } });
 
@@ -73,10 +73,10 @@ describe('ws-problems: diagnostics and quick fixes', function () {
       assert.strictEqual(hits.length, 1, `expected one ${code}, got ${hits.length}: ${codes(uri)}`);
       const d = hits[0];
       assert.deepStrictEqual(plain(d.range), { start: range.start, end: range.end }, `range of ${code}`);
-      assert.ok(d.code.target instanceof vscode.Uri, `${code}: target is not a Uri`);
-      assert.strictEqual(d.code.target.scheme, 'command', `${code}: the link is not the explain command`);
-      assert.strictEqual(d.code.target.path, 'dsh.explainProblem');
-      assert.deepStrictEqual(JSON.parse(decodeURIComponent(d.code.target.query)), [code], `${code}: the link does not name its code`);
+      assert.ok(codeLink(d).target instanceof vscode.Uri, `${code}: target is not a Uri`);
+      assert.strictEqual(codeLink(d).target.scheme, 'command', `${code}: the link is not the explain command`);
+      assert.strictEqual(codeLink(d).target.path, 'dsh.explainProblem');
+      assert.deepStrictEqual(JSON.parse(decodeURIComponent(codeLink(d).target.query)), [code], `${code}: the link does not name its code`);
       assert.ok(d.message.length > 10 && !/\{[A-Za-z]+\}/.test(d.message), `${code}: message not filled: ${d.message}`);
     }
     const sev = (code) => ours(uri).find((d) => codeOf(d) === code).severity;

@@ -21,6 +21,7 @@ const rows = (snapshot) => snapshot.items.map((i) => [i.label, i.description]);
 
 /** Waits until the view shows `expected` rows; the failure says what it showed. */
 async function viewShows(expected, what) {
+  /** @type {any} */
   let last;
   try {
     await waitFor(async () => {
@@ -28,7 +29,7 @@ async function viewShows(expected, what) {
       return JSON.stringify(rows(last)) === JSON.stringify(expected);
     }, 20000, `${what}: the view to show ${JSON.stringify(expected)}`);
   } catch (error) {
-    throw new Error(`${error.message} (it shows ${JSON.stringify(last && rows(last))})`);
+    throw new Error(`${error instanceof Error ? error.message : error} (it shows ${JSON.stringify(last && rows(last))})`);
   }
   return last;
 }
