@@ -19,8 +19,7 @@ const folderRecord = () => path.join(process.env.DSH_HOME, 'bridge', 'folders', 
 /** The open diff editors' (original, modified) URIs. */
 function diffTabs() {
   return vscode.window.tabGroups.all.flatMap((g) => g.tabs)
-    .filter((t) => t.input instanceof vscode.TabInputTextDiff)
-    .map((t) => ({ label: t.label, original: t.input.original, modified: t.input.modified }));
+    .flatMap((t) => (t.input instanceof vscode.TabInputTextDiff ? [{ label: t.label, original: t.input.original, modified: t.input.modified }] : []));
 }
 
 describe('ws-import: DSH: Import MCP Servers...', function () {
@@ -33,6 +32,7 @@ describe('ws-import: DSH: Import MCP Servers...', function () {
   });
 
   it('shows the new .vscode/mcp.json in a diff editor first; cancelling writes nothing', async () => {
+    /** @type {{ label: string, original: string, after: string } | undefined} */
     let seen;
     const summary = await vscode.commands.executeCommand('dsh.importMcpServers', {
       client: 'cursor',
