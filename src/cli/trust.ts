@@ -13,7 +13,7 @@ const MEANING: Record<TrustMode, string> = {
 
 /**
  * `dsh-bridge trust [mode]`: the host-side trust mode (`<DSH home>/bridge/settings.json`), the
- * same file the editor's `dsh.trustMode` setting writes and the DSH plugin reads.
+ * same file the DSH plugin reads; the editor's `dsh.trustMode` setting follows it and writes it when changed.
  */
 export async function runTrust(ctx: CommandContext): Promise<number> {
   const { args, dshHome, json, io } = ctx;
@@ -35,6 +35,6 @@ export async function runTrust(ctx: CommandContext): Promise<number> {
   }
   io.out(`${before === mode ? 'Trust mode already' : `Trust mode ${before} ->`} ${mode} (${file})\n  ${MEANING[mode]}.`);
   if (mode === 'pinned') io.out('  Approve servers with: dsh-bridge approve --workspace DIR');
-  io.out('  The editor\'s "dsh.trustMode" setting writes the same file when it changes and on each export: set it there too if you use VS Code.');
+  io.out('  One mode per machine: the editor\'s "dsh.trustMode" setting follows this file, and writes it when you change the setting.');
   return 0;
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { HostStore } from '../core/node/hostStore';
+import type { TrustMode } from '../core/settings/folderSettings';
 import { showErrorWithLogs } from './log';
 import { InputSecrets } from './secrets';
 import { Configuration } from './settings';
@@ -14,6 +15,15 @@ export class Ctx {
   readonly config: Configuration;
   readonly secrets: InputSecrets;
   private store: HostStore | undefined;
+  private storeWatcher: { home: string; watcher: vscode.Disposable } | undefined;
+  private readonly storeChanged = new vscode.EventEmitter<vscode.Uri>();
+  /** The trust mode the setting and the store last agreed on, per DSH home. */
+  private agreedTrustMode: { home: string; mode: TrustMode } | undefined;
+  /**
+   * A file of the host store changed on disk, whoever wrote it (the CLI, DSH recording an
+   * approval, this editor). Watching starts with the first `watchHostStore()`.
+   */
+  readonly onDidChangeHostStore = this.storeChanged.event;
 
   constructor(
     private readonly extension: vscode.ExtensionContext,
@@ -22,6 +32,8 @@ export class Ctx {
     this.config = new Configuration(log);
     this.secrets = new InputSecrets(extension.secrets);
     this.push(this.config);
+    this.push(this.storeChanged);
+    this.push({ dispose: () => this.storeWatcher?.watcher.dispose() });
   }
 
   get extensionUri(): vscode.Uri {
@@ -37,6 +49,51 @@ export class Ctx {
     const { dshHome } = this.config.globalSettings();
     if (this.store?.dshHome !== dshHome) this.store = new HostStore(dshHome, { log: (line) => this.log.warn(line) });
     return this.store;
+  }
+
+  /** One watcher on the store of the configured DSH home (re-made when the home changes). */
+  watchHostStore(): void {
+    const store = this.hostStore();
+    if (this.storeWatcher?.home === store.dshHome) return;
+    this.storeWatcher?.watcher.dispose();
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(store.bridgeDir), '{*.json,folders/*.json}'));
+    const changed = (uri: vscode.Uri) => {
+      if (uri.fsPath === store.trustModeFile) void this.trustMode().catch((error) => this.log.error('reading the trust mode failed', error));
+      this.storeChanged.fire(uri);
+    };
+    const subscriptions = [watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed)];
+    this.storeWatcher = { home: store.dshHome, watcher: { dispose: () => { for (const s of subscriptions) s.dispose(); watcher.dispose(); } } };
+  }
+
+  /**
+   * The machine's one trust mode: the host store's, which DSH enforces and `dsh-bridge trust`
+   * writes too; `dsh.trustMode` is its face in the editor. Whoever changed it last wins: a
+   * change of the setting since the two last agreed writes the store; a store changed outside
+   * the editor brings the setting in line. When it cannot tell (at start, or in another DSH
+   * home) the store wins, so the editor never widens a mode set elsewhere without a change of
+   * the setting. A store nobody wrote yet takes the setting's value.
+   */
+  async trustMode(): Promise<TrustMode> {
+    const store = this.hostStore();
+    const setting = this.config.globalSettings().trustMode;
+    const agreed = this.agreedTrustMode?.home === store.dshHome ? this.agreedTrustMode.mode : undefined;
+    const stored = await store.storedTrustMode();
+    const agree = (mode: TrustMode) => {
+      this.agreedTrustMode = { home: store.dshHome, mode };
+      return mode;
+    };
+    if (stored === undefined || (agreed !== undefined && setting !== agreed)) {
+      await store.setTrustMode(setting);
+      return agree(setting);
+    }
+    if (stored !== setting) {
+      this.log.info(`trust mode: the DSH side's is "${stored}" (${store.trustModeFile}, set outside the editor, e.g. by dsh-bridge trust); dsh.trustMode "${setting}" follows it`);
+      agree(stored);
+      // "ask" is the default: leave the setting unset rather than writing the default into settings.json.
+      await vscode.workspace.getConfiguration('dsh').update('trustMode', stored === 'ask' ? undefined : stored, vscode.ConfigurationTarget.Global);
+      return stored;
+    }
+    return agree(stored);
   }
 
   /** Hands a disposable to the extension's lifetime. */

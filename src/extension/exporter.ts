@@ -61,11 +61,12 @@ export class Exporter {
     const empty = (outcome: ExportSummary['outcome'], extra: Partial<ExportSummary> = {}): ExportSummary => ({ outcome, exported: 0, refused: 0, folders: [], ...extra });
     if (!isTrusted()) return empty('restricted');
     if (request.folders.length === 0) return empty('no-folder');
-    const { trustMode, dshHome } = this.ctx.config.globalSettings();
+    const { dshHome } = this.ctx.config.globalSettings();
     const store = this.ctx.hostStore();
+    // The machine's mode, as DSH enforces it (a mode set with dsh-bridge trust included).
+    const trustMode = await this.ctx.trustMode();
     if (trustMode === 'deny') {
-      await store.setTrustMode(trustMode);
-      this.log.info('export skipped: dsh.trustMode is "deny"');
+      this.log.info('export skipped: the trust mode is "deny"');
       return empty('denied', { trustMode });
     }
     const refused = (error: unknown, folder: vscode.WorkspaceFolder): ExportSummary => {
@@ -159,8 +160,7 @@ export class Exporter {
     }
     if (changed.length) return this.sourceChanged({ ...empty('source-changed', { trustMode, needed: changed }), file: changedFile });
 
-    // Now write: the trust mode, then folder by folder, each from its reviewed analysis.
-    await store.setTrustMode(trustMode);
+    // Now write, folder by folder, each from its reviewed analysis.
     const summary = empty('exported', { trustMode });
     for (const plan of plans) {
       const { folder } = plan;

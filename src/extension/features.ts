@@ -95,16 +95,21 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
   ctx.push(config.onDidChange((changed) => {
     const { trustMode } = config.globalSettings();
     log.info(`settings changed (${Object.entries(changed).filter(([k, v]) => v && k !== 'any').map(([k]) => k).join(', ')}); trust mode ${trustMode}`);
-    if (changed.trustMode || changed.home) {
-      void ctx.hostStore().setTrustMode(trustMode).catch((error) => log.error('writing the trust mode to the host store failed', error));
-    }
+    // A change of the setting writes the machine's mode; another DSH home keeps its own (ctx.trustMode()).
+    if (changed.home) ctx.watchHostStore();
+    if (changed.trustMode || changed.home) void ctx.trustMode().catch((error) => log.error('writing the trust mode to the host store failed', error));
     status.refresh();
   }));
 
   diagnostics.add(mcp);
   diagnostics.add(lsp);
   // The skills part starts from a timer: loading it (YAML) stays off this path.
-  const start = setTimeout(() => void skillsPart().catch((error) => log.error('loading the skills part failed', error)), 0);
+  // The trust mode is read (and the setting brought in line with the machine's) from the same timer.
+  const start = setTimeout(() => {
+    void skillsPart().catch((error) => log.error('loading the skills part failed', error));
+    ctx.watchHostStore();
+    void ctx.trustMode().catch((error) => log.error('reading the trust mode failed', error));
+  }, 0);
   ctx.push({ dispose: () => clearTimeout(start) });
 
   return {

@@ -67,7 +67,6 @@ export class DeclarationStatus implements vscode.Disposable {
   private readonly pending = new Map<string, string>();
   /** Each folder's state as last computed (by folder URI). */
   private readonly states = new Map<string, Promise<FolderState>>();
-  private hostStoreWatcher: { home: string; watcher: vscode.Disposable } | undefined;
   private sequence = 0;
   private last: { folder: string; state: FolderState } | undefined;
   private shown = false;
@@ -89,7 +88,7 @@ export class DeclarationStatus implements vscode.Disposable {
       mcp.onDidAnalyze((result) => this.refresh('folder' in result ? result.folder : result)),
       vscode.window.onDidChangeActiveTextEditor(() => this.show()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),
-      { dispose: () => this.hostStoreWatcher?.watcher.dispose() },
+      ctx.onDidChangeHostStore(() => this.refresh()),
     );
   }
 
@@ -115,28 +114,15 @@ export class DeclarationStatus implements vscode.Disposable {
     return this.ctx.log;
   }
 
-  /**
-   * The host store's files change outside the editor too (the CLI, DSH recording approvals):
-   * one watcher on the store of the configured DSH home drops the kept states.
-   */
-  private watchHostStore(): void {
-    const store = this.ctx.hostStore();
-    if (this.hostStoreWatcher?.home === store.dshHome) return;
-    this.hostStoreWatcher?.watcher.dispose();
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(store.bridgeDir), '{*.json,folders/*.json}'));
-    const changed = () => this.refresh();
-    const subscriptions = [watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed)];
-    this.hostStoreWatcher = { home: store.dshHome, watcher: { dispose: () => { for (const s of subscriptions) s.dispose(); watcher.dispose(); } } };
-  }
-
   /** The folder's state: kept, or computed from the declaration on disk and the host store. */
   private stateOf(folder: vscode.WorkspaceFolder): Promise<FolderState> {
     const key = folder.uri.toString();
     let state = this.states.get(key);
     if (!state) {
-      const { dshHome, trustMode } = this.ctx.config.globalSettings();
+      const { dshHome } = this.ctx.config.globalSettings();
       state = (async () => {
         const verify = await verifyFolder(folder.uri.fsPath, { dshHome });
+        const trustMode = await this.ctx.hostStore().trustMode();
         const record = await this.ctx.hostStore().readFolder(folder.uri.fsPath).catch(() => undefined);
         return folderState({ verify, trustMode, storedInputs: new Set(Object.keys(record?.inputs ?? {})), approvals: record?.approvals ?? [] });
       })();
@@ -162,7 +148,8 @@ export class DeclarationStatus implements vscode.Disposable {
       return;
     }
     const seq = ++this.sequence;
-    this.watchHostStore();
+    // The host store's files change outside the editor too (the CLI, DSH recording approvals).
+    this.ctx.watchHostStore();
     const state = await this.stateOf(folder);
     if (seq !== this.sequence) return;
     this.last = { folder: folder.uri.fsPath, state };

@@ -160,7 +160,17 @@ export class HostStore {
   }
 
   async trustMode(): Promise<TrustMode> {
-    return (await this.readJson(path.join(this.bridgeDir, 'settings.json'), SettingsFile))?.trustMode ?? 'ask';
+    return (await this.storedTrustMode()) ?? 'ask';
+  }
+
+  /** The mode as stored; undefined while no face has written one (DSH then acts as "ask"). */
+  async storedTrustMode(): Promise<TrustMode | undefined> {
+    return (await this.readJson(path.join(this.bridgeDir, 'settings.json'), SettingsFile))?.trustMode;
+  }
+
+  /** The file that holds the machine's trust mode (watched by the editor). */
+  get trustModeFile(): string {
+    return path.join(this.bridgeDir, 'settings.json');
   }
 
   async setTrustMode(trustMode: TrustMode): Promise<void> {

@@ -59,7 +59,8 @@ export class ProbeRunner implements vscode.Disposable {
     if (!requireTrust(vscode.l10n.t('Probe'), this.log)) return none('restricted');
     const folder = target?.folder ?? await pickFolder();
     if (!folder) return none(fileFolders().length ? 'cancelled' : 'no-folder');
-    const { trustMode, dshHome } = this.ctx.config.globalSettings();
+    const { dshHome } = this.ctx.config.globalSettings();
+    const trustMode = await this.ctx.trustMode();
     if (trustMode === 'deny') {
       const open = vscode.l10n.t('Open Settings');
       void vscode.window.showWarningMessage(vscode.l10n.t('The DSH trust mode is "deny": no MCP server is started, not even to probe it.'), open).then((c) => {

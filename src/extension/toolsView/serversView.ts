@@ -118,6 +118,8 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
       watcher.onDidDelete(() => this.refresh()),
       mcp.onDidAnalyze(() => this.refresh()),
       probes.onDidProbe(() => this.refresh()),
+      // Approvals and the trust mode change outside the editor too (the CLI, DSH).
+      ctx.onDidChangeHostStore(() => this.refresh()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),
       ctx.config.onDidChange((changed) => {
@@ -173,9 +175,9 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
   private async computeFacts(folder: vscode.WorkspaceFolder): Promise<FolderFacts | undefined> {
     const analysed = this.mcp.get(folder) ?? await this.mcp.analyzeNow(folder);
     if (!analysed) return undefined;
-    const { dshHome, trustMode } = this.ctx.config.globalSettings();
+    const { dshHome } = this.ctx.config.globalSettings();
     const store = this.ctx.hostStore();
-    const [verify, record, text, records] = await Promise.all([
+    const [verify, record, text, records, trustMode] = await Promise.all([
       verifyFolder(folder.uri.fsPath, { dshHome }),
       store.readFolder(folder.uri.fsPath).catch(() => undefined),
       this.sourceText(folder),
@@ -183,6 +185,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         this.log.warn(`the recorded probes of ${folder.name} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
         return {};
       }),
+      store.trustMode().catch(() => 'deny' as const),
     ]);
     const rows = folderRows({
       analysis: analysed.analysis,

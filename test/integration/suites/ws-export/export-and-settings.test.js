@@ -132,6 +132,30 @@ describe('ws-export: the export command, the host store and settings', function 
     await waitFor(() => readJson(path.join(envHome, 'bridge', 'settings.json')).trustMode === 'ask', 10000, 'trustMode ask again');
   });
 
+  it('one trust mode per machine: a mode set outside the editor (dsh-bridge trust) is kept by export, and the setting follows it', async function () {
+    const settingsFile = path.join(envHome, 'bridge', 'settings.json');
+    await setting('dsh', 'trustMode', 'pinned', vscode.ConfigurationTarget.Global);
+    await waitFor(() => readJson(settingsFile).trustMode === 'pinned', 10000, 'pinned in the host store');
+    const before = fs.readFileSync(declPath(), 'utf8');
+    // The CLI's `dsh-bridge trust deny` writes this file; the editor sees the change.
+    fs.writeFileSync(settingsFile, JSON.stringify({ version: 1, trustMode: 'deny' }));
+    await waitFor(() => vscode.workspace.getConfiguration('dsh').get('trustMode') === 'deny', 15000, 'dsh.trustMode follows the host store');
+    fs.writeFileSync(mcpPath(), original.replace('"files"', '"files2"'));
+    try {
+      const summary = await exportNow();
+      assert.strictEqual(summary.outcome, 'denied', 'the export follows the machine\'s mode');
+      assert.strictEqual(readJson(settingsFile).trustMode, 'deny', 'the export did not widen the mode back');
+      assert.strictEqual(fs.readFileSync(declPath(), 'utf8'), before);
+    } finally {
+      fs.writeFileSync(mcpPath(), original);
+    }
+    // Back to "ask" outside the editor: the setting is left unset (its default) rather than written.
+    fs.writeFileSync(settingsFile, JSON.stringify({ version: 1, trustMode: 'ask' }));
+    await waitFor(() => vscode.workspace.getConfiguration('dsh').inspect('trustMode').globalValue === undefined, 15000, 'dsh.trustMode unset again');
+    assert.strictEqual((await exportNow()).outcome, 'exported');
+    assert.strictEqual(readJson(settingsFile).trustMode, 'ask');
+  });
+
   it('dsh.home moves the host store (a new key signs; the old home is untouched)', async function () {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'dshb-home-'));
     try {
