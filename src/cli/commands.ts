@@ -2,7 +2,7 @@ import { APPROVE_USAGE, runApprove } from './approve';
 import type { CommandContext } from './context';
 import { DOCTOR_USAGE, runDoctor } from './doctor';
 import { DSH_OPTIONS, DSH_USAGE, runDsh } from './dshInstall';
-import { IMPORT_OPTIONS, IMPORT_USAGE, runImport } from './import';
+import { IMPORT_OPTIONS, IMPORT_USAGE } from './importUsage';
 import { PROBE_OPTIONS, PROBE_USAGE, runProbe } from './probe';
 import { SKILLS_OPTIONS, SKILLS_USAGE, runSkills } from './skills';
 import { TRUST_USAGE, runTrust } from './trust';
@@ -18,7 +18,7 @@ export const MODULE_COMMANDS: Record<string, (ctx: CommandContext) => Promise<nu
   dsh: runDsh,
   doctor: runDoctor,
   probe: runProbe,
-  import: (ctx) => runImport(ctx),
+  import: async (ctx) => (await import('./import.js')).runImport(ctx),
 };
 
 export const MODULE_OPTIONS = {

@@ -1,4 +1,5 @@
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { createTwoFilesPatch } from 'diff';
 import { sha256Hex } from '../core/json/canonicalJson';
@@ -9,13 +10,6 @@ import { readImportSources, readImportTarget, TARGET_PATH, writeImportTarget } f
 import { countOf } from '../core/problems/plural';
 import { CommandUsageError, stringList, type CommandContext } from './context';
 
-export const IMPORT_USAGE = `import --from cursor|claude|gemini|codex [FILE...] [--dry-run] [--yes PREVIEW]
-             convert another client's MCP servers into .vscode/mcp.json: shows the diff and what
-             could not be carried; asks before writing (without a terminal, pass --yes with the
-             preview id that --dry-run printed); literal credentials become password inputs whose
-             values are stored on this machine, never in the file`;
-
-export const IMPORT_OPTIONS = { from: { type: 'string' } } as const;
 
 /** Identifies exactly what a preview showed: a script applies only what was reviewed. */
 export function previewId(plan: ImportPlan): string {
@@ -59,7 +53,8 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
   if (yes.length > 1) throw new CommandUsageError('"import" takes one --yes PREVIEW');
 
   const home = os.homedir();
-  const read = await readImportSources(client, folder, ctx.args, home, process.env);
+  // FILE arguments are relative to the current directory, as --workspace is.
+  const read = await readImportSources(client, folder, ctx.args.map((f) => path.resolve(f)), home, process.env);
   const target = await readImportTarget(folder);
   if ('reason' in target) {
     const message = `${TARGET_PATH} cannot be edited (${target.reason}); nothing was changed`;

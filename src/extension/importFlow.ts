@@ -81,6 +81,7 @@ export class ImportFlow implements vscode.Disposable {
     const root = folder.uri.fsPath;
     const home = os.homedir();
 
+    if (args.client !== undefined && !(IMPORT_CLIENTS as readonly string[]).includes(args.client)) return none('cancelled');
     const choice = args.client ? { client: args.client, files: args.files ?? [] } : await this.pickSource(root, home);
     if (!choice) return none('cancelled');
     const { client } = choice;

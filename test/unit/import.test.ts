@@ -339,7 +339,7 @@ describe('import: dsh-bridge import (CLI)', () => {
 
   it('imports a file given on the command line, wrong dialect included, without touching anything', async () => {
     const folder = workspace(undefined, { 'cfg/settings.json': fixture('wrong/vscode-format.json') });
-    const r = await cli(['import', '--from', 'gemini', 'cfg/settings.json', '--workspace', folder, '--dry-run']);
+    const r = await cli(['import', '--from', 'gemini', path.join(folder, 'cfg/settings.json'), '--workspace', folder, '--dry-run']);
     assert.equal(r.code, 1);
     assert.match(r.out, /error\s+cfg\/settings\.json: This file is VS Code's format \("servers"\), not Gemini CLI's format \("mcpServers"\): nothing was imported from it\./);
     assert.ok(!existsSync(path.join(folder, '.vscode')));
