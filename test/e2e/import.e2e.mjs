@@ -6,9 +6,18 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startEditor } from '../harness/e2e-driver.mjs';
+import { REPO } from '../harness/lib.mjs';
 import { screenshotFailuresAndClose } from './hooks.mjs';
 
 const TOKEN = 'ghp_R8x2Kq9ZtW4mLp7VbN3cYd6Fh1Js5Ga0QeUo';
+const bundle = JSON.parse(fs.readFileSync(path.join(REPO, 'l10n/bundle.l10n.zh-cn.json'), 'utf8'));
+const nls = JSON.parse(fs.readFileSync(path.join(REPO, 'package.nls.zh-cn.json'), 'utf8'));
+/** The Chinese text of an English message key, with its placeholders filled. */
+const zh = (key, args = {}) => {
+  assert.ok(key in bundle, `no translation of "${key}"`);
+  return bundle[key].replace(/\{(\w+)\}/g, (_, k) => String(args[k]));
+};
+const literally = (text) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 
 describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', function () {
   let editor;
@@ -52,5 +61,32 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
     assert.ok(!written.includes(TOKEN));
     await editor.notifications({ keepOpen: true });
     await editor.screenshot('import-summary');
+  });
+});
+
+describe('e2e: the import in Simplified Chinese (code-server --locale zh-cn, ws-import)', function () {
+  let editor;
+
+  before(async function () {
+    editor = await startEditor({ locale: 'zh-cn' });
+  });
+
+  screenshotFailuresAndClose(() => editor);
+
+  it('the command title, the quick pick, the question and the summary read in Chinese, counts in their plural messages', async function () {
+    await editor.openWorkspace('ws-import');
+    await editor.runCommand(`DSH: ${nls['command.importMcpServers']}`);
+    const rows = await editor.quickPickRows({ title: zh('Import MCP Servers') });
+    assert.ok(rows.some((r) => r.label === 'Cursor'), JSON.stringify(rows));
+    await editor.answerQuickInput('Cursor');
+    const question = await editor.dialog();
+    assert.match(question, literally(zh('Add {0} MCP servers from {1} to .vscode/mcp.json, as the preview shows?', { 0: 3, 1: 'Cursor' })));
+    assert.match(question, literally(zh('1 credential goes to secret storage, not into the file.')));
+    await editor.screenshot('import-preview-zh-cn');
+    await editor.clickDialogButton(zh('Import'));
+    const note = await editor.waitForNotification(literally(zh('Imported {0} MCP servers from {1} into .vscode/mcp.json.', { 0: 3, 1: 'Cursor' })));
+    assert.match(note, literally(zh('1 item could not be carried: the log lists it.')));
+    await editor.notifications({ keepOpen: true });
+    await editor.screenshot('import-summary-zh-cn');
   });
 });
