@@ -183,6 +183,26 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       await staleAfter(() => rmSync(path.join(folder, '.mcp.json')), /\.mcp\.json was removed/);
     });
 
+    it('a workspace or dev container file is pinned by its MCP section: an unrelated edit keeps the declaration fresh', async () => {
+      const home = tempDir('dsh-home-');
+      const { folder, codeWorkspace } = multiRoot({ devcontainer: fixture('devcontainer.json'), codeWorkspace: fixture('multi.code-workspace') });
+      const r = await exportFolder({ ...options({ folder }), codeWorkspaceFile: codeWorkspace, dshHome: home });
+      assert.ok(r.written);
+      // Neither .vscode/mcp.json nor .mcp.json: the workspace file (absolute) is the declaration's source.
+      const decl = JSON.parse(r.text!);
+      assert.equal(decl.source.path, codeWorkspace);
+      assert.ok((await verifyFolder(folder, { dshHome: home })).ok);
+      const devcontainer = path.join(folder, '.devcontainer/devcontainer.json');
+      writeFileSync(devcontainer, fixture('devcontainer.json').replace('"name": "app"', '"name": "app2", "forwardPorts": [3000]'));
+      writeFileSync(codeWorkspace, fixture('multi.code-workspace').replace('// servers for every folder of the workspace', '"editor.tabSize": 2,'));
+      assert.deepEqual((await verifyFolder(folder, { dshHome: home })).reasons, [], 'edits outside the MCP sections');
+      writeFileSync(codeWorkspace, fixture('multi.code-workspace').replace('0.6.2', '0.6.3'));
+      const stale = await verifyFolder(folder, { dshHome: home });
+      assert.ok(stale.reasons.some((x) => x.code === 'stale' && x.message.includes(`${codeWorkspace} changed`)), JSON.stringify(stale.reasons));
+      writeFileSync(codeWorkspace, '{ "settings": { "mcp": ');
+      assert.ok((await verifyFolder(folder, { dshHome: home })).reasons.some((x) => x.code === 'stale'), 'a file that no longer parses is a change');
+    });
+
     it('with only .mcp.json, it is the declaration\'s source; one unusable source stops the export', async () => {
       const { folder } = multiRoot({ dotMcp: fixture('dot-mcp.json') });
       const a = await analyzeFolder(options({ folder }));

@@ -3,7 +3,9 @@
  * (docs/sources.md): where each file keeps its server map, and which file wins a server name.
  * Pure: paths and parse trees in, nodes and orders out.
  */
-import { propertyValue, type Node } from '../json/jsonTree';
+import { findDuplicateKeys, nodeValue, parseJsonc, propertyValue, type Node } from '../json/jsonTree';
+import { canonicalJson, sha256Hex } from '../json/canonicalJson';
+import { decodeText } from '../json/text';
 
 /**
  * - `vscode`: `<folder>/.vscode/mcp.json`, `servers` and `inputs` at the top level;
@@ -92,4 +94,25 @@ export function isFolderRelative(sourcePath: string): boolean {
 /** `chat.mcp.access`: `none` runs no server, `registry` only gallery ones; `.mcp.json` is read only with `all` (the default). */
 export function dotMcpDiscoveryOn(access: unknown): boolean {
   return access !== 'none' && access !== 'registry' && access !== false;
+}
+
+/**
+ * The pin of a source file, hex SHA-256. `.vscode/mcp.json` and `.mcp.json` are MCP files through
+ * and through: their exact bytes. A workspace or dev container file holds much else (editor
+ * settings, the image): its pin covers the canonical JSON of its MCP section only, so an unrelated
+ * edit does not make the declaration stale. A file that cannot be read that way (syntax errors,
+ * duplicate keys) is pinned by its bytes, which never equal a section pin. Never throws.
+ */
+export function sourceDigest(bytes: Uint8Array, dialect: SourceDialect): string {
+  const whole = sha256Hex(bytes);
+  if (SECTION_PATH[dialect].length === 0) return whole;
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) return whole;
+  const { root, errors, tooDeep } = parseJsonc(decoded.text);
+  if (errors.length || tooDeep || findDuplicateKeys(root).length) return whole;
+  try {
+    return sha256Hex(`mcp-section\n${canonicalJson(nodeValue(sectionNode(root, dialect)) ?? null)}`);
+  } catch {
+    return whole;
+  }
 }

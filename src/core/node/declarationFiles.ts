@@ -21,7 +21,7 @@ import { findDuplicateKeys, parseJsonc } from '../json/jsonTree';
 import { makeProblem, type Problem } from '../problems/problems';
 import type { ReadFailure } from '../problems/readFailure';
 import { MAX_SOURCE_BYTES, readRegularFile, readWorkspaceFile, type ReadResult } from './reader';
-import { DEVCONTAINER_SOURCE, DOT_MCP_SOURCE, dotMcpDiscoveryOn, isFolderRelative, VSCODE_SOURCE, type SourceSpec } from '../mcp/sources';
+import { DEVCONTAINER_SOURCE, dialectOf, DOT_MCP_SOURCE, dotMcpDiscoveryOn, isFolderRelative, sourceDigest, VSCODE_SOURCE, type SourceSpec } from '../mcp/sources';
 import { mergeSources, type SourceRead } from '../mcp/mergeSources';
 import { loadEnvFile, pinEnvFiles } from './envFile';
 import { decodeText, EMPTY_RANGE } from '../json/text';
@@ -73,7 +73,7 @@ export async function analyzeFolder(options: AnalyzeOptions, unsaved?: (sourcePa
       else reads.push({ spec, analysis: emptyAnalysis([readFailureProblem(read.failure, spec.path)], '', spec.path) });
       continue;
     }
-    const analysis = analyzeSource(read.bytes, options, spec);
+    const analysis = { ...analyzeSource(read.bytes, options, spec), sourceSha256: sourceDigest(read.bytes, spec.dialect) };
     const decoded = decodeText(read.bytes);
     reads.push({ spec, analysis: decoded.ok ? await pinEnvFiles(analysis, options.folder, decoded.text, spec.dialect) : analysis });
   }
@@ -92,7 +92,7 @@ export async function changedSource(folder: string, pins: ReadonlyArray<{ path: 
       return { path: pin.path, now: 'unreadable' };
     }
     if (pin.sha256 === null) return { path: pin.path, now: 'created' };
-    if (sha256Hex(read.bytes) !== pin.sha256) return { path: pin.path, now: 'changed' };
+    if (sourceDigest(read.bytes, dialectOf(pin.path)) !== pin.sha256) return { path: pin.path, now: 'changed' };
   }
   return undefined;
 }
@@ -348,14 +348,8 @@ export async function verifyFolder(folderPath: string, options: { dshHome: strin
   else if ((declaration.exportSeq ?? 0) < lastSeq) {
     reasons.push({ code: 'rollback', message: `the declaration is from export ${declaration.exportSeq ?? 0} of this folder; export ${lastSeq} was made since (an old declaration was restored)` });
   }
-  const source = await readWorkspaceFile(folder, declaration.source.path);
-  if (!source.ok) {
-    reasons.push({ code: 'stale', message: `the source ${declaration.source.path} can no longer be read` });
-  } else if (sha256Hex(source.bytes) !== declaration.source.sha256) {
-    reasons.push({ code: 'stale', message: `the source ${declaration.source.path} changed since the export` });
-  }
-  // Every other file VS Code runs servers from: an edit, a removal or a new file is a change.
-  for (const pin of declaration.sources ?? []) {
+  // The source and every other file VS Code runs servers from: an edit, a removal or a new file is a change.
+  for (const pin of [{ path: declaration.source.path, sha256: declaration.source.sha256 }, ...(declaration.sources ?? [])]) {
     const changed = await changedSource(folder, [pin]);
     if (!changed) continue;
     const how = { changed: 'changed since the export', removed: 'was removed since the export', created: 'was created since the export', unreadable: 'can no longer be read' }[changed.now];
