@@ -28,3 +28,6 @@ export const COMMAND = {
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];
 
 export const COMMAND_IDS: readonly CommandId[] = Object.values(COMMAND);
+
+/** The "MCP Servers for DSH" view (package.json contributes it). */
+export const SERVERS_VIEW_ID = 'dsh.mcpServers';

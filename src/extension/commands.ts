@@ -5,9 +5,16 @@ import { DECLARATION_PATH } from '../core/declaration/declarationModel';
 import { dshOutlook, type DshOutlook } from '../core/declaration/dshOutlook';
 import { COMMAND, type CommandId } from './commandIds';
 import type { Ctx } from './ctx';
+import type { DiagnosticsOwner } from './diagnostics';
 import { showDoctorReport } from './doctorCommand';
-import { InputCommandError, type ExportSummary } from './exporter';
-import type { Features } from './features';
+import { InputCommandError, type Exporter, type ExportSummary } from './exporter';
+import type { ImportFlow } from './importFlow';
+import type { LspSettingsCheck } from './lsp/lspSettingsCheck';
+import type { McpJsonCheck } from './mcpJsonCheck';
+import type { SkillsPart } from './skills/index';
+import type { DeclarationStatus } from './statusItem';
+import type { ToolsFeature } from './toolsView';
+import type { SkillGateResult } from '../core/skills/skillGate';
 import { whichLanguageServer } from './lsp/whichServer';
 import { fileFolders, sourceOf } from './mcpFiles';
 import { explainProblem } from './problemDocs';
@@ -21,6 +28,23 @@ async function oneFolder(arg: unknown): Promise<vscode.WorkspaceFolder | undefin
   if (folders.length <= 1) return folders[0];
   const active = vscode.window.activeTextEditor?.document.uri;
   return vscode.window.showWorkspaceFolderPick({ placeHolder: active ? vscode.workspace.getWorkspaceFolder(active)?.name : undefined, ignoreFocusOut: true });
+}
+
+/** What the commands work with: the context, the checks and their cached results, the status, the export. */
+export interface Features {
+  ctx: Ctx;
+  diagnostics: DiagnosticsOwner;
+  mcp: McpJsonCheck;
+  lsp: LspSettingsCheck;
+  /** The skills part, loaded on first use (it brings the YAML parser). */
+  skills(): Promise<SkillsPart>;
+  /** What the DSH plugin's skill gate does in a session of `folder`, from a fresh discovery. */
+  skillGate(folder: vscode.WorkspaceFolder): Promise<SkillGateResult | undefined>;
+  status: DeclarationStatus;
+  tools: ToolsFeature;
+  exporter: Exporter;
+  /** DSH: Import MCP Servers..., loaded on first use (it brings the TOML parser). */
+  importFlow(): Promise<ImportFlow>;
 }
 
 export type CommandHandler = (...args: unknown[]) => unknown;

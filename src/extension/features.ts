@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import type { SkillGateResult } from '../core/skills/skillGate';
 import { McpCodeActions } from './codeActions';
 import type { CommandId } from './commandIds';
-import { commandTable, Commands, runCommand } from './commands';
+import { commandTable, Commands, runCommand, type Features } from './commands';
 import { Ctx } from './ctx';
 import { DiagnosticsOwner } from './diagnostics';
 import { Exporter } from './exporter';
@@ -16,23 +15,6 @@ import type { SkillsPart } from './skills/index';
 import type { SkillsSnapshot } from './skills/skillRoots';
 import { DeclarationStatus } from './statusItem';
 import { ToolsFeature } from './toolsView';
-
-/** What the commands work with: the context, the checks and their cached results, the status, the export. */
-export interface Features {
-  ctx: Ctx;
-  diagnostics: DiagnosticsOwner;
-  mcp: McpJsonCheck;
-  lsp: LspSettingsCheck;
-  /** The skills part, loaded on first use (it brings the YAML parser). */
-  skills(): Promise<SkillsPart>;
-  /** What the DSH plugin's skill gate does in a session of `folder`, from a fresh discovery. */
-  skillGate(folder: vscode.WorkspaceFolder): Promise<SkillGateResult | undefined>;
-  status: DeclarationStatus;
-  tools: ToolsFeature;
-  exporter: Exporter;
-  /** DSH: Import MCP Servers..., loaded on first use (it brings the TOML parser). */
-  importFlow(): Promise<ImportFlow>;
-}
 
 /** The running features, as the composition root sees them. */
 export interface RunningFeatures {

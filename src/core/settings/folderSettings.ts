@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import type { AnalyzeOptions } from '../mcp/analyze';
 import { DSH_DEFAULTS, type Reconnect } from '../declaration/declarationModel';
 import { nodeValue, parseJsonc, propertyValue } from '../json/jsonTree';
-import { mergeSettingLayers } from './settingLayers';
+import { mergeSettingLayers, type SettingLayerValue } from './settingLayers';
 
 /** The effective value of a setting for one folder (the editor: `getConfiguration(undefined, folderUri).get(key)`). */
 export type SettingsView = (key: string) => unknown;
@@ -95,12 +95,6 @@ export interface FolderIdentity {
   settingLayers?: (key: string) => SettingLayerValue[];
   /** The `.code-workspace` file of a multi-root workspace that holds the folder (absolute), if any. */
   codeWorkspaceFile?: string;
-}
-
-/** One layer's value of a setting (`undefined`: not set in that layer). */
-export interface SettingLayerValue {
-  level: 'default' | 'user' | 'workspace' | 'folder';
-  value: unknown;
 }
 
 /** The layers of a setting for a folder, lowest priority first (see {@link FolderIdentity.settingLayers}). */

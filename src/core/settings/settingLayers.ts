@@ -6,6 +6,12 @@
 import { nodeValue, parseJsonc, propertyValue } from '../json/jsonTree';
 import type { JsonPath, SettingsFileKind } from '../lsp/lsp';
 
+/** One layer's value of a setting (`undefined`: not set in that layer). */
+export interface SettingLayerValue {
+  level: 'default' | 'user' | 'workspace' | 'folder';
+  value: unknown;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

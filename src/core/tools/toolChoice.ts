@@ -18,7 +18,7 @@
  * and is reported where it is written.
  */
 import * as z from 'zod/mini';
-import type { SettingLayerValue } from '../settings/folderSettings';
+import type { SettingLayerValue } from '../settings/settingLayers';
 import { formatMessage, type Problem, type Severity } from '../problems/problems';
 import { settingRange, type JsonPath, type JsonTarget, type SettingsSource } from '../lsp/lsp';
 

@@ -12,7 +12,7 @@ import type { Ctx } from '../ctx';
 import { requireTrust } from '../trust';
 import { editorFreeEnv } from './probeFacts';
 import { toolSettingLayers } from './toolSettings';
-import { SERVERS_VIEW_ID } from './serversView';
+import { SERVERS_VIEW_ID } from '../commandIds';
 
 /** What one probe command did (nothing secret: names, outcomes and counts). */
 export interface ProbeSummary {

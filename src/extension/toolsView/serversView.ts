@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { verifyFolder } from '../../core/node/declarationFiles';
-import { COMMAND } from '../commandIds';
+import { COMMAND, SERVERS_VIEW_ID } from '../commandIds';
 import type { Ctx } from '../ctx';
 import type { McpJsonCheck } from '../mcpJsonCheck';
 import { fileFolders, mcpJsonUri, sourceUri } from '../mcpFiles';
@@ -10,7 +10,6 @@ import type { ProbeDiagnostics } from './probeDiagnostics';
 import type { ProbeRunner } from './probeRunner';
 import { folderToolChoice, toggleTool } from './toolSettings';
 
-export const SERVERS_VIEW_ID = 'dsh.mcpServers';
 /** Set while the view's provider runs: the view is contributed `when` it is, so it shows only where the bridge is active. */
 const ACTIVE_CONTEXT = 'dsh.serversViewActive';
 const REFRESH_DEBOUNCE_MS = 150;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { SettingLayerValue } from '../../core/settings/folderSettings';
+import type { SettingLayerValue } from '../../core/settings/settingLayers';
 import { analyzeToolChoice, choiceFor, toolAllowed, TOOLS_SETTING, type ToolChoiceAnalysis } from '../../core/tools/toolChoice';
 import { editToolChoice } from './toolChoiceEdit';
 
