@@ -58,7 +58,7 @@ export class Ctx {
     this.storeWatcher?.watcher.dispose();
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(store.bridgeDir), '{*.json,folders/*.json}'));
     const changed = (uri: vscode.Uri) => {
-      if (uri.fsPath === store.trustModeFile) void this.trustMode().catch((error) => this.log.error('reading the trust mode failed', error));
+      if (uri.fsPath === store.trustModeFile) void this.trustMode({ readOnly: true }).catch((error) => this.log.error('reading the trust mode failed', error));
       this.storeChanged.fire(uri);
     };
     const subscriptions = [watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed)];
@@ -71,9 +71,10 @@ export class Ctx {
    * change of the setting since the two last agreed writes the store; a store changed outside
    * the editor brings the setting in line. When it cannot tell (at start, or in another DSH
    * home) the store wins, so the editor never widens a mode set elsewhere without a change of
-   * the setting. A store nobody wrote yet takes the setting's value.
+   * the setting. A store nobody wrote yet takes the setting's value, unless `readOnly` (the
+   * start-up and watcher paths, which run in Restricted Mode too: they write nothing there).
    */
-  async trustMode(): Promise<TrustMode> {
+  async trustMode({ readOnly = false } = {}): Promise<TrustMode> {
     const store = this.hostStore();
     const setting = this.config.globalSettings().trustMode;
     const agreed = this.agreedTrustMode?.home === store.dshHome ? this.agreedTrustMode.mode : undefined;
@@ -82,6 +83,7 @@ export class Ctx {
       this.agreedTrustMode = { home: store.dshHome, mode };
       return mode;
     };
+    if (stored === undefined && readOnly) return setting;
     if (stored === undefined || (agreed !== undefined && setting !== agreed)) {
       await store.setTrustMode(setting);
       return agree(setting);

@@ -90,7 +90,7 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
   const start = setTimeout(() => {
     void skillsPart().catch((error) => log.error('loading the skills part failed', error));
     ctx.watchHostStore();
-    void ctx.trustMode().catch((error) => log.error('reading the trust mode failed', error));
+    void ctx.trustMode({ readOnly: true }).catch((error) => log.error('reading the trust mode failed', error));
   }, 0);
   ctx.push({ dispose: () => clearTimeout(start) });
 
