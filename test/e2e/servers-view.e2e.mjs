@@ -6,11 +6,10 @@
 // consent dialog of trust mode "ask", the tools under each server, a tool's checkbox writing the
 // folder's dsh.tools, and the Problems row of a server that does not start. Screenshots are kept.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startEditor } from '../harness/e2e-driver.mjs';
-import { REPO, createRun, log, sleep } from '../harness/lib.mjs';
+import { REPO, log, sleep } from '../harness/lib.mjs';
 import { screenshotFailuresAndClose } from './hooks.mjs';
 
 const VIEW = 'MCP Servers for DSH';
@@ -51,13 +50,7 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
   let editor;
 
   before(async function () {
-    const run = createRun('vsix');
-    const vsix = path.join(run.dir, 'dsh-bridge.vsix');
-    const r = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--no-rewrite-relative-links', '--readme-path', 'README.marketplace.md', '--out', vsix],
-      { cwd: REPO, encoding: 'utf8', timeout: 120000 });
-    assert.equal(r.status, 0, `vsce package failed:\n${r.stdout}\n${r.stderr}`);
-    log(`vsix ${vsix}: ${fs.statSync(vsix).size} bytes`);
-    editor = await startEditor({ vsix });
+    editor = await startEditor(); // the packaged .vsix, installed
   });
 
   screenshotFailuresAndClose(() => editor);

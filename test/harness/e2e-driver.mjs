@@ -11,9 +11,12 @@
 //   console.log(await editor.screenshot('after-export'));
 //   await editor.close();
 //
-// The extension under test is the repo's bundle (package.json -> dist/extension.js), loaded as
-// the extension under development through the workbench `payload` (needs code-server's
-// smoke-test-driver option). startEditor({ vsix }) installs a packaged .vsix instead.
+// The extension under test is what users install: the repo packaged as a .vsix (`vsce package`,
+// once per test process) and installed into the run's code-server. Only a flow that runs tests
+// inside the extension host (hostTests) loads the repo's bundle as the extension under
+// development, through the workbench `payload` (needs code-server's smoke-test-driver option);
+// DSH_E2E_DEV=1 does so for every flow (quicker while writing one). startEditor({ vsix }) installs
+// the given .vsix.
 //
 // Options of startEditor:
 //   settings        user settings merged over the harness defaults (e.g. { 'dsh.trustMode': 'pinned' })
@@ -25,7 +28,9 @@
 //   env             extra environment of code-server (inherited by the extension host)
 //   locale          'zh-cn': the workbench and the extension host in Simplified Chinese (a language
 //                   pack built by language-pack.mjs is installed; code-server runs with --locale)
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import util from 'node:util';
 import {
@@ -38,9 +43,25 @@ const QUICK_INPUT = '.quick-input-widget';
 const DIALOG = '.monaco-dialog-box';
 const HOST_RUNNER = path.join(REPO, 'test/integration/index.js');
 
+let packaged;
+/** The repo packaged as users get it, made once per test process (from the current dist/). */
+export function packagedVsix() {
+  if (packaged && fs.existsSync(packaged)) return packaged;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dshb-vsix-'));
+  const out = path.join(dir, 'dsh-bridge.vsix');
+  const r = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--no-rewrite-relative-links', '--readme-path', 'README.marketplace.md', '--out', out],
+    { cwd: REPO, encoding: 'utf8', timeout: 180000 });
+  if (r.status !== 0 || !fs.existsSync(out)) throw new HarnessError(`vsce package failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  log(`packaged ${out}: ${fs.statSync(out).size} bytes`);
+  packaged = out;
+  return out;
+}
+
 export async function startEditor({
-  vsix, tier = 'e2e', viewport = { width: 1400, height: 900 }, settings, workspaceTrust = false, hostTests, env = {}, locale,
+  vsix: given, tier = 'e2e', viewport = { width: 1400, height: 900 }, settings, workspaceTrust = false, hostTests, env = {}, locale,
 } = {}) {
+  const vsix = given ?? (hostTests || process.env.DSH_E2E_DEV === '1' ? undefined : packagedVsix());
   const run = createRun(tier);
   log(`run dir ${run.dir}`);
   if (workspaceTrust) {
@@ -61,7 +82,10 @@ export async function startEditor({
   };
   unhook = onInterrupt(close);
   try {
-    if (vsix) installVsix(run, vsix);
+    if (vsix) {
+      installVsix(run, vsix);
+      log(`extension under test: ${vsix} (installed)`);
+    }
     else log(`extension under test: ${requireBundle()}`);
     if (locale === 'zh-cn') installZhLanguagePack(run);
     else if (locale) throw new HarnessError(`no language pack for ${locale}`);
