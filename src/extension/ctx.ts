@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { HostStore } from '../core/node/hostStore';
 import type { TrustMode } from '../core/settings/folderSettings';
@@ -15,7 +16,7 @@ export class Ctx {
   readonly config: Configuration;
   readonly secrets: InputSecrets;
   private store: HostStore | undefined;
-  private storeWatcher: { home: string; watcher: vscode.Disposable } | undefined;
+  private storeWatcher: { home: string; live: boolean; watcher: vscode.Disposable } | undefined;
   private readonly storeChanged = new vscode.EventEmitter<vscode.Uri>();
   /** The trust mode the setting and the store last agreed on, per DSH home. */
   private agreedTrustMode: { home: string; mode: TrustMode } | undefined;
@@ -51,10 +52,15 @@ export class Ctx {
     return this.store;
   }
 
-  /** One watcher on the store of the configured DSH home (re-made when the home changes). */
+  /**
+   * One watcher on the store of the configured DSH home, re-made when the home changes, and once
+   * the store's folder exists if it did not when the watcher was made (a watcher of a missing
+   * folder may never report; the first export creates it). Cheap to call on every refresh.
+   */
   watchHostStore(): void {
     const store = this.hostStore();
-    if (this.storeWatcher?.home === store.dshHome) return;
+    const live = existsSync(store.bridgeDir);
+    if (this.storeWatcher?.home === store.dshHome && (this.storeWatcher.live || !live)) return;
     this.storeWatcher?.watcher.dispose();
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(store.bridgeDir), '{*.json,folders/*.json}'));
     const changed = (uri: vscode.Uri) => {
@@ -62,7 +68,7 @@ export class Ctx {
       this.storeChanged.fire(uri);
     };
     const subscriptions = [watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed)];
-    this.storeWatcher = { home: store.dshHome, watcher: { dispose: () => { for (const s of subscriptions) s.dispose(); watcher.dispose(); } } };
+    this.storeWatcher = { home: store.dshHome, live, watcher: { dispose: () => { for (const s of subscriptions) s.dispose(); watcher.dispose(); } } };
   }
 
   /**
@@ -86,6 +92,7 @@ export class Ctx {
     if (stored === undefined && readOnly) return setting;
     if (stored === undefined || (agreed !== undefined && setting !== agreed)) {
       await store.setTrustMode(setting);
+      this.watchHostStore(); // the write may have created the store's folder
       return agree(setting);
     }
     if (stored !== setting) {
