@@ -16,7 +16,7 @@ import type { DeclaredTools } from '../core/declaration/declarationModel';
 import { canonicalHash } from '../core/json/canonicalJson';
 import { publicToolName } from '../core/mcp/toolNames';
 import { toolAllowed } from '../core/tools/toolChoice';
-import type { ToolChange } from '../core/tools/toolDefinitions';
+import { compareToolWithPin, type ToolChange } from '../core/tools/toolDefinitions';
 import type { ToolSchema } from './types';
 
 /** What the gate says of one live tool. */
@@ -55,16 +55,12 @@ export function gateTool(serverName: string, tools: DeclaredTools | undefined, t
     if (!allowed) return { offer: false, why: 'not-allowed' };
   }
   if (!tools.pins) return { offer: true };
-  if (raw === undefined || !Object.hasOwn(tools.pins, raw)) return { offer: false, why: 'new' };
-  const pin = tools.pins[raw];
-  // dsh-mcp-client registers `description ?? ""` and the server's input schema as `parameters`.
-  const description = hashOf(tool.description ?? '');
-  const schema = hashOf(tool.parameters ?? null);
-  const changes: ToolChange[] = [];
-  if (description !== pin.description) changes.push('description');
-  if (schema !== pin.inputSchema) changes.push('schema');
-  if (changes.length === 0 && hashOf({ name: raw, description: tool.description ?? '', inputSchema: tool.parameters ?? null }) === pin.definition) return { offer: true };
-  return { offer: false, why: 'changed', raw, changes: changes.length ? changes : ['description', 'schema'] };
+  if (raw === undefined) return { offer: false, why: 'new' };
+  // dsh-mcp-client registers `description ?? ""` and the server's input schema as `parameters`:
+  // compared by the same rule the probe records its pins with.
+  const verdict = compareToolWithPin({ name: raw, description: tool.description ?? '', inputSchema: tool.parameters }, tools.pins);
+  if (verdict.state === 'unchanged') return { offer: true };
+  return verdict.state === 'new' ? { offer: false, why: 'new' } : { offer: false, why: 'changed', raw, changes: verdict.changes };
 }
 
 /** The canonical hash of a live tool's definition as the gate sees it (the key of an answer given for it). */

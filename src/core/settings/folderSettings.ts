@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import type { AnalyzeOptions } from '../mcp/analyze';
 import { DSH_DEFAULTS, type Reconnect } from '../declaration/declarationModel';
 import { nodeValue, parseJsonc, propertyValue } from '../json/jsonTree';
-import { mergeSettingLayers, type SettingLayerValue } from './settingLayers';
+import { isPlainObject, mergeSettingLayers, type SettingLayerValue } from './settingLayers';
 
 /** The effective value of a setting for one folder (the editor: `getConfiguration(undefined, folderUri).get(key)`). */
 export type SettingsView = (key: string) => unknown;
@@ -122,10 +122,6 @@ export interface SettingsFileLayer {
   level: 'user' | 'workspace' | 'folder';
   kind: 'settings' | 'code-workspace';
   text: string;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -12,7 +12,8 @@ export interface SettingLayerValue {
   value: unknown;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object (not an array, not null). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

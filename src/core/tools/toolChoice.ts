@@ -18,7 +18,7 @@
  * and is reported where it is written.
  */
 import * as z from 'zod/mini';
-import type { SettingLayerValue } from '../settings/settingLayers';
+import { isPlainObject, type SettingLayerValue } from '../settings/settingLayers';
 import { formatMessage, type Problem, type Severity } from '../problems/problems';
 import { settingRange, type JsonPath, type JsonTarget, type SettingsSource } from '../lsp/lsp';
 
@@ -66,10 +66,6 @@ export interface ToolChoiceAnalysis {
 }
 
 const NOTHING: ToolChoice = { only: [], exclude: [] };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function sortedUnique(values: Iterable<string>): string[] {
   return [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
