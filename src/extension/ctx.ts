@@ -25,6 +25,9 @@ export class Ctx {
    * approval, this editor). Watching starts with the first `watchHostStore()`.
    */
   readonly onDidChangeHostStore = this.storeChanged.event;
+  private readonly declarationChanged = new vscode.EventEmitter<vscode.Uri>();
+  /** A folder's `.dsh/declaration.json` was created, changed or deleted (one watcher for every view of it). */
+  readonly onDidChangeDeclaration = this.declarationChanged.event;
 
   constructor(
     private readonly extension: vscode.ExtensionContext,
@@ -34,6 +37,12 @@ export class Ctx {
     this.secrets = new InputSecrets(extension.secrets);
     this.push(this.config);
     this.push(this.storeChanged);
+    this.push(this.declarationChanged);
+    const declarations = this.push(vscode.workspace.createFileSystemWatcher('**/.dsh/declaration.json'));
+    const fire = (uri: vscode.Uri) => this.declarationChanged.fire(uri);
+    this.push(declarations.onDidCreate(fire));
+    this.push(declarations.onDidChange(fire));
+    this.push(declarations.onDidDelete(fire));
     this.push({ dispose: () => this.storeWatcher?.watcher.dispose() });
   }
 

@@ -78,13 +78,8 @@ export class DeclarationStatus implements vscode.Disposable {
     this.item.name = vscode.l10n.t('DSH Declaration');
     this.item.text = vscode.l10n.t('DSH');
     this.bar.name = vscode.l10n.t('DSH Bridge');
-    const watcher = vscode.workspace.createFileSystemWatcher('**/.dsh/declaration.json');
-    const declarationChanged = (uri: vscode.Uri) => this.refresh(vscode.workspace.getWorkspaceFolder(uri));
     this.disposables.push(
-      watcher,
-      watcher.onDidCreate(declarationChanged),
-      watcher.onDidChange(declarationChanged),
-      watcher.onDidDelete(declarationChanged),
+      ctx.onDidChangeDeclaration((uri) => this.refresh(vscode.workspace.getWorkspaceFolder(uri))),
       mcp.onDidAnalyze((result) => this.refresh('folder' in result ? result.folder : result)),
       vscode.window.onDidChangeActiveTextEditor(() => this.show()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),

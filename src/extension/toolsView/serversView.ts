@@ -107,14 +107,10 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
   ) {
     this.log = ctx.log;
     this.view = vscode.window.createTreeView(SERVERS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false, manageCheckboxStateManually: true });
-    const watcher = vscode.workspace.createFileSystemWatcher('**/.dsh/declaration.json');
     this.disposables.push(
       this.view,
       this.changed,
-      watcher,
-      watcher.onDidCreate(() => this.refresh()),
-      watcher.onDidChange(() => this.refresh()),
-      watcher.onDidDelete(() => this.refresh()),
+      ctx.onDidChangeDeclaration(() => this.refresh()),
       mcp.onDidAnalyze(() => this.refresh()),
       probes.onDidProbe(() => this.refresh()),
       // Approvals and the trust mode change outside the editor too (the CLI, DSH).
