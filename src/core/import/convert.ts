@@ -1,6 +1,6 @@
 import { isCredentialName, looksLikeCredentialValue } from '../mcp/securityLint';
 import { CLIENT_NAMES, makeNote, type ImportClient, type ImportNote } from './importNotes';
-import type { SourceServer } from './sources';
+import type { SourceServer } from './clientFiles';
 
 /**
  * One server entry of another client's file, as a `.vscode/mcp.json` entry with the same

@@ -5,7 +5,7 @@ import { LineIndex } from '../json/text';
 import { detectFormatting } from '../mcp/quickFixes';
 import { convertServer, type TakenSecret } from './convert';
 import { CLIENT_NAMES, makeNote, type ImportClient, type ImportNote } from './importNotes';
-import { mergeByPrecedence, readSourceFile, type ImportSourceFile, type SourceServer } from './sources';
+import { mergeByPrecedence, readSourceFile, type ImportSourceFile, type SourceServer } from './clientFiles';
 
 /**
  * The one import of the bridge, the same for every face: other clients' files and the current

@@ -5,7 +5,7 @@ import { isInside, readRegularFile, readWorkspaceFile } from './reader';
 import type { ReadFailure } from '../problems/readFailure';
 import { decodeText } from '../json/text';
 import { makeNote, type ImportClient, type ImportNote } from '../import/importNotes';
-import type { ImportSourceFile } from '../import/sources';
+import type { ImportSourceFile } from '../import/clientFiles';
 
 /**
  * The file side of the import: where each client keeps its MCP servers, reading those files,
