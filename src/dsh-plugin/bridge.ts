@@ -135,7 +135,7 @@ export class Bridge {
     const tools = this.ctx.get('tools') as ToolsService | undefined;
     tools?.guard?.((exec) => {
       const state = exec?.agent ? this.sessions.get(exec.agent as AgentLike) : undefined;
-      return state?.toolGate.blocked.has(String(exec.name))
+      return state?.toolGate.refuses(String(exec.name))
         ? `tool ${String(exec.name)} is withheld in this session by DSH Bridge (left out by dsh.tools, or changed since the server was probed)`
         : undefined;
     });
@@ -250,26 +250,28 @@ export class Bridge {
     return result;
   }
 
-  /** The visible tools minus those the session's tool gate keeps out (asks in `ask` mode; never throws). */
+  /** The visible tools minus those the session's tool gate keeps out (asks in `ask` mode; never throws: the gate fails closed). */
   private async gateTools(state: SessionState, visible: ToolSchema[], signal: AbortSignal | undefined): Promise<ToolSchema[]> {
     if (state.mounts.size === 0 || (state.trust !== 'ask' && state.trust !== 'pinned')) return visible;
     const approval = this.ctx.get('approval') as ApprovalService | undefined;
+    const servers = [...state.mounts.keys()];
+    const log = (line: string, level: 'info' | 'warn' = 'warn') => {
+      this.log[level](line);
+      this.options.notice?.(line);
+    };
+    let turn: string;
     try {
-      return await state.toolGate.offered(visible, [...state.mounts.keys()], {
-        trust: state.trust,
-        turn: this.turnMarker(state.agent),
-        where: state.where,
-        ask: approval ? (tool, question) => approval.request({ agent: state.agent, toolName: tool.name, reason: question, signal }) : undefined,
-        log: (line, level = 'warn') => {
-          this.log[level](line);
-          this.options.notice?.(line);
-        },
-      });
+      turn = this.turnMarker(state.agent);
     } catch (error) {
-      // Fail closed: the tools of servers with a choice or pins stay out of this request.
-      this.log.warn(`${state.where}: the tool gate failed (${errorText(error)}): tools of servers with a tool choice or pins are withheld in this step`);
-      return visible.filter((t) => ![...state.toolGate.declared].some(([n, d]) => d.tools && t.name.startsWith(`mcp__${n}__`)));
+      return state.toolGate.failClosed(visible, servers, { where: state.where, log }, error);
     }
+    return state.toolGate.offered(visible, servers, {
+      trust: state.trust,
+      turn,
+      where: state.where,
+      ask: approval ? (tool, question) => approval.request({ agent: state.agent, toolName: tool.name, reason: question, signal }) : undefined,
+      log,
+    });
   }
 
   private toolOrder(): string[] | undefined {
@@ -352,8 +354,7 @@ export class Bridge {
 
     state.trust = trust;
     state.where = where;
-    state.toolGate.declared.clear();
-    for (const s of desired) state.toolGate.declared.set(s.serverName, { name: s.name, ...(s.tools ? { tools: s.tools } : {}) });
+    state.toolGate.declare(desired, digest);
 
     // Unmount what left the declaration (or changed: a new pin is a new entry).
     const wanted = new Map(desired.map((s) => [s.serverName, s.pin]));

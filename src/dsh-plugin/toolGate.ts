@@ -26,14 +26,6 @@ export type ToolGateVerdict =
   | { offer: false; why: 'changed'; raw: string; changes: ToolChange[] }
   | { offer: false; why: 'new' };
 
-/** The raw tool name behind a public name of this server, among the names the declaration knows. */
-function rawNames(serverName: string, tools: DeclaredTools): Map<string, string> {
-  const names = new Set<string>([...Object.keys(tools.pins ?? {}), ...(tools.choice?.only ?? []), ...(tools.choice?.exclude ?? [])]);
-  const byPublic = new Map<string, string>();
-  for (const raw of names) byPublic.set(publicToolName(serverName, raw), raw);
-  return byPublic;
-}
-
 function hashOf(value: unknown): string | undefined {
   try {
     return canonicalHash(value);
@@ -42,25 +34,72 @@ function hashOf(value: unknown): string | undefined {
   }
 }
 
+/** A verdict on one live definition, with its hash once something needed it. */
+interface CachedVerdict {
+  name: string;
+  description: string;
+  verdict: ToolGateVerdict;
+  definition?: string;
+}
+
 /**
- * The verdict on one registered tool (`tool.name` is its public name) of server `serverName`,
- * whose declared tools are `tools` (undefined: no choice, never probed: offered).
+ * One declared server's tool rules (its `tools`: choice and pins), prepared once per declaration:
+ * the public-to-raw name map is built once, and each live tool's verdict is kept per definition.
+ *
+ * The cache key is the tool's `parameters` object: rc.8's registry hands out, at every request,
+ * the very input schema dsh-mcp-client registered (`wireSchemas` does not copy it), and a server's
+ * changed tool list is registered anew (new objects) after `tools/list_changed`. A hit also needs
+ * the same name and description, so an unchanged tool is hashed once per session and declaration.
  */
-export function gateTool(serverName: string, tools: DeclaredTools | undefined, tool: ToolSchema): ToolGateVerdict {
-  if (!tools) return { offer: true };
-  const raw = rawNames(serverName, tools).get(tool.name);
-  if (tools.choice) {
-    // A tool the declaration does not know by name is outside an allow-list, and in no exclude list.
-    const allowed = raw === undefined ? tools.choice.only === undefined : toolAllowed(tools.choice, raw);
-    if (!allowed) return { offer: false, why: 'not-allowed' };
+export class ServerToolRules {
+  /** Public name -> the raw tool name behind it, among the names the declaration knows. */
+  private readonly rawByPublic = new Map<string, string>();
+  private readonly verdicts = new WeakMap<object, CachedVerdict>();
+
+  constructor(private readonly serverName: string, private readonly tools: DeclaredTools | undefined) {
+    if (!tools) return;
+    const names = new Set<string>([...Object.keys(tools.pins ?? {}), ...(tools.choice?.only ?? []), ...(tools.choice?.exclude ?? [])]);
+    for (const raw of names) this.rawByPublic.set(publicToolName(serverName, raw), raw);
   }
-  if (!tools.pins) return { offer: true };
-  if (raw === undefined) return { offer: false, why: 'new' };
-  // dsh-mcp-client registers `description ?? ""` and the server's input schema as `parameters`:
-  // compared by the same rule the probe records its pins with.
-  const verdict = compareToolWithPin({ name: raw, description: tool.description ?? '', inputSchema: tool.parameters }, tools.pins);
-  if (verdict.state === 'unchanged') return { offer: true };
-  return verdict.state === 'new' ? { offer: false, why: 'new' } : { offer: false, why: 'changed', raw, changes: verdict.changes };
+
+  /** The verdict on one registered tool of this server (`tool.name` is its public name). */
+  verdict(tool: ToolSchema): ToolGateVerdict {
+    return this.cached(tool).verdict;
+  }
+
+  /** The canonical hash of a live tool's definition (the key of an answer given for it), hashed once per definition. */
+  definition(tool: ToolSchema): string {
+    const entry = this.cached(tool);
+    entry.definition ??= liveDefinition(tool);
+    return entry.definition;
+  }
+
+  private cached(tool: ToolSchema): CachedVerdict {
+    const key = typeof tool.parameters === 'object' && tool.parameters !== null ? tool.parameters : undefined;
+    const hit = key && this.verdicts.get(key);
+    if (hit && hit.name === tool.name && hit.description === tool.description) return hit;
+    const entry: CachedVerdict = { name: tool.name, description: tool.description, verdict: this.judge(tool) };
+    if (key) this.verdicts.set(key, entry);
+    return entry;
+  }
+
+  private judge(tool: ToolSchema): ToolGateVerdict {
+    const tools = this.tools;
+    if (!tools) return { offer: true };
+    const raw = this.rawByPublic.get(tool.name);
+    if (tools.choice) {
+      // A tool the declaration does not know by name is outside an allow-list, and in no exclude list.
+      const allowed = raw === undefined ? tools.choice.only === undefined : toolAllowed(tools.choice, raw);
+      if (!allowed) return { offer: false, why: 'not-allowed' };
+    }
+    if (!tools.pins) return { offer: true };
+    if (raw === undefined) return { offer: false, why: 'new' };
+    // dsh-mcp-client registers `description ?? ""` and the server's input schema as `parameters`:
+    // compared by the same rule the probe records its pins with.
+    const verdict = compareToolWithPin({ name: raw, description: tool.description ?? '', inputSchema: tool.parameters }, tools.pins);
+    if (verdict.state === 'unchanged') return { offer: true };
+    return verdict.state === 'new' ? { offer: false, why: 'new' } : { offer: false, why: 'changed', raw, changes: verdict.changes };
+  }
 }
 
 /** The canonical hash of a live tool's definition as the gate sees it (the key of an answer given for it). */
@@ -94,12 +133,29 @@ export interface GateContext {
   where: string;
 }
 
+/** The mounted server (among `servers`) a public tool name belongs to (`mcp__<serverName>__...`). */
+export function mountedServerOf(toolName: string, servers: readonly string[]): string | undefined {
+  return servers.find((s) => toolName.startsWith(`mcp__${s}__`));
+}
+
+/** A declared server of the session's declaration, as the gate needs it. */
+export interface GatedServer {
+  serverName: string;
+  /** Its name in the source (`.vscode/mcp.json`), for questions. */
+  name: string;
+  tools?: DeclaredTools;
+}
+
 /** One session's tool gate: what its mounted servers' tools may reach the model. */
 export class SessionToolGate {
-  /** serverName -> the declaration's `tools` of the mounted entry (undefined: no choice, never probed). */
-  readonly declared = new Map<string, { name: string; tools?: DeclaredTools }>();
-  /** Public names kept out of this session's requests and calls right now. */
-  readonly blocked = new Set<string>();
+  /** serverName -> the declared entry and its rules (no `tools`: no choice, never probed: not gated). */
+  private declared = new Map<string, { name: string; tools?: DeclaredTools; rules?: ServerToolRules }>();
+  /** What {@link declare} last took (a declaration is known by its digest, which covers `tools`). */
+  private declaredDigest: string | undefined;
+  /** Public names kept out of this session's requests and calls right now (replaced whole, never half-built). */
+  private blockedNow: ReadonlySet<string> = new Set();
+  /** After a failure of the gate: every tool of a gated server is refused until the gate runs again. */
+  private closedTo: readonly string[] | undefined;
   /** Public names withheld for the rest of the session (changed or new, not allowed by the user). */
   private readonly withheld = new Set<string>();
   /** `publicName definition` allowed once by the user in this session. */
@@ -108,55 +164,123 @@ export class SessionToolGate {
   private readonly unanswered = new Map<string, string>();
   private readonly logged = new Set<string>();
 
-  private once(at: GateContext, line: string, level: 'info' | 'warn' = 'warn'): void {
+  /**
+   * The servers of the session's declaration (`digest`: the verified declaration's, "" for none).
+   * The same digest keeps what was prepared for it (name maps, verdicts); another one replaces it.
+   */
+  declare(servers: readonly GatedServer[], digest: string): void {
+    if (digest === this.declaredDigest) return;
+    this.declaredDigest = digest;
+    this.declared = new Map(servers.map((s) => [s.serverName, { name: s.name, ...(s.tools ? { tools: s.tools } : {}) }]));
+  }
+
+  /** Public names kept out of this session's requests right now. */
+  get blocked(): ReadonlySet<string> {
+    return this.blockedNow;
+  }
+
+  /** Whether a call of `toolName` is refused in this session (the `tools.guard`). */
+  refuses(toolName: string): boolean {
+    if (this.blockedNow.has(toolName)) return true;
+    return this.closedTo !== undefined && this.gatedServerOf(toolName, this.closedTo) !== undefined;
+  }
+
+  /**
+   * The one rule of which tools the gate judges: the mounted server (`servers`) whose public-name
+   * prefix the tool has, when its declared entry has `tools` (a choice or pins).
+   */
+  private gatedServerOf(toolName: string, servers: readonly string[]): string | undefined {
+    const serverName = mountedServerOf(toolName, servers);
+    return serverName !== undefined && this.declared.get(serverName)?.tools !== undefined ? serverName : undefined;
+  }
+
+  private once(at: Pick<GateContext, 'log'>, line: string, level: 'info' | 'warn' = 'warn'): void {
     if (this.logged.has(line)) return;
     this.logged.add(line);
     at.log(line, level);
   }
 
   /**
+   * Fail closed, after anything in gating threw: every tool of every gated server among
+   * `servers` is kept out of `visible` and refused by the guard until the gate runs again, with
+   * one log line saying why. Never throws.
+   */
+  failClosed(visible: readonly ToolSchema[], servers: readonly string[], at: Pick<GateContext, 'log' | 'where'>, error: unknown): ToolSchema[] {
+    const out: ToolSchema[] = [];
+    const blocked = new Set(this.withheld);
+    for (const tool of visible) {
+      let name: string;
+      try {
+        name = String(tool.name);
+      } catch {
+        continue; // a tool that cannot even be named is not offered
+      }
+      if (this.gatedServerOf(name, servers) === undefined && !blocked.has(name)) out.push(tool);
+      else blocked.add(name);
+    }
+    this.blockedNow = blocked;
+    this.closedTo = [...servers];
+    const why = String(error instanceof Error ? error.message : error);
+    try {
+      this.once(at, `${at.where}: the tool gate failed (${why}): every tool of the servers with a tool choice or pins is withheld in this step and refused if called`);
+    } catch {
+      // A failing log must not reopen what was just closed.
+    }
+    return out;
+  }
+
+  /**
    * The tools of `servers` (mounted serverNames) among `visible` that this session is offered
    * now; every other tool of those servers goes into {@link blocked}. Tools of other origins
-   * are returned as they are.
+   * are returned as they are. Never throws: if gating fails, it {@link failClosed fails closed}.
    */
   async offered(visible: readonly ToolSchema[], servers: readonly string[], at: GateContext): Promise<ToolSchema[]> {
+    try {
+      return await this.judged(visible, servers, at);
+    } catch (error) {
+      return this.failClosed(visible, servers, at, error);
+    }
+  }
+
+  private async judged(visible: readonly ToolSchema[], servers: readonly string[], at: GateContext): Promise<ToolSchema[]> {
     const out: ToolSchema[] = [];
-    this.blocked.clear();
-    for (const name of this.withheld) this.blocked.add(name);
+    const blocked = new Set(this.withheld);
     for (const tool of visible) {
-      const serverName = servers.find((s) => tool.name.startsWith(`mcp__${s}__`));
+      const serverName = this.gatedServerOf(tool.name, servers);
       if (serverName === undefined) {
-        out.push(tool);
+        // A tool withheld earlier stays out even if its server lost its `tools` since.
+        if (!this.withheld.has(tool.name)) out.push(tool);
         continue;
       }
-      const entry = this.declared.get(serverName);
-      const verdict = gateTool(serverName, entry?.tools, tool);
+      const entry = this.declared.get(serverName)!;
+      entry.rules ??= new ServerToolRules(serverName, entry.tools);
+      const verdict = entry.rules.verdict(tool);
       if (verdict.offer) {
         if (!this.withheld.has(tool.name)) out.push(tool);
         continue;
       }
       if (verdict.why === 'not-allowed') {
-        this.blocked.add(tool.name);
+        blocked.add(tool.name);
         this.once(at, `${at.where}: tool ${tool.name} of server "${serverName}" is left out by dsh.tools`, 'info');
         continue;
       }
-      const definition = `${tool.name} ${liveDefinition(tool)}`;
+      const definition = `${tool.name} ${entry.rules.definition(tool)}`;
       if (this.allowedDefinitions.has(definition)) {
         out.push(tool);
         continue;
       }
-      this.blocked.add(tool.name);
+      blocked.add(tool.name);
       if (this.withheld.has(tool.name)) continue;
       const what = verdict.why === 'changed'
         ? `${describeChanges(verdict.changes)} since the server was probed`
         : 'it is not among the tools the server listed when it was probed';
       if (at.trust === 'ask' && at.ask && this.unanswered.get(definition) === at.turn) continue;
       if (at.trust === 'ask' && at.ask) {
-        const question = `Offer tool ${tool.name} of MCP server "${entry?.name ?? serverName}" in this session? ${what[0].toUpperCase()}${what.slice(1)}. Description now: "${shownDescription(tool.description ?? '')}"`;
+        const question = `Offer tool ${tool.name} of MCP server "${entry.name}" in this session? ${what[0].toUpperCase()}${what.slice(1)}. Description now: "${shownDescription(tool.description ?? '')}"`;
         const outcome = await at.ask(tool, question);
         if (outcome === 'allowed-once') {
           this.allowedDefinitions.add(definition);
-          this.blocked.delete(tool.name);
+          blocked.delete(tool.name);
           this.once(at, `${at.where}: tool ${tool.name} of server "${serverName}" offered in this session after approval (${what})`, 'info');
           out.push(tool);
           continue;
@@ -168,8 +292,11 @@ export class SessionToolGate {
         }
       }
       this.withheld.add(tool.name);
+      blocked.add(tool.name);
       this.once(at, `${at.where}: tool ${tool.name} of server "${serverName}" withheld for this session: ${what} (probe and export again to accept it)`);
     }
+    this.blockedNow = blocked;
+    this.closedTo = undefined;
     return out;
   }
 }
