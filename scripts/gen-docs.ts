@@ -21,6 +21,8 @@ const FIXES: Record<string, string> = {
   'unknown-field': 'Remove the field or check its spelling.',
   'undefined-input': 'Quick fix: define the input (a masked `promptString` when the id looks like a credential).',
   'unsupported-variable': 'Replace the variable with a literal, `${workspaceFolder}`, `${userHome}`, `${input:id}` or `${env:NAME}`.',
+  'literal-variable': 'VS Code\'s resolver returns a name it does not know unchanged (Claude Code and Gemini CLI would expand `${HOME}` from the environment; VS Code does not). The server is exported with the text as written. Write `${env:NAME}` when the server should get the environment variable.',
+  'not-resolved-here': 'VS Code starts the servers of `.mcp.json` without resolving variables, inputs included (`.mcp.json` has no `inputs`): `${input:id}`, `${env:NAME}` and `${workspaceFolder}` reach the server as written, and the bridge exports them the same way. Move the server to `.vscode/mcp.json` to use inputs and variables.',
   'unsupported-transport': 'Quick fix: `sse` -> `http` when the server also speaks Streamable HTTP (most current servers do).',
   'unsupported-auth': 'Pass a token through a header: `"headers": {"Authorization": "Bearer ${input:token}"}` with a `password: true` input.',
   'unsupported-sandbox': 'Quick fix: remove `sandboxEnabled` to export the server without a sandbox, knowingly.',

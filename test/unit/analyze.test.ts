@@ -75,8 +75,18 @@ describe('analyze: files shaped like real ones', () => {
     assert.deepEqual(a.inputs, [{ id: 'tok', type: 'promptString', description: 'Token', password: true }]);
   });
 
-  it('rejects editor-only and unknown variables, with the variable\'s own range', () => {
-    const vars = ['${command:pick}', '${cwd}', '${execPath}', '${file}', '${selectedText}', '${workspaceFolder:Other}', '${config:missing}', '${HOME}'];
+  it('exports a name VS Code does not know as written, as VS Code runs it, with a located warning', () => {
+    const text = '{"servers": {"a": {"command": "node", "args": ["${HOME}/srv.js"]}}}';
+    const a = analyze(text);
+    assert.deepEqual(codes(a), ['literal-variable']);
+    assert.equal(a.problems[0].severity, 'warning');
+    assert.equal(a.problems[0].message, '${HOME} is not a VS Code variable: VS Code passes it to the server as written, and so does DSH. For an environment variable, write ${env:NAME}.');
+    assert.equal(covered(text, a.problems[0].range), '${HOME}');
+    assert.deepEqual(stdio(a).args, ['${HOME}/srv.js']);
+  });
+
+  it('rejects variables only the editor resolves, with the variable\'s own range', () => {
+    const vars = ['${command:pick}', '${cwd}', '${execPath}', '${file}', '${selectedText}', '${workspaceFolder:Other}', '${config:missing}'];
     for (const v of vars) {
       const text = `{"servers": {"a": {"command": "node", "args": ["x${v}y"]}}}`;
       const a = analyze(text, { resolveConfig: () => undefined });

@@ -7,6 +7,7 @@ import { applyQuickFix, quickFixesFor } from '../../src/core/mcp/quickFixes';
 import { DEVCONTAINER_SOURCE, DOT_MCP_SOURCE, type SourceSpec } from '../../src/core/mcp/sources';
 import { analyzeFolder, exportFolder, verifyFolder } from '../../src/core/node/declarationFiles';
 import { codes, covered, options, tempDir } from './helpers';
+import type { StdioDeclaredServer } from '../../src/core/declaration/declarationModel';
 
 const ROOT = path.resolve(__dirname, '../..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/sources');
@@ -52,17 +53,32 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       const a = analyzeAs(text, DOT_MCP_SOURCE);
       assert.ok(a.usable);
       assert.equal(a.sourcePath, '.mcp.json');
-      assert.deepEqual(a.servers.map((s) => s.name), ['files', 'docs', 'github']);
+      assert.deepEqual(a.servers.map((s) => s.name), ['files', 'docs', 'github', 'bad-var']);
       const files = a.servers[0];
       assert.ok(files.transport === 'stdio');
       assert.equal(files.command, 'C:\\Program Files\\nodejs\\node.exe');
       assert.deepEqual(files.args, ['C:\\tools\\mcp\\files-server.js', '--root', 'D:\\work\\repo']);
       assert.equal(files.cwd, options().folder);
-      // Claude Code's ${HOME} is not a VS Code variable: located on the variable, in this file.
-      const bad = a.problems.find((p) => p.code === 'unsupported-variable')!;
-      assert.equal(bad.file, '.mcp.json');
-      assert.equal(covered(text, bad.range), '${HOME}');
-      assert.deepEqual(a.rejected, [{ name: 'bad-var', codes: ['unsupported-variable'] }]);
+      // VS Code starts .mcp.json servers without resolving variables: Claude Code's ${HOME} reaches
+      // the server as written, so it is exported as written, with a warning located in this file.
+      const literal = a.problems.find((p) => p.code === 'not-resolved-here')!;
+      assert.equal(literal.file, '.mcp.json');
+      assert.equal(literal.severity, 'warning');
+      assert.equal(covered(text, literal.range), '${HOME}');
+      assert.deepEqual(a.rejected, []);
+      assert.deepEqual((a.servers[3] as StdioDeclaredServer).args, ['${HOME}/srv.js']);
+    });
+
+    it('.mcp.json: ${input:} and ${workspaceFolder} are not resolved (no "inputs" to point to), as VS Code runs them', () => {
+      const text = '{ "mcpServers": { "a": { "command": "node", "args": ["${workspaceFolder}/a.js"], "env": { "TOKEN": "${input:tok}" } } } }';
+      const a = analyzeAs(text, DOT_MCP_SOURCE);
+      assert.deepEqual(codes(a), ['not-resolved-here', 'not-resolved-here']);
+      const input = a.problems.find((p) => covered(text, p.range) === '${input:tok}')!;
+      assert.equal(input.message, 'VS Code resolves no variable in .mcp.json: the server receives ${input:tok} as written, and so does DSH. To use an input or a variable, define the server in .vscode/mcp.json.');
+      assert.ok(!a.problems.some((p) => /"inputs"/.test(p.message)), 'no advice to add an input .mcp.json cannot have');
+      const server = a.servers[0] as StdioDeclaredServer;
+      assert.deepEqual([server.args, server.env, server.inputRefs], [['${workspaceFolder}/a.js'], { TOKEN: '${input:tok}' }, []]);
+      assert.deepEqual(a.inputs, []);
     });
 
     it('.mcp.json: the flat map newer VS Code builds read', () => {
@@ -144,7 +160,7 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       const a = await analyzeFolder({ ...options({ folder }), codeWorkspaceFile: codeWorkspace });
       assert.ok(a.usable);
       assert.deepEqual(a.servers.map((s) => [s.name, s.source ?? a.sourcePath]), [
-        ['github', '.vscode/mcp.json'], ['files', '.mcp.json'], ['docs', '.mcp.json'], ['time', codeWorkspace], ['postgres', '.devcontainer/devcontainer.json'],
+        ['github', '.vscode/mcp.json'], ['files', '.mcp.json'], ['docs', '.mcp.json'], ['bad-var', '.mcp.json'], ['time', codeWorkspace], ['postgres', '.devcontainer/devcontainer.json'],
       ]);
       const shadowed = a.problems.filter((p) => p.code === 'shadowed-server');
       assert.deepEqual(shadowed.map((p) => [p.file, p.args.name, p.related?.[0].file]), [
@@ -235,9 +251,9 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       assert.equal(r.code, 0, r.stderr);
       const out = r.json();
       assert.deepEqual(out.servers.map((s: { name: string; source?: string }) => [s.name, s.source ?? null]), [
-        ['github', null], ['files', '.mcp.json'], ['docs', '.mcp.json'], ['time', codeWorkspace], ['postgres', '.devcontainer/devcontainer.json'],
+        ['github', null], ['files', '.mcp.json'], ['docs', '.mcp.json'], ['bad-var', '.mcp.json'], ['time', codeWorkspace], ['postgres', '.devcontainer/devcontainer.json'],
       ]);
-      const variable = out.problems.find((p: { code: string }) => p.code === 'unsupported-variable');
+      const variable = out.problems.find((p: { code: string }) => p.code === 'not-resolved-here');
       assert.equal(variable.file, '.mcp.json');
       assert.equal(covered(fixture('dot-mcp.json'), variable.range), '${HOME}');
       const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));

@@ -446,18 +446,20 @@ class AnalysisRun {
     const oauthKey = propertyKeyNode(node, 'oauth');
     if (oauthKey) add('unsupported-auth', oauthKey);
 
-    // Variables, field by field.
+    // Variables, field by field. VS Code starts a `.mcp.json` server without resolving any.
+    const variables = this.source.dialect === 'dot-mcp' ? { ...this.options, literalOnly: true } : this.options;
     const fields: Field[] = [];
     const resolve = (kindOf: Field['kind'], valueNode: Node, key?: string): Template => {
       const raw = valueNode.value as string;
-      const resolved = resolveVariables(raw, this.options, inputs);
+      const resolved = resolveVariables(raw, variables, inputs);
       for (const v of resolved.issues) {
         const at = this.subRange(valueNode, raw, v.index, v.length);
+        const variable = v.variable.length > 80 ? `${v.variable.slice(0, 77)}...}` : v.variable;
         if (v.kind === 'undefined-input') {
           const related = inputsAnchor ? [{ file: this.file, range: this.range(inputsAnchor), message: 'inputs are defined here' }] : undefined;
           this.add('undefined-input', at, { id: v.id! }, { server: name, related });
         } else {
-          this.add('unsupported-variable', at, { variable: v.variable.length > 80 ? `${v.variable.slice(0, 77)}...}` : v.variable }, { server: name });
+          this.add(v.kind, at, { variable }, { server: name });
         }
       }
       fields.push({ kind: kindOf, key, node: valueNode, template: resolved.template, refs: templateRefs(resolved.template) });

@@ -58,9 +58,11 @@ export function literalText(template: Template): string {
 
 /** `Bearer abc` or `abc`: a credential field whose value has literal content beyond a scheme word. */
 export function hasLiteralCredential(template: Template): boolean {
-  const literal = literalText(template).trim();
+  const text = literalText(template);
+  // A `${...}` left as written (not a VS Code variable, or in `.mcp.json`) is a name, not a secret.
+  const literal = text.replace(/\$\{[^}\n]*\}/g, '').trim();
   if (literal === '') return false;
-  if (typeof template !== 'string') {
+  if (typeof template !== 'string' || literal !== text.trim()) {
     // "Bearer ${input:tok}": only the scheme is literal.
     return !/^(bearer|basic|token|apikey)$/i.test(literal);
   }

@@ -8,10 +8,20 @@ export interface VariableContext {
   userHome: string;
   pathSeparator?: string;
   resolveConfig?: (key: string) => unknown;
+  /** Resolve nothing: every `${...}` stays literal text (VS Code's `.mcp.json`, whose servers carry no variable replacement). */
+  literalOnly?: boolean;
 }
 
+/**
+ * - `unsupported-variable`: a VS Code variable only the editor can resolve (a command, the editor
+ *   state, another folder, an unset setting);
+ * - `undefined-input`: `${input:id}` with no such input;
+ * - `literal-variable`: a name VS Code does not know (e.g. `${HOME}`): VS Code's resolver returns
+ *   it unchanged, so the server receives it as written;
+ * - `not-resolved-here`: any variable in a file whose servers VS Code starts without resolving (`.mcp.json`).
+ */
 export interface VariableIssue {
-  kind: 'unsupported-variable' | 'undefined-input';
+  kind: 'unsupported-variable' | 'undefined-input' | 'literal-variable' | 'not-resolved-here';
   /** The variable as written, e.g. `${command:x}`. */
   variable: string;
   /** For undefined-input, the input id. */
@@ -52,6 +62,11 @@ export function resolveVariables(value: string, ctx: VariableContext, definedInp
     const whole = value.slice(index, close + 1);
     parts.push(value.slice(last, index));
     last = close + 1;
+    if (ctx.literalOnly) {
+      issues.push({ kind: 'not-resolved-here', variable: whole, index, length: whole.length });
+      parts.push(whole);
+      continue;
+    }
     const resolved = resolveOne(name, ctx);
     if (resolved.kind === 'text') {
       parts.push(resolved.text);
@@ -62,6 +77,9 @@ export function resolveVariables(value: string, ctx: VariableContext, definedInp
       parts.push({ input: resolved.id });
     } else if (resolved.kind === 'env') {
       parts.push({ env: resolved.name });
+    } else if (resolved.kind === 'unknown') {
+      issues.push({ kind: 'literal-variable', variable: whole, index, length: whole.length });
+      parts.push(whole);
     } else {
       issues.push({ kind: 'unsupported-variable', variable: whole, index, length: whole.length });
       parts.push(whole);
@@ -75,16 +93,32 @@ type Resolution =
   | { kind: 'text'; text: string }
   | { kind: 'input'; id: string }
   | { kind: 'env'; name: string }
-  | { kind: 'unsupported' };
+  | { kind: 'unsupported' }
+  /** Not a VS Code variable: VS Code's resolver returns it unchanged. */
+  | { kind: 'unknown' };
+
+/**
+ * The variables VS Code's resolver knows (`variableResolver.ts`); any other name (`${HOME}`,
+ * `${API_KEY:-x}`) is returned as written, unless an extension contributes it.
+ */
+const VSCODE_VARIABLES: ReadonlySet<string> = new Set([
+  'env', 'config', 'command', 'input', 'extensionInstallFolder', 'workspaceRoot', 'workspaceFolder', 'cwd',
+  'workspaceRootFolderName', 'workspaceFolderBasename', 'userHome', 'lineNumber', 'columnNumber', 'selectedText',
+  'file', 'fileWorkspaceFolder', 'fileWorkspaceFolderBasename', 'relativeFile', 'relativeFileDirname', 'fileDirname',
+  'fileExtname', 'fileBasename', 'fileBasenameNoExtension', 'fileDirnameBasename', 'execPath', 'execInstallFolder',
+  'pathSeparator', '/',
+]);
 
 function resolveOne(name: string, ctx: VariableContext): Resolution {
   const colon = name.indexOf(':');
   const head = colon < 0 ? name : name.slice(0, colon);
   const argument = colon < 0 ? undefined : name.slice(colon + 1);
   switch (head) {
+    case 'workspaceRoot': // VS Code's older names, resolved the same way
     case 'workspaceFolder':
       if (argument === undefined || argument === ctx.folderName) return { kind: 'text', text: ctx.folder };
       return { kind: 'unsupported' };
+    case 'workspaceRootFolderName':
     case 'workspaceFolderBasename':
       return argument === undefined ? { kind: 'text', text: path.basename(ctx.folder) } : { kind: 'unsupported' };
     case 'userHome':
@@ -103,7 +137,7 @@ function resolveOne(name: string, ctx: VariableContext): Resolution {
     case 'env':
       return argument ? { kind: 'env', name: argument } : { kind: 'unsupported' };
     default:
-      // ${command:...}, ${cwd}, ${execPath}, editor state (${file}, ...) and bare ${NAME}.
-      return { kind: 'unsupported' };
+      // ${command:...}, ${cwd}, ${execPath}, editor state (${file}, ...); a bare ${NAME} stays as written.
+      return VSCODE_VARIABLES.has(head) ? { kind: 'unsupported' } : { kind: 'unknown' };
   }
 }
