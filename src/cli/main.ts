@@ -12,7 +12,7 @@ import type { Problem } from '../core/problems/problems';
 import { readWorkspaceFile } from '../core/node/reader';
 import { prepareFolderExport } from '../core/node/folderExport';
 import {
-  folderAnalyzeOptions, readSetting, SETTING, SETTING_SCHEMAS, settingLayersFromFiles, settingsViewFromFiles, type FolderIdentity, type SettingsFileLayer,
+  folderAnalyzeOptions, readSetting, SETTING, SETTING_SCHEMAS, settingLayersFromFiles, settingsViewFromFiles, type FolderIdentity, type SettingsFileLayer, type SettingsView,
 } from '../core/settings/folderSettings';
 import { nodeValue, parseJsonc, propertyValue } from '../core/json/jsonTree';
 import { MODULE_COMMANDS, MODULE_OPTIONS, MODULE_USAGE } from './commands';
@@ -110,7 +110,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return await runExport(command, identity, dshHome, json, values['dry-run'] === true || command === 'check', io);
       case 'verify':
         expectArgs(rest, 0, command);
-        return await runVerify(folder, dshHome, json, io);
+        return await runVerify(folder, dshHome, json, io, identity.settings);
       case 'inputs':
         return await runInputs(rest, identity, dshHome, json, io);
       case undefined:
@@ -293,8 +293,8 @@ function table(rows: string[][]): string {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n');
 }
 
-async function runVerify(folder: string, dshHome: string, json: boolean, io: Io): Promise<number> {
-  const result: VerifyResult = await verifyFolder(folder, { dshHome });
+async function runVerify(folder: string, dshHome: string, json: boolean, io: Io, settings: SettingsView): Promise<number> {
+  const result: VerifyResult = await verifyFolder(folder, { dshHome, settings });
   const skills = await folderSkills(folder, dshHome, result);
   const dsh = dshOutlook(result, await new HostStore(dshHome).trustMode(), skills);
   if (json) {

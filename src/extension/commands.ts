@@ -313,7 +313,7 @@ export class Commands {
     const folder = await oneFolder(arg);
     if (!folder) return undefined;
     const dshHome = this.ctx.config.globalSettings().dshHome;
-    const result = await verifyFolder(folder.uri.fsPath, { dshHome });
+    const result = await verifyFolder(folder.uri.fsPath, { dshHome, settings: this.ctx.config.folder(folder).view });
     this.status.refresh();
     const reasons = result.reasons.map((r) => ({ code: r.code, message: r.message }));
     this.log.info(`verify ${folder.name}: ${result.ok ? 'ok' : reasons.map((r) => `${r.code} (${r.message})`).join('; ')}`);

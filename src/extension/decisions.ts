@@ -37,10 +37,12 @@ export interface FolderState {
   missingInputs: string[];
   /** Trust mode pinned: declared servers not approved for their current pin (DSH asks before starting them). */
   unapproved: string[];
+  /** Stale only because `chat.mcp.access` changed (the editor sees it; DSH, which cannot, still mounts the declaration). */
+  staleBySettings?: true;
 }
 
 export interface FolderFacts {
-  verify: { ok: boolean; reasons: ReadonlyArray<{ code: string }>; declaration?: { servers: ReadonlyArray<{ serverName: string; pin: string }>; rejected: ReadonlyArray<unknown>; inputs: ReadonlyArray<{ id: string }> } };
+  verify: { ok: boolean; reasons: ReadonlyArray<{ code: string; editorOnly?: true }>; declaration?: { servers: ReadonlyArray<{ serverName: string; pin: string }>; rejected: ReadonlyArray<unknown>; inputs: ReadonlyArray<{ id: string }> } };
   trustMode: string;
   storedInputs: ReadonlySet<string>;
   approvals: ReadonlyArray<{ serverName: string; pin: string }>;
@@ -50,8 +52,10 @@ export function folderState(facts: FolderFacts): FolderState {
   const state = declarationState(facts.verify);
   const d = facts.verify.declaration;
   if (!d || state === 'missing' || state === 'invalid') return { state, exported: 0, refused: 0, missingInputs: [], unapproved: [] };
+  const bySettings = state === 'stale' && facts.verify.reasons.every((r) => r.editorOnly);
   return {
     state,
+    ...(bySettings ? { staleBySettings: true as const } : {}),
     exported: d.servers.length,
     refused: d.rejected.length,
     missingInputs: [...new Set(d.inputs.map((i) => i.id))].filter((id) => !facts.storedInputs.has(id)),
@@ -86,6 +90,8 @@ export interface ChangedConcerns {
   skillRoots: boolean;
   /** `dsh.tools`: which probed tools DSH sessions get. */
   tools: boolean;
+  /** `chat.mcp.access`: which files VS Code runs a folder's servers from (`.mcp.json` or not). */
+  sources: boolean;
   any: boolean;
 }
 
@@ -96,7 +102,8 @@ export function changedConcerns(affects: (section: string) => boolean): ChangedC
   const lsp = affects('dsh.lsp.servers');
   const skillRoots = affects('dsh.skills.customRoots') || home;
   const tools = affects('dsh.tools');
-  return { trustMode, home, export: exportSettings, lsp, skillRoots, tools, any: trustMode || home || exportSettings || lsp || skillRoots || tools };
+  const sources = affects('chat.mcp.access');
+  return { trustMode, home, export: exportSettings, lsp, skillRoots, tools, sources, any: trustMode || home || exportSettings || lsp || skillRoots || tools || sources };
 }
 
 /** Secret-storage keys: one per workspace folder and input id, unambiguous for any characters. */

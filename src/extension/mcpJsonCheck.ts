@@ -54,7 +54,7 @@ export class McpJsonCheck implements Check, vscode.Disposable {
   ) {}
 
   wants(changed: ChangedConcerns): boolean {
-    return changed.trustMode || changed.home || changed.export;
+    return changed.trustMode || changed.home || changed.export || changed.sources;
   }
 
   fileChanged(uri: vscode.Uri, event: FileEvent): void {

@@ -43,7 +43,7 @@ function unapprovedWords(names: string[]): string {
 
 /** Every line the status says about a folder, most important first (the hover's detail, the tooltip). */
 function detailLines(s: FolderState, pending: string | undefined): string[] {
-  const lines = [pending, stateWords(s.state)];
+  const lines = [pending, s.staleBySettings ? vscode.l10n.t('stale: chat.mcp.access changed which files VS Code runs servers from since the export') : stateWords(s.state)];
   if (s.state !== 'missing') {
     if (s.missingInputs.length) lines.push(missingWords(s.missingInputs));
     if (s.unapproved.length) lines.push(unapprovedWords(s.unapproved));
@@ -116,7 +116,7 @@ export class DeclarationStatus implements vscode.Disposable {
     if (!state) {
       const { dshHome } = this.ctx.config.globalSettings();
       state = (async () => {
-        const verify = await verifyFolder(folder.uri.fsPath, { dshHome });
+        const verify = await verifyFolder(folder.uri.fsPath, { dshHome, settings: this.ctx.config.folder(folder).view });
         const trustMode = await this.ctx.hostStore().trustMode();
         const record = await this.ctx.hostStore().readFolder(folder.uri.fsPath).catch(() => undefined);
         return folderState({ verify, trustMode, storedInputs: new Set(Object.keys(record?.inputs ?? {})), approvals: record?.approvals ?? [] });

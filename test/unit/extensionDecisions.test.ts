@@ -62,7 +62,7 @@ describe('extension decisions (vscode-free)', () => {
 
   it('changedConcerns: only dsh.* sections matter, each to its own concern', () => {
     const only = (...sections: string[]) => changedConcerns((x) => sections.includes(x));
-    const none = { trustMode: false, home: false, export: false, lsp: false, skillRoots: false, tools: false, any: false };
+    const none = { trustMode: false, home: false, export: false, lsp: false, skillRoots: false, tools: false, sources: false, any: false };
     assert.deepEqual(only(), none);
     assert.deepEqual(only('editor.fontSize'), none);
     assert.deepEqual(only('dsh.trustMode'), { ...none, trustMode: true, any: true });
@@ -71,6 +71,7 @@ describe('extension decisions (vscode-free)', () => {
     assert.deepEqual(only('dsh.lsp.servers'), { ...none, lsp: true, any: true });
     assert.deepEqual(only('dsh.skills.customRoots'), { ...none, skillRoots: true, any: true });
     assert.deepEqual(only('dsh.tools'), { ...none, tools: true, any: true });
+    assert.deepEqual(only('chat.mcp.access'), { ...none, sources: true, any: true });
   });
 
   it('secret keys cannot collide across folders and ids', () => {

@@ -239,6 +239,48 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       assert.deepEqual(off.servers.map((s) => s.name), ['github']);
       assert.ok(!off.sources!.some((s) => s.path === '.mcp.json'));
     });
+
+    it('a change of chat.mcp.access makes the declaration stale for the faces that see the settings, not for DSH', async () => {
+      const { folder } = multiRoot({ vscode: fixture('vscode-mcp.json'), dotMcp: fixture('dot-mcp.json') });
+      const dshHome = tempDir('dsh-home-');
+      const access = (value: unknown) => (key: string) => (key === 'chat.mcp.access' ? value : undefined);
+      const staleReasons = async (value: unknown) => (await verifyFolder(folder, { dshHome, settings: access(value) })).reasons;
+
+      // Exported with the default (all): .mcp.json was read, and the value is not written.
+      await exportFolder({ ...options({ folder, resolveConfig: access(undefined) }), dshHome });
+      assert.equal(JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8')).mcpAccess, undefined);
+      assert.deepEqual(await staleReasons('all'), []);
+      const off = await staleReasons('registry');
+      assert.deepEqual(off, [{ code: 'stale', editorOnly: true, message: 'chat.mcp.access is "registry" now ("all" at the export): VS Code no longer reads .mcp.json' }]);
+      // DSH's own verify (no settings) still accepts it: it cannot see VS Code's settings.
+      assert.equal((await verifyFolder(folder, { dshHome })).ok, true);
+
+      // Exported with registry: pinned in the declaration; none reads the same files, all does not.
+      await exportFolder({ ...options({ folder, resolveConfig: access('registry') }), dshHome });
+      const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
+      assert.equal(declaration.mcpAccess, 'registry');
+      assert.ok(!declaration.sources?.some((s: { path: string }) => s.path === '.mcp.json'));
+      assert.deepEqual(await staleReasons('registry'), []);
+      assert.deepEqual(await staleReasons('none'), []);
+      assert.deepEqual((await staleReasons(undefined)).map((r) => r.message), ['chat.mcp.access is "all" now ("registry" at the export): VS Code now reads .mcp.json']);
+
+      // The CLI reads the setting from the folder's settings files, as the editor would.
+      writeFileSync(path.join(folder, '.vscode/settings.json'), '{ "chat.mcp.access": "all" }');
+      const r = cli(['verify', '--workspace', folder, '--json'], dshHome);
+      assert.equal(r.code, 1, r.stderr);
+      const out = r.json();
+      assert.deepEqual(out.verify.reasons.map((x: { code: string }) => x.code), ['stale']);
+      assert.match(out.verify.reasons[0].message, /chat\.mcp\.access is "all" now/);
+      assert.equal(out.dsh.mounts, true, 'DSH, which cannot see the setting, still mounts the declaration');
+      writeFileSync(path.join(folder, '.vscode/settings.json'), '{ "chat.mcp.access": "none" }');
+      assert.equal(cli(['verify', '--workspace', folder], dshHome).code, 0);
+      // In a multi-root workspace only the workspace file can set it (window scope), not the folder.
+      const codeWorkspace = path.join(path.dirname(folder), 'multi.code-workspace');
+      writeFileSync(codeWorkspace, '{ "folders": [{ "path": "app" }] }');
+      assert.equal(cli(['verify', '--workspace', folder, '--code-workspace', codeWorkspace], dshHome).code, 1, 'the folder\'s value is ignored: "all"');
+      writeFileSync(codeWorkspace, '{ "folders": [{ "path": "app" }], "settings": { "chat.mcp.access": "registry" } }');
+      assert.equal(cli(['verify', '--workspace', folder, '--code-workspace', codeWorkspace], dshHome).code, 0);
+    });
   });
 
   describe('through the CLI (dist/cli.js)', () => {

@@ -18,6 +18,7 @@ export function buildDeclarationBody(analysis: Analysis, folder: string, section
     folder: path.resolve(folder),
     source: { path: analysis.sourcePath, sha256: analysis.sourceSha256 },
     ...(analysis.sources?.length ? { sources: analysis.sources } : {}),
+    ...(analysis.mcpAccess && analysis.mcpAccess !== 'all' ? { mcpAccess: analysis.mcpAccess } : {}),
     inputs: analysis.inputs,
     servers: analysis.servers,
     rejected: analysis.rejected,

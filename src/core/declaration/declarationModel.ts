@@ -172,6 +172,11 @@ export const DeclarationSchema = z.strictObject({
    * of its bytes, or null when it did not exist: any change (an edit, a removal, a new file) makes the declaration stale.
    */
   sources: z.optional(z.array(z.strictObject({ path: z.string().check(z.minLength(1)), sha256: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))) }))),
+  /**
+   * The effective value of VS Code's `chat.mcp.access` at the export, written when it is not `all`
+   * (the default): it decides whether `.mcp.json` is read, so a change of it makes the declaration stale.
+   */
+  mcpAccess: z.optional(z.enum(['all', 'registry', 'none'])),
   inputs: z.array(DeclaredInputSchema),
   servers: z.array(DeclaredServerSchema),
   rejected: z.array(RejectedServerSchema),
@@ -191,6 +196,10 @@ export type VerifyCode = 'rollback' | 'missing' | 'unreadable' | 'unsigned' | 'b
 
 export interface VerifyResult {
   ok: boolean;
-  reasons: Array<{ code: VerifyCode; message: string }>;
+  /**
+   * `editorOnly`: found only through the editor's settings (`chat.mcp.access`), which the DSH side
+   * cannot see: the declaration is stale for the editor and the CLI, but DSH still mounts it.
+   */
+  reasons: Array<{ code: VerifyCode; message: string; editorOnly?: true }>;
   declaration?: Declaration;
 }

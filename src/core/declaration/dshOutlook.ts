@@ -24,7 +24,9 @@ export interface DshOutlook {
 }
 
 export function dshOutlook(verified: VerifyResult, trustMode: TrustMode, skills: SkillGateResult): DshOutlook {
-  const declaration = verified.ok && trustMode !== 'deny' ? verified.declaration : undefined;
+  // A reason only the editor's settings show does not stop DSH, which cannot see them.
+  const verifiesForDsh = verified.reasons.every((r) => r.editorOnly);
+  const declaration = verifiesForDsh && trustMode !== 'deny' ? verified.declaration : undefined;
   const lsp = declaration?.lsp;
   return {
     trustMode,

@@ -20,7 +20,7 @@ import { templateRefs, templateWithPlaceholders, type Template } from '../declar
 import { decodeText, LineIndex, type Range } from '../json/text';
 import { check02Rules } from './dshRow';
 import { resolveVariables, type VariableContext } from './variables';
-import { SECTION_PATH, SERVER_MAP_KEYS, sectionNode, VSCODE_SOURCE, type SourceSpec } from './sources';
+import { SECTION_PATH, SERVER_MAP_KEYS, sectionNode, VSCODE_SOURCE, type McpAccess, type SourceSpec } from './sources';
 
 export const SOURCE_PATH = VSCODE_SOURCE.path;
 
@@ -76,6 +76,8 @@ export interface Analysis {
   inputDefinitions: Record<string, InputDefinition>;
   /** The other files read (`.mcp.json`, dev container, workspace file), present or not; see {@link SourcePin}. */
   sources?: SourcePin[];
+  /** The effective `chat.mcp.access` the folder's files were chosen by (analyzeFolder; absent: `all`). */
+  mcpAccess?: McpAccess;
   /** Where each exported server's name is written (its file is the server's `source`, else `sourcePath`), for located diagnostics. */
   serverKeys?: Record<string, { file: string; range: Range }>;
 }

@@ -91,9 +91,32 @@ export function isFolderRelative(sourcePath: string): boolean {
   return !/^([A-Za-z]:[\\/]|[\\/])/.test(sourcePath);
 }
 
+/** VS Code's setting that decides whether `.mcp.json` is read. */
+export const MCP_ACCESS_SETTING = 'chat.mcp.access';
+export const MCP_ACCESS_VALUES = ['all', 'registry', 'none'] as const;
+export type McpAccess = (typeof MCP_ACCESS_VALUES)[number];
+
+/**
+ * The effective `chat.mcp.access`: VS Code compares the value with `none` and `registry`, so
+ * anything else (unset, a value of the wrong shape) acts as `all`; `false` is the older "off".
+ */
+export function effectiveMcpAccess(value: unknown): McpAccess {
+  if (value === 'none' || value === false) return 'none';
+  return value === 'registry' ? 'registry' : 'all';
+}
+
 /** `chat.mcp.access`: `none` runs no server, `registry` only gallery ones; `.mcp.json` is read only with `all` (the default). */
 export function dotMcpDiscoveryOn(access: unknown): boolean {
-  return access !== 'none' && access !== 'registry' && access !== false;
+  return effectiveMcpAccess(access) === 'all';
+}
+
+/**
+ * Whether the export of a declaration read `.mcp.json`: its pinned `mcpAccess` (absent: `all`),
+ * or, for a declaration older than that field, whether `.mcp.json` is among its pins.
+ */
+export function declarationReadDotMcp(declaration: { mcpAccess?: McpAccess; source: { path: string }; sources?: ReadonlyArray<{ path: string }> }): boolean {
+  if (declaration.mcpAccess !== undefined) return dotMcpDiscoveryOn(declaration.mcpAccess);
+  return declaration.source.path === DOT_MCP_SOURCE.path || (declaration.sources ?? []).some((s) => s.path === DOT_MCP_SOURCE.path);
 }
 
 /**

@@ -21,7 +21,10 @@ import { findDuplicateKeys, parseJsonc } from '../json/jsonTree';
 import { makeProblem, type Problem } from '../problems/problems';
 import type { ReadFailure } from '../problems/readFailure';
 import { MAX_SOURCE_BYTES, readRegularFile, readWorkspaceFile, type ReadResult } from './reader';
-import { DEVCONTAINER_SOURCE, dialectOf, DOT_MCP_SOURCE, dotMcpDiscoveryOn, isFolderRelative, sourceDigest, VSCODE_SOURCE, type SourceSpec } from '../mcp/sources';
+import {
+  declarationReadDotMcp, DEVCONTAINER_SOURCE, dialectOf, DOT_MCP_SOURCE, dotMcpDiscoveryOn, effectiveMcpAccess, isFolderRelative, MCP_ACCESS_SETTING, sourceDigest, VSCODE_SOURCE, type SourceSpec,
+} from '../mcp/sources';
+import type { SettingsView } from '../settings/folderSettings';
 import { mergeSources, type SourceRead } from '../mcp/mergeSources';
 import { loadEnvFile, pinEnvFiles } from './envFile';
 import { decodeText, EMPTY_RANGE } from '../json/text';
@@ -48,7 +51,7 @@ export function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Pr
  */
 export function folderSources(options: Pick<AnalyzeOptions, 'resolveConfig' | 'codeWorkspaceFile'>): SourceSpec[] {
   const specs = [VSCODE_SOURCE];
-  if (dotMcpDiscoveryOn(options.resolveConfig?.('chat.mcp.access'))) specs.push(DOT_MCP_SOURCE);
+  if (dotMcpDiscoveryOn(options.resolveConfig?.(MCP_ACCESS_SETTING))) specs.push(DOT_MCP_SOURCE);
   if (options.codeWorkspaceFile) specs.push({ path: path.resolve(options.codeWorkspaceFile), dialect: 'code-workspace' });
   specs.push(DEVCONTAINER_SOURCE);
   return specs;
@@ -77,7 +80,9 @@ export async function analyzeFolder(options: AnalyzeOptions, unsaved?: (sourcePa
     const decoded = decodeText(read.bytes);
     reads.push({ spec, analysis: decoded.ok ? await pinEnvFiles(analysis, options.folder, decoded.text, spec.dialect) : analysis });
   }
-  return mergeSources(reads, readFailureProblem({ kind: 'missing' }, SOURCE_PATH));
+  const merged = mergeSources(reads, readFailureProblem({ kind: 'missing' }, SOURCE_PATH));
+  const mcpAccess = effectiveMcpAccess(options.resolveConfig?.(MCP_ACCESS_SETTING));
+  return mcpAccess === 'all' ? merged : { ...merged, mcpAccess };
 }
 
 /** The first pin of `pins` whose file no longer holds the pinned bytes (changed, removed, created or unreadable), if any. */
@@ -284,8 +289,11 @@ async function ensureIgnoreRules(folder: string, dir: ConfinedDir): Promise<void
 /**
  * Checks a folder's declaration: readable and well-formed, signed with this user's key,
  * every pin and the digest intact, made for this folder, and made from the current source.
+ * `settings`, when the face knows the folder's settings (the editor, the CLI), also checks that
+ * `chat.mcp.access` still chooses the files the export read; the DSH side, which cannot see
+ * VS Code's settings, leaves it out.
  */
-export async function verifyFolder(folderPath: string, options: { dshHome: string }): Promise<VerifyResult> {
+export async function verifyFolder(folderPath: string, options: { dshHome: string; settings?: SettingsView }): Promise<VerifyResult> {
   const folder = path.resolve(folderPath);
   const reasons: VerifyResult['reasons'] = [];
   const fail = (code: VerifyCode, message: string): VerifyResult => ({ ok: false, reasons: [{ code, message }] });
@@ -354,6 +362,14 @@ export async function verifyFolder(folderPath: string, options: { dshHome: strin
     if (!changed) continue;
     const how = { changed: 'changed since the export', removed: 'was removed since the export', created: 'was created since the export', unreadable: 'can no longer be read' }[changed.now];
     reasons.push({ code: 'stale', message: `the source ${pin.path} ${how}` });
+  }
+  if (options.settings) {
+    const now = effectiveMcpAccess(options.settings(MCP_ACCESS_SETTING));
+    const readThen = declarationReadDotMcp(declaration);
+    if (dotMcpDiscoveryOn(now) !== readThen) {
+      const was = declaration.mcpAccess ?? (readThen ? 'all' : 'none or registry');
+      reasons.push({ code: 'stale', editorOnly: true, message: `${MCP_ACCESS_SETTING} is "${now}" now ("${was}" at the export): VS Code ${readThen ? 'no longer reads' : 'now reads'} ${DOT_MCP_SOURCE.path}` });
+    }
   }
   return { ok: reasons.length === 0, reasons, declaration };
 }

@@ -36,6 +36,12 @@ export const SETTING = {
  */
 export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([SETTING.trustMode, SETTING.home, SETTING.customSkillRoots]);
 
+/**
+ * Settings of VS Code's `window` scope the bridge reads: a folder of a multi-root workspace cannot
+ * set them (VS Code refuses to write them there and ignores them), only user and workspace settings can.
+ */
+export const WINDOW_SCOPED_SETTINGS: ReadonlySet<string> = new Set(['chat.mcp.access']);
+
 const timerMs = z.int().check(z.minimum(1), z.maximum(2147483647));
 export const SETTING_SCHEMAS = {
   auto: z.enum(['off', 'onSave']),
@@ -134,6 +140,7 @@ function valueTree(settings: Record<string, unknown>, level: SettingsFileLayer['
   for (const [key, value] of Object.entries(settings)) {
     if (key.startsWith('[')) continue;
     if (level !== 'user' && USER_ONLY_SETTINGS.has(key)) continue;
+    if (level === 'folder' && WINDOW_SCOPED_SETTINGS.has(key)) continue;
     const segments = key.split('.');
     let node = tree;
     let blocked = false;

@@ -154,4 +154,36 @@ describe('ws-sources: every file VS Code runs the folder\'s servers from', funct
       fs.writeFileSync(devcontainer, original);
     }
   });
+
+  it('a change of chat.mcp.access (which decides whether .mcp.json is read) makes verify and the status say stale', async function () {
+    const folder = workspaceFolder();
+    const summary = await vscode.commands.executeCommand('dsh.exportMcpServers', [folder.uri]);
+    assert.strictEqual(summary.outcome, 'exported', JSON.stringify(summary));
+    const fresh = await vscode.commands.executeCommand('dsh.verifyDeclaration', folder.uri);
+    assert.deepStrictEqual({ ok: fresh.ok, reasons: fresh.reasons }, { ok: true, reasons: [] });
+    const status = () => extension().exports.status();
+    await waitFor(() => status().state && status().state.state === 'up-to-date', 10000, `the status before (now ${JSON.stringify(status())})`);
+
+    // A window-scoped setting: a multi-root workspace sets it in its .code-workspace file, not per folder.
+    const config = vscode.workspace.getConfiguration('chat.mcp', folder.uri);
+    await config.update('access', 'registry', vscode.ConfigurationTarget.Workspace);
+    try {
+      const stale = await vscode.commands.executeCommand('dsh.verifyDeclaration', folder.uri, { dsh: true });
+      assert.strictEqual(stale.ok, false);
+      assert.deepStrictEqual(stale.reasons.map((r) => [r.code, r.message]), [['stale', 'chat.mcp.access is "registry" now ("all" at the export): VS Code no longer reads .mcp.json']]);
+      assert.ok(stale.dsh.servers.includes('files'), 'DSH, which cannot see the setting, still mounts the declaration');
+      await waitFor(() => status().bar === '$(warning) DSH: stale', 10000, `the status bar to say stale (now ${JSON.stringify(status())})`);
+      assert.match(status().detail, /^stale: chat\.mcp\.access changed which files VS Code runs servers from since the export/);
+      // .mcp.json is no longer read: its Problems go.
+      await waitFor(() => codes(uriOf('.mcp.json')).length === 0, 15000, `no diagnostics in .mcp.json (now ${codes(uriOf('.mcp.json'))})`);
+      // Exported again under the new value: pinned, and fresh.
+      await vscode.commands.executeCommand('dsh.exportMcpServers', [folder.uri]);
+      const decl = JSON.parse(fs.readFileSync(path.join(folder.uri.fsPath, '.dsh', 'declaration.json'), 'utf8'));
+      assert.strictEqual(decl.mcpAccess, 'registry');
+      assert.ok(!decl.servers.some((s) => s.source === '.mcp.json'));
+      assert.strictEqual((await vscode.commands.executeCommand('dsh.verifyDeclaration', folder.uri)).ok, true);
+    } finally {
+      await config.update('access', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
 });
