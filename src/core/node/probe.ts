@@ -18,7 +18,7 @@
  * - A successful probe is recorded in the host store (`<dshHome>/bridge/probes/`, never the
  *   workspace) unless `record: false`; the next export signs its tool pins into the
  *   declaration while the server's launch pin is unchanged.
- * - The MCP SDK client is loaded only here, from its own bundle (dist/mcp-probe.js).
+ * - The probe's MCP client (probe/probeClient.ts) is loaded on the first probe, not before.
  */
 import * as path from 'node:path';
 import { analyzeFolder } from './declarationFiles';
@@ -116,13 +116,13 @@ export interface ProbeFolderRequest extends FolderIdentity {
   record?: boolean;
   /** At most this many servers at once (default 2). */
   concurrency?: number;
-  /** For tests: the probe of one row (default: the MCP SDK client, loaded lazily). */
+  /** For tests: the probe of one row (default: probe/probeClient.ts, loaded lazily). */
   probeRow?: (row: Parameters<typeof import('./probe/probeClient').probeRow>[0], options: RowProbeOptions) => Promise<RowProbe>;
 }
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
 
-/** The MCP SDK client bundle, loaded on first use (a separate file in dist/). */
+/** The probe's MCP client, evaluated on first use only (the bundler keeps a dynamic import lazy). */
 async function defaultProbeRow(): Promise<NonNullable<ProbeFolderRequest['probeRow']>> {
   const mod = await import('./probe/probeClient.js');
   return mod.probeRow;
