@@ -1,3 +1,4 @@
+import { serverOfTool } from '../core/mcp/toolNames';
 import type { PromptAssembly, ToolSchema } from './types';
 
 /** DSH's reserved `toolOrder` entry marking where unlisted tools go (dsh-system-prompt). */
@@ -59,11 +60,10 @@ export function mergeTools(assembly: PromptAssembly, added: readonly ToolSchema[
  * (`mcp__<serverName>__...`), unless the tool is still visible (registered by someone else).
  */
 export function dropTools(assembly: PromptAssembly, serverNames: ReadonlySet<string>, stillVisible: ReadonlySet<string>): string[] {
-  const prefixes = [...serverNames].map((n) => `mcp__${n}__`);
   const removed: string[] = [];
   for (let i = assembly.tools.length - 1; i >= 0; i--) {
     const name = assembly.tools[i].name;
-    if (stillVisible.has(name) || !prefixes.some((p) => name.startsWith(p))) continue;
+    if (stillVisible.has(name) || serverOfTool(name, serverNames) === undefined) continue;
     removed.push(name);
     if (Object.isFrozen(assembly.tools)) assembly.tools = assembly.tools.filter((_, j) => j !== i);
     else assembly.tools.splice(i, 1);

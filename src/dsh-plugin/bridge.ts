@@ -8,6 +8,7 @@ import { HostStore } from '../core/node/hostStore';
 import { type TrustMode } from '../core/settings/folderSettings';
 import { describeLspServers, LSP_APPROVAL_NAME, lspReviewLines, lspSectionUsable, toLspStdioConfig } from '../core/lsp/lspRow';
 import { reviewLines } from '../core/mcp/launchReview';
+import { serverOfTool, toolNamePrefix } from '../core/mcp/toolNames';
 import type { TemplateLookup } from '../core/declaration/template';
 import { dropTools, mergeTools } from './assembly';
 import { LSP_PROMPT_SECTION, LSP_TOOL_NAME, mergeSections, mountLsp, type LspMounted } from './lspMount';
@@ -227,8 +228,8 @@ export class Bridge {
     const visible = this.visibleTools(context, state);
     const offered = await this.gateTools(state, visible, context.signal);
     const blocked = new Set(state.toolGate.blocked);
-    const prefixes = [...state.mounts.keys()].map((n) => `mcp__${n}__`);
-    const added = offered.filter((tool) => prefixes.some((p) => tool.name.startsWith(p)) || (state.lsp !== undefined && tool.name === LSP_TOOL_NAME));
+    const mounted = [...state.mounts.keys()];
+    const added = offered.filter((tool) => serverOfTool(tool.name, mounted) !== undefined || (state.lsp !== undefined && tool.name === LSP_TOOL_NAME));
     const gone = new Set(state.stopped);
     state.stopped.clear();
     const lspGone = state.lspStopped;
@@ -291,7 +292,7 @@ export class Bridge {
   private providedAlready(agent: AgentLike, name: string, exact = false): boolean {
     const tools = this.ctx.get('tools') as ToolsService | undefined;
     if (!tools) return false;
-    const prefix = `mcp__${name}__`;
+    const prefix = toolNamePrefix(name);
     try {
       return tools.schemas(agent).some((t) => (exact ? t.name === name : t.name.startsWith(prefix)));
     } catch {
@@ -414,7 +415,7 @@ export class Bridge {
         }
         const outcome = await approval.request({
           agent,
-          toolName: `mcp__${server.serverName}__*`,
+          toolName: `${toolNamePrefix(server.serverName)}*`,
           reason: approvalReason(`Start MCP server "${server.name}" from ${declarationPath}?`, reviewLines(server), trust),
           signal,
         });

@@ -14,7 +14,7 @@
  */
 import type { DeclaredTools } from '../core/declaration/declarationModel';
 import { canonicalHash } from '../core/json/canonicalJson';
-import { publicToolName } from '../core/mcp/toolNames';
+import { publicToolName, serverOfTool } from '../core/mcp/toolNames';
 import { toolAllowed } from '../core/tools/toolChoice';
 import { compareToolWithPin, type ToolChange } from '../core/tools/toolDefinitions';
 import type { ToolSchema } from './types';
@@ -133,11 +133,6 @@ export interface GateContext {
   where: string;
 }
 
-/** The mounted server (among `servers`) a public tool name belongs to (`mcp__<serverName>__...`). */
-export function mountedServerOf(toolName: string, servers: readonly string[]): string | undefined {
-  return servers.find((s) => toolName.startsWith(`mcp__${s}__`));
-}
-
 /** A declared server of the session's declaration, as the gate needs it. */
 export interface GatedServer {
   serverName: string;
@@ -190,7 +185,7 @@ export class SessionToolGate {
    * prefix the tool has, when its declared entry has `tools` (a choice or pins).
    */
   private gatedServerOf(toolName: string, servers: readonly string[]): string | undefined {
-    const serverName = mountedServerOf(toolName, servers);
+    const serverName = serverOfTool(toolName, servers);
     return serverName !== undefined && this.declared.get(serverName)?.tools !== undefined ? serverName : undefined;
   }
 

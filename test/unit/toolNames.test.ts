@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { publicToolName } from '../../src/core/mcp/toolNames';
+import { publicToolName, serverOfTool, toolNamePrefix } from '../../src/core/mcp/toolNames';
 
 // Contract section 2, every vector.
 const VECTORS: Array<[string, string, string]> = [
@@ -47,6 +47,19 @@ describe('publicToolName', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('keeps the server\'s prefix whole for every serverName a declaration allows, so a tool\'s server is known by its name (property)', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9_-]{1,32}$/), fc.string({ unit: 'binary', maxLength: 80 }), (s, r) => {
+        const name = publicToolName(s, r);
+        assert.ok(name.startsWith(toolNamePrefix(s)), name);
+        assert.equal(serverOfTool(name, ['other', s]), s === 'other' || name.startsWith(toolNamePrefix('other')) ? 'other' : s);
+      }),
+      { numRuns: 2000 },
+    );
+    assert.equal(serverOfTool('read_file', ['fs']), undefined);
+    assert.equal(serverOfTool('mcp__fsx__read', ['fs']), undefined, 'a prefix is the whole server name and its "__"');
   });
 
   it('is not injective when a serverName contains "__" (why the bridge never emits one)', () => {
