@@ -408,32 +408,17 @@ export class Bridge {
 
       const approvedPin = approvals.some((a) => a.serverName === server.serverName && a.pin === server.pin);
       if (!(trust === 'pinned' && approvedPin) && !state.allowed.has(k)) {
-        const approval = this.ctx.get('approval') as ApprovalService | undefined;
-        if (!approval) {
-          this.once(state, `${where}: server ${label} not started: this DSH has no approval service to ask`);
-          continue;
-        }
-        const outcome = await approval.request({
-          agent,
+        const allowed = await this.askToStart(state, {
+          key: k,
+          turn,
+          where,
+          label: `server ${label}`,
           toolName: `${toolNamePrefix(server.serverName)}*`,
           reason: approvalReason(`Start MCP server "${server.name}" from ${declarationPath}?`, reviewLines(server), trust),
-          signal,
-        });
-        if (outcome === 'rejected') {
-          state.rejected.add(k);
-          this.log.info(`${where}: server ${label} rejected by the user: not started in this session`);
-          continue;
-        }
-        if (outcome !== 'allowed-once') {
-          state.unanswered.set(k, turn);
-          if (outcome === 'unavailable') {
-            // No answerer (a headless run): every turn would end the same way; say once what fixes it.
-            this.once(state, `${where}: nothing can answer DSH's approval in this session (a headless run?), so servers that need it are not started; to start them without asking: dsh-bridge trust pinned, then dsh-bridge approve --workspace ${JSON.stringify(folder)}`);
-          }
-          this.once(state, `${where}: server ${label} not started: approval ${outcome}`, 'info');
-          continue;
-        }
-        state.unanswered.delete(k);
+          // No answerer (a headless run): every turn would end the same way; say once what fixes it.
+          headless: `${where}: nothing can answer DSH's approval in this session (a headless run?), so servers that need it are not started; to start them without asking: dsh-bridge trust pinned, then dsh-bridge approve --workspace ${JSON.stringify(folder)}`,
+        }, signal);
+        if (!allowed) continue;
         state.allowed.add(k);
       }
       if (state.ended || this.disposed || signal?.aborted) break;
@@ -449,6 +434,39 @@ export class Bridge {
     // This step's request waits for the servers started in it, at most startWaitMs: the ones up
     // by then are in it, the others join the request of the step after they are up.
     if (launched.length) await Promise.race([Promise.allSettled(launched), delay(this.options.startWaitMs ?? DEFAULT_START_WAIT_MS, signal)]);
+  }
+
+  /**
+   * DSH's in-turn approval to start something (an MCP server, the language servers): true when
+   * allowed once. A rejection holds for the session; no answer (cancelled, unavailable) asks again
+   * next turn, and is said once per session (a headless run answers the same every turn), after
+   * `headless` when nothing can answer.
+   */
+  private async askToStart(
+    state: SessionState,
+    ask: { key: string; turn: string; where: string; label: string; toolName: string; reason: string; headless?: string },
+    signal: AbortSignal | undefined,
+  ): Promise<boolean> {
+    const { key: k, where, label } = ask;
+    const approval = this.ctx.get('approval') as ApprovalService | undefined;
+    if (!approval) {
+      this.once(state, `${where}: ${label} not started: this DSH has no approval service to ask`);
+      return false;
+    }
+    const outcome = await approval.request({ agent: state.agent, toolName: ask.toolName, reason: ask.reason, signal });
+    if (outcome === 'rejected') {
+      state.rejected.add(k);
+      this.log.info(`${where}: ${label} rejected by the user: not started in this session`);
+      return false;
+    }
+    if (outcome !== 'allowed-once') {
+      state.unanswered.set(k, ask.turn);
+      if (outcome === 'unavailable' && ask.headless) this.once(state, ask.headless);
+      this.once(state, `${where}: ${label} not started: approval ${outcome}`, 'info');
+      return false;
+    }
+    state.unanswered.delete(k);
+    return true;
   }
 
   /** One server's start (envFile and stored values read now), run in the background of the step. */
@@ -547,29 +565,15 @@ export class Bridge {
     }
     const approved = want.approvals.some((a) => a.serverName === LSP_APPROVAL_NAME && a.pin === section.pin);
     if (!(want.trust === 'pinned' && approved)) {
-      const approval = this.ctx.get('approval') as ApprovalService | undefined;
-      if (!approval) {
-        this.once(state, `${where}: ${label} not started: this DSH has no approval service to ask`);
-        return;
-      }
-      const outcome = await approval.request({
-        agent,
+      const allowed = await this.askToStart(state, {
+        key: k,
+        turn,
+        where,
+        label,
         toolName: LSP_TOOL_NAME,
         reason: approvalReason(`Start language servers ${describeLspServers(section)} from ${want.declarationPath}?`, lspReviewLines(section), want.trust),
-        signal,
-      });
-      if (outcome === 'rejected') {
-        state.rejected.add(k);
-        this.log.info(`${where}: ${label} rejected by the user: not started in this session`);
-        return;
-      }
-      if (outcome !== 'allowed-once') {
-        state.unanswered.set(k, turn);
-        // Asked again next turn, but said once per session (a headless run answers the same every turn).
-        this.once(state, `${where}: ${label} not started: approval ${outcome}`, 'info');
-        return;
-      }
-      state.unanswered.delete(k);
+      }, signal);
+      if (!allowed) return;
     }
     if (state.ended || this.disposed || signal?.aborted) return;
     // Rendered again at start: the DSH environment is read now, not at approval time.
