@@ -17,6 +17,7 @@ import { McpClientModules, type Mounted } from './mcpModules';
 import { DEFAULT_START_WAIT_MS, delay, retryAt } from './startPolicy';
 import { buildRow } from './rows';
 import { SessionToolGate } from './toolGate';
+import { errorText } from './errors';
 import { countOf } from '../core/problems/plural';
 import type {
   AgentLike, AgentsService, ApprovalService, AssembleContext, Ctx, Fiber, Logger, PromptAssembly, ToolSchema, ToolsService,
@@ -98,7 +99,6 @@ interface SessionState {
 }
 
 const key = (serverName: string, pin: string) => `${serverName} ${pin}`;
-const errorText = (error: unknown) => String(error instanceof Error ? error.message : error);
 const shortPin = (pin: string) => pin.slice(0, 'sha256:'.length + 12);
 
 /**
@@ -198,7 +198,7 @@ export class Bridge {
     await state.chain.catch(() => undefined);
     const names = [...state.mounts.keys()];
     await Promise.all([...state.mounts.values()].map((m) => m.mounted.unmount().catch((error) => {
-      this.log.warn(`dsh-bridge: stopping server "${m.serverName}" failed: ${String(error instanceof Error ? error.message : error)}`);
+      this.log.warn(`dsh-bridge: stopping server "${m.serverName}" failed: ${errorText(error)}`);
     })));
     state.mounts.clear();
     if (state.lsp) {
@@ -617,7 +617,7 @@ export class Bridge {
         state.fiber = fiber;
         return fiber.ctx;
       } catch (error) {
-        this.once(state, `dsh-bridge: session ${state.agent.id}: cannot attach to the session context (${String(error instanceof Error ? error.message : error)})`);
+        this.once(state, `dsh-bridge: session ${state.agent.id}: cannot attach to the session context (${errorText(error)})`);
         state.fiberReady = undefined;
         return undefined;
       }

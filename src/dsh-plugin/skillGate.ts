@@ -6,6 +6,7 @@ import type { SkillRootKind } from '../core/declaration/declarationModel';
 import { nodeSkillFs } from '../core/node/skillFs';
 import { analyzeSkillText, discoverSkills, hashSkillRoot, resolveAgentsHome, skillBody, type SkillCandidate } from '../core/skills/skills';
 import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
+import { errorText } from './errors';
 
 /** The provider name the gate registers in each session's layer of the skill registry. */
 export const SKILL_GATE_PROVIDER = 'dsh-bridge-skill-gate';
@@ -61,10 +62,6 @@ export interface SkillGateOptions {
   env?: NodeJS.ProcessEnv;
   /** Overrides for hosts where the filesystem row's config cannot be read (no Loader). */
   roots?: Partial<DshSkillRoots>;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

@@ -18,6 +18,7 @@ import { publicToolName, serverOfTool } from '../core/mcp/toolNames';
 import { toolAllowed } from '../core/tools/toolChoice';
 import { compareToolWithPin, type ToolChange } from '../core/tools/toolDefinitions';
 import type { ToolSchema } from './types';
+import { errorText } from './errors';
 
 /** What the gate says of one live tool. */
 export type ToolGateVerdict =
@@ -215,9 +216,8 @@ export class SessionToolGate {
     }
     this.blockedNow = blocked;
     this.closedTo = [...servers];
-    const why = String(error instanceof Error ? error.message : error);
     try {
-      this.once(at, `${at.where}: the tool gate failed (${why}): every tool of the servers with a tool choice or pins is withheld in this step and refused if called`);
+      this.once(at, `${at.where}: the tool gate failed (${errorText(error)}): every tool of the servers with a tool choice or pins is withheld in this step and refused if called`);
     } catch {
       // A failing log must not reopen what was just closed.
     }
