@@ -13,7 +13,8 @@ const RESERVED = /serverName "[^"]*" is already in use/;
 /** At most this many module instances per serverName (= concurrent sessions using it). */
 const MAX_INSTANCES = 64;
 
-function errorText(error: unknown): string {
+/** The messages of an error and its causes (rc.8 wraps the reservation conflict), for matching. */
+function causeChainText(error: unknown): string {
   let text = '';
   for (let e: unknown = error, depth = 0; e !== undefined && depth < 5; depth++) {
     text += ` ${e instanceof Error ? e.message : String(e)}`;
@@ -23,7 +24,7 @@ function errorText(error: unknown): string {
 }
 
 export function isReservationConflict(error: unknown): boolean {
-  return RESERVED.test(errorText(error));
+  return RESERVED.test(causeChainText(error));
 }
 
 export interface Mounted {
