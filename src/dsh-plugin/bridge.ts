@@ -132,12 +132,13 @@ export class Bridge {
 
   start(): void {
     // A tool kept out of a session's requests is also refused if the model calls it by name
-    // (rc.8 registers every tool a server lists; this guard runs after DSH's own pre-execute).
+    // (rc.8 registers every tool a server lists; this guard runs after DSH's own pre-execute),
+    // and so is a tool of a gated server registered after the last request (not judged yet).
     const tools = this.ctx.get('tools') as ToolsService | undefined;
     tools?.guard?.((exec) => {
       const state = exec?.agent ? this.sessions.get(exec.agent as AgentLike) : undefined;
-      return state?.toolGate.refuses(String(exec.name))
-        ? `tool ${String(exec.name)} is withheld in this session by DSH Bridge (left out by dsh.tools, or changed since the server was probed)`
+      return state?.toolGate.refuses(String(exec.name), state.mounts.keys())
+        ? `tool ${String(exec.name)} is withheld in this session by DSH Bridge (left out by dsh.tools, changed since the server was probed, or not among the tools of this session's last request)`
         : undefined;
     });
     this.ctx.on('system-prompt/assemble', (assembly: PromptAssembly, context: AssembleContext, next: () => Promise<PromptAssembly>) =>

@@ -150,8 +150,8 @@ export class SessionToolGate {
   private declaredDigest: string | undefined;
   /** Public names kept out of this session's requests and calls right now (replaced whole, never half-built). */
   private blockedNow: ReadonlySet<string> = new Set();
-  /** After a failure of the gate: every tool of a gated server is refused until the gate runs again. */
-  private closedTo: readonly string[] | undefined;
+  /** Tools of gated servers in the last request (the only ones of those servers the guard lets through). */
+  private offeredNow: ReadonlySet<string> = new Set();
   /** Public names withheld for the rest of the session (changed or new, not allowed by the user). */
   private readonly withheld = new Set<string>();
   /** `publicName definition` allowed once by the user in this session. */
@@ -175,17 +175,21 @@ export class SessionToolGate {
     return this.blockedNow;
   }
 
-  /** Whether a call of `toolName` is refused in this session (the `tools.guard`). */
-  refuses(toolName: string): boolean {
+  /**
+   * Whether a call of `toolName` is refused in this session (the `tools.guard`; `servers`: the
+   * mounted serverNames now): a tool kept out, and any tool of a gated server that was not in the
+   * last request (one registered since, or every one after the gate failed).
+   */
+  refuses(toolName: string, servers: Iterable<string>): boolean {
     if (this.blockedNow.has(toolName)) return true;
-    return this.closedTo !== undefined && this.gatedServerOf(toolName, this.closedTo) !== undefined;
+    return this.gatedServerOf(toolName, servers) !== undefined && !this.offeredNow.has(toolName);
   }
 
   /**
    * The one rule of which tools the gate judges: the mounted server (`servers`) whose public-name
    * prefix the tool has, when its declared entry has `tools` (a choice or pins).
    */
-  private gatedServerOf(toolName: string, servers: readonly string[]): string | undefined {
+  private gatedServerOf(toolName: string, servers: Iterable<string>): string | undefined {
     const serverName = serverOfTool(toolName, servers);
     return serverName !== undefined && this.declared.get(serverName)?.tools !== undefined ? serverName : undefined;
   }
@@ -215,7 +219,7 @@ export class SessionToolGate {
       else blocked.add(name);
     }
     this.blockedNow = blocked;
-    this.closedTo = [...servers];
+    this.offeredNow = new Set();
     try {
       this.once(at, `${at.where}: the tool gate failed (${errorText(error)}): every tool of the servers with a tool choice or pins is withheld in this step and refused if called`);
     } catch {
@@ -291,7 +295,7 @@ export class SessionToolGate {
       this.once(at, `${at.where}: tool ${tool.name} of server "${serverName}" withheld for this session: ${what} (probe and export again to accept it)`);
     }
     this.blockedNow = blocked;
-    this.closedTo = undefined;
+    this.offeredNow = new Set(out.map((t) => t.name).filter((name) => this.gatedServerOf(name, servers) !== undefined));
     return out;
   }
 }

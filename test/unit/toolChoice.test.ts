@@ -190,10 +190,10 @@ describe('the DSH plugin\'s tool gate', () => {
 
     assert.deepEqual(await gate.offered([request(copy.proxy, 'Changed.')], ['fx'], at), [], 'a changed description on the same schema object is seen');
     assert.deepEqual(lines, ['dsh-bridge: /w: tool mcp__fx__echo of server "fx" withheld for this session: its description changed since the server was probed (probe and export again to accept it)']);
-    assert.ok(gate.refuses('mcp__fx__echo'));
+    assert.ok(gate.refuses('mcp__fx__echo', ['fx']));
   });
 
-  it('fails closed when gating throws midway: no tool of a gated server is offered or callable, with one log line; the next good run reopens it', async () => {
+  it('fails closed when gating throws midway: no tool of a gated server is offered or callable, with one log line; the next good run reopens what it offers', async () => {
     const lines: string[] = [];
     const at = { trust: 'ask' as const, turn: '1', where: 'dsh-bridge: /w', log: (l: string) => lines.push(l), ask: async () => 'allowed-once' as const };
     const add = { ...echo, name: 'add', description: 'Adds.' };
@@ -210,20 +210,22 @@ describe('the DSH plugin\'s tool gate', () => {
     assert.deepEqual(offered.map((t) => t.name), ['read_file', 'mcp__plain__x'], 'only tools of no gated server');
     for (const name of ['mcp__fx__echo', 'mcp__fx__broken', 'mcp__fx__add']) {
       assert.ok(gate.blocked.has(name), `${name} is out of the request`);
-      assert.ok(gate.refuses(name), `${name} is refused if called`);
+      assert.ok(gate.refuses(name, ['fx', 'plain']), `${name} is refused if called`);
     }
-    assert.ok(gate.refuses('mcp__fx__not_listed_yet'), 'also a tool of the server registered after this step');
-    assert.ok(!gate.refuses('mcp__plain__x') && !gate.refuses('read_file'));
+    assert.ok(gate.refuses('mcp__fx__not_listed_yet', ['fx', 'plain']), 'also a tool of the server registered after this step');
+    assert.ok(!gate.refuses('mcp__plain__x', ['fx', 'plain']) && !gate.refuses('read_file', ['fx', 'plain']));
     await gate.offered(visible, ['fx', 'plain'], at);
     assert.deepEqual(lines, ['dsh-bridge: /w: the tool gate failed (a getter that throws): every tool of the servers with a tool choice or pins is withheld in this step and refused if called']);
 
     assert.deepEqual((await gate.offered([other, live(echo), live(add), plain], ['fx', 'plain'], at)).map((t) => t.name), ['read_file', 'mcp__fx__echo', 'mcp__fx__add', 'mcp__plain__x']);
-    assert.ok(!gate.refuses('mcp__fx__echo') && !gate.refuses('mcp__fx__not_listed_yet'), 'a good run lifts it');
+    assert.ok(!gate.refuses('mcp__fx__echo', ['fx', 'plain']) && !gate.refuses('mcp__fx__add', ['fx', 'plain']), 'a good run lifts it');
+    assert.ok(gate.refuses('mcp__fx__not_listed_yet', ['fx', 'plain']), 'a tool of a gated server registered after the last request stays refused until a request shows it');
+    assert.ok(!gate.refuses('mcp__fx__not_listed_yet', ['plain']), 'a server no longer mounted is not the gate\'s to refuse');
 
     // A pin of a wrong shape reaching the comparison (a declaration that slipped past its schema).
     const odd = new SessionToolGate();
     odd.declare([{ serverName: 'fx', name: 'fx', tools: { pins: { echo: null as unknown as ToolPin } } }], 'sha256:d2');
     assert.deepEqual(await odd.offered([live(echo), other], ['fx'], at), [other]);
-    assert.ok(odd.refuses('mcp__fx__echo'));
+    assert.ok(odd.refuses('mcp__fx__echo', ['fx']));
   });
 });
