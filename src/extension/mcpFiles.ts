@@ -1,6 +1,7 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SOURCE_PATH } from '../core/mcp/analyze';
-import { DEVCONTAINER_SOURCE, DOT_MCP_SOURCE, isFolderRelative, VSCODE_SOURCE, type SourceSpec } from '../core/mcp/sources';
+import { DOT_MCP_SOURCE, isDevcontainerPath, isFolderRelative, VSCODE_SOURCE, type SourceSpec } from '../core/mcp/sources';
 
 /** `<folder>/.vscode/mcp.json` of a workspace folder. */
 export function mcpJsonUri(folder: vscode.WorkspaceFolder): vscode.Uri {
@@ -45,9 +46,11 @@ export function sourceOf(uri: vscode.Uri): { folders: vscode.WorkspaceFolder[]; 
   }
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   if (!folder || folder.uri.scheme !== 'file') return undefined;
-  for (const spec of [VSCODE_SOURCE, DOT_MCP_SOURCE, DEVCONTAINER_SOURCE]) {
+  for (const spec of [VSCODE_SOURCE, DOT_MCP_SOURCE]) {
     if (sourceUri(folder.uri, spec.path).toString() === uri.toString()) return { folders: [folder], spec };
   }
+  const relative = path.posix.relative(folder.uri.path, uri.path);
+  if (isDevcontainerPath(relative) && sourceUri(folder.uri, relative).toString() === uri.toString()) return { folders: [folder], spec: { path: relative, dialect: 'devcontainer' } };
   return undefined;
 }
 
@@ -56,8 +59,10 @@ export const MCP_SOURCES_SELECTOR: vscode.DocumentSelector = [
   MCP_JSON_SELECTOR,
   { scheme: 'file', pattern: '**/.mcp.json' },
   { scheme: 'file', pattern: '**/.devcontainer/devcontainer.json' },
+  { scheme: 'file', pattern: '**/.devcontainer.json' },
+  { scheme: 'file', pattern: '**/.devcontainer/*/devcontainer.json' },
   { scheme: 'file', pattern: '**/*.code-workspace' },
 ];
 
 /** Watcher pattern of the same files. */
-export const MCP_SOURCES_GLOB = '**/{.vscode/mcp.json,.mcp.json,.devcontainer/devcontainer.json,*.code-workspace}';
+export const MCP_SOURCES_GLOB = '**/{.vscode/mcp.json,.mcp.json,.devcontainer/devcontainer.json,.devcontainer.json,.devcontainer/*/devcontainer.json,*.code-workspace}';

@@ -4,7 +4,7 @@ import { COMMAND } from './commandIds';
 import type { Ctx } from './ctx';
 import type { McpJsonCheck } from './mcpJsonCheck';
 import { folderState, statusHeadline, type DeclarationState, type FolderState, type StatusAction } from './decisions';
-import { fileFolders, folderOfMcpJson, MCP_JSON_SELECTOR } from './mcpFiles';
+import { fileFolders, folderOfMcpJson, MCP_SOURCES_SELECTOR } from './mcpFiles';
 
 /** The words of each declaration state, for the hover and tooltips. */
 function stateWords(state: DeclarationState): string {
@@ -53,7 +53,7 @@ function detailLines(s: FolderState, pending: string | undefined): string[] {
 }
 
 /**
- * The folder's DSH state where users look: a language status item on `.vscode/mcp.json` and a
+ * The folder's DSH state where users look: a language status item on every MCP source file and a
  * status bar item for the active folder, with a click that runs the action the state needs.
  * Counts come from one source, the declaration on disk. Each folder's state is computed once
  * (verify + host store) and kept until something it depends on changes: mcp.json analysed again,
@@ -61,7 +61,8 @@ function detailLines(s: FolderState, pending: string | undefined): string[] {
  * wrote. Switching editors only shows the kept state of another folder.
  */
 export class DeclarationStatus implements vscode.Disposable {
-  private readonly item = vscode.languages.createLanguageStatusItem('dsh-bridge.declaration', MCP_JSON_SELECTOR);
+  /** On every file the folder's servers come from (docs/sources.md), not only `.vscode/mcp.json`. */
+  private readonly item = vscode.languages.createLanguageStatusItem('dsh-bridge.declaration', MCP_SOURCES_SELECTOR);
   private readonly bar = vscode.window.createStatusBarItem('dsh-bridge.status', vscode.StatusBarAlignment.Left, 50);
   private readonly disposables: vscode.Disposable[] = [this.item, this.bar];
   private readonly pending = new Map<string, string>();
@@ -209,8 +210,8 @@ export class DeclarationStatus implements vscode.Disposable {
   }
 
   /** What the items show now (for tests and the activation API; nothing secret). */
-  snapshot(): { text: string; detail: string | undefined; bar: string; barVisible: boolean; state: FolderState | undefined; folder: string | undefined } {
-    return { text: this.item.text, detail: this.item.detail, bar: this.bar.text, barVisible: this.shown, state: this.last?.state, folder: this.last?.folder };
+  snapshot(): { text: string; detail: string | undefined; bar: string; barVisible: boolean; state: FolderState | undefined; folder: string | undefined; selector: vscode.DocumentSelector } {
+    return { text: this.item.text, detail: this.item.detail, bar: this.bar.text, barVisible: this.shown, state: this.last?.state, folder: this.last?.folder, selector: this.item.selector };
   }
 
   dispose(): void {

@@ -171,8 +171,9 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       assert.equal(covered(fixture('vscode-mcp.json'), shadowed[0].related![0].range), '"github"');
       assert.deepEqual(a.sources, [
         { path: '.mcp.json', sha256: a.sources![0].sha256 }, { path: codeWorkspace, sha256: a.sources![1].sha256 }, { path: '.devcontainer/devcontainer.json', sha256: a.sources![2].sha256 },
+        { path: '.devcontainer.json', sha256: null },
       ]);
-      assert.ok(a.sources!.every((s) => /^[0-9a-f]{64}$/.test(s.sha256!)));
+      assert.ok(a.sources!.slice(0, 3).every((s) => /^[0-9a-f]{64}$/.test(s.sha256!)));
     });
 
     it('verify is stale after an edit, a removal or a creation of any source; the DSH side uses the same verify', async () => {
@@ -224,13 +225,50 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       const a = await analyzeFolder(options({ folder }));
       assert.ok(a.usable);
       assert.equal(a.sourcePath, '.mcp.json');
-      assert.deepEqual(a.sources!.map((s) => [s.path, s.sha256]), [['.vscode/mcp.json', null], ['.devcontainer/devcontainer.json', null]]);
+      assert.deepEqual(a.sources!.map((s) => [s.path, s.sha256]), [['.vscode/mcp.json', null], ['.devcontainer/devcontainer.json', null], ['.devcontainer.json', null]]);
       assert.ok(a.servers.every((s) => s.source === undefined));
       mkdirSync(path.join(folder, '.devcontainer'));
       writeFileSync(path.join(folder, '.devcontainer/devcontainer.json'), '{ "customizations": { "vscode": { "mcp": { "servers": { ');
       const broken = await analyzeFolder(options({ folder }));
       assert.equal(broken.usable, false);
       assert.ok(broken.problems.some((p) => p.code === 'invalid-json' && p.file === '.devcontainer/devcontainer.json'));
+    });
+
+    it('every place a dev container configuration can be: .devcontainer/devcontainer.json, .devcontainer.json, .devcontainer/<name>/devcontainer.json', async () => {
+      const home = tempDir('dsh-home-');
+      const { folder } = multiRoot({ vscode: '{ "servers": {} }' });
+      const server = (name: string, script: string, extra = '') => `// ${name}\n{ "image": "x", "customizations": { "vscode": { "mcp": { "servers": { "${name}": { "command": "node", "args": ["${script}"]${extra} } } } } } }\n`;
+      writeFileSync(path.join(folder, '.devcontainer.json'), server('root', 'root.js'));
+      for (const [sub, text] of [['python', server('py', 'py.js', ', "type": "sse"')], ['node', server('root', 'other.js')], ['empty', '']] as const) {
+        mkdirSync(path.join(folder, '.devcontainer', sub), { recursive: true });
+        if (text) writeFileSync(path.join(folder, '.devcontainer', sub, 'devcontainer.json'), text);
+      }
+      const a = await analyzeFolder(options({ folder }));
+      assert.ok(a.usable);
+      // The spec's order of precedence: the root file before the subfolders (sorted by name).
+      assert.deepEqual(a.servers.map((s) => [s.name, s.source]), [['root', '.devcontainer.json']]);
+      assert.deepEqual(a.sources!.map((s) => [s.path, s.sha256 !== null]), [
+        ['.mcp.json', false], ['.devcontainer/devcontainer.json', false], ['.devcontainer.json', true], ['.devcontainer/node/devcontainer.json', true], ['.devcontainer/python/devcontainer.json', true],
+      ]);
+      // Problems in their own file: the same name in a later configuration is shadowed; sse is refused there.
+      assert.deepEqual(a.problems.filter((p) => p.severity !== 'info').map((p) => [p.file, p.code, p.related?.[0]?.file ?? null]), [
+        ['.devcontainer/node/devcontainer.json', 'shadowed-server', '.devcontainer.json'], ['.devcontainer/python/devcontainer.json', 'unsupported-transport', null],
+      ]);
+      const sse = a.problems.find((p) => p.code === 'unsupported-transport')!;
+      assert.equal(covered(server('py', 'py.js', ', "type": "sse"'), sse.range), '"sse"');
+
+      const r = await exportFolder({ ...options({ folder }), dshHome: home });
+      assert.ok(r.written);
+      assert.ok((await verifyFolder(folder, { dshHome: home })).ok);
+      // An edit of a subfolder's configuration, and a new one in another subfolder, make it stale.
+      writeFileSync(path.join(folder, '.devcontainer/python/devcontainer.json'), server('py', 'py2.js'));
+      assert.deepEqual((await verifyFolder(folder, { dshHome: home })).reasons.map((x) => x.message), ['the source .devcontainer/python/devcontainer.json changed since the export']);
+      await exportFolder({ ...options({ folder }), dshHome: home });
+      writeFileSync(path.join(folder, '.devcontainer/empty/devcontainer.json'), server('e', 'e.js'));
+      assert.deepEqual((await verifyFolder(folder, { dshHome: home })).reasons.map((x) => x.message), ['the source .devcontainer/empty/devcontainer.json was created since the export']);
+      await exportFolder({ ...options({ folder }), dshHome: home });
+      rmSync(path.join(folder, '.devcontainer.json'));
+      assert.deepEqual((await verifyFolder(folder, { dshHome: home })).reasons.map((x) => x.message), ['the source .devcontainer.json was removed since the export']);
     });
 
     it('.mcp.json is skipped when chat.mcp.access turns VS Code\'s discovery of it off', async () => {
@@ -299,7 +337,7 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       assert.equal(variable.file, '.mcp.json');
       assert.equal(covered(fixture('dot-mcp.json'), variable.range), '${HOME}');
       const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
-      assert.deepEqual(declaration.sources.map((s: { path: string }) => s.path), ['.mcp.json', codeWorkspace, '.devcontainer/devcontainer.json']);
+      assert.deepEqual(declaration.sources.map((s: { path: string }) => s.path), ['.mcp.json', codeWorkspace, '.devcontainer/devcontainer.json', '.devcontainer.json']);
       assert.equal(declaration.servers[1].source, '.mcp.json');
 
       const human = cli(['check', '--workspace', folder, '--code-workspace', codeWorkspace], home);

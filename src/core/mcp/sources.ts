@@ -11,7 +11,7 @@ import { decodeText } from '../json/text';
  * - `vscode`: `<folder>/.vscode/mcp.json`, `servers` and `inputs` at the top level;
  * - `dot-mcp`: `<folder>/.mcp.json`, Claude Code's format: `mcpServers` (or, in newer VS Code, a flat map of servers);
  * - `code-workspace`: a multi-root workspace file, the same shape under `settings.mcp`;
- * - `devcontainer`: `.devcontainer/devcontainer.json`, the same shape under `customizations.vscode.mcp`.
+ * - `devcontainer`: a dev container configuration (see {@link isDevcontainerPath}), the same shape under `customizations.vscode.mcp`.
  */
 export type SourceDialect = 'vscode' | 'dot-mcp' | 'code-workspace' | 'devcontainer';
 
@@ -24,6 +24,28 @@ export interface SourceSpec {
 export const VSCODE_SOURCE: SourceSpec = { path: '.vscode/mcp.json', dialect: 'vscode' };
 export const DOT_MCP_SOURCE: SourceSpec = { path: '.mcp.json', dialect: 'dot-mcp' };
 export const DEVCONTAINER_SOURCE: SourceSpec = { path: '.devcontainer/devcontainer.json', dialect: 'devcontainer' };
+/** The dev container configuration at the folder's root, the spec's second location. */
+export const ROOT_DEVCONTAINER_SOURCE: SourceSpec = { path: '.devcontainer.json', dialect: 'devcontainer' };
+/** At most this many `.devcontainer/<name>/devcontainer.json` are read (sorted by name); a folder with more is not a real case. */
+export const MAX_DEVCONTAINER_SUBFOLDERS = 32;
+
+/**
+ * The places the Dev Containers specification (containers.dev, "devcontainer.json location") and
+ * VS Code's Dev Containers extension take a configuration from, in the spec's order of
+ * precedence: `.devcontainer/devcontainer.json`, `.devcontainer.json`, then
+ * `.devcontainer/<name>/devcontainer.json` one level deep. They are alternatives (the container
+ * is made from the one the user opens it with); the bridge reads each and exports a name defined
+ * in two from the first in this order.
+ */
+export function isDevcontainerPath(file: string): boolean {
+  return file === DEVCONTAINER_SOURCE.path || file === ROOT_DEVCONTAINER_SOURCE.path || /^\.devcontainer\/[^/\\]+\/devcontainer\.json$/.test(file);
+}
+
+/** `.devcontainer/<name>/devcontainer.json` for each subfolder name, in the order they are read. */
+export function devcontainerSubfolderSources(names: readonly string[]): SourceSpec[] {
+  return [...names].filter((n) => n !== '' && !/[/\\]/.test(n) && n !== '.' && n !== '..').sort().slice(0, MAX_DEVCONTAINER_SUBFOLDERS)
+    .map((name) => ({ path: `.devcontainer/${name}/devcontainer.json`, dialect: 'devcontainer' as const }));
+}
 
 /** Where the MCP section (servers, inputs) sits in each kind of file. */
 export const SECTION_PATH: Record<SourceDialect, readonly string[]> = {
@@ -81,7 +103,7 @@ export function serverEntryPath(root: Node | undefined, dialect: SourceDialect, 
 /** Which kind of file a problem's `file` is (a file the bridge does not know is read as `.vscode/mcp.json`). */
 export function dialectOf(file: string): SourceDialect {
   if (file === DOT_MCP_SOURCE.path) return 'dot-mcp';
-  if (file === DEVCONTAINER_SOURCE.path) return 'devcontainer';
+  if (isDevcontainerPath(file)) return 'devcontainer';
   if (/\.code-workspace$/i.test(file)) return 'code-workspace';
   return 'vscode';
 }

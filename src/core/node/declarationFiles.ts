@@ -22,7 +22,7 @@ import { makeProblem, type Problem } from '../problems/problems';
 import type { ReadFailure } from '../problems/readFailure';
 import { MAX_SOURCE_BYTES, readRegularFile, readWorkspaceFile, type ReadResult } from './reader';
 import {
-  declarationReadDotMcp, DEVCONTAINER_SOURCE, dialectOf, DOT_MCP_SOURCE, dotMcpDiscoveryOn, effectiveMcpAccess, isFolderRelative, MCP_ACCESS_SETTING, sourceDigest, VSCODE_SOURCE, type SourceSpec,
+  declarationReadDotMcp, DEVCONTAINER_SOURCE, devcontainerSubfolderSources, ROOT_DEVCONTAINER_SOURCE, dialectOf, DOT_MCP_SOURCE, dotMcpDiscoveryOn, effectiveMcpAccess, isFolderRelative, MCP_ACCESS_SETTING, sourceDigest, VSCODE_SOURCE, type SourceSpec,
 } from '../mcp/sources';
 import type { SettingsView } from '../settings/folderSettings';
 import { mergeSources, type SourceRead } from '../mcp/mergeSources';
@@ -47,14 +47,33 @@ export function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Pr
 /**
  * The files VS Code would run this folder's servers from: `.vscode/mcp.json`, `.mcp.json` (unless
  * `chat.mcp.access` turns its discovery off), the workspace file when there is one, and the dev
- * container configuration.
+ * container configurations (`subfolders`: the names under `.devcontainer/` that hold one, see
+ * {@link devcontainerSubfolders}).
  */
-export function folderSources(options: Pick<AnalyzeOptions, 'resolveConfig' | 'codeWorkspaceFile'>): SourceSpec[] {
+export function folderSources(options: Pick<AnalyzeOptions, 'resolveConfig' | 'codeWorkspaceFile'>, subfolders: readonly string[] = []): SourceSpec[] {
   const specs = [VSCODE_SOURCE];
   if (dotMcpDiscoveryOn(options.resolveConfig?.(MCP_ACCESS_SETTING))) specs.push(DOT_MCP_SOURCE);
   if (options.codeWorkspaceFile) specs.push({ path: path.resolve(options.codeWorkspaceFile), dialect: 'code-workspace' });
-  specs.push(DEVCONTAINER_SOURCE);
+  specs.push(DEVCONTAINER_SOURCE, ROOT_DEVCONTAINER_SOURCE, ...devcontainerSubfolderSources(subfolders));
   return specs;
+}
+
+/**
+ * The subfolders of `<folder>/.devcontainer` that hold a `devcontainer.json` (the spec's third
+ * location). Only a real folder is listed, never a link out of the workspace; the file itself is
+ * then read through the confined reader like every source.
+ */
+export async function devcontainerSubfolders(folder: string): Promise<string[]> {
+  const dir = path.join(folder, '.devcontainer');
+  const stat = await fs.lstat(dir).catch(() => undefined);
+  if (!stat?.isDirectory()) return [];
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  const names: string[] = [];
+  for (const entry of entries) {
+    if (!entry.isDirectory()) continue;
+    if (await fs.lstat(path.join(dir, entry.name, 'devcontainer.json')).then(() => true, () => false)) names.push(entry.name);
+  }
+  return devcontainerSubfolderSources(names).map((spec) => spec.path.split('/')[1]);
 }
 
 /** A source's bytes: a folder file through the confined reader, the workspace file (outside the folder) as a regular file. */
@@ -68,7 +87,7 @@ function readSource(folder: string, sourcePath: string): Promise<ReadResult> {
  */
 export async function analyzeFolder(options: AnalyzeOptions, unsaved?: (sourcePath: string) => Uint8Array | undefined): Promise<Analysis> {
   const reads: SourceRead[] = [];
-  for (const spec of folderSources(options)) {
+  for (const spec of folderSources(options, await devcontainerSubfolders(options.folder))) {
     const held = unsaved?.(spec.path);
     const read: ReadResult = held ? { ok: true, bytes: held, realPath: spec.path } : await readSource(options.folder, spec.path);
     if (!read.ok) {
@@ -362,6 +381,12 @@ export async function verifyFolder(folderPath: string, options: { dshHome: strin
     if (!changed) continue;
     const how = { changed: 'changed since the export', removed: 'was removed since the export', created: 'was created since the export', unreadable: 'can no longer be read' }[changed.now];
     reasons.push({ code: 'stale', message: `the source ${pin.path} ${how}` });
+  }
+  // A dev container configuration in a new `.devcontainer/<name>/` is a new source (absence of those cannot be pinned one by one).
+  const pinnedPaths = new Set([declaration.source.path, ...(declaration.sources ?? []).map((s) => s.path)]);
+  for (const name of await devcontainerSubfolders(folder)) {
+    const file = `.devcontainer/${name}/devcontainer.json`;
+    if (!pinnedPaths.has(file)) reasons.push({ code: 'stale', message: `the source ${file} was created since the export` });
   }
   if (options.settings) {
     const now = effectiveMcpAccess(options.settings(MCP_ACCESS_SETTING));

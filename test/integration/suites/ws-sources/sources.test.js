@@ -66,6 +66,14 @@ describe('ws-sources: every file VS Code runs the folder\'s servers from', funct
     assert.deepStrictEqual(codes(uriOf('.vscode/mcp.json')), [], 'nothing of the other files lands in .vscode/mcp.json');
   });
 
+  it('the language status item is shown on .mcp.json, the workspace file and the dev container file too', async function () {
+    const { selector } = extension().exports.status();
+    for (const uri of [uriOf('.vscode/mcp.json'), uriOf('.mcp.json'), workspaceFile, uriOf('.devcontainer/devcontainer.json')]) {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      assert.ok(vscode.languages.match(selector, doc) > 0, `the language status item is shown on ${uri.fsPath}`);
+    }
+  });
+
   it('the workspace file and the dev container file get their own diagnostics', async function () {
     await waitFor(() => codes(workspaceFile).length && codes(uriOf('.devcontainer/devcontainer.json')).length, 30000, 'diagnostics in both files');
     assert.deepStrictEqual(codes(workspaceFile), ['shadowed-server']);
@@ -110,7 +118,7 @@ describe('ws-sources: every file VS Code runs the folder\'s servers from', funct
     assert.deepStrictEqual(decl.servers.map((s) => [s.name, s.source || decl.source.path]), [
       ['github', '.vscode/mcp.json'], ['files', '.mcp.json'], ['docs', '.mcp.json'], ['bad-var', '.mcp.json'], ['time', workspaceFile.fsPath], ['postgres', '.devcontainer/devcontainer.json'], ['events', '.devcontainer/devcontainer.json'],
     ]);
-    assert.deepStrictEqual(decl.sources.map((s) => s.path), ['.mcp.json', workspaceFile.fsPath, '.devcontainer/devcontainer.json']);
+    assert.deepStrictEqual(decl.sources.map((s) => s.path), ['.mcp.json', workspaceFile.fsPath, '.devcontainer/devcontainer.json', '.devcontainer.json']);
     assert.ok(decl.rejected.some((r) => r.name === 'github' && r.codes.includes('shadowed-server')));
     const fresh = await vscode.commands.executeCommand('dsh.verifyDeclaration', folder.uri);
     assert.deepStrictEqual({ ok: fresh.ok, reasons: fresh.reasons }, { ok: true, reasons: [] });
