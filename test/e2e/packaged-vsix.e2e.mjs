@@ -24,7 +24,7 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     log(`vsix ${vsix}: ${fs.statSync(vsix).size} bytes; files: ${listed.join(' ')}`);
     // The allow-list: nothing but the bundle, the manifest and its strings, the icon, the schema and the docs.
     for (const f of listed) {
-      assert.match(f, /^(dist\/extension\.js|package\.json|package\.nls(\.[\w-]+)?\.json|l10n\/.+\.json|media\/icon\.png|media\/readme\/[\w-]+\.jpg|media\/walkthrough\/[\w-]+\.md|schemas\/.+|docs\/problem-codes\.md|README\.marketplace\.md|CHANGELOG\.md|LICENSE)$/, `unexpected file in the package: ${f}`);
+      assert.match(f, /^(dist\/extension\.js|package\.json|package\.nls(\.[\w-]+)?\.json|l10n\/.+\.json|media\/icon\.png|media\/readme\/[\w-]+\.png|media\/walkthrough\/[\w-]+\.md|schemas\/.+|docs\/problem-codes\.md|README\.marketplace\.md|CHANGELOG\.md|LICENSE)$/, `unexpected file in the package: ${f}`);
     }
     // The Marketplace page is the user README, not the developer one.
     const readme = spawnSync('unzip', ['-p', vsix, 'extension/readme.md'], { encoding: 'utf8' }).stdout;
@@ -51,11 +51,13 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     await editor.runCommand('DSH: Export MCP Servers');
     const decl = JSON.parse(fs.readFileSync(await editor.waitForWorkspaceFile('.dsh/declaration.json'), 'utf8'));
     assert.deepEqual(decl.servers.map((s) => s.name), ['files']);
+    // The schema copy beside it comes from the .vsix's schemas/ file (read at run time, not bundled).
+    assert.equal(fs.readFileSync(path.join(ws, '.dsh/declaration.schema.json'), 'utf8'), fs.readFileSync(path.join(REPO, 'schemas/declaration.schema.json'), 'utf8'));
     assert.ok(fs.existsSync(path.join(ws, '.vscode/mcp.json')));
     console.log(`      screenshot: ${await editor.screenshot('vsix-export')}`);
-    // The picture of the user README (media/readme/status-and-problem.jpg): the Problems row with its code link, and the DSH status bar item.
+    // The picture of the user README (media/readme/status-and-problem.png, quantized with pngquant): the Problems row with its code link, and the DSH status bar item.
     await editor.statusBarItem('dsh-bridge.status', { text: /DSH: 1 refused/ });
-    console.log(`      screenshot: ${await editor.screenshot('readme-status-and-problem', { clip: { x: 0, y: 575, width: 1400, height: 325 }, jpeg: true })}`);
+    console.log(`      screenshot: ${await editor.screenshot('readme-status-and-problem', { clip: { x: 0, y: 575, width: 1400, height: 325 } })}`);
     const titles = await editor.paletteTitles('DSH:', { waitFor: 'DSH: Open Declaration' });
     // Only the rows that fit are rendered: each title is also looked up with its own filter.
     for (const t of ['DSH: Export MCP Servers', 'DSH: Open Declaration', 'DSH: Verify Declaration', 'DSH: Probe MCP Servers']) {

@@ -13,7 +13,6 @@ import type { VerifyCode, VerifyResult } from '../declaration/declarationModel';
 import {
   DECLARATION_PATH, DECLARATION_SCHEMA_PATH, DECLARATION_SCHEMA_REF, DECLARATION_VERSION, DeclarationSchema, type Declaration, type DeclarationSections,
 } from '../declaration/declarationModel';
-import declarationJsonSchema from '../../../schemas/declaration.schema.json';
 import { LSP_APPROVAL_NAME } from '../lsp/lspRow';
 import { HostStore } from './hostStore';
 import { lspSectionPinMatches } from '../lsp/lspSection';
@@ -203,7 +202,8 @@ export async function commitExport(reviewed: ReviewedExport, commit: ExportCommi
   const dir = await openDeclarationDir(folder);
   try {
     await ensureIgnoreRules(folder, dir);
-    await writeIfChanged(folder, dir, DECLARATION_SCHEMA_PATH, `${JSON.stringify(declarationJsonSchema, null, 2)}\n`);
+    const schemaText = await declarationSchemaText();
+    if (schemaText !== undefined) await writeIfChanged(folder, dir, DECLARATION_SCHEMA_PATH, schemaText);
     // Unchanged since the last export: same count, nothing written.
     if (lastSeq > 0 && (await holds(folder, DECLARATION_PATH, textWith(lastSeq)))) {
       await store.revokeApprovalsExcept(folder, exported);
@@ -242,6 +242,30 @@ async function holds(folder: string, relativePath: string, text: string): Promis
  * file is read only through the safe reader (a FIFO, a device, a link out or a huge file is never
  * opened for reading), and only a directory in the way stops the write: anything else is replaced.
  */
+let schemaText: Promise<string | undefined> | undefined;
+
+/**
+ * The declaration's JSON schema as shipped (`schemas/declaration.schema.json` beside `dist/`, or
+ * at the repository root when run from source), read once, on the first export; not bundled, as
+ * it ships as a file anyway. Undefined if it cannot be read: the export then writes no schema
+ * copy (it only helps editors; `$schema` still names it).
+ */
+function declarationSchemaText(): Promise<string | undefined> {
+  schemaText ??= (async () => {
+    for (let dir = __dirname, up = 0; up < 4; dir = path.dirname(dir), up++) {
+      const text = await fs.readFile(path.join(dir, 'schemas', 'declaration.schema.json'), 'utf8').catch(() => undefined);
+      if (text === undefined) continue;
+      try {
+        return `${JSON.stringify(JSON.parse(text), null, 2)}\n`;
+      } catch {
+        return undefined;
+      }
+    }
+    return undefined;
+  })();
+  return schemaText;
+}
+
 async function writeIfChanged(folder: string, dir: ConfinedDir, relativePath: string, text: string): Promise<boolean> {
   if (await holds(folder, relativePath, text)) return false;
   const name = path.basename(relativePath);
