@@ -431,7 +431,7 @@ export class Bridge {
       launched.push(starting.done);
       if (this.options.parallelStart === false) await starting.done;
     }
-    await this.reconcileLsp(state, { section: lspSection, trust, approvals, lookup: values, where, declarationPath }, signal);
+    await this.reconcileLsp(state, { section: lspSection, trust, approvals, lookup: values, where, declarationPath, digest }, signal);
     // This step's request waits for the servers started in it, at most startWaitMs: the ones up
     // by then are in it, the others join the request of the step after they are up.
     if (launched.length) await Promise.race([Promise.allSettled(launched), delay(this.options.startWaitMs ?? DEFAULT_START_WAIT_MS, signal)]);
@@ -531,7 +531,7 @@ export class Bridge {
    */
   private async reconcileLsp(
     state: SessionState,
-    want: { section?: LspDeclarationSection; trust: TrustMode; approvals: Array<{ serverName: string; pin: string }>; lookup: TemplateLookup; where: string; declarationPath: string },
+    want: { section?: LspDeclarationSection; trust: TrustMode; approvals: Array<{ serverName: string; pin: string }>; lookup: TemplateLookup; where: string; declarationPath: string; digest: string },
     signal: AbortSignal | undefined,
   ): Promise<void> {
     const agent = state.agent;
@@ -553,6 +553,11 @@ export class Bridge {
     const k = key(LSP_APPROVAL_NAME, section.pin);
     const label = `language servers ${describeLspServers(section)} (pin ${shortPin(section.pin)})`;
     if (state.rejected.has(k)) return;
+    // As for an MCP server: a failed start is not asked about and tried again at every model
+    // step (a DSH without the LSP packages fails every time), only for a new declaration or pin.
+    const failure = state.failed.get(k);
+    if (failure?.digest === want.digest) return;
+    if (failure) state.failed.delete(k);
     const turn = this.turnMarker(agent);
     if (state.unanswered.get(k) === turn) return;
     const preview = toLspStdioConfig(section, want.lookup);
@@ -594,7 +599,8 @@ export class Bridge {
       state.lsp = { pin: section.pin, mounted };
       this.log.info(`${where}: started ${label} for session ${agent.id} (each server spawns on its first query)`);
     } catch (error) {
-      this.once(state, `${where}: ${label} failed to start: ${errorText(error)}`);
+      state.failed.set(k, { digest: want.digest, failures: 1 });
+      this.once(state, `${where}: ${label} failed to start: ${errorText(error)}; not retried in this session until the declaration or its pin changes`);
     }
   }
 

@@ -274,6 +274,49 @@ for (const kind of ['smallest', 'base']) {
 }
 
 if (!only || only === 'smallest') {
+  // A DSH without the LSP packages (`dsh install --bundle-only`), made here by the one fault
+  // injected into the real host: its Loader cannot import dsh-tool-lsp.
+  test('language servers that fail to start are not asked about and tried again at every step, only after a new export', { timeout: 90000 }, (t) => withHost(t, 'smallest', async (c) => {
+    const loader = Object.getPrototypeOf(c.h.root.loader);
+    const original = loader.import;
+    let imports = 0;
+    loader.import = function (name, ...rest) {
+      if (!String(name).includes('dsh-tool-lsp')) return original.call(this, name, ...rest);
+      imports++;
+      return Promise.reject(new Error(`Cannot find package '${name}'`));
+    };
+    try {
+      const L = typescriptWorkspace(c.tmp.root, 'F', c.tmp.home);
+      c.answers.answers.set('lsp', 'allowed-once');
+      const S = await c.session('sF', L, 'mF');
+      c.script('mF', [{ tool: 'lsp', args: {} }, { text: 'ok' }, { text: 'ok' }]);
+      await c.turn(S);
+      await c.turn(S);
+      const steps = c.requests('mF').length;
+      assert.ok(steps >= 3, `${steps} model steps`);
+      for (const r of c.requests('mF')) assert.ok(!toolNames(r).includes('lsp'));
+      const asked = () => c.answers.asked.filter((a) => a.toolName === 'lsp').length;
+      assert.equal(asked(), 1, 'asked once over every step');
+      assert.equal(imports, 1, 'tried once');
+      const failed = c.h.logs.filter((l) => l.includes('failed to start'));
+      assert.equal(failed.length, 1, failed.join('\n'));
+      assert.match(failed[0], /language servers "ts" .*failed to start: Cannot find package '@deepseek-ai\/dsh-tool-lsp'; not retried in this session until the declaration or its pin changes/);
+      t.diagnostic(failed[0]);
+      // A new export with a changed section (a new pin) is a reason to try again: asked again, tried again.
+      const settingsFile = path.join(L, '.vscode/settings.json');
+      const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+      settings['dsh.lsp.servers'].ts.extensions['.mts'] = 'typescript';
+      fs.writeFileSync(settingsFile, JSON.stringify(settings));
+      cli(c.tmp.home, ['export', '--workspace', L]);
+      await c.turn(S);
+      assert.equal(asked(), 2);
+      assert.equal(imports, 2);
+      await S.dispose();
+    } finally {
+      loader.import = original;
+    }
+  }));
+
   test('gateSkillRoots: false leaves DSH\'s skill loading as it is', { timeout: 60000 }, (t) => withHost(t, 'smallest', async (c) => {
     const { K } = skillWorkspaces(c.tmp.root, c.tmp.home);
     const S = await c.session('sG', K, 'mG');
