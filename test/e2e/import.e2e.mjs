@@ -52,6 +52,26 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
     assert.equal(fs.readFileSync(mcp, 'utf8'), before, 'written before the confirmation');
     await editor.screenshot('import-preview');
 
+    // "Show Report": the log opens with one line per note (what was lost, what changed, where),
+    // and the same question comes back, still before anything is written.
+    await page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: /^Show Report$/ }).click();
+    const output = page.locator('.part.panel .monaco-editor .view-lines').first();
+    let report = '';
+    for (const until = Date.now() + 30000; ;) {
+      // Wrapped lines are joined (a wrap keeps its space at the end of the first part).
+      report = (await output.innerText({ timeout: 1000 }).catch(() => '')).replace(/\u00a0/g, ' ').replace(/\n/g, '');
+      if (/import: lost: /.test(report)) break;
+      if (Date.now() > until) throw new Error(`the report did not show in the Output panel (shows "${report}")`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.match(report, /import: lost: \.cursor\/mcp\.json: server "docs": auth: "auth" has no VS Code equivalent and is not carried\./);
+    assert.match(report, /import: changed: \.cursor\/mcp\.json: server "events": url: Cursor connects to "url" over SSE/);
+    assert.match(report, /import: secret: \.cursor\/mcp\.json: server "github": env\.GITHUB_PERSONAL_ACCESS_TOKEN: The literal credential was replaced by \$\{input:github-GITHUB_PERSONAL_ACCESS_TOKEN\}/);
+    assert.ok(!report.includes(TOKEN), 'the report never holds the credential');
+    assert.match(await editor.dialog(), /Add 3 MCP servers from Cursor to \.vscode\/mcp\.json, as the preview shows\?/);
+    assert.equal(fs.readFileSync(mcp, 'utf8'), before, 'Show Report writes nothing');
+    await editor.screenshot('import-show-report');
+
     await editor.clickDialogButton('Import');
     const note = await editor.waitForNotification(/Imported 3 MCP servers from Cursor into \.vscode\/mcp\.json\./);
     assert.match(note, /1 item could not be carried: the log lists it\. 1 credential was moved to secret storage\./);

@@ -8,6 +8,8 @@ import { DEVCONTAINER_SOURCE, DOT_MCP_SOURCE, type SourceSpec } from '../../src/
 import { analyzeFolder, exportFolder, verifyFolder } from '../../src/core/node/declarationFiles';
 import { codes, covered, options, tempDir } from './helpers';
 import type { StdioDeclaredServer } from '../../src/core/declaration/declarationModel';
+import { HostStore } from '../../src/core/node/hostStore';
+import { probeFolder } from '../../src/core/node/probe';
 
 const ROOT = path.resolve(__dirname, '../..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/sources');
@@ -269,6 +271,30 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       await exportFolder({ ...options({ folder }), dshHome: home });
       rmSync(path.join(folder, '.devcontainer.json'));
       assert.deepEqual((await verifyFolder(folder, { dshHome: home })).reasons.map((x) => x.message), ['the source .devcontainer.json was removed since the export']);
+    });
+
+    it('an input is prompted with the definition of the file whose server uses it, not a same id of an earlier file', async () => {
+      const { folder } = multiRoot({
+        vscode: '{ "inputs": [{ "type": "promptString", "id": "tok", "description": "unused here" }], "servers": {} }',
+        devcontainer: '{ "customizations": { "vscode": { "mcp": { "inputs": [{ "type": "promptString", "id": "tok", "description": "DB token", "password": true }], "servers": { "db": { "command": "node", "args": ["db.js"], "env": { "DB_TOKEN": "${input:tok}" } } } } } } }',
+      });
+      const a = await analyzeFolder(options({ folder }));
+      assert.deepEqual(a.servers.map((s) => [s.name, s.source]), [['db', '.devcontainer/devcontainer.json']]);
+      assert.deepEqual(a.inputs, [{ id: 'tok', type: 'promptString', description: 'DB token', password: true }]);
+      // What the editor prompts with: masked, as the devcontainer's definition says.
+      assert.deepEqual(a.inputDefinitions.tok, { type: 'promptString', id: 'tok', description: 'DB token', password: true });
+    });
+
+    it('probe lists (and would start) a name exported from one file and shadowed in another once', async () => {
+      const dshHome = tempDir('dsh-home-');
+      const { folder } = multiRoot({ vscode: fixture('vscode-mcp.json'), dotMcp: fixture('dot-mcp.json') });
+      await new HostStore(dshHome).setTrustMode('deny');
+      const result = await probeFolder({ folder, folderName: 'app', userHome: '/home/dev', settings: () => undefined, dshHome, record: false });
+      const names = result.servers.map((s) => s.name);
+      assert.equal(names.filter((n) => n === 'github').length, 1, JSON.stringify(names));
+      assert.deepEqual([...new Set(names)], names);
+      const missing = await probeFolder({ folder, folderName: 'app', userHome: '/home/dev', settings: () => undefined, dshHome, record: false, names: ['nope'] });
+      assert.equal(missing.servers[0].message, 'no server "nope" in this folder\'s MCP files');
     });
 
     it('.mcp.json is skipped when chat.mcp.access turns VS Code\'s discovery of it off', async () => {

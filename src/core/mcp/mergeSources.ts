@@ -42,9 +42,6 @@ export function mergeSources(reads: readonly SourceRead[], missingPrimary: Probl
     const file = analysis.sourcePath;
     problems.push(...analysis.problems);
     rejected.push(...analysis.rejected);
-    for (const [id, definition] of Object.entries(analysis.inputDefinitions)) {
-      if (!Object.hasOwn(inputDefinitions, id)) Object.defineProperty(inputDefinitions, id, { value: definition, enumerable: true });
-    }
     for (const server of analysis.servers) {
       const key = analysis.serverKeys?.[server.name];
       const at = key?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -70,6 +67,9 @@ export function mergeSources(reads: readonly SourceRead[], missingPrimary: Probl
       for (const id of server.inputRefs) {
         if (inputFrom.has(id)) continue;
         inputFrom.set(id, { file, definition: canonicalJson(analysis.inputDefinitions[id] ?? null) });
+        // The definition the user is prompted with is the one of the file whose server uses it,
+        // not a same-id definition of an earlier file no exported server uses (its "password" may differ).
+        if (Object.hasOwn(analysis.inputDefinitions, id)) Object.defineProperty(inputDefinitions, id, { value: analysis.inputDefinitions[id], enumerable: true, configurable: true });
         const declared = analysis.inputs.find((i) => i.id === id);
         if (declared) inputs.push(declared);
       }
@@ -85,6 +85,12 @@ export function mergeSources(reads: readonly SourceRead[], missingPrimary: Probl
         const { pin: _pin, ...entry } = server;
         servers.push(withPin({ ...entry, source: file }) as DeclaredServer);
       }
+    }
+  }
+  // Ids no exported server uses: the first file's definition.
+  for (const { analysis } of present) {
+    for (const [id, definition] of Object.entries(analysis.inputDefinitions)) {
+      if (!Object.hasOwn(inputDefinitions, id)) Object.defineProperty(inputDefinitions, id, { value: definition, enumerable: true });
     }
   }
   problems.sort((a, b) => (a.file === b.file ? 0 : a.file < b.file ? -1 : 1) || a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);

@@ -174,14 +174,15 @@ async function probe(request: ProbeFolderRequest, folder: string, toolChoice: To
 
   const jobs: Array<() => Promise<ServerProbe>> = [];
   const order: string[] = [];
-  for (const name of wanted ?? [...analysis.servers.map((s) => s.name), ...analysis.rejected.map((r) => r.name)]) {
+  // A name exported from one file and shadowed in another is listed (and started) once.
+  for (const name of wanted ?? [...new Set([...analysis.servers.map((s) => s.name), ...analysis.rejected.map((r) => r.name)])]) {
     order.push(name);
     const server = analysis.servers.find((s) => s.name === name);
     const rejected = analysis.rejected.find((r) => r.name === name);
     if (!server) {
       jobs.push(async () => rejected
         ? base(name, 'not-exported', `not exported (${rejected.codes.join(', ')}), so DSH would not start it`)
-        : base(name, 'not-found', `no server "${name}" in .vscode/mcp.json`));
+        : base(name, 'not-found', `no server "${name}" in this folder's MCP files`));
       continue;
     }
     jobs.push(async () => {
