@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { HostStore } from '../core/node/hostStore';
+import { HostStore, type FolderRecord } from '../core/node/hostStore';
 import type { TrustMode } from '../core/settings/folderSettings';
 import { showErrorWithLogs } from './log';
 import { InputSecrets } from './secrets';
@@ -18,6 +18,12 @@ export class Ctx {
   private store: HostStore | undefined;
   private storeWatcher: { home: string; live: boolean; watcher: vscode.Disposable } | undefined;
   private readonly storeChanged = new vscode.EventEmitter<vscode.Uri>();
+  /**
+   * Reads of the store kept until the file they read changes, by file path: the host-store
+   * watcher or a write through {@link hostStore} drops them. Kept only while that watcher is
+   * live for the configured home (else a change outside the editor would go unseen).
+   */
+  private readonly storeReads = new Map<string, Promise<unknown>>();
   /** The trust mode the setting and the store last agreed on, per DSH home. */
   private agreedTrustMode: { home: string; mode: TrustMode } | undefined;
   /**
@@ -57,8 +63,36 @@ export class Ctx {
   /** The host store of the DSH home the settings name now; its warnings go to the log. */
   hostStore(): HostStore {
     const { dshHome } = this.config.globalSettings();
-    if (this.store?.dshHome !== dshHome) this.store = new HostStore(dshHome, { log: (line) => this.log.warn(line) });
+    if (this.store?.dshHome !== dshHome) {
+      this.store = new HostStore(dshHome, { log: (line) => this.log.warn(line), onWrite: (file) => this.storeReads.delete(file) });
+    }
     return this.store;
+  }
+
+  /**
+   * The host store's trust mode (`ask` while none is stored), read once and kept until its file
+   * changes. The status item and the servers view read it on every refresh.
+   */
+  storedTrustMode(): Promise<TrustMode> {
+    const store = this.hostStore();
+    return this.keptRead(store, store.trustModeFile, () => store.trustMode());
+  }
+
+  /** A folder's record in the host store (inputs stored, approvals), read once and kept until its file changes. */
+  storedFolder(folder: string): Promise<FolderRecord> {
+    const store = this.hostStore();
+    return this.keptRead(store, store.folderFile(folder), () => store.readFolder(folder));
+  }
+
+  private keptRead<T>(store: HostStore, file: string, read: () => Promise<T>): Promise<T> {
+    if (this.storeWatcher?.home !== store.dshHome || !this.storeWatcher.live) return read();
+    const kept = this.storeReads.get(file) as Promise<T> | undefined;
+    if (kept) return kept;
+    const reading = read();
+    this.storeReads.set(file, reading);
+    // A failed read is not kept: the next refresh asks again.
+    reading.catch(() => this.storeReads.get(file) === reading && this.storeReads.delete(file));
+    return reading;
   }
 
   /**
@@ -71,8 +105,10 @@ export class Ctx {
     const live = existsSync(store.bridgeDir);
     if (this.storeWatcher?.home === store.dshHome && (this.storeWatcher.live || !live)) return;
     this.storeWatcher?.watcher.dispose();
+    this.storeReads.clear(); // kept while no live watcher could tell of a change
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(store.bridgeDir), '{*.json,folders/*.json}'));
     const changed = (uri: vscode.Uri) => {
+      this.storeReads.clear(); // whichever file it was (a path the watcher reports may be spelled otherwise)
       if (uri.fsPath === store.trustModeFile) void this.trustMode({ readOnly: true }).catch((error) => this.log.error('reading the trust mode failed', error));
       this.storeChanged.fire(uri);
     };

@@ -118,8 +118,8 @@ export class DeclarationStatus implements vscode.Disposable {
       const { dshHome } = this.ctx.config.globalSettings();
       state = (async () => {
         const verify = await verifyFolder(folder.uri.fsPath, { dshHome, settings: this.ctx.config.folder(folder).view });
-        const trustMode = await this.ctx.hostStore().trustMode();
-        const record = await this.ctx.hostStore().readFolder(folder.uri.fsPath).catch(() => undefined);
+        const trustMode = await this.ctx.storedTrustMode();
+        const record = await this.ctx.storedFolder(folder.uri.fsPath).catch(() => undefined);
         return folderState({ verify, trustMode, storedInputs: new Set(Object.keys(record?.inputs ?? {})), approvals: record?.approvals ?? [] });
       })();
       this.states.set(key, state);

@@ -68,15 +68,19 @@ export class HostStoreError extends Error {}
 export interface HostStoreOptions {
   /** Where a change the store made on its own is said (a tightened folder mode); default stderr. */
   log?: (line: string) => void;
+  /** Told after the store wrote or removed one of its files (a face that keeps what it read forgets it). */
+  onWrite?: (file: string) => void;
 }
 
 export class HostStore {
   readonly bridgeDir: string;
   private readonly log: (line: string) => void;
+  private readonly wrote: (file: string) => void;
 
   constructor(readonly dshHome: string, options: HostStoreOptions = {}) {
     this.bridgeDir = path.join(dshHome, 'bridge');
     this.log = options.log ?? ((line) => process.stderr.write(`dsh-bridge: ${line}\n`));
+    this.wrote = options.onWrite ?? (() => undefined);
   }
 
   folderFile(folder: string): string {
@@ -124,7 +128,11 @@ export class HostStore {
 
   private async writeJson(file: string, value: unknown): Promise<void> {
     await this.ensureDir(path.dirname(file));
-    await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, { mode: FILE_MODE });
+    try {
+      await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, { mode: FILE_MODE });
+    } finally {
+      this.wrote(file); // also after a failure: what is on disk now is not known
+    }
   }
 
   /** The per-user HMAC key; created (mode 0600) on first use. */
@@ -190,7 +198,11 @@ export class HostStore {
     change(record);
     const file = this.folderFile(folder);
     if (Object.keys(record.inputs).length === 0 && record.approvals.length === 0) {
-      await fs.rm(file, { force: true });
+      try {
+        await fs.rm(file, { force: true });
+      } finally {
+        this.wrote(file);
+      }
       return;
     }
     await this.writeJson(file, record);

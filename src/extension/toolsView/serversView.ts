@@ -174,13 +174,13 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     const store = this.ctx.hostStore();
     const [verify, record, text, records, trustMode] = await Promise.all([
       verifyFolder(folder.uri.fsPath, { dshHome, settings: this.ctx.config.folder(folder).view }),
-      store.readFolder(folder.uri.fsPath).catch(() => undefined),
+      this.ctx.storedFolder(folder.uri.fsPath).catch(() => undefined),
       this.sourceText(folder),
       store.probedServers(folder.uri.fsPath).catch((error: unknown) => {
         this.log.warn(`the recorded probes of ${folder.name} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
         return {};
       }),
-      store.trustMode().catch(() => 'deny' as const),
+      this.ctx.storedTrustMode().catch(() => 'deny' as const),
     ]);
     const rows = folderRows({
       analysis: analysed.analysis,
