@@ -78,27 +78,51 @@ function failDemoRequested() {
 }
 
 /**
- * Replaces the whole text of a document. The range is not taken from `doc.getText()`: the
- * extension host's copy of the text can lag the editor's (a reload from disk in flight), and a
- * range that ends early leaves a tail behind. An end past the last line is clamped by the editor.
+ * The document the extension host holds now for `uri` (opened if it holds none). A document
+ * object can be closed under a test, e.g. when the workbench drops and re-creates its model
+ * while its own MCP discovery reads `.vscode/mcp.json`; the URI then names another, live object.
+ */
+async function liveDocument(uri) {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString() && !d.isClosed);
+  return open || vscode.workspace.openTextDocument(uri);
+}
+
+/** The text of the live document of `uri`, or undefined when none is open. */
+function liveText(uri) {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString() && !d.isClosed);
+  return open ? open.getText() : undefined;
+}
+
+/**
+ * Replaces the whole text of a document and resolves with the live document that holds exactly
+ * that text (its version is the one after the edit). The range is not taken from `getText()`:
+ * the extension host's copy of the text can lag the editor's (a reload from disk in flight), and
+ * a range that ends early leaves a tail behind; an end past the last line is clamped by the
+ * editor. The document is looked up by URI on every attempt: the object a test holds may have
+ * been closed and re-opened meanwhile (see {@link liveDocument}), and waiting on the closed one
+ * would wait for ever.
  */
 async function replaceDocument(doc, text) {
   // An edit can be refused while the workbench reloads the file from disk (an earlier test
   // wrote it): the whole-document replace is idempotent, so it is applied again until it holds.
+  const uri = doc.uri;
   const until = Date.now() + 20000;
   let applied = false;
-  while (doc.getText() !== text) {
+  let live = await liveDocument(uri);
+  while (live.isClosed || live.getText() !== text) {
     if (Date.now() > until) {
-      const live = vscode.workspace.textDocuments.find((d) => d.uri.toString() === doc.uri.toString());
-      throw new Error(`timed out after 20000 ms waiting for the document to hold the replaced text (last applyEdit: ${applied}; closed: ${doc.isClosed}; `
-        + `live document: ${live ? (live === doc ? 'same object' : 'another object') : 'none'}, holds the text: ${live?.getText() === text}; length ${doc.getText().length} vs ${text.length})`);
+      throw new Error(`timed out after 20000 ms waiting for the document to hold the replaced text (last applyEdit: ${applied}; `
+        + `live document closed: ${live.isClosed}; length ${live.getText().length} vs ${text.length})`);
     }
     const edit = new vscode.WorkspaceEdit();
-    edit.replace(doc.uri, new vscode.Range(0, 0, Math.max(doc.lineCount, 1) + 1_000_000, 0), text);
+    edit.replace(uri, new vscode.Range(0, 0, Math.max(live.lineCount, 1) + 1_000_000, 0), text);
     applied = await vscode.workspace.applyEdit(edit);
-    await waitFor(() => doc.getText() === text, 3000, 'the document to hold the replaced text').catch(() => {});
+    await waitFor(async () => {
+      live = await liveDocument(uri);
+      return !live.isClosed && live.getText() === text;
+    }, 3000, 'the document to hold the replaced text').catch(() => {});
   }
-  return true;
+  return live;
 }
 
 /**
@@ -114,5 +138,5 @@ function codeLink(d) {
 }
 
 module.exports = {
-  codeLink, replaceDocument, EXTENSION_ID, extension, bundlePath, waitFor, workspaceFolder, positionAt, valueRange, selfReportedTimings, failDemoRequested,
+  codeLink, replaceDocument, liveDocument, liveText, EXTENSION_ID, extension, bundlePath, waitFor, workspaceFolder, positionAt, valueRange, selfReportedTimings, failDemoRequested,
 };

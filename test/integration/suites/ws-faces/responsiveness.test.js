@@ -31,12 +31,12 @@ describe('ws-faces: editor responsiveness on a 50-server mcp.json', function () 
     await waitFor(() => extension().isActive, 30000, 'activation');
     const api = extension().exports;
     const uri = vscode.Uri.file(path.join(workspaceFolder().uri.fsPath, '.vscode', 'mcp.json'));
-    const doc = await vscode.workspace.openTextDocument(uri);
+    let doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
     const original = doc.getText();
     const renamed = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'dsh-bridge' && codeLink(d).value === 'server-renamed').length;
     try {
-      await replaceDocument(doc, fiftyServers('m0'));
+      doc = await replaceDocument(doc, fiftyServers('m0'));
       await waitFor(() => renamed() === 16, 20000, 'diagnostics of the 50-server file (16 renamed http servers)');
       const inside = [];
       const outside = [];
@@ -67,7 +67,7 @@ describe('ws-faces: editor responsiveness on a 50-server mcp.json', function () 
       console.log(`[metric] diagnostics-update-ms=${host.toFixed(2)} (50 servers, median of ${EDITS} edits, measured in the extension: analysis -> diagnostics set) edit-to-diagnostics-minus-debounce-ms=${median(outside).toFixed(1)} (seen from the extension host, includes the workbench round trip)`);
       assert.ok(typeof host === 'number' && host > 0, 'the extension timed its update');
     } finally {
-      await replaceDocument(doc, original);
+      doc = await replaceDocument(doc, original);
       await doc.save();
     }
   });

@@ -5,9 +5,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { codeLink, extension, replaceDocument, waitFor, workspaceFolder, valueRange, positionAt } = require('../../helpers');
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { codeLink, extension, liveText, replaceDocument, waitFor, workspaceFolder, valueRange, positionAt } = require('../../helpers');
 
 function mcpUri() {
   return vscode.Uri.joinPath(workspaceFolder().uri, '.vscode', 'mcp.json');
@@ -31,8 +29,11 @@ const parseJsonc = (text) => require(path.join(extension().extensionPath, 'node_
 /** The diagnostics as comparable data: code and range. */
 const snapshot = (uri) => JSON.stringify(ours(uri).map((d) => [codeOf(d), plain(d.range)]).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))));
 
+/** Replaces the text; resolves with the live document holding it (the one a test held may have been re-opened). */
 async function replaceAll(doc, text) {
-  assert.ok(await replaceDocument(doc, text));
+  const live = await replaceDocument(doc, text);
+  assert.strictEqual(live.getText(), text);
+  return live;
 }
 
 async function quickFixes(doc, code) {
@@ -109,11 +110,14 @@ describe('ws-problems: diagnostics and quick fixes', function () {
     const doc = await vscode.workspace.openTextDocument(mcpUri());
     await vscode.window.showTextDocument(doc);
     // "http" removes the sse problem; the doubled comma is a syntax error the JSON language shows.
-    await replaceAll(doc, original.replace('"type": "sse",', '"type": "http",,'));
-    await sleep(700);
-    await waitFor(() => !codes(doc.uri).includes('unsupported-transport'), 10000, 'the analysis of the edited text');
+    const edited = await replaceAll(doc, original.replace('"type": "sse",', '"type": "http",,'));
+    // The diagnostics of exactly this text: every problem of the original but the sse one
+    // (a set no other text of this test has), and no invalid-json on top.
+    const ofEditedText = JSON.stringify(['secret-in-args', 'undefined-input', 'unmasked-secret-input', 'unsupported-sandbox']);
+    await waitFor(() => liveText(doc.uri) === edited.getText() && (JSON.stringify(codes(doc.uri)) === ofEditedText || codes(doc.uri).includes('invalid-json')), 10000,
+      `the analysis of the edited text (now ${codes(doc.uri)})`);
     assert.ok(!codes(doc.uri).includes('invalid-json'), `invalid-json repeated on an open document: ${codes(doc.uri)}`);
-    await replaceAll(doc, original);
+    await replaceAll(edited, original);
     await waitFor(() => codes(doc.uri).includes('unsupported-transport') && codes(doc.uri).includes('secret-in-args'), 10000, 'diagnostics of the restored text');
   });
 
@@ -126,11 +130,11 @@ describe('ws-problems: diagnostics and quick fixes', function () {
     beforeEach(async function () {
       // Each fix starts from the original file's diagnostics, not from what an earlier edit left
       // in flight (a CI run under load once found the set of the previous test's edited text here).
-      await waitFor(() => doc.getText() === original && snapshot(doc.uri) === originalDiagnostics, 10000,
+      await waitFor(() => liveText(doc.uri) === original && snapshot(doc.uri) === originalDiagnostics, 10000,
         `diagnostics of the original text before the fix (now ${snapshot(doc.uri)})`);
     });
     afterEach(async function () {
-      await replaceAll(doc, original);
+      doc = await replaceAll(doc, original);
       // The same diagnostics at the same ranges as for the original file (not a stale set).
       await waitFor(() => snapshot(doc.uri) === originalDiagnostics, 10000, `diagnostics of the restored text (now ${snapshot(doc.uri)})`);
     });
@@ -153,17 +157,17 @@ describe('ws-problems: diagnostics and quick fixes', function () {
       const fix = await applyOnly('unsupported-transport');
       assert.strictEqual(fix.title, 'Change "type" to "http" (Streamable HTTP)');
       assert.strictEqual(fix.isPreferred, true);
-      assert.strictEqual(doc.getText(), original.replace('"type": "sse"', '"type": "http"'));
+      assert.strictEqual(liveText(doc.uri), original.replace('"type": "sse"', '"type": "http"'));
     });
 
     it('removes the sandboxEnabled line and nothing else', async function () {
       await applyOnly('unsupported-sandbox');
-      assert.strictEqual(doc.getText(), original.replace('      "sandboxEnabled": true,\n', ''));
+      assert.strictEqual(liveText(doc.uri), original.replace('      "sandboxEnabled": true,\n', ''));
     });
 
     it('masks the credential input with "password": true, keeping the comment', async function () {
       await applyOnly('unmasked-secret-input');
-      const after = doc.getText();
+      const after = liveText(doc.uri);
       assert.ok(after.includes('// Fixture: one problem of each kind'));
       const expected = parseJsonc(original);
       expected.inputs[0].password = true;
@@ -174,16 +178,16 @@ describe('ws-problems: diagnostics and quick fixes', function () {
       await applyOnly('undefined-input');
       const expected = parseJsonc(original);
       expected.inputs.push({ type: 'promptString', id: 'gh-token', description: 'Value of gh-token', password: true });
-      assert.deepStrictEqual(parseJsonc(doc.getText()), expected);
-      assert.ok(doc.getText().includes('// Fixture: one problem of each kind'));
+      assert.deepStrictEqual(parseJsonc(liveText(doc.uri)), expected);
+      assert.ok(liveText(doc.uri).includes('// Fixture: one problem of each kind'));
     });
 
     it('renames mcpServers to servers', async function () {
       const claude = '{\n  // pasted from another client\n  "mcpServers": {\n    "a": { "command": "node", "args": ["a.js"] }\n  }\n}\n';
-      await replaceAll(doc, claude);
+      doc = await replaceAll(doc, claude);
       await waitFor(() => codes(doc.uri).includes('wrong-root-key'), 10000, `wrong-root-key (now ${codes(doc.uri)})`);
       await applyOnly('wrong-root-key');
-      assert.strictEqual(doc.getText(), claude.replace('"mcpServers"', '"servers"'));
+      assert.strictEqual(liveText(doc.uri), claude.replace('"mcpServers"', '"servers"'));
     });
 
     it('offers no automatic fix for secret-in-args', async function () {
