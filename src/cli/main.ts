@@ -61,9 +61,22 @@ interface Io {
   err(text: string): void;
 }
 
+/** A stream whose reader went away (`dsh-bridge check | head`): later writes are dropped, and the
+ *  command still finishes with its own exit code instead of dying of an unhandled EPIPE. */
+function writerOf(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed) stream.write(`${text}\n`);
+  };
+}
+
 const processIo: Io = {
-  out: (text) => process.stdout.write(`${text}\n`),
-  err: (text) => process.stderr.write(`${text}\n`),
+  out: writerOf(process.stdout),
+  err: writerOf(process.stderr),
 };
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {

@@ -185,6 +185,16 @@ describe('CLI (dist/cli.js)', function () {
     assert.equal(existsSync(path.join(folder, '.dsh')), false);
   });
 
+  it('finishes with its own exit code when its reader stops early (check | head -1)', () => {
+    // The shell's pipe, for real: head exits after one line while the CLI still has ~120 KB to
+    // write (more than a pipe holds), so it writes on into a closed pipe. Unpinned npx: warnings only.
+    const many = workspace(JSON.stringify({ servers: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`s${i}`, { command: 'npx', args: [`pkg-${i}`] }])) }));
+    const r = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${CLI}" check --workspace "${many}" | head -1; echo "cli=\${PIPESTATUS[0]}" >&2`], { encoding: 'utf8' });
+    assert.match(r.stdout, /^SERVER\s+DSH NAME/);
+    assert.doesNotMatch(r.stderr, /EPIPE|Unhandled|internal error/, r.stderr);
+    assert.match(r.stderr, /cli=0/);
+  });
+
   it('runs the demo workspace shipped in the repo, human-readable', () => {
     const r = cli(['check', '--workspace', DEMO], { cwd: ROOT });
     assert.equal(r.code, 0);
