@@ -12,7 +12,7 @@ import type { Problem } from '../core/problems/problems';
 import { readWorkspaceFile } from '../core/node/reader';
 import { prepareFolderExport } from '../core/node/folderExport';
 import {
-  folderAnalyzeOptions, readSetting, SETTING, SETTING_SCHEMAS, settingLayersFromFiles, settingsViewFromFiles, type FolderIdentity, type SettingsFileLayer, type SettingsView,
+  folderAnalyzeOptions, readSetting, SETTING, SETTING_SCHEMAS, settingLayerValues, settingLayersFromFiles, settingsViewFromFiles, type FolderIdentity, type SettingsFileLayer, type SettingsView,
 } from '../core/settings/folderSettings';
 import { nodeValue, parseJsonc, propertyValue } from '../core/json/jsonTree';
 import { MODULE_COMMANDS, MODULE_OPTIONS, MODULE_USAGE } from './commands';
@@ -21,6 +21,7 @@ import { dshOutlook } from '../core/declaration/dshOutlook';
 import { folderSkills, printSkillGate } from './skills';
 import { readSecret } from './readSecret';
 import { countOf } from '../core/problems/plural';
+import { checkToolChoice } from '../core/tools/toolChoice';
 
 const USAGE = `Usage: dsh-bridge <command> [options]
 
@@ -163,12 +164,12 @@ function serverSummaries(servers: readonly DeclaredServer[]) {
   return servers.map((s) => ({ name: s.name, serverName: s.serverName, transport: s.transport, pin: s.pin, ...(s.source ? { source: s.source } : {}) }));
 }
 
-function report(analysis: Analysis, declaration: string | null, extra: Record<string, unknown> = {}) {
+function report(analysis: Analysis, declaration: string | null, extra: Record<string, unknown> = {}, settingProblems: readonly Problem[] = []) {
   return {
     declaration,
     servers: serverSummaries(analysis.servers),
     rejected: analysis.rejected,
-    problems: analysis.problems.map(problemJson),
+    problems: [...analysis.problems, ...settingProblems].map(problemJson),
     ...extra,
   };
 }
@@ -181,9 +182,11 @@ function problemJson(p: Problem) {
 
 async function runExport(command: string, identity: FolderIdentity, dshHome: string, json: boolean, dryRun: boolean, io: Io): Promise<number> {
   const { folder } = identity;
+  // dsh.tools problems, placed in the settings files given (the editor shows the same ones).
+  const settingProblems = checkToolChoice(settingLayerValues(identity, SETTING.tools)).problems;
   if (command === 'export' && !dryRun && (await new HostStore(dshHome).trustMode()) === 'deny') {
     const analysis = await analyzeFolder(folderAnalyzeOptions(identity));
-    if (json) io.out(JSON.stringify(report(analysis, null, { error: 'trust mode is "deny": nothing is exported' })));
+    if (json) io.out(JSON.stringify(report(analysis, null, { error: 'trust mode is "deny": nothing is exported' }, settingProblems)));
     else io.err('dsh-bridge: trust mode is "deny" on this machine: nothing from this workspace is exported.');
     return 1;
   }
@@ -193,15 +196,15 @@ async function runExport(command: string, identity: FolderIdentity, dshHome: str
   const { analysis } = result;
   if (result.sourceChanged) {
     const message = 'an MCP configuration file changed while it was being exported: nothing was written; run the export again';
-    if (json) io.out(JSON.stringify(report(analysis, null, { written: false, error: message })));
+    if (json) io.out(JSON.stringify(report(analysis, null, { written: false, error: message }, settingProblems)));
     else io.err(`dsh-bridge: ${message}.`);
     return 1;
   }
   const onDisk = command === 'export' && !dryRun && result.text !== undefined;
   if (json) {
-    io.out(JSON.stringify(report(analysis, onDisk ? DECLARATION_PATH : null, command === 'export' ? { written: result.written } : {})));
+    io.out(JSON.stringify(report(analysis, onDisk ? DECLARATION_PATH : null, command === 'export' ? { written: result.written } : {}, settingProblems)));
   } else {
-    printHuman(analysis, folder, io);
+    printHuman(analysis, folder, io, settingProblems);
     if (command === 'export') {
       const shown = path.relative(process.cwd(), path.join(folder, DECLARATION_PATH)) || DECLARATION_PATH;
       if (!analysis.usable) io.out('Nothing exported: the source could not be used (a previous declaration, if any, is left as it was and is now stale).');
@@ -229,17 +232,17 @@ async function folderIdentity(folder: string, codeWorkspace: string | undefined,
     }
   };
   const layers: SettingsFileLayer[] = [];
-  if (userSettings !== undefined) layers.push({ level: 'user', kind: 'settings', text: await given(userSettings, '--user-settings') });
+  if (userSettings !== undefined) layers.push({ level: 'user', kind: 'settings', text: await given(userSettings, '--user-settings'), file: path.resolve(userSettings) });
   let folderName = path.basename(folder);
   if (codeWorkspace !== undefined) {
     const text = await given(codeWorkspace, '--code-workspace');
-    layers.push({ level: 'workspace', kind: 'code-workspace', text });
+    layers.push({ level: 'workspace', kind: 'code-workspace', text, file: path.resolve(codeWorkspace) });
     const entry = workspaceFolderEntry(text, path.dirname(path.resolve(codeWorkspace)), folder);
     if (!entry) throw new UsageError(`${codeWorkspace} does not list the folder ${folder}`);
     folderName = entry.name ?? folderName;
   }
   const settings = await readWorkspaceFile(folder, '.vscode/settings.json');
-  if (settings.ok) layers.push({ level: codeWorkspace ? 'folder' : 'workspace', kind: 'settings', text: Buffer.from(settings.bytes).toString('utf8') });
+  if (settings.ok) layers.push({ level: codeWorkspace ? 'folder' : 'workspace', kind: 'settings', text: Buffer.from(settings.bytes).toString('utf8'), file: '.vscode/settings.json' });
   const view = settingsViewFromFiles(layers);
   const reported = new Set<string>();
   const invalidSetting = (key: string) => {
@@ -275,7 +278,7 @@ function fileUriPath(uri: string): string | undefined {
   }
 }
 
-function printHuman(analysis: Analysis, folder: string, io: Io) {
+function printHuman(analysis: Analysis, folder: string, io: Io, settingProblems: readonly Problem[] = []) {
   if (analysis.servers.length) {
     // The file column only when a server comes from a file other than .vscode/mcp.json.
     const from = analysis.servers.some((s) => s.source) ? (s: DeclaredServer) => [shownPath(folder, s.source ?? analysis.sourcePath)] : () => [];
@@ -287,9 +290,10 @@ function printHuman(analysis: Analysis, folder: string, io: Io) {
     io.out('\nRefused:');
     io.out(table(analysis.rejected.map((r) => [`  ${r.name}`, r.codes.join(', ')])));
   }
-  if (analysis.problems.length) {
+  const problems = [...analysis.problems, ...settingProblems];
+  if (problems.length) {
     io.out('\nProblems:');
-    for (const p of analysis.problems) {
+    for (const p of problems) {
       const where = `${shownPath(folder, p.file)}:${p.range.start.line + 1}:${p.range.start.character + 1}`;
       io.out(`  ${where} ${p.severity} ${p.code}: ${p.message}`);
     }

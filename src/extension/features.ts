@@ -6,6 +6,7 @@ import { Ctx } from './ctx';
 import { DiagnosticsOwner } from './diagnostics';
 import { Exporter } from './exporter';
 import { LspSettingsCheck } from './lsp/lspSettingsCheck';
+import { TOOL_CHOICE_FILES, ToolChoiceCheck, ToolChoiceCodeActions } from './toolsView/toolChoiceCheck';
 import { userSettingsUri } from './lsp/lspSettingLayers';
 import { MCP_SOURCES_SELECTOR } from './mcpFiles';
 import { McpJsonCheck } from './mcpJsonCheck';
@@ -39,6 +40,7 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
   const diagnostics = ctx.push(new DiagnosticsOwner(config.onDidChange));
   const mcp = ctx.push(new McpJsonCheck(diagnostics, (folder) => config.folder(folder).analyzeOptions, docsUri, log));
   const lsp = new LspSettingsCheck(diagnostics, userSettingsUri(context.globalStorageUri), docsUri, log);
+  const toolChoice = new ToolChoiceCheck(diagnostics, userSettingsUri(context.globalStorageUri), docsUri, log);
   const status = ctx.push(new DeclarationStatus(mcp, ctx));
   const tools = ctx.push(new ToolsFeature(mcp, ctx));
 
@@ -74,6 +76,7 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
 
   ctx.push(vscode.workspace.onDidSaveTextDocument((doc) => commands.exportOnSave(doc)));
   ctx.push(vscode.languages.registerCodeActionsProvider(MCP_SOURCES_SELECTOR, new McpCodeActions(mcp, (folder) => config.folder(folder).analyzeOptions), { providedCodeActionKinds: McpCodeActions.kinds }));
+  ctx.push(vscode.languages.registerCodeActionsProvider(TOOL_CHOICE_FILES, new ToolChoiceCodeActions(), { providedCodeActionKinds: ToolChoiceCodeActions.kinds }));
   ctx.push(config.onDidChange((changed) => {
     const { trustMode } = config.globalSettings();
     log.info(`settings changed (${Object.entries(changed).filter(([k, v]) => v && k !== 'any').map(([k]) => k).join(', ')}); trust mode ${trustMode}`);
@@ -85,6 +88,7 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
 
   diagnostics.add(mcp);
   diagnostics.add(lsp);
+  diagnostics.add(toolChoice);
   // The skills part starts from a timer: loading it (YAML) stays off this path.
   // The trust mode is read (and the setting brought in line with the machine's) from the same timer.
   const start = setTimeout(() => {

@@ -5,6 +5,7 @@ import { DOCTOR_MESSAGES } from '../../src/core/node/doctor';
 import { DANGER_MESSAGES } from '../../src/core/mcp/launchReview';
 import { PROBLEM_CATALOG } from '../../src/core/problems/problemCatalog';
 import { QUICK_FIX_TITLES } from '../../src/core/mcp/quickFixes';
+import { TOOL_CHOICE_FIX_TITLES } from '../../src/core/tools/toolChoiceFixes';
 import { IMPORT_NOTES } from '../../src/core/import/importNotes';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -19,6 +20,7 @@ function messageKeys(): string[] {
   }
   for (const area of PROBLEM_CATALOG) for (const [, template] of Object.values(area.codes)) keys.add(template);
   for (const t of QUICK_FIX_TITLES) keys.add(t);
+  for (const t of TOOL_CHOICE_FIX_TITLES) keys.add(t);
   for (const t of Object.values(DANGER_MESSAGES)) keys.add(t);
   for (const t of Object.values(DOCTOR_MESSAGES)) keys.add(t);
   for (const [, t] of Object.values(IMPORT_NOTES)) keys.add(t);

@@ -128,6 +128,8 @@ export interface SettingsFileLayer {
   level: 'user' | 'workspace' | 'folder';
   kind: 'settings' | 'code-workspace';
   text: string;
+  /** The file as problems name it (`Problem.file`: folder-relative inside the folder, else absolute); without it, nothing is placed there. */
+  file?: string;
 }
 
 /**
@@ -174,7 +176,10 @@ export function settingsViewFromFiles(layers: readonly SettingsFileLayer[]): Set
 /** Each settings file's value of a setting, lowest priority first, for {@link FolderIdentity.settingLayers}. */
 export function settingLayersFromFiles(layers: readonly SettingsFileLayer[]): (key: string) => SettingLayerValue[] {
   const trees = fileTrees(layers);
-  return (key) => trees.map((tree, i) => ({ level: layers[i].level, value: lookupIn(tree)(key) }));
+  return (key) => trees.map((tree, i) => {
+    const { level, file, text, kind } = layers[i];
+    return { level, value: lookupIn(tree)(key), ...(file !== undefined ? { source: { file, text, kind } } : {}) };
+  });
 }
 
 function fileTrees(layers: readonly SettingsFileLayer[]): Array<Record<string, unknown> | undefined> {

@@ -4,12 +4,14 @@
  * it without the skills code (and its YAML parser).
  */
 import { nodeValue, parseJsonc, propertyValue } from '../json/jsonTree';
-import type { JsonPath, SettingsFileKind } from '../lsp/lsp';
+import type { JsonPath, SettingsFileKind, SettingsSource } from '../lsp/lsp';
 
 /** One layer's value of a setting (`undefined`: not set in that layer). */
 export interface SettingLayerValue {
   level: 'default' | 'user' | 'workspace' | 'folder';
   value: unknown;
+  /** The settings file that holds this layer, with its text, when the face can read it (to place problems). */
+  source?: SettingsSource;
 }
 
 /** A JSON object (not an array, not null). */

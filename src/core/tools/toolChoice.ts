@@ -41,7 +41,7 @@ export const TOOL_CHOICE_PROBLEM_CODES = {
 } as const satisfies Record<string, readonly [Severity, string]>;
 export type ToolChoiceProblemCode = keyof typeof TOOL_CHOICE_PROBLEM_CODES;
 
-/** One layer of the setting, lowest priority first; `value` as that layer holds it (`undefined`: not set there). */
+/** One layer of the setting, lowest priority first; `value` as that layer holds it (`undefined`: not set there), `source` where. */
 export type ToolChoiceLayer = SettingLayerValue;
 
 /** A problem located in one layer by its JSON path (`['dsh.tools', server, key, index]`). */
@@ -176,4 +176,22 @@ export function placeToolChoiceProblems(problems: readonly ToolChoiceProblem[], 
     out.push(placed);
   }
   return out;
+}
+
+export interface ToolChoiceCheck {
+  analysis: ToolChoiceAnalysis;
+  /** The problems placed on their nodes in the settings files of their layers. */
+  problems: Problem[];
+  /** Problems of a layer whose file the face could not read (e.g. a profile's user settings). */
+  unplaced: number;
+}
+
+/**
+ * The check of `dsh.tools` that every face runs (the editor's Problems, `dsh-bridge check`):
+ * every layer analysed on its own (see the module comment), each problem placed in its file.
+ */
+export function checkToolChoice(layers: readonly ToolChoiceLayer[]): ToolChoiceCheck {
+  const analysis = analyzeToolChoice(layers);
+  const problems = placeToolChoiceProblems(analysis.problems, (layer) => layers[layer]?.source);
+  return { analysis, problems, unplaced: analysis.problems.length - problems.length };
 }

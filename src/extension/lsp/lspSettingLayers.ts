@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { LSP_SETTING, type JsonPath, type SettingsFileKind, type SettingsSource } from '../../core/lsp/lsp';
 import { definingLayer, mergeSettingLayers, settingValueInText } from '../../core/settings/settingLayers';
 
-/** One layer of `dsh.lsp.servers` as VS Code's `inspect` reports it, with the file that holds it. */
+/** One layer of a setting (`dsh.lsp.servers`, `dsh.tools`) as VS Code's `inspect` reports it, with the file that holds it. */
 export interface SettingLayer {
   name: 'default' | 'user' | 'workspace' | 'folder';
   value: unknown;
@@ -20,9 +20,9 @@ export function userSettingsUri(globalStorageUri: vscode.Uri): vscode.Uri {
   return vscode.Uri.joinPath(globalStorageUri, '..', '..', 'settings.json');
 }
 
-/** The layers of `dsh.lsp.servers` for a folder, lowest priority first (default, user, workspace, folder). */
-export function lspSettingLayers(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined): SettingLayer[] {
-  const inspected = vscode.workspace.getConfiguration(undefined, folder.uri).inspect<unknown>(LSP_SETTING);
+/** The layers of a setting (default: `dsh.lsp.servers`) for a folder, lowest priority first (default, user, workspace, folder). */
+export function lspSettingLayers(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined, setting: string = LSP_SETTING): SettingLayer[] {
+  const inspected = vscode.workspace.getConfiguration(undefined, folder.uri).inspect<unknown>(setting);
   const folderSettings = vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json');
   const workspaceFile = vscode.workspace.workspaceFile;
   const multiRoot = workspaceFile !== undefined && workspaceFile.scheme !== 'untitled';
@@ -41,8 +41,8 @@ export function lspSettingLayers(folder: vscode.WorkspaceFolder, userSettings: v
  * workspace values of a restricted setting (`dsh.lsp.servers` is one) from extensions; they are
  * then read from the files themselves, so the problems still show (nothing is exported there).
  */
-export async function loadLspSettingLayers(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined): Promise<{ layers: SettingLayer[]; texts: Map<string, string | undefined> }> {
-  const layers = lspSettingLayers(folder, userSettings);
+export async function loadLspSettingLayers(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined, setting: string = LSP_SETTING): Promise<{ layers: SettingLayer[]; texts: Map<string, string | undefined> }> {
+  const layers = lspSettingLayers(folder, userSettings, setting);
   const texts = new Map<string, string | undefined>();
   for (const layer of layers) {
     if (layer.uri && !texts.has(layer.uri.toString())) texts.set(layer.uri.toString(), await readText(layer.uri));
@@ -54,7 +54,7 @@ export async function loadLspSettingLayers(folder: vscode.WorkspaceFolder, userS
       if (seen.has(layer.uri.toString())) continue; // single-folder: workspace and folder are the same file
       seen.add(layer.uri.toString());
       const text = texts.get(layer.uri.toString());
-      if (text !== undefined) layer.value = settingValueInText(text, layer.kind, LSP_SETTING);
+      if (text !== undefined) layer.value = settingValueInText(text, layer.kind, setting);
     }
   }
   return { layers, texts };

@@ -144,6 +144,78 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
     });
   });
 
+  describe('dsh.tools', function () {
+    const settings = () => uriOf('.vscode', 'settings.json');
+    const toolCodes = (uri) => codes(uri).filter((c) => c.startsWith('tools-'));
+    const BAD = '"dsh.tools": {\n    "github": { "exclude": "delete_repository", "bogus": 1 },\n    "fs": "read_file",\n    "git": { "only": ["status", 3] }\n  },\n  ';
+    let original;
+
+    before(function () {
+      original = fs.readFileSync(settings().fsPath, 'utf8');
+    });
+
+    after(async function () {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.writeFileSync(settings().fsPath, original);
+      await waitFor(() => toolCodes(settings()).length === 0, 20000, `no dsh.tools diagnostics after the restore (now ${toolCodes(settings())})`);
+    });
+
+    it('shows each bad shape on its node of .vscode/settings.json, with code, link and severity; the CLI\'s check reports the same', async function () {
+      const text = original.replace('"editor.tabSize": 2,\n  ', `"editor.tabSize": 2,\n  ${BAD}`);
+      assert.notStrictEqual(text, original, 'fixture changed');
+      fs.writeFileSync(settings().fsPath, text);
+      const uri = settings();
+      await waitFor(() => toolCodes(uri).length === 4, 20000, `dsh.tools diagnostics (now ${codes(uri)})`);
+      assert.deepStrictEqual(toolCodes(uri), ['tools-invalid-entry', 'tools-invalid-list', 'tools-invalid-name', 'tools-unknown-key']);
+      const T = 'dsh.tools';
+      const expected = {
+        'tools-invalid-list': { range: nodeRange(text, [T, 'github', 'exclude'], 'value'), severity: vscode.DiagnosticSeverity.Error },
+        'tools-unknown-key': { range: nodeRange(text, [T, 'github', 'bogus'], 'key'), severity: vscode.DiagnosticSeverity.Warning },
+        'tools-invalid-entry': { range: nodeRange(text, [T, 'fs'], 'value'), severity: vscode.DiagnosticSeverity.Error },
+        'tools-invalid-name': { range: nodeRange(text, [T, 'git', 'only', 1], 'value'), severity: vscode.DiagnosticSeverity.Error },
+      };
+      for (const [code, { range, severity }] of Object.entries(expected)) {
+        const d = ours(uri).find((x) => codeOf(x) === code);
+        assert.deepStrictEqual(plain(d.range), { start: range.start, end: range.end }, `range of ${code}`);
+        assert.strictEqual(d.severity, severity, code);
+        assert.ok(codeLink(d).target.scheme === 'command' && JSON.parse(decodeURIComponent(codeLink(d).target.query))[0] === code, `${code}: link to its explanation`);
+        assert.ok(!/\{\w+\}/.test(d.message) && d.message.length > 20, `${code}: ${d.message}`);
+      }
+      assert.strictEqual(ours(uri).find((x) => codeOf(x) === 'tools-invalid-list').message,
+        '"exclude" of server "github" must be a list of tool names; as written it allows no tool of this server.');
+
+      // One core check, both faces: dsh-bridge check on this folder names the same codes at the same ranges.
+      const cli = path.join(extension().extensionPath, 'dist', 'cli.js');
+      const r = require('child_process').spawnSync(process.execPath, [cli, 'check', '--workspace', workspaceFolder().uri.fsPath, '--json'],
+        { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+      const fromCli = JSON.parse(r.stdout).problems.filter((p) => p.code.startsWith('tools-'))
+        .map((p) => JSON.stringify([p.code, p.file, p.range, p.message])).sort();
+      const fromEditor = ours(uri).filter((d) => codeOf(d).startsWith('tools-'))
+        .map((d) => JSON.stringify([codeOf(d), '.vscode/settings.json', plain(d.range), d.message])).sort();
+      assert.deepStrictEqual(fromCli, fromEditor);
+    });
+
+    it('a quick fix makes a single tool name a list, in the document, comments kept', async function () {
+      const doc = await vscode.workspace.openTextDocument(settings());
+      await vscode.window.showTextDocument(doc);
+      const d = ours(doc.uri).find((x) => codeOf(x) === 'tools-invalid-list');
+      let fixes = [];
+      await waitFor(async () => {
+        const actions = await vscode.commands.executeCommand('vscode.executeCodeActionProvider', doc.uri, d.range, vscode.CodeActionKind.QuickFix.value);
+        fixes = (actions || []).filter((a) => a.kind && a.kind.value === 'quickfix' && a.title.startsWith('Make'));
+        return fixes.length > 0;
+      }, 10000, 'a quick fix for tools-invalid-list').catch(() => {});
+      assert.deepStrictEqual(fixes.map((f) => f.title), ['Make "exclude" a list: ["delete_repository"]']);
+      assert.ok(await vscode.workspace.applyEdit(fixes[0].edit));
+      const text = doc.getText();
+      assert.match(text, /"github": \{ "exclude": \[\s*"delete_repository"\s*\], "bogus": 1 \}/);
+      assert.ok(text.includes('// Language servers DSH would run'), 'the comment is kept');
+      await doc.save();
+      await waitFor(() => !toolCodes(doc.uri).includes('tools-invalid-list'), 20000, `tools-invalid-list to go away (now ${toolCodes(doc.uri)})`);
+      assert.deepStrictEqual(toolCodes(doc.uri), ['tools-invalid-entry', 'tools-invalid-name', 'tools-unknown-key']);
+    });
+  });
+
   describe('skill roots', function () {
     const dshSkills = () => folderPath('.dsh', 'skills');
     const agentsSkills = () => folderPath('.agents', 'skills');

@@ -1,0 +1,92 @@
+import * as vscode from 'vscode';
+import type { Problem } from '../../core/problems/problems';
+import { checkToolChoice, TOOL_CHOICE_PROBLEM_CODES, TOOLS_SETTING } from '../../core/tools/toolChoice';
+import { TOOL_CHOICE_FIXABLE_CODES, toolChoiceFixes } from '../../core/tools/toolChoiceFixes';
+import type { ChangedConcerns } from '../decisions';
+import { DIAGNOSTIC_SOURCE, diagnosticsByFile, type Check, type DiagnosticsOwner, type FileEvent } from '../diagnostics';
+import { translate } from '../l10n';
+import { loadLspSettingLayers } from '../lsp/lspSettingLayers';
+import { fileFolders } from '../mcpFiles';
+
+/**
+ * The check of `dsh.tools`: the core's `checkToolChoice` (the one `dsh-bridge check` runs) over
+ * every layer of each folder, each problem on its node of the settings file (user,
+ * `.code-workspace` or `.vscode/settings.json`) that holds it. A wrong shape allows no tool of
+ * its server (fail closed), so the user has to see it where it is written. Runs (debounced) when
+ * the setting changes, a settings file changes on disk, or folders or trust change.
+ */
+export class ToolChoiceCheck implements Check {
+  readonly kind = TOOLS_SETTING;
+  private generation = 0;
+
+  constructor(
+    private readonly owner: DiagnosticsOwner,
+    private readonly userSettings: vscode.Uri | undefined,
+    private readonly docsUri: (code: string) => vscode.Uri,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  wants(changed: ChangedConcerns): boolean {
+    return changed.tools;
+  }
+
+  fileChanged(uri: vscode.Uri, event: FileEvent): void {
+    if (event === 'disk' && /(\/\.vscode\/settings\.json|\.code-workspace)$/.test(uri.path)) this.refreshAll();
+  }
+
+  refreshAll(delay?: number): void {
+    this.owner.schedule(this.kind, () => this.check(), (error) => this.log.error('checking dsh.tools failed', error), delay);
+  }
+
+  private async check(): Promise<void> {
+    const generation = ++this.generation;
+    const problems: Problem[] = [];
+    for (const folder of fileFolders()) {
+      const { layers, texts } = await loadLspSettingLayers(folder, this.userSettings, TOOLS_SETTING);
+      const checked = checkToolChoice(layers.map((layer) => {
+        const text = layer.uri ? texts.get(layer.uri.toString()) : undefined;
+        return { level: layer.name, value: layer.value, ...(layer.uri && text !== undefined ? { source: { file: layer.uri.toString(), text, kind: layer.kind } } : {}) };
+      }));
+      problems.push(...checked.problems);
+      if (checked.analysis.problems.length) {
+        this.log.info(`dsh.tools for ${folder.name}: ${checked.analysis.problems.length} problems (${checked.unplaced} not placed in a settings file)`);
+      }
+    }
+    if (generation !== this.generation) return; // a newer check started
+    this.owner.replace(this.kind, diagnosticsByFile(problems, TOOL_CHOICE_PROBLEM_CODES, (file) => vscode.Uri.parse(file), this.docsUri).values());
+  }
+}
+
+function codeOf(d: vscode.Diagnostic): string {
+  return typeof d.code === 'object' && d.code !== null ? String(d.code.value) : String(d.code ?? '');
+}
+
+/** Settings files that can hold `dsh.tools`: user and folder `settings.json`, `.code-workspace`. */
+export const TOOL_CHOICE_FILES: vscode.DocumentSelector = [{ scheme: 'file', pattern: '**/settings.json' }, { scheme: 'file', pattern: '**/*.code-workspace' }];
+
+/** Quick fixes of `dsh.tools` problems (the core's `toolChoiceFixes`, comment-preserving edits of the document as it is). */
+export class ToolChoiceCodeActions implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && TOOL_CHOICE_FIXABLE_CODES.has(codeOf(d)));
+    if (ours.length === 0) return [];
+    const text = document.getText();
+    const kind = document.uri.path.endsWith('.code-workspace') ? 'code-workspace' : 'settings';
+    const actions: vscode.CodeAction[] = [];
+    for (const diagnostic of ours) {
+      const { start, end } = diagnostic.range;
+      const range = { start: { line: start.line, character: start.character }, end: { line: end.line, character: end.character } };
+      for (const fix of toolChoiceFixes(text, kind, { code: codeOf(diagnostic), range })) {
+        const action = new vscode.CodeAction(translate(fix.title, fix.args), vscode.CodeActionKind.QuickFix);
+        const edit = new vscode.WorkspaceEdit();
+        for (const e of fix.edits) edit.replace(document.uri, new vscode.Range(document.positionAt(e.offset), document.positionAt(e.offset + e.length)), e.content);
+        action.edit = edit;
+        action.diagnostics = [diagnostic];
+        action.isPreferred = fix.isPreferred;
+        actions.push(action);
+      }
+    }
+    return actions;
+  }
+}

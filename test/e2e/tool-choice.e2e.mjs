@@ -1,0 +1,63 @@
+// UI flow with the packaged extension: a `dsh.tools` value of a wrong shape in the folder's
+// .vscode/settings.json shows in the Problems panel where the user wrote it (message, code,
+// source, line and column), and its quick fix is offered in the editor. A bad shape allows no
+// tool of its server: without this the user would see nothing but missing tools in DSH.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startEditor } from '../harness/e2e-driver.mjs';
+import { screenshotFailuresAndClose } from './hooks.mjs';
+
+const SETTINGS = `{
+  // Which tools of each MCP server DSH may offer
+  "dsh.tools": {
+    "files": { "exclude": "delete_file", "onyl": ["read_file"] }
+  }
+}
+`;
+
+describe('e2e: dsh.tools problems in Problems (ws-basic, packaged .vsix)', function () {
+  let editor;
+
+  before(async function () {
+    editor = await startEditor();
+  });
+
+  screenshotFailuresAndClose(() => editor);
+
+  it('shows each bad shape of dsh.tools on its line of settings.json with its message and code, and offers the fix there', async function () {
+    await editor.openWorkspace('ws-basic', {
+      prepare: (folder) => fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), SETTINGS),
+    });
+    let problems = [];
+    for (const until = Date.now() + 60000; Date.now() < until;) {
+      problems = await editor.readProblems({ timeout: 5000 });
+      if (problems.some((p) => p.code === 'tools-invalid-list') && problems.some((p) => p.code === 'tools-unknown-key')) break;
+    }
+    const list = problems.find((p) => p.code === 'tools-invalid-list');
+    assert.ok(list, `no tools-invalid-list row: ${JSON.stringify(problems.map((p) => p.text))}`);
+    assert.equal(list.message, '"exclude" of server "files" must be a list of tool names; as written it allows no tool of this server.');
+    assert.equal(list.severity, 'error');
+    assert.equal(list.source, 'dsh-bridge');
+    assert.equal(list.file, 'settings.json');
+    assert.deepEqual([list.line, list.column], [4, 27], 'on the value "delete_file"');
+    const key = problems.find((p) => p.code === 'tools-unknown-key');
+    assert.ok(key, 'no tools-unknown-key row');
+    assert.equal(key.message, '"onyl" is not a tool-choice option and is ignored (use "exclude" or "only").');
+    assert.equal(key.severity, 'warning');
+    assert.deepEqual([key.line, key.column], [4, 42]);
+    console.log(`      screenshot: ${await editor.screenshot('tool-choice-problems')}`);
+
+    // A click opens settings.json at the value; the light bulb menu there offers the fix by its title.
+    const at = await editor.openProblem('must be a list of tool names');
+    assert.equal(at.line, 4);
+    const page = editor.page;
+    await page.locator('.editor-group-container .view-line span', { hasText: '"delete_file"' }).last().click();
+    await page.keyboard.press('Control+.');
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Make "exclude" a list: ["delete_file"]' }).first();
+    await fix.waitFor({ state: 'visible', timeout: 15000 });
+    console.log(`      screenshot: ${await editor.screenshot('tool-choice-quick-fix')}`);
+    await fix.click();
+    await page.locator('.editor-group-container .view-line', { hasText: '"exclude": ["delete_file"]' }).first().waitFor({ state: 'visible', timeout: 10000 });
+  });
+});
