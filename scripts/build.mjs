@@ -2,6 +2,7 @@
 //   node scripts/build.mjs [--release]   (--release: minified, no sourcemaps)
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
+import { yamlEsm } from './yaml-esm.mjs';
 
 const release = process.argv.includes('--release');
 const common = {
@@ -32,5 +33,6 @@ for (const e of entries) {
     outfile: e.out,
     external: e.external ?? [],
     banner: e.banner ? { js: e.banner } : undefined,
+    plugins: [yamlEsm],
   });
 }
