@@ -34,7 +34,7 @@ export function canonicalJson(value: unknown): string {
         for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonicalJson(value[i] === undefined ? null : value[i]);
         return `${out}]`;
       }
-      const known = pinnedCanonical.get(value);
+      const known = (value as { [CANONICAL_TEXT]?: string })[CANONICAL_TEXT];
       if (known !== undefined) return known;
       const record = value as Record<string, unknown>;
       if (typeof (record as { toJSON?: unknown }).toJSON === 'function') return canonicalJson((record as { toJSON(): unknown }).toJSON());
@@ -67,17 +67,22 @@ export function canonicalHash(value: unknown): string {
 }
 
 /**
- * Canonical texts of pinned entries, kept so the document digest does not serialize every
- * server a second time. Weak keys: an entry's text lives as long as the entry. Entries are
- * frozen so the remembered text cannot go out of date.
+ * The canonical text of a pinned entry, kept on the entry so the document digest does not
+ * serialize every server a second time. A non-enumerable symbol: JSON, spreads and copies never
+ * see it (a copy is serialized afresh), and the entry is frozen so the text cannot go out of
+ * date. Not a WeakMap: its entries outlive minor collections, and every export paid for that.
  */
-const pinnedCanonical = new WeakMap<object, string>();
+const CANONICAL_TEXT = Symbol('canonicalText');
+
+function remember<T extends object>(value: T, text: string): Readonly<T> {
+  Object.defineProperty(value, CANONICAL_TEXT, { value: text });
+  return Object.freeze(value);
+}
 
 /** A frozen copy of `value` whose canonical text is computed now, once, for every entry that shares it. */
 export function withCanonicalText<T extends object>(value: T): Readonly<T> {
-  const frozen = Object.freeze({ ...value });
-  pinnedCanonical.set(frozen, canonicalJson(frozen));
-  return frozen;
+  const copy = { ...value };
+  return remember(copy, canonicalJson(copy));
 }
 
 /** The entry with `pin` = sha256 of the canonical JSON of the entry without it. */
@@ -96,7 +101,19 @@ export function withPin<T extends object>(entry: T): Readonly<T & { pin: string 
   }
   if (!keys.every((k) => k.isWellFormed())) throw new Error('lone surrogate: not representable in RFC 8785 canonical JSON');
   const pin = `sha256:${sha256Hex(`{${before}${before && after ? ',' : ''}${after}}`)}`;
-  const pinned = Object.freeze({ ...entry, pin });
-  pinnedCanonical.set(pinned, `{${before}${before ? ',' : ''}"pin":${JSON.stringify(pin)}${after ? ',' : ''}${after}}`);
-  return pinned;
+  return remember({ ...entry, pin }, `{${before}${before ? ',' : ''}"pin":${JSON.stringify(pin)}${after ? ',' : ''}${after}}`);
+}
+
+/**
+ * For a caller that writes an entry's canonical members itself (the export's hot path, see
+ * `core/mcp/serverPin.ts`): `before` and `after` are the comma-joined members whose keys sort
+ * before and after "pin", both non-empty. {@link pinOfMembers} is the pin; {@link freezePinned}
+ * freezes the entry, "pin" included, with its canonical text, as {@link withPin} does.
+ */
+export function pinOfMembers(before: string, after: string): string {
+  return `sha256:${sha256Hex(`{${before},${after}}`)}`;
+}
+
+export function freezePinned<T extends { pin: string }>(entry: T, before: string, after: string): Readonly<T> {
+  return remember(entry, `{${before},"pin":${JSON.stringify(entry.pin)},${after}}`);
 }

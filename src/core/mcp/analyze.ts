@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { hasLoneSurrogate, sha256Hex, withCanonicalText, withPin } from '../json/canonicalJson';
+import { hasLoneSurrogate, sha256Hex, withCanonicalText } from '../json/canonicalJson';
 import {
   DSH_DEFAULTS, type DeclaredInput, type DeclaredServer, type Reconnect, type RejectedServer,
 } from '../declaration/declarationModel';
@@ -20,6 +20,7 @@ import { templateRefs, templateWithPlaceholders, type Template } from '../declar
 import { decodeText, LineIndex, type Range } from '../json/text';
 import { check02Rules } from './dshRow';
 import { resolveVariables, type VariableContext } from './variables';
+import { pinnedRemote, pinnedStdio, sharedMembers, type CommonOptions, type RemoteFields, type SharedMembers, type StdioFields } from './serverPin';
 import { SECTION_PATH, SERVER_MAP_KEYS, sectionNode, VSCODE_SOURCE, type McpAccess, type SourceSpec } from './sources';
 
 export const SOURCE_PATH = VSCODE_SOURCE.path;
@@ -131,7 +132,8 @@ class AnalysisRun {
   private readonly serverKeys: Record<string, { file: string; range: Range }> = {};
 
   /** The export options every entry carries: one object, its canonical text computed once. */
-  private readonly common: Pick<DeclaredServer, 'toolCallTimeoutMs' | 'failOnStartupError' | 'reconnect'>;
+  private readonly common: CommonOptions;
+  private readonly shared: SharedMembers | undefined;
 
   constructor(private readonly bytes: Uint8Array, private readonly options: AnalyzeOptions, private readonly source: SourceSpec) {
     this.file = source.path;
@@ -140,6 +142,7 @@ class AnalysisRun {
       failOnStartupError: options.failOnStartupError ?? DSH_DEFAULTS.failOnStartupError,
       reconnect: withCanonicalText({ ...DSH_DEFAULTS.reconnect, ...options.reconnect }),
     };
+    this.shared = sharedMembers(this.common);
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.sha = sha256Hex(bytes);
   }
@@ -468,8 +471,8 @@ class AnalysisRun {
       return resolved.template;
     };
 
-    const common = this.common;
-    let entry: Omit<DeclaredServer, 'pin' | 'inputRefs' | 'envRefs'>;
+    let stdio: Omit<StdioFields, 'inputRefs' | 'envRefs'> | undefined;
+    let remote: Omit<RemoteFields, 'inputRefs' | 'envRefs'> | undefined;
     if (kind === 'stdio') {
       const command = resolve('command', propertyValue(node, 'command')!);
       if (literalText(command).trim() === '' && typeof command === 'string') add('invalid-server', propertyValue(node, 'command')!, { reason: '"command" is empty' });
@@ -494,9 +497,8 @@ class AnalysisRun {
       const cwdNode = propertyValue(node, 'cwd');
       const cwd = cwdNode ? this.absolutize(resolve('cwd', cwdNode)) : this.options.folder;
       const envFileNode = propertyValue(node, 'envFile');
-      const stdio: Record<string, unknown> = { name, serverName, transport: 'stdio', command, args, env, cwd };
-      if (envFileNode) stdio.envFile = this.absolutize(resolve('envFile', envFileNode));
-      entry = { ...(stdio as object), ...common } as typeof entry;
+      const envFile = envFileNode ? this.absolutize(resolve('envFile', envFileNode)) : undefined;
+      stdio = { name, serverName, command, args, env, cwd, envFile };
     } else {
       const url = resolve('url', urlNode!);
       this.checkUrl(url, urlNode!, name, inputs);
@@ -506,7 +508,7 @@ class AnalysisRun {
         if (RESERVED_KEYS.has(p.key)) add('reserved-key', p.keyNode, { key: p.key });
         else defineProperty(headers, p.key, resolve('header', p.valueNode, p.key));
       }
-      entry = { name, serverName, transport: 'streamable-http', url, headers, ...common } as typeof entry;
+      remote = { name, serverName, url, headers };
     }
 
     this.lintSecrets(fields, name, inputs);
@@ -527,7 +529,9 @@ class AnalysisRun {
       const info = inputs.get(id);
       if (info && !info.valid) add('invalid-input', keyNode, { reason: `input "${id}" used by this server is not valid` });
     }
-    return withPin({ ...entry, inputRefs, envRefs }) as DeclaredServer;
+    return stdio
+      ? pinnedStdio({ ...stdio, inputRefs, envRefs }, this.common, this.shared)
+      : pinnedRemote({ ...remote!, inputRefs, envRefs }, this.common, this.shared);
   }
 
   /** Range of a part of a string value; exact when the JSON string has no escapes. */
