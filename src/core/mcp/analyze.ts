@@ -99,8 +99,15 @@ interface Field {
   node: Node;
   template: Template;
   /** Input ids and env names the template references (computed once, used by lint and refs). */
-  refs: { inputs: string[]; env: string[] };
+  refs: { readonly inputs: readonly string[]; readonly env: readonly string[] };
+  /** Already reported as a literal secret (one report per value). */
+  flagged: boolean;
 }
+
+/** Shared by every template without a reference (read only; not frozen: frozen arrays take a slower path in loops). */
+const NO_REFS: Field['refs'] = { inputs: [], env: [] };
+const NO_NODES: readonly Node[] = [];
+const UNSUPPORTED_URL_SCHEME = /^(unix|pipe|wss?):/i;
 
 const PLACEHOLDER = 'placeholder';
 const LONE_SURROGATE = 'a string contains an unpaired UTF-16 surrogate (\\uD800-\\uDFFF)';
@@ -134,6 +141,7 @@ class AnalysisRun {
   /** The export options every entry carries: one object, its canonical text computed once. */
   private readonly common: CommonOptions;
   private readonly shared: SharedMembers | undefined;
+  private readonly variables: VariableContext;
 
   constructor(private readonly bytes: Uint8Array, private readonly options: AnalyzeOptions, private readonly source: SourceSpec) {
     this.file = source.path;
@@ -143,6 +151,8 @@ class AnalysisRun {
       reconnect: withCanonicalText({ ...DSH_DEFAULTS.reconnect, ...options.reconnect }),
     };
     this.shared = sharedMembers(this.common);
+    // VS Code starts a `.mcp.json` server without resolving any variable.
+    this.variables = source.dialect === 'dot-mcp' ? { ...options, literalOnly: true } : options;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.sha = sha256Hex(bytes);
   }
@@ -379,159 +389,224 @@ class AnalysisRun {
     return inputs;
   }
 
+  /** The server being analyzed: its problems carry its name. */
+  private server: string | undefined;
+  private tooLong = false;
+  private loneSurrogate = false;
+
+  private addAt(code: ProblemCode, at: Node, args: Record<string, string | number> = {}, related?: RelatedInformation[]) {
+    this.add(code, this.range(at), args, { server: this.server, related });
+  }
+
+  /**
+   * One server entry, read from the parse tree in one walk of its fields: each check works on
+   * the nodes themselves, and the only values made are the ones the declaration holds.
+   */
   private analyzeServer(
     name: string, keyNode: Node, node: Node | undefined, serverName: string,
     inputs: Map<string, InputInfo>, inputsAnchor: Node | undefined,
   ): DeclaredServer | undefined {
-    const add = (code: ProblemCode, at: Node, args: Record<string, string | number> = {}, related?: RelatedInformation[]) =>
-      this.add(code, this.range(at), args, { server: name, related });
+    this.server = name;
     if (!node || node.type !== 'object') {
-      add('invalid-server', node ?? keyNode, { reason: 'a server entry must be an object' });
+      this.addAt('invalid-server', node ?? keyNode, { reason: 'a server entry must be an object' });
       return undefined;
     }
     if (hasLoneSurrogate(name)) {
-      add('invalid-server', keyNode, { reason: LONE_SURROGATE });
+      this.addAt('invalid-server', keyNode, { reason: LONE_SURROGATE });
       return undefined;
     }
-    // Limits and encodings first: they are about the bytes, whatever the fields mean.
-    let tooLong = false;
-    let loneSurrogate = false;
-    forEachString(node, (s) => {
-      const value = s.value as string;
-      if (value.length * 3 > this.limits.maxStringBytes) {
-        const size = Buffer.byteLength(value, 'utf8');
-        if (size > this.limits.maxStringBytes) {
-          add('value-too-long', s, { size, limit: this.limits.maxStringBytes });
-          tooLong = true;
-        }
+    // Limits and encodings first: they are about the bytes, whatever the fields mean. The same
+    // walk of the entry's properties finds each field (the last of duplicate keys, as a JSON reader keeps).
+    this.tooLong = false;
+    this.loneSurrogate = false;
+    const properties = node.children ?? NO_NODES;
+    let typeP: Node | undefined;
+    let commandP: Node | undefined;
+    let urlP: Node | undefined;
+    let argsP: Node | undefined;
+    let envP: Node | undefined;
+    let envFileP: Node | undefined;
+    let cwdP: Node | undefined;
+    let devP: Node | undefined;
+    let sandboxP: Node | undefined;
+    let oauthP: Node | undefined;
+    let headersP: Node | undefined;
+    for (let i = 0; i < properties.length; i++) {
+      const property = properties[i];
+      this.checkStrings(property);
+      switch (property.children?.[0]?.value) {
+        case 'type': typeP = property; break;
+        case 'command': commandP = property; break;
+        case 'url': urlP = property; break;
+        case 'args': argsP = property; break;
+        case 'env': envP = property; break;
+        case 'envFile': envFileP = property; break;
+        case 'cwd': cwdP = property; break;
+        case 'dev': devP = property; break;
+        case 'sandboxEnabled': sandboxP = property; break;
+        case 'oauth': oauthP = property; break;
+        case 'headers': headersP = property; break;
       }
-      if (!loneSurrogate && hasLoneSurrogate(value)) {
-        add('invalid-server', s, { reason: LONE_SURROGATE });
-        loneSurrogate = true;
-      }
-    });
-    if (tooLong || loneSurrogate) return undefined;
+    }
+    if (this.tooLong || this.loneSurrogate) return undefined;
 
-    // Read from the parse tree itself: the entry is never copied into a plain object first.
-    const typeNode = propertyValue(node, 'type');
+    const typeNode = typeP?.children?.[1];
     const type = typeNode === undefined ? undefined : typeNode.type === 'string' ? typeNode.value as string : typeNode.type;
-    const urlNode = propertyValue(node, 'url');
-    const commandNode = propertyValue(node, 'command');
+    const urlNode = urlP?.children?.[1];
     let kind: 'stdio' | 'remote' | undefined;
-    if (type === 'stdio' || (type === undefined && propertyKeyNode(node, 'command'))) kind = 'stdio';
-    else if (type === 'http' || (type === undefined && propertyKeyNode(node, 'url'))) kind = 'remote';
+    if (type === 'stdio' || (type === undefined && commandP)) kind = 'stdio';
+    else if (type === 'http' || (type === undefined && urlP)) kind = 'remote';
     else if (type === 'sse' || type === 'ws' || type === 'websocket') {
-      add('unsupported-transport', typeNode!, { transport: String(type) });
+      this.addAt('unsupported-transport', typeNode!, { transport: String(type) });
       return undefined;
     } else if (type === undefined) {
-      add('invalid-server', keyNode, { reason: 'a server needs "command" (stdio) or "url" (http)' });
+      this.addAt('invalid-server', keyNode, { reason: 'a server needs "command" (stdio) or "url" (http)' });
       return undefined;
     } else {
-      add('invalid-server', typeNode!, { reason: '"type" must be "stdio", "http" or "sse"' });
+      this.addAt('invalid-server', typeNode!, { reason: '"type" must be "stdio", "http" or "sse"' });
       return undefined;
     }
-    if (kind === 'remote' && urlNode?.type === 'string' && /^(unix|pipe|wss?):/i.test(urlNode.value as string)) {
+    if (kind === 'remote' && urlNode?.type === 'string' && UNSUPPORTED_URL_SCHEME.test(urlNode.value as string)) {
       const url = urlNode.value as string;
-      add('unsupported-transport', urlNode, { transport: url.slice(0, url.indexOf(':') + 3) });
+      this.addAt('unsupported-transport', urlNode, { transport: url.slice(0, url.indexOf(':') + 3) });
       return undefined;
     }
     const issue = serverShapeIssue(node, kind);
     if (issue) {
-      add('invalid-server', nodeAtPath(node, issue.path) ?? typeNode ?? keyNode, { reason: issue.reason });
+      this.addAt('invalid-server', issue.node ?? typeNode ?? keyNode, { reason: issue.reason });
       return undefined;
     }
     const known = kind === 'stdio' ? STDIO_KEYS : REMOTE_KEYS;
-    for (const p of properties(node)) {
-      if (!known.has(p.key)) add('unknown-field', p.keyNode, { key: p.key });
+    for (let i = 0; i < properties.length; i++) {
+      const key = properties[i].children?.[0];
+      if (key && typeof key.value === 'string' && !known.has(key.value)) this.addAt('unknown-field', key, { key: key.value });
     }
-    const devKey = propertyKeyNode(node, 'dev');
-    if (devKey) add('dev-ignored', devKey);
-    const sandbox = propertyValue(node, 'sandboxEnabled');
-    if (sandbox?.value === true) add('unsupported-sandbox', sandbox);
-    const oauthKey = propertyKeyNode(node, 'oauth');
-    if (oauthKey) add('unsupported-auth', oauthKey);
+    if (devP) this.addAt('dev-ignored', devP.children![0]);
+    const sandbox = sandboxP?.children?.[1];
+    if (sandbox?.value === true) this.addAt('unsupported-sandbox', sandbox);
+    if (oauthP) this.addAt('unsupported-auth', oauthP.children![0]);
 
-    // Variables, field by field. VS Code starts a `.mcp.json` server without resolving any.
-    const variables = this.source.dialect === 'dot-mcp' ? { ...this.options, literalOnly: true } : this.options;
+    // Variables, field by field (VS Code starts a `.mcp.json` server without resolving any; the shape check above made every value read here a string where one is needed).
     const fields: Field[] = [];
-    const resolve = (kindOf: Field['kind'], valueNode: Node, key?: string): Template => {
-      const raw = valueNode.value as string;
-      const resolved = resolveVariables(raw, variables, inputs);
-      for (const v of resolved.issues) {
-        const at = this.subRange(valueNode, raw, v.index, v.length);
-        const variable = v.variable.length > 80 ? `${v.variable.slice(0, 77)}...}` : v.variable;
-        if (v.kind === 'undefined-input') {
-          const related = inputsAnchor ? [{ file: this.file, range: this.range(inputsAnchor), message: 'inputs are defined here' }] : undefined;
-          this.add('undefined-input', at, { id: v.id! }, { server: name, related });
-        } else {
-          this.add(v.kind, at, { variable }, { server: name });
-        }
-      }
-      fields.push({ kind: kindOf, key, node: valueNode, template: resolved.template, refs: templateRefs(resolved.template) });
-      return resolved.template;
-    };
-
-    let stdio: Omit<StdioFields, 'inputRefs' | 'envRefs'> | undefined;
-    let remote: Omit<RemoteFields, 'inputRefs' | 'envRefs'> | undefined;
     if (kind === 'stdio') {
-      const command = resolve('command', propertyValue(node, 'command')!);
-      if (literalText(command).trim() === '' && typeof command === 'string') add('invalid-server', propertyValue(node, 'command')!, { reason: '"command" is empty' });
-      const args = (propertyValue(node, 'args')?.children ?? []).map((a) => resolve('arg', a));
+      const commandNode = commandP!.children![1];
+      const command = this.resolveField(fields, 'command', commandNode, undefined, inputs, inputsAnchor);
+      if (typeof command === 'string' && command.trim() === '') this.addAt('invalid-server', commandNode, { reason: '"command" is empty' });
+      const argNodes = argsP?.children?.[1]?.children ?? NO_NODES;
+      const args: Template[] = [];
+      for (let i = 0; i < argNodes.length; i++) args.push(this.resolveField(fields, 'arg', argNodes[i], undefined, inputs, inputsAnchor));
       const env: Record<string, Template> = {};
-      for (const p of properties(propertyValue(node, 'env'))) {
-        const v = p.valueNode;
-        // A value of another type can only be a duplicate's (the schema checked the last one); the duplicate rejects the server.
-        if (!v || (v.type !== 'string' && v.type !== 'number' && v.type !== 'null')) continue;
-        if (RESERVED_KEYS.has(p.key)) {
-          add('reserved-key', p.keyNode, { key: p.key });
+      for (const property of envP?.children?.[1]?.children ?? NO_NODES) {
+        const key = property.children?.[0];
+        const v = property.children?.[1];
+        // A value of another type can only be a duplicate's (the shape check read the last one); the duplicate rejects the server.
+        if (!key || typeof key.value !== 'string' || !v || (v.type !== 'string' && v.type !== 'number' && v.type !== 'null')) continue;
+        const variable = key.value;
+        if (RESERVED_KEYS.has(variable)) {
+          this.addAt('reserved-key', key, { key: variable });
           continue;
         }
         if (v.type === 'null') {
-          add('env-null-dropped', p.keyNode, { key: p.key });
+          this.addAt('env-null-dropped', key, { key: variable });
           continue;
         }
-        const template = v.type === 'number' ? String(v.value) : resolve('env', v, p.key);
-        if (v.type === 'number') fields.push({ kind: 'env', key: p.key, node: v, template, refs: { inputs: [], env: [] } });
-        defineProperty(env, p.key, template);
+        let template: Template;
+        if (v.type === 'number') {
+          template = String(v.value);
+          fields.push({ kind: 'env', key: variable, node: v, template, refs: NO_REFS, flagged: false });
+        } else {
+          template = this.resolveField(fields, 'env', v, variable, inputs, inputsAnchor);
+        }
+        defineProperty(env, variable, template);
       }
-      const cwdNode = propertyValue(node, 'cwd');
-      const cwd = cwdNode ? this.absolutize(resolve('cwd', cwdNode)) : this.options.folder;
-      const envFileNode = propertyValue(node, 'envFile');
-      const envFile = envFileNode ? this.absolutize(resolve('envFile', envFileNode)) : undefined;
-      stdio = { name, serverName, command, args, env, cwd, envFile };
+      const cwdNode = cwdP?.children?.[1];
+      const cwd = cwdNode ? this.absolutize(this.resolveField(fields, 'cwd', cwdNode, undefined, inputs, inputsAnchor)) : this.options.folder;
+      const envFileNode = envFileP?.children?.[1];
+      const envFile = envFileNode ? this.absolutize(this.resolveField(fields, 'envFile', envFileNode, undefined, inputs, inputsAnchor)) : undefined;
+
+      this.lintSecrets(fields, name, inputs);
+      const launcherArgs: string[] = [];
+      for (let i = 0; i < argNodes.length; i++) launcherArgs.push(argNodes[i].value as string);
+      const unpinned = findUnpinnedLauncher(commandNode.value as string, launcherArgs);
+      if (unpinned) this.addAt('unpinned-package', argNodes[unpinned.argIndex] ?? commandNode, { launcher: unpinned.launcher, hint: unpinned.hint });
+      const refs = this.references(fields, name, keyNode, serverName, inputs);
+      return pinnedStdio({ name, serverName, command, args, env, cwd, envFile, inputRefs: refs.inputs, envRefs: refs.env }, this.common, this.shared);
     } else {
-      const url = resolve('url', urlNode!);
+      const url = this.resolveField(fields, 'url', urlNode!, undefined, inputs, inputsAnchor);
       this.checkUrl(url, urlNode!, name, inputs);
       const headers: Record<string, Template> = {};
-      for (const p of properties(propertyValue(node, 'headers'))) {
-        if (p.valueNode?.type !== 'string') continue; // only a duplicate's value can be another type; the duplicate rejects the server
-        if (RESERVED_KEYS.has(p.key)) add('reserved-key', p.keyNode, { key: p.key });
-        else defineProperty(headers, p.key, resolve('header', p.valueNode, p.key));
+      for (const property of headersP?.children?.[1]?.children ?? NO_NODES) {
+        const key = property.children?.[0];
+        const v = property.children?.[1];
+        if (!key || typeof key.value !== 'string' || v?.type !== 'string') continue; // only a duplicate's value can be another type; the duplicate rejects the server
+        if (RESERVED_KEYS.has(key.value)) this.addAt('reserved-key', key, { key: key.value });
+        else defineProperty(headers, key.value, this.resolveField(fields, 'header', v, key.value, inputs, inputsAnchor));
       }
-      remote = { name, serverName, url, headers };
+      this.lintSecrets(fields, name, inputs);
+      const refs = this.references(fields, name, keyNode, serverName, inputs);
+      return pinnedRemote({ name, serverName, url, headers, inputRefs: refs.inputs, envRefs: refs.env }, this.common, this.shared);
     }
+  }
 
-    this.lintSecrets(fields, name, inputs);
-    if (kind === 'stdio') {
-      const argNodes = propertyValue(node, 'args')?.children ?? [];
-      const unpinned = findUnpinnedLauncher(commandNode!.value as string, argNodes.map((a) => a.value as string));
-      if (unpinned) add('unpinned-package', argNodes[unpinned.argIndex] ?? propertyValue(node, 'command')!, { launcher: unpinned.launcher, hint: unpinned.hint });
+  /** Every string of a server entry (keys included), in source order: too long, or not well-formed UTF-16. */
+  private checkStrings(node: Node): void {
+    if (node.type === 'string') {
+      const value = node.value as string;
+      if (value.length * 3 > this.limits.maxStringBytes) {
+        const size = Buffer.byteLength(value, 'utf8');
+        if (size > this.limits.maxStringBytes) {
+          this.addAt('value-too-long', node, { size, limit: this.limits.maxStringBytes });
+          this.tooLong = true;
+        }
+      }
+      if (!this.loneSurrogate && hasLoneSurrogate(value)) {
+        this.addAt('invalid-server', node, { reason: LONE_SURROGATE });
+        this.loneSurrogate = true;
+      }
     }
-    if (serverName !== name) add('server-renamed', keyNode, { serverName });
+    const children = node.children;
+    if (children) for (let i = 0; i < children.length; i++) this.checkStrings(children[i]);
+  }
 
+  /** A string field's template, its variables resolved (problems at the variable itself), remembered for the lint. */
+  private resolveField(
+    fields: Field[], kind: Field['kind'], valueNode: Node, key: string | undefined, inputs: Map<string, InputInfo>, inputsAnchor: Node | undefined,
+  ): Template {
+    const raw = valueNode.value as string;
+    if (!raw.includes('${')) { // most strings have no variable
+      fields.push({ kind, key, node: valueNode, template: raw, refs: NO_REFS, flagged: false });
+      return raw;
+    }
+    const resolved = resolveVariables(raw, this.variables, inputs);
+    for (const v of resolved.issues) {
+      const at = this.subRange(valueNode, raw, v.index, v.length);
+      const variable = v.variable.length > 80 ? `${v.variable.slice(0, 77)}...}` : v.variable;
+      if (v.kind === 'undefined-input') {
+        const related = inputsAnchor ? [{ file: this.file, range: this.range(inputsAnchor), message: 'inputs are defined here' }] : undefined;
+        this.add('undefined-input', at, { id: v.id! }, { server: this.server, related });
+      } else {
+        this.add(v.kind, at, { variable }, { server: this.server });
+      }
+    }
+    fields.push({ kind, key, node: valueNode, template: resolved.template, refs: templateRefs(resolved.template), flagged: false });
+    return resolved.template;
+  }
+
+  /** The inputs and environment variables a server uses, each once, in the order its fields name them. */
+  private references(fields: Field[], name: string, keyNode: Node, serverName: string, inputs: Map<string, InputInfo>): { inputs: string[]; env: string[] } {
+    if (serverName !== name) this.addAt('server-renamed', keyNode, { serverName });
     const inputRefs: string[] = [];
     const envRefs: string[] = [];
-    for (const { refs } of fields) {
+    for (let i = 0; i < fields.length; i++) {
+      const refs = fields[i].refs;
       for (const id of refs.inputs) if (!inputRefs.includes(id)) inputRefs.push(id);
       for (const n of refs.env) if (!envRefs.includes(n)) envRefs.push(n);
     }
     for (const id of inputRefs) {
       const info = inputs.get(id);
-      if (info && !info.valid) add('invalid-input', keyNode, { reason: `input "${id}" used by this server is not valid` });
+      if (info && !info.valid) this.addAt('invalid-input', keyNode, { reason: `input "${id}" used by this server is not valid` });
     }
-    return stdio
-      ? pinnedStdio({ ...stdio, inputRefs, envRefs }, this.common, this.shared)
-      : pinnedRemote({ ...remote!, inputRefs, envRefs }, this.common, this.shared);
+    return { inputs: inputRefs, env: envRefs };
   }
 
   /** Range of a part of a string value; exact when the JSON string has no escapes. */
@@ -549,49 +624,46 @@ class AnalysisRun {
   }
 
   private checkUrl(url: Template, node: Node, server: string, inputs: Map<string, InputInfo>) {
-    const add = (code: ProblemCode, args: Record<string, string | number> = {}) => this.add(code, this.range(node), args, { server });
     let parsed: URL;
     try {
       parsed = new URL(templateWithPlaceholders(url, PLACEHOLDER));
     } catch {
-      add('invalid-url', { reason: 'it does not parse as a URL' });
+      this.addAt('invalid-url', node, { reason: 'it does not parse as a URL' });
       return;
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      add('invalid-url', { reason: 'the scheme must be http or https' });
+      this.addAt('invalid-url', node, { reason: 'the scheme must be http or https' });
       return;
     }
-    if (parsed.username || parsed.password) add('url-credentials');
-    if (parsed.protocol === 'http:' && !parsed.hostname.includes(PLACEHOLDER) && !isLoopbackHost(parsed.hostname)) add('insecure-url');
-    for (const id of inputsInUrlAuthority(url)) if (inputs.has(id)) add('input-controls-url-host', { id });
+    if (parsed.username || parsed.password) this.addAt('url-credentials', node);
+    if (parsed.protocol === 'http:' && !parsed.hostname.includes(PLACEHOLDER) && !isLoopbackHost(parsed.hostname)) this.addAt('insecure-url', node);
+    if (typeof url !== 'string') for (const id of inputsInUrlAuthority(url)) if (inputs.has(id)) this.addAt('input-controls-url-host', node, { id });
+    if (parsed.search === '') return; // no query: no URLSearchParams to make
     for (const [key] of parsed.searchParams) {
       const literal = typeof url === 'string' || !parsed.searchParams.get(key)!.includes(PLACEHOLDER);
       if (isCredentialName(key) && literal && parsed.searchParams.get(key) !== '') {
-        add('literal-secret', { field: `URL query parameter "${key}"` });
+        this.add('literal-secret', this.range(node), { field: `URL query parameter "${key}"` }, { server });
         break;
       }
     }
   }
 
   private lintSecrets(fields: Field[], server: string, inputs: Map<string, InputInfo>) {
-    const flagged = new Set<Node>();
-    const flag = (f: Field, field: string) => {
-      if (flagged.has(f.node)) return;
-      flagged.add(f.node);
-      this.add('literal-secret', this.range(f.node), { field }, { server });
-    };
-    const credentialInputs = new Set<string>();
+    let credentialInputs: Set<string> | undefined;
     const args = fields.filter((f) => f.kind === 'arg');
-    for (const i of credentialArgIndices(args.map((a) => a.template))) flag(args[i], 'This argument');
-    args.forEach((a, i) => {
-      const prev = i > 0 ? literalText(args[i - 1].template) : '';
-      if (prev.startsWith('-') && isCredentialName(prev)) for (const id of a.refs.inputs) credentialInputs.add(id);
-    });
+    if (args.length) {
+      for (const i of credentialArgIndices(args.map((a) => a.template))) this.flag(args[i], 'This argument', server);
+      for (let i = 1; i < args.length; i++) {
+        if (args[i].refs.inputs.length === 0) continue;
+        const prev = literalText(args[i - 1].template);
+        if (prev.startsWith('-') && isCredentialName(prev)) for (const id of args[i].refs.inputs) (credentialInputs ??= new Set()).add(id);
+      }
+    }
     for (const f of fields) {
       const named = (f.kind === 'env' || f.kind === 'header') && f.key !== undefined && isCredentialName(f.key);
-      if (named && hasLiteralCredential(f.template)) flag(f, `${f.kind === 'env' ? 'env' : 'Header'} "${f.key}"`);
-      if (looksLikeCredentialValue(literalText(f.template))) flag(f, f.key ? `"${f.key}"` : 'This value');
-      if (named) for (const id of f.refs.inputs) credentialInputs.add(id);
+      if (named && hasLiteralCredential(f.template)) this.flag(f, `${f.kind === 'env' ? 'env' : 'Header'} "${f.key}"`, server);
+      if (looksLikeCredentialValue(literalText(f.template))) this.flag(f, f.key ? `"${f.key}"` : 'This value', server);
+      if (named) for (const id of f.refs.inputs) (credentialInputs ??= new Set()).add(id);
     }
     for (const a of args) {
       for (const id of a.refs.inputs) {
@@ -603,9 +675,16 @@ class AnalysisRun {
       for (const id of f.refs.inputs) {
         const info = inputs.get(id);
         if (!info || info.password || info.type !== 'promptString') continue;
-        if (credentialInputs.has(id) || isCredentialName(id)) this.reportUnmasked(info);
+        if (credentialInputs?.has(id) || isCredentialName(id)) this.reportUnmasked(info);
       }
     }
+  }
+
+  /** One literal-secret report per value. */
+  private flag(f: Field, field: string, server: string) {
+    if (f.flagged) return;
+    f.flagged = true;
+    this.add('literal-secret', this.range(f.node), { field }, { server });
   }
 
   private readonly unmaskedReported = new Set<string>();

@@ -9,45 +9,53 @@ import * as z from 'zod/mini';
 
 /**
  * A server entry's shape, checked on the parse tree itself (no plain-object copy, no second pass):
- * each check takes the node of one field (`undefined` when absent) and says whether it fits.
+ * each check takes the node of one field (`undefined` when absent) and answers `undefined` when it
+ * fits, else where it does not, as the path below that node (`HERE`: the node itself). Nothing is
+ * made while an entry fits: the path is put together only for the entry that does not.
  * Fields: VS Code's stdio and remote server entries (`type` is decided before).
  */
-type NodeCheck = (node: Node | undefined, path: Array<string | number>) => Array<string | number> | undefined;
+type Misfit = ReadonlyArray<string | number>;
+type NodeCheck = (node: Node | undefined) => Misfit | undefined;
+const HERE: Misfit = Object.freeze([]);
 
-const optional = (check: NodeCheck): NodeCheck => (node, path) => (node === undefined ? undefined : check(node, path));
-const required = (check: NodeCheck): NodeCheck => (node, path) => (node === undefined ? path : check(node, path));
-const ofType = (type: Node['type']): NodeCheck => (node, path) => (node?.type === type ? undefined : path);
+const optional = (check: NodeCheck): NodeCheck => (node) => (node === undefined ? undefined : check(node));
+const required = (check: NodeCheck): NodeCheck => (node) => (node === undefined ? HERE : check(node));
+const ofType = (type: Node['type']): NodeCheck => (node) => (node?.type === type ? undefined : HERE);
 const str = ofType('string');
 const bool = ofType('boolean');
-const anyOf = (...types: Array<Node['type']>): NodeCheck => (node, path) => (node && types.includes(node.type) ? undefined : path);
-const arrayOf = (item: NodeCheck): NodeCheck => (node, path) => {
-  if (node?.type !== 'array') return path;
+const anyOf = (...types: Array<Node['type']>): NodeCheck => (node) => (node && types.includes(node.type) ? undefined : HERE);
+const arrayOf = (item: NodeCheck): NodeCheck => (node) => {
+  if (node?.type !== 'array') return HERE;
   const items = node.children ?? [];
   for (let i = 0; i < items.length; i++) {
-    const bad = item(items[i], [...path, i]);
-    if (bad) return bad;
+    const bad = item(items[i]);
+    if (bad) return [i, ...bad];
   }
   return undefined;
 };
 /** An object's values (the last of duplicate keys, as a JSON reader keeps). */
-const recordOf = (item: NodeCheck): NodeCheck => (node, path) => {
-  if (node?.type !== 'object') return path;
-  for (const property of node.children ?? []) {
-    const key = property.children?.[0]?.value;
-    if (typeof key !== 'string' || lastValue(node, key) !== property.children?.[1]) continue;
-    const bad = item(property.children?.[1], [...path, key]);
-    if (bad) return bad;
+const recordOf = (item: NodeCheck): NodeCheck => (node) => {
+  if (node?.type !== 'object') return HERE;
+  const properties = node.children ?? [];
+  for (let i = 0; i < properties.length; i++) {
+    const key = properties[i].children?.[0]?.value;
+    if (typeof key !== 'string' || !keepsValue(properties, i, key)) continue;
+    const bad = item(properties[i].children?.[1]);
+    if (bad) return [key, ...bad];
   }
   return undefined;
 };
 /** An object with these fields (other keys are allowed: they are reported as unknown fields elsewhere). */
-const shape = (fields: Record<string, NodeCheck>): NodeCheck => (node, path) => {
-  if (node?.type !== 'object') return path;
-  for (const [key, check] of Object.entries(fields)) {
-    const bad = check(lastValue(node, key), [...path, key]);
-    if (bad) return bad;
-  }
-  return undefined;
+const shape = (fields: Record<string, NodeCheck>): NodeCheck => {
+  const entries = Object.entries(fields);
+  return (node) => {
+    if (node?.type !== 'object') return HERE;
+    for (const [key, check] of entries) {
+      const bad = check(lastValue(node, key));
+      if (bad) return [key, ...bad];
+    }
+    return undefined;
+  };
 };
 
 function lastValue(node: Node, key: string): Node | undefined {
@@ -56,8 +64,15 @@ function lastValue(node: Node, key: string): Node | undefined {
   return undefined;
 }
 
-/** Fits when one of the checks fits; a union's issue is at the union's own path. */
-const union = (...checks: NodeCheck[]): NodeCheck => (node, path) => (checks.some((c) => c(node, path) === undefined) ? undefined : path);
+/** True when property `i` holds the value a JSON reader keeps for its key (that of the last property with the key). */
+function keepsValue(properties: Node[], i: number, key: string): boolean {
+  let last = i;
+  for (let j = i + 1; j < properties.length; j++) if (properties[j].children?.[0]?.value === key) last = j;
+  return properties[last].children?.[1] === properties[i].children?.[1];
+}
+
+/** Fits when one of the checks fits; a union's misfit is the union's own node. */
+const union = (...checks: NodeCheck[]): NodeCheck => (node) => (checks.some((c) => c(node) === undefined) ? undefined : HERE);
 
 const devOptions = optional(shape({
   watch: optional(union(str, arrayOf(str))),
@@ -65,7 +80,7 @@ const devOptions = optional(shape({
 }));
 const gallery = optional(anyOf('boolean', 'string', 'object'));
 
-const STDIO_FIELDS: Record<string, NodeCheck> = {
+const STDIO_FIELDS: ReadonlyArray<[string, NodeCheck]> = Object.entries({
   command: required(str),
   args: optional(arrayOf(str)),
   env: optional(recordOf(anyOf('string', 'number', 'null'))),
@@ -75,28 +90,40 @@ const STDIO_FIELDS: Record<string, NodeCheck> = {
   sandboxEnabled: optional(bool),
   version: optional(str),
   gallery,
-};
+});
 
-const REMOTE_FIELDS: Record<string, NodeCheck> = {
+const REMOTE_FIELDS: ReadonlyArray<[string, NodeCheck]> = Object.entries({
   url: required(str),
   headers: optional(recordOf(str)),
   oauth: optional(shape({ clientId: optional(str), enterpriseManaged: optional(bool) })),
   dev: devOptions,
   version: optional(str),
   gallery,
-};
+});
 
 /**
- * The first field of a server entry (an object node) that does not fit its kind, as a path and
- * a short reason (never the value); undefined when the entry fits.
+ * The first field of a server entry (an object node) that does not fit its kind: the node that
+ * does not fit (undefined when it is missing) and a short reason naming its path (never the
+ * value); undefined when the entry fits.
  */
-export function serverShapeIssue(node: Node, kind: 'stdio' | 'remote'): { path: Array<string | number>; reason: string } | undefined {
+export function serverShapeIssue(node: Node, kind: 'stdio' | 'remote'): { node: Node | undefined; reason: string } | undefined {
   const fields = kind === 'stdio' ? STDIO_FIELDS : REMOTE_FIELDS;
-  for (const [key, check] of Object.entries(fields)) {
-    const bad = check(lastValue(node, key), [key]);
-    if (bad) return { path: bad, reason: `"${bad.join('.')}": Invalid input` };
+  for (const [key, check] of fields) {
+    const field = lastValue(node, key);
+    const bad = check(field);
+    if (bad) return { node: nodeAt(field, bad), reason: `"${[key, ...bad].join('.')}": Invalid input` };
   }
   return undefined;
+}
+
+/** The node at a misfit's path below `node` (the last of duplicate keys). */
+function nodeAt(node: Node | undefined, path: Misfit): Node | undefined {
+  let current = node;
+  for (const segment of path) {
+    if (!current) return undefined;
+    current = typeof segment === 'number' ? (current.type === 'array' ? current.children?.[segment] : undefined) : current.type === 'object' ? lastValue(current, segment) : undefined;
+  }
+  return current;
 }
 
 export const STDIO_KEYS: ReadonlySet<string> = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'dev', 'sandboxEnabled', 'version', 'gallery']);
