@@ -68,7 +68,10 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
     io.err(`dsh-bridge: ${message}.`);
     return 1;
   }
-  const plan = planImport({ client, sources: read.sources, folder, target: target.text, readNotes: read.notes });
+  // Ids with a stored value are the user's: the import gives its credentials other ids.
+  const store = new HostStore(ctx.dshHome);
+  const storedInputIds = Object.keys((await store.readFolder(folder)).inputs);
+  const plan = planImport({ client, sources: read.sources, folder, target: target.text, readNotes: read.notes, storedInputIds });
   const preview = previewId(plan);
   const failed = !plan.ok || (!plan.servers.length && plan.notes.some((n) => n.kind === 'error'));
   const summary = {
@@ -122,7 +125,6 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
   }
 
   // Values first: a file that names an input whose value is missing is worse than a stored value unused.
-  const store = new HostStore(ctx.dshHome);
   for (const s of plan.secrets) await store.setInput(folder, s.inputId, s.value);
   const result = await writeImportTarget(folder, plan.before, plan.after);
   if (!result.written) {

@@ -152,6 +152,25 @@ describe('import: other clients\' MCP files into .vscode/mcp.json (core)', () =>
     assert.match(plan.after, /\r\n {8}"context7": \{\r\n {12}"type": "stdio"/);
   });
 
+  it('a credential whose input id is already the user\'s (in the file or stored) gets a new id, never the user\'s', () => {
+    const ID = 'github-GITHUB_PERSONAL_ACCESS_TOKEN';
+    const own = `{\n  "servers": {\n    "mine": { "command": "x", "env": { "T": "\${input:${ID}}" } }\n  },\n  "inputs": [\n    { "type": "promptString", "id": "${ID}", "password": true }\n  ]\n}\n`;
+    for (const [target, stored] of [[own, []], [undefined, [ID]], [own, [`${ID}-2`]]] as Array<[string | undefined, string[]]>) {
+      const plan = planImport({ client: 'cursor', sources: [{ file: SOURCES.cursor, text: fixture(SOURCES.cursor), scope: 'project' }], folder: '/w', target, storedInputIds: stored });
+      const expected = stored.includes(`${ID}-2`) ? `${ID}-3` : `${ID}-2`;
+      assert.deepEqual(plan.secrets.map((x) => x.inputId), [expected]);
+      assert.ok(!plan.secrets.some((x) => x.inputId === ID), 'the user\'s stored value would be overwritten');
+      assert.equal(servers(plan).github.env && (servers(plan).github.env as Record<string, string>).GITHUB_PERSONAL_ACCESS_TOKEN, `\${input:${expected}}`);
+      assert.deepEqual(plan.inputs.map((i) => i.id), [expected]);
+      const renamed = plan.notes.find((n) => n.code === 'input-renamed');
+      assert.ok(renamed && renamed.message.includes(`"${expected}"`) && renamed.server === 'github', JSON.stringify(plan.notes));
+      // Importing again adds nothing and stores nothing: the earlier import is recognised.
+      const again = planImport({ client: 'cursor', sources: [{ file: SOURCES.cursor, text: fixture(SOURCES.cursor), scope: 'project' }], folder: '/w', target: plan.after, storedInputIds: [...stored, expected] });
+      assert.equal(again.changed, false);
+      assert.deepEqual(again.secrets, []);
+    }
+  });
+
   it('never writes a literal credential into the file or a note', () => {
     for (const client of Object.keys(SOURCES) as ImportClient[]) {
       const plan = importFixture(client, fixture('target/mcp.json'));
@@ -291,6 +310,24 @@ describe('import: dsh-bridge import (CLI)', () => {
       if (f.startsWith('.cursor') || !statSync(p).isFile()) continue;
       assert.ok(!readFileSync(p, 'utf8').includes(SECRETS[0]), f);
     }
+  });
+
+  it('--yes never overwrites a value the user stored under the same input id (real host store)', async () => {
+    const ID = 'github-GITHUB_PERSONAL_ACCESS_TOKEN';
+    const target = `{\n  "servers": {},\n  "inputs": [{ "type": "promptString", "id": "${ID}", "password": true }]\n}\n`;
+    const folder = folderWith('cursor', target);
+    await new HostStore(home).setInput(folder, ID, 'users-own-value');
+    const dry = await cli(['import', '--from', 'cursor', '--workspace', folder, '--dsh-home', home, '--dry-run']);
+    assert.equal(dry.code, 0, dry.err);
+    assert.match(dry.out, new RegExp(`input-renamed|got the id "${ID}-2"`));
+    const preview = /--yes ([0-9a-f]{16})/.exec(dry.out)![1];
+    const r = await cli(['import', '--from', 'cursor', '--workspace', folder, '--dsh-home', home, '--yes', preview, '--json']);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(JSON.parse(r.out).secretsStored, [`${ID}-2`]);
+    const record = await new HostStore(home).readFolder(folder);
+    assert.equal(record.inputs[ID], 'users-own-value');
+    assert.equal(record.inputs[`${ID}-2`], SECRETS[0]);
+    assert.match(readFileSync(path.join(folder, '.vscode/mcp.json'), 'utf8'), new RegExp(`\\$\\{input:${ID}-2\\}`));
   });
 
   it('asks y/N on a terminal', async () => {

@@ -24,6 +24,7 @@ export const IMPORT_NOTES = {
   'env-reference': ['changed', '{from} became {to}: VS Code reads environment variables only as ${env:NAME}.'],
   'env-default-dropped': ['lost', 'The default of {from} is not carried: VS Code has no defaults for ${env:NAME}, so {to} is empty when {name} is not set.'],
   'secret-to-input': ['secret', 'The literal credential was replaced by {reference} (a password input); its value goes to secret storage on this machine, never into the file.'],
+  'input-renamed': ['secret', 'The input id "{id}" is already yours in .vscode/mcp.json or has a value stored for this folder: this credential got the id "{newId}", and your stored value is left as it is.'],
   'placeholder-to-input': ['secret', 'The value looks like a placeholder, not a credential: it was replaced by {reference} (a password input) for you to enter.'],
   'sse-transport': ['changed', '{client} connects to "{field}" over SSE: written as "type": "sse". VS Code runs it, but DSH has no SSE and the export refuses it; if the server also serves Streamable HTTP, change "type" to "http".'],
   'http-url': ['changed', '"httpUrl" became "url" with "type": "http" (Streamable HTTP).'],

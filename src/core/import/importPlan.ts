@@ -24,6 +24,8 @@ export interface ImportRequest {
   target: string | undefined;
   /** Notes of the face's reading (a file that could not be read), listed first. */
   readNotes?: ImportNote[];
+  /** Input ids that already have a stored value for this folder: never reused, so never overwritten. */
+  storedInputIds?: readonly string[];
 }
 
 export interface ImportedServer {
@@ -98,22 +100,48 @@ function plan(request: ImportRequest, before: string, empty: ImportPlan): Import
   const target = readTarget(before);
   if ('reason' in target) return { ...empty, notes: [...notes, makeNote('target-invalid', { file: '.vscode/mcp.json' }, { reason: target.reason })] };
   const existingServers = target.servers as Record<string, unknown>;
-  const takenIds = new Set(target.inputIds);
+  const takenIds = new Set([...target.inputIds, ...(request.storedInputIds ?? [])]);
   const takenNames = new Set(Object.keys(existingServers));
+  const usersIds = new Set(takenIds);
 
+  /** The name under which this source's entry is already in the target, if it is. */
+  const presentAs = (sourceName: string, entry: Record<string, unknown>, ids: readonly string[]): string | undefined => {
+    // An earlier import may have given an input a suffixed id (`-2`): the same entry all the same.
+    const plain = (value: unknown) => ids.reduce((text, id) => text.replace(new RegExp(`\\$\\{input:${id.replace(/[.]/g, '\\.')}(?:-\\d+)?\\}`, 'g'), `\${input:${id}}`), canonicalJson(value));
+    let name = sourceName;
+    for (let n = 0; takenNames.has(name); n++) {
+      if (existingServers[name] !== undefined && plain(existingServers[name]) === plain(entry)) return name;
+      name = n === 0 ? `${sourceName}-${client}` : `${sourceName}-${client}-${n + 1}`;
+    }
+    return undefined;
+  };
   const servers: ImportedServer[] = [];
   const inputs: AddedInput[] = [];
   const secrets: ImportSecret[] = [];
   for (const source of merged.servers) {
-    // Input ids of this server are committed only when the server is imported.
-    const mine: Array<{ id: string; secret: TakenSecret; reused: boolean }> = [];
+    // Probe with the plain ids: an identical entry already in the target (an earlier import) is skipped.
+    const probeIds: string[] = [];
+    const probe = convertServer(client, source, (key) => {
+      const base = inputId(source.name, key);
+      let id = base;
+      for (let n = 2; probeIds.includes(id); n++) id = `${base}-${n}`;
+      probeIds.push(id);
+      return id;
+    });
+    // Input ids of this server are committed only when the server is imported. An id already
+    // defined in the target or stored for the folder belongs to the user: a new id, never a reuse,
+    // so no stored value is overwritten and no user input is sent to an imported server.
+    const mine: Array<{ id: string; base: string; secret: TakenSecret }> = [];
+    const earlier = probe.entry && presentAs(source.name, probe.entry, probeIds);
+    if (earlier !== undefined) {
+      notes.push(makeNote('already-present', { file: source.file, server: source.name }, { name: earlier }));
+      continue;
+    }
     const converted = convertServer(client, source, (key, secret) => {
       const base = inputId(source.name, key);
-      // The same id already in the target is this slot from an earlier import: reuse it.
-      const reusable = target.passwordInputIds.has(base) && !mine.some((m) => m.id === base);
       let id = base;
-      for (let n = 2; !reusable && (takenIds.has(id) || mine.some((m) => m.id === id)); n++) id = `${base}-${n}`;
-      mine.push({ id, secret, reused: reusable });
+      for (let n = 2; takenIds.has(id) || mine.some((m) => m.id === id); n++) id = `${base}-${n}`;
+      mine.push({ id, base, secret });
       return id;
     });
     if (!converted.entry) {
@@ -141,7 +169,8 @@ function plan(request: ImportRequest, before: string, empty: ImportPlan): Import
     if (client === 'claude' && source.scope === 'project' && source.file === '.mcp.json') notes.push(makeNote('also-in-dot-mcp', { file: source.file, server: source.name }));
     for (const m of mine) {
       takenIds.add(m.id);
-      if (!m.reused) inputs.push({ type: 'promptString', id: m.id, description: `${m.secret.field} of ${source.name} (imported from ${CLIENT_NAMES[client]})`, password: true });
+      if (usersIds.has(m.base)) notes.push(makeNote('input-renamed', { file: source.file, server: source.name, field: m.secret.field }, { id: m.base, newId: m.id }));
+      inputs.push({ type: 'promptString', id: m.id, description: `${m.secret.field} of ${source.name} (imported from ${CLIENT_NAMES[client]})`, password: true });
       if (m.secret.value !== undefined) secrets.push({ inputId: m.id, server: name, field: m.secret.field, value: m.secret.value });
     }
   }
@@ -157,10 +186,10 @@ function inputId(server: string, key: string): string {
   return `${clean(server) || 'server'}-${clean(key) || 'secret'}`;
 }
 
-type TargetRead = { servers: Record<string, unknown>; inputIds: string[]; passwordInputIds: Set<string> } | { reason: string };
+type TargetRead = { servers: Record<string, unknown>; inputIds: string[] } | { reason: string };
 
 function readTarget(text: string): TargetRead {
-  if (text.trim() === '') return { servers: {}, inputIds: [], passwordInputIds: new Set() };
+  if (text.trim() === '') return { servers: {}, inputIds: [] };
   const parsed = parseJsonc(text);
   if (parsed.tooDeep) return { reason: 'it nests too deeply' };
   if (parsed.errors.length) {
@@ -180,7 +209,6 @@ function readTarget(text: string): TargetRead {
   return {
     servers: { ...(legacy?.type === 'object' ? nodeValue(legacy) as Record<string, unknown> : {}), ...(nodeValue(serversNode) as Record<string, unknown> | undefined) },
     inputIds: inputs.filter(isInput).map((i) => i.id as string),
-    passwordInputIds: new Set(inputs.filter(isInput).filter((i) => i.type === 'promptString' && i.password === true).map((i) => i.id as string)),
   };
 }
 
