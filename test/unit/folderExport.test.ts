@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { commitExport, reviewExport, sourceChangedSinceReview } from '../../src/core/node/declarationFiles';
+import { changedSinceReview, commitExport, reviewExport, sourceChangedSinceReview } from '../../src/core/node/declarationFiles';
 import { DECLARATION_PATH } from '../../src/core/declaration/declarationModel';
 import { prepareFolderExport } from '../../src/core/node/folderExport';
 import { folderAnalyzeOptions, readExportSettings, settingsViewFromFiles, settingsViewOf } from '../../src/core/settings/folderSettings';
@@ -81,6 +81,19 @@ describe('export: what is reviewed is what is written', () => {
     assert.deepEqual([result.sourceChanged, result.written, result.text], [true, false, undefined]);
     assert.equal(existsSync(path.join(folder, '.dsh')), false);
     assert.equal(existsSync(path.join(dshHome, 'bridge')), false, 'nothing in the host store either');
+  });
+
+  it('a dev container configuration created after the review counts as changed, as verify counts it', async () => {
+    const folder = workspace(SOURCE);
+    const reviewed = await reviewExport(folderAnalyzeOptions(identity(folder)));
+    assert.equal(await changedSinceReview(reviewed), undefined);
+    mkdirSync(path.join(folder, '.devcontainer/py'), { recursive: true });
+    writeFileSync(path.join(folder, '.devcontainer/py/devcontainer.json'), '{ "customizations": { "vscode": { "mcp": { "servers": { "b": { "command": "sh" } } } } } }');
+    assert.equal(await changedSinceReview(reviewed), '.devcontainer/py/devcontainer.json');
+    const dshHome = tempDir('dsh-home-');
+    const result = await commitExport(reviewed, { dshHome });
+    assert.deepEqual([result.sourceChanged, result.written], [true, false]);
+    assert.equal(existsSync(path.join(folder, '.dsh')), false);
   });
 
   it('a removed source counts as changed', async () => {

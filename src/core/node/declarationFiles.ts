@@ -155,7 +155,26 @@ export async function sourceChangedSinceReview(reviewed: ReviewedExport): Promis
 /** The first source file whose bytes are no longer the ones reviewed (changed, removed, created or unreadable), if any. */
 export async function changedSinceReview(reviewed: ReviewedExport): Promise<string | undefined> {
   const { sourcePath, sourceSha256, sources = [] } = reviewed.analysis;
-  return (await changedSource(reviewed.folder, [{ path: sourcePath, sha256: sourceSha256 }, ...sources]))?.path;
+  return (await changedSources(reviewed.folder, [{ path: sourcePath, sha256: sourceSha256 }, ...sources]))[0]?.path;
+}
+
+/**
+ * Every source not as pinned: each pinned file changed, removed, created or unreadable, and each
+ * `.devcontainer/<name>/devcontainer.json` no pin names (a new source: absence of those cannot be
+ * pinned one by one). The one enumeration that verify and the export's review check both use.
+ */
+export async function changedSources(folder: string, pins: ReadonlyArray<{ path: string; sha256: string | null }>): Promise<Array<{ path: string; now: 'changed' | 'removed' | 'created' | 'unreadable' }>> {
+  const changes = [];
+  for (const pin of pins) {
+    const changed = await changedSource(folder, [pin]);
+    if (changed) changes.push(changed);
+  }
+  const pinnedPaths = new Set(pins.map((p) => p.path));
+  for (const name of await devcontainerSubfolders(folder)) {
+    const file = `.devcontainer/${name}/devcontainer.json`;
+    if (!pinnedPaths.has(file)) changes.push({ path: file, now: 'created' as const });
+  }
+  return changes;
 }
 
 export interface ExportResult {
@@ -400,17 +419,9 @@ export async function verifyFolder(folderPath: string, options: { dshHome: strin
     reasons.push({ code: 'rollback', message: `the declaration is from export ${declaration.exportSeq ?? 0} of this folder; export ${lastSeq} was made since (an old declaration was restored)` });
   }
   // The source and every other file VS Code runs servers from: an edit, a removal or a new file is a change.
-  for (const pin of [{ path: declaration.source.path, sha256: declaration.source.sha256 }, ...(declaration.sources ?? [])]) {
-    const changed = await changedSource(folder, [pin]);
-    if (!changed) continue;
+  for (const changed of await changedSources(folder, [{ path: declaration.source.path, sha256: declaration.source.sha256 }, ...(declaration.sources ?? [])])) {
     const how = { changed: 'changed since the export', removed: 'was removed since the export', created: 'was created since the export', unreadable: 'can no longer be read' }[changed.now];
-    reasons.push({ code: 'stale', message: `the source ${pin.path} ${how}` });
-  }
-  // A dev container configuration in a new `.devcontainer/<name>/` is a new source (absence of those cannot be pinned one by one).
-  const pinnedPaths = new Set([declaration.source.path, ...(declaration.sources ?? []).map((s) => s.path)]);
-  for (const name of await devcontainerSubfolders(folder)) {
-    const file = `.devcontainer/${name}/devcontainer.json`;
-    if (!pinnedPaths.has(file)) reasons.push({ code: 'stale', message: `the source ${file} was created since the export` });
+    reasons.push({ code: 'stale', message: `the source ${changed.path} ${how}` });
   }
   if (options.settings) {
     const now = effectiveMcpAccess(options.settings(MCP_ACCESS_SETTING));
