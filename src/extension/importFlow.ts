@@ -120,7 +120,7 @@ export class ImportFlow implements vscode.Disposable {
     if (target.text === undefined) this.previews.set(left.toString(), '');
     try {
       await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('{0} (preview of the import from {1})', TARGET_PATH, CLIENT_NAMES[client]), { preview: true });
-      const answer = typeof args.apply === 'function' ? await args.apply({ left, right }) : args.apply ?? await this.ask(plan);
+      const answer = typeof args.apply === 'function' ? await args.apply({ left, right }) : args.apply ?? await this.ask(plan, folder, read.sources.map((s) => s.file));
       if (!answer) {
         void vscode.window.showInformationMessage(vscode.l10n.t('Import cancelled: nothing was written.'));
         return none('cancelled', client, plan);
@@ -153,7 +153,7 @@ export class ImportFlow implements vscode.Disposable {
     };
   }
 
-  private async ask(plan: ImportPlan): Promise<boolean> {
+  private async ask(plan: ImportPlan, folder: vscode.WorkspaceFolder, files: string[]): Promise<boolean> {
     const n = plan.servers.length;
     const question = n === 1
       ? vscode.l10n.t('Add 1 MCP server from {0} to .vscode/mcp.json, as the preview shows?', CLIENT_NAMES[plan.client])
@@ -164,17 +164,39 @@ export class ImportFlow implements vscode.Disposable {
       // Modal: nothing else happens until the user has decided, and the preview stays in view.
       const choice = await vscode.window.showInformationMessage(question, { modal: true, detail: lossLine(plan) }, importLabel, showLog);
       if (choice !== showLog) return choice === importLabel;
-      this.log.show(true);
+      await this.showReport(plan, folder, files);
     }
   }
 
-  private logReport(plan: ImportPlan, files: string[]): void {
-    this.log.info(`import from ${CLIENT_NAMES[plan.client]} (${files.join(', ') || 'no file'}): ${plan.servers.length} to add, ${plan.notes.length} notes`);
-    for (const n of plan.notes) {
+  /**
+   * The report in a read-only document beside the preview: visible whatever the log level (the
+   * log has it at info only). Notes never hold a credential, so neither does the report.
+   */
+  private async showReport(plan: ImportPlan, folder: vscode.WorkspaceFolder, files: string[]): Promise<void> {
+    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${folder.name}/import-report.txt`, query: `report-${Date.now().toString(36)}` });
+    this.previews.set(uri.toString(), [this.reportHeader(plan, files), ...this.reportLines(plan)].join('\n') + '\n');
+    try {
+      await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+    } finally {
+      this.previews.delete(uri.toString());
+    }
+  }
+
+  private reportHeader(plan: ImportPlan, files: string[]): string {
+    return `import from ${CLIENT_NAMES[plan.client]} (${files.join(', ') || 'no file'}): ${plan.servers.length} to add, ${plan.notes.length} notes`;
+  }
+
+  private reportLines(plan: ImportPlan): string[] {
+    return plan.notes.map((n) => {
       const where = [n.file, n.server && `server "${n.server}"`, n.field].filter(Boolean).join(': ');
       const template = noteTemplate(n.code);
-      this.log.info(`import: ${n.kind}: ${where}: ${template ? translate(template, n.args) : n.message}`);
-    }
+      return `import: ${n.kind}: ${where}: ${template ? translate(template, n.args) : n.message}`;
+    });
+  }
+
+  private logReport(plan: ImportPlan, files: string[]): void {
+    this.log.info(this.reportHeader(plan, files));
+    for (const line of this.reportLines(plan)) this.log.info(line);
   }
 
   private async tell(level: 'info' | 'error', message: string, folder?: vscode.WorkspaceFolder): Promise<void> {

@@ -52,16 +52,17 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
     assert.equal(fs.readFileSync(mcp, 'utf8'), before, 'written before the confirmation');
     await editor.screenshot('import-preview');
 
-    // "Show Report": the log opens with one line per note (what was lost, what changed, where),
-    // and the same question comes back, still before anything is written.
+    // "Show Report": a read-only document opens beside the preview with one line per note (what
+    // was lost, what changed, where), whatever the log level; the same question comes back, still
+    // before anything is written.
     await page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: /^Show Report$/ }).click();
-    const output = page.locator('.part.panel .monaco-editor .view-lines').first();
+    const output = page.locator('.part.editor .view-lines', { hasText: 'import: lost: ' }).first();
     let report = '';
     for (const until = Date.now() + 30000; ;) {
       // Wrapped lines are joined (a wrap keeps its space at the end of the first part).
       report = (await output.innerText({ timeout: 1000 }).catch(() => '')).replace(/\u00a0/g, ' ').replace(/\n/g, '');
       if (/import: lost: /.test(report)) break;
-      if (Date.now() > until) throw new Error(`the report did not show in the Output panel (shows "${report}")`);
+      if (Date.now() > until) throw new Error(`the report did not show in its document (shows "${report}")`);
       await new Promise((r) => setTimeout(r, 250));
     }
     assert.match(report, /import: lost: \.cursor\/mcp\.json: server "docs": auth: "auth" has no VS Code equivalent and is not carried\./);
