@@ -7,7 +7,7 @@ import { DiagnosticsOwner } from './diagnostics';
 import { Exporter } from './exporter';
 import { LspSettingsCheck } from './lsp/lspSettingsCheck';
 import { TOOL_CHOICE_FILES, ToolChoiceCheck, ToolChoiceCodeActions } from './toolsView/toolChoiceCheck';
-import { userSettingsUri } from './lsp/lspSettingLayers';
+import { userSettingsUri } from './settingLayers';
 import { MCP_SOURCES_SELECTOR } from './mcpFiles';
 import { McpJsonCheck } from './mcpJsonCheck';
 import { problemLink } from './problemDocs';

@@ -165,3 +165,17 @@ export function nodeAtPath(node: Node | undefined, path: ReadonlyArray<string | 
   }
   return current;
 }
+
+// jsonc-parser's SyntaxKind is a const enum, which isolatedModules cannot read.
+const COMMA_TOKEN = 5;
+const EOF_TOKEN = 17;
+
+/** Offset of the first comma token in [from, to), skipping comments; -1 if none. */
+export function commaBetween(text: string, from: number, to: number): number {
+  const scanner = createScanner(text, false);
+  scanner.setPosition(from);
+  for (let kind = scanner.scan(); kind !== EOF_TOKEN && scanner.getTokenOffset() < to; kind = scanner.scan()) {
+    if (kind === COMMA_TOKEN) return scanner.getTokenOffset();
+  }
+  return -1;
+}

@@ -1,5 +1,5 @@
-import { applyEdits, createScanner, modify, type Edit, type FormattingOptions, type Node } from 'jsonc-parser';
-import { nodeValue, parseJsonc, properties, propertyValue } from '../json/jsonTree';
+import { applyEdits, modify, type Edit, type FormattingOptions, type Node } from 'jsonc-parser';
+import { commaBetween, nodeValue, parseJsonc, properties, propertyValue } from '../json/jsonTree';
 import type { Problem } from '../problems/problems';
 import { isCredentialName } from './securityLint';
 import { LineIndex, type Range } from '../json/text';
@@ -179,20 +179,6 @@ function moveIntoServers(text: string, section: Node, sectionPath: readonly stri
   after = applyEdits(after, removeProperty(after, section2, 'mcpServers'));
   const edits = [{ offset: 0, length: text.length, content: after }];
   return [{ id: 'merge-mcpServers', title: 'Move the "mcpServers" entries into "servers"', args: {}, edits, isPreferred: true }];
-}
-
-// jsonc-parser's SyntaxKind is a const enum, which isolatedModules cannot read.
-const COMMA_TOKEN = 5;
-const EOF_TOKEN = 17;
-
-/** Offset of the first comma token in [from, to), skipping comments; -1 if none. */
-function commaBetween(text: string, from: number, to: number): number {
-  const scanner = createScanner(text, false);
-  scanner.setPosition(from);
-  for (let kind = scanner.scan(); kind !== EOF_TOKEN && scanner.getTokenOffset() < to; kind = scanner.scan()) {
-    if (kind === COMMA_TOKEN) return scanner.getTokenOffset();
-  }
-  return -1;
 }
 
 /** Widens [start, end) to whole lines when nothing else is left on them. */

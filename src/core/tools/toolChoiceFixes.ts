@@ -7,8 +7,8 @@
  * - a single tool name where a list belongs (`"exclude": "delete_repo"`): make it a list of it.
  * A wrong-shaped entry or setting gets no fix: removing it would allow every tool.
  */
-import { createScanner, findNodeAtLocation, type Node } from 'jsonc-parser';
-import { parseJsonc } from '../json/jsonTree';
+import { findNodeAtLocation, type Node } from 'jsonc-parser';
+import { commaBetween, parseJsonc } from '../json/jsonTree';
 import { settingRange, type SettingsFileKind } from '../lsp/lsp';
 import type { QuickFix, TextEdit } from '../mcp/quickFixes';
 import type { Problem } from '../problems/problems';
@@ -44,20 +44,6 @@ function valueAt(text: string, kind: SettingsFileKind, path: readonly (string | 
     current = (current as Record<string | number, unknown>)[key];
   }
   return current;
-}
-
-// jsonc-parser's SyntaxKind is a const enum, which isolatedModules cannot read.
-const COMMA_TOKEN = 5;
-const EOF_TOKEN = 17;
-
-/** Offset of the first comma token in [from, to), skipping comments; -1 if none. */
-function commaBetween(text: string, from: number, to: number): number {
-  const scanner = createScanner(text, false);
-  scanner.setPosition(from);
-  for (let kind = scanner.scan(); kind !== EOF_TOKEN && scanner.getTokenOffset() < to; kind = scanner.scan()) {
-    if (kind === COMMA_TOKEN) return scanner.getTokenOffset();
-  }
-  return -1;
 }
 
 /**

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
-import { LSP_PROBLEM_CODES, placeSettingProblems, validateLspServers, type LspValidation } from '../../core/lsp/lsp';
+import { LSP_PROBLEM_CODES, LSP_SETTING, placeSettingProblems, validateLspServers, type LspValidation } from '../../core/lsp/lsp';
 import { createPathResolver } from '../../core/node/commandPath';
 import type { Problem } from '../../core/problems/problems';
 import { fileFolders } from '../mcpFiles';
-import { diagnosticsByFile, type Check, type DiagnosticsOwner, type FileEvent } from '../diagnostics';
+import { diagnosticsByFile, type DiagnosticsOwner } from '../diagnostics';
 import type { ChangedConcerns } from '../decisions';
-import { loadLspSettingLayers, mergedValue, settingLocator } from './lspSettingLayers';
+import { loadSettingLayers, mergedValue, settingLocator } from '../settingLayers';
+import { SettingsFileCheck } from '../settingsFileCheck';
 
 export interface FolderLsp {
   folder: vscode.WorkspaceFolder;
@@ -18,7 +19,7 @@ export interface FolderLsp {
 
 /** Validates `dsh.lsp.servers` for one folder, reading its layers (so Restricted Mode sees the workspace value too). */
 export async function validateFolderLsp(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined): Promise<{ value: unknown; validation: LspValidation; placed: Problem[]; unplaced: number }> {
-  const { layers, texts } = await loadLspSettingLayers(folder, userSettings);
+  const { layers, texts } = await loadSettingLayers(folder, userSettings, LSP_SETTING);
   const value = mergedValue(layers);
   const validation = await validateLspServers(value, { resolveCommand: createPathResolver({ env: process.env }) });
   const placed = placeSettingProblems(validation.problems, settingLocator(layers, texts));
@@ -31,29 +32,16 @@ export async function validateFolderLsp(folder: vscode.WorkspaceFolder, userSett
  * folder's validated value, which "Which Language Server" reads. Runs (debounced) when the
  * setting changes, a settings file changes on disk, or folders or trust change.
  */
-export class LspSettingsCheck implements Check {
-  readonly kind = 'dsh.lsp.servers';
+export class LspSettingsCheck extends SettingsFileCheck {
   private readonly results = new Map<string, FolderLsp>();
-  private generation = 0;
   private running: Promise<void> | undefined;
 
-  constructor(
-    private readonly owner: DiagnosticsOwner,
-    private readonly userSettings: vscode.Uri | undefined,
-    private readonly docsUri: (code: string) => vscode.Uri,
-    private readonly log: vscode.LogOutputChannel,
-  ) {}
+  constructor(owner: DiagnosticsOwner, userSettings: vscode.Uri | undefined, docsUri: (code: string) => vscode.Uri, log: vscode.LogOutputChannel) {
+    super(LSP_SETTING, owner, userSettings, docsUri, log);
+  }
 
   wants(changed: ChangedConcerns): boolean {
     return changed.lsp;
-  }
-
-  fileChanged(uri: vscode.Uri, event: FileEvent): void {
-    if (event === 'disk' && /(\/\.vscode\/settings\.json|\.code-workspace)$/.test(uri.path)) this.refreshAll();
-  }
-
-  refreshAll(delay?: number): void {
-    this.owner.schedule(this.kind, () => this.refreshNow(), (error) => this.log.error('checking dsh.lsp.servers failed', error), delay);
   }
 
   /**
@@ -76,15 +64,14 @@ export class LspSettingsCheck implements Check {
 
   /** Validates every folder now and replaces the diagnostics. */
   refreshNow(): Promise<void> {
-    const run = this.check();
+    const run = this.run();
     this.running = run;
     return run.finally(() => {
       if (this.running === run) this.running = undefined;
     });
   }
 
-  private async check(): Promise<void> {
-    const generation = ++this.generation;
+  protected async check(isCurrent: () => boolean): Promise<void> {
     const problems: Problem[] = [];
     const results = new Map<string, FolderLsp>();
     for (const folder of fileFolders()) {
@@ -96,7 +83,7 @@ export class LspSettingsCheck implements Check {
         this.log.info(`dsh.lsp.servers for ${folder.name}: ${servers} valid, registers ${validation.registersAll ? 'all' : 'none'}, ${validation.problems.length} problems (${unplaced} not placed in a settings file)`);
       }
     }
-    if (generation !== this.generation) return; // a newer check started
+    if (!isCurrent()) return;
     this.results.clear();
     for (const [k, v] of results) this.results.set(k, v);
     this.owner.replace(this.kind, diagnosticsByFile(problems, LSP_PROBLEM_CODES, (file) => vscode.Uri.parse(file), this.docsUri).values());

@@ -3,10 +3,11 @@ import type { Problem } from '../../core/problems/problems';
 import { checkToolChoice, TOOL_CHOICE_PROBLEM_CODES, TOOLS_SETTING } from '../../core/tools/toolChoice';
 import { TOOL_CHOICE_FIXABLE_CODES, toolChoiceFixes } from '../../core/tools/toolChoiceFixes';
 import type { ChangedConcerns } from '../decisions';
-import { DIAGNOSTIC_SOURCE, diagnosticsByFile, type Check, type DiagnosticsOwner, type FileEvent } from '../diagnostics';
+import { DIAGNOSTIC_SOURCE, diagnosticsByFile, type DiagnosticsOwner } from '../diagnostics';
 import { translate } from '../l10n';
-import { loadLspSettingLayers } from '../lsp/lspSettingLayers';
 import { fileFolders } from '../mcpFiles';
+import { loadSettingLayers } from '../settingLayers';
+import { SettingsFileCheck } from '../settingsFileCheck';
 
 /**
  * The check of `dsh.tools`: the core's `checkToolChoice` (the one `dsh-bridge check` runs) over
@@ -15,34 +16,19 @@ import { fileFolders } from '../mcpFiles';
  * its server (fail closed), so the user has to see it where it is written. Runs (debounced) when
  * the setting changes, a settings file changes on disk, or folders or trust change.
  */
-export class ToolChoiceCheck implements Check {
-  readonly kind = TOOLS_SETTING;
-  private generation = 0;
-
-  constructor(
-    private readonly owner: DiagnosticsOwner,
-    private readonly userSettings: vscode.Uri | undefined,
-    private readonly docsUri: (code: string) => vscode.Uri,
-    private readonly log: vscode.LogOutputChannel,
-  ) {}
+export class ToolChoiceCheck extends SettingsFileCheck {
+  constructor(owner: DiagnosticsOwner, userSettings: vscode.Uri | undefined, docsUri: (code: string) => vscode.Uri, log: vscode.LogOutputChannel) {
+    super(TOOLS_SETTING, owner, userSettings, docsUri, log);
+  }
 
   wants(changed: ChangedConcerns): boolean {
     return changed.tools;
   }
 
-  fileChanged(uri: vscode.Uri, event: FileEvent): void {
-    if (event === 'disk' && /(\/\.vscode\/settings\.json|\.code-workspace)$/.test(uri.path)) this.refreshAll();
-  }
-
-  refreshAll(delay?: number): void {
-    this.owner.schedule(this.kind, () => this.check(), (error) => this.log.error('checking dsh.tools failed', error), delay);
-  }
-
-  private async check(): Promise<void> {
-    const generation = ++this.generation;
+  protected async check(isCurrent: () => boolean): Promise<void> {
     const problems: Problem[] = [];
     for (const folder of fileFolders()) {
-      const { layers, texts } = await loadLspSettingLayers(folder, this.userSettings, TOOLS_SETTING);
+      const { layers, texts } = await loadSettingLayers(folder, this.userSettings, TOOLS_SETTING);
       const checked = checkToolChoice(layers.map((layer) => {
         const text = layer.uri ? texts.get(layer.uri.toString()) : undefined;
         return { level: layer.name, value: layer.value, ...(layer.uri && text !== undefined ? { source: { file: layer.uri.toString(), text, kind: layer.kind } } : {}) };
@@ -52,7 +38,7 @@ export class ToolChoiceCheck implements Check {
         this.log.info(`dsh.tools for ${folder.name}: ${checked.analysis.problems.length} problems (${checked.unplaced} not placed in a settings file)`);
       }
     }
-    if (generation !== this.generation) return; // a newer check started
+    if (!isCurrent()) return;
     this.owner.replace(this.kind, diagnosticsByFile(problems, TOOL_CHOICE_PROBLEM_CODES, (file) => vscode.Uri.parse(file), this.docsUri).values());
   }
 }

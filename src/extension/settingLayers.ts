@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { LSP_SETTING, type JsonPath, type SettingsFileKind, type SettingsSource } from '../../core/lsp/lsp';
-import { definingLayer, mergeSettingLayers, settingValueInText } from '../../core/settings/settingLayers';
+import { type JsonPath, type SettingsFileKind, type SettingsSource } from '../core/lsp/lsp';
+import { definingLayer, mergeSettingLayers, settingValueInText } from '../core/settings/settingLayers';
 
 /** One layer of a setting (`dsh.lsp.servers`, `dsh.tools`) as VS Code's `inspect` reports it, with the file that holds it. */
 export interface SettingLayer {
@@ -20,8 +20,8 @@ export function userSettingsUri(globalStorageUri: vscode.Uri): vscode.Uri {
   return vscode.Uri.joinPath(globalStorageUri, '..', '..', 'settings.json');
 }
 
-/** The layers of a setting (default: `dsh.lsp.servers`) for a folder, lowest priority first (default, user, workspace, folder). */
-export function lspSettingLayers(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined, setting: string = LSP_SETTING): SettingLayer[] {
+/** The layers of a setting for a folder, lowest priority first (default, user, workspace, folder). */
+export function settingLayers(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined, setting: string): SettingLayer[] {
   const inspected = vscode.workspace.getConfiguration(undefined, folder.uri).inspect<unknown>(setting);
   const folderSettings = vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json');
   const workspaceFile = vscode.workspace.workspaceFile;
@@ -37,12 +37,12 @@ export function lspSettingLayers(folder: vscode.WorkspaceFolder, userSettings: v
 }
 
 /**
- * {@link lspSettingLayers} with the settings texts read. In Restricted Mode VS Code hides the
+ * {@link settingLayers} with the settings texts read. In Restricted Mode VS Code hides the
  * workspace values of a restricted setting (`dsh.lsp.servers` is one) from extensions; they are
  * then read from the files themselves, so the problems still show (nothing is exported there).
  */
-export async function loadLspSettingLayers(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined, setting: string = LSP_SETTING): Promise<{ layers: SettingLayer[]; texts: Map<string, string | undefined> }> {
-  const layers = lspSettingLayers(folder, userSettings, setting);
+export async function loadSettingLayers(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined, setting: string): Promise<{ layers: SettingLayer[]; texts: Map<string, string | undefined> }> {
+  const layers = settingLayers(folder, userSettings, setting);
   const texts = new Map<string, string | undefined>();
   for (const layer of layers) {
     if (layer.uri && !texts.has(layer.uri.toString())) texts.set(layer.uri.toString(), await readText(layer.uri));
@@ -77,7 +77,7 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
 
 /**
  * A `locate` for `placeSettingProblems`: the file of the highest layer that defines each path.
- * `SettingsSource.file` is the file's URI string; `texts` come from {@link loadLspSettingLayers}.
+ * `SettingsSource.file` is the file's URI string; `texts` come from {@link loadSettingLayers}.
  */
 export function settingLocator(layers: readonly SettingLayer[], texts: ReadonlyMap<string, string | undefined>): (path: JsonPath) => SettingsSource | undefined {
   return (path) => {
