@@ -125,7 +125,7 @@ export class ImportFlow implements vscode.Disposable {
         void vscode.window.showInformationMessage(vscode.l10n.t('Import cancelled: nothing was written.'));
         return none('cancelled', client, plan);
       }
-      return await this.apply(folder, plan);
+      return await this.apply(folder, plan, read.sources.map((s) => s.file));
     } finally {
       await this.closePreview(right);
       this.previews.delete(right.toString());
@@ -133,7 +133,7 @@ export class ImportFlow implements vscode.Disposable {
     }
   }
 
-  private async apply(folder: vscode.WorkspaceFolder, plan: ImportPlan): Promise<ImportSummary> {
+  private async apply(folder: vscode.WorkspaceFolder, plan: ImportPlan, files: string[]): Promise<ImportSummary> {
     const root = folder.uri.fsPath;
     // Values first: a file naming an input whose value is missing is worse than a stored value unused.
     for (const s of plan.secrets) await this.ctx.secrets.store(root, s.inputId, s.value);
@@ -146,7 +146,7 @@ export class ImportFlow implements vscode.Disposable {
       return none(result.reason === 'changed' ? 'changed' : 'failed', plan.client, plan);
     }
     this.log.info(`import: wrote ${TARGET_PATH} of ${root}: ${plan.servers.map((s) => s.name).join(', ')}; credentials stored for ${plan.secrets.map((s) => s.inputId).join(', ') || 'none'}`);
-    void this.tell('info', importedMessage(plan), folder);
+    void this.tell('info', importedMessage(plan), folder, () => this.showReport(plan, folder, files));
     return {
       outcome: 'imported', client: plan.client, servers: plan.servers.map((s) => s.name), inputs: plan.inputs.map((i) => i.id),
       secretsStored: plan.secrets.map((s) => s.inputId), notes: summaryNotes(plan),
@@ -199,12 +199,15 @@ export class ImportFlow implements vscode.Disposable {
     for (const line of this.reportLines(plan)) this.log.info(line);
   }
 
-  private async tell(level: 'info' | 'error', message: string, folder?: vscode.WorkspaceFolder): Promise<void> {
+  private async tell(level: 'info' | 'error', message: string, folder?: vscode.WorkspaceFolder, report?: () => Promise<void>): Promise<void> {
     const showLog = vscode.l10n.t('Show Logs');
     const open = vscode.l10n.t('Open mcp.json');
-    const actions = folder ? [open, showLog] : [showLog];
+    const showReport = vscode.l10n.t('Show Report');
+    // The report, not the log, when there is one: the log may be set above info.
+    const actions = [...(folder ? [open] : []), report ? showReport : showLog];
     const choice = level === 'error' ? await vscode.window.showErrorMessage(message, ...actions) : await vscode.window.showInformationMessage(message, ...actions);
     if (choice === showLog) this.log.show(true);
+    if (choice === showReport && report) await report();
     if (choice === open && folder) await vscode.window.showTextDocument(vscode.Uri.file(path.join(folder.uri.fsPath, TARGET_PATH)));
   }
 
@@ -268,8 +271,8 @@ function importedMessage(plan: ImportPlan): string {
     ? vscode.l10n.t('Imported 1 MCP server from {0} into .vscode/mcp.json.', CLIENT_NAMES[plan.client])
     : vscode.l10n.t('Imported {0} MCP servers from {1} into .vscode/mcp.json.', n, CLIENT_NAMES[plan.client])];
   const lost = plan.notes.filter((n) => n.kind === 'lost' || n.kind === 'skipped' || n.kind === 'error').length;
-  if (lost === 1) parts.push(vscode.l10n.t('1 item could not be carried: the log lists it.'));
-  else if (lost > 1) parts.push(vscode.l10n.t('{0} items could not be carried: the log lists them.', lost));
+  if (lost === 1) parts.push(vscode.l10n.t('1 item could not be carried: Show Report lists it.'));
+  else if (lost > 1) parts.push(vscode.l10n.t('{0} items could not be carried: Show Report lists them.', lost));
   if (plan.secrets.length === 1) parts.push(vscode.l10n.t('1 credential was moved to secret storage.'));
   else if (plan.secrets.length > 1) parts.push(vscode.l10n.t('{0} credentials were moved to secret storage.', plan.secrets.length));
   const toEnter = plan.inputs.length - plan.secrets.length;

@@ -75,7 +75,7 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
 
     await editor.clickDialogButton('Import');
     const note = await editor.waitForNotification(/Imported 3 MCP servers from Cursor into \.vscode\/mcp\.json\./);
-    assert.match(note, /1 item could not be carried: the log lists it\. 1 credential was moved to secret storage\./);
+    assert.match(note, /1 item could not be carried: Show Report lists it\. 1 credential was moved to secret storage\./);
     const written = fs.readFileSync(mcp, 'utf8');
     assert.match(written, /\/\/ Team servers: this comment stays/);
     assert.match(written, /"events": \{\s*"type": "sse"/);
@@ -106,7 +106,7 @@ describe('e2e: the import in Simplified Chinese (code-server --locale zh-cn, ws-
     await editor.screenshot('import-preview-zh-cn');
     await editor.clickDialogButton(zh('Import'));
     const note = await editor.waitForNotification(literally(zh('Imported {0} MCP servers from {1} into .vscode/mcp.json.', { 0: 3, 1: 'Cursor' })));
-    assert.match(note, literally(zh('1 item could not be carried: the log lists it.')));
+    assert.match(note, literally(zh('1 item could not be carried: Show Report lists it.')));
     await editor.notifications({ keepOpen: true });
     await editor.screenshot('import-summary-zh-cn');
   });
