@@ -38,6 +38,7 @@ import {
   recordConsole, requireBundle, sleep, startCodeServer, tools, workspaceTarget, writeUserSettings,
 } from './lib.mjs';
 import { installZhLanguagePack } from './language-pack.mjs';
+import { recompressVsix } from '../../scripts/recompress-vsix.mjs';
 
 const QUICK_INPUT = '.quick-input-widget';
 const DIALOG = '.monaco-dialog-box';
@@ -45,13 +46,15 @@ const HOST_RUNNER = path.join(REPO, 'test/integration/index.js');
 
 let packaged;
 /** The repo packaged as users get it, made once per test process (from the current dist/). */
-export function packagedVsix() {
+export async function packagedVsix() {
   if (packaged && fs.existsSync(packaged)) return packaged;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dshb-vsix-'));
   const out = path.join(dir, 'dsh-bridge.vsix');
   const r = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--no-rewrite-relative-links', '--readme-path', 'README.marketplace.md', '--out', out],
     { cwd: REPO, encoding: 'utf8', timeout: 180000 });
   if (r.status !== 0 || !fs.existsSync(out)) throw new HarnessError(`vsce package failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  // As `npm run package` ships it: the entries re-deflated with zopfli.
+  await recompressVsix(out);
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   log(`packaged ${out}: ${fs.statSync(out).size} bytes`);
   packaged = out;
@@ -61,7 +64,7 @@ export function packagedVsix() {
 export async function startEditor({
   vsix: given, tier = 'e2e', viewport = { width: 1400, height: 900 }, settings, workspaceTrust = false, hostTests, env = {}, locale,
 } = {}) {
-  const vsix = given ?? (hostTests || process.env.DSH_E2E_DEV === '1' ? undefined : packagedVsix());
+  const vsix = given ?? (hostTests || process.env.DSH_E2E_DEV === '1' ? undefined : await packagedVsix());
   const run = createRun(tier);
   log(`run dir ${run.dir}`);
   if (workspaceTrust) {
