@@ -75,9 +75,7 @@ describe('e2e: export from the command palette (ws-basic)', function () {
     // mcp.json is open at the "sse" value (previous test): apply the quick fix from the light bulb menu.
     const onDisk = fs.readFileSync(mcp, 'utf8');
     await page.locator('.editor-group-container .view-line', { hasText: '"type": "sse"' }).first().click();
-    await page.keyboard.press('Control+.');
-    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Change "type" to "http"' }).first();
-    await fix.waitFor({ state: 'visible', timeout: 15000 });
+    const fix = await editor.quickFixRow('Change "type" to "http"');
     await fix.click();
     await page.locator('.tab.active.dirty').waitFor({ state: 'visible', timeout: 10000 });
     await new Promise((r) => setTimeout(r, 1500)); // time for a save that must not happen

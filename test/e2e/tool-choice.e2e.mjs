@@ -53,9 +53,7 @@ describe('e2e: dsh.tools problems in Problems (ws-basic, packaged .vsix)', funct
     assert.equal(at.line, 4);
     const page = editor.page;
     await page.locator('.editor-group-container .view-line span', { hasText: '"delete_file"' }).last().click();
-    await page.keyboard.press('Control+.');
-    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Make "exclude" a list: ["delete_file"]' }).first();
-    await fix.waitFor({ state: 'visible', timeout: 15000 });
+    const fix = await editor.quickFixRow('Make "exclude" a list: ["delete_file"]');
     console.log(`      screenshot: ${await editor.screenshot('tool-choice-quick-fix')}`);
     await fix.click();
     await page.locator('.editor-group-container .view-line', { hasText: '"exclude": ["delete_file"]' }).first().waitFor({ state: 'visible', timeout: 10000 });

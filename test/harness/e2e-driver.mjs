@@ -370,6 +370,26 @@ class Editor {
   }
 
   /**
+   * Opens the light bulb menu (Ctrl+.) at the cursor of the focused editor and returns its row
+   * titled `title`, visible. A key press can land while the editor is still taking the focus or
+   * VS Code is still asking the providers (the light bulb shows, the menu does not): then the
+   * menu is closed and asked for again, until `timeout`. The row must appear; nothing is skipped.
+   */
+  async quickFixRow(title, { timeout = 20000 } = {}) {
+    const page = this.page;
+    const row = page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
+    const until = Date.now() + timeout;
+    for (;;) {
+      await page.keyboard.press('Control+.');
+      const shown = await row.waitFor({ state: 'visible', timeout: 4000 }).then(() => true, () => false);
+      if (shown) return row;
+      if (Date.now() > until) throw new Error(`the light bulb menu offered no "${title}" within ${timeout} ms`);
+      await page.keyboard.press('Escape');
+      await sleep(300);
+    }
+  }
+
+  /**
    * Texts of the notifications, read from the notification center (in this workbench the toasts
    * of a development host do not always show, the center always lists them). The center is
    * closed again unless `keepOpen` (e.g. to have it in a screenshot).
