@@ -255,8 +255,7 @@ export class Commands {
     if (!folder) return undefined;
     const store = this.ctx.hostStore();
     const fsPath = folder.uri.fsPath;
-    const hostIds = Object.keys((await store.readFolder(fsPath).catch(() => undefined))?.inputs ?? {});
-    const ids = [...new Set([...(await this.secrets.ids(fsPath)), ...hostIds])].sort();
+    const ids = await this.ctx.storedInputIds(fsPath);
     if (ids.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('No input values are stored for {0}.', folder.name));
       return [];

@@ -69,6 +69,12 @@ export class Ctx {
     return this.store;
   }
 
+  /** Input ids with a value stored for the folder: in secret storage, or in the host store (where the CLI stores them). */
+  async storedInputIds(folderPath: string): Promise<string[]> {
+    const host = Object.keys((await this.hostStore().readFolder(folderPath).catch(() => undefined))?.inputs ?? {});
+    return [...new Set([...(await this.secrets.ids(folderPath)), ...host])].sort();
+  }
+
   /**
    * The host store's trust mode (`ask` while none is stored), read once and kept until its file
    * changes. The status item and the servers view read it on every refresh.

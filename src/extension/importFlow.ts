@@ -98,8 +98,8 @@ export class ImportFlow implements vscode.Disposable {
       void vscode.window.showErrorMessage(vscode.l10n.t('.vscode/mcp.json cannot be edited ({0}); nothing was changed.', target.reason));
       return none('failed', client);
     }
-    // Ids with a stored value are the user's: the import gives its credentials other ids.
-    const storedInputIds = await this.ctx.secrets.ids(root);
+    // Ids with a stored value are the user's (here or stored by the CLI): the import gives its credentials other ids.
+    const storedInputIds = await this.ctx.storedInputIds(root);
     const plan = planImport({ client, sources: read.sources, folder: root, target: target.text, readNotes: read.notes, storedInputIds });
     this.logReport(plan, read.sources.map((s) => s.file));
     if (!plan.ok || !plan.changed) {

@@ -53,6 +53,29 @@ describe('ws-import: DSH: Import MCP Servers...', function () {
     await waitFor(() => !diffTabs().some((t) => t.modified.scheme === 'dsh-bridge-import'), 10000, 'the preview to close');
   });
 
+  it('a value the CLI stored in the host store under the same id is the user\'s: the import takes another id', async () => {
+    // As `dsh-bridge import --yes` or an export leaves it: a stored value whose input is no longer in mcp.json.
+    fs.mkdirSync(path.dirname(folderRecord()), { recursive: true });
+    fs.writeFileSync(folderRecord(), JSON.stringify({ version: 1, folder: path.resolve(folderPath()), inputs: { 'github-GITHUB_PERSONAL_ACCESS_TOKEN': 'users-own-value' }, approvals: [] }));
+    try {
+      let after = '';
+      const summary = await vscode.commands.executeCommand('dsh.importMcpServers', {
+        client: 'cursor',
+        apply: async () => {
+          const tab = await waitFor(() => diffTabs().find((t) => t.modified.scheme === 'dsh-bridge-import'), 10000, 'the preview diff editor');
+          after = (await vscode.workspace.openTextDocument(tab.modified)).getText();
+          return false;
+        },
+      });
+      assert.strictEqual(summary.outcome, 'cancelled');
+      assert.match(after, /"\$\{input:github-GITHUB_PERSONAL_ACCESS_TOKEN-2\}"/);
+      assert.strictEqual(JSON.parse(fs.readFileSync(folderRecord(), 'utf8')).inputs['github-GITHUB_PERSONAL_ACCESS_TOKEN'], 'users-own-value');
+    } finally {
+      fs.rmSync(folderRecord(), { force: true });
+      await waitFor(() => !diffTabs().some((t) => t.modified.scheme === 'dsh-bridge-import'), 10000, 'the preview to close');
+    }
+  });
+
   it('applies: servers added after the existing ones, comments kept, the credential in secret storage, the report in the summary', async () => {
     const summary = await vscode.commands.executeCommand('dsh.importMcpServers', { client: 'cursor', apply: true });
     assert.strictEqual(summary.outcome, 'imported');
