@@ -2,7 +2,8 @@
 // archive (about 3.5% smaller than vsce's zlib deflate), so users download less. The result is
 // read back and compared entry by entry before it replaces the original; any difference fails.
 //   node scripts/recompress-vsix.mjs dist/dsh-bridge.vsix   (`npm run package`: fails over the budget)
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { deflate } from '@gfx/zopfli';
 import { Zip, ZipPassThrough, unzipSync } from 'fflate';
@@ -59,7 +60,8 @@ export async function recompressVsix(file) {
 /** What a user downloads: the release .vsix stays under this (README, Performance). */
 const BUDGET_BYTES = 200 * 1024;
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a script (a path with spaces or through a link too: else the budget would go unchecked).
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   const file = process.argv[2];
   const { before, after } = await recompressVsix(file);
   console.log(`${file}: ${(after / 1024).toFixed(1)} KiB (vsce wrote ${(before / 1024).toFixed(1)} KiB; budget ${BUDGET_BYTES / 1024} KiB)`);

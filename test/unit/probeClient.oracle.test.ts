@@ -246,5 +246,11 @@ describe('probe client: failures are outcomes, and the server is always stopped'
       const closed = await probe(http('http://127.0.0.1:9/mcp'), 5000);
       assert.equal(!closed.ok && closed.failure, 'did-not-start');
     });
+
+    it('a password written into the URL is in no failure text (fetch repeats the whole URL)', async () => {
+      const result = await probe(http(`${base.replace('http://', 'http://user:s3cret-pw@')}/mcp`), 5000);
+      assert.equal(result.ok, false);
+      assert.doesNotMatch(JSON.stringify(result), /s3cret-pw/);
+    });
   });
 });

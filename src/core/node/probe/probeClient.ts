@@ -51,10 +51,13 @@ class ProbeFailure extends Error {
   }
 }
 
+/** A URL's user and password (fetch repeats the whole URL in its errors): never in a failure text. */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi;
+
 function describe(error: unknown): string {
   const e = error as NodeJS.ErrnoException & { cause?: { code?: string; message?: string } };
   const code = e?.code ?? e?.cause?.code;
-  const message = String(e?.message ?? error).split('\n')[0].slice(0, 300);
+  const message = String(e?.message ?? error).split('\n')[0].replace(URL_USERINFO, '$1***@').slice(0, 300);
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
