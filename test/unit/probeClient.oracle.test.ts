@@ -136,6 +136,21 @@ describe('probe client: the same listing as the MCP SDK\'s Client (the client DS
     assert.match(!result.ok ? result.detail : '', /tools\/list answer is not valid MCP \(tools\.1\.inputSchema\.type/);
   });
 
+  it('a batch answer with a non-message in it is refused whole, as the SDK refuses it', async () => {
+    const { child, match } = await startHttpServer([SCRIPTED, '--http', '--batch-junk'], /listening (\S+)/);
+    children.push(child);
+    const row = http(match[1]);
+    await assert.rejects(sdkListing(row));
+    const result = await probe(row, 10000);
+    assert.equal(!result.ok && result.failure, 'not-mcp');
+  });
+
+  it('a tool list that never ends is not-mcp, not a partial list', async () => {
+    const result = await probe(stdio([SCRIPTED, '--endless-pages']), 20000);
+    assert.equal(!result.ok && result.failure, 'not-mcp');
+    assert.match(!result.ok ? result.detail : '', /still had more pages after 100/);
+  });
+
   it('protocol version: an older supported answer is accepted and sent back as MCP-Protocol-Version; an unsupported one is refused as the SDK refuses it', async () => {
     const { child, match, log } = await startHttpServer([SCRIPTED, '--http', '--version', '2024-11-05'], /listening (\S+)/);
     children.push(child);

@@ -318,11 +318,14 @@ function startHttp(row: Extract<McpClientConfig, { transport: 'streamable-http' 
       } catch (error) {
         throw new ProbeFailure('not-mcp', `it answered with something that is not MCP (${describe(error)})`);
       }
+      // Every message of a batch is checked before any is delivered, as the SDK's transport does.
+      const messages: JsonRpcMessage[] = [];
       for (const item of Array.isArray(data) ? data : [data]) {
         const parsed = JsonRpcMessageSchema.safeParse(item);
         if (!parsed.success) throw new ProbeFailure('not-mcp', `it answered with something that is not MCP (not a JSON-RPC message: ${issues(parsed.error)})`);
-        rpc.dispatch(parsed.data);
+        messages.push(parsed.data);
       }
+      for (const message of messages) rpc.dispatch(message);
     } else {
       await response.body?.cancel();
       throw httpError(-1, `Unexpected content type: ${response.headers.get('content-type')}`);
@@ -383,6 +386,8 @@ export async function probeRow(row: McpClientConfig, options: RowProbeOptions): 
       each(page);
       cursor = (page as { nextCursor?: string }).nextCursor;
     } while (cursor !== undefined && ++pages < MAX_PAGES);
+    // A partial list would pin part of the tools (or one page many times): say so instead.
+    if (cursor !== undefined) throw new ProbeFailure('not-mcp', `its ${method} answer still had more pages after ${MAX_PAGES}`);
   };
   try {
     if (row.transport === 'stdio') {
