@@ -1,5 +1,52 @@
 // The core must stay runnable in plain Node and inside the DSH plugin: no editor, no DSH runtime.
+import path from 'node:path';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The core's folders stand in floors, bottom up: a folder imports only folders of lower floors
+ * (and itself), never one beside it or above it. The README's Architecture section draws this.
+ */
+const CORE_FLOORS = [
+  ['json'],
+  ['declaration', 'problems'],
+  ['mcp', 'skills'],
+  ['import', 'settings'],
+  ['lsp', 'tools'],
+  ['node'],
+  ['app'],
+];
+const floorOf = new Map(CORE_FLOORS.flatMap((folders, floor) => folders.map((folder) => [folder, floor])));
+
+/** The core folder (`json`, `mcp`, ...) a file lies in, or undefined outside src/core. */
+function coreFolder(file) {
+  const parts = path.relative(path.resolve('src/core'), file).split(path.sep);
+  return parts.length > 1 && !parts[0].startsWith('..') ? parts[0] : undefined;
+}
+
+const coreFloors = {
+  meta: { type: 'problem', schema: [], messages: { up: 'core/{{from}} (floor {{fromFloor}}) must not import core/{{to}} (floor {{toFloor}}): a core folder imports only folders of lower floors (see CORE_FLOORS in eslint.config.mjs).' } },
+  create(context) {
+    const from = coreFolder(context.filename);
+    if (from === undefined) return {};
+    const check = (node, source) => {
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const to = coreFolder(path.resolve(path.dirname(context.filename), source));
+      if (to === undefined || to === from) return;
+      const fromFloor = floorOf.get(from);
+      const toFloor = floorOf.get(to);
+      if (fromFloor === undefined || toFloor === undefined || toFloor >= fromFloor) {
+        context.report({ node, messageId: 'up', data: { from, to, fromFloor: String((fromFloor ?? -1) + 1), toFloor: String((toFloor ?? -1) + 1) } });
+      }
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+      TSImportType: (node) => check(node, node.argument?.literal?.value ?? node.source?.value),
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'out/**', '.cache/**'] },
@@ -25,6 +72,11 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/core/**/*.ts'],
+    plugins: { house: { rules: { 'core-floors': coreFloors } } },
+    rules: { 'house/core-floors': 'error' },
+  },
+  {
     files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'src/dsh-plugin/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
@@ -40,7 +92,8 @@ export default tseslint.config(
     // The pure core: file access, processes, the environment and the host store come in as
     // parameters; reading and writing live in the Node adapter layer, src/core/node.
     files: ['src/core/**/*.ts'],
-    ignores: ['src/core/node/**'],
+    // app/ (the use cases, on the top floor) calls the adapters of node/ below it.
+    ignores: ['src/core/node/**', 'src/core/app/**'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: [

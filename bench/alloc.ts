@@ -1,7 +1,8 @@
 // node --max-semi-space-size=1024 out/alloc.js: bytes allocated by one export and by one parse.
 import { parse } from 'jsonc-parser';
 import { analyzeSource } from '../src/core/mcp/analyze';
-import { buildDeclarationBody, serializeDeclaration } from '../src/core/declaration/declaration';
+import { serializeDeclaration } from '../src/core/declaration/declaration';
+import { buildDeclarationBody } from '../src/core/app/export';
 import { parseJsonc } from '../src/core/json/jsonTree';
 import { generate } from './generate';
 const text = generate(500);

@@ -11,7 +11,8 @@ import { parse } from 'jsonc-parser';
 import { buildSync } from 'esbuild';
 import { analyzeSource, type AnalyzeOptions } from '../src/core/mcp/analyze';
 import { withPin } from '../src/core/json/canonicalJson';
-import { buildDeclarationBody, serializeDeclaration } from '../src/core/declaration/declaration';
+import { serializeDeclaration } from '../src/core/declaration/declaration';
+import { buildDeclarationBody } from '../src/core/app/export';
 import { parseJsonc } from '../src/core/json/jsonTree';
 import { generate } from './generate';
 

@@ -3,7 +3,8 @@
  * in-memory export, to see where the time goes (open the .cpuprofile in a profiler).
  */
 import { analyzeSource } from '../src/core/mcp/analyze';
-import { buildDeclarationBody, serializeDeclaration } from '../src/core/declaration/declaration';
+import { serializeDeclaration } from '../src/core/declaration/declaration';
+import { buildDeclarationBody } from '../src/core/app/export';
 import { generate } from './generate';
 
 const count = Number(process.argv[2] ?? 500);

@@ -3,7 +3,7 @@
 // the installed extension, whose README is renamed by the packager). `--check` exits 1 when the
 // page is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { PROBLEM_CATALOG } from '../src/core/problems/problemCatalog';
+import { PROBLEM_CATALOG } from '../src/core/app/problemCatalog';
 
 /** What to do about a code, where the message alone does not say it. */
 const FIXES: Record<string, string> = {

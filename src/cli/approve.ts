@@ -1,5 +1,5 @@
 import * as readline from 'node:readline';
-import { verifyFolder } from '../core/node/declarationFiles';
+import { verifyFolder } from '../core/app/export';
 import { type DeclaredServer } from '../core/declaration/declarationModel';
 import type { LspDeclarationSection } from '../core/declaration/declarationModel';
 import { LSP_APPROVAL_NAME, lspReviewLines, lspSectionUsable } from '../core/lsp/lspRow';

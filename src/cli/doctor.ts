@@ -1,4 +1,4 @@
-import { doctorLines, doctorReport, DOCTOR_MESSAGES } from '../core/node/doctor';
+import { doctorLines, doctorReport, DOCTOR_MESSAGES } from '../core/app/doctor';
 import { DEFAULT_PROFILE } from '../core/node/dshSide';
 import { formatMessage } from '../core/problems/problems';
 import { CommandUsageError, type CommandContext } from './context';

@@ -4,20 +4,20 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Analysis } from '../core/mcp/analyze';
-import { ExportError, analyzeFolder, commitExport, verifyFolder } from '../core/node/declarationFiles';
+import { ExportError, analyzeFolder, commitExport, verifyFolder } from '../core/app/export';
 import { type VerifyResult } from '../core/declaration/declarationModel';
 import { DECLARATION_PATH, type DeclaredServer } from '../core/declaration/declarationModel';
 import { HostStore, HostStoreError, resolveDshHome } from '../core/node/hostStore';
 import type { Problem } from '../core/problems/problems';
 import { readWorkspaceFile } from '../core/node/reader';
-import { prepareFolderExport } from '../core/node/folderExport';
+import { prepareFolderExport } from '../core/app/folderExport';
 import {
   folderAnalyzeOptions, readSetting, SETTING, SETTING_SCHEMAS, settingLayerValues, settingLayersFromFiles, settingsViewFromFiles, type FolderIdentity, type SettingsFileLayer, type SettingsView,
 } from '../core/settings/folderSettings';
 import { nodeValue, parseJsonc, propertyValue } from '../core/json/jsonTree';
 import { MODULE_COMMANDS, MODULE_OPTIONS, MODULE_USAGE } from './commands';
 import { CommandUsageError } from './context';
-import { dshOutlook } from '../core/declaration/dshOutlook';
+import { dshOutlook } from '../core/app/dshOutlook';
 import { folderSkills, printSkillGate } from './skills';
 import { readSecret } from './readSecret';
 import { countOf } from '../core/problems/plural';

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { probeFolder, type FolderProbe, type ServerProbe } from '../core/node/probe';
+import { probeFolder, type FolderProbe, type ServerProbe } from '../core/app/probe';
 import { countOf } from '../core/problems/plural';
 import { CommandUsageError, type CommandContext } from './context';
 

@@ -1,10 +1,10 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { verifyFolder } from '../core/node/declarationFiles';
+import { verifyFolder } from '../core/app/export';
 import { type VerifyResult } from '../core/declaration/declarationModel';
 import { HostStore } from '../core/node/hostStore';
 import { type SkillGateResult } from '../core/skills/skillGate';
-import { gateFolderSkills } from '../core/node/sections';
+import { gateFolderSkills } from '../core/app/sections';
 import { resolveAgentsHome } from '../core/skills/skills';
 import { CommandUsageError, type CliIo, type CommandContext } from './context';
 

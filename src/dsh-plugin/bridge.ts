@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as os from 'node:os';
-import { verifyFolder } from '../core/node/declarationFiles';
+import { verifyFolder } from '../core/app/export';
 import { findDeclarationFolder } from '../core/node/declarationLookup';
 import { type DeclaredServer } from '../core/declaration/declarationModel';
 import type { LspDeclarationSection } from '../core/declaration/declarationModel';

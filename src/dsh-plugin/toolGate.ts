@@ -15,7 +15,7 @@
 import type { DeclaredTools } from '../core/declaration/declarationModel';
 import { canonicalHash } from '../core/json/canonicalJson';
 import { publicToolName, serverOfTool } from '../core/mcp/toolNames';
-import { toolAllowed } from '../core/tools/toolChoice';
+import { toolAllowed } from '../core/declaration/toolsModel';
 import { compareToolWithPin, type ToolChange } from '../core/tools/toolDefinitions';
 import type { ToolSchema } from './types';
 import { errorText } from './errors';

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { DeclaredServer, LspDeclarationSection } from '../core/declaration/declarationModel';
 import { lspLaunchLine } from '../core/lsp/lspRow';
 import { DANGER_MESSAGES, reviewLaunch } from '../core/mcp/launchReview';
-import { problemTemplate } from '../core/problems/problemCatalog';
+import { problemTemplate } from '../core/app/problemCatalog';
 import { findUnpinnedLauncher } from '../core/mcp/securityLint';
 import { templateText } from '../core/declaration/template';
 import { translate } from './l10n';

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { LSP_APPROVAL_NAME } from '../core/lsp/lspRow';
-import { analyzeFolder, verifyFolder } from '../core/node/declarationFiles';
+import { analyzeFolder, verifyFolder } from '../core/app/export';
 import { DECLARATION_PATH } from '../core/declaration/declarationModel';
-import { dshOutlook, type DshOutlook } from '../core/declaration/dshOutlook';
+import { dshOutlook, type DshOutlook } from '../core/app/dshOutlook';
 import { COMMAND, type CommandId } from './commandIds';
 import type { Ctx } from './ctx';
 import type { DiagnosticsOwner } from './diagnostics';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { doctorLines, doctorReport, doctorSummary, type DoctorReport } from '../core/node/doctor';
+import { doctorLines, doctorReport, doctorSummary, type DoctorReport } from '../core/app/doctor';
 import { translate } from './l10n';
 
 /**

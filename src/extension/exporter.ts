@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { changedSinceReview, commitExport, ExportError, type ExportResult, type ReviewedExport } from '../core/node/declarationFiles';
+import { changedSinceReview, commitExport, ExportError, type ExportResult, type ReviewedExport } from '../core/app/export';
 import { type TrustMode } from '../core/settings/folderSettings';
 import { LSP_APPROVAL_NAME, lspSectionUsable } from '../core/lsp/lspRow';
 import { askLspApproval, reviewServers } from './approval';
@@ -76,7 +76,7 @@ export class Exporter {
     };
 
     // Loaded on first export: the skills code (and its YAML parser) stays out of activation.
-    const { prepareFolderExport } = await import('../core/node/folderExport.js');
+    const { prepareFolderExport } = await import('../core/app/folderExport.js');
     const multiRoot = fileFolders().length > 1;
     const plans: Plan[] = [];
     for (const folder of request.folders) {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { problemTemplate } from '../core/problems/problemCatalog';
+import { problemTemplate } from '../core/app/problemCatalog';
 import { formatMessage, type Problem } from '../core/problems/problems';
 
 /**

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Analysis, AnalyzeOptions } from '../core/mcp/analyze';
-import { analyzeFolder } from '../core/node/declarationFiles';
+import { analyzeFolder } from '../core/app/export';
 import type { Problem } from '../core/problems/problems';
 import { keepForDocument, type ChangedConcerns } from './decisions';
 import { toDiagnostic, type Check, type DiagnosticsOwner, type FileEvent } from './diagnostics';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type JsonPath, type SettingsFileKind, type SettingsSource } from '../core/lsp/lsp';
+import { type JsonPath, type SettingsFileKind, type SettingsSource } from '../core/settings/settingsFile';
 import { definingLayer, mergeSettingLayers, settingValueInText } from '../core/settings/settingLayers';
 
 /** One layer of a setting (`dsh.lsp.servers`, `dsh.tools`) as VS Code's `inspect` reports it, with the file that holds it. */

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { exportFolder, verifyFolder } from '../../src/core/node/declarationFiles';
+import { exportFolder, verifyFolder } from '../../src/core/app/export';
 import { DECLARATION_PATH } from '../../src/core/declaration/declarationModel';
 import { HostStore, resolveDshHome } from '../../src/core/node/hostStore';
 import { lspDeclarationSection } from '../../src/core/lsp/lspSection';

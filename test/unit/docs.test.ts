@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod/mini';
 import { DeclarationSchema } from '../../src/core/declaration/declarationModel';
-import { PROBLEM_CATALOG } from '../../src/core/problems/problemCatalog';
+import { PROBLEM_CATALOG } from '../../src/core/app/problemCatalog';
 
 const ROOT = path.resolve(__dirname, '../..');
 

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { doctorLines, doctorReport, doctorSummary } from '../../src/core/node/doctor';
+import { doctorLines, doctorReport, doctorSummary } from '../../src/core/app/doctor';
 import { DSH_VERSION, HMR_VERSION, LSP_PACKAGES, REQUIRED_PEERS, inspectProfile, launcherRuleMismatches, missingLspPackages, writeHmrFix } from '../../src/core/node/dshSide';
 import { HostStore } from '../../src/core/node/hostStore';
 import { lockedVersions } from '../../src/cli/dshLayout';

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DOCTOR_MESSAGES } from '../../src/core/node/doctor';
+import { DOCTOR_MESSAGES } from '../../src/core/app/doctor';
 import { DANGER_MESSAGES } from '../../src/core/mcp/launchReview';
-import { PROBLEM_CATALOG } from '../../src/core/problems/problemCatalog';
+import { PROBLEM_CATALOG } from '../../src/core/app/problemCatalog';
 import { QUICK_FIX_TITLES } from '../../src/core/mcp/quickFixes';
 import { TOOL_CHOICE_FIX_TITLES } from '../../src/core/tools/toolChoiceFixes';
 import { IMPORT_NOTES } from '../../src/core/import/importNotes';

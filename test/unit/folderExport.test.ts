@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { changedSinceReview, commitExport, reviewExport, sourceChangedSinceReview } from '../../src/core/node/declarationFiles';
+import { changedSinceReview, commitExport, reviewExport, sourceChangedSinceReview } from '../../src/core/app/export';
 import { DECLARATION_PATH } from '../../src/core/declaration/declarationModel';
-import { prepareFolderExport } from '../../src/core/node/folderExport';
+import { prepareFolderExport } from '../../src/core/app/folderExport';
 import { folderAnalyzeOptions, readExportSettings, settingsViewFromFiles, settingsViewOf } from '../../src/core/settings/folderSettings';
 import { HostStore } from '../../src/core/node/hostStore';
 import { tempDir, workspace } from './helpers';

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { main } from '../../src/cli/main';
-import { exportFolder, verifyFolder } from '../../src/core/node/declarationFiles';
+import { exportFolder, verifyFolder } from '../../src/core/app/export';
 import { reviewLaunch } from '../../src/core/mcp/launchReview';
 import { HostStore } from '../../src/core/node/hostStore';
 import { analyze, codes, tempDir, workspace } from './helpers';

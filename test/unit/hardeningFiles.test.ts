@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ExportError, exportFolder, verifyFolder } from '../../src/core/node/declarationFiles';
+import { ExportError, exportFolder, verifyFolder } from '../../src/core/app/export';
 import { HostStore } from '../../src/core/node/hostStore';
 import { tempDir, workspace } from './helpers';
 

@@ -3,7 +3,8 @@ import { chmod, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { LSP_DEFAULT_LIMITS, LSP_PROBLEM_CODES, finalExtension, lspServerFor, lspStdioRow, normalizeLspExtension, placeSettingProblems, settingRange, validateLspServers, type CommandResolver } from '../../src/core/lsp/lsp';
+import { LSP_DEFAULT_LIMITS, LSP_PROBLEM_CODES, finalExtension, lspServerFor, lspStdioRow, normalizeLspExtension, validateLspServers, type CommandResolver } from '../../src/core/lsp/lsp';
+import { placeSettingProblems, settingRange } from '../../src/core/settings/settingsFile';
 import { createPathResolver } from '../../src/core/node/commandPath';
 
 const known = new Set(['tsserver', 'pylsp', 'gopls']);

@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { analyzeSource } from '../../src/core/mcp/analyze';
 import { canonicalJson } from '../../src/core/json/canonicalJson';
-import { buildDeclarationBody, serializeDeclaration } from '../../src/core/declaration/declaration';
+import { serializeDeclaration } from '../../src/core/declaration/declaration';
+import { buildDeclarationBody } from '../../src/core/app/export';
 import { options } from './helpers';
 
 /** Text that looks like mcp.json often enough to reach deep paths. */

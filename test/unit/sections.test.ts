@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { canonicalHash } from '../../src/core/json/canonicalJson';
-import { exportFolder } from '../../src/core/node/declarationFiles';
+import { exportFolder } from '../../src/core/app/export';
 import { LspSectionSchema, SkillsSectionSchema } from '../../src/core/declaration/declarationModel';
 import { HostStore } from '../../src/core/node/hostStore';
 import type { CommandResolver } from '../../src/core/lsp/lsp';
-import { analyzeSections, computeDeclarationSections, lspConfigured, skillTrustProblems } from '../../src/core/node/sections';
+import { analyzeSections, computeDeclarationSections, lspConfigured, skillTrustProblems } from '../../src/core/app/sections';
 import { lspDeclarationSection, lspSectionPinMatches } from '../../src/core/lsp/lspSection';
 import { definingLayer, hasPath, mergeSettingLayers, settingValueInText } from '../../src/core/settings/settingLayers';
 

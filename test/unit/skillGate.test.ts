@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { gateFolderSkills } from '../../src/core/node/sections';
+import { gateFolderSkills } from '../../src/core/app/sections';
 import { hashSkillRoot, skillBody } from '../../src/core/skills/skills';
 import { nodeSkillFs } from '../../src/core/node/skillFs';
 import { LSP_APPROVAL_NAME, toLspStdioConfig } from '../../src/core/lsp/lspRow';

@@ -5,11 +5,11 @@ import * as path from 'node:path';
 import { analyzeSource } from '../../src/core/mcp/analyze';
 import { applyQuickFix, quickFixesFor } from '../../src/core/mcp/quickFixes';
 import { DEVCONTAINER_SOURCE, DOT_MCP_SOURCE, type SourceSpec } from '../../src/core/mcp/sources';
-import { analyzeFolder, exportFolder, verifyFolder } from '../../src/core/node/declarationFiles';
+import { analyzeFolder, exportFolder, verifyFolder } from '../../src/core/app/export';
 import { codes, covered, options, tempDir } from './helpers';
 import type { StdioDeclaredServer } from '../../src/core/declaration/declarationModel';
 import { HostStore } from '../../src/core/node/hostStore';
-import { probeFolder } from '../../src/core/node/probe';
+import { probeFolder } from '../../src/core/app/probe';
 
 const ROOT = path.resolve(__dirname, '../..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/sources');

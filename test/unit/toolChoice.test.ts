@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { analyzeToolChoice, choiceFor, placeToolChoiceProblems, toolAllowed } from '../../src/core/tools/toolChoice';
+import { analyzeToolChoice, choiceFor, placeToolChoiceProblems } from '../../src/core/tools/toolChoice';
+import { toolAllowed, type ToolPin } from '../../src/core/declaration/toolsModel';
 import { compareToolWithPin, estimateToolTokens, toolDrift, toolNameCollisions, toolPin } from '../../src/core/tools/toolDefinitions';
 import { dshServerEnv, scrubbedParentEnv } from '../../src/core/mcp/dshEnv';
 import { firstLines, maskSecrets } from '../../src/core/tools/maskSecrets';
@@ -8,7 +9,6 @@ import { toolPolicyOf } from '../../src/core/mcp/dshRow';
 import { ServerToolRules, SessionToolGate } from '../../src/dsh-plugin/toolGate';
 import type { ToolSchema } from '../../src/dsh-plugin/types';
 import type { DeclaredTools } from '../../src/core/declaration/declarationModel';
-import type { ToolPin } from '../../src/core/tools/toolDefinitions';
 
 describe('dsh.tools: every layer only narrows', () => {
   it('intersects allow-lists and adds up exclusions across user, workspace and folder', () => {

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
-import { ToolPinSchema } from '../tools/toolDefinitions';
-import { ToolChoiceSchema } from '../tools/toolChoice';
+import { ToolChoiceSchema, ToolPinSchema } from './toolsModel';
 
 /** The zod model of `.dsh/declaration.json` (version 1). See docs/declaration.md. */
 

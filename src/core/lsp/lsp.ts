@@ -13,7 +13,8 @@
  */
 import * as path from 'node:path';
 import { parseJsonc, properties, propertyValue, type Node } from '../json/jsonTree';
-import { formatMessage, type Problem, type RelatedInformation, type Severity } from '../problems/problems';
+import { formatMessage, type Problem, type Severity } from '../problems/problems';
+import type { JsonPath, JsonTarget, SettingProblem } from '../settings/settingsFile';
 import { LineIndex, type Range } from '../json/text';
 
 /** The setting id as written at the top level of settings.json (or under `settings` in a .code-workspace). */
@@ -67,24 +68,8 @@ export const LSP_PROBLEM_CODES = {
 
 export type LspProblemCode = keyof typeof LSP_PROBLEM_CODES;
 
-/** Keys and array indices from the top of a settings object: `['dsh.lsp.servers', 'ts', 'extensions', '.d.ts']`. */
-export type JsonPath = ReadonlyArray<string | number>;
-
-/** Which part of the property at a path a problem points at. */
-export type JsonTarget = 'key' | 'value';
-
-/** A problem in the setting value, located by JSON path; {@link placeSettingProblems} turns it into a {@link Problem}. */
-export interface SettingProblem {
-  code: LspProblemCode;
-  severity: Severity;
-  message: string;
-  args: Record<string, string | number>;
-  path: JsonPath;
-  target: JsonTarget;
-  /** The provider id the problem belongs to, if any. */
-  server?: string;
-  related?: Array<{ path: JsonPath; target: JsonTarget; message: string }>;
-}
+/** A problem in the setting value, located by JSON path; `placeSettingProblems` turns it into a {@link Problem}. */
+export type LspSettingProblem = SettingProblem<LspProblemCode>;
 
 /** One entry of the dsh-lsp-stdio row's `config.servers`, every default filled in. */
 export interface LspServerConfig {
@@ -118,7 +103,7 @@ export interface LspValidation {
   registersAll: boolean;
   /** Per provider id, in settings order: the registry's answer to that server's extension map. */
   registry: Record<string, LspRegistryOutcome>;
-  problems: SettingProblem[];
+  problems: LspSettingProblem[];
 }
 
 export interface LspValidateOptions {
@@ -132,10 +117,10 @@ function problem(
   target: JsonTarget,
   args: Record<string, string | number>,
   server?: string,
-  related?: SettingProblem['related'],
-): SettingProblem {
+  related?: LspSettingProblem['related'],
+): LspSettingProblem {
   const [severity, template] = LSP_PROBLEM_CODES[code];
-  const out: SettingProblem = { code, severity, message: formatMessage(template, args), args, path, target };
+  const out: LspSettingProblem = { code, severity, message: formatMessage(template, args), args, path, target };
   if (server !== undefined) out.server = server;
   if (related?.length) out.related = related;
   return out;
@@ -232,7 +217,7 @@ export async function validateLspServers(value: unknown, options: LspValidateOpt
   for (const [id, raw] of Object.entries(value)) {
     const at: JsonPath = [LSP_SETTING, id];
     const before = result.problems.length;
-    const push = (p: SettingProblem): void => void result.problems.push(p);
+    const push = (p: LspSettingProblem): void => void result.problems.push(p);
     const typeError = (key: string, expected: string, where: JsonPath = [...at, key]): void =>
       push(problem('lsp-invalid-type', where, 'value', { server: id, key, expected }, id));
 
@@ -363,89 +348,6 @@ export async function validateLspServers(value: unknown, options: LspValidateOpt
 /** The profile row DSH loads: `- insert: [ <this> ]`. */
 export function lspStdioRow(servers: Readonly<Record<string, LspServerConfig>>): { id: string; name: string; config: { servers: Record<string, LspServerConfig> } } {
   return { id: LSP_STDIO_ROW_ID, name: LSP_STDIO_PLUGIN, config: { servers: { ...servers } } };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Settings files: from a JSON path to the exact node.
-
-/** `settings`: a settings.json (user or `.vscode/settings.json`); `code-workspace`: settings under `settings`. */
-export type SettingsFileKind = 'settings' | 'code-workspace';
-
-/**
- * The range of the node at `path` in a settings text, or of its nearest existing ancestor when the
- * path does not exist there. `path[0]` is the dotted setting id, a top-level key of settings.json,
- * or a key of the top-level `settings` object of a .code-workspace. With several properties of one
- * key, the last one counts (as VS Code reads it). `undefined` when the setting is not in the text.
- */
-export function settingRange(text: string, kind: SettingsFileKind, path: JsonPath, target: JsonTarget = 'value'): Range | undefined {
-  const { root } = parseJsonc(text);
-  const container = kind === 'code-workspace' ? propertyValue(root, 'settings') : root;
-  const node = settingNode(container, path, target);
-  return node ? new LineIndex(text).rangeAt(node.offset, node.length) : undefined;
-}
-
-function lastProperty(node: Node | undefined, key: string | number): { keyNode: Node; valueNode: Node | undefined } | undefined {
-  if (!node) return undefined;
-  if (typeof key === 'number') {
-    const child = node.type === 'array' ? node.children?.[key] : undefined;
-    return child ? { keyNode: child, valueNode: child } : undefined;
-  }
-  let found: { keyNode: Node; valueNode: Node | undefined } | undefined;
-  for (const p of properties(node)) if (p.key === key) found = { keyNode: p.keyNode, valueNode: p.valueNode };
-  return found;
-}
-
-function settingNode(container: Node | undefined, path: JsonPath, target: JsonTarget): Node | undefined {
-  let current = container;
-  let best: Node | undefined;
-  for (let i = 0; i < path.length; i++) {
-    const found = lastProperty(current, path[i]);
-    if (!found) return best;
-    const last = i === path.length - 1;
-    if (last) return target === 'key' ? found.keyNode : (found.valueNode ?? found.keyNode);
-    best = found.keyNode;
-    current = found.valueNode;
-  }
-  return best;
-}
-
-/** Where one settings file is: the caller decides which file defines which path (VS Code's `inspect`). */
-export interface SettingsSource {
-  /** As `Problem.file`: workspace-relative when inside the folder, else absolute. */
-  file: string;
-  text: string;
-  kind: SettingsFileKind;
-}
-
-/**
- * Turns setting problems into placed problems. `locate` answers which settings file defines a path
- * (VS Code merges the `dsh.lsp.servers` object across user, workspace and folder settings, so
- * different servers can live in different files). When `locate` knows no file for a path, the file
- * that defines the setting itself (`locate([LSP_SETTING])`) is used; when there is none either,
- * the problem is left out.
- */
-export function placeSettingProblems(problems: readonly SettingProblem[], locate: (path: JsonPath) => SettingsSource | undefined): Problem[] {
-  const out: Problem[] = [];
-  const place = (p: JsonPath, target: JsonTarget): { file: string; range: Range } | undefined => {
-    const source = locate(p) ?? locate(p.slice(0, 1));
-    if (!source) return undefined;
-    const range = settingRange(source.text, source.kind, p, target);
-    return range ? { file: source.file, range } : undefined;
-  };
-  for (const p of problems) {
-    const at = place(p.path, p.target);
-    if (!at) continue;
-    const placed: Problem = { code: p.code, severity: p.severity, message: p.message, args: p.args, file: at.file, range: at.range };
-    if (p.server !== undefined) placed.server = p.server;
-    const related: RelatedInformation[] = [];
-    for (const r of p.related ?? []) {
-      const where = place(r.path, r.target);
-      if (where) related.push({ ...where, message: r.message });
-    }
-    if (related.length) placed.related = related;
-    out.push(placed);
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import type { DeclaredServer, Reconnect } from '../declaration/declarationModel';
 import { renderTemplate, type Template, type TemplateLookup } from '../declaration/template';
-import { choiceNarrows, type ToolChoice } from '../tools/toolChoice';
+import { choiceNarrows, type ToolChoice } from '../declaration/toolsModel';
 
 /** DSH 0.2's per-tool policy of a dsh-mcp-client row (raw tool names); rc.8 keeps it unread. */
 export interface ToolPolicy {

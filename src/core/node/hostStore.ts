@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { removeTempFiles, writeFileAtomic } from './atomicWrite';
 import { sha256Hex } from '../json/canonicalJson';
 import { isInside } from './reader';
-import { ToolPinSchema } from '../tools/toolDefinitions';
+import { ToolPinSchema } from '../declaration/toolsModel';
 
 /**
  * The host side of the bridge, under `<dshHome>/bridge/` (never in a workspace): the signing

@@ -4,7 +4,7 @@
  * it without the skills code (and its YAML parser).
  */
 import { nodeValue, parseJsonc, propertyValue } from '../json/jsonTree';
-import type { JsonPath, SettingsFileKind, SettingsSource } from '../lsp/lsp';
+import type { JsonPath, SettingsFileKind, SettingsSource } from './settingsFile';
 
 /** One layer's value of a setting (`undefined`: not set in that layer). */
 export interface SettingLayerValue {

@@ -1,7 +1,7 @@
 /** The `tools` of each declared server at export: the tool choice and the pins of the last probe. Pure. */
 import type { DeclaredServer, DeclaredTools } from '../declaration/declarationModel';
-import { choiceFor, choiceNarrows, type ToolChoiceAnalysis } from './toolChoice';
-import type { ToolPin } from './toolDefinitions';
+import { choiceFor, type ToolChoiceAnalysis } from './toolChoice';
+import { choiceNarrows, type ToolPin } from '../declaration/toolsModel';
 
 /** What the export needs of a recorded probe (host store): the launch pin it ran and its tools' pins. */
 export interface RecordedProbe {

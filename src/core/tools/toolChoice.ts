@@ -17,19 +17,12 @@
  * bring one back. A layer entry of the wrong shape allows nothing of that server (fail closed)
  * and is reported where it is written.
  */
-import * as z from 'zod/mini';
+import type { ToolChoice } from '../declaration/toolsModel';
 import { isPlainObject, type SettingLayerValue } from '../settings/settingLayers';
 import { formatMessage, type Problem, type Severity } from '../problems/problems';
-import { settingRange, type JsonPath, type JsonTarget, type SettingsSource } from '../lsp/lsp';
+import { settingRange, type JsonPath, type JsonTarget, type SettingsSource } from '../settings/settingsFile';
 
 export const TOOLS_SETTING = 'dsh.tools';
-
-/** The effective choice for one server: sorted, without duplicates. `only` absent: no allow-list. */
-export const ToolChoiceSchema = z.strictObject({
-  only: z.optional(z.array(z.string())),
-  exclude: z.array(z.string()),
-});
-export type ToolChoice = z.infer<typeof ToolChoiceSchema>;
 
 export const TOOL_CHOICE_PROBLEM_CODES = {
   'tools-invalid-setting': ['error', '"dsh.tools" must be an object that maps MCP server names to a tool choice; this value allows no tool of any server.'],
@@ -76,18 +69,6 @@ export function narrowChoice(a: ToolChoice | undefined, b: ToolChoice): ToolChoi
   if (!a) return { ...(b.only ? { only: sortedUnique(b.only) } : {}), exclude: sortedUnique(b.exclude) };
   const only = a.only && b.only ? a.only.filter((t) => b.only!.includes(t)) : a.only ?? b.only;
   return { ...(only ? { only: sortedUnique(only) } : {}), exclude: sortedUnique([...a.exclude, ...b.exclude]) };
-}
-
-/** Whether a choice lets DSH offer the tool with this raw name (no choice: yes). */
-export function toolAllowed(choice: ToolChoice | undefined, tool: string): boolean {
-  if (!choice) return true;
-  if (choice.only && !choice.only.includes(tool)) return false;
-  return !choice.exclude.includes(tool);
-}
-
-/** Whether a choice can leave anything out (an empty `exclude` and no `only` cannot). */
-export function choiceNarrows(choice: ToolChoice | undefined): choice is ToolChoice {
-  return !!choice && (choice.only !== undefined || choice.exclude.length > 0);
 }
 
 /**

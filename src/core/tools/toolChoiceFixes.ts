@@ -9,7 +9,7 @@
  */
 import { findNodeAtLocation, type Node } from 'jsonc-parser';
 import { commaBetween, parseJsonc } from '../json/jsonTree';
-import { settingRange, type SettingsFileKind } from '../lsp/lsp';
+import { settingRange, type SettingsFileKind } from '../settings/settingsFile';
 import type { QuickFix, TextEdit } from '../mcp/quickFixes';
 import type { Problem } from '../problems/problems';
 import { settingValueInText } from '../settings/settingLayers';

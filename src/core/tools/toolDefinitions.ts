@@ -8,9 +8,9 @@
  * when it has none, and `inputSchema` is the schema as the server sent it: exactly what
  * `@deepseek-ai/dsh-mcp-client` registers as the DSH tool's `description` and `parameters`.
  */
-import * as z from 'zod/mini';
 import { canonicalHash } from '../json/canonicalJson';
 import { publicToolName } from '../mcp/toolNames';
+import type { ToolPin } from '../declaration/toolsModel';
 
 /** One tool as a server lists it (`tools/list`), reduced to what DSH passes to the model. */
 export interface ToolDefinition {
@@ -20,16 +20,6 @@ export interface ToolDefinition {
   description: string;
   inputSchema: unknown;
 }
-
-const sha256Pin = z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/));
-
-/** The pin of one tool: `definition` covers name, description and input schema together. */
-export const ToolPinSchema = z.strictObject({
-  definition: sha256Pin,
-  description: sha256Pin,
-  inputSchema: sha256Pin,
-});
-export type ToolPin = z.infer<typeof ToolPinSchema>;
 
 export function toolPin(tool: ToolDefinition): ToolPin {
   return {

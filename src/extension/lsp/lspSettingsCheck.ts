@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { LSP_PROBLEM_CODES, LSP_SETTING, placeSettingProblems, validateLspServers, type LspValidation } from '../../core/lsp/lsp';
+import { LSP_PROBLEM_CODES, LSP_SETTING, validateLspServers, type LspValidation } from '../../core/lsp/lsp';
+import { placeSettingProblems } from '../../core/settings/settingsFile';
 import { createPathResolver } from '../../core/node/commandPath';
 import type { Problem } from '../../core/problems/problems';
 import { fileFolders } from '../mcpFiles';

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { gateSkills, isGatedKind, type SkillGateResult } from '../../core/skills/skillGate';
 import type { Problem } from '../../core/problems/problems';
-import { skillTrustProblems } from '../../core/node/sections';
+import { skillTrustProblems } from '../../core/app/sections';
 import { SKILL_TRUST_PROBLEM_CODES } from '../../core/skills/skillCodes';
 import { nodeSkillFs } from '../../core/node/skillFs';
 import { discoverSkills, resolveAgentsHome, skillTrustState, type SkillDiscovery, type SkillRootReport } from '../../core/skills/skills';

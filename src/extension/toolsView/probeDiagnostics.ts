@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { problemTemplate } from '../../core/problems/problemCatalog';
-import type { FolderProbe } from '../../core/node/probe';
+import { problemTemplate } from '../../core/app/problemCatalog';
+import type { FolderProbe } from '../../core/app/probe';
 import type { ProbeProblemCode } from '../../core/tools/probeProblemCodes';
 import { COMMAND } from '../commandIds';
 import { DIAGNOSTIC_SOURCE } from '../diagnostics';

@@ -5,8 +5,9 @@
  * against the tool pins the declaration signs.
  */
 import { publicToolName } from '../../core/mcp/toolNames';
-import { choiceFor, toolAllowed, type ToolChoiceAnalysis } from '../../core/tools/toolChoice';
-import { estimateToolTokens, toolDrift, toolNameCollisions, type ToolChange, type ToolPin } from '../../core/tools/toolDefinitions';
+import { choiceFor, type ToolChoiceAnalysis } from '../../core/tools/toolChoice';
+import { toolAllowed, type ToolPin } from '../../core/declaration/toolsModel';
+import { estimateToolTokens, toolDrift, toolNameCollisions, type ToolChange } from '../../core/tools/toolDefinitions';
 
 export interface RecordedTools {
   /** The launch pin the probe ran. */

@@ -3,9 +3,9 @@ import * as vscode from 'vscode';
 import type { DeclaredServer } from '../../core/declaration/declarationModel';
 import { DANGER_MESSAGES, reviewLaunch } from '../../core/mcp/launchReview';
 import { translate } from '../l10n';
-import { analyzeFolder } from '../../core/node/declarationFiles';
+import { analyzeFolder } from '../../core/app/export';
 import type { HostStore } from '../../core/node/hostStore';
-import type { FolderProbe } from '../../core/node/probe';
+import type { FolderProbe } from '../../core/app/probe';
 import { reviewServers } from '../approval';
 import { fileFolders } from '../mcpFiles';
 import type { Ctx } from '../ctx';
@@ -81,7 +81,7 @@ export class ProbeRunner implements vscode.Disposable {
       return none('cancelled');
     }
     // Loaded on first probe: the probe code stays out of the editor's start.
-    const { probeFolder } = await import('../../core/node/probe.js');
+    const { probeFolder } = await import('../../core/app/probe.js');
     const result = await this.serial(() => vscode.window.withProgress(
       { location: { viewId: SERVERS_VIEW_ID } },
       () => vscode.window.withProgress(

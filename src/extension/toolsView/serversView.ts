@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { verifyFolder } from '../../core/node/declarationFiles';
+import { verifyFolder } from '../../core/app/export';
 import { COMMAND, SERVERS_VIEW_ID } from '../commandIds';
 import type { Ctx } from '../ctx';
 import type { McpJsonCheck } from '../mcpJsonCheck';

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { SettingLayerValue } from '../../core/settings/settingLayers';
-import { analyzeToolChoice, choiceFor, toolAllowed, TOOLS_SETTING, type ToolChoiceAnalysis } from '../../core/tools/toolChoice';
+import { analyzeToolChoice, choiceFor, TOOLS_SETTING, type ToolChoiceAnalysis } from '../../core/tools/toolChoice';
+import { toolAllowed } from '../../core/declaration/toolsModel';
 import { editToolChoice } from './toolChoiceEdit';
 
 /**

@@ -4,12 +4,12 @@
  * complete with inputs and approvals, and hand to `commitExport`. Apart from ./declaration so that
  * verify (CLI, DSH plugin) does not pull in the skills code and its YAML parser.
  */
-import { reviewExport, type ReviewedExport } from './declarationFiles';
+import { reviewExport, type ReviewedExport } from './export';
 import { folderAnalyzeOptions, readCustomSkillRoots, settingLayerValues, SETTING, type FolderIdentity } from '../settings/folderSettings';
 import { analyzeSections, type SectionOptions } from './sections';
 import { analyzeToolChoice } from '../tools/toolChoice';
 import { withDeclaredTools } from '../tools/declaredTools';
-import { HostStore } from './hostStore';
+import { HostStore } from '../node/hostStore';
 
 export interface FolderExportRequest extends FolderIdentity {
   dshHome: string;

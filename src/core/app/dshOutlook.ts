@@ -1,4 +1,4 @@
-import type { VerifyResult } from './declarationModel';
+import type { VerifyResult } from '../declaration/declarationModel';
 import type { TrustMode } from '../settings/folderSettings';
 import type { SkillGateResult } from '../skills/skillGate';
 

@@ -15,14 +15,14 @@ import * as os from 'node:os';
 import { canonicalHash } from '../json/canonicalJson';
 import { formatMessage, type Problem } from '../problems/problems';
 import { SKILL_TRUST_PROBLEM_CODES, type SkillTrustProblemCode } from '../skills/skillCodes';
-import { HostStore } from './hostStore';
+import { HostStore } from '../node/hostStore';
 import { gateSkills, type SkillGateResult } from '../skills/skillGate';
 import { validateLspServers, type CommandResolver, type LspServerConfig, type LspValidation } from '../lsp/lsp';
-import { createPathResolver } from './commandPath';
+import { createPathResolver } from '../node/commandPath';
 import {
   discoverSkills, resolveAgentsHome, skillTrustState, skillsDeclarationSection, type SkillDiscovery, type SkillFs,
 } from '../skills/skills';
-import { nodeSkillFs } from './skillFs';
+import { nodeSkillFs } from '../node/skillFs';
 
 import { lspDeclarationSection } from '../lsp/lspSection';
 import type { DeclarationSections } from '../declaration/declarationModel';

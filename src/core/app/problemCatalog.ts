@@ -1,5 +1,5 @@
 import { LSP_PROBLEM_CODES } from '../lsp/lsp';
-import { PROBLEM_CODES, type Severity } from './problems';
+import { PROBLEM_CODES, type Severity } from '../problems/problems';
 import { SKILL_PROBLEM_CODES, SKILL_TRUST_PROBLEM_CODES } from '../skills/skillCodes';
 import { TOOL_CHOICE_PROBLEM_CODES } from '../tools/toolChoice';
 import { PROBE_PROBLEM_CODES } from '../tools/probeProblemCodes';

@@ -7,31 +7,48 @@ import { timingSafeEqual } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { analyzeSource, emptyAnalysis, invalidExportOptions, SOURCE_PATH, type AnalyzeOptions, type Analysis } from '../mcp/analyze';
-import { ConfinedDir, ConfinementError } from './atomicWrite';
+import { ConfinedDir, ConfinementError } from '../node/atomicWrite';
 import { canonicalHash, sha256Hex } from '../json/canonicalJson';
 import type { VerifyCode, VerifyResult } from '../declaration/declarationModel';
 import {
-  DECLARATION_PATH, DECLARATION_SCHEMA_PATH, DECLARATION_SCHEMA_REF, DECLARATION_VERSION, DeclarationSchema, type Declaration, type DeclarationSections,
+  DECLARATION_PATH, DECLARATION_SCHEMA_PATH, DECLARATION_SCHEMA_REF, DECLARATION_VERSION, DeclarationSchema, type DeclarationSections,
 } from '../declaration/declarationModel';
 import { LSP_APPROVAL_NAME } from '../lsp/lspRow';
-import { HostStore } from './hostStore';
+import { HostStore } from '../node/hostStore';
 import { lspSectionPinMatches } from '../lsp/lspSection';
 import { findDuplicateKeys, parseJsonc } from '../json/jsonTree';
 import { makeProblem, type Problem } from '../problems/problems';
 import type { ReadFailure } from '../problems/readFailure';
-import { MAX_SOURCE_BYTES, readRegularFile, readWorkspaceFile, type ReadResult } from './reader';
+import { MAX_SOURCE_BYTES, readRegularFile, readWorkspaceFile, type ReadResult } from '../node/reader';
 import {
   declarationReadDotMcp, DEVCONTAINER_SOURCE, devcontainerSubfolderSources, ROOT_DEVCONTAINER_SOURCE, dialectOf, DOT_MCP_SOURCE, dotMcpDiscoveryOn, effectiveMcpAccess, isFolderRelative, MCP_ACCESS_SETTING, sourceDigest, VSCODE_SOURCE, type SourceSpec,
 } from '../mcp/sources';
 import type { SettingsView } from '../settings/folderSettings';
 import { mergeSources, type SourceRead } from '../mcp/mergeSources';
-import { loadEnvFile, pinEnvFiles } from './envFile';
+import { loadEnvFile, pinEnvFiles } from '../node/envFile';
 import { decodeText, EMPTY_RANGE } from '../json/text';
 
 
-import { buildDeclarationBody, serializeDeclaration, signDigest } from '../declaration/declaration';
+import { GENERATOR, serializeDeclaration, signDigest, type DeclarationBody } from '../declaration/declaration';
 
 const MAX_DECLARATION_BYTES = 8 * 1024 * 1024;
+
+/** The declaration's body (all but digest and signature) made from a folder's analysis and sections. */
+export function buildDeclarationBody(analysis: Analysis, folder: string, sections: DeclarationSections = {}): DeclarationBody {
+  return {
+    $schema: DECLARATION_SCHEMA_REF,
+    version: DECLARATION_VERSION,
+    generator: GENERATOR,
+    folder: path.resolve(folder),
+    source: { path: analysis.sourcePath, sha256: analysis.sourceSha256 },
+    ...(analysis.sources?.length ? { sources: analysis.sources } : {}),
+    ...(analysis.mcpAccess && analysis.mcpAccess !== 'all' ? { mcpAccess: analysis.mcpAccess } : {}),
+    inputs: analysis.inputs,
+    servers: analysis.servers,
+    rejected: analysis.rejected,
+    ...sections,
+  };
+}
 
 export function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Problem {
   switch (failure.kind) {

@@ -21,19 +21,20 @@
  * - The probe's MCP client (probe/probeClient.ts) is loaded on the first probe, not before.
  */
 import * as path from 'node:path';
-import { analyzeFolder } from './declarationFiles';
-import { buildRow } from './mcpRow';
-import { HostStore, type ProbedServerRecord } from './hostStore';
+import { analyzeFolder } from './export';
+import { buildRow } from '../node/mcpRow';
+import { HostStore, type ProbedServerRecord } from '../node/hostStore';
 import { folderAnalyzeOptions, settingLayerValues, SETTING, type FolderIdentity } from '../settings/folderSettings';
 import type { DeclaredServer } from '../declaration/declarationModel';
 import type { Problem } from '../problems/problems';
 import type { DshEnvRule } from '../mcp/dshEnv';
 import { isCredentialName } from '../mcp/securityLint';
 import { publicToolName } from '../mcp/toolNames';
-import { analyzeToolChoice, choiceFor, toolAllowed, type ToolChoice, type ToolChoiceAnalysis } from '../tools/toolChoice';
-import { estimateToolTokens, toolNameCollisions, toolPin, type ToolNameCollision, type ToolPin } from '../tools/toolDefinitions';
+import { analyzeToolChoice, choiceFor, type ToolChoiceAnalysis } from '../tools/toolChoice';
+import { toolAllowed, type ToolChoice, type ToolPin } from '../declaration/toolsModel';
+import { estimateToolTokens, toolNameCollisions, toolPin, type ToolNameCollision } from '../tools/toolDefinitions';
 import { firstLines } from '../tools/maskSecrets';
-import type { RowProbe, RowProbeOptions } from './probe/probeClient';
+import type { RowProbe, RowProbeOptions } from '../node/probe/probeClient';
 
 /**
  * - `ok`: started and listed.
@@ -117,14 +118,14 @@ export interface ProbeFolderRequest extends FolderIdentity {
   /** At most this many servers at once (default 2). */
   concurrency?: number;
   /** For tests: the probe of one row (default: probe/probeClient.ts, loaded lazily). */
-  probeRow?: (row: Parameters<typeof import('./probe/probeClient').probeRow>[0], options: RowProbeOptions) => Promise<RowProbe>;
+  probeRow?: (row: Parameters<typeof import('../node/probe/probeClient').probeRow>[0], options: RowProbeOptions) => Promise<RowProbe>;
 }
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
 
 /** The probe's MCP client, evaluated on first use only (the bundler keeps a dynamic import lazy). */
 async function defaultProbeRow(): Promise<NonNullable<ProbeFolderRequest['probeRow']>> {
-  const mod = await import('./probe/probeClient.js');
+  const mod = await import('../node/probe/probeClient.js');
   return mod.probeRow;
 }
 

@@ -1,13 +1,13 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { analyzeFolder, verifyFolder } from './declarationFiles';
+import { analyzeFolder, verifyFolder } from './export';
 import { type VerifyResult } from '../declaration/declarationModel';
 import { type DeclaredServer } from '../declaration/declarationModel';
 import {
   DEFAULT_PROFILE, DSH_VERSION, findLauncher, inspectProfile, launcherNode, launcherRuleMismatches, lspPackagesUnloadable, nodeFitsDsh, nodeVersion, packageVersion, type ProfileState,
-} from './dshSide';
+} from '../node/dshSide';
 import { LSP_APPROVAL_NAME, lspSectionUsable, toLspStdioConfig } from '../lsp/lspRow';
-import { HostStore } from './hostStore';
+import { HostStore } from '../node/hostStore';
 import { type TrustMode } from '../settings/folderSettings';
 import { formatMessage } from '../problems/problems';
 

@@ -1,0 +1,106 @@
+/**
+ * Settings files (a settings.json, or a .code-workspace's `settings`): from a setting's JSON path
+ * to the exact node, and setting problems placed there. Pure.
+ */
+import { parseJsonc, properties, propertyValue, type Node } from '../json/jsonTree';
+import type { Problem, RelatedInformation, Severity } from '../problems/problems';
+import { LineIndex, type Range } from '../json/text';
+
+/** Keys and array indices from the top of a settings object: `['dsh.lsp.servers', 'ts', 'extensions', '.d.ts']`. */
+export type JsonPath = ReadonlyArray<string | number>;
+
+/** Which part of the property at a path a problem points at. */
+export type JsonTarget = 'key' | 'value';
+
+/** A problem in a setting value, located by JSON path; {@link placeSettingProblems} turns it into a {@link Problem}. */
+export interface SettingProblem<Code extends string = string> {
+  code: Code;
+  severity: Severity;
+  message: string;
+  args: Record<string, string | number>;
+  path: JsonPath;
+  target: JsonTarget;
+  /** The provider id the problem belongs to, if any. */
+  server?: string;
+  related?: Array<{ path: JsonPath; target: JsonTarget; message: string }>;
+}
+
+/** `settings`: a settings.json (user or `.vscode/settings.json`); `code-workspace`: settings under `settings`. */
+export type SettingsFileKind = 'settings' | 'code-workspace';
+
+/**
+ * The range of the node at `path` in a settings text, or of its nearest existing ancestor when the
+ * path does not exist there. `path[0]` is the dotted setting id, a top-level key of settings.json,
+ * or a key of the top-level `settings` object of a .code-workspace. With several properties of one
+ * key, the last one counts (as VS Code reads it). `undefined` when the setting is not in the text.
+ */
+export function settingRange(text: string, kind: SettingsFileKind, path: JsonPath, target: JsonTarget = 'value'): Range | undefined {
+  const { root } = parseJsonc(text);
+  const container = kind === 'code-workspace' ? propertyValue(root, 'settings') : root;
+  const node = settingNode(container, path, target);
+  return node ? new LineIndex(text).rangeAt(node.offset, node.length) : undefined;
+}
+
+function lastProperty(node: Node | undefined, key: string | number): { keyNode: Node; valueNode: Node | undefined } | undefined {
+  if (!node) return undefined;
+  if (typeof key === 'number') {
+    const child = node.type === 'array' ? node.children?.[key] : undefined;
+    return child ? { keyNode: child, valueNode: child } : undefined;
+  }
+  let found: { keyNode: Node; valueNode: Node | undefined } | undefined;
+  for (const p of properties(node)) if (p.key === key) found = { keyNode: p.keyNode, valueNode: p.valueNode };
+  return found;
+}
+
+function settingNode(container: Node | undefined, path: JsonPath, target: JsonTarget): Node | undefined {
+  let current = container;
+  let best: Node | undefined;
+  for (let i = 0; i < path.length; i++) {
+    const found = lastProperty(current, path[i]);
+    if (!found) return best;
+    const last = i === path.length - 1;
+    if (last) return target === 'key' ? found.keyNode : (found.valueNode ?? found.keyNode);
+    best = found.keyNode;
+    current = found.valueNode;
+  }
+  return best;
+}
+
+/** Where one settings file is: the caller decides which file defines which path (VS Code's `inspect`). */
+export interface SettingsSource {
+  /** As `Problem.file`: workspace-relative when inside the folder, else absolute. */
+  file: string;
+  text: string;
+  kind: SettingsFileKind;
+}
+
+/**
+ * Turns setting problems into placed problems. `locate` answers which settings file defines a path
+ * (VS Code merges an object setting across user, workspace and folder settings, so different
+ * entries can live in different files). When `locate` knows no file for a path, the file that
+ * defines the setting itself (`locate([path[0]])`) is used; when there is none either, the
+ * problem is left out.
+ */
+export function placeSettingProblems(problems: readonly SettingProblem[], locate: (path: JsonPath) => SettingsSource | undefined): Problem[] {
+  const out: Problem[] = [];
+  const place = (p: JsonPath, target: JsonTarget): { file: string; range: Range } | undefined => {
+    const source = locate(p) ?? locate(p.slice(0, 1));
+    if (!source) return undefined;
+    const range = settingRange(source.text, source.kind, p, target);
+    return range ? { file: source.file, range } : undefined;
+  };
+  for (const p of problems) {
+    const at = place(p.path, p.target);
+    if (!at) continue;
+    const placed: Problem = { code: p.code, severity: p.severity, message: p.message, args: p.args, file: at.file, range: at.range };
+    if (p.server !== undefined) placed.server = p.server;
+    const related: RelatedInformation[] = [];
+    for (const r of p.related ?? []) {
+      const where = place(r.path, r.target);
+      if (where) related.push({ ...where, message: r.message });
+    }
+    if (related.length) placed.related = related;
+    out.push(placed);
+  }
+  return out;
+}
