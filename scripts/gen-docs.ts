@@ -26,7 +26,7 @@ const FIXES: Record<string, string> = {
   'unsupported-transport': 'Quick fix: `sse` -> `http` when the server also speaks Streamable HTTP (most current servers do).',
   'unsupported-auth': 'Pass a token through a header: `"headers": {"Authorization": "Bearer ${input:token}"}` with a `password: true` input.',
   'unsupported-sandbox': 'Quick fix: remove `sandboxEnabled` to export the server without a sandbox, knowingly.',
-  'literal-secret': 'Replace the value with `${input:id}` (a `password: true` input, kept in secret storage and the host store) or `${env:NAME}`.',
+  'literal-secret': 'Replace the value with `${input:id}` (a `password: true` input, kept in secret storage and the host store) or `${env:NAME}`. Also reported: the password of a connection string in `env` or `args` (`postgresql://app:PASSWORD@host/app`: write `postgresql://app:${input:db-password}@host/app`, since VS Code resolves `${input:...}` inside a string), and a credential header passed as an argument (`--header "Authorization: Bearer ..."`, `-H "X-Api-Key: ..."`).',
   'secret-in-args': 'No automatic fix: only you know whether the server can read the value from an environment variable instead.',
   'unmasked-secret-input': 'Quick fix: add `"password": true` to the input.',
   'insecure-url': 'Use `https://`, or a loopback address for a local server.',

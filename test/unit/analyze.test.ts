@@ -264,6 +264,22 @@ describe('analyze: security lint', () => {
     assert.deepEqual(flagged, ['h:"Bearer abc"', 'q:"https://x.dev/mcp?api_key=abc&x=1"', 'a:"abc"', 'a:"--api-key=def"', 'a:"ghp_abcdefghijklmnopqrstuvwxyz0123456789"']);
   });
 
+  it('flags a connection string\'s password in env and args, and a credential header passed as an argument; accepts references', () => {
+    const text = `{"inputs": [{"type": "promptString", "id": "pw", "description": "db password", "password": true}], "servers": {
+      "db": {"command": "srv", "args": ["postgresql://app:PASSWORD@host/app", "--dsn=mysql://root:pw1@h/db", "postgresql://app:\${input:pw}@host/app", "postgresql://localhost/app"],
+        "env": {"DATABASE_URL": "postgresql://app:PASSWORD@host/app", "CACHE": "redis://:r3dis@cache:6379", "REF": "mongodb+srv://u:\${env:MONGO_PW}@c.example.net/db", "PLAIN": "https://user@example.com/x"}},
+      "hdr": {"command": "npx", "args": ["mcp-remote@0.1.29", "https://mcp.linear.app/mcp", "--header", "Authorization: Bearer lin_api_abc", "-H", "Accept: text/plain", "--header=X-Api-Key: k1", "--header", "Authorization: Bearer \${input:pw}"]}
+    }}`;
+    const flagged = lint(text).filter((p) => p.code === 'literal-secret').map((p) => `${p.server}:${covered(text, p.range)}`);
+    assert.deepEqual(flagged, [
+      'db:"postgresql://app:PASSWORD@host/app"', 'db:"--dsn=mysql://root:pw1@h/db"', 'db:"postgresql://app:PASSWORD@host/app"', 'db:"redis://:r3dis@cache:6379"',
+      'hdr:"Authorization: Bearer lin_api_abc"', 'hdr:"--header=X-Api-Key: k1"',
+    ]);
+    const messages = analyze(text).problems.filter((p) => p.code === 'literal-secret').map((p) => p.message);
+    assert.ok(messages.includes('env "DATABASE_URL" looks like a credential written into the file. Use an input with "password": true (${input:id}) or ${env:NAME} instead.'), messages.join('\n'));
+    assert.ok(!JSON.stringify(analyze(text).problems).includes('PASSWORD'), 'never quotes the value');
+  });
+
   it('flags a secret input in args, and a credential input without password', () => {
     const text = `{"inputs": [
         {"type": "promptString", "id": "pw", "description": "db password", "password": true},

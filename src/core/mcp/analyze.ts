@@ -12,8 +12,8 @@ import {
 } from './mcpModel';
 import { makeProblem, type Problem, type ProblemCode, type RelatedInformation } from '../problems/problems';
 import {
-  credentialArgIndices, findUnpinnedLauncher, hasLiteralCredential, inputsInUrlAuthority, isCredentialName, isLoopbackHost,
-  literalText, looksLikeCredentialValue,
+  connectionStringPasswords, findArgCredentials, findUnpinnedLauncher, hasLiteralCredential, inputsInUrlAuthority, isCredentialName,
+  isLoopbackHost, literalText, looksLikeCredentialValue,
 } from './securityLint';
 import { assignServerNames } from './serverName';
 import { templateRefs, templateWithPlaceholders, type Template } from '../declaration/template';
@@ -652,7 +652,8 @@ class AnalysisRun {
     let credentialInputs: Set<string> | undefined;
     const args = fields.filter((f) => f.kind === 'arg');
     if (args.length) {
-      for (const i of credentialArgIndices(args.map((a) => a.template))) this.flag(args[i], 'This argument', server);
+      // On the text as written: a part that is a reference (`${input:x}`) is a name, not a secret.
+      for (const c of findArgCredentials(args.map((a) => a.node.value as string))) this.flag(args[c.index], 'This argument', server);
       for (let i = 1; i < args.length; i++) {
         if (args[i].refs.inputs.length === 0) continue;
         const prev = literalText(args[i - 1].template);
@@ -663,6 +664,8 @@ class AnalysisRun {
       const named = (f.kind === 'env' || f.kind === 'header') && f.key !== undefined && isCredentialName(f.key);
       if (named && hasLiteralCredential(f.template)) this.flag(f, `${f.kind === 'env' ? 'env' : 'Header'} "${f.key}"`, server);
       if (looksLikeCredentialValue(literalText(f.template))) this.flag(f, f.key ? `"${f.key}"` : 'This value', server);
+      // postgresql://app:PASSWORD@host/app: the password is literal even when the name is DATABASE_URL.
+      if (f.kind === 'env' && typeof f.node.value === 'string' && connectionStringPasswords(f.node.value).length) this.flag(f, `env "${f.key}"`, server);
       if (named) for (const id of f.refs.inputs) (credentialInputs ??= new Set()).add(id);
     }
     for (const a of args) {

@@ -155,19 +155,117 @@ export function findUnpinnedLauncher(command: string, args: readonly string[]): 
   return undefined;
 }
 
-/** `--token value` / `--api-key=value`: the index of a literal credential in args. */
-export function credentialArgIndices(args: ReadonlyArray<Template>): number[] {
-  const out: number[] = [];
+/**
+ * A literal credential inside a string: where it starts and ends in the text, and a name for it
+ * (a header, a flag or the URL scheme) that the importer uses for the input id.
+ */
+export interface CredentialSpan {
+  start: number;
+  end: number;
+  name: string;
+}
+
+/** An argument that holds a literal credential: its index in args and the secret's span in it. */
+export interface ArgCredential extends CredentialSpan {
+  index: number;
+}
+
+/** An authentication scheme word before a credential (`Bearer abc`): the credential is what follows. */
+const AUTH_SCHEME = /^(?:Bearer|Basic|Token|Bot|ApiKey|Digest)\s+/i;
+/** Flags whose value is an HTTP header, as mcp-remote, curl and most proxies spell them. */
+const HEADER_FLAGS = new Set(['--header', '-H', '--headers', '--http-header']);
+const FLAG = /^--?[A-Za-z][\w-]*$/;
+
+/** A span, unless it is empty or holds a reference (`${input:x}`, `${env:X}`: a name, not a secret). */
+function literalSpan(text: string, start: number, end: number, name: string): CredentialSpan | undefined {
+  const value = text.slice(start, end);
+  if (value.trim() === '' || value.includes('${')) return undefined;
+  return { start, end, name };
+}
+
+/** The credential of `value` after an optional scheme word: `Bearer abc` -> `abc`. */
+function afterScheme(text: string, from: number, name: string): CredentialSpan | undefined {
+  const scheme = AUTH_SCHEME.exec(text.slice(from));
+  return literalSpan(text, from + (scheme ? scheme[0].length : 0), text.length, name);
+}
+
+/** `Authorization: Bearer abc`, `X-Api-Key: abc`, `Cookie: a=b`: the credential of a header line (from `at`). */
+export function headerLineCredential(text: string, at = 0): CredentialSpan | undefined {
+  const header = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)[ \t]*:[ \t]*/.exec(text.slice(at));
+  if (!header || !isCredentialName(header[1])) return undefined;
+  return afterScheme(text, at + header[0].length, header[1]);
+}
+
+/** The first `:` in text[from, to) that is not inside a `${...}` reference; -1 if none. */
+function colonOutsideReferences(text: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
+    if (text[i] === '$' && text[i + 1] === '{') {
+      const close = text.indexOf('}', i);
+      if (close < 0 || close >= to) return -1;
+      i = close;
+    } else if (text[i] === ':') return i;
+  }
+  return -1;
+}
+
+/**
+ * The passwords written into connection strings (`postgresql://app:PASSWORD@host/app`,
+ * `redis://:PASSWORD@host`, any `scheme://user:password@`): the userinfo's part after its first
+ * colon. The authority ends at the first `/`, `?`, `#` or space; its userinfo at its last `@`.
+ */
+export function connectionStringPasswords(text: string): CredentialSpan[] {
+  if (!text.includes('://')) return [];
+  const out: CredentialSpan[] = [];
+  const scheme = /([A-Za-z][A-Za-z0-9+.-]*):\/\//g;
+  for (let m = scheme.exec(text); m; m = scheme.exec(text)) {
+    const authorityStart = m.index + m[0].length;
+    let authorityEnd = authorityStart;
+    while (authorityEnd < text.length && !/[/?#\s"'<>]/.test(text[authorityEnd])) authorityEnd++;
+    const at = text.lastIndexOf('@', authorityEnd - 1);
+    if (at < authorityStart) continue;
+    const colon = colonOutsideReferences(text, authorityStart, at);
+    if (colon < 0) continue;
+    const span = literalSpan(text, colon + 1, at, `${m[1].toLowerCase()}-password`);
+    if (span) out.push(span);
+    scheme.lastIndex = authorityEnd;
+  }
+  return out;
+}
+
+/**
+ * Literal credentials in a command line, and where in each argument: a header after `--header`
+ * / `-H` (or `--header=...`) whose name is a credential name (the part after a scheme word);
+ * the value of a credential-named flag (`--token abc`, `--api-key=abc`, `--password abc`); the
+ * password of a connection string; a well-known key shape (the whole argument). Parts holding a
+ * reference (`${...}`) are names, not secrets. One detector for the lint and the importer.
+ */
+export function findArgCredentials(args: readonly string[]): ArgCredential[] {
+  const out: ArgCredential[] = [];
+  const push = (index: number, span: CredentialSpan | undefined) => {
+    if (span) out.push({ index, ...span });
+    return span !== undefined;
+  };
   for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const text = literalText(a);
-    const eq = text.indexOf('=');
-    if (text.startsWith('-') && eq > 0) {
-      if (isCredentialName(text.slice(0, eq)) && typeof a === 'string' && text.slice(eq + 1).trim() !== '') out.push(i);
-    } else if (text.startsWith('-') && isCredentialName(text) && i + 1 < args.length) {
-      const next = args[i + 1];
-      if (typeof next === 'string' && next.trim() !== '' && !next.startsWith('-')) out.push(i + 1);
+    const arg = args[i];
+    const previous = i > 0 ? args[i - 1] : undefined;
+    if (previous !== undefined && HEADER_FLAGS.has(previous)) {
+      if (push(i, headerLineCredential(arg))) continue;
     }
+    const eq = arg.indexOf('=');
+    if (arg.startsWith('-') && eq > 0) {
+      const flag = arg.slice(0, eq);
+      if (HEADER_FLAGS.has(flag) && push(i, headerLineCredential(arg, eq + 1))) continue;
+      if (FLAG.test(flag) && isCredentialName(flag) && push(i, afterScheme(arg, eq + 1, flag.replace(/^-+/, '')))) continue;
+    }
+    if (previous !== undefined && FLAG.test(previous) && isCredentialName(previous) && !arg.startsWith('-')) {
+      if (push(i, afterScheme(arg, 0, previous.replace(/^-+/, '')))) continue;
+    }
+    const passwords = connectionStringPasswords(arg);
+    if (passwords.length) {
+      for (const span of passwords) push(i, span);
+      continue;
+    }
+    if (!arg.includes('${') && looksLikeCredentialValue(arg)) push(i, { start: 0, end: arg.length, name: 'arg' });
   }
   return out;
 }
