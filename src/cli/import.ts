@@ -2,19 +2,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { createTwoFilesPatch } from 'diff';
-import { sha256Hex } from '../core/json/canonicalJson';
 import { CLIENT_NAMES, IMPORT_CLIENTS, type ImportClient, type ImportNote } from '../core/import/importNotes';
-import { planImport, type ImportPlan } from '../core/import/importPlan';
+import { importPreviewId, planImport } from '../core/import/importPlan';
 import { HostStore } from '../core/node/hostStore';
 import { readImportSources, readImportTarget, TARGET_PATH, writeImportTarget } from '../core/node/importFiles';
 import { countOf } from '../core/problems/plural';
 import { CommandUsageError, stringList, type CommandContext } from './context';
 
-
-/** Identifies exactly what a preview showed: a script applies only what was reviewed. */
-export function previewId(plan: ImportPlan): string {
-  return sha256Hex(`${plan.before}\0${plan.after}`).slice(0, 16);
-}
 
 export function unifiedDiff(before: string, after: string): string {
   return createTwoFilesPatch(`a/${TARGET_PATH}`, `b/${TARGET_PATH}`, before, after, undefined, undefined, { context: 3 })
@@ -72,7 +66,8 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
   const store = new HostStore(ctx.dshHome);
   const storedInputIds = Object.keys((await store.readFolder(folder)).inputs);
   const plan = planImport({ client, sources: read.sources, folder, target: target.text, readNotes: read.notes, storedInputIds });
-  const preview = previewId(plan);
+  // Keyed with this machine's signing key (created on first use, as an export does): the id covers the credential values.
+  const preview = importPreviewId(plan, await store.signingKey());
   const failed = !plan.ok || (!plan.servers.length && plan.notes.some((n) => n.kind === 'error'));
   const summary = {
     from: client,

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { parseJsonc } from '../../src/core/json/jsonTree';
-import { planImport, type ImportPlan } from '../../src/core/import/importPlan';
+import { importPreviewId, planImport, type ImportPlan } from '../../src/core/import/importPlan';
 import { IMPORT_NOTES, type ImportClient } from '../../src/core/import/importNotes';
 import { analyzeSource } from '../../src/core/mcp/analyze';
 import { toMcpClientConfig } from '../../src/core/mcp/dshRow';
@@ -55,6 +55,14 @@ function keepsEveryLine(before: string, after: string): boolean {
   }
   return true;
 }
+
+/** The issue's literal credentials in a Claude Code file (args, env, URL): none may be written or shown. */
+const CREDENTIALS_FILE = 'credentials/.mcp.json';
+const CREDENTIALS = {
+  linear: 'lin_api_Zq8Wm2Xr5Ty9Lp3Kd7Hv1Nb4Gc6Fj0', postgres: 'Pg-PASSWORD-7d1e', apiKeyHeader: 'xk-41c9b2e87a5d', cookie: 'session=ck-93f0aa17e2',
+  token: 'tk-5e8d1c0b9a7f', apiKey: 'ak-20f6e4d3c2b1', password: 'pw-c7a9e1b3d5f2', mongo: 'mg-PASS-66e1', mysql: 'my-PASS-3f2a', redis: 'rd-PASS-91bc',
+  amqp: 'am-PASS-d04e', url: 'hp-PASS-b7',
+};
 
 describe('import: other clients\' MCP files into .vscode/mcp.json (core)', () => {
   it('Cursor: ${env:} kept, literal token to a password input, SSE noted, auth dropped, Windows paths as written', () => {
@@ -233,6 +241,65 @@ describe('import: other clients\' MCP files into .vscode/mcp.json (core)', () =>
     }
   });
 
+  it('credentials in args and env (headers, credential flags, connection strings) become password inputs, only their secret part replaced', () => {
+    const plan = planImport({ client: 'claude', sources: [{ file: '.mcp.json', text: fixture(CREDENTIALS_FILE), scope: 'project' }], folder: '/w', target: undefined });
+    assert.ok(plan.ok && plan.changed);
+    const s = servers(plan);
+    assert.deepEqual(s.linear.args, ['-y', 'mcp-remote@0.1.29', 'https://mcp.linear.app/mcp', '--header', 'Authorization: Bearer ${input:linear-Authorization}']);
+    assert.deepEqual(s.postgres.args, ['-y', '@modelcontextprotocol/server-postgres@0.6.2', 'postgresql://app:${input:postgres-postgresql-password}@db.internal:5432/app']);
+    assert.deepEqual(s.headers.args, ['-H', 'X-Api-Key: ${input:headers-X-Api-Key}', '--header=Cookie: ${input:headers-Cookie}', '--header', 'Accept: application/json', '--upstream', 'https://api.example.com/mcp']);
+    assert.deepEqual(s.flags.args, ['--token', '${input:flags-token}', '--api-key=${input:flags-api-key}', '--password', '${input:flags-password}', '--verbose']);
+    assert.deepEqual(s.stores.args, ['--mongo', 'mongodb+srv://svc:${input:stores-mongodb-srv-password}@cluster0.example.net/db?retryWrites=true']);
+    assert.deepEqual(s.stores.env, {
+      MYSQL_URL: 'mysql://root:${input:stores-MYSQL_URL}@127.0.0.1:3306/shop', CACHE_URL: 'rediss://:${input:stores-CACHE_URL}@cache.example.com:6380/0',
+      QUEUE_URL: 'amqps://mq:${input:stores-QUEUE_URL}@mq.example.com/vhost', PLAIN_URL: 'postgresql://localhost/app', FROM_ENV: 'postgresql://app:${env:DB_PASSWORD}@db/app',
+    });
+    assert.deepEqual(Object.fromEntries(plan.secrets.map((x) => [x.inputId, x.value])), {
+      'linear-Authorization': CREDENTIALS.linear, 'postgres-postgresql-password': CREDENTIALS.postgres, 'headers-X-Api-Key': CREDENTIALS.apiKeyHeader,
+      'headers-Cookie': CREDENTIALS.cookie, 'flags-token': CREDENTIALS.token, 'flags-api-key': CREDENTIALS.apiKey, 'flags-password': CREDENTIALS.password,
+      'stores-mongodb-srv-password': CREDENTIALS.mongo, 'stores-MYSQL_URL': CREDENTIALS.mysql, 'stores-CACHE_URL': CREDENTIALS.redis, 'stores-QUEUE_URL': CREDENTIALS.amqp,
+      'remote-Authorization': Buffer.from(`deploy:${CREDENTIALS.url}@x`).toString('base64'),
+    });
+    assert.ok(plan.inputs.every((i) => i.password === true) && plan.inputs.length === plan.secrets.length);
+    const shown = plan.after + JSON.stringify(plan.notes) + JSON.stringify(plan.inputs);
+    for (const secret of Object.values(CREDENTIALS)) assert.ok(!shown.includes(secret), `${secret} leaked`);
+  });
+
+  it('a password in an HTTP URL becomes a Basic Authorization header (base64 of user:password stored), which the export takes', () => {
+    const folder = '/home/dev/projects/app';
+    const plan = planImport({ client: 'claude', sources: [{ file: '.mcp.json', text: fixture(CREDENTIALS_FILE), scope: 'project' }], folder, target: undefined });
+    assert.deepEqual(servers(plan).remote, { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Basic ${input:remote-Authorization}' } });
+    assert.deepEqual(plan.notes.filter((n) => n.server === 'remote').map((n) => [n.code, n.field]), [['url-credentials-to-header', 'url'], ['also-in-dot-mcp', undefined]]);
+    const analysis = analyzeSource(Buffer.from(plan.after, 'utf8'), options({ folder }));
+    assert.deepEqual(analysis.rejected.filter((r) => r.name === 'remote'), [], JSON.stringify(analysis.problems.filter((p) => p.server === 'remote')));
+    assert.ok(!analysis.problems.some((p) => p.code === 'url-credentials' || p.code === 'literal-secret'), JSON.stringify(analysis.problems));
+    const stored = new Map(plan.secrets.map((x) => [x.inputId, x.value]));
+    const row = toMcpClientConfig(analysis.servers.find((x) => x.name === 'remote')!, { input: (id) => stored.get(id) ?? '', env: () => '' });
+    assert.ok('config' in row && row.config.transport === 'streamable-http');
+    assert.deepEqual(row.config.headers, { Authorization: `Basic ${Buffer.from('deploy:hp-PASS-b7@x').toString('base64')}` });
+    // An entry with its own Authorization keeps it; a placeholder password is not made into a value.
+    const other = planImport({ client: 'cursor', folder: '/w', target: undefined, sources: [{ file: 'c', scope: 'project', text: JSON.stringify({ mcpServers: {
+      own: { url: 'https://u:p4ss@h.example/mcp', headers: { Authorization: 'Bearer ${env:T}' } }, ph: { url: 'https://u:<password>@h.example/mcp' },
+    } }) }] });
+    assert.deepEqual(servers(other).own, { type: 'http', url: 'https://h.example/mcp', headers: { Authorization: 'Bearer ${env:T}' } });
+    assert.deepEqual(servers(other).ph, { type: 'http', url: 'https://h.example/mcp' });
+    assert.deepEqual(other.notes.map((n) => [n.server, n.code]), [['own', 'url-credentials-dropped'], ['ph', 'url-credentials-placeholder']]);
+    assert.deepEqual(other.secrets, []);
+  });
+
+  it('the preview id is keyed and covers the credential values: a changed credential or another key gives another id', () => {
+    const plan = (text: string) => planImport({ client: 'claude', sources: [{ file: '.mcp.json', text, scope: 'project' }], folder: '/w', target: undefined });
+    const text = fixture(CREDENTIALS_FILE);
+    const key = Buffer.alloc(32, 1);
+    const id = importPreviewId(plan(text), key);
+    assert.match(id, /^[0-9a-f]{16}$/);
+    assert.equal(importPreviewId(plan(text), key), id);
+    const changed = plan(text.replace(CREDENTIALS.postgres, 'Pg-PASSWORD-7d1f'));
+    assert.equal(changed.after, plan(text).after, 'the file text is the same');
+    assert.notEqual(importPreviewId(changed, key), id);
+    assert.notEqual(importPreviewId(plan(text), Buffer.alloc(32, 2)), id);
+  });
+
   it('fast-check: the importer never throws, and what it writes always parses with every old line kept', function () {
     this.timeout(0);
     const texts = Object.values(SOURCES).map(fixture);
@@ -328,6 +395,63 @@ describe('import: dsh-bridge import (CLI)', () => {
     assert.equal(record.inputs[ID], 'users-own-value');
     assert.equal(record.inputs[`${ID}-2`], SECRETS[0]);
     assert.match(readFileSync(path.join(folder, '.vscode/mcp.json'), 'utf8'), new RegExp(`\\$\\{input:${ID}-2\\}`));
+  });
+
+  it('the issue\'s credentials in args, env and a URL: never in the diff, the report or the file; stored on the host; the export takes every server', async () => {
+    const folder = workspace(undefined, { '.mcp.json': fixture(CREDENTIALS_FILE) });
+    const secrets = [...Object.values(CREDENTIALS), Buffer.from(`deploy:${CREDENTIALS.url}@x`).toString('base64')];
+    const dry = await cli(['import', '--from', 'claude', '--workspace', folder, '--dsh-home', home, '--dry-run']);
+    assert.equal(dry.code, 0, dry.err);
+    assert.match(dry.out, /^\+\t+"Authorization: Bearer \$\{input:linear-Authorization\}"$/m);
+    assert.match(dry.out, /^\+\t+"postgresql:\/\/app:\$\{input:postgres-postgresql-password\}@db\.internal:5432\/app"$/m);
+    assert.match(dry.out, /^\+\t+"Authorization": "Basic \$\{input:remote-Authorization\}"$/m);
+    assert.match(dry.out, /secret\s+\.mcp\.json: server "remote": url: The user name and password in the URL were moved into the header/);
+    for (const secret of secrets) assert.ok(!(dry.out + dry.err).includes(secret), `${secret} shown`);
+    const preview = /--yes ([0-9a-f]{16})/.exec(dry.out)![1];
+    const r = await cli(['import', '--from', 'claude', '--workspace', folder, '--dsh-home', home, '--yes', preview]);
+    assert.equal(r.code, 0, r.err);
+    const written = readFileSync(path.join(folder, '.vscode/mcp.json'), 'utf8');
+    for (const secret of secrets) assert.ok(!(written + r.out + r.err).includes(secret), `${secret} written or shown`);
+    const record = await new HostStore(home).readFolder(folder);
+    assert.equal(record.inputs['linear-Authorization'], CREDENTIALS.linear);
+    assert.equal(record.inputs['postgres-postgresql-password'], CREDENTIALS.postgres);
+    assert.equal(record.inputs['stores-CACHE_URL'], CREDENTIALS.redis);
+    assert.equal(Buffer.from(record.inputs['remote-Authorization'], 'base64').toString(), `deploy:${CREDENTIALS.url}@x`);
+    // The export takes every imported server (the source file removed: only the imported entries are read).
+    rmSync(path.join(folder, '.mcp.json'));
+    const exported = await cli(['export', '--workspace', folder, '--dsh-home', home, '--json']);
+    assert.equal(exported.code, 0, exported.err);
+    const out = JSON.parse(exported.out) as { servers: Array<{ name: string }>; rejected: Array<{ name: string; codes: string[] }>; problems: Array<{ code: string; file: string }> };
+    assert.deepEqual(out.servers.map((x) => x.name).sort(), ['flags', 'headers', 'linear', 'postgres', 'remote', 'stores']);
+    assert.deepEqual(out.rejected, []);
+    // Only the warning that a secret input is passed on the command line, as the source did.
+    assert.deepEqual([...new Set(out.problems.map((p) => p.code))], ['secret-in-args']);
+    const declaration = readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8');
+    for (const secret of secrets) assert.ok(!declaration.includes(secret), `${secret} in the declaration`);
+  });
+
+  it('--yes refuses a preview id whose credential values changed since (same diff), and the id depends on this machine\'s key', async () => {
+    const folder = workspace(undefined, { '.mcp.json': fixture(CREDENTIALS_FILE) });
+    const previewOf = async (dshHome: string) => {
+      const dry = await cli(['import', '--from', 'claude', '--workspace', folder, '--dsh-home', dshHome, '--dry-run', '--json']);
+      assert.equal(dry.code, 0, dry.err);
+      const out = JSON.parse(dry.out) as { preview: string; diff: string };
+      return out;
+    };
+    const reviewed = await previewOf(home);
+    assert.notEqual((await previewOf(tempDir('import-other-home-'))).preview, reviewed.preview, 'another key, another id');
+    writeFileSync(path.join(folder, '.mcp.json'), fixture(CREDENTIALS_FILE).replace(CREDENTIALS.postgres, 'Pg-PASSWORD-CHANGED'));
+    const now = await previewOf(home);
+    assert.equal(now.diff, reviewed.diff, 'the diff cannot show the change');
+    assert.notEqual(now.preview, reviewed.preview);
+    const r = await cli(['import', '--from', 'claude', '--workspace', folder, '--dsh-home', home, '--yes', reviewed.preview]);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /does not match this preview/);
+    assert.ok(!existsSync(path.join(folder, '.vscode/mcp.json')));
+    assert.deepEqual((await new HostStore(home).readFolder(folder)).inputs, {}, 'nothing stored');
+    const applied = await cli(['import', '--from', 'claude', '--workspace', folder, '--dsh-home', home, '--yes', now.preview]);
+    assert.equal(applied.code, 0, applied.err);
+    assert.equal((await new HostStore(home).readFolder(folder)).inputs['postgres-postgresql-password'], 'Pg-PASSWORD-CHANGED');
   });
 
   it('asks y/N on a terminal', async () => {

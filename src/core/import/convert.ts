@@ -1,4 +1,4 @@
-import { isCredentialName, looksLikeCredentialValue } from '../mcp/securityLint';
+import { connectionStringPasswords, findArgCredentials, isCredentialName, looksLikeCredentialValue, type CredentialSpan } from '../mcp/securityLint';
 import { CLIENT_NAMES, makeNote, type ImportClient, type ImportNote } from './importNotes';
 import type { SourceServer } from './clientFiles';
 
@@ -98,13 +98,21 @@ export function convertServer(client: ImportClient, source: SourceServer, alloca
       if (!Array.isArray(raw.args)) notes.push(makeNote('invalid-field', at('args'), { reason: 'not a list' }));
       else {
         const args: string[] = [];
+        const fields: string[] = [];
         raw.args.forEach((a, i) => {
           if (typeof a !== 'string' && typeof a !== 'number') {
             notes.push(makeNote('invalid-field', at(`args[${i}]`), { reason: 'not a string' }));
             return;
           }
-          args.push(argWithoutSecret(vars(String(a), `args[${i}]`), args[args.length - 1], `args[${i}]`, secret));
+          args.push(vars(String(a), `args[${i}]`));
+          fields.push(`args[${i}]`);
         });
+        // Only the secret part of an argument becomes the reference: VS Code resolves ${input:} inside a string.
+        const found = findArgCredentials(args);
+        for (let i = 0; i < args.length; i++) {
+          const spans = found.filter((c) => c.index === i);
+          if (spans.length) args[i] = withoutSpans(args[i], spans, fields[i], secret);
+        }
         out.args = args;
       }
     }
@@ -116,7 +124,8 @@ export function convertServer(client: ImportClient, source: SourceServer, alloca
         if (typeof v === 'number') env[k] = v;
         else if (typeof v === 'string' || typeof v === 'boolean') {
           const value = vars(String(v), field);
-          env[k] = isCredentialName(k) || looksLikeCredentialValue(value) ? literalSecret(value, k, field) : value;
+          env[k] = isCredentialName(k) || looksLikeCredentialValue(value) ? literalSecret(value, k, field)
+            : withoutSpans(value, connectionStringPasswords(value).map((c) => ({ ...c, name: k })), field, secret);
         } else notes.push(makeNote('invalid-field', at(field), { reason: 'not a string' }));
       }
     }
@@ -131,7 +140,8 @@ export function convertServer(client: ImportClient, source: SourceServer, alloca
     if (client === 'cursor' && typeof raw.envFile === 'string') out.envFile = vars(raw.envFile, 'envFile');
     if (typeof raw.cwd === 'string') out.cwd = vars(raw.cwd, 'cwd');
   } else {
-    out.url = urlWithoutSecrets(vars(raw[urlField!] as string, urlField!), urlField!, secret);
+    const url = urlWithoutSecrets(vars(raw[urlField!] as string, urlField!), urlField!, secret);
+    out.url = url.url;
     const headers: Json = {};
     const headerSources: Array<[string, unknown]> = client === 'codex' ? [['http_headers', raw.http_headers]] : [['headers', raw.headers]];
     for (const [field, map] of headerSources) {
@@ -165,6 +175,18 @@ export function convertServer(client: ImportClient, source: SourceServer, alloca
       } else if (raw.bearer_token_env_var !== undefined) notes.push(makeNote('invalid-field', at('bearer_token_env_var'), { reason: 'not a variable name' }));
       if (typeof raw.bearer_token === 'string' && raw.bearer_token.trim() !== '') {
         headers.Authorization = `Bearer ${literalSecret(raw.bearer_token, 'Authorization', 'bearer_token')}`;
+      }
+    }
+    if (url.basic) {
+      // A URL cannot carry credentials to DSH (the export refuses url-credentials, and Node's fetch refuses such a
+      // URL): they go as the Basic Authorization header an HTTP client makes of them, unless the entry sets its own.
+      const own = Object.keys(headers).find((k) => k.toLowerCase() === 'authorization');
+      if (own !== undefined) notes.push(makeNote('url-credentials-dropped', at(urlField!), { header: own }));
+      else if (url.basic.value === undefined) notes.push(makeNote('url-credentials-placeholder', at(urlField!)));
+      else {
+        const id = allocate('Authorization', { field: urlField!, value: url.basic.value });
+        headers.Authorization = `Basic \${input:${id}}`;
+        notes.push(makeNote('url-credentials-to-header', at(urlField!), { reference: `\${input:${id}}` }));
       }
     }
     if (Object.keys(headers).length) out.headers = headers;
@@ -232,26 +254,49 @@ function headerWithoutSecret(value: string, name: string, field: string, secret:
   return prefix + secret(name, field, PLACEHOLDER.test(credential.trim()) ? undefined : credential);
 }
 
-/** `--token abc`, `--api-key=abc` and well-known credential shapes in an argument. */
-function argWithoutSecret(arg: string, previous: string | undefined, field: string, secret: SecretFn): string {
-  if (arg.includes('${')) return arg;
-  const flag = /^(--?[A-Za-z][\w-]*)=(.+)$/.exec(arg);
-  if (flag && isCredentialName(flag[1].replace(/^-+/, ''))) {
-    return `${flag[1]}=${secret(flag[1].replace(/^-+/, ''), field, PLACEHOLDER.test(flag[2]) ? undefined : flag[2])}`;
+/** Each span of `text` replaced by the reference to an input that takes its value (a placeholder: an input without one). */
+function withoutSpans(text: string, spans: readonly CredentialSpan[], field: string, secret: SecretFn): string {
+  let out = '';
+  let from = 0;
+  for (const span of [...spans].sort((a, b) => a.start - b.start)) {
+    if (span.start < from) continue;
+    const value = text.slice(span.start, span.end);
+    out += text.slice(from, span.start) + secret(span.name, field, PLACEHOLDER.test(value.trim()) ? undefined : value);
+    from = span.end;
   }
-  const afterFlag = previous !== undefined && /^--?[A-Za-z][\w-]*$/.test(previous) && isCredentialName(previous.replace(/^-+/, '')) && !arg.startsWith('-');
-  if (afterFlag && arg.trim() !== '') return secret(previous!.replace(/^-+/, ''), field, PLACEHOLDER.test(arg) ? undefined : arg);
-  if (looksLikeCredentialValue(arg)) return secret('arg', field, arg);
-  return arg;
+  return out + text.slice(from);
 }
 
-/** Credential-named query parameters (`?api_key=...`) and a password in the authority. */
-function urlWithoutSecrets(url: string, field: string, secret: SecretFn): string {
-  let out = url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#:@]*):([^/?#@]+)@/i, (whole, head: string, password: string) =>
-    (password.includes('${') ? whole : `${head}:${secret('password', field, password)}@`));
+/**
+ * Credential-named query parameters (`?api_key=...`) become inputs; a user and password in the
+ * authority are taken out of the URL and handed back as the value of a Basic Authorization
+ * header (base64 of `user:password`, as an HTTP client sends them; undefined for a placeholder).
+ */
+function urlWithoutSecrets(url: string, field: string, secret: SecretFn): { url: string; basic?: { value: string | undefined } } {
+  let basic: { value: string | undefined } | undefined;
+  let out = url;
+  const authority = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)/i.exec(url);
+  const at = authority ? authority[2].lastIndexOf('@') : -1;
+  if (authority && at >= 0) {
+    const userinfo = authority[2].slice(0, at);
+    if (!userinfo.includes('${')) {
+      const colon = userinfo.indexOf(':');
+      const [user, password] = colon < 0 ? [userinfo, ''] : [userinfo.slice(0, colon), userinfo.slice(colon + 1)];
+      const decode = (s: string) => {
+        try {
+          return decodeURIComponent(s);
+        } catch {
+          return s;
+        }
+      };
+      const placeholder = PLACEHOLDER.test(password.trim()) || (password === '' && PLACEHOLDER.test(user.trim()));
+      basic = { value: placeholder ? undefined : Buffer.from(`${decode(user)}:${decode(password)}`, 'utf8').toString('base64') };
+      out = authority[1] + authority[2].slice(at + 1) + url.slice(authority[0].length);
+    }
+  }
   out = out.replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, sep: string, name: string, value: string) => {
     if (!isCredentialName(name) || value === '' || value.includes('${')) return whole;
     return `${sep}${name}=${secret(name, field, PLACEHOLDER.test(value) ? undefined : value)}`;
   });
-  return out;
+  return basic ? { url: out, basic } : { url: out };
 }

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createScanner, type Node } from 'jsonc-parser';
 import { canonicalJson } from '../json/canonicalJson';
 import { describeParseError, nodeValue, parseJsonc, propertyValue } from '../json/jsonTree';
@@ -178,6 +179,19 @@ function plan(request: ImportRequest, before: string, empty: ImportPlan): Import
   if (!servers.length) return { ...empty, ok: true, notes };
   const after = edit(before.trim() === '' ? NEW_FILE : before, servers, inputs);
   return { client, ok: true, servers, inputs, secrets, notes, before, after, changed: after !== before };
+}
+
+/**
+ * Names exactly what a preview showed, so that `--yes ID` applies only what was reviewed: the
+ * text before and after and the credential values going to the host store (a changed credential
+ * is a changed import). Keyed with a key of this machine (`key`: the DSH home's signing key),
+ * so the printed id tells nothing about a credential to anyone without the key, however short
+ * the credential; a separate derived key keeps it apart from the declaration's signature.
+ */
+export function importPreviewId(plan: ImportPlan, key: Uint8Array): string {
+  const previewKey = createHmac('sha256', key).update('dsh-bridge import preview id', 'utf8').digest();
+  const reviewed = JSON.stringify([plan.before, plan.after, plan.secrets.map((s) => [s.inputId, s.value])]);
+  return createHmac('sha256', previewKey).update(reviewed, 'utf8').digest('hex').slice(0, 16);
 }
 
 /** An input id for a server's secret: readable, `[A-Za-z0-9_.-]`. */
