@@ -89,7 +89,7 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
     }
     io.out(plan.changed
       ? `\n${countOf(plan.servers.length, 'server')} from ${CLIENT_NAMES[client]} to add to ${TARGET_PATH}${plan.inputs.length ? `, with ${countOf(plan.inputs.length, 'password input')}` : ''} (preview ${preview}).`
-      : `\nNothing to add to ${TARGET_PATH}.`);
+      : plan.ok ? `\nNothing to add to ${TARGET_PATH}.` : `\nNothing was written to ${TARGET_PATH}: the errors above say why.`);
   }
   if (failed || !plan.changed || dryRun) {
     print({ written: false, ...(dryRun && plan.changed ? { diff: unifiedDiff(plan.before, plan.after) } : {}) });

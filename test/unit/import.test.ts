@@ -7,11 +7,12 @@ import fc from 'fast-check';
 import { parseJsonc } from '../../src/core/json/jsonTree';
 import { importPreviewId, planImport, type ImportPlan } from '../../src/core/import/importPlan';
 import { IMPORT_NOTES, type ImportClient } from '../../src/core/import/importNotes';
-import { analyzeSource } from '../../src/core/mcp/analyze';
+import { analyzeSource, DEFAULT_LIMITS } from '../../src/core/mcp/analyze';
 import { toMcpClientConfig } from '../../src/core/mcp/dshRow';
 import { askYesNo } from '../../src/cli/import';
 import { main } from '../../src/cli/main';
 import { HostStore } from '../../src/core/node/hostStore';
+import { MAX_SOURCE_BYTES } from '../../src/core/node/reader';
 import { options, tempDir, workspace } from './helpers';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/import');
@@ -63,6 +64,15 @@ const CREDENTIALS = {
   token: 'tk-5e8d1c0b9a7f', apiKey: 'ak-20f6e4d3c2b1', password: 'pw-c7a9e1b3d5f2', mongo: 'mg-PASS-66e1', mysql: 'my-PASS-3f2a', redis: 'rd-PASS-91bc',
   amqp: 'am-PASS-d04e', url: 'hp-PASS-b7',
 };
+
+/** A Codex config.toml of `count` stdio servers, each with args and an inline credential. */
+function codexServers(count: number, prefix = 'tool'): string {
+  let text = '';
+  for (let i = 0; i < count; i++) {
+    text += `[mcp_servers.${prefix}-${i}]\ncommand = "npx"\nargs = ["-y", "@example/mcp-${i}@1.2.${i}", "--root", "."]\nenv = { LOG_LEVEL = "info", API_KEY = "k-${i}-abcdefghijklmnop" }\n\n`;
+  }
+  return text;
+}
 
 describe('import: other clients\' MCP files into .vscode/mcp.json (core)', () => {
   it('Cursor: ${env:} kept, literal token to a password input, SSE noted, auth dropped, Windows paths as written', () => {
@@ -239,6 +249,56 @@ describe('import: other clients\' MCP files into .vscode/mcp.json (core)', () =>
         for (const [, name] of template.matchAll(/\{(\w+)\}/g)) assert.ok(Object.hasOwn(n.args, name), `${n.code}: no {${name}}`);
       }
     }
+  });
+
+  it('takes linear time: all edits against one parse of the target (time per server at 2,000 at most 3x that at 250)', function () {
+    this.timeout(0);
+    const target = fixture('target/mcp.json');
+    const unbounded = { maxServers: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER };
+    const perServer = (count: number, runs: number) => {
+      const text = codexServers(count);
+      let best = Infinity;
+      for (let r = 0; r < runs; r++) {
+        const t0 = process.hrtime.bigint();
+        const plan = planImport({ client: 'codex', sources: [{ file: 'c', text, scope: 'project' }], folder: '/w', target, limits: unbounded });
+        best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e6);
+        assert.equal(plan.servers.length, count);
+      }
+      return best / count;
+    };
+    perServer(250, 2); // warm up
+    const small = perServer(250, 5);
+    const large = perServer(2000, 2);
+    // Re-parsing the target per server made this ratio ~11 at 2,000 (and ~49 at 5,000).
+    assert.ok(large <= 3 * small, `per server: ${small.toFixed(3)} ms at 250, ${large.toFixed(3)} ms at 2,000`);
+  });
+
+  it('refuses to go past the export\'s server limit (512), naming the first server past it; nothing changes', () => {
+    assert.equal(DEFAULT_LIMITS.maxServers, 512);
+    const existing = '{\n  "servers": {\n    "mine-0": { "command": "a" },\n    "mine-1": { "command": "b" }\n  }\n}\n';
+    const plan = (count: number) => planImport({ client: 'codex', sources: [{ file: '.codex/config.toml', text: codexServers(count), scope: 'project' }], folder: '/w', target: existing });
+    const fits = plan(510);
+    assert.ok(fits.ok && fits.changed);
+    assert.equal(Object.keys(servers(fits)).length, 512);
+    const over = plan(511);
+    assert.equal(over.ok, false);
+    assert.equal(over.changed, false);
+    assert.equal(over.after, existing);
+    assert.deepEqual([over.servers, over.inputs, over.secrets], [[], [], []]);
+    const note = over.notes.at(-1)!;
+    assert.deepEqual([note.code, note.kind, note.file, note.server, note.args.count, note.args.limit], ['too-many-servers', 'error', '.codex/config.toml', 'tool-510', 513, 512]);
+  });
+
+  it('refuses a result larger than the reader reads (1 MiB), naming the size; nothing changes', () => {
+    const big = 'x'.repeat(2 * 1024 * 1024);
+    const plan = planImport({ client: 'claude', sources: [{ file: '.mcp.json', text: JSON.stringify({ mcpServers: { big: { command: 'node', args: [big] } } }), scope: 'project' }], folder: '/w', target: undefined });
+    assert.equal(plan.ok, false);
+    assert.equal(plan.after, '');
+    const note = plan.notes.at(-1)!;
+    assert.equal(note.code, 'target-too-large');
+    assert.equal(note.args.limit, MAX_SOURCE_BYTES);
+    assert.ok(Number(note.args.size) > 2 * 1024 * 1024, note.message);
+    assert.match(note.message, new RegExp(`would be ${note.args.size} bytes`));
   });
 
   it('credentials in args and env (headers, credential flags, connection strings) become password inputs, only their secret part replaced', () => {
@@ -452,6 +512,25 @@ describe('import: dsh-bridge import (CLI)', () => {
     const applied = await cli(['import', '--from', 'claude', '--workspace', folder, '--dsh-home', home, '--yes', now.preview]);
     assert.equal(applied.code, 0, applied.err);
     assert.equal((await new HostStore(home).readFolder(folder)).inputs['postgres-postgresql-password'], 'Pg-PASSWORD-CHANGED');
+  });
+
+  it('refuses more servers than the export takes, and a result over 1 MiB: exit 1, located, nothing written', async () => {
+    const many = workspace(undefined, { '.codex/config.toml': codexServers(DEFAULT_LIMITS.maxServers + 1) });
+    for (const extra of [['--dry-run'], ['--yes', '0123456789abcdef']]) {
+      const r = await cli(['import', '--from', 'codex', '--workspace', many, '--dsh-home', home, ...extra]);
+      assert.equal(r.code, 1, r.out);
+      assert.match(r.out, /^ {2}error\s+\.codex\/config\.toml: server "tool-512": Importing would give \.vscode\/mcp\.json 513 servers; the limit is 512/m);
+      assert.match(r.out, /Nothing was written to \.vscode\/mcp\.json/);
+      assert.ok(!/Wrote/.test(r.out));
+      assert.ok(!existsSync(path.join(many, '.vscode')));
+    }
+    const big = workspace('{\n  "servers": {}\n}\n', { '.mcp.json': JSON.stringify({ mcpServers: { big: { command: 'node', args: ['x'.repeat(2_000_000)] } } }) });
+    const r = await cli(['import', '--from', 'claude', '--workspace', big, '--dsh-home', home, '--json']);
+    assert.equal(r.code, 1);
+    const out = JSON.parse(r.out) as { written: boolean; notes: Array<{ code: string; message: string }> };
+    assert.equal(out.written, false);
+    assert.match(out.notes.at(-1)!.message, /^\.vscode\/mcp\.json would be 2\d{6} bytes after the import; the bridge reads at most 1048576 bytes/);
+    assert.equal(readFileSync(path.join(big, '.vscode/mcp.json'), 'utf8'), '{\n  "servers": {}\n}\n');
   });
 
   it('asks y/N on a terminal', async () => {

@@ -3,7 +3,9 @@ import { createScanner, type Node } from 'jsonc-parser';
 import { canonicalJson } from '../json/canonicalJson';
 import { describeParseError, nodeValue, parseJsonc, propertyValue } from '../json/jsonTree';
 import { LineIndex } from '../json/text';
+import { DEFAULT_LIMITS } from '../mcp/analyze';
 import { detectFormatting } from '../mcp/quickFixes';
+import { MAX_SOURCE_BYTES } from '../problems/readFailure';
 import { convertServer, type TakenSecret } from './convert';
 import { CLIENT_NAMES, makeNote, type ImportClient, type ImportNote } from './importNotes';
 import { mergeByPrecedence, readSourceFile, type ImportSourceFile, type SourceServer } from './clientFiles';
@@ -27,7 +29,18 @@ export interface ImportRequest {
   readNotes?: ImportNote[];
   /** Input ids that already have a stored value for this folder: never reused, so never overwritten. */
   storedInputIds?: readonly string[];
+  /** Bounds of the result (tests raise them): the export's server limit and the reader's byte limit by default. */
+  limits?: Partial<ImportLimits>;
 }
+
+export interface ImportLimits {
+  /** Servers `.vscode/mcp.json` may hold after the import (the export refuses a file with more). */
+  maxServers: number;
+  /** UTF-8 bytes `.vscode/mcp.json` may have after the import (the reader refuses a larger file). */
+  maxBytes: number;
+}
+
+export const IMPORT_LIMITS: ImportLimits = { maxServers: DEFAULT_LIMITS.maxServers, maxBytes: MAX_SOURCE_BYTES };
 
 export interface ImportedServer {
   /** The name in the source file. */
@@ -71,6 +84,8 @@ export interface ImportPlan {
 
 type Json = Record<string, unknown>;
 
+const TARGET_FILE = '.vscode/mcp.json';
+
 /** A fresh file, as VS Code's own "Add Server" starts one. */
 const NEW_FILE = '{\n\t"servers": {}\n}\n';
 
@@ -99,7 +114,7 @@ function plan(request: ImportRequest, before: string, empty: ImportPlan): Import
 
   // The target as it is: its servers and input ids decide collisions.
   const target = readTarget(before);
-  if ('reason' in target) return { ...empty, notes: [...notes, makeNote('target-invalid', { file: '.vscode/mcp.json' }, { reason: target.reason })] };
+  if ('reason' in target) return { ...empty, notes: [...notes, makeNote('target-invalid', { file: TARGET_FILE }, { reason: target.reason })] };
   const existingServers = target.servers as Record<string, unknown>;
   const takenIds = new Set([...target.inputIds, ...(request.storedInputIds ?? [])]);
   const takenNames = new Set(Object.keys(existingServers));
@@ -177,7 +192,17 @@ function plan(request: ImportRequest, before: string, empty: ImportPlan): Import
   }
 
   if (!servers.length) return { ...empty, ok: true, notes };
+  // Nothing partial: a result the export or the reader would refuse is not written at all.
+  const limits = { ...IMPORT_LIMITS, ...request.limits };
+  if (takenNames.size > limits.maxServers) {
+    const first = servers[Math.max(0, servers.length - (takenNames.size - limits.maxServers))];
+    return { ...empty, notes: [...notes, makeNote('too-many-servers', { file: first.file, server: first.sourceName }, { count: takenNames.size, limit: limits.maxServers })] };
+  }
   const after = edit(before.trim() === '' ? NEW_FILE : before, servers, inputs);
+  const size = Buffer.byteLength(after, 'utf8');
+  if (size > limits.maxBytes) {
+    return { ...empty, notes: [...notes, makeNote('target-too-large', { file: TARGET_FILE }, { size, limit: limits.maxBytes })] };
+  }
   return { client, ok: true, servers, inputs, secrets, notes, before, after, changed: after !== before };
 }
 
@@ -227,42 +252,57 @@ function readTarget(text: string): TargetRead {
 }
 
 /**
- * The new text: each server added at the end of `servers`, each input at the end of `inputs`
- * (both created when missing). Insertions only: no existing character changes, so comments,
- * trailing commas and the formatting of every existing line stay as they are. (jsonc-parser's
- * `modify` would reformat the line an insertion starts on.)
+ * The new text: the servers added at the end of `servers`, the inputs at the end of `inputs`
+ * (both created when missing), each list in one insertion: the text is parsed a fixed number of
+ * times whatever the number of servers, so the import takes linear time. Insertions only: no
+ * existing character changes, so comments, trailing commas and the formatting of every existing
+ * line stay as they are. (jsonc-parser's `modify` would reformat the line an insertion starts on.)
  */
 function edit(text: string, servers: ImportedServer[], inputs: AddedInput[]): string {
   const format = detectFormatting(text);
   const unit = format.insertSpaces ? ' '.repeat(format.tabSize ?? 2) : '\t';
+  const eol = format.eol ?? '\n';
   let out = text;
-  const root = () => parseJsonc(out).root!;
-  if (!propertyValue(root(), 'servers')) out = insertMember(out, root(), 'servers', {}, unit, format.eol ?? '\n');
-  for (const s of servers) out = insertMember(out, propertyValue(root(), 'servers')!, s.name, s.entry, unit, format.eol ?? '\n');
-  if (inputs.length && !propertyValue(root(), 'inputs')) out = insertMember(out, root(), 'inputs', [], unit, format.eol ?? '\n');
-  for (const input of inputs) out = insertMember(out, propertyValue(root(), 'inputs')!, undefined, input, unit, format.eol ?? '\n');
-  return out;
+  let root = parseJsonc(out).root!;
+  if (!propertyValue(root, 'servers')) {
+    out = insertMembers(out, root, [['servers', {}]], unit, eol);
+    root = parseJsonc(out).root!;
+  }
+  out = insertMembers(out, propertyValue(root, 'servers')!, servers.map((s) => [s.name, s.entry]), unit, eol);
+  if (!inputs.length) return out;
+  root = parseJsonc(out).root!;
+  if (!propertyValue(root, 'inputs')) {
+    out = insertMembers(out, root, [['inputs', []]], unit, eol);
+    root = parseJsonc(out).root!;
+  }
+  return insertMembers(out, propertyValue(root, 'inputs')!, inputs.map((input) => [undefined, input]), unit, eol);
 }
 
 const lineStart = (text: string, offset: number) => Math.max(text.lastIndexOf('\n', offset - 1), text.lastIndexOf('\r', offset - 1)) + 1;
-const indentAt = (text: string, offset: number) => /^[ \t]*/.exec(text.slice(lineStart(text, offset)))![0];
+const indentAt = (text: string, offset: number) => /^[ \t]*/.exec(text.slice(lineStart(text, offset), offset))![0];
 
-/** Inserts `key: value` at the end of an object node, or `value` at the end of an array node. */
-function insertMember(text: string, container: Node, key: string | undefined, value: unknown, unit: string, eol: string): string {
+/**
+ * Inserts `key: value` members at the end of an object node, or `value` items at the end of an
+ * array node (key undefined), each on its own line with the indentation of the last member.
+ */
+function insertMembers(text: string, container: Node, members: Array<[string | undefined, unknown]>, unit: string, eol: string): string {
+  if (!members.length) return text;
   const close = container.offset + container.length - 1; // the closing brace or bracket
   const children = container.children ?? [];
   const last = children[children.length - 1];
   const ownIndent = indentAt(text, container.offset);
   const indent = last ? indentAt(text, last.offset) : ownIndent + unit;
-  const pretty = JSON.stringify(value, null, unit).replace(/\n/g, eol + indent);
-  const member = key === undefined ? pretty : `${JSON.stringify(key)}: ${pretty}`;
+  const lines = members.map(([key, value]) => {
+    const pretty = JSON.stringify(value, null, unit).replace(/\n/g, eol + indent);
+    return `${eol}${indent}${key === undefined ? pretty : `${JSON.stringify(key)}: ${pretty}`}`;
+  });
   // After the last member's trailing comma and comments, before the whitespace that leads to the close.
   let at = close;
   while (at > container.offset + 1 && /\s/.test(text[at - 1])) at--;
   const tail = last ? text.slice(last.offset + last.length, close) : '';
   const hasComma = last !== undefined && scanHasComma(tail);
   const closeOnOwnLine = /[\r\n]/.test(text.slice(at, close));
-  const insertion = `${eol}${indent}${member}${closeOnOwnLine ? '' : eol + ownIndent}`;
+  const insertion = `${lines.join(',')}${closeOnOwnLine ? '' : eol + ownIndent}`;
   if (!last || hasComma) return text.slice(0, at) + insertion + text.slice(at);
   const afterLast = last.offset + last.length;
   return text.slice(0, afterLast) + ',' + text.slice(afterLast, at) + insertion + text.slice(at);

@@ -1,8 +1,8 @@
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { ReadFailure } from '../problems/readFailure';
+import { MAX_SOURCE_BYTES, type ReadFailure } from '../problems/readFailure';
 
-export const MAX_SOURCE_BYTES = 1024 * 1024;
+export { MAX_SOURCE_BYTES };
 
 export type ReadResult = { ok: true; bytes: Uint8Array; realPath: string } | { ok: false; failure: ReadFailure };
 
