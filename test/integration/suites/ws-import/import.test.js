@@ -6,6 +6,7 @@
 const assert = require('assert');
 const crypto = require('crypto');
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 const vscode = require('vscode');
 const { extension, waitFor, workspaceFolder } = require('../../helpers');
@@ -104,5 +105,62 @@ describe('ws-import: DSH: Import MCP Servers...', function () {
     assert.strictEqual(summary.outcome, 'nothing');
     assert.deepStrictEqual(summary.notes.map((n) => n.code), ['already-present', 'already-present', 'already-present']);
     assert.strictEqual(fs.readFileSync(mcpPath(), 'utf8'), before);
+  });
+
+  it('a Claude Code file with credentials in args and a URL: the preview shows references only, the values go to secret storage', async () => {
+    const LINEAR = 'lin_api_Zq8Wm2Xr5Ty9Lp3Kd7Hv1Nb4Gc6Fj0';
+    const PG = 'Pg-PASSWORD-7d1e';
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'claude-'));
+    const file = path.join(dir, 'claude.json');
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: {
+      linear: { command: 'npx', args: ['-y', 'mcp-remote@0.1.29', 'https://mcp.linear.app/mcp', '--header', `Authorization: Bearer ${LINEAR}`] },
+      pg: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-postgres@0.6.2', `postgresql://app:${PG}@db.internal/app`] },
+      basic: { type: 'http', url: 'https://deploy:hp-PASS-b7@mcp.example.com/mcp' },
+    } }));
+    try {
+      let after = '';
+      const summary = await vscode.commands.executeCommand('dsh.importMcpServers', {
+        client: 'claude', files: [file],
+        apply: async () => {
+          const tab = await waitFor(() => diffTabs().find((t) => t.modified.scheme === 'dsh-bridge-import'), 10000, 'the preview diff editor');
+          after = (await vscode.workspace.openTextDocument(tab.modified)).getText();
+          return true;
+        },
+      });
+      assert.strictEqual(summary.outcome, 'imported', JSON.stringify(summary));
+      assert.match(after, /"Authorization: Bearer \$\{input:linear-Authorization\}"/);
+      assert.match(after, /"postgresql:\/\/app:\$\{input:pg-postgresql-password\}@db\.internal\/app"/);
+      assert.match(after, /"Authorization": "Basic \$\{input:basic-Authorization\}"/);
+      assert.deepStrictEqual(summary.secretsStored, ['linear-Authorization', 'pg-postgresql-password', 'basic-Authorization']);
+      const text = fs.readFileSync(mcpPath(), 'utf8');
+      for (const secret of [LINEAR, PG, 'hp-PASS-b7']) assert.ok(!after.includes(secret) && !text.includes(secret), `${secret} in the preview or the file`);
+      // The export takes the values from secret storage (mirrored into the host store) and refuses none of the three.
+      const exported = await vscode.commands.executeCommand('dsh.exportMcpServers', workspaceFolder().uri);
+      assert.strictEqual(exported.outcome, 'exported', JSON.stringify(exported));
+      const record = JSON.parse(fs.readFileSync(folderRecord(), 'utf8'));
+      assert.strictEqual(record.inputs['linear-Authorization'], LINEAR);
+      assert.strictEqual(record.inputs['pg-postgresql-password'], PG);
+      assert.strictEqual(Buffer.from(record.inputs['basic-Authorization'], 'base64').toString(), 'deploy:hp-PASS-b7');
+      const names = JSON.parse(fs.readFileSync(path.join(folderPath(), '.dsh', 'declaration.json'), 'utf8')).servers.map((s) => s.name);
+      for (const name of ['linear', 'pg', 'basic']) assert.ok(names.includes(name), `${name} not exported: ${names}`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      await waitFor(() => !diffTabs().some((t) => t.modified.scheme === 'dsh-bridge-import'), 10000, 'the preview to close');
+    }
+  });
+
+  it('an import past the export\'s 512 servers is refused and writes nothing', async () => {
+    const before = fs.readFileSync(mcpPath(), 'utf8');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codex-'));
+    const file = path.join(dir, 'config.toml');
+    fs.writeFileSync(file, Array.from({ length: 520 }, (_, i) => `[mcp_servers.t${i}]\ncommand = "node"\n`).join('\n'));
+    try {
+      const summary = await vscode.commands.executeCommand('dsh.importMcpServers', { client: 'codex', files: [file], apply: true });
+      assert.strictEqual(summary.outcome, 'failed', JSON.stringify(summary));
+      assert.deepStrictEqual(summary.notes.filter((n) => n.kind === 'error').map((n) => n.code), ['too-many-servers']);
+      assert.strictEqual(fs.readFileSync(mcpPath(), 'utf8'), before);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
