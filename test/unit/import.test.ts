@@ -362,7 +362,7 @@ describe('import: other clients\' MCP files into .vscode/mcp.json (core)', () =>
 
   it('fast-check: the importer never throws, and what it writes always parses with every old line kept', function () {
     this.timeout(0);
-    const texts = Object.values(SOURCES).map(fixture);
+    const texts = [...Object.values(SOURCES), CREDENTIALS_FILE].map(fixture);
     const mutate = fc.tuple(fc.constantFrom(...texts), fc.nat(), fc.nat(), fc.oneof(fc.string(), fc.constantFrom('{', '}', '[', ']', '"', ',', '\\', '${', '$X', '\u0000', '\uD800', '=', '\n', '[mcp_servers.x]\n', '"__proto__"')))
       .map(([text, a, b, insert]) => {
         const i = a % (text.length + 1);
@@ -377,6 +377,7 @@ describe('import: other clients\' MCP files into .vscode/mcp.json (core)', () =>
         if (withTarget) assert.ok(keepsEveryLine(target, plan.after));
       }
       for (const n of plan.notes) assert.equal(typeof n.message, 'string');
+      assert.ok(!plan.notes.some((n) => String(n.args.reason ?? '').startsWith('internal error')), JSON.stringify(plan.notes.at(-1)));
     }), { numRuns: Number(process.env.DSH_FUZZ_RUNS) || 400, endOnFailure: true });
   });
 });
