@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { probeFolder, type FolderProbe, type ServerProbe } from '../core/app/probe';
 import { countOf } from '../core/problems/plural';
 import { CommandUsageError, type CommandContext } from './context';
+import { table } from './output';
 
 export const PROBE_USAGE = 'probe [NAME...]         start each server (or the NAMEd ones) as DSH would, list its tools, stop it;\n                           recorded on this machine so the next export pins the tools (--timeout MS, default 20000)';
 
@@ -17,14 +18,13 @@ const MAX_DESCRIPTION = 72;
  * asked for answered, 1 otherwise.
  */
 export async function runProbe(ctx: CommandContext): Promise<number> {
-  const { args, dshHome, json, io, identity } = ctx;
-  if (!identity) throw new Error('probe needs the folder settings');
+  const { args, json, io, identity } = ctx;
   const raw = ctx.options.timeout;
   const timeoutMs = raw === undefined ? undefined : Number(raw);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs >= 100 && timeoutMs <= 600_000)) {
     throw new CommandUsageError('--timeout takes milliseconds, an integer from 100 to 600000');
   }
-  const result = await probeFolder({ ...identity, dshHome, names: args.length ? args : undefined, timeoutMs });
+  const result = await probeFolder(ctx.ports, { ...identity, names: args.length ? args : undefined, timeoutMs });
   const ok = !result.error && result.servers.length > 0 && result.servers.every((s) => s.outcome === 'ok');
   if (json) {
     io.out(JSON.stringify({ ...result, toolChoice: { choices: result.toolChoice.choices, problems: result.toolChoice.problems } }));
@@ -77,9 +77,4 @@ function headline(s: ServerProbe): string {
 function oneLine(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > MAX_DESCRIPTION ? `${line.slice(0, MAX_DESCRIPTION - 1)}…` : line;
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n');
 }

@@ -5,6 +5,7 @@
  * the host's own dsh-mcp-client is obtained through its loader at run time).
  */
 import { resolveDshHome } from '../core/node/hostStore';
+import { nodePorts } from '../core/node/ports';
 import { Bridge } from './bridge';
 import { startWaitMs } from './startPolicy';
 import type { Ctx, Logger } from './types';
@@ -37,8 +38,10 @@ export function apply(ctx: Ctx, config: Config | undefined): void {
   const notice = (line: string) => {
     if (ctx.get('headlessStartup') !== undefined) process.stderr.write(`${line}\n`);
   };
-  const bridge = new Bridge(ctx, {
-    dshHome: resolveDshHome(config?.dshHome), gateSkillRoots: config?.gateSkillRoots !== false, notice,
+  // The use cases' ports, built once: the host store of the DSH home, DSH's own environment (`${env:}`).
+  const ports = nodePorts({ dshHome: resolveDshHome(config?.dshHome), log: (line) => logger.info(`dsh-bridge: ${line}`) });
+  const bridge = new Bridge(ctx, ports, {
+    gateSkillRoots: config?.gateSkillRoots !== false, notice,
     startWaitMs: startWaitMs(config?.startWaitMs), parallelStart: config?.parallelStart !== false,
   }, logger);
   bridge.start();

@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { changedSinceReview, commitExport, ExportError, type ExportResult, type ReviewedExport } from '../core/app/export';
+import type { ExportResult, ReviewedExport } from '../core/app/export';
+import { ExportError } from '../core/declaration/exportError';
 import { type TrustMode } from '../core/settings/folderSettings';
 import { LSP_APPROVAL_NAME, lspSectionUsable } from '../core/lsp/lspRow';
 import { askLspApproval, reviewServers } from './approval';
@@ -61,8 +62,8 @@ export class Exporter {
     const empty = (outcome: ExportSummary['outcome'], extra: Partial<ExportSummary> = {}): ExportSummary => ({ outcome, exported: 0, refused: 0, folders: [], ...extra });
     if (!isTrusted()) return empty('restricted');
     if (request.folders.length === 0) return empty('no-folder');
-    const { dshHome } = this.ctx.config.globalSettings();
-    const store = this.ctx.hostStore();
+    const ports = this.ctx.ports();
+    const { store } = ports;
     // The machine's mode, as DSH enforces it (a mode set with dsh-bridge trust included).
     const trustMode = await this.ctx.trustMode();
     if (trustMode === 'deny') {
@@ -76,14 +77,14 @@ export class Exporter {
     };
 
     // Loaded on first export: the skills code (and its YAML parser) stays out of activation.
-    const { prepareFolderExport } = await import('../core/app/folderExport.js');
+    const { reviewExport, changedSinceReview, commitExport } = await import('../core/app/export.js');
     const multiRoot = fileFolders().length > 1;
     const plans: Plan[] = [];
     for (const folder of request.folders) {
       let reviewed: ReviewedExport;
       try {
-        reviewed = await prepareFolderExport({
-          folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), dshHome,
+        reviewed = await reviewExport(ports, {
+          folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(),
           settings: this.ctx.config.folder(folder).view, invalidSetting: this.ctx.config.invalidSetting,
           ...(codeWorkspaceFile() ? { codeWorkspaceFile: codeWorkspaceFile() } : {}),
         });
@@ -153,7 +154,7 @@ export class Exporter {
     const changed: string[] = [];
     let changedFile: string | undefined;
     for (const plan of plans) {
-      const file = plan.reviewed.analysis.usable ? await changedSinceReview(plan.reviewed) : undefined;
+      const file = plan.reviewed.analysis.usable ? await changedSinceReview(ports, plan.reviewed) : undefined;
       if (file === undefined) continue;
       changed.push(plan.folder.name);
       changedFile ??= file;
@@ -167,7 +168,7 @@ export class Exporter {
       const path = folder.uri.fsPath;
       let result: ExportResult;
       try {
-        result = await commitExport(plan.reviewed, { dshHome, inputs: plan.values, approvals: plan.approve });
+        result = await commitExport(ports, plan.reviewed, { inputs: plan.values, approvals: plan.approve });
       } catch (error) {
         return { ...refused(error, folder), exported: summary.exported, refused: summary.refused, folders: summary.folders };
       }

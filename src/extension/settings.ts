@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import type { AnalyzeOptions } from '../core/mcp/analyze';
 import {
   folderAnalyzeOptions, readCustomSkillRoots, readExportSettings, readSetting, SETTING, SETTING_SCHEMAS, TRUST_MODES,
-  type ExportSettings, type SettingsView, type TrustMode,
+  type ExportSettings, type FolderIdentity, type SettingsView, type TrustMode,
 } from '../core/settings/folderSettings';
 import { resolveDshHome } from '../core/node/hostStore';
 import { changedConcerns, type ChangedConcerns } from './decisions';
@@ -30,6 +30,8 @@ export interface FolderConfig {
   /** The folder's settings as VS Code resolves them (default, user, workspace and folder layers). */
   view: SettingsView;
   settings: FolderSettings;
+  /** The folder and its settings as the use cases take them. */
+  identity: FolderIdentity;
   /** What the core needs to analyze the folder's mcp.json. */
   analyzeOptions: AnalyzeOptions;
   /** `dsh.skills.customRoots` (machine scope: only user or remote settings can set it). */
@@ -99,13 +101,15 @@ export class Configuration implements vscode.Disposable {
     if (!config) {
       const view = settingsView(folder);
       const workspaceFile = codeWorkspaceFile();
+      const identity: FolderIdentity = {
+        folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), settings: view, invalidSetting: this.invalidSetting,
+        ...(workspaceFile ? { codeWorkspaceFile: workspaceFile } : {}),
+      };
       config = {
         view,
         settings: { auto: readSetting(view, SETTING.auto, SETTING_SCHEMAS.auto, 'off', this.invalidSetting), ...readExportSettings(view, this.invalidSetting) },
-        analyzeOptions: folderAnalyzeOptions({
-          folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), settings: view, invalidSetting: this.invalidSetting,
-          ...(workspaceFile ? { codeWorkspaceFile: workspaceFile } : {}),
-        }),
+        identity,
+        analyzeOptions: folderAnalyzeOptions(identity),
         customSkillRoots: readCustomSkillRoots(view, this.invalidSetting),
       };
       this.folders.set(key, config);

@@ -1,0 +1,26 @@
+import type { SessionPlan } from './plan';
+
+/**
+ * The `dsh` object of `dsh-bridge verify --json` and of the editor's *Verify Declaration* (with
+ * `{dsh: true}`): the keys of earlier versions, `servers` now only those that start without
+ * asking (`asks`: those DSH asks about), and the whole plan under `plan`.
+ */
+export function planJson(plan: SessionPlan) {
+  const lsp = plan.languageServers;
+  return {
+    trustMode: plan.trustMode,
+    /** Something of the declaration can mount (it verifies for DSH, and the mode is not deny). */
+    mounts: plan.blocked.length === 0,
+    /** Servers that start without asking. */
+    servers: plan.servers.filter((s) => s.outcome === 'starts').map((s) => s.serverName),
+    /** Servers DSH asks about inside the session (none start in a headless run). */
+    asks: plan.servers.filter((s) => s.outcome === 'asks').map((s) => s.serverName),
+    withheld: plan.servers.filter((s) => s.outcome === 'withheld').map((s) => ({ serverName: s.serverName, code: s.reason.code })),
+    languageServers: lsp?.outcome === 'starts' ? lsp.servers : [],
+    languageServersOutcome: lsp ? lsp.outcome : null,
+    languageServersInvalid: lsp?.reason.code === 'lsp-invalid-entry',
+    skills: plan.skills ? { roots: plan.skills.roots.map(({ reason: _reason, ...root }) => root), withheld: plan.skills.withheld } : { roots: [], withheld: [] },
+    plan,
+  };
+}
+
