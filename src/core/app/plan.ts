@@ -228,7 +228,8 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     input: (id) => (Object.hasOwn(inputs, id) ? inputs[id] : undefined),
     env: (name) => (Object.hasOwn(ports.env, name) ? ports.env[name] : undefined),
   };
-  const approved = (serverName: string, pin: string) => approvals.some((a) => a.serverName === serverName && a.pin === pin);
+  const approvedKeys = new Set(approvals.map((a) => `${a.serverName} ${a.pin}`));
+  const approved = (serverName: string, pin: string) => approvedKeys.has(`${serverName} ${pin}`);
   const consent = (name: string, serverName: string, pin: string, approveName: string): Pick<ServerPlan, 'outcome' | 'reason'> => {
     if (trustMode === 'pinned' && approved(serverName, pin)) return { outcome: 'starts', reason: reason('approved') };
     if (trustMode === 'pinned') return { outcome: 'asks', reason: reason('pin-not-approved', { name }, planFix('approve', { name: approveName, workspace: folder })) };
@@ -238,24 +239,24 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     ? reason('input-missing', { id: missing.name, folder }, planFix('inputs-set', { id: missing.name, workspace: folder }))
     : reason('env-missing', { name: missing.name }, planFix('set-env', { name: missing.name })));
 
-  const servers: ServerPlan[] = [];
-  for (const server of declaration?.servers ?? []) {
+  const declared = declaration?.servers ?? [];
+  // Values first: a server that cannot start is refused without asking the user. The rows are
+  // rendered as the plugin starts them (the envFile read, the cwd resolved now), all at once.
+  const realFolder = Promise.resolve(mounts && !blocked.length ? ports.files.realpath(folder) : folder);
+  realFolder.catch(() => undefined);
+  const rows = mounts && !blocked.length ? await Promise.all(declared.map((server) => ports.mcp.buildRow(server, folder, lookupValues, { realFolder }))) : [];
+  const servers: ServerPlan[] = declared.map((server, i) => {
     const entry: ServerPlan = {
       name: server.name, serverName: server.serverName, transport: server.transport, pin: server.pin,
       ...(server.source ? { source: server.source } : {}),
       outcome: 'withheld', reason: blocked[0],
       tools: toolsPlan(server, probes[server.serverName], folder),
     };
-    servers.push(entry);
-    if (!mounts || blocked.length) continue;
-    // Values first: a server that cannot start is refused without asking the user.
-    const row = await ports.mcp.buildRow(server, folder, lookupValues);
-    if (!row.ok) {
-      entry.reason = row.missing ? missingValue(row.missing) : reason('row-refused', { reason: row.reason }, planFix('check', { workspace: folder }));
-      continue;
-    }
-    Object.assign(entry, consent(server.name, server.serverName, server.pin, server.name));
-  }
+    const row = rows[i];
+    if (!row) return entry;
+    if (!row.ok) return { ...entry, reason: row.missing ? missingValue(row.missing) : reason('row-refused', { reason: row.reason }, planFix('check', { workspace: folder })) };
+    return { ...entry, ...consent(server.name, server.serverName, server.pin, server.name) };
+  });
   for (const rejected of declaration?.rejected ?? []) {
     servers.push({ name: rejected.name, serverName: rejected.name, outcome: 'withheld', reason: reason('refused-at-export', { codes: rejected.codes.join(', ') }, planFix('check', { workspace: folder })) });
   }

@@ -11,7 +11,7 @@ import type { DeclarationLookup } from '../node/declarationLookup';
 import type { DshInstallFacts } from '../node/dshSide';
 import type { EnvFileResult } from '../node/envFile';
 import type { HostStore } from '../node/hostStore';
-import type { McpRow, RowResult } from '../node/mcpRow';
+import type { McpRow, RowOptions, RowResult } from '../node/mcpRow';
 import type { RowProbe, RowProbeOptions } from '../node/probe/probeClient';
 import type { ReadResult } from '../node/reader';
 import type { DeclaredServer } from '../declaration/declarationModel';
@@ -53,7 +53,7 @@ export interface DshInstallPort {
 
 /** Starting an MCP server as DSH would: its row (envFile read, cwd resolved now) and one probe of it. */
 export interface McpPort {
-  buildRow(server: DeclaredServer, folder: string, lookup: TemplateLookup): Promise<RowResult>;
+  buildRow(server: DeclaredServer, folder: string, lookup: TemplateLookup, options?: RowOptions): Promise<RowResult>;
   probeRow(row: McpRow, options: RowProbeOptions): Promise<RowProbe>;
 }
 

@@ -1,13 +1,13 @@
-// The row the plugin (and the probe) starts a declared server from.
+// The row a declared server starts from, for the DSH plugin and the probe (core/node/mcpRow.ts).
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { buildRow } from '../../../src/dsh-plugin/rows';
-import type { DeclaredServer } from '../../../src/core/declaration/declarationModel';
-import { sha256Hex } from '../../../src/core/json/canonicalJson';
+import { buildRow } from '../../../../src/core/node/mcpRow';
+import type { DeclaredServer } from '../../../../src/core/declaration/declarationModel';
+import { sha256Hex } from '../../../../src/core/json/canonicalJson';
 
-describe('dsh-plugin: buildRow', () => {
+describe('mcpRow: buildRow', () => {
   const base = {
     name: 's', serverName: 's', toolCallTimeoutMs: 1000, failOnStartupError: false,
     reconnect: { enabled: true, initialDelayMs: 500, maxDelayMs: 30000, maxAttempts: 10 },
