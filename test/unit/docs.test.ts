@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as z from 'zod/mini';
 import { DeclarationSchema } from '../../src/core/declaration/declarationModel';
 import { PROBLEM_CATALOG } from '../../src/core/app/problemCatalog';
+import { PLAN_MESSAGES } from '../../src/core/app/planReasons';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -15,6 +16,12 @@ describe('docs and generated files stay in sync with the code', () => {
     const page = readFileSync(path.join(ROOT, 'docs/problem-codes.md'), 'utf8');
     for (const { codes } of PROBLEM_CATALOG) for (const code of Object.keys(codes)) assert.ok(page.includes(`### \`${code}\``), code);
     assert.match(readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8'), /^!docs\/problem-codes\.md$/m);
+  });
+
+  it('docs/session-plan.md has a row for every reason code of the session plan, and no other', () => {
+    const page = readFileSync(path.join(ROOT, 'docs/session-plan.md'), 'utf8');
+    const documented = [...page.matchAll(/^\| `([a-z-]+)` \| /gm)].map((m) => m[1]);
+    assert.deepEqual(documented.sort(), Object.keys(PLAN_MESSAGES).sort());
   });
 
   it('schemas/declaration.schema.json is what the zod model generates', () => {
