@@ -1,4 +1,5 @@
 import { doctorLines, doctorReport, verdictText, DOCTOR_MESSAGES } from '../core/app/doctor';
+import { planMessage } from '../core/app/planReasons';
 import { DEFAULT_PROFILE } from '../core/node/dshSide';
 import { formatMessage } from '../core/problems/problems';
 import { expectNoArgs, type CommandContext } from './context';
@@ -18,7 +19,12 @@ export async function runDoctor(ctx: CommandContext): Promise<number> {
     const word = (m: keyof typeof DOCTOR_MESSAGES, args: Record<string, string | number> = {}) => formatMessage(DOCTOR_MESSAGES[m], args);
     ctx.io.out(JSON.stringify({
       folder: report.folder, dshHome: report.dshHome, profile: report.profile, headless: report.headless, ok: report.ok,
-      findings: report.findings.map((f) => ({ area: f.area, status: f.status, code: f.message, message: word(f.message, f.args), fix: f.fix ?? null })),
+      // The install's facts, then what holds for the whole declaration (area "plan": the plan's reason codes).
+      findings: [
+        ...report.findings.map((f) => ({ area: f.area, status: f.status, code: f.message, message: word(f.message, f.args), fix: f.fix ?? null })),
+        ...[...report.plan.blocked.map((r) => ['fail', r] as const), ...report.plan.notes.map((r) => ['warn', r] as const)]
+          .map(([status, r]) => ({ area: 'plan', status, code: r.code, message: planMessage(r, formatMessage), fix: r.fix?.command ?? null })),
+      ],
       wouldMount: report.servers.filter((s) => s.mount).map((s) => s.serverName),
       wouldNot: report.servers.filter((s) => !s.mount).map((s) => ({ serverName: s.serverName, name: s.name, outcome: s.outcome, code: s.why, why: verdictText(report, s), fix: s.fix ?? null })),
       plan: report.plan,

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { ExportError } from '../core/app/export';
 import { HostStoreError, resolveDshHome } from '../core/node/hostStore';
 import { nodePorts } from '../core/node/ports';
+import { probeRowOnDemand } from '../core/node/probe/probeOnDemand';
 import { COMMAND_OPTIONS, COMMANDS, COMMANDS_USAGE } from './commands';
 import { CommandUsageError, type CliIo } from './context';
 import { folderIdentity } from './folderIdentity';
@@ -91,7 +92,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     if (!Object.hasOwn(COMMANDS, command)) throw new CommandUsageError(`unknown command "${command}"`);
     const { identity, userHomeSetting } = await folderIdentity(path.resolve(values.workspace ?? process.cwd()), values['code-workspace'], values['user-settings'], io);
     const dshHome = resolveDshHome(values['dsh-home'] ?? userHomeSetting);
-    const ports = nodePorts({ dshHome });
+    const ports = nodePorts({ dshHome, probeRow: probeRowOnDemand });
     return await COMMANDS[command].run({ command, args, folder: identity.folder, dshHome, json, options: values, io, identity, ports });
   } catch (error) {
     if (error instanceof CommandUsageError) return usageError(error.message, json, io);

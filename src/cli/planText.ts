@@ -1,5 +1,4 @@
 import type { SessionPlan, ServerPlan } from '../core/app/plan';
-export { planJson } from '../core/app/planJson';
 import { planMessage, type PlanReason } from '../core/app/planReasons';
 import { formatMessage } from '../core/problems/problems';
 import { countOf } from '../core/problems/plural';

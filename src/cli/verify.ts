@@ -3,7 +3,8 @@ import { DECLARATION_PATH } from '../core/declaration/declarationModel';
 import { expectNoArgs, type CommandContext } from './context';
 import { serverSummaries } from './export';
 import { printSkillGate } from './skills';
-import { declarationLines, planJson, planLines } from './planText';
+import { planJson } from '../core/app/planJson';
+import { declarationLines, planLines } from './planText';
 
 export const VERIFY_USAGE = 'verify   Exit 0 only when the declaration is signed, intact and fresh; says what a DSH session in the folder gets';
 

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { FolderRecord, HostStore } from '../core/node/hostStore';
 import { nodePorts, type NodePorts } from '../core/node/ports';
+import { probeRowOnDemand } from '../core/node/probe/probeOnDemand';
 import type { TrustMode } from '../core/settings/folderSettings';
 import { showErrorWithLogs } from './log';
 import { InputSecrets } from './secrets';
@@ -68,7 +69,7 @@ export class Ctx {
   ports(): NodePorts {
     const { dshHome } = this.config.globalSettings();
     if (this.built?.dshHome !== dshHome) {
-      this.built = nodePorts({ dshHome, log: (line) => this.log.warn(line), onWrite: (file) => this.storeReads.delete(file) });
+      this.built = nodePorts({ dshHome, log: (line) => this.log.warn(line), onWrite: (file) => this.storeReads.delete(file), probeRow: probeRowOnDemand });
     }
     return this.built;
   }

@@ -49,9 +49,10 @@ describe('doctor: what stands between a folder and its servers in DSH', function
     assert.deepEqual(report.findings.map((f) => [f.message, f.fix]), [
       ['launcherMissing', 'dsh-bridge dsh install'],
       ['profileMissing', 'dsh-bridge dsh install'],
-      ['declarationMissing', `dsh-bridge export --workspace ${folder}`],
-      ['trustAskHeadless', `dsh-bridge trust pinned && dsh-bridge approve --workspace ${folder}`],
     ]);
+    // What holds for the folder is the session plan's, with its fix.
+    assert.deepEqual(report.plan.blocked.map((r) => [r.code, r.fix?.command]), [['no-declaration', `dsh-bridge export --workspace ${folder}`]]);
+    assert.match(doctorLines(report).join('\n'), new RegExp(`\u2716 No declaration \\(\\.dsh/declaration\\.json\\) in ${folder}: nothing from DSH Bridge is mounted\\.\n  fix: dsh-bridge export --workspace `));
     assert.deepEqual(report.servers.map((s) => [s.serverName, s.mount, s.why]), [['echo', false, 'not-exported'], ['plain', false, 'not-exported'], ['old', false, 'refused-at-export']]);
     assert.equal(report.ok, false);
   });
@@ -83,7 +84,7 @@ describe('doctor: what stands between a folder and its servers in DSH', function
 
     writeFileSync(path.join(folder, '.vscode/mcp.json'), `${MCP}\n`);
     assert.deepEqual(await verdicts(), { echo: 'declaration-stale', plain: 'declaration-stale', old: 'refused-at-export' });
-    assert.equal((await doctor(folder, tempDir('doctor-other-'))).findings.find((f) => f.area === 'declaration')?.args.code, 'bad-signature');
+    assert.deepEqual((await doctor(folder, tempDir('doctor-other-'))).plan.blocked.map((r) => r.code), ['declaration-bad-signature', 'declaration-stale']);
   });
 
   it('CLI: doctor --json ends in wouldMount / wouldNot with the fixing command; exit 1 until everything mounts', () => {

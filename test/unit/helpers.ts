@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { analyzeSource, type AnalyzeOptions, type Analysis } from '../../src/core/mcp/analyze';
 import { commitExport, reviewExport, type ExportCommit, type ExportResult } from '../../src/core/app/export';
 import { nodePorts, type NodePorts } from '../../src/core/node/ports';
+import { probeRowOnDemand } from '../../src/core/node/probe/probeOnDemand';
 import { settingsViewOf, type FolderIdentity } from '../../src/core/settings/folderSettings';
 
 /** A temporary folder that removes itself after the test that made it. */
@@ -60,7 +61,7 @@ export function covered(text: string, range: { start: { line: number; character:
  */
 export function testPorts(dshHome: string, extra: Partial<NodePorts> & { home?: string; env?: Record<string, string | undefined> } = {}): NodePorts {
   const { home, env, ...replaced } = extra;
-  return { ...nodePorts({ dshHome, env: env ?? {}, home: home ?? dshHome, log: () => undefined }), ...replaced };
+  return { ...nodePorts({ dshHome, env: env ?? {}, home: home ?? dshHome, log: () => undefined, probeRow: probeRowOnDemand }), ...replaced };
 }
 
 /** The export as a face without prompts runs it: review, then commit (what `dsh-bridge export` does). */

@@ -7,8 +7,9 @@
  * Words are English templates (the editor's l10n keys) filled with `{name}` arguments.
  */
 import { formatMessage } from '../problems/problems';
-import type { FolderIdentity } from '../settings/folderSettings';
-import { planSession, type PlanOutcome, type SessionPlan } from './plan';
+import { folderAnalyzeOptions, type FolderIdentity } from '../settings/folderSettings';
+import { analyzeFolder } from './folderSources';
+import { planSession, unexportedServers, type PlanOutcome, type SessionPlan } from './plan';
 import { planMessage, type PlanArgs, type PlanReasonCode } from './planReasons';
 import type { Ports } from './ports';
 
@@ -30,13 +31,7 @@ export const DOCTOR_MESSAGES = {
   hmrOk: 'Profile "{profile}": the hmr row is on.',
   patchBad: 'Profile "{profile}": cordis.patch.yml is not valid YAML ({error}).',
   declarationOk: 'Declaration {path}: signed with this user\'s key, intact and fresh; servers: {count}.',
-  declarationMissing: 'No declaration in this folder or above it up to the project root (.dsh/declaration.json).',
-  declarationRefused: 'Declaration {path} refused ({code}): {message}.',
-  trustAsk: 'Trust mode "ask": DSH asks before each server starts.',
-  trustAskHeadless: 'Trust mode "ask": DSH asks before each server starts; a headless run has no one to answer, so nothing starts there.',
-  trustPinned: 'Trust mode "pinned": servers whose pin you approved start without asking.',
-  trustDeny: 'Trust mode "deny": nothing is mounted.',
-  storeUnreadable: 'The bridge store in the DSH home cannot be read: {error}.',
+  failed: 'The doctor could not finish: {error}.',
   whyNoBundle: 'the profile does not load the bridge',
   whyLspPackages: 'the profile cannot load the language-server packages',
   asksHeadless: 'DSH asks before it starts, and a headless run has no one to answer: it does not start there',
@@ -50,8 +45,9 @@ export type DoctorMessage = keyof typeof DOCTOR_MESSAGES;
 export type DoctorStatus = 'ok' | 'warn' | 'fail';
 export type Args = PlanArgs;
 
+/** A fact of the DSH install (what the session plan cannot know). */
 export interface DoctorFinding {
-  area: 'node' | 'launcher' | 'profile' | 'bundle' | 'hmr' | 'declaration' | 'trust';
+  area: 'node' | 'launcher' | 'profile' | 'bundle' | 'hmr';
   status: DoctorStatus;
   message: DoctorMessage;
   args: Args;
@@ -81,10 +77,11 @@ export interface DoctorReport {
   profile: string;
   /** The profile runs headless (dsh-headless): nobody answers DSH's questions there. */
   headless: boolean;
+  /** The facts of the DSH install; what the plan says of the folder is in `plan` (its `blocked` and `notes`). */
   findings: DoctorFinding[];
   servers: ServerVerdict[];
   plan: SessionPlan;
-  /** No finding failed, and every server and the language servers would mount. */
+  /** No finding failed, nothing blocks the declaration, and every server and the language servers would mount. */
   ok: boolean;
 }
 
@@ -101,17 +98,19 @@ export interface DoctorRequest {
 
 export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pick<Ports, 'dshInstall'>, request: DoctorRequest): Promise<DoctorReport> {
   const { profile } = request;
-  const { plan } = await planSession(ports, {
-    cwd: request.folder, skills: false,
-    unexported: request.identity ?? { folder: request.folder, folderName: request.folder.split(/[\\/]/).pop() ?? '', userHome: ports.home, settings: () => undefined },
-  });
+  const { plan } = await planSession(ports, { cwd: request.folder, skills: false });
   try {
+    // Nothing exported: name the servers of the folder's own MCP files, so the summary says what is missing.
+    if (plan.declaration.state === 'missing') {
+      const identity = request.identity ?? { folder: request.folder, folderName: request.folder.split(/[\\/]/).pop() ?? '', userHome: ports.home, settings: () => undefined };
+      plan.servers.push(...unexportedServers(await analyzeFolder(ports, folderAnalyzeOptions(identity)), identity.folder));
+    }
     return buildReport(ports, request, profile, plan);
   } catch (error) {
     // Never throws: an unexpected failure is one finding.
     return {
       folder: request.folder, dshHome: ports.dshHome, profile, headless: true, servers: [], plan, ok: false,
-      findings: [{ area: 'declaration', status: 'fail', message: 'storeUnreadable', args: { error: error instanceof Error ? error.message : String(error) } }],
+      findings: [{ area: 'launcher', status: 'fail', message: 'failed', args: { error: error instanceof Error ? error.message : String(error) } }],
     };
   }
 }
@@ -159,18 +158,6 @@ function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: Doct
   // dsh-headless runs one request with no one to answer DSH's questions; a missing profile is taken as the default, headless.
   const headless = !state.exists || state.bundles.includes('@deepseek-ai/dsh-headless');
 
-  // The declaration and the trust mode, as the plan found them.
-  const { declaration } = plan;
-  const exportFix = plan.blocked.find((r) => r.fix?.code === 'export')?.fix?.command;
-  if (declaration.state === 'verified') add({ area: 'declaration', status: 'ok', message: 'declarationOk', args: { path: declaration.path ?? '', count: plan.servers.filter((s) => s.pin).length } });
-  else if (declaration.state === 'missing') add({ area: 'declaration', status: 'fail', message: 'declarationMissing', args: {}, fix: exportFix });
-  else for (const r of declaration.reasons) add({ area: 'declaration', status: 'fail', message: 'declarationRefused', args: { path: declaration.path ?? '', code: r.code, message: r.message }, fix: exportFix });
-  const storeFailure = plan.blocked.find((r) => r.code === 'store-unreadable');
-  if (storeFailure) add({ area: 'trust', status: 'fail', message: 'storeUnreadable', args: { error: String(storeFailure.args.error) } });
-  else if (plan.trustMode === 'deny') add({ area: 'trust', status: 'fail', message: 'trustDeny', args: {}, fix: 'dsh-bridge trust pinned' });
-  else if (plan.trustMode === 'ask') add({ area: 'trust', status: 'warn', message: headless ? 'trustAskHeadless' : 'trustAsk', args: {}, fix: `dsh-bridge trust pinned && dsh-bridge approve --workspace ${declaration.folder ?? request.folder}` });
-  else add({ area: 'trust', status: 'ok', message: 'trustPinned', args: {} });
-
   // Per server: the plan's outcome, and whether the install lets it mount.
   // What holds for the whole declaration comes first, then what the install lacks, then the item's own reason.
   const verdict = (name: string, serverName: string, outcome: PlanOutcome, reason: SessionPlan['servers'][number]['reason'], lspRow = false): ServerVerdict => {
@@ -186,7 +173,7 @@ function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: Doct
   const lsp = plan.languageServers;
   if (lsp && lsp.servers.length) servers.push(verdict('lsp', `lsp (${lsp.servers.map((s) => s.id).join(', ')})`, lsp.outcome, lsp.reason, true));
 
-  const ok = findings.every((f) => f.status !== 'fail') && servers.every((s) => s.mount);
+  const ok = findings.every((f) => f.status !== 'fail') && plan.blocked.length === 0 && servers.every((s) => s.mount);
   return { folder: request.folder, dshHome: ports.dshHome, profile, headless, findings, servers, plan, ok };
 }
 
@@ -199,14 +186,23 @@ export function verdictText(report: Pick<DoctorReport, 'headless'>, s: ServerVer
   return planMessage({ code: s.why as PlanReasonCode, args: s.args }, word);
 }
 
-/** The report as English lines (the CLI's text), through `word` so the editor can translate. */
+/**
+ * The report as English lines (the CLI's text), through `word` so the editor can translate: the
+ * install's facts, then what holds for the folder's whole declaration (the plan's `blocked` and
+ * `notes`), then the summary per server.
+ */
 export function doctorLines(report: DoctorReport, word: Word = formatMessage): string[] {
   const t = (m: DoctorMessage, args: Args = {}) => word(DOCTOR_MESSAGES[m], args);
   const lines: string[] = [];
-  for (const f of report.findings) {
-    lines.push(`${{ ok: '\u2714', warn: '\u26a0', fail: '\u2716' }[f.status]} ${t(f.message, f.args)}`);
-    if (f.fix) lines.push(`  ${t('fix', { command: f.fix })}`);
-  }
+  const line = (status: DoctorStatus, text: string, fix?: string) => {
+    lines.push(`${{ ok: '\u2714', warn: '\u26a0', fail: '\u2716' }[status]} ${text}`);
+    if (fix) lines.push(`  ${t('fix', { command: fix })}`);
+  };
+  for (const f of report.findings) line(f.status, t(f.message, f.args), f.fix);
+  const { declaration } = report.plan;
+  if (declaration.state === 'verified') line('ok', t('declarationOk', { path: declaration.path ?? '', count: report.plan.servers.filter((s) => s.pin).length }));
+  for (const r of report.plan.blocked) line('fail', planMessage(r, word), r.fix?.command);
+  for (const r of report.plan.notes) line('warn', planMessage(r, word), r.fix?.command);
   return [...lines, '', doctorSummary(report, word)];
 }
 

@@ -26,9 +26,9 @@ import { toolAllowed, type ToolChoice } from '../declaration/toolsModel';
 import { LSP_APPROVAL_NAME, toLspStdioConfig } from '../lsp/lspRow';
 import { publicToolName } from '../mcp/toolNames';
 import type { ProbedServerRecord } from '../node/hostStore';
-import { folderAnalyzeOptions, type FolderIdentity, type SettingsView, type TrustMode } from '../settings/folderSettings';
+import type { Analysis } from '../mcp/analyze';
+import type { SettingsView, TrustMode } from '../settings/folderSettings';
 import type { SkillGateResult } from '../skills/skillGate';
-import { analyzeFolder } from './folderSources';
 import { declarationReasonCode, planFix, reason, type PlanReason } from './planReasons';
 import type { Ports } from './ports';
 import { defaultSkillRoots, gateSessionSkills, type SessionSkillRoots } from './sessionSkills';
@@ -155,8 +155,6 @@ export interface PlanRequest {
   skillRoots?: SessionSkillRoots;
   /** false: leave skills out (the plugin's mount step; its skill gate runs the same function apart). */
   skills?: boolean;
-  /** When no declaration is found: list the servers of this folder's sources as not exported (reads and analyzes them). */
-  unexported?: FolderIdentity;
 }
 
 type PlanPorts = Pick<Ports, 'dshHome' | 'store' | 'files' | 'env' | 'home' | 'cwd' | 'mcp'>;
@@ -260,17 +258,6 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   for (const rejected of declaration?.rejected ?? []) {
     servers.push({ name: rejected.name, serverName: rejected.name, outcome: 'withheld', reason: reason('refused-at-export', { codes: rejected.codes.join(', ') }, planFix('check', { workspace: folder })) });
   }
-  if (!verified && request.unexported) {
-    // Nothing exported: name the servers of the sources, so a face can say what is missing.
-    const analysis = await analyzeFolder(ports, folderAnalyzeOptions(request.unexported));
-    const workspace = request.unexported.folder;
-    for (const server of analysis.servers) {
-      servers.push({ name: server.name, serverName: server.serverName, transport: server.transport, ...(server.source ? { source: server.source } : {}), outcome: 'withheld', reason: reason('not-exported', {}, planFix('export', { workspace })) });
-    }
-    for (const rejected of analysis.rejected) {
-      servers.push({ name: rejected.name, serverName: rejected.name, outcome: 'withheld', reason: reason('refused-at-export', { codes: rejected.codes.join(', ') }, planFix('check', { workspace })) });
-    }
-  }
 
   // The language servers ride in one row with one pin: one outcome, approved as `lsp`.
   let languageServers: LanguageServersPlan | undefined;
@@ -320,6 +307,24 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     ...(skillGate ? { skillGate } : {}),
     values: lookupValues,
   };
+}
+
+/**
+ * The servers of a folder's MCP files when nothing was exported (`analysis` of `workspace`, the
+ * folder an export would write): each withheld, `not-exported` (or `refused-at-export`, which the
+ * export would refuse). Doctor lists them, so a face can say what is missing; the plugin, which has
+ * nothing to mount, never reads the sources.
+ */
+export function unexportedServers(analysis: Pick<Analysis, 'servers' | 'rejected'>, workspace: string): ServerPlan[] {
+  return [
+    ...analysis.servers.map((server): ServerPlan => ({
+      name: server.name, serverName: server.serverName, transport: server.transport, ...(server.source ? { source: server.source } : {}),
+      outcome: 'withheld', reason: reason('not-exported', {}, planFix('export', { workspace })),
+    })),
+    ...analysis.rejected.map((rejected): ServerPlan => ({
+      name: rejected.name, serverName: rejected.name, outcome: 'withheld', reason: reason('refused-at-export', { codes: rejected.codes.join(', ') }, planFix('check', { workspace })),
+    })),
+  ];
 }
 
 /**

@@ -10,7 +10,8 @@ import { inspectDshInstall } from './dshSide';
 import { loadEnvFile } from './envFile';
 import { devcontainerSubfolders, realpathOrResolved } from './folderFiles';
 import { HostStore, type HostStoreOptions } from './hostStore';
-import { buildRow } from './mcpRow';
+import { buildRow, type McpRow } from './mcpRow';
+import type { RowProbe, RowProbeOptions } from './probe/probeClient';
 import { createPathResolver } from './commandPath';
 import { readRegularFile, readWorkspaceFile } from './reader';
 import { nodeSkillFs } from './skillFs';
@@ -23,6 +24,8 @@ export interface NodePortsOptions extends HostStoreOptions {
   home?: string;
   /** Default: process.cwd(). */
   cwd?: string;
+  /** How one row is probed (`probeRowOnDemand` from ./probe/probeOnDemand); a face that does not probe leaves it out. */
+  probeRow?: (row: McpRow, options: RowProbeOptions) => Promise<RowProbe>;
 }
 
 export function nodePorts(options: NodePortsOptions) {
@@ -51,8 +54,9 @@ export function nodePorts(options: NodePortsOptions) {
     },
     mcp: {
       buildRow,
-      // The probe's MCP client is evaluated on the first probe only (the bundler keeps a dynamic import lazy).
-      probeRow: async (...args: Parameters<typeof import('./probe/probeClient').probeRow>) => (await import('./probe/probeClient.js')).probeRow(...args),
+      probeRow: options.probeRow ?? (async (): Promise<RowProbe> => {
+        throw new Error('this face does not probe MCP servers');
+      }),
     },
   };
 }

@@ -4,15 +4,16 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { planSession, type PlannedSession, type SessionPlan } from '../../../../src/core/app/plan';
+import { planSession, unexportedServers, type PlannedSession, type SessionPlan } from '../../../../src/core/app/plan';
+import { analyzeFolder } from '../../../../src/core/app/folderSources';
 import { PLAN_MESSAGES, type PlanReasonCode } from '../../../../src/core/app/planReasons';
 import { DECLARATION_PATH } from '../../../../src/core/declaration/declarationModel';
 import { LSP_APPROVAL_NAME } from '../../../../src/core/lsp/lspRow';
 import { hashSkillRoot } from '../../../../src/core/skills/skills';
 import { nodeSkillFs } from '../../../../src/core/node/skillFs';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
-import { settingsViewOf } from '../../../../src/core/settings/folderSettings';
-import { exportFolder, folderIdentityOf, testPorts, tempDir, workspace } from '../../helpers';
+import { folderAnalyzeOptions, settingsViewOf } from '../../../../src/core/settings/folderSettings';
+import { exportFolder, FILE_PORTS, folderIdentityOf, testPorts, tempDir, workspace } from '../../helpers';
 
 const NODE = process.execPath;
 const ECHO = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' } };
@@ -151,16 +152,18 @@ describe('session plan: MCP servers', function () {
 describe('session plan: the declaration a session finds', function () {
   this.timeout(30000);
 
-  it('nothing exported: no declaration, where it looked, the export that fixes it; the sources listed as not exported when asked', async () => {
+  it('nothing exported: no declaration, where it looked, the export that fixes it; the servers of the folder\'s files as not exported', async () => {
     const folder = workspace(SOURCE, { '.git/HEAD': '' });
     const home = tempDir('plan-home-');
-    const { plan } = await planSession(testPorts(home), { cwd: folder, unexported: folderIdentityOf(folder) });
+    const { plan } = await planSession(testPorts(home), { cwd: folder });
     collect(plan);
     assert.equal(plan.declaration.state, 'missing');
     assert.deepEqual(plan.declaration.looked, [folder]);
     assert.deepEqual(plan.blocked.map((r) => [r.code, r.fix?.command]), [['no-declaration', `dsh-bridge export --workspace ${folder}`]]);
-    assert.deepEqual(outcomes(plan), { fx: 'withheld not-exported', keyed: 'withheld not-exported', old: 'withheld refused-at-export' });
-    assert.deepEqual((await planSession(testPorts(home), { cwd: folder })).plan.servers, [], 'not read unless asked');
+    assert.deepEqual(plan.servers, [], 'the plan never reads the sources');
+    const listed = unexportedServers(await analyzeFolder(FILE_PORTS, folderAnalyzeOptions(folderIdentityOf(folder))), folder);
+    collect({ ...plan, servers: listed });
+    assert.deepEqual(outcomes({ ...plan, servers: listed }), { fx: 'withheld not-exported', keyed: 'withheld not-exported', old: 'withheld refused-at-export' });
   });
 
   it('a session in a subfolder gets the declaration of the nearest folder above it, up to the project root, never above the home', async () => {
