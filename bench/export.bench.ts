@@ -137,14 +137,15 @@ out(`- dist/cli.js (release build): ${(statSync(cli).size / 1024).toFixed(1)} Ki
 execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT });
 
 // The session plan against the export of the same folder, on disk, warm: the plan is what the
-// DSH plugin computes at every model step (without skills: its skill gate runs apart), and what
+// DSH plugin computes at every model step (without skills and tools: its skill gate and tool gate
+// run apart), and what
 // verify, doctor and the editor show (with skills). Every server approved and its values stored:
 // the plan renders every row, its most expensive path.
 async function planVsExport(): Promise<void> {
   out('');
   out('## Session plan vs export (same folder on disk, warm; ratio = median plan / median export, same run, interleaved)');
   out('');
-  out('| servers | export ms | plan at a model step / export | full plan (skills) / export |');
+  out('| servers | export ms | plan at a model step / export | full plan (tools, skills) / export |');
   out('|---:|---:|---:|---:|');
   for (const count of (process.env.BENCH_PLAN_SIZES ?? '50,500').split(',').map(Number)) {
     const base = mkdtempSync(path.join(os.tmpdir(), 'dsh-bench-plan-'));
@@ -165,7 +166,7 @@ async function planVsExport(): Promise<void> {
       if (check.plan.servers.filter((s) => s.outcome === 'starts').length !== count) throw new Error(`bench plan broken: ${JSON.stringify(check.plan.servers.find((s) => s.outcome !== 'starts'))}`);
       const t = await raceAsync({
         export: async () => commitExport(ports, await reviewExport(ports, identity)),
-        step: () => planSession(ports, { cwd: folder, skills: false }),
+        step: () => planSession(ports, { cwd: folder, skills: false, tools: false }),
         full: () => planSession(ports, { cwd: folder }),
       }, count >= 500 ? 9 : 15);
       out(`| ${count} | ${fmt(t.export)} | **${fmt(t.step / t.export)}** | ${fmt(t.full / t.export)} |`);

@@ -127,8 +127,9 @@ export class Bridge {
     if (!cwd || !path.isAbsolute(cwd)) return;
     const where = `dsh-bridge: ${cwd}`;
     session.where = where;
-    // The skills part of the plan is the skill gate's (it runs the same function on its own schedule).
-    const planned = await planSession(this.ports, { cwd, skills: false });
+    // The skills part of the plan is the skill gate's (it runs the same function on its own
+    // schedule), and the tool gate judges the session's live tools: neither is planned here.
+    const planned = await planSession(this.ports, { cwd, skills: false, tools: false });
     const { plan, declaration } = planned;
     session.trust = plan.trustMode;
     this.logBlocked(session, planned);

@@ -152,7 +152,8 @@ export async function commitExport(ports: Pick<Ports, 'store' | 'files'>, review
 
 /**
  * Why nothing may be exported on this machine now, if so: the trust mode is `deny` (nothing is
- * exported or mounted), or the bridge settings cannot be read. Every face asks before it exports.
+ * exported or mounted), or the bridge settings cannot be read. The CLI asks before it exports (a
+ * dry run too); the editor asks its own trust mode, which also brings `dsh.trustMode` in line.
  */
 export async function exportRefused(ports: Pick<Ports, 'store'>): Promise<PlanReason | undefined> {
   try {

@@ -155,6 +155,11 @@ export interface PlanRequest {
   skillRoots?: SessionSkillRoots;
   /** false: leave skills out (the plugin's mount step; its skill gate runs the same function apart). */
   skills?: boolean;
+  /**
+   * false: leave each server's `tools` out (the plugin's mount step: its tool gate judges the live
+   * tools of a session; the last probe's record need not be read at every step).
+   */
+  tools?: boolean;
 }
 
 type PlanPorts = Pick<Ports, 'dshHome' | 'store' | 'files' | 'env' | 'home' | 'cwd' | 'mcp'>;
@@ -183,13 +188,14 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   const lookup = await ports.files.findDeclarationFolder(cwd, ports.home);
   const verified = lookup.folder !== undefined ? await verifyFolder(ports, lookup.folder, { settings: request.settings }) : undefined;
   const declaration = verified?.declaration;
-  const folder = declaration && verified?.ok ? declaration.folder : lookup.folder ?? cwd;
-  const declarationPath = lookup.folder !== undefined ? path.join(lookup.folder, DECLARATION_PATH) : undefined;
-  const exportFix = planFix('export', { workspace: folder });
-
   // A reason only the editor's settings show does not stop DSH, which cannot see them.
   const forDsh = verified?.reasons.filter((r) => !r.editorOnly) ?? [];
   const mounts = verified !== undefined && declaration !== undefined && forDsh.length === 0;
+  // Where the declaration's servers start and their values are stored (the plugin's `folder`).
+  const folder = mounts ? declaration.folder : lookup.folder ?? cwd;
+  const declarationPath = lookup.folder !== undefined ? path.join(lookup.folder, DECLARATION_PATH) : undefined;
+  const exportFix = planFix('export', { workspace: folder });
+
   if (!verified) blocked.push(reason('no-declaration', { looked: lookup.looked.join(', ') }, exportFix));
   for (const r of forDsh) {
     blocked.push(r.code === 'missing' ? reason('no-declaration', { looked: lookup.looked.join(', ') }, exportFix)
@@ -219,7 +225,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     } catch (error) {
       notes.push(reason('folder-record-unreadable', { folder, error: errorText(error) }));
     }
-    probes = await ports.store.probedServers(folder).catch(() => ({}));
+    if (request.tools !== false) probes = await ports.store.probedServers(folder).catch(() => ({}));
   }
 
   const lookupValues: TemplateLookup = {
@@ -248,7 +254,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
       name: server.name, serverName: server.serverName, transport: server.transport, pin: server.pin,
       ...(server.source ? { source: server.source } : {}),
       outcome: 'withheld', reason: blocked[0],
-      tools: toolsPlan(server, probes[server.serverName], folder),
+      ...(request.tools !== false ? { tools: toolsPlan(server, probes[server.serverName], folder) } : {}),
     };
     const row = rows[i];
     if (!row) return entry;

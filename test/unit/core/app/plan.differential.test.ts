@@ -171,7 +171,7 @@ async function checkState(state: State, base: string, agentsHome: string): Promi
 
   // The plugin: its plan, then its mount rule for a fresh session, and its tool gate on the tools the probe saw.
   const pluginPorts = testPorts(home, { env: process.env, home: os.homedir() });
-  const { plan: pluginPlan, declaration } = await planSession(pluginPorts, { cwd, skills: false });
+  const { plan: pluginPlan, declaration } = await planSession(pluginPorts, { cwd, skills: false, tools: false });
   const plugin: Record<string, string> = {};
   for (const s of pluginPlan.servers) {
     if (s.pin === undefined) {
@@ -184,9 +184,11 @@ async function checkState(state: State, base: string, agentsHome: string): Promi
   const lspDecision = pluginPlan.languageServers
     ? decideMount({ name: LSP_APPROVAL_NAME, pin: pluginPlan.languageServers.pin, outcome: pluginPlan.languageServers.outcome, reason: pluginPlan.languageServers.reason }, FRESH_SESSION, { digest: declaration?.digest ?? '', turn: '1', now: 0 })
     : undefined;
-  for (const s of pluginPlan.servers) {
+  // The plugin's tool gate on the tools the probe saw, against the tools of the plan verify shows.
+  const { plan: toolsShown } = await planSession(pluginPorts, { cwd, skills: false });
+  for (const s of toolsShown.servers) {
     const entry = declaration?.servers.find((d) => d.serverName === s.serverName);
-    if (!entry || !s.tools || pluginPlan.blocked.length) continue;
+    if (!entry || !s.tools || toolsShown.blocked.length) continue;
     const rules = new ServerToolRules(entry.serverName, entry.tools);
     const live = (s.tools.probe?.current ? TOOLS : []).map((t) => ({ name: publicToolName(entry.serverName, t.name), description: t.description, parameters: t.inputSchema }));
     for (const tool of live) {
