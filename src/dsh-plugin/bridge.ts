@@ -326,7 +326,7 @@ export class Bridge {
     let desired: DeclaredServer[] = [];
     let digest = '';
     let lspSection: LspDeclarationSection | undefined;
-    let inputs: Record<string, string> = {};
+    let inputs: ReadonlyMap<string, string> = new Map();
     let approvals: Array<{ serverName: string; pin: string }> = [];
     // DSH is often started in a subfolder: the nearest declaration up to the project root applies.
     const lookup = await findDeclarationFolder(cwd, os.homedir());
@@ -371,7 +371,7 @@ export class Bridge {
     for (const [serverName, starting] of [...state.starting]) if (wanted.get(serverName) !== starting.pin) state.starting.delete(serverName);
 
     const values: TemplateLookup = {
-      input: (id: string) => (Object.prototype.hasOwnProperty.call(inputs, id) ? inputs[id] : undefined),
+      input: (id: string) => inputs.get(id),
       env: (name: string) => {
         const env = this.options.env ?? process.env;
         return Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;

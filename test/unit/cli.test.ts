@@ -137,6 +137,29 @@ describe('CLI (dist/cli.js)', function () {
     assert.ok(v.json().verify.reasons.some((r: { message: string }) => /lsp section/.test(r.message)));
   });
 
+  it('inputs whose ids are Object.prototype names (__proto__, constructor, ...) are stored, listed, used by the probe and forgotten, and a later set keeps them', () => {
+    const home = tempDir('cli-home-');
+    const ids = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+    const inputs = ids.map((id) => ({ id, type: 'promptString', description: id, password: true }));
+    const env = Object.fromEntries(ids.map((id, i) => [`V${i}`, `\${input:${id}}`]));
+    const fixture = path.join(ROOT, 'test/fixtures/mcp-servers/tool-fixture.mjs');
+    const folder = workspace(JSON.stringify({ inputs, servers: { fx: { command: process.execPath, args: [fixture], env } } }));
+    const list = () => cli(['inputs', 'list', '--workspace', folder, '--json'], { home }).json().inputs.map((r: { id: string; stored: boolean }) => `${r.id} ${r.stored ? 'stored' : 'missing'}`);
+    for (const [i, id] of ids.entries()) {
+      const set = cli(['inputs', 'set', id, '--workspace', folder], { home, input: `value-${i}\n` });
+      assert.equal(set.code, 0, set.stderr);
+    }
+    // Each later set kept the earlier ones (the first was __proto__).
+    assert.deepEqual(list(), ['__proto__ stored', 'constructor stored', 'hasOwnProperty stored', 'toString stored']);
+    const probe = cli(['probe', 'fx', '--workspace', folder, '--json'], { home });
+    assert.equal(JSON.parse(probe.stdout).servers[0].outcome, 'ok', probe.stdout);
+    assert.equal(cli(['inputs', 'forget', '__proto__', '--workspace', folder], { home }).code, 0);
+    assert.deepEqual(list(), ['__proto__ missing', 'constructor stored', 'hasOwnProperty stored', 'toString stored']);
+    const refused = JSON.parse(cli(['probe', 'fx', '--workspace', folder, '--json'], { home }).stdout).servers[0];
+    assert.equal(refused.outcome, 'refused', 'without the value of __proto__ the server is not started');
+    assert.match(refused.message, /__proto__/);
+  });
+
   it('reads the settings layers the editor merges: --user-settings, --code-workspace, then the folder', () => {
     const home = tempDir('cli-home-');
     const parent = tempDir('cli-multi-');

@@ -12,6 +12,7 @@ import { mergeSources } from '../../src/core/mcp/mergeSources';
 import { DEVCONTAINER_SOURCE, DOT_MCP_SOURCE, VSCODE_SOURCE, type SourceSpec } from '../../src/core/mcp/sources';
 import { makeProblem } from '../../src/core/problems/problems';
 import { options } from './helpers';
+import { HostStore } from '../../src/core/node/hostStore';
 
 /**
  * Fuzz over mutated shipped fixtures (deep nesting, "__proto__"/"constructor"/"prototype" keys,
@@ -93,6 +94,18 @@ describe('fuzz: mutated fixtures (fast-check)', function () {
       const report = oneJsonObject(exported.out);
       assert.ok(exported.code === 0 || exported.code === 1, `exit ${exported.code}`);
       assert.ok(!String(report.error ?? '').startsWith('internal error'), String(report.error));
+      // Every referenced input gets a value in the host store (ids such as "__proto__" included):
+      // each is listed as stored, and forgetting one leaves the others.
+      const listed = () => cli(['inputs', 'list', ...common]).then((r) => oneJsonObject(r.out).inputs as Array<{ id: string; stored: boolean; referenced: boolean }>);
+      const referenced = (await listed()).filter((i) => i.referenced).map((i) => i.id);
+      const store = new HostStore(home, { log: () => undefined });
+      for (const id of referenced) await store.setInput(folder, id, `value of ${id}`);
+      assert.deepEqual((await listed()).filter((i) => !i.stored).map((i) => i.id), [], 'a stored value is listed as missing');
+      if (referenced.length) {
+        await store.forgetInput(folder, referenced[0]);
+        assert.deepEqual((await listed()).filter((i) => !i.stored).map((i) => i.id), [referenced[0]]);
+      }
+      await store.forgetInput(folder);
       const verified = await cli(['verify', ...common]);
       const verdict = oneJsonObject(verified.out).verify as { ok: boolean; reasons: Array<{ code: string }> };
       counts.cases++;

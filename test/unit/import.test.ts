@@ -430,7 +430,7 @@ describe('import: dsh-bridge import (CLI)', () => {
     assert.match(written, /\$\{input:github-GITHUB_PERSONAL_ACCESS_TOKEN\}/);
     assert.deepEqual(readdirSync(path.join(folder, '.vscode')), ['mcp.json'], 'no temporary file left');
     const record = await new HostStore(home).readFolder(folder);
-    assert.equal(record.inputs['github-GITHUB_PERSONAL_ACCESS_TOKEN'], SECRETS[0]);
+    assert.equal(record.inputs.get('github-GITHUB_PERSONAL_ACCESS_TOKEN'), SECRETS[0]);
     for (const text of [written, r.out, r.err, refused.out, refused.err]) assert.ok(!text.includes(SECRETS[0]), 'the credential leaked');
     // The workspace holds no copy anywhere but the source file it came from.
     for (const f of readdirSync(folder, { recursive: true, encoding: 'utf8' })) {
@@ -453,8 +453,8 @@ describe('import: dsh-bridge import (CLI)', () => {
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(JSON.parse(r.out).secretsStored, [`${ID}-2`]);
     const record = await new HostStore(home).readFolder(folder);
-    assert.equal(record.inputs[ID], 'users-own-value');
-    assert.equal(record.inputs[`${ID}-2`], SECRETS[0]);
+    assert.equal(record.inputs.get(ID), 'users-own-value');
+    assert.equal(record.inputs.get(`${ID}-2`), SECRETS[0]);
     assert.match(readFileSync(path.join(folder, '.vscode/mcp.json'), 'utf8'), new RegExp(`\\$\\{input:${ID}-2\\}`));
   });
 

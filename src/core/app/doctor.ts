@@ -172,7 +172,7 @@ async function buildReport(options: DoctorOptions): Promise<DoctorReport> {
   const verified: VerifyResult = await verifyFolder(folder, { dshHome });
   const store = new HostStore(dshHome);
   let trust: TrustMode = 'ask';
-  let inputs: Record<string, string> = {};
+  let inputs: ReadonlyMap<string, string> = new Map();
   let approvals: Array<{ serverName: string; pin: string }> = [];
   try {
     trust = await store.trustMode();
@@ -214,7 +214,7 @@ async function buildReport(options: DoctorOptions): Promise<DoctorReport> {
     if (lspPackagesMissing) return not('whyLspPackages', {}, installFix);
     if (!bundleLoaded) return not('whyNoBundle', {}, installFix);
     if (trust === 'deny') return not('whyDeny', {}, 'dsh-bridge trust pinned');
-    const row = toLspStdioConfig(section, { input: (id) => (Object.hasOwn(inputs, id) ? inputs[id] : undefined), env: (name) => (Object.hasOwn(env, name) ? env[name] : undefined) });
+    const row = toLspStdioConfig(section, { input: (id) => inputs.get(id), env: (name) => (Object.hasOwn(env, name) ? env[name] : undefined) });
     if (!row.ok) return not('whyLspValue', { reason: row.reason });
     if (trust === 'ask') return not('whyAsk', {}, `dsh-bridge trust pinned && dsh-bridge approve lsp ${ws}`);
     if (!approvals.some((a) => a.serverName === LSP_APPROVAL_NAME && a.pin === section.pin)) return not('whyNotApproved', {}, `dsh-bridge approve lsp ${ws}`);
@@ -228,7 +228,7 @@ async function buildReport(options: DoctorOptions): Promise<DoctorReport> {
     if (!verified.ok) return not('whyDeclaration', { code: verified.reasons.map((r) => r.code).join(', ') || 'unreadable' }, `dsh-bridge export ${ws}`);
     if (!bundleLoaded) return not('whyNoBundle', {}, installFix);
     if (trust === 'deny') return not('whyDeny', {}, 'dsh-bridge trust pinned');
-    const missingInput = server.inputRefs.find((id) => !Object.prototype.hasOwnProperty.call(inputs, id));
+    const missingInput = server.inputRefs.find((id) => !inputs.has(id));
     if (missingInput) return not('whyInput', { id: missingInput }, `dsh-bridge inputs set ${missingInput} ${ws}`);
     const missingEnv = server.envRefs.find((name) => !Object.hasOwn(env, name) || env[name] === undefined);
     if (missingEnv) return not('whyEnv', { name: missingEnv }, `export ${missingEnv}=...`);

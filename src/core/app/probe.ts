@@ -162,7 +162,7 @@ async function probe(request: ProbeFolderRequest, folder: string, toolChoice: To
   const trust = request.consent === 'given' ? 'ask' : await store.trustMode();
   const record = await store.readFolder(folder);
   const env = request.env ?? process.env;
-  const known = [...Object.values(record.inputs), ...Object.entries(env).filter(([k, v]) => v !== undefined && isCredentialName(k)).map(([, v]) => v as string)];
+  const known = [...record.inputs.values(), ...Object.entries(env).filter(([k, v]) => v !== undefined && isCredentialName(k)).map(([, v]) => v as string)];
   const wanted = request.names ? [...new Set(request.names)] : undefined;
   const timeoutMs = request.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   const runRow = request.probeRow ?? await defaultProbeRow();
@@ -192,7 +192,7 @@ async function probe(request: ProbeFolderRequest, folder: string, toolChoice: To
         return base(name, 'not-approved', 'trust mode is "pinned" and this server\'s pin is not approved (approve it as for an export first)', server);
       }
       const built = await buildRow(server, folder, {
-        input: (id) => (Object.hasOwn(record.inputs, id) ? record.inputs[id] : undefined),
+        input: (id) => record.inputs.get(id),
         env: (n) => (Object.hasOwn(env, n) ? env[n] : undefined),
       });
       if (!built.ok) return base(name, 'refused', `not started: ${built.reason}`, server);

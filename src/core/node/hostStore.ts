@@ -35,10 +35,31 @@ export function resolveDshHome(
 const SettingsFile = z.object({ version: z.literal(1), trustMode: z.enum(TRUST_MODES) });
 const Approval = z.object({ serverName: z.string(), pin: z.string() });
 export type Approval = z.infer<typeof Approval>;
+/**
+ * A JSON object read as a map of its own keys. zod's record leaves a `__proto__` key out (a plain
+ * object cannot hold one by assignment), and an input id or a serverName may be exactly that, or
+ * `constructor`: a Map holds any key, and a lookup never reaches Object.prototype.
+ */
+function keyedMap<T>(value: z.ZodMiniType<T>) {
+  return z.pipe(
+    z.custom<object>((v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
+    z.transform((entries: object, payload) => {
+      const map = new Map<string, T>();
+      for (const [key, item] of Object.entries(entries)) {
+        const parsed = value.safeParse(item);
+        if (parsed.success) map.set(key, parsed.data);
+        else payload.issues.push({ code: 'custom', message: 'an entry does not have the expected shape', input: item });
+      }
+      return map;
+    }),
+  );
+}
+
 const FolderFile = z.object({
   version: z.literal(1),
   folder: z.string(),
-  inputs: z.record(z.string(), z.string()),
+  /** Input id -> value. */
+  inputs: keyedMap(z.string()),
   approvals: z.array(Approval),
 });
 /** How many exports of a folder wrote a declaration; the newest declaration carries the count. */
@@ -57,7 +78,7 @@ const ProbedServer = z.object({
   tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: z.unknown(), pin: ToolPinSchema })),
 });
 export type ProbedServerRecord = z.infer<typeof ProbedServer>;
-const ProbesFile = z.object({ version: z.literal(1), folder: z.string(), servers: z.record(z.string(), ProbedServer) });
+const ProbesFile = z.object({ version: z.literal(1), folder: z.string(), servers: keyedMap(ProbedServer) });
 const SkillTrustFile = z.object({ version: z.literal(1), roots: z.record(z.string(), z.string()) });
 
 const FILE_MODE = 0o600;
@@ -190,14 +211,14 @@ export class HostStore {
     const absolute = path.resolve(folder);
     const record = await this.readJson(this.folderFile(absolute), FolderFile);
     if (record && record.folder !== absolute) throw new HostStoreError('folder record does not match its folder');
-    return record ?? { version: 1, folder: absolute, inputs: {}, approvals: [] };
+    return record ?? { version: 1, folder: absolute, inputs: new Map(), approvals: [] };
   }
 
   private async updateFolder(folder: string, change: (record: FolderRecord) => void): Promise<void> {
     const record = await this.readFolder(folder);
     change(record);
     const file = this.folderFile(folder);
-    if (Object.keys(record.inputs).length === 0 && record.approvals.length === 0) {
+    if (record.inputs.size === 0 && record.approvals.length === 0) {
       try {
         await fs.rm(file, { force: true });
       } finally {
@@ -205,20 +226,21 @@ export class HostStore {
       }
       return;
     }
-    await this.writeJson(file, record);
+    // Object.fromEntries defines each key as its own property, `__proto__` included.
+    await this.writeJson(file, { ...record, inputs: Object.fromEntries(record.inputs) });
   }
 
   async setInput(folder: string, id: string, value: string): Promise<void> {
     await this.updateFolder(folder, (r) => {
-      Object.defineProperty(r.inputs, id, { value, enumerable: true, writable: true, configurable: true });
+      r.inputs.set(id, value);
     });
   }
 
   /** Forgets one input value, or all of the folder's when `id` is undefined. */
   async forgetInput(folder: string, id?: string): Promise<void> {
     await this.updateFolder(folder, (r) => {
-      if (id === undefined) r.inputs = {};
-      else delete r.inputs[id];
+      if (id === undefined) r.inputs.clear();
+      else r.inputs.delete(id);
     });
     // A write killed midway leaves a temp copy of the record, input values included: forgotten too.
     const file = this.folderFile(folder);
@@ -277,7 +299,8 @@ export class HostStore {
     const absolute = path.resolve(folder);
     const record = await this.readJson(this.probesFile(absolute), ProbesFile);
     if (record && record.folder !== absolute) throw new HostStoreError('probe record does not match its folder');
-    return record?.servers ?? {};
+    // Each serverName its own property (`__proto__` too): readers look them up with Object.hasOwn.
+    return Object.fromEntries(record?.servers ?? []);
   }
 
   /** Records probes (serverName -> result); other servers' earlier probes stay. */
