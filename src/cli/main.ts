@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +8,8 @@ import { type VerifyResult } from '../core/declaration/declarationModel';
 import { DECLARATION_PATH, type DeclaredServer } from '../core/declaration/declarationModel';
 import { HostStore, HostStoreError, resolveDshHome } from '../core/node/hostStore';
 import type { Problem } from '../core/problems/problems';
-import { readWorkspaceFile } from '../core/node/reader';
+import { MAX_SOURCE_BYTES, readRegularFile, readWorkspaceFile } from '../core/node/reader';
+import { readFailureReason } from '../core/problems/readFailure';
 import { prepareFolderExport } from '../core/app/folderExport';
 import {
   folderAnalyzeOptions, readSetting, SETTING, SETTING_SCHEMAS, settingLayerValues, settingLayersFromFiles, settingsViewFromFiles, type FolderIdentity, type SettingsFileLayer, type SettingsView,
@@ -221,15 +221,15 @@ async function runExport(command: string, identity: FolderIdentity, dshHome: str
 /**
  * The folder and the settings the editor would see for it, from the files a CLI can read: the
  * user settings file (given), the .code-workspace file (given) and the folder's own
- * `.vscode/settings.json`. A given file that cannot be read is a usage error.
+ * `.vscode/settings.json`. A given file is read as every source is: a regular file only (a FIFO
+ * or a device is refused without waiting on it) of at most 1 MiB; one that cannot be read so is a
+ * usage error.
  */
 async function folderIdentity(folder: string, codeWorkspace: string | undefined, userSettings: string | undefined, io: Io): Promise<{ identity: FolderIdentity; userHomeSetting?: string }> {
   const given = async (file: string, option: string) => {
-    try {
-      return await readFile(file, 'utf8');
-    } catch (error) {
-      throw new UsageError(`${option} ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
+    const read = await readRegularFile(file, MAX_SOURCE_BYTES);
+    if (!read.ok) throw new UsageError(`${option} ${file} cannot be read (${readFailureReason(read.failure, MAX_SOURCE_BYTES)})`);
+    return Buffer.from(read.bytes).toString('utf8');
   };
   const layers: SettingsFileLayer[] = [];
   if (userSettings !== undefined) layers.push({ level: 'user', kind: 'settings', text: await given(userSettings, '--user-settings'), file: path.resolve(userSettings) });

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SOURCE_PATH } from '../core/mcp/analyze';
 import { DOT_MCP_SOURCE, isDevcontainerPath, isFolderRelative, VSCODE_SOURCE, type SourceSpec } from '../core/mcp/sources';
+import { MAX_SOURCE_BYTES, readRegularFile } from '../core/node/reader';
 
 /** `<folder>/.vscode/mcp.json` of a workspace folder. */
 export function mcpJsonUri(folder: vscode.WorkspaceFolder): vscode.Uri {
@@ -66,3 +67,20 @@ export const MCP_SOURCES_SELECTOR: vscode.DocumentSelector = [
 
 /** Watcher pattern of the same files. */
 export const MCP_SOURCES_GLOB = '**/{.vscode/mcp.json,.mcp.json,.devcontainer/devcontainer.json,.devcontainer.json,.devcontainer/*/devcontainer.json,*.code-workspace}';
+
+/**
+ * The bytes of a settings or MCP file the extension reads itself: on disk through the safe reader
+ * (a regular file of at most 1 MiB; a FIFO or a device is refused, never waited on), else through
+ * the editor's file system. Undefined when it cannot be read.
+ */
+export async function readFileBytes(uri: vscode.Uri): Promise<Uint8Array | undefined> {
+  if (uri.scheme === 'file') {
+    const read = await readRegularFile(uri.fsPath, MAX_SOURCE_BYTES);
+    return read.ok ? read.bytes : undefined;
+  }
+  try {
+    return await vscode.workspace.fs.readFile(uri);
+  } catch {
+    return undefined;
+  }
+}

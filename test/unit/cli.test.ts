@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { tempDir, workspace } from './helpers';
@@ -8,9 +8,9 @@ const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
 const DEMO = path.join(ROOT, 'examples/demo');
 
-function cli(args: string[], opts: { home?: string; input?: string; cwd?: string } = {}) {
+function cli(args: string[], opts: { home?: string; input?: string; cwd?: string; timeout?: number } = {}) {
   const env = { ...process.env, DSH_HOME: opts.home ?? tempDir('cli-home-') };
-  const r = spawnSync(process.execPath, [CLI, ...args], { env, input: opts.input ?? '', encoding: 'utf8', cwd: opts.cwd ?? ROOT });
+  const r = spawnSync(process.execPath, [CLI, ...args], { env, input: opts.input ?? '', encoding: 'utf8', cwd: opts.cwd ?? ROOT, ...(opts.timeout ? { timeout: opts.timeout } : {}) });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
 }
 
@@ -187,6 +187,33 @@ describe('CLI (dist/cli.js)', function () {
     const elsewhere = cli(['check', '--workspace', parent, '--code-workspace', ws], { home });
     assert.equal(elsewhere.code, 2);
     assert.match(elsewhere.stderr, /does not list the folder/);
+  });
+
+  it('--user-settings and --code-workspace naming a FIFO, a device or a huge file: refused at once (exit 2, the option and the reason named), for every command', function () {
+    if (process.platform === 'win32') this.skip();
+    const folder = workspace('{"servers": {"a": {"command": "node"}}}');
+    const fifo = path.join(tempDir('cli-fifo-'), 'settings.json');
+    execFileSync('mkfifo', [fifo]);
+    const huge = path.join(tempDir('cli-huge-'), 'settings.json');
+    writeFileSync(huge, `{"x": "${'a'.repeat(1024 * 1024)}"}`);
+    const cases: Array<[string, string, RegExp]> = [
+      ['--user-settings', fifo, /not a regular file/], ['--code-workspace', fifo, /not a regular file/],
+      ['--user-settings', '/dev/zero', /not a regular file/], ['--code-workspace', '/dev/zero', /not a regular file/],
+      ['--user-settings', huge, /larger than 1048576 bytes/],
+    ];
+    for (const command of [['export'], ['check'], ['verify'], ['inputs', 'list'], ['trust']]) {
+      for (const [option, file, why] of cases) {
+        const started = Date.now();
+        const r = cli([...command, '--workspace', folder, option, file, '--json'], { timeout: 10000 });
+        const took = Date.now() - started;
+        assert.equal(r.code, 2, `${command.join(' ')} ${option} ${file}: exit ${r.code} after ${took} ms`);
+        assert.ok(took < 2500, `${command.join(' ')} ${option} ${file} took ${took} ms`);
+        const { error } = r.json();
+        assert.ok(error.startsWith(`${option} ${file} cannot be read (`), error);
+        assert.match(error, why);
+      }
+    }
+    assert.ok(!existsSync(path.join(folder, '.dsh')), 'nothing was exported');
   });
 
   it('an invalid setting is named on stderr and its default is used', () => {

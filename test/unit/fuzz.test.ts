@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,7 +17,8 @@ import { HostStore } from '../../src/core/node/hostStore';
 
 /**
  * Fuzz over mutated shipped fixtures (deep nesting, "__proto__"/"constructor"/"prototype" keys,
- * lone surrogates, duplicate keys, wrong types anywhere). CI runs 1500 core and 300 CLI cases;
+ * lone surrogates, duplicate keys, wrong types anywhere, input ids that name Object.prototype
+ * members) and hostile option files. CI runs 1500 core and 300 CLI cases;
  * `npm run fuzz:long` runs the same properties with DSH_FUZZ_RUNS cases each.
  */
 const RUNS = Number(process.env.DSH_FUZZ_RUNS) || 0;
@@ -78,6 +80,28 @@ describe('fuzz: mutated fixtures (fast-check)', function () {
       if (merged.usable) serializeDeclaration(buildDeclarationBody(merged, '/w'), Buffer.alloc(32));
       assert.ok(new Set(merged.servers.map((s) => s.serverName)).size === merged.servers.length, 'one DSH name once');
     }), settings(800));
+  });
+
+  it('hostile option files (--user-settings, --code-workspace): a FIFO, a device, a folder, a huge or mutated file; one JSON object, never a hang', async function () {
+    if (process.platform === 'win32') this.skip();
+    const base = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'dsh-bridge-fuzz-options-'));
+    const folder = path.join(base, 'ws');
+    mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+    writeFileSync(path.join(folder, '.vscode/mcp.json'), '{"servers": {"a": {"command": "node"}}}');
+    const fifo = path.join(base, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const huge = path.join(base, 'huge.json');
+    writeFileSync(huge, `{"x": "${'a'.repeat(1024 * 1024)}"}`);
+    const kinds = ['fifo', 'device', 'folder', 'huge', 'missing', 'mutated'] as const;
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...kinds), fc.constantFrom('--user-settings', '--code-workspace'), mutatedFixture(sourceTrees), fc.constantFrom('export', 'check', 'verify'), async (kind, option, text, command) => {
+      const file = { fifo, device: '/dev/zero', folder: base, huge, missing: path.join(base, 'nope'), mutated: path.join(base, 'mutated.json') }[kind];
+      if (kind === 'mutated') writeFileSync(file, text);
+      const r = await cli([command, '--workspace', folder, '--dsh-home', path.join(base, 'home'), option, file, '--json']);
+      const report = oneJsonObject(r.out);
+      assert.ok(!String(report.error ?? '').startsWith('internal error'), String(report.error));
+      if (kind === 'mutated') assert.ok(r.code === 0 || r.code === 1 || r.code === 2, `exit ${r.code}`);
+      else assert.equal(r.code, 2, `${kind}: exit ${r.code}`);
+    }), settings(60)).finally(() => rmSync(base, { recursive: true, force: true }));
   });
 
   it('the CLI prints its JSON object, and export and verify agree', async () => {

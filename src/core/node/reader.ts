@@ -1,4 +1,4 @@
-import { constants, promises as fs } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from 'node:fs';
 import * as path from 'node:path';
 import { MAX_SOURCE_BYTES, type ReadFailure } from '../problems/readFailure';
 
@@ -69,4 +69,46 @@ export async function readRegularFile(file: string, maxBytes: number): Promise<R
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * {@link readRegularFile} for the synchronous callers (the DSH install's files in the DSH home):
+ * only a regular file (a FIFO or device is opened non-blocking and refused, never read), at most
+ * `maxBytes`.
+ */
+export function readRegularFileSync(file: string, maxBytes: number): ReadResult {
+  const fail = (failure: ReadFailure): ReadResult => ({ ok: false, failure });
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return fail({ kind: 'missing' });
+    return fail({ kind: 'unreadable', reason: code ?? 'error' });
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return fail({ kind: 'not-a-regular-file' });
+    if (stat.size > maxBytes) return fail({ kind: 'too-large', size: stat.size });
+    const buffer = Buffer.alloc(Math.min(maxBytes, stat.size) + 1);
+    let total = 0;
+    for (;;) {
+      const bytesRead = readSync(fd, buffer, total, buffer.length - total, total);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > maxBytes) return fail({ kind: 'too-large', size: total });
+      if (total === buffer.length) return fail({ kind: 'unreadable', reason: 'the file grew while it was read' });
+    }
+    return { ok: true, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, total), realPath: file };
+  } catch (error) {
+    return fail({ kind: 'unreadable', reason: (error as NodeJS.ErrnoException).code ?? 'error' });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A file's text through {@link readRegularFileSync}; undefined when it is absent or cannot be read that way. */
+export function readTextFileSync(file: string, maxBytes: number): string | undefined {
+  const read = readRegularFileSync(file, maxBytes);
+  return read.ok ? Buffer.from(read.bytes).toString('utf8') : undefined;
 }

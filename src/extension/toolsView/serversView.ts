@@ -3,7 +3,7 @@ import { verifyFolder } from '../../core/app/export';
 import { COMMAND, SERVERS_VIEW_ID } from '../commandIds';
 import type { Ctx } from '../ctx';
 import type { McpJsonCheck } from '../mcpJsonCheck';
-import { fileFolders, mcpJsonUri, sourceUri } from '../mcpFiles';
+import { fileFolders, mcpJsonUri, readFileBytes, sourceUri } from '../mcpFiles';
 import { folderCounts, folderRows, serverEntries, type FolderRows, type ServerRow, type ServerState } from './serverRows';
 import { serverTools, type ServerTools, type ToolRow } from './probeFacts';
 import type { ProbeDiagnostics } from './probeDiagnostics';
@@ -203,11 +203,8 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     const uri = mcpJsonUri(folder);
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString() && !d.isClosed);
     if (open) return open.getText();
-    try {
-      return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    } catch {
-      return undefined;
-    }
+    const bytes = await readFileBytes(uri);
+    return bytes && new TextDecoder().decode(bytes);
   }
 
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
