@@ -21,7 +21,8 @@ import { makeProblem, type Problem } from '../problems/problems';
 import type { ReadFailure } from '../problems/readFailure';
 import { MAX_SOURCE_BYTES, readRegularFile, readWorkspaceFile, type ReadResult } from '../node/reader';
 import {
-  declarationReadDotMcp, DEVCONTAINER_SOURCE, devcontainerSubfolderSources, ROOT_DEVCONTAINER_SOURCE, dialectOf, DOT_MCP_SOURCE, dotMcpDiscoveryOn, effectiveMcpAccess, isFolderRelative, MCP_ACCESS_SETTING, sourceDigest, VSCODE_SOURCE, type SourceSpec,
+  declarationReadDotMcp, DEVCONTAINER_SOURCE, devcontainerSubfolderSources, ROOT_DEVCONTAINER_SOURCE, dialectOf, DOT_MCP_SOURCE, dotMcpDiscoveryOn, effectiveCollisionBehavior, effectiveMcpAccess, isFolderRelative,
+  MCP_ACCESS_SETTING, MCP_COLLISION_SETTING, sourceDigest, VSCODE_SOURCE, type SourceSpec,
 } from '../mcp/sources';
 import type { SettingsView } from '../settings/folderSettings';
 import { mergeSources, type SourceRead } from '../mcp/mergeSources';
@@ -115,7 +116,7 @@ export async function analyzeFolder(options: AnalyzeOptions, unsaved?: (sourcePa
     const decoded = decodeText(read.bytes);
     reads.push({ spec, analysis: decoded.ok ? await pinEnvFiles(analysis, options.folder, decoded.text, spec.dialect) : analysis });
   }
-  const merged = mergeSources(reads, readFailureProblem({ kind: 'missing' }, SOURCE_PATH));
+  const merged = mergeSources(reads, readFailureProblem({ kind: 'missing' }, SOURCE_PATH), { collisionBehavior: effectiveCollisionBehavior(options.resolveConfig?.(MCP_COLLISION_SETTING)) });
   const mcpAccess = effectiveMcpAccess(options.resolveConfig?.(MCP_ACCESS_SETTING));
   return mcpAccess === 'all' ? merged : { ...merged, mcpAccess };
 }

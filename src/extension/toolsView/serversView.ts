@@ -331,7 +331,8 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     const target = this.target(node, name);
     if (!target) return;
     // A server of another file (.mcp.json, the dev container or workspace file) opens there (docs/sources.md).
-    const elsewhere = target.name === undefined ? undefined : this.mcp.get(target.folder)?.analysis.serverKeys?.[target.name];
+    const keys = this.mcp.get(target.folder)?.analysis.serverKeys;
+    const elsewhere = target.name !== undefined && keys && Object.hasOwn(keys, target.name) ? keys[target.name] : undefined;
     const doc = await vscode.workspace.openTextDocument(elsewhere ? sourceUri(target.folder.uri, elsewhere.file) : mcpJsonUri(target.folder));
     const entry = elsewhere ?? (target.name === undefined ? undefined : serverEntries(doc.getText()).find((e) => e.name === target.name));
     const selection = entry ? new vscode.Range(entry.range.start.line, entry.range.start.character, entry.range.end.line, entry.range.end.character) : undefined;
