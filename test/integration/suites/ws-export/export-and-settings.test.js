@@ -278,6 +278,32 @@ describe('ws-export: the export command, the host store and settings', function 
     }
   });
 
+  it('input ids "__proto__" and "constructor": their values reach the host store as their own keys, the status misses none, Forget lists and removes both', async function () {
+    const CMD = 'dshBridgeTest.protoValue';
+    const reg = vscode.commands.registerCommand(CMD, (args) => `value-of-${args && args.which}`);
+    const withInputs = original.replace('"servers": {', `"inputs": [
+    { "type": "command", "id": "__proto__", "command": "${CMD}", "args": { "which": "proto" } },
+    { "type": "command", "id": "constructor", "command": "${CMD}", "args": { "which": "ctor" } }
+  ],
+  "servers": {
+    "proto": { "command": "node", "args": ["p.js"], "env": { "A": "\${input:__proto__}", "B": "\${input:constructor}" } },`);
+    fs.writeFileSync(mcpPath(), withInputs);
+    try {
+      const summary = await exportNow();
+      assert.strictEqual(summary.outcome, 'exported', JSON.stringify(summary));
+      const record = fs.readFileSync(folderRecord(envHome), 'utf8');
+      assert.deepStrictEqual(Object.entries(JSON.parse(record).inputs), [['__proto__', 'value-of-proto'], ['constructor', 'value-of-ctor']]);
+      await waitFor(() => extension().exports.status().state && extension().exports.status().state.state === 'up-to-date', 15000,
+        `the status to say up to date, no input missing (now ${JSON.stringify(extension().exports.status())})`);
+      const forgotten = await vscode.commands.executeCommand('dsh.forgetInputValues', workspaceFolder().uri);
+      assert.deepStrictEqual(forgotten, ['__proto__', 'constructor']);
+      assert.ok(!fs.existsSync(folderRecord(envHome)), 'the record is still there');
+    } finally {
+      reg.dispose();
+      fs.writeFileSync(mcpPath(), original);
+    }
+  });
+
   it('trust mode "pinned" with export on save: an unapproved server is not exported on save; the status item says so', async function () {
     await exportNow();
     await setting('dsh', 'trustMode', 'pinned', vscode.ConfigurationTarget.Global);
