@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { SOURCE_PATH } from '../core/mcp/analyze';
 import { DOT_MCP_SOURCE, isDevcontainerPath, isFolderRelative, VSCODE_SOURCE, type SourceSpec } from '../core/mcp/sources';
 import { MAX_SOURCE_BYTES, readRegularFile } from '../core/node/reader';
+import { IGNORE_FILE } from '../core/mcp/ignoreRules';
 
 /** `<folder>/.vscode/mcp.json` of a workspace folder. */
 export function mcpJsonUri(folder: vscode.WorkspaceFolder): vscode.Uri {
@@ -54,6 +55,17 @@ export function sourceOf(uri: vscode.Uri): { folders: vscode.WorkspaceFolder[]; 
   if (isDevcontainerPath(relative) && sourceUri(folder.uri, relative).toString() === uri.toString()) return { folders: [folder], spec: { path: relative, dialect: 'devcontainer' } };
   return undefined;
 }
+
+/** The folder whose `.dsh/.gitignore` this is (the analysis checks that it keeps the declaration out of git). */
+export function folderOfDeclarationIgnore(uri: vscode.Uri): vscode.WorkspaceFolder | undefined {
+  if (uri.scheme !== 'file') return undefined;
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  if (!folder || folder.uri.scheme !== 'file') return undefined;
+  return sourceUri(folder.uri, IGNORE_FILE).toString() === uri.toString() ? folder : undefined;
+}
+
+/** Selector and watcher pattern of every `.dsh/.gitignore` on disk. */
+export const DECLARATION_IGNORE_SELECTOR: vscode.DocumentFilter = { scheme: 'file', pattern: '**/.dsh/.gitignore' };
 
 /** Selector of every file VS Code runs MCP servers from (docs/sources.md), for diagnostics' code actions. */
 export const MCP_SOURCES_SELECTOR: vscode.DocumentSelector = [

@@ -160,6 +160,25 @@ describe('CLI (dist/cli.js)', function () {
     assert.match(refused.message, /__proto__/);
   });
 
+  it('a repository\'s .dsh/.gitignore that lets git commit the declaration: export and check warn declaration-committable (git agrees); with the rule added, no warning', () => {
+    const home = tempDir('cli-home-');
+    const folder = workspace('{"servers": {"a": {"command": "node"}}}', { '.dsh/.gitignore': '# ours\n*\n!declaration.json\n' });
+    execFileSync('git', ['init', '-q'], { cwd: folder });
+    const r = cli(['export', '--workspace', folder, '--json'], { home });
+    assert.equal(r.code, 0, r.stderr);
+    const warning = r.json().problems.find((p: { code: string }) => p.code === 'declaration-committable');
+    assert.ok(warning, r.stdout);
+    assert.equal(warning.file, '.dsh/.gitignore');
+    assert.equal(warning.severity, 'warning');
+    assert.deepEqual(warning.range, { start: { line: 2, character: 0 }, end: { line: 2, character: 17 } }, 'on the line that re-includes it');
+    const status = () => execFileSync('git', ['-c', 'core.excludesFile=/dev/null', 'status', '--porcelain', '--untracked-files=all'], { cwd: folder, encoding: 'utf8' });
+    assert.match(status(), /\?\? \.dsh\/declaration\.json/, 'git would commit it');
+    assert.match(cli(['check', '--workspace', folder], { home }).stdout, /\.dsh\/\.gitignore:3:1 warning declaration-committable: /);
+    writeFileSync(path.join(folder, '.dsh/.gitignore'), `${readFileSync(path.join(folder, '.dsh/.gitignore'), 'utf8')}declaration.json\n`);
+    assert.ok(!cli(['export', '--workspace', folder, '--json'], { home }).json().problems.some((p: { code: string }) => p.code === 'declaration-committable'));
+    assert.doesNotMatch(status(), /declaration\.json/);
+  });
+
   it('reads the settings layers the editor merges: --user-settings, --code-workspace, then the folder', () => {
     const home = tempDir('cli-home-');
     const parent = tempDir('cli-multi-');

@@ -31,6 +31,7 @@ import { decodeText, EMPTY_RANGE } from '../json/text';
 
 
 import { GENERATOR, serializeDeclaration, signDigest, type DeclarationBody } from '../declaration/declaration';
+import { declarationIgnoreProblem, exampleTempNames, gitignoreDecision, IGNORE_FILE } from '../mcp/ignoreRules';
 
 const MAX_DECLARATION_BYTES = 8 * 1024 * 1024;
 
@@ -117,8 +118,20 @@ export async function analyzeFolder(options: AnalyzeOptions, unsaved?: (sourcePa
     reads.push({ spec, analysis: decoded.ok ? await pinEnvFiles(analysis, options.folder, decoded.text, spec.dialect) : analysis });
   }
   const merged = mergeSources(reads, readFailureProblem({ kind: 'missing' }, SOURCE_PATH), { collisionBehavior: effectiveCollisionBehavior(options.resolveConfig?.(MCP_COLLISION_SETTING)) });
+  const committable = await declarationCommittable(options.folder, unsaved?.(IGNORE_FILE));
+  if (committable) merged.problems.push(committable);
   const mcpAccess = effectiveMcpAccess(options.resolveConfig?.(MCP_ACCESS_SETTING));
   return mcpAccess === 'all' ? merged : { ...merged, mcpAccess };
+}
+
+/**
+ * `declaration-committable` when the folder's `.dsh/.gitignore` (a repository's own, or one edited
+ * since) exists and does not ignore the declaration, evaluated as git evaluates it. None when there
+ * is no such file: the export writes one that does. `held`: the text an editor holds unsaved.
+ */
+async function declarationCommittable(folder: string, held?: Uint8Array): Promise<Problem | undefined> {
+  const read: ReadResult = held ? { ok: true, bytes: held, realPath: IGNORE_FILE } : await readWorkspaceFile(folder, IGNORE_FILE, MAX_IGNORE_BYTES);
+  return read.ok ? declarationIgnoreProblem(Buffer.from(read.bytes).toString('utf8')) : undefined;
 }
 
 /** The first pin of `pins` whose file no longer holds the pinned bytes (changed, removed, created or unreadable), if any. */
@@ -343,12 +356,13 @@ const TEMP_RULE = '.*.tmp';
 const MAX_IGNORE_BYTES = 64 * 1024;
 
 /**
- * Writes `.dsh/.gitignore` when there is none. A repository's own file is kept as it is (it may
- * make the declaration committable); only the temp-file rule is appended when it is missing.
+ * Writes `.dsh/.gitignore` when there is none. A repository's own file is kept as it is (when it
+ * makes the declaration committable, the analysis says so: `declaration-committable`); only the
+ * temp-file rule is appended when git would not ignore the temp files by it.
  * A `.gitignore` that is not a regular file inside the workspace stops the export.
  */
 async function ensureIgnoreRules(folder: string, dir: ConfinedDir): Promise<void> {
-  const relative = `${path.dirname(DECLARATION_PATH)}/.gitignore`;
+  const relative = IGNORE_FILE;
   const exists = await fs.lstat(dir.path('.gitignore')).catch(() => undefined);
   if (!exists) {
     await dir.write('.gitignore', DEFAULT_IGNORE);
@@ -360,7 +374,7 @@ async function ensureIgnoreRules(folder: string, dir: ConfinedDir): Promise<void
     throw new ExportError(`${relative} cannot be used (${why}): the export needs it to keep its temporary files out of commits; nothing was written`);
   }
   const text = Buffer.from(read.bytes).toString('utf8');
-  if (text.split(/\r?\n/).some((line) => line.trim() === TEMP_RULE)) return;
+  if (exampleTempNames().every((name) => gitignoreDecision(text, name).ignored)) return;
   const separator = text === '' || text.endsWith('\n') ? '' : '\n';
   await dir.write('.gitignore', `${text}${separator}# Added by DSH Bridge: its temporary files are never committed.\n${TEMP_RULE}\n`);
 }
