@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { HostStore } from '../../src/core/node/hostStore';
 import { tempDir } from './helpers';
@@ -66,5 +67,94 @@ describe('host store: keys that name Object.prototype members', () => {
     assert.deepEqual(Object.keys(probes), ['__proto__', 'constructor', 'other']);
     assert.ok(Object.hasOwn(probes, '__proto__'));
     assert.equal(probes['__proto__'].name, 'p');
+  });
+});
+
+describe('host store: its files and folders are this user\'s, 0600 and 0700', function () {
+  before(function () {
+    if (process.platform === 'win32') this.skip(); // modes and owners do not apply there
+  });
+  const mode = (file: string) => statSync(file).mode & 0o777;
+  const KEY = `${'ab'.repeat(32)}\n`;
+
+  it('a signing.key with a wider mode is tightened to 0600 before it is used, bridge/ to 0700, and the log says so', async () => {
+    const home = tempDir();
+    mkdirSync(path.join(home, 'bridge'), { mode: 0o755 });
+    chmodSync(path.join(home, 'bridge'), 0o755);
+    writeFileSync(path.join(home, 'bridge/signing.key'), KEY);
+    chmodSync(path.join(home, 'bridge/signing.key'), 0o644);
+    const lines: string[] = [];
+    const key = await new HostStore(home, { log: (l) => lines.push(l) }).readSigningKey();
+    assert.equal(key?.toString('hex'), 'ab'.repeat(32));
+    assert.equal(mode(path.join(home, 'bridge/signing.key')), 0o600);
+    assert.equal(mode(path.join(home, 'bridge')), 0o700);
+    assert.deepEqual(lines.map((l) => l.replace(home, '~')), [
+      '~/bridge had mode 0755; tightened to 0700 (it holds input values and the signing key)',
+      '~/bridge/signing.key had mode 0644; tightened to 0600 (it signs this user\'s declarations)',
+    ]);
+    // The export's path (signingKey) too.
+    chmodSync(path.join(home, 'bridge/signing.key'), 0o640);
+    assert.equal((await new HostStore(home, { log: () => undefined }).signingKey()).toString('hex'), 'ab'.repeat(32));
+    assert.equal(mode(path.join(home, 'bridge/signing.key')), 0o600);
+  });
+
+  it('a signing.key that is a link, a FIFO or too long is refused, never waited on', async () => {
+    const home = tempDir();
+    mkdirSync(path.join(home, 'bridge'), { mode: 0o700 });
+    const key = path.join(home, 'bridge/signing.key');
+    const elsewhere = path.join(tempDir('key-'), 'k');
+    writeFileSync(elsewhere, KEY, { mode: 0o600 });
+    symlinkSync(elsewhere, key);
+    const store = new HostStore(home, { log: () => undefined });
+    await assert.rejects(store.readSigningKey(), /signing\.key is a link/);
+    await assert.rejects(store.signingKey(), /signing\.key is a link/);
+    rmSync(key);
+    execFileSync('mkfifo', ['-m', '0600', key]);
+    await assert.rejects(store.readSigningKey(), /signing\.key is not a regular file/);
+    rmSync(key);
+    writeFileSync(key, `${KEY}${' '.repeat(200)}\n`, { mode: 0o600 });
+    await assert.rejects(store.readSigningKey(), /malformed/);
+  });
+
+  it('bridge/probes and every folder of the store are 0700: created so, and an existing wider one is tightened on the next write', async () => {
+    const home = tempDir();
+    const folder = tempDir('ws-');
+    const store = new HostStore(home, { log: () => undefined });
+    await store.recordProbes(folder, {});
+    await store.setInput(folder, 'id', 'v');
+    await store.recordExport(folder, []);
+    for (const dir of ['bridge', 'bridge/probes', 'bridge/folders', 'bridge/exports']) assert.equal(mode(path.join(home, dir)), 0o700, dir);
+    for (const dir of ['bridge', 'bridge/probes', 'bridge/exports']) chmodSync(path.join(home, dir), 0o755);
+    const lines: string[] = [];
+    // A write to bridge/folders only: every folder of the store is tightened with it.
+    await new HostStore(home, { log: (l) => lines.push(l) }).setInput(folder, 'id', 'w');
+    for (const dir of ['bridge', 'bridge/probes', 'bridge/exports']) assert.equal(mode(path.join(home, dir)), 0o700, dir);
+    assert.equal(lines.length, 3);
+  });
+
+  it('a store folder or a signing.key of another user is refused with a clear message', async function () {
+    if (process.getuid?.() !== 0) this.skip(); // giving a file to another user needs root
+    const home = tempDir();
+    const folder = tempDir('ws-');
+    const store = new HostStore(home, { log: () => undefined });
+    await store.signingKey();
+    const key = path.join(home, 'bridge/signing.key');
+    chownSync(key, 4242, 4242);
+    await assert.rejects(store.readSigningKey(), /signing\.key belongs to another user \(uid 4242, not 0\)/);
+    chownSync(key, 0, 0);
+    assert.ok(await store.readSigningKey());
+    chownSync(path.join(home, 'bridge'), 4242, 4242);
+    await assert.rejects(store.setInput(folder, 'id', 'v'), /bridge belongs to another user \(uid 4242, not 0\)/);
+    await assert.rejects(store.readSigningKey(), /bridge belongs to another user/);
+  });
+
+  it('a FIFO in place of a record is refused at once', async () => {
+    const home = tempDir();
+    const folder = tempDir('ws-');
+    const store = new HostStore(home, { log: () => undefined });
+    await store.setInput(folder, 'id', 'v');
+    rmSync(store.folderFile(folder));
+    execFileSync('mkfifo', ['-m', '0600', store.folderFile(folder)]);
+    await assert.rejects(store.readFolder(folder), /cannot be read \(it is not a regular file/);
   });
 });
