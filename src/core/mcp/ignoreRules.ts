@@ -108,19 +108,10 @@ export function wildmatch(pattern: string, text: string, pathname: boolean): boo
   return dowild(pattern, 0, text, 0, pathname) === MATCH;
 }
 
-const CLASSES: Record<string, (c: string) => boolean> = {
-  alnum: (c) => /^[A-Za-z0-9]$/.test(c),
-  alpha: (c) => /^[A-Za-z]$/.test(c),
-  blank: (c) => c === ' ' || c === '\t',
-  cntrl: (c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127,
-  digit: (c) => /^[0-9]$/.test(c),
-  graph: (c) => c.charCodeAt(0) > 32 && c.charCodeAt(0) < 127,
-  lower: (c) => /^[a-z]$/.test(c),
-  print: (c) => c.charCodeAt(0) >= 32 && c.charCodeAt(0) < 127,
-  punct: (c) => c.charCodeAt(0) > 32 && c.charCodeAt(0) < 127 && !/^[A-Za-z0-9]$/.test(c),
-  space: (c) => /^[ \t\n\v\f\r]$/.test(c),
-  upper: (c) => /^[A-Z]$/.test(c),
-  xdigit: (c) => /^[0-9A-Fa-f]$/.test(c),
+/** POSIX classes as wildmatch tests them (C locale). */
+const CLASSES: Record<string, RegExp> = {
+  alnum: /[A-Za-z0-9]/, alpha: /[A-Za-z]/, blank: /[ \t]/, cntrl: /[\0-\x1f\x7f]/, digit: /[0-9]/, graph: /[!-~]/,
+  lower: /[a-z]/, print: /[ -~]/, punct: /[!-/:-@[-`{-~]/, space: /[ \t\n\v\f\r]/, upper: /[A-Z]/, xdigit: /[0-9A-Fa-f]/,
 };
 
 const isGlobSpecial = (c: string | undefined) => c === '*' || c === '?' || c === '[' || c === '\\';
@@ -220,9 +211,9 @@ function dowild(p: string, pi: number, t: string, ti: number, pathname: boolean)
               pc = '[';
               if (tc === pc) matched = true;
             } else {
-              const test = Object.hasOwn(CLASSES, p.slice(s, s + length)) ? CLASSES[p.slice(s, s + length)] : undefined;
-              if (!test) return ABORT_ALL; // a malformed [:class:]
-              if (test(tc!)) matched = true;
+              const name = p.slice(s, s + length);
+              if (!Object.hasOwn(CLASSES, name)) return ABORT_ALL; // a malformed [:class:]
+              if (CLASSES[name].test(tc!)) matched = true;
               pc = undefined;
             }
           } else if (tc === pc) {

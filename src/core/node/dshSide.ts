@@ -45,8 +45,8 @@ export const launcherWrapper = (dshHome: string) => path.join(launcherDir(dshHom
 export const profileDir = (dshHome: string, profile: string) => path.join(dshHome, 'profiles', profile);
 
 export function sha256File(file: string): string | undefined {
-  const read = readRegularFileSync(file, MAX_HASHED_BYTES);
-  return read.ok ? createHash('sha256').update(read.bytes).digest('hex') : undefined;
+  const bytes = readRegularFileSync(file, MAX_HASHED_BYTES);
+  return bytes && createHash('sha256').update(bytes).digest('hex');
 }
 
 export function packageVersion(nodeModules: string, name: string): string | null {

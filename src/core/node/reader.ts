@@ -73,42 +73,31 @@ export async function readRegularFile(file: string, maxBytes: number): Promise<R
 
 /**
  * {@link readRegularFile} for the synchronous callers (the DSH install's files in the DSH home):
- * only a regular file (a FIFO or device is opened non-blocking and refused, never read), at most
- * `maxBytes`.
+ * the bytes of a regular file of at most `maxBytes` (a FIFO or device is opened non-blocking and
+ * never read); undefined when it is absent or cannot be read so.
  */
-export function readRegularFileSync(file: string, maxBytes: number): ReadResult {
-  const fail = (failure: ReadFailure): ReadResult => ({ ok: false, failure });
+export function readRegularFileSync(file: string, maxBytes: number): Buffer | undefined {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return fail({ kind: 'missing' });
-    return fail({ kind: 'unreadable', reason: code ?? 'error' });
+  } catch {
+    return undefined;
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) return fail({ kind: 'not-a-regular-file' });
-    if (stat.size > maxBytes) return fail({ kind: 'too-large', size: stat.size });
-    const buffer = Buffer.alloc(Math.min(maxBytes, stat.size) + 1);
+    if (!stat.isFile() || stat.size > maxBytes) return undefined;
+    const buffer = Buffer.alloc(stat.size + 1); // one byte more: a file that grew is not read
     let total = 0;
-    for (;;) {
-      const bytesRead = readSync(fd, buffer, total, buffer.length - total, total);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-      if (total > maxBytes) return fail({ kind: 'too-large', size: total });
-      if (total === buffer.length) return fail({ kind: 'unreadable', reason: 'the file grew while it was read' });
-    }
-    return { ok: true, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, total), realPath: file };
-  } catch (error) {
-    return fail({ kind: 'unreadable', reason: (error as NodeJS.ErrnoException).code ?? 'error' });
+    for (let n; total < buffer.length && (n = readSync(fd, buffer, total, buffer.length - total, total)) > 0;) total += n;
+    return total > stat.size ? undefined : buffer.subarray(0, total);
+  } catch {
+    return undefined;
   } finally {
     closeSync(fd);
   }
 }
 
-/** A file's text through {@link readRegularFileSync}; undefined when it is absent or cannot be read that way. */
+/** A file's text through {@link readRegularFileSync}. */
 export function readTextFileSync(file: string, maxBytes: number): string | undefined {
-  const read = readRegularFileSync(file, maxBytes);
-  return read.ok ? Buffer.from(read.bytes).toString('utf8') : undefined;
+  return readRegularFileSync(file, maxBytes)?.toString('utf8');
 }
