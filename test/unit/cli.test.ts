@@ -143,7 +143,8 @@ describe('CLI (dist/cli.js)', function () {
     const inputs = ids.map((id) => ({ id, type: 'promptString', description: id, password: true }));
     const env = Object.fromEntries(ids.map((id, i) => [`V${i}`, `\${input:${id}}`]));
     const fixture = path.join(ROOT, 'test/fixtures/mcp-servers/tool-fixture.mjs');
-    const folder = workspace(JSON.stringify({ inputs, servers: { fx: { command: process.execPath, args: [fixture], env } } }));
+    // The server is named so too (its DSH serverName is "_proto": a serverName never holds "__").
+    const folder = workspace(`{"inputs": ${JSON.stringify(inputs)}, "servers": {"__proto__": ${JSON.stringify({ command: process.execPath, args: [fixture], env })}}}`);
     const list = () => cli(['inputs', 'list', '--workspace', folder, '--json'], { home }).json().inputs.map((r: { id: string; stored: boolean }) => `${r.id} ${r.stored ? 'stored' : 'missing'}`);
     for (const [i, id] of ids.entries()) {
       const set = cli(['inputs', 'set', id, '--workspace', folder], { home, input: `value-${i}\n` });
@@ -151,11 +152,15 @@ describe('CLI (dist/cli.js)', function () {
     }
     // Each later set kept the earlier ones (the first was __proto__).
     assert.deepEqual(list(), ['__proto__ stored', 'constructor stored', 'hasOwnProperty stored', 'toString stored']);
-    const probe = cli(['probe', 'fx', '--workspace', folder, '--json'], { home });
+    const probe = cli(['probe', '__proto__', '--workspace', folder, '--json'], { home });
     assert.equal(JSON.parse(probe.stdout).servers[0].outcome, 'ok', probe.stdout);
+    assert.equal(cli(['export', '--workspace', folder], { home }).code, 0);
+    const [exported] = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8')).servers;
+    assert.deepEqual([exported.name, exported.serverName], ['__proto__', '_proto']);
+    assert.deepEqual(Object.keys(exported.tools?.pins ?? {}), ['echo', 'add', 'danger'], 'the probe was recorded and pinned');
     assert.equal(cli(['inputs', 'forget', '__proto__', '--workspace', folder], { home }).code, 0);
     assert.deepEqual(list(), ['__proto__ missing', 'constructor stored', 'hasOwnProperty stored', 'toString stored']);
-    const refused = JSON.parse(cli(['probe', 'fx', '--workspace', folder, '--json'], { home }).stdout).servers[0];
+    const refused = JSON.parse(cli(['probe', '__proto__', '--workspace', folder, '--json'], { home }).stdout).servers[0];
     assert.equal(refused.outcome, 'refused', 'without the value of __proto__ the server is not started');
     assert.match(refused.message, /__proto__/);
   });
