@@ -314,7 +314,7 @@ describe('ws-export: the export command, the host store and settings', function 
     try {
       await waitFor(() => ours().length === 1, 15000, `declaration-committable on .dsh/.gitignore (now ${JSON.stringify(ours().map((d) => d.code))})`);
       const [d] = ours();
-      assert.strictEqual(d.code.value, 'declaration-committable');
+      assert.strictEqual(typeof d.code === 'object' ? d.code.value : d.code, 'declaration-committable');
       assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Warning);
       assert.deepStrictEqual([d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character], [2, 0, 2, 17]);
       const doc = await vscode.workspace.openTextDocument(uri);
