@@ -191,7 +191,10 @@ describe('ws-sources: every file VS Code runs the folder\'s servers from', funct
       await config.update('collisionBehavior', undefined, vscode.ConfigurationTarget.Workspace);
       fs.writeFileSync(mcpJson, original);
       await waitFor(() => codes(uriOf('.vscode/mcp.json')).length === 0 && codes(dotMcp).includes('shadowed-server'), 15000, 'the fixture as it was');
+      // The next test starts from a declaration of the files as they are, and a status that says so.
       await vscode.commands.executeCommand('dsh.exportMcpServers', [folder.uri]);
+      await waitFor(async () => (await vscode.commands.executeCommand('dsh.verifyDeclaration', folder.uri)).ok, 15000, 'a fresh declaration of the fixture');
+      await waitFor(() => { const s = extension().exports.status(); return s.state && s.state.state === 'up-to-date'; }, 15000, 'the status of the fresh declaration');
     }
   });
 
