@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { analyzeSource, type AnalyzeOptions, type Analysis } from '../../src/core/mcp/analyze';
@@ -48,4 +48,32 @@ export function covered(text: string, range: { start: { line: number; character:
   const lines = text.split(/\r\n|\r|\n/);
   if (range.start.line !== range.end.line) return `${lines[range.start.line].slice(range.start.character)}...`;
   return lines[range.start.line].slice(range.start.character, range.end.character);
+}
+
+/** Whether a process runs (Linux: not a zombie, which kill(pid, 0) still finds; elsewhere kill(pid, 0)). */
+export function processRuns(pid: number): boolean {
+  if (process.platform === 'linux') {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every file under `dir` (recursively, links not followed) whose bytes contain `text`. */
+export function filesContaining(dir: string, text: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    if (entry.isFile() && readFileSync(file).includes(text)) found.push(file);
+  }
+  return found;
 }
