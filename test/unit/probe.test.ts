@@ -257,5 +257,19 @@ describe('probe: servers started as DSH starts them (real MCP servers)', functio
       assert.deepEqual(filesContaining(dshHome, canary), []);
       assert.deepEqual(filesContaining(folder, canary), []);
     });
+
+    it('forget masks the value in a probe recorded before masking existed', async () => {
+      const folder = workspace(secretServer());
+      const dshHome = tempDir('dsh-home-');
+      const store = new HostStore(dshHome);
+      await store.setInput(folder, 'tok', canary);
+      const real = { name: 'look', description: `uses ${canary}`, inputSchema: { type: 'object', properties: { [canary]: { type: 'string' } } } };
+      await store.recordProbes(folder, { leaky: { name: 'leaky', pin: 'sha256:x', probedAt: 'then', tools: [{ ...real, pin: toolPin(real) }] } });
+      await store.forgetInput(folder, 'tok');
+      assert.deepEqual(filesContaining(dshHome, canary), []);
+      const [tool] = (await store.probedServers(folder)).leaky.tools;
+      assert.equal(tool.description, 'uses ***');
+      assert.deepEqual(tool.pin, toolPin(real), 'the pin stays the real definition\'s');
+    });
   });
 });

@@ -9,6 +9,7 @@ import { sha256Hex } from '../json/canonicalJson';
 import { readRegularFile } from './reader';
 import { readFailureReason } from '../problems/readFailure';
 import { ToolPinSchema } from '../declaration/toolsModel';
+import { secretMask } from '../tools/maskSecrets';
 
 /**
  * The host side of the bridge, under `<dshHome>/bridge/` (never in a workspace): the signing
@@ -285,15 +286,39 @@ export class HostStore {
     });
   }
 
-  /** Forgets one input value, or all of the folder's when `id` is undefined. */
+  /**
+   * Forgets one input value, or all of the folder's when `id` is undefined, and masks the values
+   * in the folder's recorded probes (a probe before masking existed may have stored a tool
+   * description that quoted one).
+   */
   async forgetInput(folder: string, id?: string): Promise<void> {
+    const forgotten: string[] = [];
     await this.updateFolder(folder, (r) => {
-      if (id === undefined) r.inputs.clear();
-      else r.inputs.delete(id);
+      if (id === undefined) {
+        forgotten.push(...r.inputs.values());
+        r.inputs.clear();
+      } else if (r.inputs.has(id)) {
+        forgotten.push(r.inputs.get(id)!);
+        r.inputs.delete(id);
+      }
     });
     // A write killed midway leaves a temp copy of the record, input values included: forgotten too.
     const file = this.folderFile(folder);
     await removeTempFiles(path.dirname(file), { abandonedOnly: false, of: path.basename(file) });
+    await this.maskProbes(folder, forgotten);
+  }
+
+  /** Rewrites the folder's recorded probes with `values` masked in their texts (pins unchanged). */
+  private async maskProbes(folder: string, values: readonly string[]): Promise<void> {
+    const absolute = path.resolve(folder);
+    const servers: Record<string, ProbedServerRecord> = values.length ? await this.probedServers(absolute).catch(() => ({})) : {};
+    if (Object.keys(servers).length === 0) return;
+    const mask = secretMask(values);
+    for (const tool of Object.values(servers).flatMap((s) => s.tools)) {
+      tool.description = mask.text(tool.description);
+      tool.inputSchema = mask.json(tool.inputSchema);
+    }
+    await this.writeJson(this.probesFile(absolute), { version: 1, folder: absolute, servers });
   }
 
   async approve(folder: string, serverName: string, pin: string): Promise<void> {
