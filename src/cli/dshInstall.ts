@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CommandUsageError, type CommandContext } from './context';
@@ -8,6 +8,7 @@ import {
   lspPackagesUnloadable, missingLspPackages, nodeFitsDsh, nodeVersion, profileDir, profilesModuleFallback, sha256File, writeHmrFix, type FoundLauncher,
 } from '../core/node/dshSide';
 import { BUNDLE_DIR, LAUNCHER_LOCK_DIR, PLUGIN_FILE, bundleMatchesCheckout, lockMismatches, lockStamp, lockedVersions } from './dshLayout';
+import { readTextFileSync } from '../core/node/reader';
 
 export const DSH_USAGE = 'dsh install [--profile NAME] [--node PATH] [--bundle-only]   install DSH rc.8 (pinned lockfile) and this bridge\'s bundle into a profile';
 
@@ -95,7 +96,7 @@ function installLauncher(ctx: CommandContext, say: (step: string, action: string
   const dir = launcherDir(ctx.dshHome);
   const nodeModules = path.join(dir, 'node_modules');
   const stamp = lockStamp();
-  const current = existsSync(path.join(nodeModules, STAMP)) && readFileSync(path.join(nodeModules, STAMP), 'utf8').trim() === stamp && lockMismatches(nodeModules).length === 0;
+  const current = readTextFileSync(path.join(nodeModules, STAMP), 4096)?.trim() === stamp && lockMismatches(nodeModules).length === 0;
   if (current) {
     say('DSH launcher', `0.1.0-rc.8 and its peers already installed in ${dir}`);
   } else {
@@ -121,7 +122,7 @@ function installLauncher(ctx: CommandContext, say: (step: string, action: string
     `exec "${node}" "${path.join(nodeModules, '@deepseek-ai/dsh/lib/bin.js')}" "$@"`,
     '',
   ].join('\n');
-  if (existsSync(wrapper) && readFileSync(wrapper, 'utf8') === text) say('dsh command', `${wrapper} already runs it on Node ${nodeVersion(node)}`);
+  if (readTextFileSync(wrapper, 64 * 1024) === text) say('dsh command', `${wrapper} already runs it on Node ${nodeVersion(node)}`);
   else {
     mkdirSync(path.dirname(wrapper), { recursive: true });
     writeFileSync(wrapper, text, { mode: 0o755 });

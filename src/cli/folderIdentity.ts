@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeValue, parseJsonc, propertyValue } from '../core/json/jsonTree';
-import { readWorkspaceFile } from '../core/node/reader';
+import { MAX_SOURCE_BYTES, readRegularFile, readWorkspaceFile } from '../core/node/reader';
+import { readFailureReason } from '../core/problems/readFailure';
 import {
   readSetting, SETTING, SETTING_SCHEMAS, settingLayersFromFiles, settingsViewFromFiles, type FolderIdentity, type SettingsFileLayer,
 } from '../core/settings/folderSettings';
@@ -12,15 +12,15 @@ import { CommandUsageError, type CliIo } from './context';
 /**
  * The folder and the settings the editor would see for it, from the files a CLI can read: the
  * user settings file (given), the .code-workspace file (given) and the folder's own
- * `.vscode/settings.json`. A given file that cannot be read is a usage error.
+ * `.vscode/settings.json`. A given file is read as every source is: a regular file only (a FIFO
+ * or a device is refused without waiting on it) of at most 1 MiB; one that cannot be read so is a
+ * usage error.
  */
 export async function folderIdentity(folder: string, codeWorkspace: string | undefined, userSettings: string | undefined, io: CliIo): Promise<{ identity: FolderIdentity; userHomeSetting?: string }> {
   const given = async (file: string, option: string) => {
-    try {
-      return await readFile(file, 'utf8');
-    } catch (error) {
-      throw new CommandUsageError(`${option} ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
+    const read = await readRegularFile(file, MAX_SOURCE_BYTES);
+    if (!read.ok) throw new CommandUsageError(`${option} ${file} cannot be read (${readFailureReason(read.failure, MAX_SOURCE_BYTES)})`);
+    return Buffer.from(read.bytes).toString('utf8');
   };
   const layers: SettingsFileLayer[] = [];
   if (userSettings !== undefined) layers.push({ level: 'user', kind: 'settings', text: await given(userSettings, '--user-settings'), file: path.resolve(userSettings) });

@@ -63,7 +63,7 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
   }
   // Ids with a stored value are the user's: the import gives its credentials other ids.
   const { store } = ctx.ports;
-  const storedInputIds = Object.keys((await store.readFolder(folder)).inputs);
+  const storedInputIds = [...(await store.readFolder(folder)).inputs.keys()];
   const plan = planImport({ client, sources: read.sources, folder, target: target.text, readNotes: read.notes, storedInputIds });
   // Keyed with this machine's signing key (created on first use, as an export does): the id covers the credential values.
   const preview = importPreviewId(plan, await store.signingKey());

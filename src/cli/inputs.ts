@@ -35,8 +35,8 @@ export async function runInputs(ctx: CommandContext): Promise<number> {
       const record = await store.readFolder(folder);
       const analysis = await analyzeFolder(ctx.ports, folderAnalyzeOptions(identity));
       const declared = analysis.inputs.map((i) => i.id);
-      const ids = [...new Set([...declared, ...Object.keys(record.inputs)])].sort();
-      const rows = ids.map((id) => ({ id, stored: Object.hasOwn(record.inputs, id), referenced: declared.includes(id) }));
+      const ids = [...new Set([...declared, ...record.inputs.keys()])].sort();
+      const rows = ids.map((id) => ({ id, stored: record.inputs.has(id), referenced: declared.includes(id) }));
       if (json) io.out(JSON.stringify({ inputs: rows }));
       else if (!rows.length) io.out('No inputs referenced or stored for this folder.');
       else io.out(table([['INPUT', 'VALUE', 'REFERENCED'], ...rows.map((r) => [r.id, r.stored ? 'stored' : 'missing', r.referenced ? 'yes' : 'no'])]));

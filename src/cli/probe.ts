@@ -24,7 +24,12 @@ export async function runProbe(ctx: CommandContext): Promise<number> {
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs >= 100 && timeoutMs <= 600_000)) {
     throw new CommandUsageError('--timeout takes milliseconds, an integer from 100 to 600000');
   }
-  const result = await probeFolder(ctx.ports, { ...identity, names: args.length ? args : undefined, timeoutMs });
+  // Each server runs in its own process group, out of reach of the terminal's Ctrl+C: an
+  // interrupt exits through process.exit, whose exit handler kills the groups still running.
+  const interrupted = (signal: NodeJS.Signals) => process.exit(signal === 'SIGINT' ? 130 : 143);
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  const result = await probeFolder(ctx.ports, { ...identity, names: args.length ? args : undefined, timeoutMs })
+    .finally(() => process.off('SIGINT', interrupted).off('SIGTERM', interrupted));
   const ok = !result.error && result.servers.length > 0 && result.servers.every((s) => s.outcome === 'ok');
   if (json) {
     io.out(JSON.stringify({ ...result, toolChoice: { choices: result.toolChoice.choices, problems: result.toolChoice.problems } }));
@@ -51,6 +56,7 @@ function print(result: FolderProbe, io: CommandContext['io']): void {
       ])];
       io.out(table(rows));
     }
+    for (const p of server.leftRunning ?? []) io.out(`  a process it started is still running: pid ${p.pid}, ${p.command}`);
     if (server.stderr.length && server.outcome !== 'ok') {
       io.out('  stderr (first lines, secrets masked):');
       for (const line of server.stderr) io.out(`    ${line}`);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { analyzeSource, type AnalyzeOptions } from '../core/mcp/analyze';
-import { FIXABLE_CODES, quickFixesFor } from '../core/mcp/quickFixes';
+import { FIXABLE_CODES, quickFixesFor, type QuickFix } from '../core/mcp/quickFixes';
+import { declarationIgnoreFix, declarationIgnoreProblem } from '../core/mcp/ignoreRules';
 import type { Problem } from '../core/problems/problems';
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
 import { translate } from './l10n';
@@ -53,18 +54,34 @@ export class McpCodeActions implements vscode.CodeActionProvider {
       const problem = find(diagnostic);
       if (!problem) continue;
       const fixes = quickFixesFor(text, problem, { inputDescription: (id) => translate('Value of {id}', { id }) });
-      for (const fix of fixes) {
-        const action = new vscode.CodeAction(translate(fix.title, fix.args), vscode.CodeActionKind.QuickFix);
-        const edit = new vscode.WorkspaceEdit();
-        for (const e of fix.edits) {
-          edit.replace(document.uri, new vscode.Range(document.positionAt(e.offset), document.positionAt(e.offset + e.length)), e.content);
-        }
-        action.edit = edit;
-        action.diagnostics = [diagnostic];
-        action.isPreferred = fix.isPreferred;
-        actions.push(action);
-      }
+      for (const fix of fixes) actions.push(codeAction(document, fix, [diagnostic]));
     }
     return actions;
+  }
+}
+
+/** A core fix as a code action on `document`. */
+function codeAction(document: vscode.TextDocument, fix: QuickFix, diagnostics: vscode.Diagnostic[]): vscode.CodeAction {
+  const action = new vscode.CodeAction(translate(fix.title, fix.args), vscode.CodeActionKind.QuickFix);
+  const edit = new vscode.WorkspaceEdit();
+  for (const e of fix.edits) {
+    edit.replace(document.uri, new vscode.Range(document.positionAt(e.offset), document.positionAt(e.offset + e.length)), e.content);
+  }
+  action.edit = edit;
+  action.diagnostics = diagnostics;
+  action.isPreferred = fix.isPreferred;
+  return action;
+}
+
+/** The fix of `declaration-committable` in a `.dsh/.gitignore`: the rule that ignores the declaration, added last. */
+export class DeclarationIgnoreCodeActions implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && codeOf(d) === 'declaration-committable');
+    const text = document.getText();
+    // The text decides: a document already fixed (its check not run yet) gets no second rule.
+    if (ours.length === 0 || !declarationIgnoreProblem(text)) return [];
+    return [codeAction(document, declarationIgnoreFix(text), ours)];
   }
 }

@@ -81,7 +81,7 @@ export class Ctx {
 
   /** Input ids with a value stored for the folder: in secret storage, or in the host store (where the CLI stores them). */
   async storedInputIds(folderPath: string): Promise<string[]> {
-    const host = Object.keys((await this.hostStore().readFolder(folderPath).catch(() => undefined))?.inputs ?? {});
+    const host = (await this.hostStore().readFolder(folderPath).catch(() => undefined))?.inputs.keys() ?? [];
     return [...new Set([...(await this.secrets.ids(folderPath)), ...host])].sort();
   }
 

@@ -90,7 +90,7 @@ export interface ChangedConcerns {
   skillRoots: boolean;
   /** `dsh.tools`: which probed tools DSH sessions get. */
   tools: boolean;
-  /** `chat.mcp.access`: which files VS Code runs a folder's servers from (`.mcp.json` or not). */
+  /** `chat.mcp.access` and `chat.mcp.collisionBehavior`: which files and which of their servers VS Code runs. */
   sources: boolean;
   any: boolean;
 }
@@ -102,7 +102,7 @@ export function changedConcerns(affects: (section: string) => boolean): ChangedC
   const lsp = affects('dsh.lsp.servers');
   const skillRoots = affects('dsh.skills.customRoots') || home;
   const tools = affects('dsh.tools');
-  const sources = affects('chat.mcp.access');
+  const sources = affects('chat.mcp.access') || affects('chat.mcp.collisionBehavior');
   return { trustMode, home, export: exportSettings, lsp, skillRoots, tools, sources, any: trustMode || home || exportSettings || lsp || skillRoots || tools || sources };
 }
 

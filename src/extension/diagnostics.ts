@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Problem, Severity } from '../core/problems/problems';
 import type { ChangedConcerns } from './decisions';
 import { translate } from './l10n';
-import { MCP_SOURCES_GLOB } from './mcpFiles';
+import { DECLARATION_IGNORE_SELECTOR, MCP_SOURCES_GLOB } from './mcpFiles';
 
 /** The `source` of every diagnostic of the extension (mcp.json, settings files, SKILL.md). */
 export const DIAGNOSTIC_SOURCE = 'dsh-bridge';
@@ -97,7 +97,7 @@ export class DiagnosticsOwner implements vscode.Disposable {
 
   constructor(onConfiguration: vscode.Event<ChangedConcerns>) {
     const onDisk = (uri: vscode.Uri) => this.route(uri, 'disk');
-    for (const pattern of [MCP_SOURCES_GLOB, '**/.vscode/settings.json', '{**/.git,**/.dsh/skills/**,**/.agents/skills/**}']) {
+    for (const pattern of [MCP_SOURCES_GLOB, DECLARATION_IGNORE_SELECTOR.pattern as string, '**/.vscode/settings.json', '{**/.git,**/.dsh/skills/**,**/.agents/skills/**}']) {
       const watcher = vscode.workspace.createFileSystemWatcher(pattern);
       this.disposables.push(watcher, watcher.onDidCreate(onDisk), watcher.onDidChange(onDisk), watcher.onDidDelete(onDisk));
     }

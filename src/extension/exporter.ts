@@ -106,7 +106,7 @@ export class Exporter {
           missing.push(input.id);
           continue;
         }
-        const definition = analysis.inputDefinitions[input.id];
+        const definition = Object.hasOwn(analysis.inputDefinitions, input.id) ? analysis.inputDefinitions[input.id] : undefined;
         if (!definition) continue;
         const answer = await promptForInput(definition, folder, multiRoot);
         if (!answer) {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { McpCodeActions } from './codeActions';
+import { DeclarationIgnoreCodeActions, McpCodeActions } from './codeActions';
 import type { CommandId } from './commandIds';
 import { commandTable, Commands, runCommand, type Features } from './commands';
 import { Ctx } from './ctx';
@@ -8,7 +8,7 @@ import { Exporter } from './exporter';
 import { LspSettingsCheck } from './lsp/lspSettingsCheck';
 import { TOOL_CHOICE_FILES, ToolChoiceCheck, ToolChoiceCodeActions } from './toolsView/toolChoiceCheck';
 import { userSettingsUri } from './settingLayers';
-import { MCP_SOURCES_SELECTOR } from './mcpFiles';
+import { DECLARATION_IGNORE_SELECTOR, MCP_SOURCES_SELECTOR } from './mcpFiles';
 import { McpJsonCheck } from './mcpJsonCheck';
 import { problemLink } from './problemDocs';
 import type { ImportFlow } from './importFlow';
@@ -72,6 +72,7 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
   ctx.push(vscode.workspace.onDidSaveTextDocument((doc) => commands.exportOnSave(doc)));
   ctx.push(vscode.languages.registerCodeActionsProvider(MCP_SOURCES_SELECTOR, new McpCodeActions(mcp, (folder) => config.folder(folder).analyzeOptions), { providedCodeActionKinds: McpCodeActions.kinds }));
   ctx.push(vscode.languages.registerCodeActionsProvider(TOOL_CHOICE_FILES, new ToolChoiceCodeActions(), { providedCodeActionKinds: ToolChoiceCodeActions.kinds }));
+  ctx.push(vscode.languages.registerCodeActionsProvider(DECLARATION_IGNORE_SELECTOR, new DeclarationIgnoreCodeActions(), { providedCodeActionKinds: DeclarationIgnoreCodeActions.kinds }));
   ctx.push(config.onDidChange((changed) => {
     const { trustMode } = config.globalSettings();
     log.info(`settings changed (${Object.entries(changed).filter(([k, v]) => v && k !== 'any').map(([k]) => k).join(', ')}); trust mode ${trustMode}`);

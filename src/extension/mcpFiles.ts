@@ -2,6 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SOURCE_PATH } from '../core/mcp/analyze';
 import { DOT_MCP_SOURCE, isDevcontainerPath, isFolderRelative, VSCODE_SOURCE, type SourceSpec } from '../core/mcp/sources';
+import { MAX_SOURCE_BYTES, readRegularFile } from '../core/node/reader';
+import { IGNORE_FILE } from '../core/mcp/ignoreRules';
 
 /** `<folder>/.vscode/mcp.json` of a workspace folder. */
 export function mcpJsonUri(folder: vscode.WorkspaceFolder): vscode.Uri {
@@ -54,6 +56,17 @@ export function sourceOf(uri: vscode.Uri): { folders: vscode.WorkspaceFolder[]; 
   return undefined;
 }
 
+/** The folder whose `.dsh/.gitignore` this is (the analysis checks that it keeps the declaration out of git). */
+export function folderOfDeclarationIgnore(uri: vscode.Uri): vscode.WorkspaceFolder | undefined {
+  if (uri.scheme !== 'file') return undefined;
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  if (!folder || folder.uri.scheme !== 'file') return undefined;
+  return sourceUri(folder.uri, IGNORE_FILE).toString() === uri.toString() ? folder : undefined;
+}
+
+/** Selector and watcher pattern of every `.dsh/.gitignore` on disk. */
+export const DECLARATION_IGNORE_SELECTOR: vscode.DocumentFilter = { scheme: 'file', pattern: '**/.dsh/.gitignore' };
+
 /** Selector of every file VS Code runs MCP servers from (docs/sources.md), for diagnostics' code actions. */
 export const MCP_SOURCES_SELECTOR: vscode.DocumentSelector = [
   MCP_JSON_SELECTOR,
@@ -66,3 +79,20 @@ export const MCP_SOURCES_SELECTOR: vscode.DocumentSelector = [
 
 /** Watcher pattern of the same files. */
 export const MCP_SOURCES_GLOB = '**/{.vscode/mcp.json,.mcp.json,.devcontainer/devcontainer.json,.devcontainer.json,.devcontainer/*/devcontainer.json,*.code-workspace}';
+
+/**
+ * The bytes of a settings or MCP file the extension reads itself: on disk through the safe reader
+ * (a regular file of at most 1 MiB; a FIFO or a device is refused, never waited on), else through
+ * the editor's file system. Undefined when it cannot be read.
+ */
+export async function readFileBytes(uri: vscode.Uri): Promise<Uint8Array | undefined> {
+  if (uri.scheme === 'file') {
+    const read = await readRegularFile(uri.fsPath, MAX_SOURCE_BYTES);
+    return read.ok ? read.bytes : undefined;
+  }
+  try {
+    return await vscode.workspace.fs.readFile(uri);
+  } catch {
+    return undefined;
+  }
+}

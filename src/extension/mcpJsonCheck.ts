@@ -6,7 +6,8 @@ import type { Problem } from '../core/problems/problems';
 import { keepForDocument, type ChangedConcerns } from './decisions';
 import { toDiagnostic, type Check, type DiagnosticsOwner, type FileEvent } from './diagnostics';
 import { problemMessage } from './l10n';
-import { fileFolders, folderOfMcpJson, mcpJsonUri, sourceOf, sourceUri } from './mcpFiles';
+import { fileFolders, folderOfDeclarationIgnore, folderOfMcpJson, mcpJsonUri, sourceOf, sourceUri } from './mcpFiles';
+import { IGNORE_FILE } from '../core/mcp/ignoreRules';
 
 export interface FolderAnalysis {
   folder: vscode.WorkspaceFolder;
@@ -113,9 +114,10 @@ export class McpJsonCheck implements Check, vscode.Disposable {
     return `${this.kind}:${folderKey}`;
   }
 
-  /** Schedules the folders whose MCP servers this file defines. */
+  /** Schedules the folders whose MCP servers this file defines, or whose `.dsh/.gitignore` it is. */
   private schedule(changed: vscode.Uri, delay?: number): void {
-    for (const folder of sourceOf(changed)?.folders ?? []) this.scheduleFolder(folder, delay);
+    const ignoreOf = folderOfDeclarationIgnore(changed);
+    for (const folder of ignoreOf ? [ignoreOf] : sourceOf(changed)?.folders ?? []) this.scheduleFolder(folder, delay);
   }
 
   private scheduleFolder(folder: vscode.WorkspaceFolder, delay?: number): void {
@@ -150,6 +152,7 @@ export class McpJsonCheck implements Check, vscode.Disposable {
       if (!d.isDirty || d.isClosed) continue;
       const source = sourceOf(d.uri);
       if (source?.folders.some((f) => f.uri.toString() === folder.uri.toString())) unsaved.set(source.spec.path, Buffer.from(d.getText(), 'utf8'));
+      else if (folderOfDeclarationIgnore(d.uri)?.uri.toString() === folder.uri.toString()) unsaved.set(IGNORE_FILE, Buffer.from(d.getText(), 'utf8'));
     }
     const analysis = await analyzeFolder(this.ports(), this.options(folder), (p) => unsaved.get(p));
     if (this.latest.get(key) !== generation) return; // a newer run read the files again

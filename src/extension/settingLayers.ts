@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { type JsonPath, type SettingsFileKind, type SettingsSource } from '../core/settings/settingsFile';
 import { definingLayer, mergeSettingLayers, settingValueInText } from '../core/settings/settingLayers';
+import { readFileBytes } from './mcpFiles';
 
 /** One layer of a setting (`dsh.lsp.servers`, `dsh.tools`) as VS Code's `inspect` reports it, with the file that holds it. */
 export interface SettingLayer {
@@ -68,11 +69,8 @@ export function mergedValue(layers: readonly SettingLayer[]): unknown {
 async function readText(uri: vscode.Uri): Promise<string | undefined> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString() && !d.isDirty);
   if (open) return open.getText();
-  try {
-    return Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
-  } catch {
-    return undefined;
-  }
+  const bytes = await readFileBytes(uri);
+  return bytes && Buffer.from(bytes).toString('utf8');
 }
 
 /**

@@ -119,7 +119,7 @@ export class DeclarationStatus implements vscode.Disposable {
         const verify = await verifyFolder(this.ctx.ports(), folder.uri.fsPath, { settings: this.ctx.config.folder(folder).view });
         const trustMode = await this.ctx.storedTrustMode();
         const record = await this.ctx.storedFolder(folder.uri.fsPath).catch(() => undefined);
-        return folderState({ verify, trustMode, storedInputs: new Set(Object.keys(record?.inputs ?? {})), approvals: record?.approvals ?? [] });
+        return folderState({ verify, trustMode, storedInputs: new Set(record?.inputs.keys()), approvals: record?.approvals ?? [] });
       })();
       this.states.set(key, state);
       state.catch(() => this.states.get(key) === state && this.states.delete(key));

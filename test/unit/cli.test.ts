@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { tempDir, workspace } from './helpers';
@@ -8,9 +8,9 @@ const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
 const DEMO = path.join(ROOT, 'examples/demo');
 
-function cli(args: string[], opts: { home?: string; input?: string; cwd?: string } = {}) {
+function cli(args: string[], opts: { home?: string; input?: string; cwd?: string; timeout?: number } = {}) {
   const env = { ...process.env, DSH_HOME: opts.home ?? tempDir('cli-home-') };
-  const r = spawnSync(process.execPath, [CLI, ...args], { env, input: opts.input ?? '', encoding: 'utf8', cwd: opts.cwd ?? ROOT });
+  const r = spawnSync(process.execPath, [CLI, ...args], { env, input: opts.input ?? '', encoding: 'utf8', cwd: opts.cwd ?? ROOT, ...(opts.timeout ? { timeout: opts.timeout } : {}) });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
 }
 
@@ -137,6 +137,53 @@ describe('CLI (dist/cli.js)', function () {
     assert.ok(v.json().verify.reasons.some((r: { message: string }) => /lsp section/.test(r.message)));
   });
 
+  it('inputs whose ids are Object.prototype names (__proto__, constructor, ...) are stored, listed, used by the probe and forgotten, and a later set keeps them', () => {
+    const home = tempDir('cli-home-');
+    const ids = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+    const inputs = ids.map((id) => ({ id, type: 'promptString', description: id, password: true }));
+    const env = Object.fromEntries(ids.map((id, i) => [`V${i}`, `\${input:${id}}`]));
+    const fixture = path.join(ROOT, 'test/fixtures/mcp-servers/tool-fixture.mjs');
+    // The server is named so too (its DSH serverName is "_proto": a serverName never holds "__").
+    const folder = workspace(`{"inputs": ${JSON.stringify(inputs)}, "servers": {"__proto__": ${JSON.stringify({ command: process.execPath, args: [fixture], env })}}}`);
+    const list = () => cli(['inputs', 'list', '--workspace', folder, '--json'], { home }).json().inputs.map((r: { id: string; stored: boolean }) => `${r.id} ${r.stored ? 'stored' : 'missing'}`);
+    for (const [i, id] of ids.entries()) {
+      const set = cli(['inputs', 'set', id, '--workspace', folder], { home, input: `value-${i}\n` });
+      assert.equal(set.code, 0, set.stderr);
+    }
+    // Each later set kept the earlier ones (the first was __proto__).
+    assert.deepEqual(list(), ['__proto__ stored', 'constructor stored', 'hasOwnProperty stored', 'toString stored']);
+    const probe = cli(['probe', '__proto__', '--workspace', folder, '--json'], { home });
+    assert.equal(JSON.parse(probe.stdout).servers[0].outcome, 'ok', probe.stdout);
+    assert.equal(cli(['export', '--workspace', folder], { home }).code, 0);
+    const [exported] = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8')).servers;
+    assert.deepEqual([exported.name, exported.serverName], ['__proto__', '_proto']);
+    assert.deepEqual(Object.keys(exported.tools?.pins ?? {}), ['echo', 'add', 'danger'], 'the probe was recorded and pinned');
+    assert.equal(cli(['inputs', 'forget', '__proto__', '--workspace', folder], { home }).code, 0);
+    assert.deepEqual(list(), ['__proto__ missing', 'constructor stored', 'hasOwnProperty stored', 'toString stored']);
+    const refused = JSON.parse(cli(['probe', '__proto__', '--workspace', folder, '--json'], { home }).stdout).servers[0];
+    assert.equal(refused.outcome, 'refused', 'without the value of __proto__ the server is not started');
+    assert.match(refused.message, /__proto__/);
+  });
+
+  it('a repository\'s .dsh/.gitignore that lets git commit the declaration: export and check warn declaration-committable (git agrees); with the rule added, no warning', () => {
+    const home = tempDir('cli-home-');
+    const folder = workspace('{"servers": {"a": {"command": "node"}}}', { '.dsh/.gitignore': '# ours\n*\n!declaration.json\n' });
+    execFileSync('git', ['init', '-q'], { cwd: folder });
+    const r = cli(['export', '--workspace', folder, '--json'], { home });
+    assert.equal(r.code, 0, r.stderr);
+    const warning = r.json().problems.find((p: { code: string }) => p.code === 'declaration-committable');
+    assert.ok(warning, r.stdout);
+    assert.equal(warning.file, '.dsh/.gitignore');
+    assert.equal(warning.severity, 'warning');
+    assert.deepEqual(warning.range, { start: { line: 2, character: 0 }, end: { line: 2, character: 17 } }, 'on the line that re-includes it');
+    const status = () => execFileSync('git', ['-c', 'core.excludesFile=/dev/null', 'status', '--porcelain', '--untracked-files=all'], { cwd: folder, encoding: 'utf8' });
+    assert.match(status(), /\?\? \.dsh\/declaration\.json/, 'git would commit it');
+    assert.match(cli(['check', '--workspace', folder], { home }).stdout, /\.dsh\/\.gitignore:3:1 warning declaration-committable: /);
+    writeFileSync(path.join(folder, '.dsh/.gitignore'), `${readFileSync(path.join(folder, '.dsh/.gitignore'), 'utf8')}declaration.json\n`);
+    assert.ok(!cli(['export', '--workspace', folder, '--json'], { home }).json().problems.some((p: { code: string }) => p.code === 'declaration-committable'));
+    assert.doesNotMatch(status(), /declaration\.json/);
+  });
+
   it('reads the settings layers the editor merges: --user-settings, --code-workspace, then the folder', () => {
     const home = tempDir('cli-home-');
     const parent = tempDir('cli-multi-');
@@ -164,6 +211,33 @@ describe('CLI (dist/cli.js)', function () {
     const elsewhere = cli(['check', '--workspace', parent, '--code-workspace', ws], { home });
     assert.equal(elsewhere.code, 2);
     assert.match(elsewhere.stderr, /does not list the folder/);
+  });
+
+  it('--user-settings and --code-workspace naming a FIFO, a device or a huge file: refused at once (exit 2, the option and the reason named), for every command', function () {
+    if (process.platform === 'win32') this.skip();
+    const folder = workspace('{"servers": {"a": {"command": "node"}}}');
+    const fifo = path.join(tempDir('cli-fifo-'), 'settings.json');
+    execFileSync('mkfifo', [fifo]);
+    const huge = path.join(tempDir('cli-huge-'), 'settings.json');
+    writeFileSync(huge, `{"x": "${'a'.repeat(1024 * 1024)}"}`);
+    const cases: Array<[string, string, RegExp]> = [
+      ['--user-settings', fifo, /not a regular file/], ['--code-workspace', fifo, /not a regular file/],
+      ['--user-settings', '/dev/zero', /not a regular file/], ['--code-workspace', '/dev/zero', /not a regular file/],
+      ['--user-settings', huge, /larger than 1048576 bytes/],
+    ];
+    for (const command of [['export'], ['check'], ['verify'], ['inputs', 'list'], ['trust']]) {
+      for (const [option, file, why] of cases) {
+        const started = Date.now();
+        const r = cli([...command, '--workspace', folder, option, file, '--json'], { timeout: 10000 });
+        const took = Date.now() - started;
+        assert.equal(r.code, 2, `${command.join(' ')} ${option} ${file}: exit ${r.code} after ${took} ms`);
+        assert.ok(took < 2500, `${command.join(' ')} ${option} ${file} took ${took} ms`);
+        const { error } = r.json();
+        assert.ok(error.startsWith(`${option} ${file} cannot be read (`), error);
+        assert.match(error, why);
+      }
+    }
+    assert.ok(!existsSync(path.join(folder, '.dsh')), 'nothing was exported');
   });
 
   it('an invalid setting is named on stderr and its default is used', () => {

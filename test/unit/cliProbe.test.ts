@@ -1,12 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { tempDir, workspace } from './helpers';
+import { filesContaining, processRuns, tempDir, workspace } from './helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
 const FIXTURE = path.join(ROOT, 'test/fixtures/mcp-servers/tool-fixture.mjs');
+const SCRIPTED = path.join(ROOT, 'test/fixtures/mcp-servers/scripted-server.mjs');
 
 function cli(args: string[], home: string) {
   const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, DSH_HOME: home }, encoding: 'utf8', cwd: ROOT });
@@ -63,5 +64,97 @@ describe('CLI: dsh-bridge probe', function () {
 
   it('a bad --timeout is a usage error', () => {
     assert.equal(cli(['probe', '--timeout', 'soon', '--workspace', workspace(source)], tempDir('cli-home-')).code, 2);
+  });
+
+  describe('hostile servers', () => {
+    const started: ChildProcess[] = [];
+    const leftovers: number[] = [];
+    after(() => {
+      for (const c of started) c.kill();
+      for (const pid of leftovers) {
+        try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+      }
+    });
+    const pidsIn = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number);
+
+    async function httpServer(flag: string): Promise<string> {
+      const child = spawn(process.execPath, [SCRIPTED, '--http', flag], { stdio: ['ignore', 'pipe', 'ignore'] });
+      started.push(child);
+      return new Promise((resolve, reject) => {
+        child.stdout!.on('data', (d: Buffer) => {
+          const m = /listening (\S+)/.exec(d.toString());
+          if (m) resolve(m[1]);
+        });
+        child.on('exit', () => reject(new Error('the scripted server exited')));
+      });
+    }
+
+    it('endless HTTP answers (a JSON body, an SSE event): the CLI stays far below 200 MB and ends by its timeout, both not-mcp', async () => {
+      const folder = workspace(JSON.stringify({ servers: { json: { type: 'http', url: await httpServer('--endless-json') }, sse: { type: 'http', url: await httpServer('--endless-sse') } } }));
+      const dir = tempDir('rss-');
+      // The CLI's peak resident memory, read as it exits (kilobytes).
+      writeFileSync(path.join(dir, 'peak.cjs'), `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(path.join(dir, 'peak'))}, String(process.resourceUsage().maxRSS)));`);
+      const begun = Date.now();
+      const r = spawnSync(process.execPath, ['--require', path.join(dir, 'peak.cjs'), CLI, 'probe', '--workspace', folder, '--timeout', '3000', '--json'], { env: { ...process.env, DSH_HOME: tempDir('cli-home-') }, encoding: 'utf8', timeout: 60000 });
+      const elapsed = Date.now() - begun;
+      const peakMb = Number(readFileSync(path.join(dir, 'peak'), 'utf8')) / 1024;
+      console.log(`      peak RSS of the CLI: ${peakMb.toFixed(0)} MB, ${elapsed} ms`);
+      assert.ok(peakMb < 200, `peak RSS ${peakMb.toFixed(0)} MB`);
+      assert.equal(r.status, 1, r.stderr);
+      const servers = JSON.parse(r.stdout).servers as Array<{ name: string; outcome: string; message: string }>;
+      assert.deepEqual(servers.map((s) => [s.name, s.outcome]), [['json', 'not-mcp'], ['sse', 'not-mcp']], JSON.stringify(servers));
+      for (const s of servers) assert.match(s.message, /more than 10485760 bytes/);
+      assert.ok(elapsed < 3000 + 5000, `took ${elapsed} ms`);
+    });
+
+    it('(Linux) says which process the server started is still running after the stop; its children are gone', function () {
+      if (process.platform !== 'linux') this.skip();
+      const pids = path.join(tempDir('pids-'), 'pids');
+      writeFileSync(pids, '');
+      const folder = workspace(JSON.stringify({ servers: { leaky: { command: process.execPath, args: [SCRIPTED, '--children', pids, '--escape-on-term', pids] } } }));
+      const r = cli(['probe', '--workspace', folder], tempDir('cli-home-'));
+      const [plain, detached, escaped] = pidsIn(pids);
+      leftovers.push(plain, detached, escaped);
+      assert.equal(r.code, 0, r.stderr + r.stdout);
+      assert.deepEqual([plain, detached].filter(processRuns), [], 'its children, plain and detached, were stopped');
+      assert.ok(processRuns(escaped));
+      assert.match(r.stdout, new RegExp(`^ {2}a process it started is still running: pid ${escaped}, sleep 600$`, 'm'));
+    });
+
+    it('an interrupted probe (SIGINT) stops the server and what it started, though they run in their own session', async function () {
+      if (process.platform === 'win32') this.skip();
+      const pids = path.join(tempDir('pids-'), 'pids');
+      writeFileSync(pids, '');
+      const folder = workspace(JSON.stringify({ servers: { slow: { command: process.execPath, args: [SCRIPTED, '--silent', '--children', pids] } } }));
+      const child = spawn(process.execPath, [CLI, 'probe', '--workspace', folder, '--timeout', '60000'], { env: { ...process.env, DSH_HOME: tempDir('cli-home-') }, stdio: 'ignore' });
+      started.push(child);
+      for (let i = 0; i < 200 && pidsIn(pids).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      const children = pidsIn(pids);
+      leftovers.push(...children);
+      assert.equal(children.length, 2, 'the server started its children');
+      const code = new Promise((resolve) => child.once('exit', (c, signal) => resolve(c ?? signal)));
+      child.kill('SIGINT');
+      assert.equal(await code, 130);
+      for (let i = 0; i < 40 && children.some(processRuns); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(children.filter(processRuns), [], 'nothing it started still runs');
+    });
+
+    it('a secret the server puts in a tool description is masked in the output, and `inputs forget` leaves it nowhere in the DSH home', () => {
+      const canary = 'canary-cli-0123456789abcdefghijklmnopq';
+      const folder = workspace(JSON.stringify({
+        inputs: [{ type: 'promptString', id: 'tok', description: 'Token', password: true }],
+        servers: { leaky: { command: process.execPath, args: [SCRIPTED, '--secret', 'TOK', '--describe-secret'], env: { TOK: '${input:tok}' } } },
+      }));
+      const home = tempDir('cli-home-');
+      const set = spawnSync(process.execPath, [CLI, 'inputs', 'set', 'tok', '--workspace', folder], { env: { ...process.env, DSH_HOME: home }, input: canary, encoding: 'utf8' });
+      assert.equal(set.status, 0, set.stderr);
+      const probed = cli(['probe', '--workspace', folder], home);
+      assert.equal(probed.code, 0, probed.stdout + probed.stderr);
+      assert.match(probed.stdout, /Looks\. Sends key \*\*\* along\./);
+      assert.ok(!probed.stdout.includes(canary) && !cli(['probe', '--workspace', folder, '--json'], home).stdout.includes(canary));
+      assert.equal(cli(['inputs', 'forget', '--workspace', folder], home).code, 0);
+      assert.deepEqual(filesContaining(home, canary), []);
+      assert.deepEqual(filesContaining(folder, canary), []);
+    });
   });
 });

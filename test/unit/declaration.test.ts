@@ -233,14 +233,14 @@ describe('host store', () => {
     await store.setInput('/w/a', 'tok', 'canary-1');
     await store.setInput('/w/b', 'tok', 'canary-2');
     await store.approve('/w/a', 'srv', 'sha256:1');
-    assert.deepEqual((await store.readFolder('/w/a')).inputs, { tok: 'canary-1' });
+    assert.deepEqual((await store.readFolder('/w/a')).inputs, new Map([['tok', 'canary-1']]));
     assert.equal(await store.isApproved('/w/a', 'srv', 'sha256:1'), true);
     assert.equal(await store.isApproved('/w/a', 'srv', 'sha256:2'), false);
     assert.equal(await store.isApproved('/w/b', 'srv', 'sha256:1'), false);
     assert.equal(statSync(store.folderFile('/w/a')).mode & 0o777, 0o600);
     assert.equal(statSync(path.join(home, 'bridge')).mode & 0o777, 0o700);
     await store.forgetInput('/w/a', 'tok');
-    assert.deepEqual((await store.readFolder('/w/a')).inputs, {});
+    assert.deepEqual((await store.readFolder('/w/a')).inputs, new Map());
     assert.equal(await store.trustMode(), 'ask');
     await store.setTrustMode('deny');
     assert.equal(await store.trustMode(), 'deny');

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { doctorLines, doctorReport, doctorSummary } from '../../src/core/app/doctor';
 import { DSH_VERSION, HMR_VERSION, LSP_PACKAGES, REQUIRED_PEERS, inspectProfile, launcherRuleMismatches, missingLspPackages, writeHmrFix } from '../../src/core/node/dshSide';
@@ -55,6 +55,29 @@ describe('doctor: what stands between a folder and its servers in DSH', function
     assert.match(doctorLines(report).join('\n'), new RegExp(`\u2716 No declaration \\(\\.dsh/declaration\\.json\\) in ${folder}: nothing from DSH Bridge is mounted\\.\n  fix: dsh-bridge export --workspace `));
     assert.deepEqual(report.servers.map((s) => [s.serverName, s.mount, s.why]), [['echo', false, 'not-exported'], ['plain', false, 'not-exported'], ['old', false, 'refused-at-export']]);
     assert.equal(report.ok, false);
+  });
+
+  it('FIFOs in the DSH home (profile manifest, patch layer, a package.json, the launcher) are never waited on', function () {
+    if (process.platform === 'win32') this.skip();
+    const home = tempDir('doctor-fifo-');
+    const dir = profileWithBundle(home);
+    mkdirSync(path.join(home, 'launcher/bin'), { recursive: true });
+    mkdirSync(path.join(dir, 'node_modules/@deepseek-ai/cordis-plugin-hmr'), { recursive: true });
+    for (const f of [path.join(dir, 'cordis.patch.yml'), path.join(dir, 'node_modules/dsh-bridge-dsh/package.json'), path.join(dir, 'node_modules/@deepseek-ai/cordis-plugin-hmr/package.json'), path.join(home, 'launcher/bin/dsh')]) {
+      rmSync(f, { force: true });
+      execFileSync('mkfifo', [f]);
+    }
+    const started = Date.now();
+    const r = spawnSync(process.execPath, [CLI, 'doctor', '--workspace', workspace(MCP), '--json'], { env: { ...process.env, DSH_HOME: home, PATH: path.dirname(process.execPath) }, encoding: 'utf8', timeout: 15000 });
+    assert.notEqual(r.status, null, `doctor hung (${Date.now() - started} ms)`);
+    assert.equal(r.status, 1, r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.ok(report.findings.some((f: { area: string }) => f.area === 'profile'), r.stdout);
+    // The manifest is a FIFO too: the profile reads as missing, in time.
+    const manifest = path.join(dir, 'package.json');
+    rmSync(manifest);
+    execFileSync('mkfifo', [manifest]);
+    assert.equal(inspectProfile(home, 'headless').exists, false);
   });
 
   it('walks a folder from refused to mounted: bundle, hmr row, input, trust, approval; stale after an edit', async () => {

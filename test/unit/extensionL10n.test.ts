@@ -8,6 +8,7 @@ import { PROBLEM_CATALOG } from '../../src/core/app/problemCatalog';
 import { QUICK_FIX_TITLES } from '../../src/core/mcp/quickFixes';
 import { TOOL_CHOICE_FIX_TITLES } from '../../src/core/tools/toolChoiceFixes';
 import { IMPORT_NOTES } from '../../src/core/import/importNotes';
+import { IGNORE_FIX_TITLE } from '../../src/core/mcp/ignoreRules';
 
 const ROOT = path.resolve(__dirname, '../..');
 const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
@@ -22,6 +23,7 @@ function messageKeys(): string[] {
   for (const area of PROBLEM_CATALOG) for (const [, template] of Object.values(area.codes)) keys.add(template);
   for (const t of QUICK_FIX_TITLES) keys.add(t);
   for (const t of TOOL_CHOICE_FIX_TITLES) keys.add(t);
+  keys.add(IGNORE_FIX_TITLE);
   for (const t of Object.values(DANGER_MESSAGES)) keys.add(t);
   for (const t of Object.values(DOCTOR_MESSAGES)) keys.add(t);
   for (const t of Object.values(PLAN_MESSAGES)) keys.add(t);

@@ -64,7 +64,7 @@ describe('export: what is reviewed is what is written', () => {
     assert.equal(result.sourceChanged, false);
     assert.equal(readFileSync(path.join(folder, DECLARATION_PATH), 'utf8'), result.text);
     const { store } = ports;
-    assert.deepEqual((await store.readFolder(folder)).inputs, { tok: 'v1' });
+    assert.deepEqual((await store.readFolder(folder)).inputs, new Map([['tok', 'v1']]));
     assert.ok(await store.isApproved(folder, server.serverName, server.pin));
   });
 

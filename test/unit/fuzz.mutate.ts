@@ -117,7 +117,8 @@ type Mutation =
   | { kind: 'nest'; at: number; depth: number; asObject: boolean }
   | { kind: 'add-key'; at: number; key: string; value: Tree }
   | { kind: 'rename-key'; at: number; index: number; key: string }
-  | { kind: 'duplicate'; at: number; index: number; value: Tree };
+  | { kind: 'duplicate'; at: number; index: number; value: Tree }
+  | { kind: 'input-id'; at: number; index: number; id: string };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), value: wrongType }),
@@ -125,7 +126,38 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('add-key' as const), at: fc.nat(), key: fc.oneof(fc.constantFrom(...SPECIAL_KEYS, ...FIELD_KEYS), fc.string({ unit: 'binary', maxLength: 6 })), value: wrongType }),
   fc.record({ kind: fc.constant('rename-key' as const), at: fc.nat(), index: fc.nat(), key: fc.constantFrom(...SPECIAL_KEYS, ...FIELD_KEYS, '\ud800', 'a\udc00') }),
   fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat(), index: fc.nat(), value: wrongType }),
+  fc.record({ kind: fc.constant('input-id' as const), at: fc.nat(), index: fc.nat(), id: fc.constantFrom(...SPECIAL_KEYS) }),
 );
+
+/** Every string of the tree, with a setter (object keys excluded). */
+function strings(tree: Tree, visit: (value: string, set: (s: string) => void) => void): void {
+  const stack: Array<{ t: Tree; set: (t: Tree) => void; depth: number }> = [{ t: tree, set: () => undefined, depth: 0 }];
+  while (stack.length) {
+    const { t, set, depth } = stack.pop()!;
+    if (typeof t === 'string') visit(t, set);
+    else if (t !== null && typeof t === 'object' && depth < 100) {
+      if ('arr' in t) t.arr.forEach((c, i) => stack.push({ t: c, set: (n) => { t.arr[i] = n; }, depth: depth + 1 }));
+      else t.obj.forEach((e, i) => stack.push({ t: e[1], set: (n) => { t.obj[i] = [e[0], n]; }, depth: depth + 1 }));
+    }
+  }
+}
+
+/**
+ * Renames one input of the root's `inputs` to `id` (a name Object.prototype has), with every
+ * `${input:...}` reference to it: a consistent file whose input records are keyed by that id.
+ */
+function renameInput(tree: Tree, index: number, id: string): void {
+  if (tree === null || typeof tree !== 'object' || !('obj' in tree)) return;
+  const list = tree.obj.find(([key]) => key === 'inputs')?.[1];
+  if (list === null || typeof list !== 'object' || !('arr' in list)) return;
+  const ids = list.arr.flatMap((input) => (input !== null && typeof input === 'object' && 'obj' in input ? input.obj.filter(([k, v]) => k === 'id' && typeof v === 'string').map(([, v]) => v as string) : []));
+  if (ids.length === 0) return;
+  const old = ids[index % ids.length];
+  strings(tree, (value, set) => {
+    if (value === old) set(id);
+    else if (value.includes(`\${input:${old}}`)) set(value.split(`\${input:${old}}`).join(`\${input:${id}}`));
+  });
+}
 
 function apply(tree: Tree, mutations: Mutation[]): Tree {
   const holder = { arr: [tree] };
@@ -151,6 +183,7 @@ function apply(tree: Tree, mutations: Mutation[]): Tree {
           object.obj.splice(i + (m.index % 2), 0, [object.obj[i][0], m.value]);
         }
         break;
+      case 'input-id': renameInput(holder.arr[0], m.index, m.id); break;
     }
   }
   return holder.arr[0];

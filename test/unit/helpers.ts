@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { analyzeSource, type AnalyzeOptions, type Analysis } from '../../src/core/mcp/analyze';
@@ -77,3 +77,31 @@ export function folderIdentityOf(folder: string, settings: Record<string, unknow
 
 /** Ports for a use case that only reads a folder's files (no DSH home is touched). */
 export const FILE_PORTS: Pick<NodePorts, 'files'> = { files: nodePorts({ dshHome: path.join(os.tmpdir(), 'dsh-bridge-no-home'), env: {} }).files };
+
+/** Whether a process runs (Linux: not a zombie, which kill(pid, 0) still finds; elsewhere kill(pid, 0)). */
+export function processRuns(pid: number): boolean {
+  if (process.platform === 'linux') {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every file under `dir` (recursively, links not followed) whose bytes contain `text`. */
+export function filesContaining(dir: string, text: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    if (entry.isFile() && readFileSync(file).includes(text)) found.push(file);
+  }
+  return found;
+}

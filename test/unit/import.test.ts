@@ -430,7 +430,7 @@ describe('import: dsh-bridge import (CLI)', () => {
     assert.match(written, /\$\{input:github-GITHUB_PERSONAL_ACCESS_TOKEN\}/);
     assert.deepEqual(readdirSync(path.join(folder, '.vscode')), ['mcp.json'], 'no temporary file left');
     const record = await new HostStore(home).readFolder(folder);
-    assert.equal(record.inputs['github-GITHUB_PERSONAL_ACCESS_TOKEN'], SECRETS[0]);
+    assert.equal(record.inputs.get('github-GITHUB_PERSONAL_ACCESS_TOKEN'), SECRETS[0]);
     for (const text of [written, r.out, r.err, refused.out, refused.err]) assert.ok(!text.includes(SECRETS[0]), 'the credential leaked');
     // The workspace holds no copy anywhere but the source file it came from.
     for (const f of readdirSync(folder, { recursive: true, encoding: 'utf8' })) {
@@ -453,8 +453,8 @@ describe('import: dsh-bridge import (CLI)', () => {
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(JSON.parse(r.out).secretsStored, [`${ID}-2`]);
     const record = await new HostStore(home).readFolder(folder);
-    assert.equal(record.inputs[ID], 'users-own-value');
-    assert.equal(record.inputs[`${ID}-2`], SECRETS[0]);
+    assert.equal(record.inputs.get(ID), 'users-own-value');
+    assert.equal(record.inputs.get(`${ID}-2`), SECRETS[0]);
     assert.match(readFileSync(path.join(folder, '.vscode/mcp.json'), 'utf8'), new RegExp(`\\$\\{input:${ID}-2\\}`));
   });
 
@@ -474,10 +474,10 @@ describe('import: dsh-bridge import (CLI)', () => {
     const written = readFileSync(path.join(folder, '.vscode/mcp.json'), 'utf8');
     for (const secret of secrets) assert.ok(!(written + r.out + r.err).includes(secret), `${secret} written or shown`);
     const record = await new HostStore(home).readFolder(folder);
-    assert.equal(record.inputs['linear-Authorization'], CREDENTIALS.linear);
-    assert.equal(record.inputs['postgres-postgresql-password'], CREDENTIALS.postgres);
-    assert.equal(record.inputs['stores-CACHE_URL'], CREDENTIALS.redis);
-    assert.equal(Buffer.from(record.inputs['remote-Authorization'], 'base64').toString(), `deploy:${CREDENTIALS.url}@x`);
+    assert.equal(record.inputs.get('linear-Authorization'), CREDENTIALS.linear);
+    assert.equal(record.inputs.get('postgres-postgresql-password'), CREDENTIALS.postgres);
+    assert.equal(record.inputs.get('stores-CACHE_URL'), CREDENTIALS.redis);
+    assert.equal(Buffer.from(record.inputs.get('remote-Authorization') ?? '', 'base64').toString(), `deploy:${CREDENTIALS.url}@x`);
     // The export takes every imported server (the source file removed: only the imported entries are read).
     rmSync(path.join(folder, '.mcp.json'));
     const exported = await cli(['export', '--workspace', folder, '--dsh-home', home, '--json']);
@@ -509,10 +509,10 @@ describe('import: dsh-bridge import (CLI)', () => {
     assert.equal(r.code, 1);
     assert.match(r.err, /does not match this preview/);
     assert.ok(!existsSync(path.join(folder, '.vscode/mcp.json')));
-    assert.deepEqual((await new HostStore(home).readFolder(folder)).inputs, {}, 'nothing stored');
+    assert.deepEqual((await new HostStore(home).readFolder(folder)).inputs, new Map(), 'nothing stored');
     const applied = await cli(['import', '--from', 'claude', '--workspace', folder, '--dsh-home', home, '--yes', now.preview]);
     assert.equal(applied.code, 0, applied.err);
-    assert.equal((await new HostStore(home).readFolder(folder)).inputs['postgres-postgresql-password'], 'Pg-PASSWORD-CHANGED');
+    assert.equal((await new HostStore(home).readFolder(folder)).inputs.get('postgres-postgresql-password'), 'Pg-PASSWORD-CHANGED');
   });
 
   it('refuses more servers than the export takes, and a result over 1 MiB: exit 1, located, nothing written', async () => {

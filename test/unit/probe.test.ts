@@ -10,9 +10,11 @@ import { verifyFolder } from '../../src/core/app/verify';
 import { HostStore } from '../../src/core/node/hostStore';
 import { DeclarationSchema } from '../../src/core/declaration/declarationModel';
 import { settingLayersFromFiles, settingsViewFromFiles, settingsViewOf, type SettingsFileLayer } from '../../src/core/settings/folderSettings';
-import { testPorts, tempDir, workspace } from './helpers';
+import { toolPin } from '../../src/core/tools/toolDefinitions';
+import { filesContaining, testPorts, tempDir, workspace } from './helpers';
 
 const FIXTURE = path.resolve(__dirname, '../fixtures/mcp-servers/tool-fixture.mjs');
+const SCRIPTED = path.resolve(__dirname, '../fixtures/mcp-servers/scripted-server.mjs');
 const EVERYTHING = path.resolve(__dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const NODE = process.execPath;
 
@@ -205,5 +207,69 @@ describe('probe: servers started as DSH starts them (real MCP servers)', functio
     await new HostStore(dshHome).recordProbes(changed, await new HostStore(dshHome).probedServers(folder));
     const stale = await reviewExport(testPorts(dshHome), request(changed));
     assert.equal(stale.analysis.servers[0].tools, undefined);
+  });
+
+  describe('a secret the server repeats (its input value) is shown and stored nowhere', () => {
+    const canary = 'canary-0123456789abcdefghijklmnopqrstuv';
+    const secretServer = (...flags: string[]) => mcpJson({
+      leaky: { command: NODE, args: [SCRIPTED, '--secret', 'TOK', ...flags], env: { TOK: '${input:tok}' } },
+    }, [{ type: 'promptString', id: 'tok', description: 'Token', password: true }]);
+    async function probeWith(folder: string, extra: Partial<ProbeFolderRequest> = {}) {
+      const dshHome = tempDir('dsh-home-');
+      await new HostStore(dshHome).setInput(folder, 'tok', canary);
+      return { dshHome, result: await probeFolder(testPorts(dshHome), request(folder, extra)) };
+    }
+
+    it('stderr cut at 16 KiB inside the secret: no part of it in the first lines', async () => {
+      const { result } = await probeWith(workspace(secretServer('--stderr-secret-at', String(16 * 1024 - 36), '--silent')), { timeoutMs: 1000 });
+      const [server] = result.servers;
+      assert.equal(server.outcome, 'timed-out', server.message);
+      assert.ok(!JSON.stringify(server).includes(canary.slice(0, 8)), JSON.stringify(server.stderr));
+    });
+
+    it('the secret printed on stdout: the not-mcp message quotes it masked', async () => {
+      const { result } = await probeWith(workspace(secretServer('--stdout-secret')), { timeoutMs: 1000 });
+      const [server] = result.servers;
+      assert.equal(server.outcome, 'not-mcp');
+      assert.match(server.message, /"\*\*\*" is not valid JSON/);
+      assert.ok(!JSON.stringify(server).includes(canary.slice(0, 6)), server.message);
+    });
+
+    it('the secret in a tool description and schema: masked in the result and in bridge/probes, the pin is of the real definition; forget leaves it nowhere in the DSH home', async () => {
+      const folder = workspace(secretServer('--describe-secret'));
+      const { dshHome, result } = await probeWith(folder);
+      const [server] = result.servers;
+      assert.equal(server.outcome, 'ok', server.message);
+      const [look] = server.tools;
+      assert.equal(look.description, 'Looks. Sends key *** along.');
+      assert.deepEqual(look.inputSchema, { type: 'object', properties: { at: { type: 'string', description: 'with ***', default: '***' } } });
+      // What DSH's plugin compares at runtime is what the server lists: the real definition.
+      const real = { name: 'look', description: `Looks. Sends key ${canary} along.`, inputSchema: { type: 'object', properties: { at: { type: 'string', description: `with ${canary}`, default: canary } } } };
+      assert.deepEqual(look.pin, toolPin(real));
+      const recorded = await new HostStore(dshHome).probedServers(folder);
+      assert.equal(recorded.leaky.tools[0].description, 'Looks. Sends key *** along.');
+      assert.deepEqual(recorded.leaky.tools[0].pin, toolPin(real));
+      const exported = await commitExport(testPorts(dshHome), await reviewExport(testPorts(dshHome), request(folder)));
+      assert.deepEqual(DeclarationSchema.parse(JSON.parse(exported.text!)).servers[0].tools?.pins?.look, toolPin(real), 'the export signs the real pin');
+
+      assert.deepEqual(filesContaining(dshHome, canary).map((f) => path.relative(dshHome, f)), [path.relative(dshHome, new HostStore(dshHome).folderFile(folder))], 'before forget: only the input value itself');
+      await new HostStore(dshHome).forgetInput(folder);
+      assert.deepEqual(filesContaining(dshHome, canary), []);
+      assert.deepEqual(filesContaining(folder, canary), []);
+    });
+
+    it('forget masks the value in a probe recorded before masking existed', async () => {
+      const folder = workspace(secretServer());
+      const dshHome = tempDir('dsh-home-');
+      const store = new HostStore(dshHome);
+      await store.setInput(folder, 'tok', canary);
+      const real = { name: 'look', description: `uses ${canary}`, inputSchema: { type: 'object', properties: { [canary]: { type: 'string' } } } };
+      await store.recordProbes(folder, { leaky: { name: 'leaky', pin: 'sha256:x', probedAt: 'then', tools: [{ ...real, pin: toolPin(real) }] } });
+      await store.forgetInput(folder, 'tok');
+      assert.deepEqual(filesContaining(dshHome, canary), []);
+      const [tool] = (await store.probedServers(folder)).leaky.tools;
+      assert.equal(tool.description, 'uses ***');
+      assert.deepEqual(tool.pin, toolPin(real), 'the pin stays the real definition\'s');
+    });
   });
 });

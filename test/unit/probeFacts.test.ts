@@ -57,6 +57,14 @@ describe('the MCP servers view: probed tools', () => {
     assert.deepEqual(other.tools.map((x) => x.drift), [undefined, undefined]);
   });
 
+  it('a recorded tool whose texts are masked is compared by its pin (of the real definition), not by its stored texts', () => {
+    const real = { name: 'echo', description: 'Echoes with key s3cr3t-value.', inputSchema: schema };
+    const stored = { ...real, description: 'Echoes with key ***.', pin: toolPin(real) };
+    const records = { my_tools: { ...facts().records.my_tools, tools: [stored] } };
+    const t = serverTools(facts({ records, declared: [{ serverName: 'my_tools', pin: PIN, toolPins: { echo: toolPin(real) } }] })).get('my tools')!;
+    assert.deepEqual(t.tools.map((x) => [x.name, x.description, x.drift]), [['echo', 'Echoes with key ***.', undefined]]);
+  });
+
   it('flags tools that get the same public name (a server listing one name twice)', () => {
     const record: RecordedTools = { pin: PIN, probedAt: 'x', tools: [tool('echo', 'a'), tool('echo', 'b'), tool('add', 'c')] };
     const t = serverTools(facts({ records: { my_tools: record } })).get('my tools')!;

@@ -298,6 +298,75 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       assert.equal(missing.servers[0].message, 'no server "nope" in this folder\'s MCP files');
     });
 
+    describe('a name belongs to the file VS Code takes it from (chat.mcp.collisionBehavior), refused or not', () => {
+      const SSE = '{\n  "servers": {\n    "shared": { "type": "sse", "url": "https://mcp.example.com/sse" }\n  }\n}\n';
+      const STDIO = '{\n  "mcpServers": {\n    "shared": { "command": "node", "args": ["other.js"] }\n  }\n}\n';
+      const collision = (value: unknown) => (key: string) => (key === 'chat.mcp.collisionBehavior' ? value : undefined);
+
+      it('a higher server DSH refuses (sse) still owns its name: the lower one is shadowed, located on it and linked to the owner, and not exported', async () => {
+        const { folder } = multiRoot({ vscode: SSE, dotMcp: STDIO });
+        const a = await analyzeFolder(FILE_PORTS, options({ folder }));
+        assert.ok(a.usable);
+        assert.deepEqual(a.servers, []);
+        assert.deepEqual(a.rejected, [{ name: 'shared', codes: ['unsupported-transport'] }, { name: 'shared', codes: ['shadowed-server'] }]);
+        const shadowed = a.problems.find((p) => p.code === 'shadowed-server')!;
+        assert.equal(shadowed.file, '.mcp.json');
+        assert.equal(covered(STDIO, shadowed.range), '"shared"');
+        assert.deepEqual(shadowed.args, { name: 'shared', file: '.vscode/mcp.json' });
+        assert.equal(shadowed.related![0].file, '.vscode/mcp.json');
+        assert.equal(covered(SSE, shadowed.related![0].range), '"shared"');
+        // Unset, "disable" and a value of the wrong shape act alike.
+        for (const value of [null, 'disable']) assert.deepEqual((await analyzeFolder(FILE_PORTS, options({ folder, resolveConfig: collision(value) }))).rejected, a.rejected);
+      });
+
+      it('names are compared as VS Code compares them, ignoring case, across files and inside one; the first in VS Code\'s order owns it', async () => {
+        const { folder } = multiRoot({
+          vscode: '{"servers": {"Docs": {"command": "a"}, "docs": {"command": "b"}, "x": {"command": "c"}}, "mcpServers": {"DOCS": {"command": "d"}, "x": {"command": "e"}}}',
+          dotMcp: '{"mcpServers": {"X": {"command": "f"}, "other": {"command": "g"}}}',
+          devcontainer: '{"customizations": {"vscode": {"mcp": {"servers": {"OTHER": {"command": "h"}, "Docs": {"type": "sse", "url": "https://e.x/sse"}}}}}}',
+        });
+        const a = await analyzeFolder(FILE_PORTS, options({ folder }));
+        assert.deepEqual(a.servers.map((s) => [s.name, s.transport === 'stdio' && s.command, s.source ?? null]), [['Docs', 'a', null], ['x', 'e', null], ['other', 'g', '.mcp.json']]);
+        const shadowed = a.problems.filter((p) => p.code === 'shadowed-server').map((p) => [p.file, p.args.name, p.related![0].file]);
+        assert.deepEqual(shadowed, [
+          ['.devcontainer/devcontainer.json', 'OTHER', '.mcp.json'], ['.devcontainer/devcontainer.json', 'Docs', '.vscode/mcp.json'],
+          ['.mcp.json', 'X', '.vscode/mcp.json'],
+          // In file order: "docs" after "Docs"; the "servers" x that the "mcpServers" x replaces (VS Code's merge); "DOCS".
+          ['.vscode/mcp.json', 'docs', '.vscode/mcp.json'], ['.vscode/mcp.json', 'x', '.vscode/mcp.json'], ['.vscode/mcp.json', 'DOCS', '.vscode/mcp.json'],
+        ]);
+      });
+
+      it('"suffix": VS Code runs both, DSH still one per name: the same export, duplicate-server instead of shadowed-server; the CLI reads it from the settings it is given', async () => {
+        const { folder } = multiRoot({ vscode: SSE, dotMcp: STDIO });
+        for (const value of ['suffix', 'anything else']) {
+          const a = await analyzeFolder(FILE_PORTS, options({ folder, resolveConfig: collision(value) }));
+          assert.deepEqual(a.servers, []);
+          assert.deepEqual(a.rejected, [{ name: 'shared', codes: ['unsupported-transport'] }, { name: 'shared', codes: ['duplicate-server'] }]);
+          assert.equal(a.problems.find((p) => p.code === 'duplicate-server')!.file, '.mcp.json');
+        }
+        const home = tempDir('cli-home-');
+        const user = path.join(tempDir('cli-user-'), 'settings.json');
+        writeFileSync(user, '{"chat.mcp.collisionBehavior": "suffix"}');
+        const r = cli(['check', '--workspace', folder, '--user-settings', user, '--json'], home);
+        assert.deepEqual(r.json().problems.map((p: { code: string; file: string }) => [p.code, p.file]), [['duplicate-server', '.mcp.json'], ['unsupported-transport', '.vscode/mcp.json']]);
+        // Window scope: a folder's own settings file cannot set it in a multi-root workspace.
+        writeFileSync(path.join(folder, '.vscode/settings.json'), '{"chat.mcp.collisionBehavior": "suffix"}');
+        const codeWorkspace = path.join(path.dirname(folder), 'multi.code-workspace');
+        writeFileSync(codeWorkspace, '{ "folders": [{ "path": "app" }] }');
+        assert.ok(cli(['check', '--workspace', folder, '--code-workspace', codeWorkspace, '--json'], home).json().problems.some((p: { code: string }) => p.code === 'shadowed-server'));
+      });
+
+      it('server names that name Object.prototype members keep their own locations', async () => {
+        const { folder } = multiRoot({ vscode: '{"servers": {"constructor": {"command": "a"}}}', dotMcp: '{"mcpServers": {"__proto__": {"command": "b"}, "toString": {"command": "c"}}}' });
+        const a = await analyzeFolder(FILE_PORTS, options({ folder }));
+        assert.deepEqual(a.servers.map((s) => s.name), ['constructor', '__proto__', 'toString']);
+        assert.deepEqual(Object.keys(a.serverKeys!), ['constructor', '__proto__', 'toString']);
+        assert.equal(Object.getPrototypeOf(a.serverKeys), Object.prototype);
+        assert.deepEqual(a.serverKeys!['__proto__'].file, '.mcp.json');
+        assert.equal(a.problems.filter((p) => p.code === 'shadowed-server').length, 0);
+      });
+    });
+
     it('.mcp.json is skipped when chat.mcp.access turns VS Code\'s discovery of it off', async () => {
       const { folder } = multiRoot({ vscode: fixture('vscode-mcp.json'), dotMcp: fixture('dot-mcp.json') });
       const off = await analyzeFolder(FILE_PORTS, options({ folder, resolveConfig: (key) => (key === 'chat.mcp.access' ? 'registry' : undefined) }));
@@ -349,6 +418,27 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
   });
 
   describe('through the CLI (dist/cli.js)', () => {
+    it('the issue\'s two files: .vscode/mcp.json "shared" as sse, .mcp.json "shared" as stdio: nothing of "shared" is exported, shadowed-server on the .mcp.json entry', () => {
+      const home = tempDir('cli-home-');
+      const vscode = '{\n  "servers": {\n    "shared": { "type": "sse", "url": "https://mcp.example.com/sse" }\n  }\n}\n';
+      const dotMcp = '{\n  "mcpServers": {\n    "shared": { "command": "node", "args": ["./not-what-vscode-runs.js"] }\n  }\n}\n';
+      const { folder } = multiRoot({ vscode, dotMcp });
+      const r = cli(['export', '--workspace', folder, '--json'], home);
+      assert.equal(r.code, 0, r.stderr);
+      const out = r.json();
+      assert.deepEqual(out.servers, []);
+      const shadowed = out.problems.find((p: { code: string }) => p.code === 'shadowed-server');
+      assert.equal(shadowed.file, '.mcp.json');
+      assert.equal(covered(dotMcp, shadowed.range), '"shared"');
+      assert.equal(shadowed.related[0].file, '.vscode/mcp.json');
+      assert.equal(covered(vscode, shadowed.related[0].range), '"shared"');
+      const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
+      assert.deepEqual(declaration.servers, []);
+      assert.ok(!readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8').includes('not-what-vscode-runs'));
+      const human = cli(['check', '--workspace', folder], home);
+      assert.match(human.stdout, /\.mcp\.json:3:5 warning shadowed-server: Server "shared" is also defined in \.vscode\/mcp\.json/);
+    });
+
     it('export --code-workspace: servers with their files, problems located in their files, verify stale after an edit', () => {
       const home = tempDir('cli-home-');
       const { folder, codeWorkspace } = multiRoot({

@@ -12,9 +12,10 @@ import { nodeAtPath, parseJsonc } from '../json/jsonTree';
 import { makeProblem, type Problem } from '../problems/problems';
 import { MAX_SOURCE_BYTES, type ReadFailure } from '../problems/readFailure';
 import {
-  DEVCONTAINER_SOURCE, devcontainerSubfolderSources, ROOT_DEVCONTAINER_SOURCE, dialectOf, DOT_MCP_SOURCE, dotMcpDiscoveryOn, effectiveMcpAccess,
-  isFolderRelative, MCP_ACCESS_SETTING, serverEntryPath, sourceDigest, VSCODE_SOURCE, type SourceDialect, type SourceSpec,
+  DEVCONTAINER_SOURCE, devcontainerSubfolderSources, ROOT_DEVCONTAINER_SOURCE, dialectOf, DOT_MCP_SOURCE, dotMcpDiscoveryOn, effectiveCollisionBehavior, effectiveMcpAccess,
+  isFolderRelative, MCP_ACCESS_SETTING, MCP_COLLISION_SETTING, serverEntryPath, sourceDigest, VSCODE_SOURCE, type SourceDialect, type SourceSpec,
 } from '../mcp/sources';
+import { declarationIgnoreProblem, IGNORE_FILE, MAX_IGNORE_BYTES } from '../mcp/ignoreRules';
 import { mergeSources, type SourceRead } from '../mcp/mergeSources';
 import { decodeText, EMPTY_RANGE, LineIndex } from '../json/text';
 import type { ReadResult } from '../node/reader';
@@ -66,9 +67,21 @@ export async function analyzeFolder(ports: Pick<Ports, 'files'>, options: Analyz
     const decoded = decodeText(read.bytes);
     reads.push({ spec, analysis: decoded.ok ? await pinEnvFiles(ports, analysis, options.folder, decoded.text, spec.dialect) : analysis });
   }
-  const merged = mergeSources(reads, readFailureProblem({ kind: 'missing' }, SOURCE_PATH));
+  const merged = mergeSources(reads, readFailureProblem({ kind: 'missing' }, SOURCE_PATH), { collisionBehavior: effectiveCollisionBehavior(options.resolveConfig?.(MCP_COLLISION_SETTING)) });
+  const committable = await declarationCommittable(ports, options.folder, unsaved?.(IGNORE_FILE));
+  if (committable) merged.problems.push(committable);
   const mcpAccess = effectiveMcpAccess(options.resolveConfig?.(MCP_ACCESS_SETTING));
   return mcpAccess === 'all' ? merged : { ...merged, mcpAccess };
+}
+
+/**
+ * `declaration-committable` when the folder's `.dsh/.gitignore` (a repository's own, or one edited
+ * since) exists and does not ignore the declaration, evaluated as git evaluates it. None when there
+ * is no such file: the export writes one that does. `held`: the text an editor holds unsaved.
+ */
+async function declarationCommittable(ports: Pick<Ports, 'files'>, folder: string, held?: Uint8Array): Promise<Problem | undefined> {
+  const read: ReadResult = held ? { ok: true, bytes: held, realPath: IGNORE_FILE } : await ports.files.readWorkspaceFile(folder, IGNORE_FILE, MAX_IGNORE_BYTES);
+  return read.ok ? declarationIgnoreProblem(Buffer.from(read.bytes).toString('utf8')) : undefined;
 }
 
 /**

@@ -214,7 +214,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   }
   if (trustMode === 'deny' && !blocked.some((r) => r.code === 'store-unreadable')) blocked.push(reason('trust-deny', {}, planFix('trust-pinned', {})));
 
-  let inputs: Readonly<Record<string, string>> = {};
+  let inputs: ReadonlyMap<string, string> = new Map();
   let approvals: ReadonlyArray<{ serverName: string; pin: string }> = [];
   let probes: Readonly<Record<string, ProbedServerRecord>> = {};
   if (declaration) {
@@ -229,7 +229,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   }
 
   const lookupValues: TemplateLookup = {
-    input: (id) => (Object.hasOwn(inputs, id) ? inputs[id] : undefined),
+    input: (id) => inputs.get(id),
     env: (name) => (Object.hasOwn(ports.env, name) ? ports.env[name] : undefined),
   };
   const approvedKeys = new Set(approvals.map((a) => `${a.serverName} ${a.pin}`));

@@ -14,7 +14,11 @@
  *   `deny`; in `pinned` only servers whose current pin is approved in the host store. A face
  *   that just asked the user itself passes `consent: 'given'`. Never call it in Restricted Mode.
  * - Each server has `timeoutMs` (default 20 s) for start, initialize and the lists; it is
- *   stopped afterwards in every case. At most `concurrency` (default 2) run at once.
+ *   stopped afterwards in every case, with its process group (node/probe/probeClient.ts; what escaped
+ *   it is `leftRunning`). At most `concurrency` (default 2) run at once.
+ * - Every text taken from a server is masked (the row's values, the host store's input values,
+ *   credential-named variables, credential shapes) before it is cut, returned or stored; tool
+ *   pins and token estimates are of the real definitions.
  * - A successful probe is recorded in the host store (`<dshHome>/bridge/probes/`, never the
  *   workspace) unless `record: false`; the next export signs its tool pins into the
  *   declaration while the server's launch pin is unchanged.
@@ -32,8 +36,8 @@ import { publicToolName } from '../mcp/toolNames';
 import { analyzeToolChoice, choiceFor, type ToolChoiceAnalysis } from '../tools/toolChoice';
 import { toolAllowed, type ToolChoice, type ToolPin } from '../declaration/toolsModel';
 import { estimateToolTokens, toolNameCollisions, toolPin, type ToolNameCollision } from '../tools/toolDefinitions';
-import { firstLines } from '../tools/maskSecrets';
-import type { RowProbe, RowProbeOptions } from '../node/probe/probeClient';
+import { firstLines, secretMask } from '../tools/maskSecrets';
+import type { ProcessLeft, RowProbe, RowProbeOptions } from '../node/probe/probeClient';
 import type { Ports } from './ports';
 
 /**
@@ -47,16 +51,19 @@ import type { Ports } from './ports';
 export type ProbeOutcome = 'ok' | 'not-found' | 'not-exported' | 'trust-deny' | 'not-approved' | 'refused' | 'did-not-start' | 'timed-out' | 'not-mcp';
 
 export interface ProbedTool {
-  /** The server's raw tool name. */
+  /** The server's raw tool name (an identifier: shown as it is). */
   name: string;
   /** The exact name DSH gives it (contract section 2). */
   publicName: string;
   /** True when another tool of this folder's servers gets the same public name (DSH then drops a whole tool set). */
   collision: boolean;
+  /** Its description, secrets masked (as stored and shown; the pin is of the real one). */
   description: string;
+  /** Its input schema, every string in it masked. */
   inputSchema: unknown;
-  /** Estimated tokens this tool's definition adds to every request ({@link estimateToolTokens}). */
+  /** Estimated tokens this tool's definition adds to every request ({@link estimateToolTokens}, of the real definition). */
   tokens: number;
+  /** The pin of the definition as the server listed it (what DSH compares at runtime). */
   pin: ToolPin;
   /** Whether `dsh.tools` lets DSH offer it. */
   allowed: boolean;
@@ -87,6 +94,12 @@ export interface ServerProbe {
   choice?: ToolChoice;
   /** The probe was written to the host store (the next export pins these tools). */
   recorded: boolean;
+  /**
+   * Processes the server started that still ran after the probe stopped its process group and
+   * what it saw the server start (Linux: they left the group before the probe saw them, e.g. a
+   * double fork); their command lines masked. Absent when none (and where nothing can be seen).
+   */
+  leftRunning?: ProcessLeft[];
 }
 
 export interface FolderProbe {
@@ -157,7 +170,7 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
   const trust = request.consent === 'given' ? 'ask' : await store.trustMode();
   const record = await store.readFolder(folder);
   const env = request.env ?? ports.env;
-  const known = [...Object.values(record.inputs), ...Object.entries(env).filter(([k, v]) => v !== undefined && isCredentialName(k)).map(([, v]) => v as string)];
+  const known = [...record.inputs.values(), ...Object.entries(env).filter(([k, v]) => v !== undefined && isCredentialName(k)).map(([, v]) => v as string)];
   const wanted = request.names ? [...new Set(request.names)] : undefined;
   const timeoutMs = request.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   const runRow = request.probeRow ?? ports.mcp.probeRow;
@@ -187,23 +200,26 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
         return base(name, 'not-approved', 'trust mode is "pinned" and this server\'s pin is not approved (approve it as for an export first)', server);
       }
       const built = await ports.mcp.buildRow(server, folder, {
-        input: (id) => (Object.hasOwn(record.inputs, id) ? record.inputs[id] : undefined),
+        input: (id) => record.inputs.get(id),
         env: (n) => (Object.hasOwn(env, n) ? env[n] : undefined),
       });
       if (!built.ok) return base(name, 'refused', `not started: ${built.reason}`, server);
       const rowSecrets = built.row.transport === 'stdio' ? Object.values(built.row.env) : Object.values(built.row.headers);
       const masked = [...known, ...rowSecrets];
+      // Every text taken from the server is masked with these before it is cut, shown or stored.
+      const mask = secretMask(masked);
       const started = ports.now();
       let probed: RowProbe;
       try {
-        probed = await runRow(built.row, { timeoutMs, parentEnv: env, envRule: request.envRule });
+        probed = await runRow(built.row, { timeoutMs, parentEnv: env, envRule: request.envRule, mask });
       } catch (error) {
         probed = { ok: false, failure: 'did-not-start', detail: errorText(error), elapsedMs: ports.now() - started, stderr: '' };
       }
       const stderr = firstLines(probed.stderr, masked);
+      const leftRunning = probed.leftRunning?.length ? { leftRunning: probed.leftRunning } : {};
       if (!probed.ok) {
         const detail = firstLines(probed.detail, masked, 1, 400)[0] ?? '';
-        return { ...base(name, probed.failure, `${FAILURE_TEXT[probed.failure]}: ${detail}`, server), stderr, elapsedMs: ports.now() - started };
+        return { ...base(name, probed.failure, `${FAILURE_TEXT[probed.failure]}: ${detail}`, server), stderr, elapsedMs: ports.now() - started, ...leftRunning };
       }
       const choice = choiceFor(toolChoice, name);
       const tools: ProbedTool[] = probed.tools.map((t) => {
@@ -214,7 +230,10 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
         } catch {
           pin = toolPin({ name: t.name, description: t.description.toWellFormed(), inputSchema: JSON.parse(JSON.stringify(t.inputSchema ?? null)) });
         }
-        return { name: t.name, publicName, collision: false, description: t.description, inputSchema: t.inputSchema, tokens: estimateToolTokens(publicName, t), pin, allowed: toolAllowed(choice, t.name) };
+        return {
+          name: t.name, publicName, collision: false, description: mask.text(t.description), inputSchema: mask.json(t.inputSchema),
+          tokens: estimateToolTokens(publicName, t), pin, allowed: toolAllowed(choice, t.name),
+        };
       });
       const allowed = tools.filter((t) => t.allowed);
       return {
@@ -223,6 +242,7 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
         ...(probed.promptCount !== undefined ? { promptCount: probed.promptCount } : {}),
         ...(probed.resourceCount !== undefined ? { resourceCount: probed.resourceCount } : {}),
         allowedTokens: allowed.reduce((n, t) => n + t.tokens, 0),
+        ...leftRunning,
       };
     });
   }

@@ -79,8 +79,25 @@ export interface Analysis {
   sources?: SourcePin[];
   /** The effective `chat.mcp.access` the folder's files were chosen by (analyzeFolder; absent: `all`). */
   mcpAccess?: McpAccess;
-  /** Where each exported server's name is written (its file is the server's `source`, else `sourcePath`), for located diagnostics. */
+  /**
+   * Where each exported server's name is written (its file is the server's `source`, else
+   * `sourcePath`), for located diagnostics. Each name is an own property (`__proto__` too): look
+   * names up with Object.hasOwn.
+   */
   serverKeys?: Record<string, { file: string; range: Range }>;
+  /**
+   * Every server entry of the file that VS Code registers, exported or refused, in VS Code's order
+   * (the merged server map's: a name keeps the place of its first definition): the first of a
+   * name owns it (see mergeSources).
+   */
+  entries?: ReadonlyArray<ServerEntryKey>;
+}
+
+/** A server's name where it is written. */
+export interface ServerEntryKey {
+  name: string;
+  file: string;
+  range: Range;
 }
 
 interface InputInfo {
@@ -266,12 +283,15 @@ class AnalysisRun {
     const rejected: RejectedServer[] = [];
     // A name in a later map replaces the earlier definition (VS Code: {...servers, ...mcpServers}).
     const winners = new Map<string, { key: string; keyNode: Node; valueNode: Node | undefined; map: Node }>();
+    /** Each name's place in the merged map: where it was first defined. */
+    const place = new Map<string, number>();
     for (const map of maps) {
       if (map.type !== 'object') continue;
       const seenHere = new Set<string>();
       for (const p of properties(map)) {
         if (seenHere.has(p.key)) continue;
         seenHere.add(p.key);
+        if (!place.has(p.key)) place.set(p.key, place.size);
         const earlier = winners.get(p.key);
         if (earlier) {
           this.add('shadowed-server', this.range(earlier.keyNode), { name: p.key, file: `${this.file} ("${mapKeyOf(map)}")` }, {
@@ -311,10 +331,12 @@ class AnalysisRun {
         rejected.push({ name: shownName, codes: codes.size ? [...codes] : ['invalid-server'] });
       } else {
         servers.push(entry);
-        this.serverKeys[entry.name] = { file: this.file, range: this.range(p.keyNode) };
+        Object.defineProperty(this.serverKeys, entry.name, { value: { file: this.file, range: this.range(p.keyNode) }, enumerable: true, configurable: true, writable: true });
       }
     }
     if (!syntaxOk) return { ...this.empty(false), rejected };
+    const entries = [...serverProps].sort((a, b) => place.get(a.key)! - place.get(b.key)!)
+      .map((p) => ({ name: p.key.toWellFormed(), file: this.file, range: this.range(p.keyNode) }));
 
     const referenced: DeclaredInput[] = [];
     const listed = new Set<string>();
@@ -330,7 +352,7 @@ class AnalysisRun {
     for (const info of inputs.values()) {
       if (info.valid) Object.defineProperty(inputDefinitions, info.id, { value: nodeValue(info.node), enumerable: true });
     }
-    return { sourcePath: this.file, usable: true, sourceSha256: this.sha, problems: this.problems, servers, rejected, inputs: referenced, inputDefinitions, serverKeys: this.serverKeys };
+    return { sourcePath: this.file, usable: true, sourceSha256: this.sha, problems: this.problems, servers, rejected, inputs: referenced, inputDefinitions, serverKeys: this.serverKeys, entries };
   }
 
   private readInputs(inputsNode: Node | undefined): Map<string, InputInfo> {

@@ -33,7 +33,7 @@ export function isCredentialName(name: string): boolean {
 }
 
 /** Value shapes of well-known credentials, wherever they appear. */
-const CREDENTIAL_SHAPES: RegExp[] = [
+export const CREDENTIAL_SHAPES: readonly RegExp[] = [
   /\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}/, // OpenAI, Anthropic, DeepSeek style keys
   /\bgh[pousr]_[A-Za-z0-9]{30,}/, // GitHub tokens
   /\bgithub_pat_[A-Za-z0-9_]{20,}/,

@@ -58,7 +58,7 @@ export const SECTION_PATH: Record<SourceDialect, readonly string[]> = {
 /**
  * VS Code's collection order (`McpCollectionSortOrder`): the folder's `.vscode/mcp.json` 0, its
  * `.mcp.json` 1, the workspace file 100, the remote (dev container) user configuration 200-50.
- * VS Code runs a name defined twice twice; DSH needs one name once, so the lower order wins.
+ * A name defined twice belongs to the lower order (see {@link MCP_COLLISION_SETTING}).
  */
 export const SOURCE_ORDER: Record<SourceDialect, number> = { vscode: 0, 'dot-mcp': 1, 'code-workspace': 100, devcontainer: 150 };
 
@@ -160,4 +160,18 @@ export function sourceDigest(bytes: Uint8Array, dialect: SourceDialect): string 
   } catch {
     return whole;
   }
+}
+
+/**
+ * VS Code's setting for servers of one name in several places (`mcpConfiguration.ts`,
+ * `McpCollisionEnablementModel` in `mcpService.ts`): with `disable`, the default, a server whose
+ * name (compared case-insensitively) an earlier server already has is disabled, whether that
+ * earlier one can run or not; with `suffix` both run, their tool names told apart by a number.
+ */
+export const MCP_COLLISION_SETTING = 'chat.mcp.collisionBehavior';
+export type CollisionBehavior = 'disable' | 'suffix';
+
+/** VS Code compares the value with `disable` (unset: `disable`); any other value disables nothing, as `suffix` does. */
+export function effectiveCollisionBehavior(value: unknown): CollisionBehavior {
+  return value === undefined || value === null || value === 'disable' ? 'disable' : 'suffix';
 }

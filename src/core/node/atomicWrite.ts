@@ -13,6 +13,8 @@ const ABANDONED_AFTER_MS = 10 * 60 * 1000;
 
 export interface WriteOptions {
   mode?: number;
+  /** Called before anything is created or removed in the folder; a throw aborts the write with nothing done. */
+  beforeCreate?: () => Promise<void>;
   /** Called after the data is flushed, just before the rename; a throw aborts the write and removes the temp file. */
   beforeRename?: () => Promise<void>;
 }
@@ -23,8 +25,9 @@ export interface WriteOptions {
  * Abandoned temp files of earlier writes to that folder are removed first.
  */
 export async function writeFileAtomic(target: string, data: string | Uint8Array, options: WriteOptions | number = {}): Promise<void> {
-  const { mode = 0o644, beforeRename } = typeof options === 'number' ? { mode: options } : options;
+  const { mode = 0o644, beforeCreate, beforeRename } = typeof options === 'number' ? { mode: options } : options;
   const dir = path.dirname(target);
+  await beforeCreate?.();
   await removeTempFiles(dir, { abandonedOnly: true });
   const temp = path.join(dir, `.${path.basename(target)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
   const handle = await fs.open(temp, 'wx', mode);
@@ -98,7 +101,8 @@ export async function removeTempFiles(dir: string, options: { abandonedOnly: boo
  * was checked even if its path is swapped for a link afterwards. Before each rename the handle's
  * real location is checked again; a directory that has left the root is refused. Where the
  * handle cannot be addressed by path (no /proc), the directory's real path is used and checked
- * again before each rename.
+ * again before each rename. Each write checks before it creates its temp file too, so a directory
+ * moved out of the root in between gets nothing, not even a temp file removed a moment later.
  */
 export class ConfinedDir {
   private constructor(
@@ -142,7 +146,7 @@ export class ConfinedDir {
   }
 
   async write(name: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
-    await writeFileAtomic(this.path(name), data, { mode, beforeRename: () => this.check() });
+    await writeFileAtomic(this.path(name), data, { mode, beforeCreate: () => this.check(), beforeRename: () => this.check() });
   }
 
   async close(): Promise<void> {

@@ -9,6 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { DECLARATION_PATH } from '../declaration/declarationModel';
 import { ExportError } from '../declaration/exportError';
+import { exampleTempNames, gitignoreDecision, IGNORE_FILE, MAX_IGNORE_BYTES } from '../mcp/ignoreRules';
 import { ConfinedDir, ConfinementError } from './atomicWrite';
 import { readWorkspaceFile } from './reader';
 
@@ -18,7 +19,6 @@ const DSH_DIR = path.dirname(DECLARATION_PATH);
 const DEFAULT_IGNORE = '# Written by DSH Bridge: the declaration and its schema are machine-local.\ndeclaration.json\ndeclaration.schema.json\n.*.tmp\n';
 /** The one rule the bridge needs whatever a repository shipped: its temporary files are never committed. */
 const TEMP_RULE = '.*.tmp';
-const MAX_IGNORE_BYTES = 64 * 1024;
 
 /** `<folder>/.dsh` held open for writing (see {@link openDeclarationDir}). */
 export class DeclarationDir {
@@ -66,12 +66,13 @@ export class DeclarationDir {
   }
 
   /**
-   * Writes `.dsh/.gitignore` when there is none. A repository's own file is kept as it is (it may
-   * make the declaration committable); only the temp-file rule is appended when it is missing.
+   * Writes `.dsh/.gitignore` when there is none. A repository's own file is kept as it is (when it
+   * makes the declaration committable, the analysis says so: `declaration-committable`); only the
+   * temp-file rule is appended when git would not ignore the temp files by it.
    * A `.gitignore` that is not a regular file inside the workspace stops the export.
    */
   async ensureIgnoreRules(): Promise<void> {
-    const relative = `${DSH_DIR}/.gitignore`;
+    const relative = IGNORE_FILE;
     const exists = await fs.lstat(this.dir.path('.gitignore')).catch(() => undefined);
     if (!exists) {
       await this.write('.gitignore', DEFAULT_IGNORE);
@@ -83,7 +84,7 @@ export class DeclarationDir {
       throw new ExportError(`${relative} cannot be used (${why}): the export needs it to keep its temporary files out of commits; nothing was written`);
     }
     const text = Buffer.from(read.bytes).toString('utf8');
-    if (text.split(/\r?\n/).some((line) => line.trim() === TEMP_RULE)) return;
+    if (exampleTempNames().every((name) => gitignoreDecision(text, name).ignored)) return;
     const separator = text === '' || text.endsWith('\n') ? '' : '\n';
     await this.write('.gitignore', `${text}${separator}# Added by DSH Bridge: its temporary files are never committed.\n${TEMP_RULE}\n`);
   }

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import { writeFileAtomic } from './atomicWrite';
+import { readRegularFileSync, readTextFileSync } from './reader';
 
 /**
  * The DSH side on this machine, read-only (except `writeHmrFix`): the DSH that
@@ -13,6 +14,9 @@ import { writeFileAtomic } from './atomicWrite';
  */
 
 export const DSH_VERSION = '0.1.0-rc.8';
+/** Files of the DSH install are read through the safe reader (a FIFO or device in the DSH home is never waited on), up to these sizes. */
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+const MAX_HASHED_BYTES = 64 * 1024 * 1024;
 /** 1.0.19 dropped `registerConfig`, which the rc.8 launcher calls on every boot. */
 export const HMR_VERSION = '1.0.16';
 /** Packages the rc.8 launcher needs at run time that npm does not install with it (peers). */
@@ -41,16 +45,13 @@ export const launcherWrapper = (dshHome: string) => path.join(launcherDir(dshHom
 export const profileDir = (dshHome: string, profile: string) => path.join(dshHome, 'profiles', profile);
 
 export function sha256File(file: string): string | undefined {
-  try {
-    return createHash('sha256').update(readFileSync(file)).digest('hex');
-  } catch {
-    return undefined;
-  }
+  const bytes = readRegularFileSync(file, MAX_HASHED_BYTES);
+  return bytes && createHash('sha256').update(bytes).digest('hex');
 }
 
 export function packageVersion(nodeModules: string, name: string): string | null {
   try {
-    return (JSON.parse(readFileSync(path.join(nodeModules, name, 'package.json'), 'utf8')) as { version?: string }).version ?? null;
+    return (JSON.parse(readTextFileSync(path.join(nodeModules, name, 'package.json'), MAX_MANIFEST_BYTES) ?? '') as { version?: string }).version ?? null;
   } catch {
     return null;
   }
@@ -144,11 +145,7 @@ export function findLauncher(dshHome: string, envPath = process.env.PATH ?? ''):
 /** The Node a launcher runs on: the one written in our wrapper, else `node` on PATH (npm's bin shebang). */
 export function launcherNode(launcher: FoundLauncher, envPath = process.env.PATH ?? ''): string | undefined {
   if (launcher.source === 'bridge-install') {
-    try {
-      return /^exec "([^"]+)"/m.exec(readFileSync(launcher.command, 'utf8'))?.[1];
-    } catch {
-      return undefined;
-    }
+    return /^exec "([^"]+)"/m.exec(readTextFileSync(launcher.command, MAX_MANIFEST_BYTES) ?? '')?.[1];
   }
   return onPath('node', envPath);
 }
@@ -191,7 +188,7 @@ export function inspectProfile(dshHome: string, profile: string, bundleMatches?:
   const state: ProfileState = { dir, exists: false, bundles: [], hmrDisabledByBundle: false, hmrEnabledByUser: false };
   let manifest: { dsh?: { profile?: { bundles?: unknown } } };
   try {
-    manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    manifest = JSON.parse(readTextFileSync(path.join(dir, 'package.json'), MAX_MANIFEST_BYTES) ?? '');
   } catch {
     return state;
   }
@@ -208,12 +205,8 @@ export function inspectProfile(dshHome: string, profile: string, bundleMatches?:
 }
 
 function readPatch(dir: string): { hmrEnabled: boolean; text: string } | { error: string } {
-  let text: string;
-  try {
-    text = readFileSync(path.join(dir, 'cordis.patch.yml'), 'utf8');
-  } catch {
-    return { hmrEnabled: false, text: '' };
-  }
+  const text = readTextFileSync(path.join(dir, 'cordis.patch.yml'), MAX_MANIFEST_BYTES);
+  if (text === undefined) return { hmrEnabled: false, text: '' };
   const doc = parseDocument(text);
   if (doc.errors.length) return { error: doc.errors[0].message };
   const items = isSeq(doc.contents) ? doc.contents.items : [];

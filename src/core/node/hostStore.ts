@@ -1,13 +1,15 @@
 import { TRUST_MODES, type TrustMode } from '../settings/folderSettings';
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as z from 'zod/mini';
 import { removeTempFiles, writeFileAtomic } from './atomicWrite';
 import { sha256Hex } from '../json/canonicalJson';
-import { isInside } from './reader';
+import { readRegularFile } from './reader';
+import { readFailureReason } from '../problems/readFailure';
 import { ToolPinSchema } from '../declaration/toolsModel';
+import { secretMask } from '../tools/maskSecrets';
 
 /**
  * The host side of the bridge, under `<dshHome>/bridge/` (never in a workspace): the signing
@@ -35,10 +37,31 @@ export function resolveDshHome(
 const SettingsFile = z.object({ version: z.literal(1), trustMode: z.enum(TRUST_MODES) });
 const Approval = z.object({ serverName: z.string(), pin: z.string() });
 export type Approval = z.infer<typeof Approval>;
+/**
+ * A JSON object read as a map of its own keys. zod's record leaves a `__proto__` key out (a plain
+ * object cannot hold one by assignment), and an input id or a serverName may be exactly that, or
+ * `constructor`: a Map holds any key, and a lookup never reaches Object.prototype.
+ */
+function keyedMap<T>(value: z.ZodMiniType<T>) {
+  return z.pipe(
+    z.custom<object>((v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
+    z.transform((entries: object, payload) => {
+      const map = new Map<string, T>();
+      for (const [key, item] of Object.entries(entries)) {
+        const parsed = value.safeParse(item);
+        if (parsed.success) map.set(key, parsed.data);
+        else payload.issues.push({ code: 'custom', message: 'an entry does not have the expected shape', input: item });
+      }
+      return map;
+    }),
+  );
+}
+
 const FolderFile = z.object({
   version: z.literal(1),
   folder: z.string(),
-  inputs: z.record(z.string(), z.string()),
+  /** Input id -> value. */
+  inputs: keyedMap(z.string()),
   approvals: z.array(Approval),
 });
 /** How many exports of a folder wrote a declaration; the newest declaration carries the count. */
@@ -57,11 +80,16 @@ const ProbedServer = z.object({
   tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: z.unknown(), pin: ToolPinSchema })),
 });
 export type ProbedServerRecord = z.infer<typeof ProbedServer>;
-const ProbesFile = z.object({ version: z.literal(1), folder: z.string(), servers: z.record(z.string(), ProbedServer) });
+const ProbesFile = z.object({ version: z.literal(1), folder: z.string(), servers: keyedMap(ProbedServer) });
 const SkillTrustFile = z.object({ version: z.literal(1), roots: z.record(z.string(), z.string()) });
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
+/** The folders the store keeps below bridge/. */
+const STORE_DIRS = ['folders', 'exports', 'probes'];
+/** A record larger than this is not the store's (a probe record of many tools stays far below it). */
+const MAX_RECORD_BYTES = 32 * 1024 * 1024;
+const KEY_FILE = 'signing.key';
 
 export class HostStoreError extends Error {}
 
@@ -87,34 +115,51 @@ export class HostStore {
     return path.join(this.bridgeDir, 'folders', `${sha256Hex(path.resolve(folder))}.json`);
   }
 
-  /**
-   * Creates `dir` (bridge/ or below it) with mode 0700. The bridge folder and its subfolders that
-   * already exist with access for others (e.g. 0755 from an older tool) are tightened to 0700,
-   * and the log says so: the store holds input values and the signing key.
-   */
+  /** Creates `dir` (bridge/ or one of its folders) with mode 0700, then guards every folder of the store. */
   private async ensureDir(dir: string): Promise<void> {
     await fs.mkdir(dir, { recursive: true, mode: DIR_MODE });
+    await this.guardDirs();
+  }
+
+  /**
+   * bridge/ and each folder of the store that exists: this user's, mode 0700. One with access for
+   * others (e.g. 0755 from an older tool or a copy) is tightened to 0700, and the log says so; one
+   * of another user is refused: the store holds input values and the signing key.
+   */
+  private async guardDirs(): Promise<void> {
     if (process.platform === 'win32') return; // modes do not apply; the user profile's ACL protects it
-    for (let current = dir; isInside(this.bridgeDir, current); current = path.dirname(current)) {
-      const stat = await fs.lstat(current);
-      if (!stat.isDirectory()) throw new HostStoreError(`${current} is not a folder`);
+    for (const dir of [this.bridgeDir, ...STORE_DIRS.map((d) => path.join(this.bridgeDir, d))]) {
+      const stat = await fs.lstat(dir).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (!stat) continue;
+      if (!stat.isDirectory()) throw new HostStoreError(`${dir} is not a folder`);
+      this.refuseForeign(dir, stat.uid);
       const mode = stat.mode & 0o777;
       if (mode & 0o077) {
-        await fs.chmod(current, DIR_MODE);
-        this.log(`${current} had mode ${mode.toString(8).padStart(4, '0')}; tightened to 0700 (it holds input values and the signing key)`);
+        await fs.chmod(dir, DIR_MODE);
+        this.log(`${dir} had mode ${octal(mode)}; tightened to 0700 (it holds input values and the signing key)`);
       }
-      if (current === this.bridgeDir) break;
+    }
+  }
+
+  /** Refuses a file or folder of the store that another user owns. */
+  private refuseForeign(file: string, uid: number): void {
+    const me = process.getuid?.();
+    if (me !== undefined && uid !== me) {
+      throw new HostStoreError(`${file} belongs to another user (uid ${uid}, not ${me}): the DSH home's bridge store is not used; remove it or give it to this user`);
     }
   }
 
   private async readJson<T>(file: string, schema: z.ZodMiniType<T>): Promise<T | undefined> {
-    let text: string;
-    try {
-      text = await fs.readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
+    // Through the safe reader: a FIFO or a device in the DSH home is never waited on.
+    const read = await readRegularFile(file, MAX_RECORD_BYTES);
+    if (!read.ok) {
+      if (read.failure.kind === 'missing') return undefined;
+      throw new HostStoreError(`${file} cannot be read (${readFailureReason(read.failure, MAX_RECORD_BYTES)})`);
     }
+    const text = Buffer.from(read.bytes).toString('utf8');
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -137,7 +182,7 @@ export class HostStore {
 
   /** The per-user HMAC key; created (mode 0600) on first use. */
   async signingKey(): Promise<Buffer> {
-    const file = path.join(this.bridgeDir, 'signing.key');
+    const file = path.join(this.bridgeDir, KEY_FILE);
     const existing = await this.readSigningKey();
     if (existing) return existing;
     await this.ensureDir(this.bridgeDir);
@@ -155,15 +200,41 @@ export class HostStore {
     return (await this.readSigningKey())!; // whoever won a creation race, everyone uses its key
   }
 
-  /** The key if it exists; verification never creates one. */
+  /**
+   * The key if it exists; verification never creates one. Used only as this user's regular file
+   * (a link, a FIFO or another user's file is refused) of mode 0600: a wider mode is tightened
+   * first, and bridge/ with it, and the log says so.
+   */
   async readSigningKey(): Promise<Buffer | undefined> {
+    const file = path.join(this.bridgeDir, KEY_FILE);
+    await this.guardDirs();
+    let handle: fs.FileHandle;
     try {
-      const hex = (await fs.readFile(path.join(this.bridgeDir, 'signing.key'), 'utf8')).trim();
-      if (!/^[0-9a-f]{64}$/.test(hex)) throw new HostStoreError('the signing key file is malformed');
-      return Buffer.from(hex, 'hex');
+      handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return undefined;
+      if (code === 'ELOOP') throw new HostStoreError(`${file} is a link: the signing key is used only as a regular file of the DSH home`);
       throw error;
+    }
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw new HostStoreError(`${file} is not a regular file`);
+      if (process.platform !== 'win32') {
+        this.refuseForeign(file, stat.uid);
+        const mode = stat.mode & 0o777;
+        if (mode & 0o077) {
+          await handle.chmod(FILE_MODE);
+          this.log(`${file} had mode ${octal(mode)}; tightened to 0600 (it signs this user's declarations)`);
+        }
+      }
+      const buffer = Buffer.alloc(129); // a key and its line end fit in far less: a longer file is not a key
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      const hex = buffer.subarray(0, bytesRead).toString('utf8').trim();
+      if (bytesRead === buffer.length || !/^[0-9a-f]{64}$/.test(hex)) throw new HostStoreError('the signing key file is malformed');
+      return Buffer.from(hex, 'hex');
+    } finally {
+      await handle.close();
     }
   }
 
@@ -190,14 +261,14 @@ export class HostStore {
     const absolute = path.resolve(folder);
     const record = await this.readJson(this.folderFile(absolute), FolderFile);
     if (record && record.folder !== absolute) throw new HostStoreError('folder record does not match its folder');
-    return record ?? { version: 1, folder: absolute, inputs: {}, approvals: [] };
+    return record ?? { version: 1, folder: absolute, inputs: new Map(), approvals: [] };
   }
 
   private async updateFolder(folder: string, change: (record: FolderRecord) => void): Promise<void> {
     const record = await this.readFolder(folder);
     change(record);
     const file = this.folderFile(folder);
-    if (Object.keys(record.inputs).length === 0 && record.approvals.length === 0) {
+    if (record.inputs.size === 0 && record.approvals.length === 0) {
       try {
         await fs.rm(file, { force: true });
       } finally {
@@ -205,24 +276,49 @@ export class HostStore {
       }
       return;
     }
-    await this.writeJson(file, record);
+    // Object.fromEntries defines each key as its own property, `__proto__` included.
+    await this.writeJson(file, { ...record, inputs: Object.fromEntries(record.inputs) });
   }
 
   async setInput(folder: string, id: string, value: string): Promise<void> {
     await this.updateFolder(folder, (r) => {
-      Object.defineProperty(r.inputs, id, { value, enumerable: true, writable: true, configurable: true });
+      r.inputs.set(id, value);
     });
   }
 
-  /** Forgets one input value, or all of the folder's when `id` is undefined. */
+  /**
+   * Forgets one input value, or all of the folder's when `id` is undefined, and masks the values
+   * in the folder's recorded probes (a probe before masking existed may have stored a tool
+   * description that quoted one).
+   */
   async forgetInput(folder: string, id?: string): Promise<void> {
+    const forgotten: string[] = [];
     await this.updateFolder(folder, (r) => {
-      if (id === undefined) r.inputs = {};
-      else delete r.inputs[id];
+      if (id === undefined) {
+        forgotten.push(...r.inputs.values());
+        r.inputs.clear();
+      } else if (r.inputs.has(id)) {
+        forgotten.push(r.inputs.get(id)!);
+        r.inputs.delete(id);
+      }
     });
     // A write killed midway leaves a temp copy of the record, input values included: forgotten too.
     const file = this.folderFile(folder);
     await removeTempFiles(path.dirname(file), { abandonedOnly: false, of: path.basename(file) });
+    await this.maskProbes(folder, forgotten);
+  }
+
+  /** Rewrites the folder's recorded probes with `values` masked in their texts (pins unchanged). */
+  private async maskProbes(folder: string, values: readonly string[]): Promise<void> {
+    const absolute = path.resolve(folder);
+    const servers: Record<string, ProbedServerRecord> = values.length ? await this.probedServers(absolute).catch(() => ({})) : {};
+    if (Object.keys(servers).length === 0) return;
+    const mask = secretMask(values);
+    for (const tool of Object.values(servers).flatMap((s) => s.tools)) {
+      tool.description = mask.text(tool.description);
+      tool.inputSchema = mask.json(tool.inputSchema);
+    }
+    await this.writeJson(this.probesFile(absolute), { version: 1, folder: absolute, servers });
   }
 
   async approve(folder: string, serverName: string, pin: string): Promise<void> {
@@ -277,7 +373,8 @@ export class HostStore {
     const absolute = path.resolve(folder);
     const record = await this.readJson(this.probesFile(absolute), ProbesFile);
     if (record && record.folder !== absolute) throw new HostStoreError('probe record does not match its folder');
-    return record?.servers ?? {};
+    // Each serverName its own property (`__proto__` too): readers look them up with Object.hasOwn.
+    return Object.fromEntries(record?.servers ?? []);
   }
 
   /** Records probes (serverName -> result); other servers' earlier probes stay. */
@@ -307,6 +404,8 @@ export class HostStore {
     await this.writeJson(path.join(this.bridgeDir, 'skills.json'), { version: 1, roots });
   }
 }
+
+const octal = (mode: number) => mode.toString(8).padStart(4, '0');
 
 async function exists(file: string): Promise<boolean> {
   try {

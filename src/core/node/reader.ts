@@ -1,4 +1,4 @@
-import { constants, promises as fs } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from 'node:fs';
 import * as path from 'node:path';
 import { MAX_SOURCE_BYTES, type ReadFailure } from '../problems/readFailure';
 
@@ -69,4 +69,35 @@ export async function readRegularFile(file: string, maxBytes: number): Promise<R
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * {@link readRegularFile} for the synchronous callers (the DSH install's files in the DSH home):
+ * the bytes of a regular file of at most `maxBytes` (a FIFO or device is opened non-blocking and
+ * never read); undefined when it is absent or cannot be read so.
+ */
+export function readRegularFileSync(file: string, maxBytes: number): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > maxBytes) return undefined;
+    const buffer = Buffer.alloc(stat.size + 1); // one byte more: a file that grew is not read
+    let total = 0;
+    for (let n; total < buffer.length && (n = readSync(fd, buffer, total, buffer.length - total, total)) > 0;) total += n;
+    return total > stat.size ? undefined : buffer.subarray(0, total);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A file's text through {@link readRegularFileSync}. */
+export function readTextFileSync(file: string, maxBytes: number): string | undefined {
+  return readRegularFileSync(file, maxBytes)?.toString('utf8');
 }

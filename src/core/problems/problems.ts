@@ -23,6 +23,8 @@ export const PROBLEM_CODES = {
   'wrong-root-key': ['warning', '"mcpServers" is the older name of "servers": VS Code runs these servers and moves them into "servers" (rewriting this file), and they are exported the same way. Rename it to "servers".'],
   'wrong-dialect': ['error', '{file} is read in Claude Code\'s format: VS Code takes servers only from "mcpServers" here, so "{key}" is ignored and nothing is exported from this file.'],
   'shadowed-server': ['warning', 'Server "{name}" is also defined in {file}, and that definition takes precedence, as in VS Code; DSH runs one server per name, so this one is not exported.'],
+  'declaration-committable': ['warning', '{file} does not ignore {name}: git can commit the declaration, which belongs to this machine (signed with its key, for this folder). Add the rule "{name}".'],
+  'duplicate-server': ['warning', 'Server "{name}" is also defined in {file}, which takes the name first: VS Code runs both (chat.mcp.collisionBehavior is "suffix"), but the bridge exports one server per name, so this one is not exported.'],
   'unknown-field': ['warning', 'Unknown field "{key}" is ignored.'],
   'invalid-server': ['error', 'Invalid server entry: {reason}.'],
   'invalid-input': ['error', 'Invalid input definition: {reason}.'],

@@ -40,7 +40,7 @@ export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([SETTING.trustMod
  * Settings of VS Code's `window` scope the bridge reads: a folder of a multi-root workspace cannot
  * set them (VS Code refuses to write them there and ignores them), only user and workspace settings can.
  */
-export const WINDOW_SCOPED_SETTINGS: ReadonlySet<string> = new Set(['chat.mcp.access']);
+export const WINDOW_SCOPED_SETTINGS: ReadonlySet<string> = new Set(['chat.mcp.access', 'chat.mcp.collisionBehavior']);
 
 const timerMs = z.int().check(z.minimum(1), z.maximum(2147483647));
 export const SETTING_SCHEMAS = {

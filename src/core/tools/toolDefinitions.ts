@@ -41,13 +41,19 @@ export type ToolPinVerdict = { state: 'unchanged' } | { state: 'changed'; change
 
 export function compareToolWithPin(tool: ToolDefinition, pins: Readonly<Record<string, ToolPin>>): ToolPinVerdict {
   if (!Object.hasOwn(pins, tool.name)) return { state: 'new' };
-  const pinned = pins[tool.name];
   let live: ToolPin;
   try {
     live = toolPin(tool);
   } catch {
     return { state: 'changed', changes: ['schema'] };
   }
+  return comparePins(tool.name, live, pins);
+}
+
+/** A tool's pin (of its real definition, as a probe recorded it) against the pins recorded for its server. */
+export function comparePins(name: string, live: ToolPin, pins: Readonly<Record<string, ToolPin>>): ToolPinVerdict {
+  if (!Object.hasOwn(pins, name)) return { state: 'new' };
+  const pinned = pins[name];
   if (live.definition === pinned.definition) return { state: 'unchanged' };
   const changes: ToolChange[] = [];
   if (live.description !== pinned.description) changes.push('description');
@@ -104,8 +110,12 @@ export interface ToolDrift {
   drifted: boolean;
 }
 
-export function toolDrift(tools: readonly ToolDefinition[], pins: Readonly<Record<string, ToolPin>>): ToolDrift {
-  const verdicts = tools.map((tool) => ({ tool: tool.name, verdict: compareToolWithPin(tool, pins) }));
+/**
+ * Probed tools (each with the pin of its real definition: a recorded probe keeps its texts masked,
+ * so its pin, not its texts, says what it was) against the pins the declaration signs.
+ */
+export function toolDrift(tools: ReadonlyArray<{ name: string; pin: ToolPin }>, pins: Readonly<Record<string, ToolPin>>): ToolDrift {
+  const verdicts = tools.map((tool) => ({ tool: tool.name, verdict: comparePins(tool.name, tool.pin, pins) }));
   const live = new Set(tools.map((t) => t.name));
   const removed = Object.keys(pins).filter((name) => !live.has(name)).sort();
   return { verdicts, removed, drifted: removed.length > 0 || verdicts.some((v) => v.verdict.state !== 'unchanged') };

@@ -93,7 +93,11 @@ export class ProbeRunner implements vscode.Disposable {
       ),
     ));
     this.last.set(folder.uri.toString(), result);
-    for (const s of result.servers) this.log.info(`probe ${folder.name} / ${s.name}: ${s.outcome} (${s.message})${s.elapsedMs !== undefined ? ` in ${s.elapsedMs} ms` : ''}`);
+    for (const s of result.servers) {
+      this.log.info(`probe ${folder.name} / ${s.name}: ${s.outcome} (${s.message})${s.elapsedMs !== undefined ? ` in ${s.elapsedMs} ms` : ''}`);
+      // Command lines as the core masked them.
+      for (const p of s.leftRunning ?? []) this.log.warn(`probe ${folder.name} / ${s.name}: a process it started is still running: pid ${p.pid}, ${p.command}`);
+    }
     if (result.error) this.log.warn(`probe of ${folder.name}: ${result.error}`);
     this.probed.fire(folder);
     this.report(result, folder);
@@ -150,7 +154,10 @@ export class ProbeRunner implements vscode.Disposable {
     if (failed.length === 1) parts.push(vscode.l10n.t('1 server could not be probed: see Problems.'));
     else if (failed.length > 1) parts.push(vscode.l10n.t('{0} servers could not be probed: see Problems.', failed.length));
     if (result.collisions.length) parts.push(vscode.l10n.t('Some tools get the same DSH name: see the view.'));
-    const show = failed.length || result.collisions.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const left = result.servers.flatMap((s) => s.leftRunning ?? []);
+    if (left.length === 1) parts.push(vscode.l10n.t('A process a server started still runs (pid {0}): see the log.', left[0].pid));
+    else if (left.length > 1) parts.push(vscode.l10n.t('{0} processes the servers started still run: see the log.', left.length));
+    const show = failed.length || result.collisions.length || left.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     const showProblems = vscode.l10n.t('Show Problems');
     void show(parts.join(' '), ...(failed.length ? [showProblems] : [])).then((c) => {
       if (c === showProblems) void vscode.commands.executeCommand('workbench.actions.view.problems');

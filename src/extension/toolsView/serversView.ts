@@ -3,7 +3,7 @@ import { verifyFolder } from '../../core/app/verify';
 import { COMMAND, SERVERS_VIEW_ID } from '../commandIds';
 import type { Ctx } from '../ctx';
 import type { McpJsonCheck } from '../mcpJsonCheck';
-import { fileFolders, mcpJsonUri, sourceUri } from '../mcpFiles';
+import { fileFolders, mcpJsonUri, readFileBytes, sourceUri } from '../mcpFiles';
 import { folderCounts, folderRows, serverEntries, type FolderRows, type ServerRow, type ServerState } from './serverRows';
 import { serverTools, type ServerTools, type ToolRow } from './probeFacts';
 import type { ProbeDiagnostics } from './probeDiagnostics';
@@ -202,11 +202,8 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     const uri = mcpJsonUri(folder);
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString() && !d.isClosed);
     if (open) return open.getText();
-    try {
-      return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    } catch {
-      return undefined;
-    }
+    const bytes = await readFileBytes(uri);
+    return bytes && new TextDecoder().decode(bytes);
   }
 
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
@@ -333,7 +330,8 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     const target = this.target(node, name);
     if (!target) return;
     // A server of another file (.mcp.json, the dev container or workspace file) opens there (docs/sources.md).
-    const elsewhere = target.name === undefined ? undefined : this.mcp.get(target.folder)?.analysis.serverKeys?.[target.name];
+    const keys = this.mcp.get(target.folder)?.analysis.serverKeys;
+    const elsewhere = target.name !== undefined && keys && Object.hasOwn(keys, target.name) ? keys[target.name] : undefined;
     const doc = await vscode.workspace.openTextDocument(elsewhere ? sourceUri(target.folder.uri, elsewhere.file) : mcpJsonUri(target.folder));
     const entry = elsewhere ?? (target.name === undefined ? undefined : serverEntries(doc.getText()).find((e) => e.name === target.name));
     const selection = entry ? new vscode.Range(entry.range.start.line, entry.range.start.character, entry.range.end.line, entry.range.end.character) : undefined;

@@ -278,6 +278,65 @@ describe('ws-export: the export command, the host store and settings', function 
     }
   });
 
+  it('input ids "__proto__" and "constructor": their values reach the host store as their own keys, the status misses none, Forget lists and removes both', async function () {
+    const CMD = 'dshBridgeTest.protoValue';
+    const reg = vscode.commands.registerCommand(CMD, (args) => `value-of-${args && args.which}`);
+    const withInputs = original.replace('"servers": {', `"inputs": [
+    { "type": "command", "id": "__proto__", "command": "${CMD}", "args": { "which": "proto" } },
+    { "type": "command", "id": "constructor", "command": "${CMD}", "args": { "which": "ctor" } }
+  ],
+  "servers": {
+    "proto": { "command": "node", "args": ["p.js"], "env": { "A": "\${input:__proto__}", "B": "\${input:constructor}" } },`);
+    fs.writeFileSync(mcpPath(), withInputs);
+    try {
+      const summary = await exportNow();
+      assert.strictEqual(summary.outcome, 'exported', JSON.stringify(summary));
+      const record = fs.readFileSync(folderRecord(envHome), 'utf8');
+      assert.deepStrictEqual(Object.entries(JSON.parse(record).inputs), [['__proto__', 'value-of-proto'], ['constructor', 'value-of-ctor']]);
+      await waitFor(() => extension().exports.status().state && extension().exports.status().state.state === 'up-to-date', 15000,
+        `the status to say up to date, no input missing (now ${JSON.stringify(extension().exports.status())})`);
+      const forgotten = await vscode.commands.executeCommand('dsh.forgetInputValues', workspaceFolder().uri);
+      assert.deepStrictEqual(forgotten, ['__proto__', 'constructor']);
+      assert.ok(!fs.existsSync(folderRecord(envHome)), 'the record is still there');
+    } finally {
+      reg.dispose();
+      fs.writeFileSync(mcpPath(), original);
+    }
+  });
+
+  it('a .dsh/.gitignore that does not ignore the declaration: declaration-committable on it, whose quick fix adds the rule', async function () {
+    await exportNow();
+    const ignoreFile = path.join(folderPath(), '.dsh', '.gitignore');
+    const before = fs.readFileSync(ignoreFile, 'utf8');
+    const uri = vscode.Uri.file(ignoreFile);
+    const ours = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'dsh-bridge');
+    fs.writeFileSync(ignoreFile, '# the repository\'s own\n*\n!declaration.json\n');
+    try {
+      await waitFor(() => ours().length === 1, 15000, `declaration-committable on .dsh/.gitignore (now ${JSON.stringify(ours().map((d) => d.code))})`);
+      const [d] = ours();
+      assert.strictEqual(typeof d.code === 'object' ? d.code.value : d.code, 'declaration-committable');
+      assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Warning);
+      assert.deepStrictEqual([d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character], [2, 0, 2, 17]);
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const actions = await waitFor(async () => {
+        const a = (await vscode.commands.executeCommand('vscode.executeCodeActionProvider', uri, d.range, vscode.CodeActionKind.QuickFix.value) || []).filter((x) => x.kind && x.kind.value === 'quickfix');
+        return a.length ? a : undefined;
+      }, 10000, 'the quick fix');
+      assert.deepStrictEqual(actions.map((a) => a.title), ['Ignore declaration.json in .dsh/.gitignore']);
+      assert.ok(await vscode.workspace.applyEdit(actions[0].edit));
+      assert.strictEqual(doc.getText(), '# the repository\'s own\n*\n!declaration.json\ndeclaration.json\n');
+      // Gone from the unsaved text already, and after the save.
+      await waitFor(() => ours().length === 0, 15000, 'the warning to go');
+      await saved(doc);
+      const summary = await exportNow();
+      assert.strictEqual(summary.outcome, 'exported');
+      assert.strictEqual(ours().length, 0);
+    } finally {
+      fs.writeFileSync(ignoreFile, before);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
   it('trust mode "pinned" with export on save: an unapproved server is not exported on save; the status item says so', async function () {
     await exportNow();
     await setting('dsh', 'trustMode', 'pinned', vscode.ConfigurationTarget.Global);

@@ -163,6 +163,41 @@ describe('ws-sources: every file VS Code runs the folder\'s servers from', funct
     }
   });
 
+  it('a name belongs to the file VS Code takes it from, refused or not: github as sse in .vscode/mcp.json still shadows the one in .mcp.json; "suffix" says duplicate-server', async function () {
+    const folder = workspaceFolder();
+    const mcpJson = uriOf('.vscode/mcp.json').fsPath;
+    const original = fs.readFileSync(mcpJson, 'utf8');
+    const dotMcp = uriOf('.mcp.json');
+    const dotMcpText = fs.readFileSync(dotMcp.fsPath, 'utf8');
+    const config = vscode.workspace.getConfiguration('chat.mcp', folder.uri);
+    fs.writeFileSync(mcpJson, original.replace('"github": { "command": "node", "args": ["tools/github.js"] }', '"github": { "type": "sse", "url": "https://mcp.example.com/sse" }'));
+    try {
+      await waitFor(() => codes(uriOf('.vscode/mcp.json')).includes('unsupported-transport'), 15000, `the sse github refused (now ${codes(uriOf('.vscode/mcp.json'))})`);
+      assert.deepStrictEqual(codes(dotMcp), ['not-resolved-here', 'shadowed-server'], 'the .mcp.json github stays shadowed');
+      const shadowed = ours(dotMcp).find((d) => codeOf(d) === 'shadowed-server');
+      assert.deepStrictEqual(plain(shadowed.range), rangeOf(dotMcpText, '"github"'));
+      assert.strictEqual(shadowed.relatedInformation[0].location.uri.toString(), uriOf('.vscode/mcp.json').toString());
+      const summary = await vscode.commands.executeCommand('dsh.exportMcpServers', [folder.uri]);
+      assert.strictEqual(summary.outcome, 'exported', JSON.stringify(summary));
+      const decl = JSON.parse(fs.readFileSync(path.join(folder.uri.fsPath, '.dsh', 'declaration.json'), 'utf8'));
+      assert.ok(!decl.servers.some((s) => s.name === 'github'), `github is exported: ${JSON.stringify(decl.servers.map((s) => [s.name, s.source]))}`);
+      assert.deepStrictEqual(decl.rejected.filter((r) => r.name === 'github'), [{ name: 'github', codes: ['unsupported-transport'] }, { name: 'github', codes: ['shadowed-server'] }]);
+
+      // A window-scoped setting: in a multi-root workspace it is set in the workspace file.
+      await config.update('collisionBehavior', 'suffix', vscode.ConfigurationTarget.Workspace);
+      await waitFor(() => codes(dotMcp).includes('duplicate-server'), 15000, `duplicate-server in .mcp.json (now ${codes(dotMcp)})`);
+      assert.match(ours(dotMcp).find((d) => codeOf(d) === 'duplicate-server').message, /VS Code runs both \(chat\.mcp\.collisionBehavior is "suffix"\)/);
+    } finally {
+      await config.update('collisionBehavior', undefined, vscode.ConfigurationTarget.Workspace);
+      fs.writeFileSync(mcpJson, original);
+      await waitFor(() => codes(uriOf('.vscode/mcp.json')).length === 0 && codes(dotMcp).includes('shadowed-server'), 15000, 'the fixture as it was');
+      // The next test starts from a declaration of the files as they are, and a status that says so.
+      await vscode.commands.executeCommand('dsh.exportMcpServers', [folder.uri]);
+      await waitFor(async () => (await vscode.commands.executeCommand('dsh.verifyDeclaration', folder.uri)).ok, 15000, 'a fresh declaration of the fixture');
+      await waitFor(() => { const s = extension().exports.status(); return s.state && s.state.state === 'up-to-date'; }, 15000, 'the status of the fresh declaration');
+    }
+  });
+
   it('a change of chat.mcp.access (which decides whether .mcp.json is read) makes verify and the status say stale', async function () {
     const folder = workspaceFolder();
     const summary = await vscode.commands.executeCommand('dsh.exportMcpServers', [folder.uri]);

@@ -131,6 +131,35 @@ describe('ws-tools: DSH: Probe MCP Servers on real servers', function () {
     assert.strictEqual(now.inputSchema, pinned.inputSchema);
   });
 
+  it('a secret a server puts in a tool description is masked in the view, and "Forget Stored MCP Input Values" leaves it nowhere in the DSH home', async function () {
+    const canary = 'canary-editor-0123456789abcdefghijkl';
+    const scripted = path.join(extension().extensionPath, 'test', 'fixtures', 'mcp-servers', 'scripted-server.mjs');
+    const source = JSON.parse(fs.readFileSync(mcpUri().fsPath, 'utf8'));
+    source.inputs = [{ type: 'promptString', id: 'tok', description: 'Token', password: true }];
+    source.servers.leaky = { command: process.execPath, args: [scripted, '--secret', 'TOK', '--describe-secret'], env: { ELECTRON_RUN_AS_NODE: '1', TOK: '${input:tok}' } };
+    fs.writeFileSync(mcpUri().fsPath, `${JSON.stringify(source, null, 2)}\n`);
+    await waitFor(async () => (await view()).items.some((i) => i.label === 'leaky'), 20000, 'the view to list "leaky"');
+    const set = spawnSync(process.execPath, [path.join(extension().extensionPath, 'dist', 'cli.js'), 'inputs', 'set', 'tok', '--workspace', folderPath()], { input: canary, encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    assert.strictEqual(set.status, 0, set.stderr);
+    // The value is in the host store only (where the CLI puts it): export and approve as a script would.
+    cli(['export', '--workspace', folderPath()]);
+    cli(['approve', 'leaky', '--workspace', folderPath(), '--yes', readDecl().servers.find((s) => s.name === 'leaky').pin]);
+
+    const summary = await vscode.commands.executeCommand('dsh.probeMcpServers', workspaceFolder().uri, ['leaky']);
+    assert.deepStrictEqual(summary.folders[0].servers.map((s) => [s.name, s.outcome]), [['leaky', 'ok']]);
+    const look = await waitFor(async () => byLabel(byLabel((await view()).items, 'leaky')?.children ?? [], 'look'), 20000, 'the tool of "leaky" in the view');
+    assert.match(look.tooltip, /^Looks\. Sends key \*\*\* along\./);
+
+    const forgotten = await vscode.commands.executeCommand('dsh.forgetInputValues', workspaceFolder().uri);
+    assert.deepStrictEqual(forgotten, ['tok']);
+    const dshHome = process.env.DSH_HOME;
+    assert.ok(dshHome && fs.existsSync(dshHome), 'the harness sets DSH_HOME');
+    const holding = fs.readdirSync(dshHome, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && fs.readFileSync(path.join(e.parentPath ?? e.path, e.name)).includes(canary))
+      .map((e) => path.join(e.parentPath ?? e.path, e.name));
+    assert.deepStrictEqual(holding, [], 'a file under the DSH home holds the secret');
+  });
+
   it('trust mode deny starts nothing', async function () {
     await setting('trustMode', 'deny');
     const summary = await vscode.commands.executeCommand('dsh.probeMcpServers', workspaceFolder().uri);
