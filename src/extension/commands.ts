@@ -328,7 +328,8 @@ export class Commands {
     this.log.info(`verify ${folder.name}: DSH sessions start [${rowsWith(model, 'starts').join(', ')}], ask before [${rowsWith(model, 'asks').join(', ')}], withhold [${rowsWith(model, 'withheld').join(', ')}]; language servers ${plan.languageServers?.outcome ?? 'none'}; withheld skills [${model.skillsWithheld.join(', ')}]`);
     const none = vscode.l10n.t('none');
     const list = (names: string[]) => names.join(', ') || none;
-    const lsp = plan.languageServers ? `${rowsWith(model, plan.languageServers.outcome, 'language-servers').join(', ')} (${outcomeWord(plan.languageServers.outcome)})` : none;
+    const lspIds = rowsWith(model, plan.languageServers?.outcome ?? 'withheld', 'language-servers').join(', ');
+    const lsp = plan.languageServers ? (lspIds ? `${lspIds} (${outcomeWord(plan.languageServers.outcome)})` : outcomeWord(plan.languageServers.outcome)) : none;
     const outlook = ` ${vscode.l10n.t('DSH sessions there start MCP servers: {0}; after asking: {1}; withheld: {2}; language servers: {3}; skills withheld: {4}.',
       list(rowsWith(model, 'starts')), list(rowsWith(model, 'asks')), list(rowsWith(model, 'withheld')), lsp, list(model.skillsWithheld))}`;
     const blocked = plan.blocked.find((r) => r.code === 'trust-deny' || r.code === 'store-unreadable');
