@@ -14,7 +14,7 @@ import { dropTools, mergeTools } from './assembly';
 import { LSP_PROMPT_SECTION, LSP_TOOL_NAME, mergeSections, mountLsp, type LspMounted } from './lspMount';
 import { SkillGate } from './skillGate';
 import { McpClientModules, type Mounted } from './mcpModules';
-import { DEFAULT_START_WAIT_MS, delay, retryAt } from './startPolicy';
+import { DEFAULT_START_WAIT_MS, retryAt, waitAtMost } from './startPolicy';
 import { buildRow } from './rows';
 import { SessionToolGate } from './toolGate';
 import { errorText } from './errors';
@@ -434,7 +434,7 @@ export class Bridge {
     await this.reconcileLsp(state, { section: lspSection, trust, approvals, lookup: values, where, declarationPath, digest }, signal);
     // This step's request waits for the servers started in it, at most startWaitMs: the ones up
     // by then are in it, the others join the request of the step after they are up.
-    if (launched.length) await Promise.race([Promise.allSettled(launched), delay(this.options.startWaitMs ?? DEFAULT_START_WAIT_MS, signal)]);
+    if (launched.length) await waitAtMost(Promise.allSettled(launched), this.options.startWaitMs ?? DEFAULT_START_WAIT_MS, signal);
   }
 
   /**

@@ -21,13 +21,19 @@ export function retryAt(reconnect: Reconnect, failures: number, now: number): nu
   return now + delay;
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts; the timer never holds the process open. */
-export function delay(ms: number, signal?: AbortSignal): Promise<void> {
+/**
+ * Resolves when `work` settles, after `ms`, or at once when `signal` aborts, whichever comes first,
+ * and leaves nothing behind: the timer is cleared and the listener removed then (a timer left to run
+ * would keep the turn's signal, and through it the session, reachable for up to `ms` after the
+ * session ended). The timer never holds the process open.
+ */
+export function waitAtMost(work: Promise<unknown>, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
     const timer = setTimeout(done, ms);
     timer.unref?.();
     signal?.addEventListener('abort', done, { once: true });
+    work.then(done, done);
     function done() {
       clearTimeout(timer);
       signal?.removeEventListener('abort', done);
@@ -35,3 +41,4 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
     }
   });
 }
+

@@ -7,7 +7,8 @@ import { dropTools, mergeTools, TOOL_ORDER_REST } from '../../../src/dsh-plugin/
 import { isReservationConflict } from '../../../src/dsh-plugin/mcpModules';
 import { mergeSections } from '../../../src/dsh-plugin/lspMount';
 import { buildRow } from '../../../src/dsh-plugin/rows';
-import { DEFAULT_START_WAIT_MS, delay, retryAt, startWaitMs } from '../../../src/dsh-plugin/startPolicy';
+import { DEFAULT_START_WAIT_MS, retryAt, startWaitMs, waitAtMost } from '../../../src/dsh-plugin/startPolicy';
+import { getEventListeners } from 'node:events';
 import type { DeclaredServer } from '../../../src/core/declaration/declarationModel';
 import { sha256Hex } from '../../../src/core/json/canonicalJson';
 
@@ -175,12 +176,56 @@ describe('dsh-plugin: start policy', () => {
     assert.equal(startWaitMs(1500), 1500);
     for (const bad of [undefined, -1, Number.NaN, Infinity, '2000', null]) assert.equal(startWaitMs(bad), DEFAULT_START_WAIT_MS);
   });
-  it('delay resolves at once when the signal aborts', async () => {
+  it('waitAtMost resolves at once when the signal aborts', async () => {
     const controller = new AbortController();
     const started = Date.now();
-    const waiting = delay(60000, controller.signal);
+    const waiting = waitAtMost(new Promise(() => undefined), 60000, controller.signal);
     controller.abort();
     await waiting;
     assert.ok(Date.now() - started < 1000);
   });
+  it('waitAtMost resolves after ms when the work is still running', async () => {
+    const started = Date.now();
+    await waitAtMost(new Promise(() => undefined), 30);
+    assert.ok(Date.now() - started >= 25);
+  });
+  it('waitAtMost resolves when the work settles and leaves no timer or listener behind (they would keep the turn reachable)', async () => {
+    const controller = new AbortController();
+    const set = globalThis.setTimeout;
+    const clear = globalThis.clearTimeout;
+    const pending = new Set<unknown>();
+    let settle!: () => void;
+    let waiting: Promise<void>;
+    globalThis.setTimeout = ((fn: () => void, ms: number) => {
+      const timer = set(fn, ms);
+      pending.add(timer);
+      return timer;
+    }) as typeof setTimeout;
+    globalThis.clearTimeout = ((timer: NodeJS.Timeout) => {
+      pending.delete(timer);
+      clear(timer);
+    }) as typeof clearTimeout;
+    try {
+      waiting = waitAtMost(new Promise<void>((resolve) => (settle = resolve)), 60000, controller.signal);
+    } finally {
+      globalThis.setTimeout = set;
+      globalThis.clearTimeout = clear;
+    }
+    assert.equal(pending.size, 1);
+    assert.equal(getEventListeners(controller.signal, 'abort').length, 1);
+    globalThis.clearTimeout = ((timer: NodeJS.Timeout) => {
+      pending.delete(timer);
+      clear(timer);
+    }) as typeof clearTimeout;
+    try {
+      settle();
+      await waiting;
+    } finally {
+      globalThis.clearTimeout = clear;
+    }
+    assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'the abort listener is removed');
+    assert.equal(pending.size, 0, 'the timer is cleared');
+    await waitAtMost(Promise.reject(new Error('a failed start')), 60000, controller.signal);
+  });
 });
+
