@@ -6,7 +6,8 @@
  */
 import { resolveDshHome } from '../core/node/hostStore';
 import { Bridge } from './bridge';
-import { startWaitMs } from './startPolicy';
+import * as os from 'node:os';
+import { startConcurrency, startWaitMs } from './startPolicy';
 import type { Ctx, Logger } from './types';
 
 export interface Config {
@@ -25,6 +26,12 @@ export interface Config {
   startWaitMs?: number;
   /** false: start servers one after another, each waited for in full (the behaviour before startWaitMs). Default true. */
   parallelStart?: boolean;
+  /**
+   * At most this many MCP server starts at a time in this DSH process, all sessions together
+   * (default: twice the CPUs, at least 4); the others queue. A start holds its slot until the
+   * server is up or failed, at most 1 s, so a slow server does not hold back the ones behind it.
+   */
+  startConcurrency?: number;
 }
 
 export const name = 'dsh-bridge';
@@ -40,6 +47,7 @@ export function apply(ctx: Ctx, config: Config | undefined): void {
   const bridge = new Bridge(ctx, {
     dshHome: resolveDshHome(config?.dshHome), gateSkillRoots: config?.gateSkillRoots !== false, notice,
     startWaitMs: startWaitMs(config?.startWaitMs), parallelStart: config?.parallelStart !== false,
+    startConcurrency: startConcurrency(config?.startConcurrency, os.availableParallelism()),
   }, logger);
   bridge.start();
   ctx.effect(() => () => bridge.stop(), 'dsh-bridge');
