@@ -40,6 +40,20 @@ export interface BridgeOptions {
   startConcurrency?: number;
 }
 
+/** Counts of what a plugin instance holds (`bookkeeping()` in the bundle's exports). */
+export interface BridgeBookkeeping {
+  /** Sessions tracked (one per live DSH agent that assembled a request or existed at load). */
+  sessions: number;
+  /** Sessions whose skill roots the gate is attached to. */
+  skillGateSessions: number;
+  /** dsh-mcp-client slots held by mounted or starting servers. */
+  heldSlots: number;
+  /** Extra dsh-mcp-client module copies opened (never unloaded: bounded by the peak of concurrent sessions per serverName). */
+  mcpClientCopies: number;
+  /** Server starts waiting for a slot of the process-wide start limit. */
+  startsQueued: number;
+}
+
 /** A start that failed: not tried again before `retryAt` (never when undefined) unless the declaration or pin changes. */
 interface FailedStart {
   digest: string;
@@ -173,6 +187,12 @@ export class Bridge {
     if (running) this.log.info(`dsh-bridge: unloading: stopping ${countOf(running, 'server')}`);
     await Promise.all([...this.sessions.keys()].map((agent) => this.endSession(agent, 'DSH Bridge plugin unloaded')));
     await this.skillGate?.stop();
+  }
+
+  /** What this instance holds now: a diagnostic (the load test checks it comes back to zero when sessions end). */
+  bookkeeping(): BridgeBookkeeping {
+    const modules = this.modules.bookkeeping();
+    return { sessions: this.sessions.size, skillGateSessions: this.skillGate?.size ?? 0, heldSlots: modules.heldSlots, mcpClientCopies: modules.copies, startsQueued: this.startSlots.waiting };
   }
 
   private stateOf(agent: AgentLike): SessionState {

@@ -5,7 +5,7 @@
  * the host's own dsh-mcp-client is obtained through its loader at run time).
  */
 import { resolveDshHome } from '../core/node/hostStore';
-import { Bridge } from './bridge';
+import { Bridge, type BridgeBookkeeping } from './bridge';
 import * as os from 'node:os';
 import { startConcurrency, startWaitMs } from './startPolicy';
 import type { Ctx, Logger } from './types';
@@ -38,6 +38,14 @@ export const name = 'dsh-bridge';
 /** Services needed to see sessions and tools; approval and loader are looked up when used. */
 export const inject = ['agents', 'systemPrompt', 'tools'];
 
+/** The plugin instances loaded in this process (one per Loader row). */
+const live = new Set<Bridge>();
+
+/** What each loaded instance holds now (sessions, skill-gate sessions, dsh-mcp-client slots and copies): a diagnostic. */
+export function bookkeeping(): BridgeBookkeeping[] {
+  return [...live].map((bridge) => bridge.bookkeeping());
+}
+
 export function apply(ctx: Ctx, config: Config | undefined): void {
   const logger = typeof ctx.logger === 'function' ? (ctx.logger as unknown as (name: string) => Logger)('dsh-bridge') : ctx.logger;
   // A headless run (dsh-headless provides `headlessStartup`) prints no DSH log: its refusals go to stderr too.
@@ -50,5 +58,9 @@ export function apply(ctx: Ctx, config: Config | undefined): void {
     startConcurrency: startConcurrency(config?.startConcurrency, os.availableParallelism()),
   }, logger);
   bridge.start();
-  ctx.effect(() => () => bridge.stop(), 'dsh-bridge');
+  live.add(bridge);
+  ctx.effect(() => () => {
+    live.delete(bridge);
+    return bridge.stop();
+  }, 'dsh-bridge');
 }
