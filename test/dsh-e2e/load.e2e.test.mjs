@@ -299,7 +299,9 @@ test('DSH rc.8 load: 50 concurrent sessions in 10 workspaces (5 servers each: no
         assert.equal(result.content.map((c) => c.text ?? '').join(''), `pong from ${folderNames[s.folder]}-${callee}`, `${s.id}: the call reached its folder's own server`);
       }
     }
-    const waterfallLater = sessions.map((s) => timer.spent.get(s.agent.id)[1]);
+    // The second request with the servers up; not in the folders whose failing server the plugin
+    // retries at this step (a retry waits for its start as a first start does).
+    const waterfallLater = sessions.filter((s) => !(s.folder % 2 && APPROVED[s.folder].includes('broken'))).map((s) => timer.spent.get(s.agent.id)[1]);
 
     // Processes: one per session for each approved, startable server; an unapproved one never spawned.
     const live = markedProcesses();
@@ -372,11 +374,11 @@ test('DSH rc.8 load: 500 session starts and ends (25 at a time) leave no server 
     // plugin's backoff and one under dsh-mcp-client's reconnect, nothing approved, no declaration.
     /** @type {Array<{ name: string, sessions: number, servers?: Record<string, string>, approve?: string[], expect: string[], settings?: object, folder?: string }>} */
     const kinds = [
-      { name: 'F', sessions: 4, servers: { n1: 'normal', n2: 'normal' }, approve: ['n1'], expect: ['n1'] },
+      { name: 'F', sessions: 3, servers: { n1: 'normal', n2: 'normal' }, approve: ['n1'], expect: ['n1'] },
       { name: 'S', sessions: 2, servers: { slow: 'slow' }, approve: ['slow'], expect: ['slow'] },
-      { name: 'B', sessions: 3, servers: { broken: 'broken' }, approve: ['broken'], expect: [], settings: { 'dsh.export.failOnStartupError': true } },
-      { name: 'R', sessions: 3, servers: { broken: 'broken' }, approve: ['broken'], expect: [] },
-      { name: 'N', sessions: 5, servers: { n1: 'normal' }, approve: [], expect: [] },
+      { name: 'B', sessions: 2, servers: { broken: 'broken' }, approve: ['broken'], expect: [], settings: { 'dsh.export.failOnStartupError': true } },
+      { name: 'R', sessions: 2, servers: { broken: 'broken' }, approve: ['broken'], expect: [] },
+      { name: 'N', sessions: 6, servers: { n1: 'normal' }, approve: [], expect: [] },
     ];
     for (const kind of kinds) {
       const servers = Object.fromEntries(Object.entries(kind.servers).map(([serverName, k]) => [serverName, fixtureEntry(kind.name, serverName, { kind: k, delayMs: 1000, spawnLog })]));
@@ -384,7 +386,7 @@ test('DSH rc.8 load: 500 session starts and ends (25 at a time) leave no server 
     }
     const plain = path.join(tmp.root, 'P');
     fs.mkdirSync(path.join(plain, '.git'), { recursive: true });
-    kinds.push({ name: 'P', sessions: 8, folder: plain, expect: [] });
+    kinds.push({ name: 'P', sessions: 10, folder: plain, expect: [] });
     const perBatch = kinds.reduce((n, k) => n + k.sessions, 0);
     assert.equal(perBatch, 25);
 
@@ -443,11 +445,11 @@ test('DSH rc.8 load: 500 session starts and ends (25 at a time) leave no server 
     assert.equal(retained, 0, 'no ended session stays reachable (the plugin, DSH or the test keeping it)');
     // A session ends after its first request: a start still queued for a slot then never spawns.
     const fastStarts = spawned.filter((x) => x === 'F-n1').length;
-    assert.ok(fastStarts >= BATCHES && fastStarts <= BATCHES * 4, `F/n1 spawned ${fastStarts} times: at most once per session, in every batch`);
+    assert.ok(fastStarts >= BATCHES && fastStarts <= BATCHES * 3, `F/n1 spawned ${fastStarts} times: at most once per session, in every batch`);
     assert.deepEqual({ ...bookkept[0], mcpClientCopies: 0 }, { sessions: 0, skillGateSessions: 0, heldSlots: 0, mcpClientCopies: 0, startsQueued: 0 }, 'the plugin holds nothing once the sessions ended');
-    // dsh-mcp-client copies (never unloaded) stay bounded by the peak of concurrent sessions using one serverName.
-    assert.ok(bookkept[0].mcpClientCopies <= 6, `${bookkept[0].mcpClientCopies} copies`);
-    assert.equal(copies.at(-1), copies[WARMUP - 1], 'no copy opened after the warm-up');
+    // dsh-mcp-client copies (never unloaded) stay bounded by the peak of concurrent sessions using
+    // one serverName, minus the host's own: "broken" is used by 4 sessions of a batch.
+    assert.ok(Math.max(...copies) <= 3, `dsh-mcp-client copies: ${copies.join(' ')}`);
     assert.ok(growth < 2 * 1048576, `the heap grew ${KiB(growth)} KiB over ${sessionsBetween} sessions after the warm-up`);
   }, { pluginConfig: { startWaitMs: 1000 } });
 });
