@@ -14,7 +14,7 @@ import { dropTools, mergeTools } from './assembly';
 import { LSP_PROMPT_SECTION, LSP_TOOL_NAME, mergeSections, mountLsp, type LspMounted } from './lspMount';
 import { SkillGate } from './skillGate';
 import { McpClientModules, type Mounted } from './mcpModules';
-import { DEFAULT_START_WAIT_MS, delay, retryAt } from './startPolicy';
+import { DEFAULT_START_WAIT_MS, defaultStartConcurrency, retryAt, StartSlots, waitAtMost } from './startPolicy';
 import { buildRow } from './rows';
 import { SessionToolGate } from './toolGate';
 import { errorText } from './errors';
@@ -36,6 +36,22 @@ export interface BridgeOptions {
   startWaitMs?: number;
   /** false: start servers one after another and wait for each (the behaviour before the bounded wait). */
   parallelStart?: boolean;
+  /** At most this many server starts at a time in this DSH process, all sessions together (default: twice the CPUs, at least 4). */
+  startConcurrency?: number;
+}
+
+/** Counts of what a plugin instance holds (`bookkeeping()` in the bundle's exports). */
+export interface BridgeBookkeeping {
+  /** Sessions tracked (one per live DSH agent that assembled a request or existed at load). */
+  sessions: number;
+  /** Sessions whose skill roots the gate is attached to. */
+  skillGateSessions: number;
+  /** dsh-mcp-client slots held by mounted or starting servers. */
+  heldSlots: number;
+  /** Extra dsh-mcp-client module copies opened (never unloaded: bounded by the peak of concurrent sessions per serverName). */
+  mcpClientCopies: number;
+  /** Server starts waiting for a slot of the process-wide start limit. */
+  startsQueued: number;
 }
 
 /** A start that failed: not tried again before `retryAt` (never when undefined) unless the declaration or pin changes. */
@@ -96,6 +112,8 @@ interface SessionState {
   /** Serializes reconcile runs of this session. */
   chain: Promise<unknown>;
   ended: boolean;
+  /** Aborted when the session ends: its starts still queued for a slot leave the queue. */
+  end: AbortController;
 }
 
 const key = (serverName: string, pin: string) => `${serverName} ${pin}`;
@@ -122,10 +140,12 @@ export class Bridge {
   private readonly modules: McpClientModules;
   private readonly store: HostStore;
   private readonly skillGate?: SkillGate;
+  private readonly startSlots: StartSlots;
   private disposed = false;
 
   constructor(private readonly ctx: Ctx, private readonly options: BridgeOptions, private readonly log: Logger) {
     this.modules = new McpClientModules(ctx, log);
+    this.startSlots = new StartSlots(options.startConcurrency ?? defaultStartConcurrency(os.availableParallelism()));
     this.store = new HostStore(options.dshHome, { log: (line) => log.info(`dsh-bridge: ${line}`) });
     if (options.gateSkillRoots !== false) this.skillGate = new SkillGate(ctx, { dshHome: options.dshHome, env: options.env }, log);
   }
@@ -169,10 +189,16 @@ export class Bridge {
     await this.skillGate?.stop();
   }
 
+  /** What this instance holds now: a diagnostic (the load test checks it comes back to zero when sessions end). */
+  bookkeeping(): BridgeBookkeeping {
+    const modules = this.modules.bookkeeping();
+    return { sessions: this.sessions.size, skillGateSessions: this.skillGate?.size ?? 0, heldSlots: modules.heldSlots, mcpClientCopies: modules.copies, startsQueued: this.startSlots.waiting };
+  }
+
   private stateOf(agent: AgentLike): SessionState {
     let state = this.sessions.get(agent);
     if (!state) {
-      state = { agent, mounts: new Map(), lspStopped: false, rejected: new Set(), unanswered: new Map(), failed: new Map(), allowed: new Set(), starting: new Map(), stopped: new Set(), logged: new Set(), toolGate: new SessionToolGate(), trust: 'ask', where: 'dsh-bridge', chain: Promise.resolve(), ended: false };
+      state = { agent, mounts: new Map(), lspStopped: false, rejected: new Set(), unanswered: new Map(), failed: new Map(), allowed: new Set(), starting: new Map(), stopped: new Set(), logged: new Set(), toolGate: new SessionToolGate(), trust: 'ask', where: 'dsh-bridge', chain: Promise.resolve(), ended: false, end: new AbortController() };
       this.sessions.set(agent, state);
     }
     return state;
@@ -196,6 +222,7 @@ export class Bridge {
     if (!state) return;
     this.sessions.delete(agent);
     state.ended = true;
+    state.end.abort();
     await state.chain.catch(() => undefined);
     const names = [...state.mounts.keys()];
     await Promise.all([...state.mounts.values()].map((m) => m.mounted.unmount().catch((error) => {
@@ -434,7 +461,7 @@ export class Bridge {
     await this.reconcileLsp(state, { section: lspSection, trust, approvals, lookup: values, where, declarationPath, digest }, signal);
     // This step's request waits for the servers started in it, at most startWaitMs: the ones up
     // by then are in it, the others join the request of the step after they are up.
-    if (launched.length) await Promise.race([Promise.allSettled(launched), delay(this.options.startWaitMs ?? DEFAULT_START_WAIT_MS, signal)]);
+    if (launched.length) await waitAtMost(Promise.allSettled(launched), this.options.startWaitMs ?? DEFAULT_START_WAIT_MS, signal);
   }
 
   /**
@@ -481,7 +508,12 @@ export class Bridge {
     const k = key(server.serverName, server.pin);
     // No longer current when the entry changed or left while it was starting.
     const current = () => state.starting.get(server.serverName) === starting;
+    let leave: (() => void) | undefined;
     try {
+      // A slot of the process-wide start limit (queued while it is full): a session that ended,
+      // or an entry that changed, while it waited starts nothing.
+      leave = await this.startSlots.enter(state.end.signal);
+      if (!leave || state.ended || this.disposed || !current()) return;
       // Rebuilt at start: envFile and stored values are read now, not at approval time.
       const built = await buildRow(server, at.folder, at.values);
       if (!built.ok) {
@@ -505,6 +537,7 @@ export class Bridge {
       state.mounts.set(server.serverName, { serverName: server.serverName, pin: server.pin, mounted });
       this.log.info(`${where}: started ${label} for session ${state.agent.id}${mounted.instance > 0 ? ` (mcp-client instance ${mounted.instance})` : ''}`);
     } finally {
+      leave?.();
       if (current()) state.starting.delete(server.serverName);
     }
   }
