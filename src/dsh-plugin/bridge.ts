@@ -6,6 +6,7 @@
  * lspMounting.ts) with the host's own dsh-mcp-client under the session's context, and merges
  * the tools into the request being assembled (assemble.ts). This file is the sessions' lifecycle.
  */
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { planSession, type PlannedSession } from '../core/app/plan';
 import type { Ports } from '../core/app/ports';
@@ -19,7 +20,7 @@ import { mountServers, reasonText, type MountContext, type StepPlan } from './mc
 import { McpClientModules } from './mcpModules';
 import { Session } from './session';
 import { SkillGate } from './skillGate';
-import { DEFAULT_START_WAIT_MS, delay } from './startPolicy';
+import { DEFAULT_START_WAIT_MS, defaultStartConcurrency, StartSlots, waitAtMost } from './startPolicy';
 import type { AgentLike, AgentsService, AssembleContext, Ctx, Logger, PromptAssembly, ToolsService } from './types';
 
 export interface BridgeOptions {
@@ -31,6 +32,22 @@ export interface BridgeOptions {
   startWaitMs?: number;
   /** false: start servers one after another and wait for each (the behaviour before the bounded wait). */
   parallelStart?: boolean;
+  /** At most this many server starts at a time in this DSH process, all sessions together (default: twice the CPUs, at least 4). */
+  startConcurrency?: number;
+}
+
+/** Counts of what a plugin instance holds (`bookkeeping()` in the bundle's exports). */
+export interface BridgeBookkeeping {
+  /** Sessions tracked (one per live DSH agent that assembled a request or existed at load). */
+  sessions: number;
+  /** Sessions whose skill roots the gate is attached to. */
+  skillGateSessions: number;
+  /** dsh-mcp-client slots held by mounted or starting servers. */
+  heldSlots: number;
+  /** Extra dsh-mcp-client module copies opened (never unloaded: bounded by the peak of concurrent sessions per serverName). */
+  mcpClientCopies: number;
+  /** Server starts waiting for a slot of the process-wide start limit. */
+  startsQueued: number;
 }
 
 /** The ports the plugin uses: the use cases' (its one host store), built once when the plugin loads. */
@@ -40,10 +57,12 @@ export class Bridge {
   private readonly sessions = new Map<AgentLike, Session>();
   private readonly modules: McpClientModules;
   private readonly skillGate?: SkillGate;
+  private readonly startSlots: StartSlots;
   private disposed = false;
 
   constructor(private readonly ctx: Ctx, private readonly ports: BridgePorts, private readonly options: BridgeOptions, private readonly log: Logger) {
     this.modules = new McpClientModules(ctx, log);
+    this.startSlots = new StartSlots(options.startConcurrency ?? defaultStartConcurrency(os.availableParallelism()));
     if (options.gateSkillRoots !== false) this.skillGate = new SkillGate(ctx, ports, log);
   }
 
@@ -84,6 +103,12 @@ export class Bridge {
     if (running) this.log.info(`dsh-bridge: unloading: stopping ${countOf(running, 'server')}`);
     await Promise.all([...this.sessions.keys()].map((agent) => this.endSession(agent, 'DSH Bridge plugin unloaded')));
     await this.skillGate?.stop();
+  }
+
+  /** What this instance holds now: a diagnostic (the load test checks it comes back to zero when sessions end). */
+  bookkeeping(): BridgeBookkeeping {
+    const modules = this.modules.bookkeeping();
+    return { sessions: this.sessions.size, skillGateSessions: this.skillGate?.size ?? 0, heldSlots: modules.heldSlots, mcpClientCopies: modules.copies, startsQueued: this.startSlots.waiting };
   }
 
   private sessionOf(agent: AgentLike): Session {
@@ -144,13 +169,13 @@ export class Bridge {
     const at: MountContext & { ctx: Ctx } = {
       ctx: this.ctx, ports: this.ports, modules: this.modules, log: this.log,
       disposed: () => this.disposed, providedAlready: (s, name, exact) => this.providedAlready(s, name, exact),
-      parallelStart: this.options.parallelStart !== false,
+      parallelStart: this.options.parallelStart !== false, startSlots: this.startSlots,
     };
     const launched = await mountServers(session, step, at, signal);
     await mountLanguageServers(session, step, at, signal);
     // This step's request waits for the servers started in it, at most startWaitMs: the ones up
     // by then are in it, the others join the request of the step after they are up.
-    if (launched.length) await Promise.race([Promise.allSettled(launched), delay(this.options.startWaitMs ?? DEFAULT_START_WAIT_MS, signal)]);
+    if (launched.length) await waitAtMost(Promise.allSettled(launched), this.options.startWaitMs ?? DEFAULT_START_WAIT_MS, signal);
   }
 
   /** Why nothing of the declaration mounts, said once per session (nothing found is only a debug line). */

@@ -4,10 +4,11 @@
  * `packages/dsh-bridge-dsh` (CommonJS, bundled; no runtime dependency on `@deepseek-ai/*`:
  * the host's own dsh-mcp-client is obtained through its loader at run time).
  */
+import * as os from 'node:os';
 import { resolveDshHome } from '../core/node/hostStore';
 import { nodePorts } from '../core/node/ports';
-import { Bridge } from './bridge';
-import { startWaitMs } from './startPolicy';
+import { Bridge, type BridgeBookkeeping } from './bridge';
+import { startConcurrency, startWaitMs } from './startPolicy';
 import type { Ctx, Logger } from './types';
 
 export interface Config {
@@ -26,11 +27,25 @@ export interface Config {
   startWaitMs?: number;
   /** false: start servers one after another, each waited for in full (the behaviour before startWaitMs). Default true. */
   parallelStart?: boolean;
+  /**
+   * At most this many MCP server starts at a time in this DSH process, all sessions together
+   * (default: twice the CPUs, at least 4); the others queue. A start holds its slot until the
+   * server is up or failed, at most 1 s, so a slow server does not hold back the ones behind it.
+   */
+  startConcurrency?: number;
 }
 
 export const name = 'dsh-bridge';
 /** Services needed to see sessions and tools; approval and loader are looked up when used. */
 export const inject = ['agents', 'systemPrompt', 'tools'];
+
+/** The plugin instances loaded in this process (one per Loader row). */
+const live = new Set<Bridge>();
+
+/** What each loaded instance holds now (sessions, skill-gate sessions, dsh-mcp-client slots and copies): a diagnostic. */
+export function bookkeeping(): BridgeBookkeeping[] {
+  return [...live].map((bridge) => bridge.bookkeeping());
+}
 
 export function apply(ctx: Ctx, config: Config | undefined): void {
   const logger = typeof ctx.logger === 'function' ? (ctx.logger as unknown as (name: string) => Logger)('dsh-bridge') : ctx.logger;
@@ -43,7 +58,12 @@ export function apply(ctx: Ctx, config: Config | undefined): void {
   const bridge = new Bridge(ctx, ports, {
     gateSkillRoots: config?.gateSkillRoots !== false, notice,
     startWaitMs: startWaitMs(config?.startWaitMs), parallelStart: config?.parallelStart !== false,
+    startConcurrency: startConcurrency(config?.startConcurrency, os.availableParallelism()),
   }, logger);
   bridge.start();
-  ctx.effect(() => () => bridge.stop(), 'dsh-bridge');
+  live.add(bridge);
+  ctx.effect(() => () => {
+    live.delete(bridge);
+    return bridge.stop();
+  }, 'dsh-bridge');
 }

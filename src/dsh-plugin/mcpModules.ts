@@ -173,6 +173,13 @@ export class McpClientModules {
     throw lastError ?? new Error(`no free ${MCP_CLIENT_SPECIFIER} instance for serverName "${serverName}"`);
   }
 
+  /** Mounts holding a slot (live or in flight) and the extra module copies opened so far. */
+  bookkeeping(): { heldSlots: number; copies: number } {
+    let heldSlots = 0;
+    for (const held of this.held.values()) for (const n of held.values()) heldSlots += n;
+    return { heldSlots, copies: this.instances.size };
+  }
+
   private hold(serverName: string, index: number): void {
     let held = this.held.get(serverName);
     if (!held) this.held.set(serverName, (held = new Map()));

@@ -18,7 +18,7 @@ import { errorText } from './errors';
 import type { McpClientModules, Mounted } from './mcpModules';
 import { decideMount, type StepFacts } from './mountDecision';
 import { mountKey, type Session, type Starting } from './session';
-import { retryAt } from './startPolicy';
+import { retryAt, type StartSlots } from './startPolicy';
 import type { Logger } from './types';
 
 export const shortPin = (pin: string) => pin.slice(0, 'sha256:'.length + 12);
@@ -47,6 +47,8 @@ export interface MountContext {
   providedAlready(session: Session, name: string, exact?: boolean): boolean;
   /** `false`: start servers one after another, each waited for in full. */
   parallelStart: boolean;
+  /** The process-wide limit of server starts at a time (all sessions together). */
+  startSlots: StartSlots;
 }
 
 /** What the step's mounting needs of the plan. */
@@ -132,7 +134,12 @@ async function startServer(session: Session, server: DeclaredServer, starting: S
   const k = mountKey(server.serverName, server.pin);
   // No longer current when the entry changed or left while it was starting.
   const current = () => session.starting.get(server.serverName) === starting;
+  let leave: (() => void) | undefined;
   try {
+    // A slot of the process-wide start limit (queued while it is full): a session that ended,
+    // or an entry that changed, while it waited starts nothing.
+    leave = await at.startSlots.enter(session.endSignal);
+    if (!leave || session.ended || at.disposed() || !current()) return;
     // Rebuilt at start: envFile and stored values are read now, not at approval time.
     const built = await at.ports.mcp.buildRow(server, step.folder, step.values);
     if (!built.ok) {
@@ -156,6 +163,7 @@ async function startServer(session: Session, server: DeclaredServer, starting: S
     session.mounts.set(server.serverName, { serverName: server.serverName, pin: server.pin, mounted });
     at.log.info(`${where}: started ${label} for session ${session.agent.id}${mounted.instance > 0 ? ` (mcp-client instance ${mounted.instance})` : ''}`);
   } finally {
+    leave?.();
     if (current()) session.starting.delete(server.serverName);
   }
 }

@@ -83,13 +83,18 @@ export class Session implements MountState {
   trust: TrustMode = 'ask';
   where = 'dsh-bridge';
   ended = false;
+  /** Aborted when the session ends: its starts still queued for a slot leave the queue. */
+  readonly endSignal: AbortSignal;
+  private readonly endController = new AbortController();
   private fiber?: Fiber;
   private fiberReady?: Promise<Ctx | undefined>;
   private readonly logged = new Set<string>();
   /** Serializes the session's mount steps. */
   private chain: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly agent: AgentLike, private readonly host: SessionHost) {}
+  constructor(readonly agent: AgentLike, private readonly host: SessionHost) {
+    this.endSignal = this.endController.signal;
+  }
 
   get cwd(): string | undefined {
     const cwd = this.agent.session.header?.cwd;
@@ -183,6 +188,7 @@ export class Session implements MountState {
   /** Stops everything mounted; starts still in flight see `ended` and stop what they started. Returns what was stopped. */
   async end(): Promise<string[]> {
     this.ended = true;
+    this.endController.abort();
     await this.chain.catch(() => undefined);
     const names = [...this.mounts.keys()];
     await Promise.all([...this.mounts.values()].map((m) => m.mounted.unmount().catch((error) => {

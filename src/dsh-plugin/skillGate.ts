@@ -94,6 +94,11 @@ export class SkillGate {
     this.sessions.set(agent, session);
   }
 
+  /** Sessions whose skill roots are gated now. */
+  get size(): number {
+    return this.sessions.size;
+  }
+
   async detach(agent: AgentLike): Promise<void> {
     const session = this.sessions.get(agent);
     if (!session) return;

@@ -1,14 +1,21 @@
 // A small MCP server written with @modelcontextprotocol/sdk (from the test host's install), for the
 // DSH end-to-end tests. Never shipped.
 //   node mcp-fixture-server.mjs stdio   FIXTURE_NAME names it (tool `ping` answers "pong from NAME");
-//                                       FIXTURE_DELAY_MS sleeps before answering `initialize` (a slow start)
+//                                       FIXTURE_DELAY_MS sleeps before answering `initialize` (a slow start);
+//                                       FIXTURE_EXIT_CODE exits at once with that code (a server that
+//                                       fails at start); FIXTURE_SPAWN_LOG names a file that gets one
+//                                       line "<pid> <FIXTURE_NAME>" per start (what was ever spawned)
 //   node mcp-fixture-server.mjs http    streamable HTTP on 127.0.0.1 (a free port, printed as
 //                                       "listening PORT"); every request must carry the header
 //                                       x-fixture-key: $FIXTURE_KEY, else 401
+import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+if (process.env.FIXTURE_SPAWN_LOG) appendFileSync(process.env.FIXTURE_SPAWN_LOG, `${process.pid} ${process.env.FIXTURE_NAME ?? 'fixture'}\n`);
+if (process.env.FIXTURE_EXIT_CODE) process.exit(Number(process.env.FIXTURE_EXIT_CODE));
 
 const HOST_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dsh-host');
 const sdk = (sub) => import(pathToFileURL(createRequire(path.join(HOST_DIR, 'package.json')).resolve(`@modelcontextprotocol/sdk/${sub}`)).href);
