@@ -22,6 +22,8 @@ import { folderSkills, printSkillGate } from './skills';
 import { readSecret } from './readSecret';
 import { countOf } from '../core/problems/plural';
 import { checkToolChoice } from '../core/tools/toolChoice';
+import { visibleJson, visibleLine, visibleText } from '../core/json/visibleText';
+import { table } from './table';
 
 const USAGE = `Usage: dsh-bridge <command> [options]
 
@@ -80,7 +82,21 @@ const processIo: Io = {
   err: writerOf(process.stderr),
 };
 
-export async function main(argv: string[], io: Io = processIo): Promise<number> {
+/**
+ * The terminal seam: whatever a command prints, nothing hidden in a file, a server's answer or
+ * an error reaches the terminal raw. Text keeps its line breaks (a value that must stay on one
+ * line is made so where its line is formed); a JSON line keeps its value, with hidden characters
+ * as JSON escapes. Text already shown passes unchanged.
+ */
+function shownIo(io: Io, json: boolean): Io {
+  return {
+    out: (text) => io.out(json ? visibleJson(text) : visibleText(text)),
+    err: (text) => io.err(visibleText(text)),
+  };
+}
+
+export async function main(argv: string[], terminal: Io = processIo): Promise<number> {
+  let io = shownIo(terminal, argv.includes('--json'));
   let parsed;
   try {
     parsed = parseArgs({
@@ -113,6 +129,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   }
   const [command, ...rest] = positionals;
   const json = values.json === true;
+  io = shownIo(terminal, json);
   try {
     const { identity, userHomeSetting } = await folderIdentity(path.resolve(values.workspace ?? process.cwd()), values['code-workspace'], values['user-settings'], io);
     const folder = identity.folder;
@@ -295,7 +312,7 @@ function printHuman(analysis: Analysis, folder: string, io: Io, settingProblems:
     io.out('\nProblems:');
     for (const p of problems) {
       const where = `${shownPath(folder, p.file)}:${p.range.start.line + 1}:${p.range.start.character + 1}`;
-      io.out(`  ${where} ${p.severity} ${p.code}: ${p.message}`);
+      io.out(`  ${visibleLine(`${where} ${p.severity} ${p.code}: ${p.message}`)}`);
     }
   }
 }
@@ -303,11 +320,6 @@ function printHuman(analysis: Analysis, folder: string, io: Io, settingProblems:
 /** A problem's or server's file as a terminal shows it: relative to the current directory (a workspace file may be given absolute). */
 function shownPath(folder: string, file: string): string {
   return path.isAbsolute(file) ? path.relative(process.cwd(), file) || file : path.join(path.relative(process.cwd(), folder) || '.', file);
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n');
 }
 
 async function runVerify(folder: string, dshHome: string, json: boolean, io: Io, settings: SettingsView): Promise<number> {
@@ -328,12 +340,12 @@ async function runVerify(folder: string, dshHome: string, json: boolean, io: Io,
   if (result.ok) {
     io.out(`${DECLARATION_PATH}: signed, intact and fresh (${countOf(result.declaration!.servers.length, 'server')}).`);
   } else {
-    for (const r of result.reasons) io.out(`${DECLARATION_PATH}: ${r.code}: ${r.message}`);
+    for (const r of result.reasons) io.out(visibleLine(`${DECLARATION_PATH}: ${r.code}: ${r.message}`));
   }
   const why = dsh.mounts ? '' : dsh.trustMode === 'deny' ? ': nothing is mounted' : ': the declaration does not verify, nothing from it is mounted';
   io.out(`\nWhat a DSH session in this folder gets (trust mode "${dsh.trustMode}"${why}):`);
-  io.out(`  MCP servers:      ${dsh.servers.length ? dsh.servers.join(', ') : 'none'}`);
-  io.out(`  Language servers: ${dsh.languageServers.length ? dsh.languageServers.map((l) => `${l.id} (${l.extensions.join(', ')})`).join(', ') : dsh.languageServersInvalid ? 'none (an entry of dsh.lsp.servers is invalid)' : 'none'}`);
+  io.out(`  MCP servers:      ${visibleLine(dsh.servers.length ? dsh.servers.join(', ') : 'none')}`);
+  io.out(`  Language servers: ${visibleLine(dsh.languageServers.length ? dsh.languageServers.map((l) => `${l.id} (${l.extensions.join(', ')})`).join(', ') : dsh.languageServersInvalid ? 'none (an entry of dsh.lsp.servers is invalid)' : 'none')}`);
   printSkillGate(skills, io, '  ');
   return result.ok ? 0 : 1;
 }

@@ -158,12 +158,12 @@ export function visibleText(text: string): string {
 /**
  * A JSON text with every hidden character inside its strings written as a JSON escape
  * (`\u202e`): the same value for a reader that parses it, nothing hidden for one that looks
- * at it. Line breaks and tabs are kept: in JSON they only appear between tokens.
+ * at it. Line feeds and tabs are kept: JSON.stringify writes them only between tokens.
  */
 export function visibleJson(json: string): string {
   if (!MAYBE_HIDDEN.test(json)) return json;
   return json.replace(MAYBE_HIDDEN_ALL, (ch) => {
-    if (ch === '\n' || ch === '\r' || ch === '\t') return ch;
+    if (ch === '\n' || ch === '\t') return ch;
     let out = '';
     for (let i = 0; i < ch.length; i++) out += `\\u${hex(ch.charCodeAt(i)).padStart(4, '0')}`;
     return out;
