@@ -19,6 +19,7 @@ import { buildRow } from './rows';
 import { SessionToolGate } from './toolGate';
 import { errorText } from './errors';
 import { countOf } from '../core/problems/plural';
+import { visibleLine } from '../core/json/visibleText';
 import type {
   AgentLike, AgentsService, ApprovalService, AssembleContext, Ctx, Fiber, Logger, PromptAssembly, ToolSchema, ToolsService,
 } from './types';
@@ -122,10 +123,18 @@ const shortPin = (pin: string) => pin.slice(0, 'sha256:'.length + 12);
 /**
  * DSH's in-turn approval text: the question, then the same review the editor and
  * `dsh-bridge approve` show (full launch, cwd, env and header names, dangers, the full pin).
+ * The question quotes the declaration's names: it is shown on one line, hidden characters
+ * escaped, as the review's lines already are.
  */
 function approvalReason(question: string, review: readonly string[], trust: TrustMode): string {
   const note = trust === 'pinned' ? ['This pin was not approved in the editor or with dsh-bridge approve.'] : [];
-  return [question, ...review, ...note].join('\n');
+  return [visibleLine(question), ...review, ...note].join('\n');
+}
+
+/** The plugin's log seam: every line on one line, with what it quotes from a declaration, a server or an error escaped. */
+function visibleLog(log: Logger): Logger {
+  const shown = (write: (message: string) => void) => (message: string) => write.call(log, visibleLine(message));
+  return { info: shown(log.info), warn: shown(log.warn), error: shown(log.error), ...(log.debug ? { debug: shown(log.debug) } : {}) };
 }
 
 /**
@@ -141,9 +150,15 @@ export class Bridge {
   private readonly store: HostStore;
   private readonly skillGate?: SkillGate;
   private readonly startSlots: StartSlots;
+  private readonly log: Logger;
+  /** A line also written where a headless run shows it (its stderr), shown as the log shows it. */
+  private readonly notice?: (line: string) => void;
   private disposed = false;
 
-  constructor(private readonly ctx: Ctx, private readonly options: BridgeOptions, private readonly log: Logger) {
+  constructor(private readonly ctx: Ctx, private readonly options: BridgeOptions, log: Logger) {
+    this.log = log = visibleLog(log);
+    const notice = options.notice;
+    if (notice) this.notice = (line) => notice(visibleLine(line));
     this.modules = new McpClientModules(ctx, log);
     this.startSlots = new StartSlots(options.startConcurrency ?? defaultStartConcurrency(os.availableParallelism()));
     this.store = new HostStore(options.dshHome, { log: (line) => log.info(`dsh-bridge: ${line}`) });
@@ -158,7 +173,7 @@ export class Bridge {
     tools?.guard?.((exec) => {
       const state = exec?.agent ? this.sessions.get(exec.agent as AgentLike) : undefined;
       return state?.toolGate.refuses(String(exec.name), state.mounts.keys())
-        ? `tool ${String(exec.name)} is withheld in this session by DSH Bridge (left out by dsh.tools, changed since the server was probed, or not among the tools of this session's last request)`
+        ? `tool ${visibleLine(String(exec.name))} is withheld in this session by DSH Bridge (left out by dsh.tools, changed since the server was probed, or not among the tools of this session's last request)`
         : undefined;
     });
     this.ctx.on('system-prompt/assemble', (assembly: PromptAssembly, context: AssembleContext, next: () => Promise<PromptAssembly>) =>
@@ -208,7 +223,7 @@ export class Bridge {
     if (state.logged.has(line)) return;
     state.logged.add(line);
     this.log[level](line);
-    this.options.notice?.(line);
+    this.notice?.(line);
   }
 
   private onceDebug(state: SessionState, line: string): void {
@@ -286,7 +301,7 @@ export class Bridge {
     const servers = [...state.mounts.keys()];
     const log = (line: string, level: 'info' | 'warn' = 'warn') => {
       this.log[level](line);
-      this.options.notice?.(line);
+      this.notice?.(line);
     };
     let turn: string;
     try {
