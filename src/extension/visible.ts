@@ -48,30 +48,20 @@ export function shownItem<T extends vscode.QuickPickItem>(item: T): T {
   };
 }
 
-function shownPickOptions<O extends vscode.QuickPickOptions>(options: O | undefined): O | undefined {
-  if (!options) return options;
-  return {
-    ...options,
-    ...(options.title === undefined ? {} : { title: visibleLine(options.title) }),
-    ...(options.placeHolder === undefined ? {} : { placeHolder: visibleLine(options.placeHolder) }),
-  };
-}
-
-/** `window.showQuickPick` over items shown escaped; resolves to the items the caller gave (their labels may be ids). */
+/** `window.showQuickPick` over items shown escaped (a title that quotes a file: escaped by the caller); resolves to the items the caller gave (their labels may be ids). */
 export function showQuickPick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions & { canPickMany: true }): Promise<T[] | undefined>;
 export function showQuickPick<T extends vscode.QuickPickItem>(items: readonly T[], options?: vscode.QuickPickOptions): Promise<T | undefined>;
 export async function showQuickPick<T extends vscode.QuickPickItem>(items: readonly T[], options?: vscode.QuickPickOptions): Promise<T | T[] | undefined> {
   const shown = items.map(shownItem);
   const given = new Map<vscode.QuickPickItem, T>(shown.map((s, i) => [s, items[i]]));
-  const picked: unknown = await vscode.window.showQuickPick(shown, shownPickOptions(options));
+  const picked: unknown = await vscode.window.showQuickPick(shown, options);
   if (picked === undefined) return undefined;
   return Array.isArray(picked) ? picked.map((p: T) => given.get(p) ?? p) : given.get(picked as T) ?? (picked as T);
 }
 
-/** A tree item as shown: label, description and the accessibility label on one line, a text tooltip as lines. */
+/** A tree item as shown: a text label, the description and the accessibility label on one line, a text tooltip as lines. */
 export function shownTreeItem<T extends vscode.TreeItem>(item: T): T {
   if (typeof item.label === 'string') item.label = visibleLine(item.label);
-  else if (item.label) item.label = { ...item.label, label: visibleLine(item.label.label) };
   if (typeof item.description === 'string') item.description = visibleLine(item.description);
   if (typeof item.tooltip === 'string') item.tooltip = visibleText(item.tooltip);
   if (item.accessibilityInformation) item.accessibilityInformation = { ...item.accessibilityInformation, label: visibleLine(item.accessibilityInformation.label) };

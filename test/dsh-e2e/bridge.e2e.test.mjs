@@ -148,9 +148,9 @@ if (!only || only === 'smallest') {
     assert.ok(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(reason), JSON.stringify(reason));
     assert.match(reason, /^Start MCP server "docs\\u\{202e\}txt\.exe" from /);
     assert.ok(reason.includes(`'--import=data:text/javascript,void 0\\r\\x1b[2K    node'`), reason);
-    assert.match(reason, /^ {2}DANGER: Loads another module into the process before the server's own code \(node --import\)\.$/m);
-    assert.match(reason, /^ {2}DANGER: Loads code from a data: URL written on the command line\.$/m);
-    assert.match(reason, /^ {2}DANGER: An argument contains characters that change how it is shown /m);
+    assert.match(reason, /^ {2}DANGER: Loads another module before the server's code \(node --import\)\.$/m);
+    assert.match(reason, /^ {2}DANGER: Loads code from a data: URL on the command line\.$/m);
+    assert.match(reason, /^ {2}DANGER: An argument holds characters that change how it is shown /m);
     await s.dispose();
   }));
 }

@@ -115,9 +115,9 @@ describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinne
     assert.ok(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(raw), `the dialog shows a hidden character raw: ${JSON.stringify(raw)}`);
     assert.match(raw, /Approve MCP server "docs\\u\{202e\}txt\.exe" for DSH\?/);
     assert.ok(raw.includes(`node '--import=data:text/javascript,void 0\\r\\x1b[2K    node' ./mcp-server.js`), `the launch is not shown escaped:\n${raw}`);
-    assert.match(raw, /Loads another module into the process before the server's own code \(node --import\)/);
-    assert.match(raw, /Loads code from a data: URL written on the command line/);
-    assert.match(raw, /An argument contains characters that change how it is shown \(.*\\r\\x1b\[2K {4}node\)/);
+    assert.match(raw, /Loads another module before the server's code \(node --import\)/);
+    assert.match(raw, /Loads code from a data: URL on the command line/);
+    assert.match(raw, /An argument holds characters that change how it is shown \(.*\\r\\x1b\[2K {4}node\)/);
     console.log(`      screenshot: ${await editor.screenshot('pinned-review-hidden-characters')}`);
     await click(editor, 'Skip');
     await editor.waitForNotification(/is not approved: DSH will ask before it starts it\./);

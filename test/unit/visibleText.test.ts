@@ -1,14 +1,16 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { findHiddenCharacters, HIDDEN_RANGES, hiddenClass, visibleJson, visibleLine, visibleText } from '../../src/core/json/visibleText';
+import { findHiddenCharacters, hiddenClass, visibleJson, visibleLine, visibleText } from '../../src/core/json/visibleText';
 
 const RUNS = Number(process.env.DSH_FUZZ_RUNS) || 3000;
 
-/** Every hidden code point of the table, and lone surrogates. */
-const hiddenCodePoint = fc.oneof(
-  ...HIDDEN_RANGES.map(([first, last]) => fc.integer({ min: first, max: last })),
-  fc.integer({ min: 0xd800, max: 0xdfff }),
-);
+/** The hidden code points the issue names (C0, DEL, C1, bidi, zero-width and format, tags, variation selectors, separators, surrogates). */
+const HIDDEN: Array<[number, number]> = [
+  [0x00, 0x1f], [0x7f, 0x9f], [0x061c, 0x061c], [0x200e, 0x200f], [0x202a, 0x202e], [0x2066, 0x2069],
+  [0x200b, 0x200d], [0x2060, 0x2064], [0xfeff, 0xfeff], [0x180e, 0x180e], [0xe0000, 0xe007f],
+  [0xfe00, 0xfe0f], [0xe0100, 0xe01ef], [0x2028, 0x2029], [0xd800, 0xdfff],
+];
+const hiddenCodePoint = fc.oneof(...HIDDEN.map(([min, max]) => fc.integer({ min, max })));
 const hiddenChar = hiddenCodePoint.map((cp) => (cp >= 0xd800 && cp <= 0xdfff ? String.fromCharCode(cp) : String.fromCodePoint(cp)));
 /** Text a file or a server could send: any UTF-16 (lone surrogates too), with hidden characters and emoji mixed in. */
 const anyText = fc.array(fc.oneof(
@@ -68,6 +70,7 @@ describe('visibleText: hidden characters made visible', () => {
       [0xd800, 'lone-surrogate'], [0x1f680, undefined], [0x6771, undefined],
     ];
     for (const [cp, cls] of cases) assert.equal(hiddenClass(cp), cls, `U+${cp.toString(16)}`);
+    for (const [first, last] of HIDDEN) for (let cp = first; cp <= last; cp++) assert.ok(hiddenClass(cp), `U+${cp.toString(16)} is hidden`);
     assert.deepEqual(findHiddenCharacters('a\u202e😀\ufe0f\u{e0041}').map((c) => [c.index, c.length, c.class]), [[1, 1, 'bidi'], [5, 2, 'tag']]);
   });
 

@@ -12,57 +12,28 @@
 /** Why a code point is hidden; issue scanners and the escaping below share this classification. */
 export type HiddenClass = 'control' | 'bidi' | 'invisible' | 'tag' | 'variation-selector' | 'line-separator' | 'lone-surrogate';
 
-/** Hidden code points: [first, last, class], ascending and disjoint (lone surrogates are found while scanning). */
-export const HIDDEN_RANGES: ReadonlyArray<readonly [number, number, HiddenClass]> = [
-  [0x0000, 0x001f, 'control'], // C0, TAB, LF and CR included
-  [0x007f, 0x009f, 'control'], // DEL and C1
-  [0x00ad, 0x00ad, 'invisible'], // soft hyphen
-  [0x034f, 0x034f, 'invisible'], // combining grapheme joiner
-  [0x061c, 0x061c, 'bidi'], // Arabic letter mark
-  [0x115f, 0x1160, 'invisible'], // Hangul fillers
-  [0x17b4, 0x17b5, 'invisible'], // Khmer inherent vowels
-  [0x180b, 0x180d, 'variation-selector'], // Mongolian free variation selectors
-  [0x180e, 0x180e, 'invisible'], // Mongolian vowel separator
-  [0x180f, 0x180f, 'variation-selector'],
-  [0x200b, 0x200d, 'invisible'], // zero width space, non-joiner, joiner
-  [0x200e, 0x200f, 'bidi'], // left-to-right and right-to-left marks
-  [0x2028, 0x2029, 'line-separator'],
-  [0x202a, 0x202e, 'bidi'], // embeddings and overrides
-  [0x2060, 0x2065, 'invisible'], // word joiner, invisible operators
-  [0x2066, 0x2069, 'bidi'], // isolates
-  [0x206a, 0x206f, 'invisible'], // deprecated format characters
-  [0x3164, 0x3164, 'invisible'], // Hangul filler
-  [0xfe00, 0xfe0f, 'variation-selector'],
-  [0xfeff, 0xfeff, 'invisible'], // zero width no-break space (BOM)
-  [0xffa0, 0xffa0, 'invisible'], // halfwidth Hangul filler
-  [0xfff9, 0xfffb, 'invisible'], // interlinear annotation
-  [0x1bca0, 0x1bca3, 'invisible'], // shorthand format controls
-  [0x1d173, 0x1d17a, 'invisible'], // musical symbol format controls
-  [0xe0000, 0xe007f, 'tag'],
-  [0xe0100, 0xe01ef, 'variation-selector'],
+/** Hidden code points by class (one code point per test; lone surrogates as code points of their own). */
+export const HIDDEN_CLASSES: ReadonlyArray<readonly [HiddenClass, RegExp]> = [
+  ['control', /[\0-\x1f\x7f-\x9f]/u], // C0 (TAB, LF and CR included), DEL, C1
+  ['bidi', /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u], // marks, embeddings, overrides, isolates
+  ['line-separator', /[\u2028\u2029]/u],
+  ['tag', /[\u{e0000}-\u{e007f}]/u],
+  ['variation-selector', /[\u180b-\u180d\u180f\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/u],
+  // Zero width space, (non-)joiner, word joiner and invisible operators, BOM, soft hyphen, fillers, other format controls.
+  ['invisible', /[\xad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200d\u2060-\u2065\u206a-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}]/u],
+  ['lone-surrogate', /[\u{d800}-\u{dfff}]/u],
 ];
 
 const hex = (n: number) => n.toString(16);
-const rangeClass = HIDDEN_RANGES.map(([a, b]) => (a === b ? `\\u{${hex(a)}}` : `\\u{${hex(a)}}-\\u{${hex(b)}}`)).join('');
 /** Any code point that may be hidden (context decides for variation selectors and the joiner). */
-const MAYBE_HIDDEN = new RegExp(`[${rangeClass}\\u{d800}-\\u{dfff}]`, 'u');
-const MAYBE_HIDDEN_ALL = new RegExp(MAYBE_HIDDEN.source, 'gu');
+const MAYBE_HIDDEN = new RegExp(HIDDEN_CLASSES.map(([, re]) => re.source).join('|'), 'u');
 const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
 const WHITESPACE = /\s/u;
 
 /** The class of a code point on its own, or undefined when it is not hidden (a surrogate code point counts as lone). */
 export function hiddenClass(codePoint: number): HiddenClass | undefined {
-  if (codePoint >= 0xd800 && codePoint <= 0xdfff) return 'lone-surrogate';
-  let low = 0;
-  let high = HIDDEN_RANGES.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const [first, last, cls] = HIDDEN_RANGES[mid];
-    if (codePoint < first) high = mid - 1;
-    else if (codePoint > last) low = mid + 1;
-    else return cls;
-  }
-  return undefined;
+  const ch = String.fromCodePoint(codePoint);
+  return HIDDEN_CLASSES.find(([, re]) => re.test(ch))?.[0];
 }
 
 export interface HiddenCharacter {
@@ -74,31 +45,21 @@ export interface HiddenCharacter {
   class: HiddenClass;
 }
 
-const isEmojiModifier = (cp: number) => cp >= 0x1f3fb && cp <= 0x1f3ff;
-
-/** The code point that ends just before `index`, or undefined at the start. */
-function codePointBefore(text: string, index: number): { codePoint: number; index: number } | undefined {
-  if (index <= 0) return undefined;
-  const low = text.charCodeAt(index - 1);
-  if (index >= 2 && low >= 0xdc00 && low <= 0xdfff) {
-    const high = text.charCodeAt(index - 2);
-    if (high >= 0xd800 && high <= 0xdbff) return { codePoint: text.codePointAt(index - 2)!, index: index - 2 };
-  }
-  return { codePoint: low, index: index - 1 };
-}
+/** The character that ends just before `index` (a surrogate pair is one), or undefined at the start. */
+const charBefore = (text: string, index: number): string | undefined => [...text.slice(Math.max(0, index - 2), index)].pop();
 
 /** A character that shows something: a variation selector after it selects its glyph. */
-function isVisibleBase(codePoint: number | undefined): boolean {
-  return codePoint !== undefined && hiddenClass(codePoint) === undefined && !WHITESPACE.test(String.fromCodePoint(codePoint));
+function isVisibleBase(ch: string | undefined): boolean {
+  return ch !== undefined && hiddenClass(ch.codePointAt(0)!) === undefined && !WHITESPACE.test(ch);
 }
 
 /** A zero width joiner inside an emoji sequence (👨‍👩‍👧) joins glyphs that are shown: it hides nothing. */
 function joinsEmoji(text: string, index: number): boolean {
-  let before = codePointBefore(text, index);
+  let before = charBefore(text, index);
   // One emoji presentation selector or skin tone may sit between the emoji and the joiner.
-  if (before && (before.codePoint === 0xfe0f || isEmojiModifier(before.codePoint))) before = codePointBefore(text, before.index);
-  const after = text.codePointAt(index + 1);
-  return before !== undefined && PICTOGRAPHIC.test(String.fromCodePoint(before.codePoint)) && after !== undefined && PICTOGRAPHIC.test(String.fromCodePoint(after));
+  if (before !== undefined && /^[\ufe0f\u{1f3fb}-\u{1f3ff}]$/u.test(before)) before = charBefore(text, index - before.length);
+  const after = [...text.slice(index + 1, index + 3)][0];
+  return before !== undefined && after !== undefined && PICTOGRAPHIC.test(before) && PICTOGRAPHIC.test(after);
 }
 
 /**
@@ -114,16 +75,12 @@ export function findHiddenCharacters(text: string): HiddenCharacter[] {
     const length = codePoint > 0xffff ? 2 : 1;
     const cls = hiddenClass(codePoint);
     if (cls !== undefined) {
-      const shown = (cls === 'variation-selector' && isVisibleBase(codePointBefore(text, i)?.codePoint)) || (codePoint === 0x200d && joinsEmoji(text, i));
+      const shown = (cls === 'variation-selector' && isVisibleBase(charBefore(text, i))) || (codePoint === 0x200d && joinsEmoji(text, i));
       if (!shown) found.push({ index: i, length, codePoint, class: cls });
     }
     i += length;
   }
   return found;
-}
-
-export function hasHiddenCharacters(text: string): boolean {
-  return MAYBE_HIDDEN.test(text) && findHiddenCharacters(text).length > 0;
 }
 
 function escapeCodePoint(codePoint: number): string {
@@ -162,7 +119,7 @@ export function visibleText(text: string): string {
  */
 export function visibleJson(json: string): string {
   if (!MAYBE_HIDDEN.test(json)) return json;
-  return json.replace(MAYBE_HIDDEN_ALL, (ch) => {
+  return json.replace(new RegExp(MAYBE_HIDDEN.source, 'gu'), (ch) => {
     if (ch === '\n' || ch === '\t') return ch;
     let out = '';
     for (let i = 0; i < ch.length; i++) out += `\\u${hex(ch.charCodeAt(i)).padStart(4, '0')}`;

@@ -2,7 +2,7 @@ import type { DeclaredServer } from '../declaration/declarationModel';
 import { isLoaderVariable } from './securityLint';
 import { templateText } from '../declaration/template';
 import { formatMessage } from '../problems/problems';
-import { findHiddenCharacters, hasHiddenCharacters, visibleLine } from '../json/visibleText';
+import { findHiddenCharacters, visibleLine } from '../json/visibleText';
 
 /**
  * What a user must see before approving a server in the `pinned` trust mode: the exact,
@@ -28,10 +28,10 @@ export const DANGER_MESSAGES: Record<DangerCode, string> = {
   'shell-command': 'Runs a shell command line ({token}): everything in it runs, not only the server.',
   'encoded-command': 'Runs an encoded command that cannot be read ({token}).',
   'insecure-url': 'Connects over unencrypted http:// ({token}).',
-  'preload-module': 'Loads another module into the process before the server\'s own code ({token}).',
-  'inline-code': 'Runs code written on the command line ({token}), not only the server\'s program.',
-  'code-url': 'Loads code from a {token} URL written on the command line.',
-  'hidden-characters': 'An argument contains characters that change how it is shown ({token}): the command line above shows them escaped.',
+  'preload-module': 'Loads another module before the server\'s code ({token}).',
+  'inline-code': 'Runs code written on the command line ({token}).',
+  'code-url': 'Loads code from a {token} URL on the command line.',
+  'hidden-characters': 'An argument holds characters that change how it is shown ({token}); they are shown escaped.',
 };
 
 export interface Danger {
@@ -63,55 +63,35 @@ export function shellQuote(arg: string): string {
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'cmd', 'powershell', 'pwsh']);
 /**
  * Runtimes and interpreters whose own options load or run code besides the program named: the
- * command's base name, the options that take their value as the next argument, and the options
- * that load a module first or run the code given on the command line.
+ * command's base name (a version may follow), the options that take their value as the next
+ * argument, and the options that load a module first or run the code given on the command line.
+ * The JavaScript runtimes' words before the program that are not options: `run`, `serve` (bun,
+ * deno), and `eval`, which runs code (deno).
  */
 interface Interpreter {
   command: RegExp;
   takesValue: RegExp;
   preload?: RegExp;
   inline: RegExp;
-  /** Words before the program that are not options (`deno run`, `bun run`). */
-  subcommands?: ReadonlySet<string>;
-  /** A subcommand that runs code given on the command line (`deno eval`). */
-  inlineSubcommand?: ReadonlySet<string>;
 }
+const JS_RUNTIME: Interpreter = {
+  command: /^(node|nodejs|bun|deno)[\d.]*$/,
+  takesValue: /^(--import|--require|-r|--loader|--experimental-loader|--preload|-e|--eval|-p|--print|--import-map|--config|-c)$/,
+  preload: /^(--import|--require|-r|--loader|--experimental-loader|--preload)(?==|$)/,
+  inline: /^(-e|--eval|-p|--print)(?==|$)/,
+};
 const INTERPRETERS: readonly Interpreter[] = [
-  {
-    command: /^(node|nodejs|bun)(\d+(\.\d+)*)?$/,
-    takesValue: /^(--import|--require|-r|--loader|--experimental-loader|--preload|-e|--eval|-p|--print)$/,
-    preload: /^(--import|--require|-r|--loader|--experimental-loader|--preload)(?==|$)/,
-    inline: /^(-e|--eval|-p|--print)(?==|$)/,
-    subcommands: new Set(['run']),
-  },
-  {
-    command: /^deno$/,
-    takesValue: /^(--preload|--import-map|--config|-c)$/,
-    preload: /^(--preload)(?==|$)/,
-    inline: /^(--eval)(?==|$)/,
-    subcommands: new Set(['run', 'serve']),
-    inlineSubcommand: new Set(['eval']),
-  },
-  { command: /^(python|pypy)(\d+(\.\d+)*)?$/, takesValue: /^-[WX]$/, inline: /^-[A-Za-z]*c$/ },
-  { command: /^perl(\d+(\.\d+)*)?$/, takesValue: /^-[I]$/, inline: /^-[A-Za-z]*[eE]$/ },
-  { command: /^ruby(\d+(\.\d+)*)?$/, takesValue: /^-[rIC]$/, inline: /^-[A-Za-z]*e$/ },
-  { command: /^php(\d+(\.\d+)*)?$/, takesValue: /^-[dcz]$/, inline: /^-r$/ },
+  JS_RUNTIME,
+  { command: /^(python|pypy)[\d.]*$/, takesValue: /^-[WX]$/, inline: /^-[A-Za-z]*c$/ },
+  { command: /^perl[\d.]*$/, takesValue: /^-I$/, inline: /^-[A-Za-z]*[eE]$/ },
+  { command: /^ruby[\d.]*$/, takesValue: /^-[rIC]$/, inline: /^-[A-Za-z]*e$/ },
+  { command: /^php[\d.]*$/, takesValue: /^-[dcz]$/, inline: /^-r$/ },
 ];
 /** A URL whose content is code: `data:` anywhere; `javascript:` and `file:` as the module a preload option loads. */
 const CODE_URL = /(?:^|[\s=,'"(])(data):/i;
 const MODULE_URL = /^(javascript|file|data):/i;
-/** How much of an argument with hidden characters its finding quotes (the full line is shown above it). */
+/** How much of an argument with hidden characters its finding quotes (the whole line is shown with it). */
 const HIDDEN_TOKEN_MAX = 80;
-
-/** An argument with hidden characters, escaped, cut to the part around the first one when it is long. */
-function aroundFirstHidden(word: string): string {
-  const shown = visibleLine(word);
-  if (shown.length <= HIDDEN_TOKEN_MAX) return shown;
-  const at = visibleLine(word.slice(0, findHiddenCharacters(word)[0].index)).length;
-  const start = Math.max(0, Math.min(at - 20, shown.length - HIDDEN_TOKEN_MAX));
-  const part = shown.slice(start, start + HIDDEN_TOKEN_MAX);
-  return `${start > 0 ? '\u2026' : ''}${part}${start + HIDDEN_TOKEN_MAX < shown.length ? '\u2026' : ''}`;
-}
 
 function base(command: string): string {
   return (command.split(/[\\/]/).pop() ?? command).replace(/\.(exe|cmd|bat)$/i, '').toLowerCase();
@@ -157,8 +137,10 @@ export function findDangers(command: string, args: readonly string[]): Danger[] 
     // Its own options come before the program (a script, a module, `--`): later words are the program's.
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
-      if (interpreter.inlineSubcommand?.has(a)) add('inline-code', `${commandBase} ${a}`);
-      if (interpreter.subcommands?.has(a)) continue;
+      if (interpreter === JS_RUNTIME && /^(run|serve|eval)$/.test(a)) {
+        if (a === 'eval') add('inline-code', `${commandBase} ${a}`);
+        continue;
+      }
       if (a === '--' || !a.startsWith('-')) break;
       const preload = interpreter.preload?.exec(a);
       const inline = interpreter.inline.exec(a);
@@ -176,8 +158,14 @@ export function findDangers(command: string, args: readonly string[]): Danger[] 
     const url = CODE_URL.exec(w);
     if (url) add('code-url', `${url[1].toLowerCase()}:`);
   }
-  const hidden = words.find(hasHiddenCharacters);
-  if (hidden !== undefined) add('hidden-characters', aroundFirstHidden(hidden));
+  for (const w of words) {
+    const first = findHiddenCharacters(w)[0];
+    if (!first) continue;
+    // The argument escaped, from a little before its first hidden character.
+    const shown = visibleLine(w);
+    const from = Math.max(0, visibleLine(w.slice(0, first.index)).length - 20);
+    add('hidden-characters', `${from ? '\u2026' : ''}${shown.slice(from, from + HIDDEN_TOKEN_MAX)}${from + HIDDEN_TOKEN_MAX < shown.length ? '\u2026' : ''}`);
+  }
   return [...found.values()].map((d) => ({ ...d, token: visibleLine(d.token) }));
 }
 

@@ -7,6 +7,7 @@ import { nodeSkillFs } from '../../core/node/skillFs';
 import { hashSkillRoot, type SkillCandidate } from '../../core/skills/skills';
 import type { Ctx } from '../ctx';
 import { trustWord, type RootView, type SkillRoots, type SkillsSnapshot } from './skillRoots';
+import { visibleLine } from '../../core/json/visibleText';
 
 /**
  * Programmatic form of "DSH: Review Skill Roots" (tests, other commands): no UI.
@@ -135,7 +136,7 @@ export class SkillReview {
       items.push({ label: `$(circle-slash) ${vscode.l10n.t('Distrust this root')}`, action: 'distrust' });
     }
     const picked = await showQuickPick(items, {
-      title: `${tilde(view.root.path)} \u2014 ${trustWord(view.trust)}`,
+      title: visibleLine(`${tilde(view.root.path)} \u2014 ${trustWord(view.trust)}`),
       placeHolder: vscode.l10n.t('Pick a skill to open it, or an action'),
       matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true,
     });
