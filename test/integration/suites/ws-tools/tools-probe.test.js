@@ -190,6 +190,12 @@ describe('ws-tools: DSH: Probe MCP Servers on real servers', function () {
       const failed = await waitFor(() => probeDiagnostics().find((d) => d.message.startsWith('MCP server "noisy"')), 20000, 'the probe diagnostic of "noisy"');
       assert.ok(!hidden.test(failed.message), JSON.stringify(failed.message));
       assert.ok(failed.message.includes(`fixture: ${shown}`), failed.message);
+      // The log channel's file (the harness's user data folder, beside its settings.json).
+      const logs = path.join(path.dirname(path.dirname(process.env.DSH_BRIDGE_USER_SETTINGS)), 'logs');
+      const logText = () => fs.readdirSync(logs, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('DSH Bridge.log')).map((f) => fs.readFileSync(path.join(logs, f), 'utf8')).join('\n');
+      const logged = await waitFor(() => (logText().includes('noisy: did-not-start') ? logText() : undefined), 20000, 'the probe in the log');
+      assert.ok(logged.includes('probe ws-tools / evil\\u{202e}: ok'), 'the name in the log, escaped');
+      assert.ok(!hidden.test(logged.replace(/\t/g, ' ')), 'the log holds a hidden character raw');
     } finally {
       fs.writeFileSync(mcpUri().fsPath, before);
     }
