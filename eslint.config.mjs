@@ -89,6 +89,18 @@ export default tseslint.config(
     },
   },
   {
+    // The editor shows text from files and servers through one seam (src/extension/visible.ts),
+    // which escapes control and bidi characters.
+    files: ['src/extension/**/*.ts'],
+    ignores: ['src/extension/visible.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "MemberExpression[object.object.name='vscode'][object.property.name='window'][property.name=/^(show(Information|Warning|Error)Message|showQuickPick)$/]",
+        message: 'Show messages and quick picks through src/extension/visible.ts, which escapes what they quote from files and servers.',
+      }],
+    },
+  },
+  {
     // The pure core: file access, processes, the environment and the host store come in as
     // parameters; reading and writing live in the Node adapter layer, src/core/node. The use cases
     // of app/ (the top floor) get them as ports (app/ports.ts): they may name an adapter's types,

@@ -5,6 +5,7 @@ import type { LspDeclarationSection } from '../core/declaration/declarationModel
 import { LSP_APPROVAL_NAME, lspReviewLines, lspSectionUsable } from '../core/lsp/lspRow';
 import { reviewLaunch, reviewLines, type LaunchReview } from '../core/mcp/launchReview';
 import { CommandUsageError, stringList, type CommandContext } from './context';
+import { visibleLine } from '../core/json/visibleText';
 
 export const APPROVE_USAGE = 'approve [NAME...|lsp] [--yes PIN]...   review servers\' (and language servers\') exact launch and approve their pins for the pinned trust mode';
 
@@ -38,7 +39,7 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
   const unknown = args.filter((n) => !servers.some((s) => s.name === n || s.serverName === n) && !(n === 'lsp' && lsp));
   if (unknown.length) {
     const known = servers.map((s) => s.name).join(', ') || 'none';
-    throw new CommandUsageError(`no server named ${unknown.map((n) => `"${n}"`).join(', ')} in the declaration (servers: ${known})`);
+    throw new CommandUsageError(visibleLine(`no server named ${unknown.map((n) => `"${n}"`).join(', ')} in the declaration (servers: ${known})`));
   }
   const selected = args.length ? servers.filter((s) => args.includes(s.name) || args.includes(s.serverName)) : servers;
   const lspSelected = lsp && (args.length === 0 || args.includes('lsp')) ? lsp : undefined;
@@ -71,7 +72,7 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
       if (record.approvals.some((a) => a.serverName === server.serverName && a.pin === server.pin)) outcome = 'already';
       else if (yes.has(server.pin)) outcome = 'approved';
       else if (!tty) outcome = 'refused-no-tty';
-      else outcome = (await questions.ask(`Approve "${server.name}" for DSH sessions in ${declaration.folder}? [y/N] `)) ? 'approved' : 'declined';
+      else outcome = (await questions.ask(visibleLine(`Approve "${server.name}" for DSH sessions in ${declaration.folder}? [y/N] `))) ? 'approved' : 'declined';
       if (outcome === 'approved') await store.approve(declaration.folder, server.serverName, server.pin);
       if (!json) io.out(`  -> ${OUTCOME_WORDS[outcome]}\n`);
       results.push({ server, review, outcome });
@@ -83,7 +84,7 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
       if (record.approvals.some((a) => a.serverName === LSP_APPROVAL_NAME && a.pin === lspSelected.pin)) lspOutcome = 'already';
       else if (yes.has(lspSelected.pin)) lspOutcome = 'approved';
       else if (!tty) lspOutcome = 'refused-no-tty';
-      else lspOutcome = (await questions.ask(`Approve these language servers for DSH sessions in ${declaration.folder}? [y/N] `)) ? 'approved' : 'declined';
+      else lspOutcome = (await questions.ask(visibleLine(`Approve these language servers for DSH sessions in ${declaration.folder}? [y/N] `))) ? 'approved' : 'declined';
       if (lspOutcome === 'approved') await store.approve(declaration.folder, LSP_APPROVAL_NAME, lspSelected.pin);
       if (!json) io.out(`  -> ${OUTCOME_WORDS[lspOutcome]}\n`);
     }

@@ -4,6 +4,7 @@ import { DEFAULT_PROFILE } from '../core/node/dshSide';
 import { formatMessage } from '../core/problems/problems';
 import { expectNoArgs, type CommandContext } from './context';
 import { bundleMatchesCheckout } from './dshLayout';
+import { visibleLine } from '../core/json/visibleText';
 
 export const DOCTOR_USAGE = 'doctor [--profile NAME]   what stands between this folder and its servers in a DSH session, and the command that fixes each';
 
@@ -31,7 +32,8 @@ export async function runDoctor(ctx: CommandContext): Promise<number> {
     }));
   } else {
     ctx.io.out(`DSH Bridge doctor: ${report.folder} (DSH home ${report.dshHome}, profile ${report.profile})`);
-    for (const line of doctorLines(report)) ctx.io.out(line);
+    // Each line on one line, hidden characters escaped: names and messages come from files.
+    for (const line of doctorLines(report)) ctx.io.out(visibleLine(line));
   }
   return report.ok ? 0 : 1;
 }

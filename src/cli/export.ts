@@ -10,7 +10,9 @@ import { countOf } from '../core/problems/plural';
 import { folderAnalyzeOptions, settingLayerValues, SETTING } from '../core/settings/folderSettings';
 import { checkToolChoice } from '../core/tools/toolChoice';
 import { expectNoArgs, type CliIo, type CommandContext } from './context';
-import { problemJson, shownPath, table } from './output';
+import { problemJson, shownPath } from './output';
+import { table } from './table';
+import { visibleLine } from '../core/json/visibleText';
 
 export const EXPORT_USAGE = 'export   Write .dsh/declaration.json from .vscode/mcp.json';
 export const CHECK_USAGE = 'check    Report problems only; writes nothing';
@@ -101,7 +103,7 @@ function printHuman(analysis: Analysis, folder: string, io: CliIo, settingProble
     io.out('\nProblems:');
     for (const p of problems) {
       const where = `${shownPath(folder, p.file)}:${p.range.start.line + 1}:${p.range.start.character + 1}`;
-      io.out(`  ${where} ${p.severity} ${p.code}: ${p.message}`);
+      io.out(`  ${visibleLine(`${where} ${p.severity} ${p.code}: ${p.message}`)}`);
     }
   }
 }

@@ -7,6 +7,7 @@ import { importPreviewId, planImport } from '../core/import/importPlan';
 import { readImportSources, readImportTarget, TARGET_PATH, writeImportTarget } from '../core/node/importFiles';
 import { countOf } from '../core/problems/plural';
 import { CommandUsageError, stringList, type CommandContext } from './context';
+import { visibleLine } from '../core/json/visibleText';
 
 
 export function unifiedDiff(before: string, after: string): string {
@@ -30,7 +31,7 @@ export async function askYesNo(question: string, input: NodeJS.ReadStream = proc
 function noteLines(notes: readonly ImportNote[]): string[] {
   return notes.map((n) => {
     const where = [n.file, n.server && `server "${n.server}"`, n.field].filter(Boolean).join(': ');
-    return `  ${n.kind.padEnd(7)} ${where}: ${n.message}`;
+    return `  ${n.kind.padEnd(7)} ${visibleLine(`${where}: ${n.message}`)}`;
   });
 }
 

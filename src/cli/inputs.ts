@@ -1,7 +1,7 @@
 import { analyzeFolder } from '../core/app/folderSources';
 import { folderAnalyzeOptions } from '../core/settings/folderSettings';
 import { CommandUsageError, type CommandContext } from './context';
-import { table } from './output';
+import { table } from './table';
 import { readSecret } from './readSecret';
 
 export const INPUTS_USAGE = [

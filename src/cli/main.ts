@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ExportError } from '../core/app/export';
+import { visibleJson, visibleText } from '../core/json/visibleText';
 import { HostStoreError, resolveDshHome } from '../core/node/hostStore';
 import { nodePorts } from '../core/node/ports';
 import { probeRowOnDemand } from '../core/node/probe/probeOnDemand';
@@ -51,10 +52,24 @@ const processIo: CliIo = {
   err: writerOf(process.stderr),
 };
 
+/**
+ * The terminal seam: whatever a command prints, nothing hidden in a file, a server's answer or
+ * an error reaches the terminal raw. Text keeps its line breaks (a value that must stay on one
+ * line is made so where its line is formed); a JSON line keeps its value, with hidden characters
+ * as JSON escapes. Text already shown passes unchanged.
+ */
+function shownIo(io: CliIo, json: boolean): CliIo {
+  return {
+    out: (text) => io.out(json ? visibleJson(text) : visibleText(text)),
+    err: (text) => io.err(visibleText(text)),
+  };
+}
+
 /** The one JSON object a failed run prints for a caller that asked for JSON. */
 const failureJson = (message: string) => JSON.stringify({ declaration: null, servers: [], rejected: [], problems: [], error: message });
 
-export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+export async function main(argv: string[], terminal: CliIo = processIo): Promise<number> {
+  let io = shownIo(terminal, argv.includes('--json'));
   let parsed;
   try {
     parsed = parseArgs({
@@ -87,6 +102,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   }
   const [command, ...args] = positionals;
   const json = values.json === true;
+  io = shownIo(terminal, json);
   try {
     if (command === undefined) throw new CommandUsageError('a command is required');
     if (!Object.hasOwn(COMMANDS, command)) throw new CommandUsageError(`unknown command "${command}"`);

@@ -2,7 +2,8 @@ import type { SessionPlan, ServerPlan } from '../core/app/plan';
 import { planMessage, type PlanReason } from '../core/app/planReasons';
 import { formatMessage } from '../core/problems/problems';
 import { countOf } from '../core/problems/plural';
-import { table } from './output';
+import { table } from './table';
+import { visibleLine } from '../core/json/visibleText';
 
 const word = (r: Pick<PlanReason, 'code' | 'args'>) => planMessage(r, formatMessage);
 const withFix = (r: PlanReason) => `${word(r)}${r.fix ? ` Fix: ${r.fix.command}` : ''}`;
@@ -11,13 +12,18 @@ function serverRow(s: ServerPlan): string[] {
   return [`    ${s.outcome}`, s.serverName, withFix(s.reason)];
 }
 
-/** What a DSH session in the folder gets, as lines under "What a DSH session ... gets". */
+/**
+ * What a DSH session in the folder gets, as lines under "What a DSH session ... gets". Names,
+ * paths and messages come from files and the host store: each line is shown on one line, hidden
+ * characters escaped (the table's cells are, by the table).
+ */
 export function planLines(plan: SessionPlan): string[] {
   const lines: string[] = [];
+  const push = (line: string) => lines.push(visibleLine(line));
   const asks = plan.servers.some((s) => s.outcome === 'asks') || plan.languageServers?.outcome === 'asks';
-  for (const r of plan.blocked) lines.push(`  ${withFix(r)}`);
-  for (const r of plan.notes) lines.push(`  Note: ${withFix(r)}`);
-  if (!plan.servers.length) lines.push('  MCP servers:      none');
+  for (const r of plan.blocked) push(`  ${withFix(r)}`);
+  for (const r of plan.notes) push(`  Note: ${withFix(r)}`);
+  if (!plan.servers.length) push('  MCP servers:      none');
   else {
     lines.push('  MCP servers:');
     lines.push(table(plan.servers.map(serverRow)));
@@ -28,13 +34,13 @@ export function planLines(plan: SessionPlan): string[] {
         .map((state) => [state, tools.tools.filter((t) => t.state === state)] as const)
         .filter(([, list]) => list.length)
         .map(([state, list]) => `${state} ${list.map((t) => t.name).join(', ')}`);
-      lines.push(`      tools of ${s.serverName}: ${counts.join('; ')}; any other tool: ${tools.unlisted.state}`);
+      push(`      tools of ${s.serverName}: ${counts.join('; ')}; any other tool: ${tools.unlisted.state}`);
     }
   }
   const lsp = plan.languageServers;
-  if (!lsp) lines.push('  Language servers: none');
-  else lines.push(`  Language servers: ${lsp.outcome} ${lsp.servers.map((l) => `${l.id} (${l.extensions.join(', ')})`).join(', ') || 'none'}: ${withFix(lsp.reason)}`);
-  if (asks) lines.push('  ("asks": DSH asks inside the session before it starts; a headless run has no one to answer, so it does not start there.)');
+  if (!lsp) push('  Language servers: none');
+  else push(`  Language servers: ${lsp.outcome} ${lsp.servers.map((l) => `${l.id} (${l.extensions.join(', ')})`).join(', ') || 'none'}: ${withFix(lsp.reason)}`);
+  if (asks) push('  ("asks": DSH asks inside the session before it starts; a headless run has no one to answer, so it does not start there.)');
   return lines;
 }
 
@@ -42,9 +48,10 @@ export function planLines(plan: SessionPlan): string[] {
 export function declarationLines(plan: SessionPlan, shownPath: string): string[] {
   const { declaration } = plan;
   const lines: string[] = [];
-  if (declaration.folder !== undefined && declaration.folder !== plan.cwd) lines.push(`Declaration of ${declaration.folder} (the nearest above ${plan.cwd}, as DSH finds it):`);
-  if (declaration.state === 'missing') lines.push(`${shownPath}: missing: no declaration: export first`);
-  else if (declaration.reasons.length === 0) lines.push(`${shownPath}: signed, intact and fresh (${countOf(plan.servers.filter((s) => s.pin).length, 'server')}).`);
-  for (const r of declaration.reasons) lines.push(`${shownPath}: ${r.code}: ${r.message}`);
+  const push = (line: string) => lines.push(visibleLine(line));
+  if (declaration.folder !== undefined && declaration.folder !== plan.cwd) push(`Declaration of ${declaration.folder} (the nearest above ${plan.cwd}, as DSH finds it):`);
+  if (declaration.state === 'missing') push(`${shownPath}: missing: no declaration: export first`);
+  else if (declaration.reasons.length === 0) push(`${shownPath}: signed, intact and fresh (${countOf(plan.servers.filter((s) => s.pin).length, 'server')}).`);
+  for (const r of declaration.reasons) push(`${shownPath}: ${r.code}: ${r.message}`);
   return lines;
 }

@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import { probeFolder, type FolderProbe, type ServerProbe } from '../core/app/probe';
 import { countOf } from '../core/problems/plural';
 import { CommandUsageError, type CommandContext } from './context';
-import { table } from './output';
+import { visibleLine } from '../core/json/visibleText';
+import { table } from './table';
 
 export const PROBE_USAGE = 'probe [NAME...]         start each server (or the NAMEd ones) as DSH would, list its tools, stop it;\n                           recorded on this machine so the next export pins the tools (--timeout MS, default 20000)';
 
@@ -40,12 +41,12 @@ export async function runProbe(ctx: CommandContext): Promise<number> {
 }
 
 function print(result: FolderProbe, io: CommandContext['io']): void {
-  for (const p of result.problems.filter((p) => p.severity === 'error')) io.err(`dsh-bridge: ${p.file}:${p.range.start.line + 1}:${p.range.start.character + 1} ${p.code}: ${p.message}`);
-  for (const p of result.toolChoice.problems) io.err(`dsh-bridge: dsh.tools (${p.path.slice(1).join(' > ') || 'the whole value'}): ${p.code}: ${p.message}`);
-  if (result.error) io.err(`dsh-bridge: ${result.error}`);
+  for (const p of result.problems.filter((p) => p.severity === 'error')) io.err(`dsh-bridge: ${visibleLine(`${p.file}:${p.range.start.line + 1}:${p.range.start.character + 1} ${p.code}: ${p.message}`)}`);
+  for (const p of result.toolChoice.problems) io.err(`dsh-bridge: ${visibleLine(`dsh.tools (${p.path.slice(1).join(' > ') || 'the whole value'}): ${p.code}: ${p.message}`)}`);
+  if (result.error) io.err(`dsh-bridge: ${visibleLine(result.error)}`);
   if (result.servers.length === 0 && !result.error) io.out('No MCP servers in this folder\'s MCP files (.vscode/mcp.json and the others VS Code reads).');
   for (const server of result.servers) {
-    io.out(headline(server));
+    io.out(visibleLine(headline(server)));
     if (server.outcome === 'ok' && server.tools.length) {
       const rows = [['  TOOL', 'DSH TOOL NAME', 'TOKENS', 'OFFERED', 'DESCRIPTION'], ...server.tools.map((t) => [
         `  ${t.name}`,
@@ -59,11 +60,11 @@ function print(result: FolderProbe, io: CommandContext['io']): void {
     for (const p of server.leftRunning ?? []) io.out(`  a process it started is still running: pid ${p.pid}, ${p.command}`);
     if (server.stderr.length && server.outcome !== 'ok') {
       io.out('  stderr (first lines, secrets masked):');
-      for (const line of server.stderr) io.out(`    ${line}`);
+      for (const line of server.stderr) io.out(`    ${visibleLine(line)}`);
     }
   }
   for (const c of result.collisions) {
-    io.out(`Collision: ${c.publicName} is the DSH name of ${c.tools.map((t) => `"${t.tool}" of ${t.serverName}`).join(' and ')}; DSH drops the later server's whole tool set.`);
+    io.out(visibleLine(`Collision: ${c.publicName} is the DSH name of ${c.tools.map((t) => `"${t.tool}" of ${t.serverName}`).join(' and ')}; DSH drops the later server's whole tool set.`));
   }
   const recorded = result.servers.filter((s) => s.recorded).length;
   if (recorded) io.out(`\nRecorded ${countOf(recorded, 'probe')} on this machine; export to pin ${recorded === 1 ? 'its' : 'their'} tools into ${path.join('.dsh', 'declaration.json')}.`);

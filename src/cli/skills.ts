@@ -3,7 +3,8 @@ import { planSession } from '../core/app/plan';
 import { defaultSkillRoots, gateSessionSkills } from '../core/app/sessionSkills';
 import { type SkillGateResult } from '../core/skills/skillGate';
 import { CommandUsageError, type CliIo, type CommandContext } from './context';
-import { table } from './output';
+import { visibleLine } from '../core/json/visibleText';
+import { table } from './table';
 
 export const SKILLS_USAGE = [
   'skills   Skill-root trust on this machine (what DSH sessions in the folder load):',
@@ -44,7 +45,7 @@ export function printSkillGate(result: SkillGateResult, io: CliIo, indent = ''):
     r.path, r.kind, GATE_WORDS[r.gate], r.pin ? `${r.pin.slice(0, 19)}…` : r.tooLarge ? 'too large' : '-', r.skills.join(', ') || '-',
   ])]).split('\n').map((l) => `${indent}  ${l}`).join('\n'));
   for (const s of result.shadows) {
-    io.out(`${indent}  withheld: "${s.name}" from ${s.withheldRoot}${s.fallback ? ` (offered instead from ${s.fallback.root.path})` : ''}`);
+    io.out(`${indent}  ${visibleLine(`withheld: "${s.name}" from ${s.withheldRoot}${s.fallback ? ` (offered instead from ${s.fallback.root.path})` : ''}`)}`);
   }
 }
 
@@ -88,7 +89,7 @@ export async function runSkills(ctx: CommandContext): Promise<number> {
         io.out(JSON.stringify({ trusted: target, kind: root.kind, pin: root.pin, skills: root.skills }));
       } else {
         io.out(`Skill root ${target} (${root.kind})`);
-        io.out(`  skills: ${root.skills.join(', ') || 'none'}`);
+        io.out(`  skills: ${visibleLine(root.skills.join(', ') || 'none')}`);
         io.out(`  pin:    ${root.pin}`);
         io.out('Trusted: DSH sessions load its skills while its content keeps this pin (any change withholds them until you trust it again).');
       }

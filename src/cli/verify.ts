@@ -3,6 +3,7 @@ import { DECLARATION_PATH } from '../core/declaration/declarationModel';
 import { expectNoArgs, type CommandContext } from './context';
 import { serverSummaries } from './export';
 import { printSkillGate } from './skills';
+import { visibleLine } from '../core/json/visibleText';
 import { planJson } from '../core/app/planJson';
 import { declarationLines, planLines } from './planText';
 
@@ -32,6 +33,6 @@ export async function runVerify(ctx: CommandContext): Promise<number> {
   io.out(`\nWhat a DSH session in this folder gets (trust mode "${plan.trustMode}"):`);
   for (const line of planLines(plan)) io.out(line);
   if (skillGate) printSkillGate(skillGate, io, '  ');
-  else if (plan.skills?.error) io.out(`  Skills: ${plan.skills.error.args.error}`);
+  else if (plan.skills?.error) io.out(`  Skills: ${visibleLine(String(plan.skills.error.args.error))}`);
   return ok ? 0 : 1;
 }

@@ -12,6 +12,7 @@ import { planSession, type PlannedSession } from '../core/app/plan';
 import type { Ports } from '../core/app/ports';
 import { DECLARATION_PATH } from '../core/declaration/declarationModel';
 import { toolNamePrefix } from '../core/mcp/toolNames';
+import { visibleLine } from '../core/json/visibleText';
 import { countOf } from '../core/problems/plural';
 import { assembleSession } from './assemble';
 import { errorText } from './errors';
@@ -53,14 +54,26 @@ export interface BridgeBookkeeping {
 /** The ports the plugin uses: the use cases' (its one host store), built once when the plugin loads. */
 export type BridgePorts = Parameters<typeof planSession>[0] & Pick<Ports, 'mcp'>;
 
+/** The plugin's log seam: every line on one line, with what it quotes from a declaration, a server or an error escaped. */
+function visibleLog(log: Logger): Logger {
+  const shown = (write: (message: string) => void) => (message: string) => write.call(log, visibleLine(message));
+  return { info: shown(log.info), warn: shown(log.warn), error: shown(log.error), ...(log.debug ? { debug: shown(log.debug) } : {}) };
+}
+
 export class Bridge {
   private readonly sessions = new Map<AgentLike, Session>();
   private readonly modules: McpClientModules;
   private readonly skillGate?: SkillGate;
   private readonly startSlots: StartSlots;
+  private readonly log: Logger;
+  /** A line also written where a headless run shows it (its stderr), shown as the log shows it. */
+  private readonly notice?: (line: string) => void;
   private disposed = false;
 
-  constructor(private readonly ctx: Ctx, private readonly ports: BridgePorts, private readonly options: BridgeOptions, private readonly log: Logger) {
+  constructor(private readonly ctx: Ctx, private readonly ports: BridgePorts, private readonly options: BridgeOptions, log: Logger) {
+    this.log = log = visibleLog(log);
+    const notice = options.notice;
+    if (notice) this.notice = (line) => notice(visibleLine(line));
     this.modules = new McpClientModules(ctx, log);
     this.startSlots = new StartSlots(options.startConcurrency ?? defaultStartConcurrency(os.availableParallelism()));
     if (options.gateSkillRoots !== false) this.skillGate = new SkillGate(ctx, ports, log);
@@ -74,7 +87,7 @@ export class Bridge {
     tools?.guard?.((exec) => {
       const session = exec?.agent ? this.sessions.get(exec.agent as AgentLike) : undefined;
       return session?.toolGate.refuses(String(exec.name), session.mounts.keys())
-        ? `tool ${String(exec.name)} is withheld in this session by DSH Bridge (left out by dsh.tools, changed since the server was probed, or not among the tools of this session's last request)`
+        ? `tool ${visibleLine(String(exec.name))} is withheld in this session by DSH Bridge (left out by dsh.tools, changed since the server was probed, or not among the tools of this session's last request)`
         : undefined;
     });
     this.ctx.on('system-prompt/assemble', (assembly: PromptAssembly, context: AssembleContext, next: () => Promise<PromptAssembly>) =>
@@ -115,7 +128,7 @@ export class Bridge {
     let session = this.sessions.get(agent);
     if (!session) {
       session = new Session(agent, {
-        ctx: this.ctx, log: this.log, notice: this.options.notice,
+        ctx: this.ctx, log: this.log, notice: this.notice,
         contextDisposed: (s) => void this.endSession(s.agent, 'session context disposed'),
       });
       this.sessions.set(agent, session);
@@ -142,7 +155,7 @@ export class Bridge {
     }
     // Before DSH's agent/pre-step publishes this step's skill catalog.
     await this.skillGate?.revalidate(agent).catch((error) => this.log.warn(`dsh-bridge: session ${agent.id}: skill roots not revalidated (${errorText(error)})`));
-    return assembleSession({ ctx: this.ctx, log: this.log, notice: this.options.notice }, session, assembly, context, next);
+    return assembleSession({ ctx: this.ctx, log: this.log, notice: this.notice }, session, assembly, context, next);
   }
 
   /** One model step of a session: its plan, then its servers and language servers in line with it. */

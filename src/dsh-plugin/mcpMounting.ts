@@ -13,6 +13,7 @@ import type { TemplateLookup } from '../core/declaration/template';
 import { reviewLines } from '../core/mcp/launchReview';
 import { toolNamePrefix } from '../core/mcp/toolNames';
 import { formatMessage } from '../core/problems/problems';
+import { visibleLine } from '../core/json/visibleText';
 import type { TrustMode } from '../core/settings/folderSettings';
 import { errorText } from './errors';
 import type { McpClientModules, Mounted } from './mcpModules';
@@ -31,10 +32,12 @@ export function reasonText(reason: PlannedSession['plan']['blocked'][number]): s
 /**
  * DSH's in-turn approval text: the question, then the same review the editor and
  * `dsh-bridge approve` show (full launch, cwd, env and header names, dangers, the full pin).
+ * The question quotes the declaration's names: it is shown on one line, hidden characters
+ * escaped, as the review's lines already are.
  */
 export function approvalReason(question: string, review: readonly string[], trust: TrustMode): string {
   const note = trust === 'pinned' ? ['This pin was not approved in the editor or with dsh-bridge approve.'] : [];
-  return [question, ...review, ...note].join('\n');
+  return [visibleLine(question), ...review, ...note].join('\n');
 }
 
 export interface MountContext {

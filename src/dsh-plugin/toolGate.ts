@@ -19,6 +19,7 @@ import { toolAllowed } from '../core/declaration/toolsModel';
 import { compareToolWithPin, type ToolChange } from '../core/tools/toolDefinitions';
 import type { ToolSchema } from './types';
 import { errorText } from './errors';
+import { visibleLine } from '../core/json/visibleText';
 
 /** What the gate says of one live tool. */
 export type ToolGateVerdict =
@@ -275,7 +276,8 @@ export class SessionToolGate {
         : 'it is not among the tools the server listed when it was probed';
       if (at.trust === 'ask' && at.ask && this.unanswered.get(definition) === at.turn) continue;
       if (at.trust === 'ask' && at.ask) {
-        const question = `Offer tool ${tool.name} of MCP server "${entry.name}" in this session? ${what[0].toUpperCase()}${what.slice(1)}. Description now: "${shownDescription(tool.description ?? '')}"`;
+        // One line, as DSH shows it: the server's name and the tool's description with hidden characters escaped.
+        const question = visibleLine(`Offer tool ${tool.name} of MCP server "${entry.name}" in this session? ${what[0].toUpperCase()}${what.slice(1)}. Description now: "${shownDescription(tool.description ?? '')}"`);
         const outcome = await at.ask(tool, question);
         if (outcome === 'allowed-once') {
           this.allowedDefinitions.add(definition);

@@ -1,5 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { showInformation, showWarning, shownItem } from './visible';
+import { visibleLine } from '../core/json/visibleText';
 import type { DeclaredServer, LspDeclarationSection } from '../core/declaration/declarationModel';
 import { lspLaunchLine } from '../core/lsp/lspRow';
 import { DANGER_MESSAGES, reviewLaunch } from '../core/mcp/launchReview';
@@ -58,7 +60,8 @@ export function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolde
   lines.push(vscode.l10n.t('Approval is bound to this exact entry: any change asks again. Skip exports it unapproved, so DSH will not start it without asking.'));
   return {
     message: vscode.l10n.t('Approve MCP server "{0}" for DSH?', r.name),
-    detail: lines.join('\n'),
+    // Each line on its own line: a folder path or a name cannot add one.
+    detail: lines.map(visibleLine).join('\n'),
   };
 }
 
@@ -73,8 +76,8 @@ export async function askApproval(server: DeclaredServer, folder: vscode.Workspa
     const { message, detail } = reviewText(server, folder, fullPin);
     const buttons = [...(dangerous ? [skip, approve] : [approve, skip]), ...(fullPin ? [] : [showPin])];
     const choice = dangerous
-      ? await vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons)
-      : await vscode.window.showInformationMessage(message, { modal: true, detail }, ...buttons);
+      ? await showWarning(message, { modal: true, detail }, ...buttons)
+      : await showInformation(message, { modal: true, detail }, ...buttons);
     if (choice === showPin) {
       fullPin = true;
       continue;
@@ -105,16 +108,16 @@ export async function reviewServers(servers: DeclaredServer[], folder: vscode.Wo
   const items: ServerItem[] = servers.map((server) => {
     const r = reviewLaunch(server);
     const warnings = [...dangerTexts(server), ...[unpinnedNote(server)].filter((x): x is string => !!x)];
-    return {
+    return shownItem({
       server,
       label: `${r.dangers.length ? '$(warning) ' : ''}${r.name}`,
       description: vscode.l10n.t('pin {0}', shortPin(server.pin)),
       detail: [r.launch, ...warnings].join(' \u2014 '),
       buttons: [fullReview],
-    };
+    });
   });
   const pick = vscode.window.createQuickPick<ServerItem>();
-  pick.title = vscode.l10n.t('Approve MCP servers of {0} for DSH', folder.name);
+  pick.title = visibleLine(vscode.l10n.t('Approve MCP servers of {0} for DSH', folder.name));
   pick.placeholder = vscode.l10n.t('Checked servers are approved; the others are exported unapproved and DSH asks before starting them.');
   pick.canSelectMany = true;
   pick.ignoreFocusOut = true;
@@ -165,7 +168,7 @@ export async function askLspApproval(section: LspDeclarationSection, folder: vsc
   lines.push(vscode.l10n.t('Approval is bound to these exact servers: any change asks again. Skip exports them unapproved, so DSH will not start them without asking.'));
   const approve = vscode.l10n.t('Approve');
   const skip = vscode.l10n.t('Skip');
-  const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Approve the language servers of {0} for DSH?', folder.name), { modal: true, detail: lines.join('\n') }, approve, skip);
+  const choice = await showInformation(vscode.l10n.t('Approve the language servers of {0} for DSH?', folder.name), { modal: true, detail: lines.map(visibleLine).join('\n') }, approve, skip);
   if (choice === approve) return 'approve';
   if (choice === skip) return 'skip';
   return 'cancel';

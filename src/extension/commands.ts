@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showInformation, showQuickPick, showWarning } from './visible';
 import { LSP_APPROVAL_NAME } from '../core/lsp/lspRow';
 import { analyzeFolder } from '../core/app/folderSources';
 import type { PlanOutcome } from '../core/app/plan';
@@ -130,7 +131,7 @@ export class Commands {
     const folders = await this.exporter.pickFolders(arg);
     if (!folders) return { outcome: 'cancelled', exported: 0, refused: 0, folders: [] };
     if (folders.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Open a folder that has .vscode/mcp.json to export its MCP servers.'));
+      void showInformation(vscode.l10n.t('Open a folder that has .vscode/mcp.json to export its MCP servers.'));
       return { outcome: 'no-folder', exported: 0, refused: 0, folders: [] };
     }
     // Export what the user sees: save an edited source (mcp.json, .mcp.json, ...) first.
@@ -146,18 +147,18 @@ export class Commands {
   private report(summary: ExportSummary): void {
     switch (summary.outcome) {
       case 'cancelled':
-        void vscode.window.showInformationMessage(vscode.l10n.t('Export cancelled: nothing was written.'));
+        void showInformation(vscode.l10n.t('Export cancelled: nothing was written.'));
         return;
       case 'denied': {
         const open = vscode.l10n.t('Open Settings');
-        void vscode.window.showWarningMessage(vscode.l10n.t('The DSH trust mode is "deny": nothing from this workspace is exported or mounted.'), open).then((c) => {
+        void showWarning(vscode.l10n.t('The DSH trust mode is "deny": nothing from this workspace is exported or mounted.'), open).then((c) => {
           if (c === open) void vscode.commands.executeCommand('workbench.action.openSettings', 'dsh.trustMode');
         });
         return;
       }
       case 'source-changed': {
         const exportAgain = vscode.l10n.t('Export Again');
-        void vscode.window.showWarningMessage(
+        void showWarning(
           vscode.l10n.t('{0} changed while the export was asking: nothing was written. Export again to review the new content.', summary.file ?? '.vscode/mcp.json'),
           exportAgain,
         ).then((c) => {
@@ -176,7 +177,7 @@ export class Commands {
         const nothing = unusable.length === summary.folders.length;
         const message = nothing ? vscode.l10n.t('Nothing was exported to DSH: {0} has errors.', unusable[0].errorFile ?? '.vscode/mcp.json') : exportMessage(summary);
         const actions = nothing ? [showProblems] : summary.refused ? [openDeclaration, showProblems] : [openDeclaration];
-        const show = summary.folders.some((f) => f.skipped.length) ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+        const show = summary.folders.some((f) => f.skipped.length) ? showWarning : showInformation;
         void show(message, ...actions).then((c) => {
           if (c === openDeclaration) {
             const first = summary.folders.find((f) => f.usable);
@@ -223,11 +224,11 @@ export class Commands {
     const definitions = analysis.inputDefinitions;
     const ids = Object.keys(definitions);
     if (ids.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} defines no inputs.', '.vscode/mcp.json'));
+      void showInformation(vscode.l10n.t('{0} defines no inputs.', '.vscode/mcp.json'));
       return [];
     }
     const stored = new Set(await this.secrets.ids(folder.uri.fsPath));
-    const picked = await vscode.window.showQuickPick(
+    const picked = await showQuickPick(
       ids.map((id) => ({ label: id, description: definitions[id].description, detail: stored.has(id) ? vscode.l10n.t('a value is stored') : undefined, picked: !stored.has(id) })),
       { canPickMany: true, title: vscode.l10n.t('Enter values for which inputs?'), ignoreFocusOut: true },
     );
@@ -245,7 +246,7 @@ export class Commands {
     }
     this.log.info(`stored values of ${values.size} input(s) of ${folder.name}: ${[...values.keys()].join(', ')}`);
     this.status.refresh();
-    void vscode.window.showInformationMessage(values.size === 1
+    void showInformation(values.size === 1
       ? vscode.l10n.t('Stored 1 input value. Export again if the declaration changed.')
       : vscode.l10n.t('Stored {0} input values. Export again if the declaration changed.', values.size));
     return [...values.keys()];
@@ -258,13 +259,13 @@ export class Commands {
     const fsPath = folder.uri.fsPath;
     const ids = await this.ctx.storedInputIds(fsPath);
     if (ids.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No input values are stored for {0}.', folder.name));
+      void showInformation(vscode.l10n.t('No input values are stored for {0}.', folder.name));
       return [];
     }
     const all = vscode.l10n.t('All stored values of {0}', folder.name);
     const picked = arg instanceof vscode.Uri || ids.length === 1
       ? [{ label: all, id: undefined as string | undefined }]
-      : await vscode.window.showQuickPick([{ label: all, id: undefined as string | undefined }, ...ids.map((id) => ({ label: id, id: id as string | undefined }))],
+      : await showQuickPick([{ label: all, id: undefined as string | undefined }, ...ids.map((id) => ({ label: id, id: id as string | undefined }))],
         { canPickMany: true, title: vscode.l10n.t('Forget which stored input values?') });
     if (!picked?.length) return undefined;
     const everything = picked.some((p) => p.id === undefined);
@@ -284,7 +285,7 @@ export class Commands {
     }
     this.log.info(`forgot stored input values of ${folder.name}: ${[...forgotten].join(', ')}`);
     this.status.refresh();
-    void vscode.window.showInformationMessage(forgotten.size === 1
+    void showInformation(forgotten.size === 1
       ? vscode.l10n.t('Forgot the stored value of {0} in {1}, in VS Code and in the DSH host store.', [...forgotten][0], folder.name)
       : vscode.l10n.t('Forgot {0} stored input values of {1}, in VS Code and in the DSH host store.', forgotten.size, folder.name));
     return [...forgotten];
@@ -298,7 +299,7 @@ export class Commands {
       await vscode.workspace.fs.stat(uri);
     } catch {
       const exportNow = vscode.l10n.t('Export');
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} has no DSH declaration yet.', folder.name), ...(vscode.workspace.isTrusted ? [exportNow] : []))
+      void showInformation(vscode.l10n.t('{0} has no DSH declaration yet.', folder.name), ...(vscode.workspace.isTrusted ? [exportNow] : []))
         .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMAND.export, folder.uri); });
       return false;
     }
@@ -337,7 +338,7 @@ export class Commands {
     const subfolder = model.declarationFolder !== undefined && model.declarationFolder !== folder.uri.fsPath
       ? ` ${vscode.l10n.t('(The declaration of {0}, the nearest above this folder.)', model.declarationFolder)}` : '';
     if (ok) {
-      void vscode.window.showInformationMessage(`${vscode.l10n.t('The DSH declaration of {0} is signed by you and up to date.', folder.name)}${subfolder}${outlook}${why}`);
+      void showInformation(`${vscode.l10n.t('The DSH declaration of {0} is signed by you and up to date.', folder.name)}${subfolder}${outlook}${why}`);
     } else {
       const exportNow = vscode.l10n.t('Export');
       const words: Record<string, string> = {
@@ -351,7 +352,7 @@ export class Commands {
         rollback: vscode.l10n.t('it is an older export restored over a newer one'),
       };
       const text = [...new Set(reasons.map((r) => words[r.code] ?? r.code))].join('; ');
-      void vscode.window.showWarningMessage(`${vscode.l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text)}${subfolder}${outlook}${why}`, ...(vscode.workspace.isTrusted ? [exportNow] : []))
+      void showWarning(`${vscode.l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text)}${subfolder}${outlook}${why}`, ...(vscode.workspace.isTrusted ? [exportNow] : []))
         .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMAND.export, folder.uri); });
     }
     const wantsPlan = typeof options === 'object' && options !== null && (options as { dsh?: unknown }).dsh === true;
@@ -385,5 +386,5 @@ async function confirmForget(ids: string[], folder: vscode.WorkspaceFolder): Pro
     ? vscode.l10n.t('Forget the stored value of {0} in {1}?', ids[0], folder.name)
     : vscode.l10n.t('Forget {0} stored input values of {1}?', ids.length, folder.name);
   const detail = vscode.l10n.t('DSH sessions of this folder will miss the value until you enter it again (DSH: Enter MCP Input Values).');
-  return (await vscode.window.showWarningMessage(message, { modal: true, detail }, forget)) === forget;
+  return (await showWarning(message, { modal: true, detail }, forget)) === forget;
 }

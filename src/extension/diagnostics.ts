@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Problem, Severity } from '../core/problems/problems';
 import type { ChangedConcerns } from './decisions';
 import { translate } from './l10n';
+import { visibleLine, visibleText } from '../core/json/visibleText';
 import { DECLARATION_IGNORE_SELECTOR, MCP_SOURCES_GLOB } from './mcpFiles';
 
 /** The `source` of every diagnostic of the extension (mcp.json, settings files, SKILL.md). */
@@ -27,11 +28,12 @@ function toRange(r: Problem['range']): vscode.Range {
  * files of related information) to a URI; `docsUri` links the code to its explanation.
  */
 export function toDiagnostic(problem: Problem, message: string, uriOf: (file: string) => vscode.Uri, docsUri: (code: string) => vscode.Uri): vscode.Diagnostic {
-  const d = new vscode.Diagnostic(toRange(problem.range), message, SEVERITY[problem.severity]);
+  // Messages quote the file: the Problems panel and hovers show them as plain text, hidden characters escaped.
+  const d = new vscode.Diagnostic(toRange(problem.range), visibleText(message), SEVERITY[problem.severity]);
   d.source = DIAGNOSTIC_SOURCE;
   d.code = { value: problem.code, target: docsUri(problem.code) };
   if (problem.related?.length) {
-    d.relatedInformation = problem.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(uriOf(r.file), toRange(r.range)), r.message));
+    d.relatedInformation = problem.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(uriOf(r.file), toRange(r.range)), visibleLine(r.message)));
   }
   if (UNNECESSARY.has(problem.code)) d.tags = [vscode.DiagnosticTag.Unnecessary];
   return d;

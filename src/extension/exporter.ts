@@ -1,5 +1,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { showQuickPick } from './visible';
 import type { ExportResult, ReviewedExport } from '../core/app/export';
 import { ExportError } from '../core/declaration/exportError';
 import { type TrustMode } from '../core/settings/folderSettings';
@@ -234,7 +235,7 @@ export class Exporter {
     }
     const candidates = withFile.length ? withFile : [...folders];
     if (candidates.length === 1) return candidates;
-    const picked = await vscode.window.showQuickPick(
+    const picked = await showQuickPick(
       candidates.map((f) => ({ label: f.name, description: f.uri.fsPath, picked: true, folder: f })),
       { canPickMany: true, title: vscode.l10n.t('Export MCP servers of which folders?'), ignoreFocusOut: true },
     );

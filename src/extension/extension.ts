@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { COMMAND, COMMAND_IDS } from './commandIds';
 import type { RunningFeatures } from './features';
 import { showErrorWithLogs } from './log';
+import { visibleLog } from './visible';
 
 /** What activate() returns: timings and read-only state for tests; nothing secret. */
 export interface ExtensionApi {
@@ -26,8 +27,9 @@ export interface ExtensionApi {
  */
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = performance.now();
-  const log = vscode.window.createOutputChannel('DSH Bridge', { log: true });
-  context.subscriptions.push(log);
+  const channel = vscode.window.createOutputChannel('DSH Bridge', { log: true });
+  context.subscriptions.push(channel);
+  const log = visibleLog(channel);
 
   let features: RunningFeatures | undefined;
   let failed = false;

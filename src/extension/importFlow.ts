@@ -1,10 +1,12 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { showError, showInformation, showQuickPick, showWarning } from './visible';
 import { CLIENT_NAMES, IMPORT_CLIENTS, noteTemplate, type ImportClient, type ImportNote } from '../core/import/importNotes';
 import { planImport, type ImportPlan } from '../core/import/importPlan';
 import { displayPath, importLocations, readImportSources, readImportTarget, TARGET_PATH, writeImportTarget } from '../core/node/importFiles';
 import { translate } from './l10n';
+import { visibleLine } from '../core/json/visibleText';
 import { requireTrust } from './trust';
 import type { Ctx } from './ctx';
 
@@ -88,14 +90,14 @@ export class ImportFlow implements vscode.Disposable {
 
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === path.join(root, TARGET_PATH));
     if (doc?.isDirty) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('.vscode/mcp.json has unsaved changes: save or revert them, then import again.'));
+      void showWarning(vscode.l10n.t('.vscode/mcp.json has unsaved changes: save or revert them, then import again.'));
       return none('cancelled', client);
     }
     const read = await readImportSources(client, root, choice.files, home, process.env);
     const target = await readImportTarget(root);
     if ('reason' in target) {
       this.log.warn(`import: ${TARGET_PATH} cannot be edited (${target.reason})`);
-      void vscode.window.showErrorMessage(vscode.l10n.t('.vscode/mcp.json cannot be edited ({0}); nothing was changed.', target.reason));
+      void showError(vscode.l10n.t('.vscode/mcp.json cannot be edited ({0}); nothing was changed.', target.reason));
       return none('failed', client);
     }
     // Ids with a stored value are the user's (here or stored by the CLI): the import gives its credentials other ids.
@@ -122,7 +124,7 @@ export class ImportFlow implements vscode.Disposable {
       await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('{0} (preview of the import from {1})', TARGET_PATH, CLIENT_NAMES[client]), { preview: true });
       const answer = typeof args.apply === 'function' ? await args.apply({ left, right }) : args.apply ?? await this.ask(plan, folder, read.sources.map((s) => s.file));
       if (!answer) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Import cancelled: nothing was written.'));
+        void showInformation(vscode.l10n.t('Import cancelled: nothing was written.'));
         return none('cancelled', client, plan);
       }
       return await this.apply(folder, plan, read.sources.map((s) => s.file));
@@ -140,7 +142,7 @@ export class ImportFlow implements vscode.Disposable {
     const result = await writeImportTarget(root, plan.before, plan.after);
     if (!result.written) {
       this.log.warn(`import: nothing written: ${result.message}`);
-      void vscode.window.showWarningMessage(result.reason === 'changed'
+      void showWarning(result.reason === 'changed'
         ? vscode.l10n.t('.vscode/mcp.json changed while the preview was open: nothing was written. Import again to review the new content.')
         : vscode.l10n.t('.vscode/mcp.json could not be written: the log has the details.'));
       return none(result.reason === 'changed' ? 'changed' : 'failed', plan.client, plan);
@@ -162,7 +164,7 @@ export class ImportFlow implements vscode.Disposable {
     const showLog = vscode.l10n.t('Show Report');
     for (;;) {
       // Modal: nothing else happens until the user has decided, and the preview stays in view.
-      const choice = await vscode.window.showInformationMessage(question, { modal: true, detail: lossLine(plan) }, importLabel, showLog);
+      const choice = await showInformation(question, { modal: true, detail: lossLine(plan) }, importLabel, showLog);
       if (choice !== showLog) return choice === importLabel;
       await this.showReport(plan, folder, files);
     }
@@ -174,7 +176,7 @@ export class ImportFlow implements vscode.Disposable {
    */
   private async showReport(plan: ImportPlan, folder: vscode.WorkspaceFolder, files: string[]): Promise<void> {
     const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${folder.name}/import-report.txt`, query: `report-${Date.now().toString(36)}` });
-    this.previews.set(uri.toString(), [this.reportHeader(plan, files), ...this.reportLines(plan)].join('\n') + '\n');
+    this.previews.set(uri.toString(), [this.reportHeader(plan, files), ...this.reportLines(plan)].map(visibleLine).join('\n') + '\n');
     try {
       await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside });
     } finally {
@@ -205,7 +207,7 @@ export class ImportFlow implements vscode.Disposable {
     const showReport = vscode.l10n.t('Show Report');
     // The report, not the log, when there is one: the log may be set above info.
     const actions = [...(folder ? [open] : []), report ? showReport : showLog];
-    const choice = level === 'error' ? await vscode.window.showErrorMessage(message, ...actions) : await vscode.window.showInformationMessage(message, ...actions);
+    const choice = level === 'error' ? await showError(message, ...actions) : await showInformation(message, ...actions);
     if (choice === showLog) this.log.show(true);
     if (choice === showReport && report) await report();
     if (choice === open && folder) await vscode.window.showTextDocument(vscode.Uri.file(path.join(folder.uri.fsPath, TARGET_PATH)));
@@ -220,7 +222,7 @@ export class ImportFlow implements vscode.Disposable {
     if (arg) return vscode.workspace.getWorkspaceFolder(arg);
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     if (folders.length <= 1) {
-      if (!folders.length) void vscode.window.showInformationMessage(vscode.l10n.t('Open a folder to import MCP servers into its .vscode/mcp.json.'));
+      if (!folders.length) void showInformation(vscode.l10n.t('Open a folder to import MCP servers into its .vscode/mcp.json.'));
       return folders[0];
     }
     return vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Import MCP servers into which folder?'), ignoreFocusOut: true });
@@ -239,7 +241,7 @@ export class ImportFlow implements vscode.Disposable {
         description: importLocations(client, root, home, process.env).map((l) => displayPath(l.file, root, home)).join(', ') });
     }
     const items: Item[] = [...detected, { label: '', kind: vscode.QuickPickItemKind.Separator }, ...browse];
-    const picked = await vscode.window.showQuickPick(items, {
+    const picked = await showQuickPick(items, {
       title: vscode.l10n.t('Import MCP Servers'),
       placeHolder: detected.length ? vscode.l10n.t('Import from which client? Found files are listed first.') : vscode.l10n.t('No MCP file of Cursor, Claude Code, Gemini CLI or Codex was found here: choose a file.'),
       ignoreFocusOut: true,

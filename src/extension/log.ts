@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showError } from './visible';
 
 /**
  * The one error popup that points at the log: the message and a "Show Logs" action. Kept apart
@@ -6,5 +7,5 @@ import * as vscode from 'vscode';
  */
 export async function showErrorWithLogs(log: vscode.LogOutputChannel, message: string): Promise<void> {
   const showLogs = vscode.l10n.t('Show Logs');
-  if (await vscode.window.showErrorMessage(message, showLogs) === showLogs) log.show();
+  if (await showError(message, showLogs) === showLogs) log.show();
 }

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { InputDefinition } from '../core/mcp/mcpModel';
+import { visibleLine } from '../core/json/visibleText';
+import { shownItem } from './visible';
 
 /** `undefined`: the user cancelled. */
 export type PromptResult = { value: string } | undefined;
@@ -13,9 +15,10 @@ export async function promptForInput(definition: InputDefinition, folder: vscode
   const where = multiRoot ? ` (${folder.name})` : '';
   switch (definition.type) {
     case 'promptString': {
+      // The id and the description come from mcp.json: shown escaped (the default value is the value, as written).
       const value = await vscode.window.showInputBox({
-        title: vscode.l10n.t('MCP input "{0}"{1}', definition.id, where),
-        prompt: definition.description,
+        title: visibleLine(vscode.l10n.t('MCP input "{0}"{1}', definition.id, where)),
+        prompt: visibleLine(definition.description),
         value: definition.default,
         password: definition.password === true,
         ignoreFocusOut: true,
@@ -42,11 +45,11 @@ export async function promptForInput(definition: InputDefinition, folder: vscode
 function pick(items: Array<vscode.QuickPickItem & { value: string }>, defaultValue: string | undefined, title: string, placeholder: string): Promise<PromptResult> {
   return new Promise((resolve) => {
     const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { value: string }>();
-    qp.title = title;
-    qp.placeholder = placeholder;
+    qp.title = visibleLine(title);
+    qp.placeholder = visibleLine(placeholder);
     qp.ignoreFocusOut = true;
-    qp.items = items;
-    const initial = items.find((i) => i.value === defaultValue);
+    qp.items = items.map(shownItem);
+    const initial = qp.items.find((i) => i.value === defaultValue);
     if (initial) qp.activeItems = [initial];
     let result: PromptResult;
     qp.onDidAccept(() => {

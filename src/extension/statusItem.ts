@@ -5,6 +5,7 @@ import type { Ctx } from './ctx';
 import type { McpJsonCheck } from './mcpJsonCheck';
 import { folderState, statusHeadline, type DeclarationState, type FolderState, type StatusAction } from './decisions';
 import { fileFolders, folderOfMcpJson, MCP_SOURCES_SELECTOR } from './mcpFiles';
+import { visibleLine } from '../core/json/visibleText';
 
 /** The words of each declaration state, for the hover and tooltips. */
 function stateWords(state: DeclarationState): string {
@@ -161,7 +162,8 @@ export class DeclarationStatus implements vscode.Disposable {
 
     // The language status item on mcp.json: the count, then what matters.
     this.item.text = state.state === 'missing' ? vscode.l10n.t('DSH: not exported') : exportedWords(state.exported);
-    this.item.detail = lines.join(' \u2014 ');
+    // Lines name folders, inputs and servers from mcp.json: shown escaped.
+    this.item.detail = visibleLine(lines.join(' \u2014 '));
     this.item.severity = bad ? vscode.LanguageStatusSeverity.Error : fine ? vscode.LanguageStatusSeverity.Information : vscode.LanguageStatusSeverity.Warning;
     this.item.command = command;
 
@@ -183,8 +185,8 @@ export class DeclarationStatus implements vscode.Disposable {
     const icon = bad ? '$(error)' : fine ? '$(check)' : '$(warning)';
     this.bar.text = `${icon} ${pending ? vscode.l10n.t('DSH: needs your export') : words[headline]}`;
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendText(`${folder.name}: ${state.state === 'missing' ? vscode.l10n.t('DSH: not exported') : exportedWords(state.exported)}\n\n`);
-    for (const l of lines) tooltip.appendText(`${l}\n\n`);
+    tooltip.appendText(`${visibleLine(`${folder.name}: ${state.state === 'missing' ? vscode.l10n.t('DSH: not exported') : exportedWords(state.exported)}`)}\n\n`);
+    for (const l of lines) tooltip.appendText(`${visibleLine(l)}\n\n`);
     tooltip.appendText(vscode.l10n.t('Click: {0}', command.title));
     this.bar.tooltip = tooltip;
     this.bar.command = command;

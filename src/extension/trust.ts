@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showWarning } from './visible';
 
 /**
  * Workspace Trust, checked in code: the manifest hides the commands in Restricted Mode, but
@@ -13,8 +14,7 @@ export function requireTrust(action: string, log: vscode.LogOutputChannel): bool
   if (vscode.workspace.isTrusted) return true;
   log.warn(`refused in Restricted Mode: ${action}`);
   const manage = vscode.l10n.t('Manage Workspace Trust');
-  void vscode.window
-    .showWarningMessage(vscode.l10n.t('Restricted Mode: {0} needs a trusted workspace. Nothing was exported, prompted or run.', action), manage)
+  void showWarning(vscode.l10n.t('Restricted Mode: {0} needs a trusted workspace. Nothing was exported, prompted or run.', action), manage)
     .then((choice) => {
       if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
     });

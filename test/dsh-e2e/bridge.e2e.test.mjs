@@ -131,6 +131,29 @@ if (!only || only === 'smallest') {
   }));
 }
 
+if (!only || only === 'smallest') {
+  test('DSH rc.8: the in-turn approval shows a name and an argument holding a carriage return, ANSI and bidi codes escaped, with the dangers they hid', { timeout: 60000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+    const attack = '--import=data:text/javascript,void 0\r\u001b[2K    node';
+    const W = everythingWorkspace(tmp.root, 'W', {
+      home: tmp.home, input: 'v', serverName: 'docs\u202etxt.exe',
+      mutate: (entry) => { entry.args = [attack, ...entry.args]; },
+    });
+    const answers = approvalAnswerer(h.root);
+    answers.setDefault('rejected');
+    const s = await session(h, 'sW', W, 'mW');
+    await turn(s);
+    assert.equal(answers.asked.length, 1);
+    const { reason } = answers.asked[0];
+    t.diagnostic(reason);
+    assert.ok(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(reason), JSON.stringify(reason));
+    assert.match(reason, /^Start MCP server "docs\\u\{202e\}txt\.exe" from /);
+    assert.ok(reason.includes(`'--import=data:text/javascript,void 0\\r\\x1b[2K    node'`), reason);
+    assert.match(reason, /^ {2}DANGER: Loads another module before the server's code \(node --import\)\.$/m);
+    assert.match(reason, /^ {2}DANGER: Loads code from a data: URL on the command line\.$/m);
+    assert.match(reason, /^ {2}DANGER: An argument holds characters that change how it is shown /m);
+    await s.dispose();
+  }));
+}
 
 if (!only || only === 'smallest') {
   test('DSH rc.8: "unavailable" and "cancelled" are asked again every turn but logged once per session', { timeout: 90000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {

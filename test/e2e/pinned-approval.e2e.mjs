@@ -4,7 +4,8 @@
 // review (exact, untruncated launch, env NAMES only, the full pin on request) one click away;
 // approvals are bound to folder + serverName + pin in the host store, unchecked servers are
 // exported unapproved and said so, and a second export asks only about what is not approved;
-// Escape cancels with nothing written.
+// Escape cancels with nothing written. A launch whose argument carries a carriage return, ANSI
+// codes and a bidi override is reviewed with them escaped and the dangers they hid.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -19,6 +20,7 @@ const click = (editor, label) => editor.clickDialogButton(label);
 
 describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinned)', function () {
   let editor;
+  let ws;
 
   before(async function () {
     // dsh.trustMode is an application-scope (user) setting: set it where the user would.
@@ -28,7 +30,7 @@ describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinne
   screenshotFailuresAndClose(() => editor);
 
   it('one review of all servers: a checklist with the full review on demand; approvals bound to the pin; Escape cancels', async function () {
-    const ws = await editor.openWorkspace('ws-pinned');
+    ws = await editor.openWorkspace('ws-pinned');
     const page = editor.page;
     await editor.runCommand('DSH: Export MCP Servers');
 
@@ -100,5 +102,24 @@ describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinne
     assert.equal(fs.readFileSync(declFile, 'utf8'), before);
     assert.deepEqual(JSON.parse(fs.readFileSync(folderRecord(editor.run.dshHome, ws), 'utf8')).approvals, record.approvals);
     console.log(`      screenshots: ${listShot} ${shot}`);
+  });
+
+  it('a name and an argument that repaint the line or reverse it are reviewed escaped, with the dangers they hid', async function () {
+    if (!ws) this.skip();
+    const page = editor.page;
+    const attack = '--import=data:text/javascript,void 0\r\u001b[2K    node';
+    fs.writeFileSync(path.join(ws, '.vscode/mcp.json'), JSON.stringify({ servers: { 'docs\u202etxt.exe': { command: 'node', args: [attack, './mcp-server.js'] } } }, null, 2));
+    await editor.runCommand('DSH: Export MCP Servers');
+    await dialog(editor);
+    const raw = await page.locator(DIALOG).innerText();
+    assert.ok(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(raw), `the dialog shows a hidden character raw: ${JSON.stringify(raw)}`);
+    assert.match(raw, /Approve MCP server "docs\\u\{202e\}txt\.exe" for DSH\?/);
+    assert.ok(raw.includes(`node '--import=data:text/javascript,void 0\\r\\x1b[2K    node' ./mcp-server.js`), `the launch is not shown escaped:\n${raw}`);
+    assert.match(raw, /Loads another module before the server's code \(node --import\)/);
+    assert.match(raw, /Loads code from a data: URL on the command line/);
+    assert.match(raw, /An argument holds characters that change how it is shown \(.*\\r\\x1b\[2K {4}node\)/);
+    console.log(`      screenshot: ${await editor.screenshot('pinned-review-hidden-characters')}`);
+    await click(editor, 'Skip');
+    await editor.waitForNotification(/is not approved: DSH will ask before it starts it\./);
   });
 });

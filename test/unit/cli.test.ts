@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { tempDir, workspace } from './helpers';
+import { rawHidden, tempDir, workspace } from './helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
@@ -267,6 +267,23 @@ describe('CLI (dist/cli.js)', function () {
     assert.match(r.stdout, /^SERVER\s+DSH NAME/);
     assert.doesNotMatch(r.stderr, /EPIPE|Unhandled|internal error/, r.stderr);
     assert.match(r.stderr, /cli=0/);
+  });
+
+  it('check and export show a server name that clears the screen and reverses the line escaped; --json keeps it as JSON escapes', () => {
+    const name = 'evil\u001b[2J\u202egnp.exe';
+    const home = tempDir('cli-home-');
+    const folder = workspace(JSON.stringify({ servers: { [name]: { command: 'node', args: ['x.js'], 'x\u0007\u202eq': 1 } } }));
+    for (const command of ['check', 'export']) {
+      const r = cli([command, '--workspace', folder], { home });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(rawHidden(r.stdout + r.stderr), undefined, `${command}: nothing reaches the terminal raw`);
+      assert.match(r.stdout, /^evil\\x1b\[2J\\u\{202e\}gnp\.exe {2}evil_2J_gnp_exe {2}stdio/m, r.stdout);
+      assert.match(r.stdout, /warning unknown-field: Unknown field "x\\x07\\u\{202e\}q" is ignored\.$/m);
+      const json = cli([command, '--workspace', folder, '--json'], { home });
+      assert.equal(rawHidden(json.stdout), undefined, `${command} --json`);
+      assert.ok(json.stdout.includes('evil\\u001b[2J\\u202egnp.exe'), json.stdout);
+      assert.equal(JSON.parse(json.stdout).servers[0].name, name, 'the same value for a JSON reader');
+    }
   });
 
   it('runs the demo workspace shipped in the repo, human-readable', () => {

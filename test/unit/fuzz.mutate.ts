@@ -92,12 +92,22 @@ function places(holder: { arr: Tree[] }): Array<{ get: () => Tree; set: (t: Tree
   return out;
 }
 
+/** Names, arguments and descriptions that repaint, reverse or hide what is shown (issue 27). */
+function HIDDEN_STRINGS(): string[] {
+  return [
+    'evil\u001b[2J\u001b[1;1H', 'docs\u202etxt.exe', '\u0007\b\u0000', 'x\r\u001b[2K    node', 'ok\u2066x\u2069', 'a\u200bb', '\u2028', '\u0085\u009b31m',
+    'tag\u{e0041}\u{e0042}', '\ufe0f', '--import=data:text/javascript,1\r\u001b[2K', 'a\tb\nc', '\u061c\u200e\u200f',
+  ];
+}
+
 const SPECIAL_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__'];
 const FIELD_KEYS = ['servers', 'inputs', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'type', 'id', 'description', 'password', 'options', 'default'];
 const SPECIAL_STRINGS = [
   '\ud800', 'a\udc00b', '\udfff\ud800', 'constructor', '__proto__', 'toString', 'prototype', 'stdio', 'http', 'sse', 'promptString', 'pickString',
   'command', '${input:__proto__}', '${input:constructor}', '${env:__proto__}', '${workspaceFolder}', '${command:x}', '', ' ', '..', '../..', '/etc',
   'npx', '-y', 'x'.repeat(40000),
+  // Text that acts on a terminal or a dialog instead of showing: controls, ANSI, bidi, zero-width, tags, separators.
+  ...HIDDEN_STRINGS(),
 ];
 
 const wrongType: fc.Arbitrary<Tree> = fc.oneof(
@@ -124,7 +134,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), value: wrongType }),
   fc.record({ kind: fc.constant('nest' as const), at: fc.nat(), depth: fc.oneof(fc.integer({ min: 1, max: 80 }), fc.constantFrom(200, 3000)), asObject: fc.boolean() }),
   fc.record({ kind: fc.constant('add-key' as const), at: fc.nat(), key: fc.oneof(fc.constantFrom(...SPECIAL_KEYS, ...FIELD_KEYS), fc.string({ unit: 'binary', maxLength: 6 })), value: wrongType }),
-  fc.record({ kind: fc.constant('rename-key' as const), at: fc.nat(), index: fc.nat(), key: fc.constantFrom(...SPECIAL_KEYS, ...FIELD_KEYS, '\ud800', 'a\udc00') }),
+  fc.record({ kind: fc.constant('rename-key' as const), at: fc.nat(), index: fc.nat(), key: fc.constantFrom(...SPECIAL_KEYS, ...FIELD_KEYS, '\ud800', 'a\udc00', ...HIDDEN_STRINGS()) }),
   fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat(), index: fc.nat(), value: wrongType }),
   fc.record({ kind: fc.constant('input-id' as const), at: fc.nat(), index: fc.nat(), id: fc.constantFrom(...SPECIAL_KEYS) }),
 );

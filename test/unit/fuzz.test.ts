@@ -14,10 +14,11 @@ import { fixtureTrees, mutatedFixture, sourceFixtureFiles } from './fuzz.mutate'
 import { mergeSources } from '../../src/core/mcp/mergeSources';
 import { DEVCONTAINER_SOURCE, DOT_MCP_SOURCE, VSCODE_SOURCE, type SourceSpec } from '../../src/core/mcp/sources';
 import { makeProblem } from '../../src/core/problems/problems';
-import { options } from './helpers';
+import { options, rawHidden } from './helpers';
 import { HostStore } from '../../src/core/node/hostStore';
 import { MAX_MESSAGE_BYTES, probeRow } from '../../src/core/node/probe/probeClient';
 import { secretMask } from '../../src/core/tools/maskSecrets';
+import { reviewLines } from '../../src/core/mcp/launchReview';
 
 /**
  * Fuzz over mutated shipped fixtures (deep nesting, "__proto__"/"constructor"/"prototype" keys,
@@ -70,6 +71,17 @@ describe('fuzz: mutated fixtures (fast-check)', function () {
       const analysis = analyzeSource(Buffer.from(text, 'utf8'), options());
       if (analysis.usable) serializeDeclaration(buildDeclarationBody(analysis, '/w'), Buffer.alloc(32));
       for (const p of analysis.problems) assert.ok(p.range.start.line >= 0 && p.range.end.character >= 0);
+    }), settings(1500));
+  });
+
+  it('what the launch review and the problems show has no raw control, bidi or invisible character', () => {
+    fc.assert(fc.property(mutatedFixture(trees), (text) => {
+      const analysis = analyzeSource(Buffer.from(text, 'utf8'), options());
+      const shown = [
+        ...analysis.servers.flatMap((s) => reviewLines(s)),
+        ...analysis.problems.flatMap((p) => [p.message, ...(p.related ?? []).map((r) => r.message)]),
+      ];
+      for (const line of shown) assert.equal(rawHidden(line), undefined);
     }), settings(1500));
   });
 
@@ -134,6 +146,11 @@ describe('fuzz: mutated fixtures (fast-check)', function () {
         assert.deepEqual((await listed()).filter((i) => !i.stored).map((i) => i.id), [referenced[0]]);
       }
       await store.forgetInput(folder);
+      // What a terminal gets: the human text of check and approve (the review of each server) hides nothing.
+      for (const command of ['check', 'approve']) {
+        const human = await cli([command, '--workspace', folder, '--dsh-home', home]);
+        for (const line of [...human.out, ...human.err]) assert.equal(rawHidden(line), undefined, `${command}: ${line.slice(0, 200)}`);
+      }
       const verified = await cli(['verify', ...common]);
       const verdict = oneJsonObject(verified.out).verify as { ok: boolean; reasons: Array<{ code: string }> };
       counts.cases++;

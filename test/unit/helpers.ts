@@ -105,3 +105,13 @@ export function filesContaining(dir: string, text: string): string[] {
   }
   return found;
 }
+
+/**
+ * The first character in `text` that a terminal or a dialog would act on instead of showing
+ * (controls but line feed and tab, DEL, C1, bidi, zero-width, tags, lone surrogates), as
+ * `U+XXXX`; undefined when there is none. Kept apart from the product's own classification.
+ */
+export function rawHidden(text: string): string | undefined {
+  const m = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\u{e0000}-\u{e007f}]|\p{Cs}/u.exec(text);
+  return m ? `U+${m[0].codePointAt(0)!.toString(16).padStart(4, '0')} at ${m.index} in ${JSON.stringify(text.slice(Math.max(0, m.index - 40), m.index + 40))}` : undefined;
+}

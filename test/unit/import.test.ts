@@ -13,7 +13,7 @@ import { askYesNo } from '../../src/cli/import';
 import { main } from '../../src/cli/main';
 import { HostStore } from '../../src/core/node/hostStore';
 import { MAX_SOURCE_BYTES } from '../../src/core/node/reader';
-import { options, tempDir, workspace } from './helpers';
+import { options, rawHidden, tempDir, workspace } from './helpers';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/import');
 const fixture = (rel: string) => readFileSync(path.join(FIXTURES, rel), 'utf8');
@@ -584,6 +584,18 @@ describe('import: dsh-bridge import (CLI)', () => {
     assert.equal(r.code, 1);
     assert.match(r.out, /error\s+cfg\/settings\.json: This file is VS Code's format \("servers"\), not Gemini CLI's format \("mcpServers"\): nothing was imported from it\./);
     assert.ok(!existsSync(path.join(folder, '.vscode')));
+  });
+
+  it('shows the diff and the report of a server name with a bidi override escaped; --json keeps it as a JSON escape', async () => {
+    const folder = workspace(undefined, { '.cursor/mcp.json': JSON.stringify({ mcpServers: { 'docs\u202etxt.exe': { command: 'node', args: ['s.js'], env: { API_TOKEN: 'sk-abcdefabcdefabcdef1234' } } } }) });
+    const r = await cli(['import', '--from', 'cursor', '--workspace', folder, '--dsh-home', home, '--dry-run']);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(rawHidden(r.out + r.err), undefined, 'nothing reaches the terminal raw');
+    assert.match(r.out, /^\+\t\t"docs\\u\{202e\}txt\.exe": \{$/m);
+    assert.match(r.out, /^ {2}secret {2}\.cursor\/mcp\.json: server "docs\\u\{202e\}txt\.exe": env\.API_TOKEN: The literal credential/m);
+    const json = await cli(['import', '--from', 'cursor', '--workspace', folder, '--dsh-home', home, '--dry-run', '--json']);
+    assert.equal(rawHidden(json.out), undefined);
+    assert.deepEqual(JSON.parse(json.out).servers.map((s: { name: string }) => s.name), ['docs\u202etxt.exe']);
   });
 });
 

@@ -2,6 +2,7 @@ import type { DeclaredLspServer, LspDeclarationSection } from '../declaration/de
 import { shellQuote } from '../mcp/launchReview';
 import { renderTemplate, type TemplateLookup } from '../declaration/template';
 import type { LspServerConfig } from './lsp';
+import { visibleLine } from '../json/visibleText';
 
 /**
  * The DSH side's rendering of a verified `lsp` section into the config of one
@@ -52,18 +53,18 @@ export function toLspStdioConfig(section: LspDeclarationSection, lookup: Templat
   return { ok: true, config: { servers } };
 }
 
-/** The exact command line of a language server as a reviewer reads it (each argument quoted for a POSIX shell when needed). */
+/** The exact command line of a language server as a reviewer reads it (each argument quoted for a POSIX shell when needed, hidden characters escaped). */
 export function lspLaunchLine(server: Pick<DeclaredLspServer, 'command' | 'args'>): string {
-  return [server.command, ...server.args].map(shellQuote).join(' ');
+  return visibleLine([server.command, ...server.args].map(shellQuote).join(' '));
 }
 
 /** The review of a declaration's language servers (one dsh-lsp-stdio row: one pin covers all), as `reviewLines` words it. */
 export function lspReviewLines(section: LspDeclarationSection): string[] {
   const lines = ['Language servers (one dsh-lsp-stdio row; each starts on the first query for its files)'];
   for (const [id, server] of Object.entries(section.servers)) {
-    lines.push(`  "${id}" for ${Object.keys(server.extensionToLanguage).join(', ')}: it will run on this computer with your user's privileges:`);
+    lines.push(`  ${visibleLine(`"${id}" for ${Object.keys(server.extensionToLanguage).join(', ')}`)}: it will run on this computer with your user's privileges:`);
     lines.push(`    ${lspLaunchLine(server)}`);
-    lines.push(`    Environment variables (names only): ${Object.keys(server.env).join(', ') || 'none'}`);
+    lines.push(`    Environment variables (names only): ${visibleLine(Object.keys(server.env).join(', ')) || 'none'}`);
   }
   lines.push(`  Pin: ${section.pin}`);
   return lines;
@@ -74,9 +75,9 @@ export function lspSectionUsable(section: LspDeclarationSection | undefined): se
   return section !== undefined && section.registersAll && Object.keys(section.servers).length > 0;
 }
 
-/** `ts (.ts, .tsx)`-style summary of the section's servers, for approval prompts and logs (no command lines, no env). */
+/** `ts (.ts, .tsx)`-style summary of the section's servers, for approval prompts and logs (no command lines, no env; shown on one line). */
 export function describeLspServers(section: LspDeclarationSection): string {
-  return Object.entries(section.servers)
+  return visibleLine(Object.entries(section.servers)
     .map(([id, s]) => `"${id}" (${Object.keys(s.extensionToLanguage).join(', ')})`)
-    .join(', ');
+    .join(', '));
 }

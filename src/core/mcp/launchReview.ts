@@ -2,16 +2,21 @@ import type { DeclaredServer } from '../declaration/declarationModel';
 import { isLoaderVariable } from './securityLint';
 import { templateText } from '../declaration/template';
 import { formatMessage } from '../problems/problems';
+import { findHiddenCharacters, visibleLine } from '../json/visibleText';
 
 /**
  * What a user must see before approving a server in the `pinned` trust mode: the exact,
  * untruncated launch (command line, cwd, env NAMES, env file; or URL and header NAMES) and
  * the dangerous patterns in it. Pure: a declared server in, text lines and findings out.
  * Values never appear: a reference is shown as the variable it came from (`${input:id}`,
- * `${env:NAME}`), and env and header values are not shown at all.
+ * `${env:NAME}`), and env and header values are not shown at all. Every text of the review is
+ * shown with its hidden characters escaped (visibleText.ts), so a carriage return or an ANSI
+ * code in an argument cannot paint over the line; the danger rules read the real text.
  */
 
-export type DangerCode = 'loader-variable' | 'sudo' | 'recursive-delete' | 'pipe-to-shell' | 'fetch-and-run' | 'shell-command' | 'encoded-command' | 'insecure-url';
+export type DangerCode =
+  | 'loader-variable' | 'sudo' | 'recursive-delete' | 'pipe-to-shell' | 'fetch-and-run' | 'shell-command' | 'encoded-command' | 'insecure-url'
+  | 'preload-module' | 'inline-code' | 'code-url' | 'hidden-characters';
 
 /** English templates of the findings (l10n keys); `{token}` is the part that matched. */
 export const DANGER_MESSAGES: Record<DangerCode, string> = {
@@ -23,6 +28,10 @@ export const DANGER_MESSAGES: Record<DangerCode, string> = {
   'shell-command': 'Runs a shell command line ({token}): everything in it runs, not only the server.',
   'encoded-command': 'Runs an encoded command that cannot be read ({token}).',
   'insecure-url': 'Connects over unencrypted http:// ({token}).',
+  'preload-module': 'Loads another module before the server\'s code ({token}).',
+  'inline-code': 'Runs code written on the command line ({token}).',
+  'code-url': 'Loads code from a {token} URL on the command line.',
+  'hidden-characters': 'An argument holds characters that change how it is shown ({token}); they are shown escaped.',
 };
 
 export interface Danger {
@@ -52,6 +61,37 @@ export function shellQuote(arg: string): string {
 }
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'cmd', 'powershell', 'pwsh']);
+/**
+ * Runtimes and interpreters whose own options load or run code besides the program named: the
+ * command's base name (a version may follow), the options that take their value as the next
+ * argument, and the options that load a module first or run the code given on the command line.
+ * The JavaScript runtimes' words before the program that are not options: `run`, `serve` (bun,
+ * deno), and `eval`, which runs code (deno).
+ */
+interface Interpreter {
+  command: RegExp;
+  takesValue: RegExp;
+  preload?: RegExp;
+  inline: RegExp;
+}
+const JS_RUNTIME: Interpreter = {
+  command: /^(node|nodejs|bun|deno)[\d.]*$/,
+  takesValue: /^(--import|--require|-r|--loader|--experimental-loader|--preload|-e|--eval|-p|--print|--import-map|--config|-c)$/,
+  preload: /^(--import|--require|-r|--loader|--experimental-loader|--preload)(?==|$)/,
+  inline: /^(-e|--eval|-p|--print)(?==|$)/,
+};
+const INTERPRETERS: readonly Interpreter[] = [
+  JS_RUNTIME,
+  { command: /^(python|pypy)[\d.]*$/, takesValue: /^-[WX]$/, inline: /^-[A-Za-z]*c$/ },
+  { command: /^perl[\d.]*$/, takesValue: /^-I$/, inline: /^-[A-Za-z]*[eE]$/ },
+  { command: /^ruby[\d.]*$/, takesValue: /^-[rIC]$/, inline: /^-[A-Za-z]*e$/ },
+  { command: /^php[\d.]*$/, takesValue: /^-[dcz]$/, inline: /^-r$/ },
+];
+/** A URL whose content is code: `data:` anywhere; `javascript:` and `file:` as the module a preload option loads. */
+const CODE_URL = /(?:^|[\s=,'"(])(data):/i;
+const MODULE_URL = /^(javascript|file|data):/i;
+/** How much of an argument with hidden characters its finding quotes (the whole line is shown with it). */
+const HIDDEN_TOKEN_MAX = 80;
 
 function base(command: string): string {
   return (command.split(/[\\/]/).pop() ?? command).replace(/\.(exe|cmd|bat)$/i, '').toLowerCase();
@@ -91,11 +131,48 @@ export function findDangers(command: string, args: readonly string[]): Danger[] 
   }
   const encoded = args.find((a) => /^-(e|ec|enc|encodedcommand|encodedcommand:?)$/i.test(a));
   if (encoded && (commandBase === 'powershell' || commandBase === 'pwsh')) add('encoded-command', `${commandBase} ${encoded}`);
-  return [...found.values()];
+
+  const interpreter = INTERPRETERS.find((i) => i.command.test(commandBase));
+  if (interpreter) {
+    // Its own options come before the program (a script, a module, `--`): later words are the program's.
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (interpreter === JS_RUNTIME && /^(run|serve|eval)$/.test(a)) {
+        if (a === 'eval') add('inline-code', `${commandBase} ${a}`);
+        continue;
+      }
+      if (a === '--' || !a.startsWith('-')) break;
+      const preload = interpreter.preload?.exec(a);
+      const inline = interpreter.inline.exec(a);
+      const separate = interpreter.takesValue.test(a);
+      if (preload) {
+        add('preload-module', `${commandBase} ${preload[0]}`);
+        const url = MODULE_URL.exec(separate ? args[i + 1] ?? '' : a.slice(preload[0].length + 1));
+        if (url) add('code-url', `${url[1].toLowerCase()}:`);
+      }
+      if (inline) add('inline-code', `${commandBase} ${inline[0]}`);
+      if (separate) i++;
+    }
+  }
+  for (const w of words) {
+    const url = CODE_URL.exec(w);
+    if (url) add('code-url', `${url[1].toLowerCase()}:`);
+  }
+  for (const w of words) {
+    const first = findHiddenCharacters(w)[0];
+    if (!first) continue;
+    // The argument escaped, from a little before its first hidden character.
+    const shown = visibleLine(w);
+    const from = Math.max(0, visibleLine(w.slice(0, first.index)).length - 20);
+    add('hidden-characters', `${from ? '\u2026' : ''}${shown.slice(from, from + HIDDEN_TOKEN_MAX)}${from + HIDDEN_TOKEN_MAX < shown.length ? '\u2026' : ''}`);
+  }
+  return [...found.values()].map((d) => ({ ...d, token: visibleLine(d.token) }));
 }
 
+/** The review of a declared server; every text in it is shown text (hidden characters escaped). */
 export function reviewLaunch(server: DeclaredServer): LaunchReview {
-  const common = { serverName: server.serverName, name: server.name, transport: server.transport };
+  const names = (list: readonly string[]) => list.map(visibleLine);
+  const common = { serverName: visibleLine(server.serverName), name: visibleLine(server.name), transport: server.transport };
   if (server.transport === 'stdio') {
     const command = templateText(server.command);
     const args = server.args.map(templateText);
@@ -104,18 +181,18 @@ export function reviewLaunch(server: DeclaredServer): LaunchReview {
     const loaders = [...new Set([...Object.keys(server.env), ...envFileNames].filter(isLoaderVariable))];
     return {
       ...common,
-      launch: [command, ...args].map(shellQuote).join(' '),
-      cwd: templateText(server.cwd),
-      envNames: Object.keys(server.env),
-      envFile: server.envFile === undefined ? undefined : templateText(server.envFile),
-      envFileNames,
+      launch: visibleLine([command, ...args].map(shellQuote).join(' ')),
+      cwd: visibleLine(templateText(server.cwd)),
+      envNames: names(Object.keys(server.env)),
+      envFile: server.envFile === undefined ? undefined : visibleLine(templateText(server.envFile)),
+      envFileNames: names(envFileNames),
       headerNames: [],
-      dangers: [...(loaders.length ? [{ code: 'loader-variable' as const, token: loaders.join(', ') }] : []), ...findDangers(command, args)],
+      dangers: [...(loaders.length ? [{ code: 'loader-variable' as const, token: visibleLine(loaders.join(', ')) }] : []), ...findDangers(command, args)],
     };
   }
   const url = templateText(server.url);
   const dangers: Danger[] = /^http:\/\//i.test(url) && !/^http:\/\/(localhost|127\.|\[::1\])/i.test(url) ? [{ code: 'insecure-url', token: 'http://' }] : [];
-  return { ...common, launch: url, envNames: [], envFileNames: [], headerNames: Object.keys(server.headers), dangers };
+  return { ...common, launch: visibleLine(url), envNames: [], envFileNames: [], headerNames: names(Object.keys(server.headers)), dangers };
 }
 
 /**

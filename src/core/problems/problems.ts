@@ -1,4 +1,5 @@
 import type { Range } from '../json/text';
+import { visibleLine } from '../json/visibleText';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -72,8 +73,13 @@ export interface Problem {
   server?: string;
 }
 
+/**
+ * A message from its template: each `{name}` is its argument as shown text (hidden characters
+ * escaped, on one line), since arguments quote files and servers. Every face words the core's
+ * codes through here, so none prints an argument raw.
+ */
 export function formatMessage(template: string, args: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (Object.hasOwn(args, key) ? String(args[key]) : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (Object.hasOwn(args, key) ? visibleLine(String(args[key])) : whole));
 }
 
 export function makeProblem(

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { showInformation } from '../visible';
 import { finalExtension, LSP_SETTING, lspServerFor } from '../../core/lsp/lsp';
 import { fileFolders } from '../mcpFiles';
 import type { LspSettingsCheck } from './lspSettingsCheck';
@@ -27,7 +28,7 @@ export async function whichLanguageServer(arg: unknown, lsp: LspSettingsCheck, o
   if (!options.silent) {
     const openSettings = vscode.l10n.t('Open Settings');
     const actions = answer.outcome === 'routed' || answer.outcome === 'no-file' ? [] : [openSettings];
-    void vscode.window.showInformationMessage(answer.message, ...actions).then((c) => {
+    void showInformation(answer.message, ...actions).then((c) => {
       if (c === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', LSP_SETTING);
     });
   }

@@ -1,11 +1,13 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { showInformation, showQuickPick, showWarning } from '../visible';
 import type { SkillRootKind } from '../../core/declaration/declarationModel';
 import { nodeSkillFs } from '../../core/node/skillFs';
 import { hashSkillRoot, type SkillCandidate } from '../../core/skills/skills';
 import type { Ctx } from '../ctx';
 import { trustWord, type RootView, type SkillRoots, type SkillsSnapshot } from './skillRoots';
+import { visibleLine } from '../../core/json/visibleText';
 
 /**
  * Programmatic form of "DSH: Review Skill Roots" (tests, other commands): no UI.
@@ -84,10 +86,10 @@ export class SkillReview {
   private async interactive(): Promise<ReviewResult> {
     const views = this.roots.roots();
     if (views.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('DSH loads no skill root here: none of .dsh/skills, .agents/skills, the custom roots or the user roots exists.'));
+      void showInformation(vscode.l10n.t('DSH loads no skill root here: none of .dsh/skills, .agents/skills, the custom roots or the user roots exists.'));
       return this.result('listed');
     }
-    const picked = await vscode.window.showQuickPick(views.map((view) => {
+    const picked = await showQuickPick(views.map((view) => {
       const kept = view.root.candidates.filter((c) => c.analysis.skill);
       return {
         view,
@@ -133,8 +135,8 @@ export class SkillReview {
     if (this.roots.recordedPin(view.root.path) !== undefined) {
       items.push({ label: `$(circle-slash) ${vscode.l10n.t('Distrust this root')}`, action: 'distrust' });
     }
-    const picked = await vscode.window.showQuickPick(items, {
-      title: `${tilde(view.root.path)} \u2014 ${trustWord(view.trust)}`,
+    const picked = await showQuickPick(items, {
+      title: visibleLine(`${tilde(view.root.path)} \u2014 ${trustWord(view.trust)}`),
       placeHolder: vscode.l10n.t('Pick a skill to open it, or an action'),
       matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true,
     });
@@ -151,25 +153,25 @@ export class SkillReview {
   private async trust(view: RootView, interactive: boolean): Promise<ReviewResult> {
     if (!vscode.workspace.isTrusted) {
       this.log.info(`trusting skill root ${view.root.path} refused: Restricted Mode`);
-      if (interactive) void vscode.window.showWarningMessage(vscode.l10n.t('Trusting a skill root needs a trusted workspace (Restricted Mode is on).'));
+      if (interactive) void showWarning(vscode.l10n.t('Trusting a skill root needs a trusted workspace (Restricted Mode is on).'));
       return this.result('restricted');
     }
     if (!view.root.pin) {
-      if (interactive) void vscode.window.showWarningMessage(vscode.l10n.t('{0} cannot be trusted: it is too large to pin.', tilde(view.root.path)));
+      if (interactive) void showWarning(vscode.l10n.t('{0} cannot be trusted: it is too large to pin.', tilde(view.root.path)));
       return this.result('cannot-pin');
     }
     // The pin the user reviewed must still be the content on disk.
     const now = await hashSkillRoot(view.root, nodeSkillFs);
     if (now.pin !== view.root.pin) {
       this.log.info(`trusting skill root ${view.root.path} refused: it changed during the review`);
-      if (interactive) void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed while you reviewed it; review it again.', tilde(view.root.path)));
+      if (interactive) void showWarning(vscode.l10n.t('{0} changed while you reviewed it; review it again.', tilde(view.root.path)));
       await this.roots.refreshNow();
       return this.result('changed-during-review');
     }
     await this.ctx.hostStore().trustSkillRoot(view.root.path, view.root.pin);
     this.log.info(`trusted skill root ${view.root.path} at ${view.root.pin}`);
     await this.roots.refreshNow();
-    if (interactive) void vscode.window.showInformationMessage(vscode.l10n.t('Trusted {0}: DSH sessions load its skills from their next step, while its content stays the same.', tilde(view.root.path)));
+    if (interactive) void showInformation(vscode.l10n.t('Trusted {0}: DSH sessions load its skills from their next step, while its content stays the same.', tilde(view.root.path)));
     return this.result('trusted');
   }
 
@@ -177,7 +179,7 @@ export class SkillReview {
     await this.ctx.hostStore().distrustSkillRoot(view.root.path);
     this.log.info(`distrusted skill root ${view.root.path}`);
     await this.roots.refreshNow();
-    if (interactive) void vscode.window.showInformationMessage(vscode.l10n.t('{0} is no longer trusted: DSH sessions withhold its skills from their next step.', tilde(view.root.path)));
+    if (interactive) void showInformation(vscode.l10n.t('{0} is no longer trusted: DSH sessions withhold its skills from their next step.', tilde(view.root.path)));
     return this.result('distrusted');
   }
 }

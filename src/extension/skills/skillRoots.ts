@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { visibleLine } from '../../core/json/visibleText';
 import { gateSkills, isGatedKind } from '../../core/skills/skillGate';
 import type { Problem } from '../../core/problems/problems';
 import { skillTrustProblems } from '../../core/skills/skillTrustProblems';
@@ -202,7 +203,8 @@ export class SkillRoots implements Check, vscode.Disposable {
     const lines = views.map((v) => `- \`${v.root.path}\`: ${v.gated ? trustWord(v.trust) : vscode.l10n.t('your own, not gated')} (${vscode.l10n.t('{0} skill files', v.root.candidates.length)})`);
     const withheld = this.withheldByFolder().filter((f) => f.withheld.length > 0)
       .map((f) => `- ${vscode.l10n.t('Withheld from DSH sessions in {0}: {1}', path.basename(f.folder), f.withheld.map((w) => w.name).join(', '))}`);
-    const tooltip = new vscode.MarkdownString([vscode.l10n.t('Skill roots DSH loads (click to review):'), '', ...lines, ...(withheld.length ? ['', ...withheld] : [])].join('\n'));
+    // Paths and skill names come from the disk and SKILL.md files: each line shown escaped.
+    const tooltip = new vscode.MarkdownString([vscode.l10n.t('Skill roots DSH loads (click to review):'), '', ...[...lines, ...(withheld.length ? ['', ...withheld] : [])].map(visibleLine)].join('\n'));
     tooltip.supportThemeIcons = false;
     this.item.tooltip = tooltip;
     this.item.show();

@@ -9,6 +9,7 @@ import { sourceUri } from '../mcpFiles';
 import { problemLink } from '../problemDocs';
 import type { ServerTools } from './probeFacts';
 import type { Range } from '../../core/json/text';
+import { visibleLine } from '../../core/json/visibleText';
 
 const FAILED: Record<string, ProbeProblemCode> = {
   'did-not-start': 'probe-did-not-start',
@@ -65,7 +66,7 @@ export class ProbeDiagnostics implements vscode.Disposable, vscode.CodeActionPro
       const code = FAILED[s.outcome];
       if (!code) continue;
       const detail = s.message.replace(/^(did not start|timed out|does not speak MCP|not started): /, '');
-      const lines = s.stderr.length ? `\n${vscode.l10n.t('First lines of its stderr (secrets masked):')}\n${s.stderr.join('\n')}` : '';
+      const lines = s.stderr.length ? `\n${vscode.l10n.t('First lines of its stderr (secrets masked):')}\n${s.stderr.map(visibleLine).join('\n')}` : '';
       add(s.name, code, `${message(code, { server: s.name, detail })}${lines}`, code === 'probe-refused' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error);
     }
     for (const [server, t] of tools) {
@@ -102,7 +103,7 @@ export class ProbeDiagnostics implements vscode.Disposable, vscode.CodeActionPro
       const server = this.servers.get(d) ?? this.servers.get(ours.find((o) => o.range.isEqual(d.range) && o.message === d.message) as vscode.Diagnostic);
       if (!server || seen.has(server)) continue;
       seen.add(server);
-      const action = new vscode.CodeAction(vscode.l10n.t('Re-probe "{0}" and accept its tools', server), vscode.CodeActionKind.QuickFix);
+      const action = new vscode.CodeAction(visibleLine(vscode.l10n.t('Re-probe "{0}" and accept its tools', server)), vscode.CodeActionKind.QuickFix);
       action.command = { title: action.title, command: COMMAND.reprobeAndAccept, arguments: [folder.uri, server] };
       action.diagnostics = drift.filter((x) => x.range.isEqual(d.range));
       action.isPreferred = true;

@@ -1,5 +1,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { showInformation, showWarning } from '../visible';
 import type { DeclaredServer } from '../../core/declaration/declarationModel';
 import { DANGER_MESSAGES, reviewLaunch } from '../../core/mcp/launchReview';
 import { translate } from '../l10n';
@@ -13,6 +14,7 @@ import { requireTrust } from '../trust';
 import { editorFreeEnv } from './probeFacts';
 import { toolSettingLayers } from './toolSettings';
 import { SERVERS_VIEW_ID } from '../commandIds';
+import { visibleLine } from '../../core/json/visibleText';
 
 /** What one probe command did (nothing secret: names, outcomes and counts). */
 export interface ProbeSummary {
@@ -62,7 +64,7 @@ export class ProbeRunner implements vscode.Disposable {
     const trustMode = await this.ctx.trustMode();
     if (trustMode === 'deny') {
       const open = vscode.l10n.t('Open Settings');
-      void vscode.window.showWarningMessage(vscode.l10n.t('The DSH trust mode is "deny": no MCP server is started, not even to probe it.'), open).then((c) => {
+      void showWarning(vscode.l10n.t('The DSH trust mode is "deny": no MCP server is started, not even to probe it.'), open).then((c) => {
         if (c === open) void vscode.commands.executeCommand('workbench.action.openSettings', 'dsh.trustMode');
       });
       return none('denied');
@@ -71,7 +73,7 @@ export class ProbeRunner implements vscode.Disposable {
     const wanted = target?.names ? new Set(target.names) : undefined;
     const servers = analysis.servers.filter((s) => !wanted || wanted.has(s.name));
     if (servers.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} has no MCP server DSH could start: nothing to probe.', folder.name));
+      void showInformation(vscode.l10n.t('{0} has no MCP server DSH could start: nothing to probe.', folder.name));
       return none('nothing');
     }
     const store = this.ctx.hostStore();
@@ -84,7 +86,7 @@ export class ProbeRunner implements vscode.Disposable {
     const result = await this.serial(() => vscode.window.withProgress(
       { location: { viewId: SERVERS_VIEW_ID } },
       () => vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Probing the MCP servers of {0}...', folder.name) },
+        { location: vscode.ProgressLocation.Notification, title: visibleLine(vscode.l10n.t('Probing the MCP servers of {0}...', folder.name)) },
         () => probeFolder(this.ctx.ports(), {
           folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(),
           settings: this.ctx.config.folder(folder).view, settingLayers: toolSettingLayers(folder), invalidSetting: this.ctx.config.invalidSetting,
@@ -131,7 +133,7 @@ export class ProbeRunner implements vscode.Disposable {
     // The exact launch of each, untruncated, with the dangers the export's review flags.
     const lines = servers.flatMap((s) => {
       const review = reviewLaunch(s);
-      return [`${s.name}: ${review.launch}`, ...review.dangers.map((d) => `  \u26a0 ${translate(DANGER_MESSAGES[d.code], { token: d.token })}`)];
+      return [`${review.name}: ${review.launch}`, ...review.dangers.map((d) => `  \u26a0 ${translate(DANGER_MESSAGES[d.code], { token: d.token })}`)];
     });
     const probe = vscode.l10n.t('Probe');
     const message = servers.length === 1
@@ -141,7 +143,7 @@ export class ProbeRunner implements vscode.Disposable {
       vscode.l10n.t('Each runs on this computer with your user\'s privileges, as DSH would start it, and is stopped once it has listed its tools:'),
       '', ...lines,
     ].join('\n');
-    return (await vscode.window.showInformationMessage(message, { modal: true, detail }, probe)) === probe;
+    return (await showInformation(message, { modal: true, detail }, probe)) === probe;
   }
 
   private report(result: FolderProbe, folder: vscode.WorkspaceFolder): void {
@@ -157,7 +159,7 @@ export class ProbeRunner implements vscode.Disposable {
     const left = result.servers.flatMap((s) => s.leftRunning ?? []);
     if (left.length === 1) parts.push(vscode.l10n.t('A process a server started still runs (pid {0}): see the log.', left[0].pid));
     else if (left.length > 1) parts.push(vscode.l10n.t('{0} processes the servers started still run: see the log.', left.length));
-    const show = failed.length || result.collisions.length || left.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const show = failed.length || result.collisions.length || left.length ? showWarning : showInformation;
     const showProblems = vscode.l10n.t('Show Problems');
     void show(parts.join(' '), ...(failed.length ? [showProblems] : [])).then((c) => {
       if (c === showProblems) void vscode.commands.executeCommand('workbench.actions.view.problems');

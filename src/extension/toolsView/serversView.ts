@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showWarning, shownTreeItem } from '../visible';
 import { verifyFolder } from '../../core/app/verify';
 import { COMMAND, SERVERS_VIEW_ID } from '../commandIds';
 import type { Ctx } from '../ctx';
@@ -238,7 +239,12 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     return rows.servers.map((row) => ({ kind: 'server', folder, row }));
   }
 
+  /** Names, tool names and descriptions come from mcp.json and the servers: every item is shown escaped. */
   async getTreeItem(node: ViewNode): Promise<vscode.TreeItem> {
+    return shownTreeItem(await this.treeItem(node));
+  }
+
+  private async treeItem(node: ViewNode): Promise<vscode.TreeItem> {
     switch (node.kind) {
       case 'folder': {
         const rows = await this.folderRows(node.folder);
@@ -314,9 +320,9 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         const result = await toggleTool(node.folder, node.server, node.tool.name, allow);
         this.log.info(`dsh.tools of ${node.folder.name}: ${node.server} / ${node.tool.name} ${allow ? 'allowed' : 'left out'} (${result})`);
         if (result === 'still-left-out') {
-          void vscode.window.showWarningMessage(vscode.l10n.t('"{0}" stays left out: your user or workspace settings leave it out in dsh.tools, and a folder can only narrow them.', node.tool.name));
+          void showWarning(vscode.l10n.t('"{0}" stays left out: your user or workspace settings leave it out in dsh.tools, and a folder can only narrow them.', node.tool.name));
         } else if (result === 'invalid') {
-          void vscode.window.showWarningMessage(vscode.l10n.t('The folder\'s dsh.tools is not of the expected shape, so it was not changed: see Problems in its settings.'));
+          void showWarning(vscode.l10n.t('The folder\'s dsh.tools is not of the expected shape, so it was not changed: see Problems in its settings.'));
         }
       } catch (error) {
         this.log.error(`writing dsh.tools of ${node.folder.name} failed`, error);
