@@ -4,7 +4,7 @@ import { expectNoArgs, type CommandContext } from './context';
 import { serverSummaries } from './export';
 import { printSkillGate } from './skills';
 import { visibleLine } from '../core/json/visibleText';
-import { planJson } from '../core/app/planJson';
+import { planJson, verifyReasonsOf } from '../core/app/planJson';
 import { declarationLines, planLines } from './planText';
 
 export const VERIFY_USAGE = 'verify   Exit 0 only when the declaration is signed, intact and fresh; says what a DSH session in the folder gets';
@@ -16,7 +16,8 @@ export const VERIFY_USAGE = 'verify   Exit 0 only when the declaration is signed
 export async function runVerify(ctx: CommandContext): Promise<number> {
   expectNoArgs(ctx);
   const { identity, json, io, ports } = ctx;
-  const { plan, verified, declaration, skillGate } = await planSession(ports, { cwd: identity.folder, settings: identity.settings });
+  const planned = await planSession(ports, { cwd: identity.folder, settings: identity.settings });
+  const { plan, verified, declaration, skillGate } = planned;
   const ok = verified?.ok === true;
   if (json) {
     io.out(JSON.stringify({
@@ -24,7 +25,7 @@ export async function runVerify(ctx: CommandContext): Promise<number> {
       servers: serverSummaries(declaration?.servers ?? []),
       rejected: declaration?.rejected ?? [],
       problems: [],
-      verify: { ok, reasons: verified?.reasons ?? [{ code: 'missing', message: 'no declaration: export first' }] },
+      verify: { ok, reasons: verifyReasonsOf(planned) },
       dsh: planJson(plan),
     }));
     return ok ? 0 : 1;

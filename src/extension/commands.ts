@@ -4,7 +4,7 @@ import { LSP_APPROVAL_NAME } from '../core/lsp/lspRow';
 import { analyzeFolder } from '../core/app/folderSources';
 import type { PlanOutcome } from '../core/app/plan';
 import { planMessage } from '../core/app/planReasons';
-import { planJson } from '../core/app/planJson';
+import { planJson, verifyReasonsOf } from '../core/app/planJson';
 import { DECLARATION_PATH } from '../core/declaration/declarationModel';
 import { COMMAND, type CommandId } from './commandIds';
 import type { Ctx } from './ctx';
@@ -320,9 +320,10 @@ export class Commands {
     if (!folder) return undefined;
     // Loaded on first use: the plan brings the skills code (and its YAML parser).
     const { planSession } = await import('../core/app/plan.js');
-    const { plan, verified } = await planSession(this.ctx.ports(), { cwd: folder.uri.fsPath, settings: this.ctx.config.folder(folder).view });
+    const planned = await planSession(this.ctx.ports(), { cwd: folder.uri.fsPath, settings: this.ctx.config.folder(folder).view });
+    const { plan, verified } = planned;
     this.status.refresh();
-    const reasons = (verified?.reasons ?? [{ code: 'missing' as const, message: 'no declaration: export first' }]).map((r) => ({ code: r.code, message: r.message }));
+    const reasons = verifyReasonsOf(planned).map((r) => ({ code: r.code, message: r.message }));
     const ok = verified?.ok === true;
     this.log.info(`verify ${folder.name}: ${ok ? 'ok' : reasons.map((r) => `${r.code} (${r.message})`).join('; ')}`);
     const model = planViewModel(plan);

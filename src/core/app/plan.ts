@@ -254,7 +254,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
       name: server.name, serverName: server.serverName, transport: server.transport, pin: server.pin,
       ...(server.source ? { source: server.source } : {}),
       outcome: 'withheld', reason: blocked[0],
-      ...(request.tools !== false ? { tools: toolsPlan(server, probes[server.serverName], folder) } : {}),
+      ...(request.tools !== false ? { tools: toolsPlan(server, Object.hasOwn(probes, server.serverName) ? probes[server.serverName] : undefined, folder) } : {}),
     };
     const row = rows[i];
     if (!row) return entry;

@@ -1,4 +1,5 @@
-import type { SessionPlan } from './plan';
+import type { VerifyResult } from '../declaration/declarationModel';
+import type { PlannedSession, SessionPlan } from './plan';
 
 /**
  * The `dsh` object of `dsh-bridge verify --json` and of the editor's *Verify Declaration* (with
@@ -24,3 +25,15 @@ export function planJson(plan: SessionPlan) {
   };
 }
 
+
+/**
+ * The verify reasons a face reports for a planned session: the declaration's, `missing` when none
+ * was found, and `unreadable` (with the error) when the plan itself could not be worked out.
+ */
+export function verifyReasonsOf(planned: Pick<PlannedSession, 'plan' | 'verified'>): VerifyResult['reasons'] {
+  if (planned.verified) return planned.verified.reasons;
+  const failed = planned.plan.blocked.find((r) => r.code === 'plan-failed');
+  return failed
+    ? [{ code: 'unreadable', message: `what a session gets could not be worked out (${String(failed.args.error)})` }]
+    : [{ code: 'missing', message: 'no declaration: export first' }];
+}

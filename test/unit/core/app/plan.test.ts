@@ -2,7 +2,7 @@
 // sessions, tampered / stale / rollback / other key, deny, pinned with and without approvals,
 // missing inputs and environment variables, language servers, tools, skill roots.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { planSession, unexportedServers, type PlannedSession, type SessionPlan } from '../../../../src/core/app/plan';
 import { analyzeFolder } from '../../../../src/core/app/folderSources';
@@ -136,6 +136,14 @@ describe('session plan: MCP servers', function () {
     assert.equal(plan.trustMode, 'deny');
     assert.deepEqual(plan.blocked.map((r) => r.code), ['store-unreadable']);
     assert.equal(outcomes(plan).fx, 'withheld store-unreadable');
+  });
+
+  it('servers named after Object.prototype members are planned as any other (no inherited probe record)', async () => {
+    const p = await project(JSON.stringify({ servers: { toString: { command: NODE }, constructor: { command: NODE }, hasOwnProperty: { command: NODE } } }));
+    const { plan } = await p.plan();
+    assert.deepEqual(plan.blocked, []);
+    assert.deepEqual(outcomes(plan), { toString: 'asks ask-mode', constructor: 'asks ask-mode', hasOwnProperty: 'asks ask-mode' });
+    assert.ok(plan.servers.every((s) => s.tools !== undefined && s.tools.probe === undefined && !s.tools.pinned));
   });
 
   it('never throws: a port that fails is one reason, nothing mounts', async () => {
@@ -302,9 +310,9 @@ describe('session plan: tools, language servers, skills', function () {
     writeFileSync(path.join(dsh, 'alpha/extra.txt'), 'changed');
     ({ plan } = await p.plan(p.folder, { skillRoots: roots() }));
     assert.equal(plan.skills?.roots[0].reason.code, 'root-changed');
-    // A root too large to pin (more files than the limit) can never be trusted.
-    for (let i = 0; i < 10001; i++) if (i % 1000 === 0) mkdirSync(path.join(p.folder, `.agents/skills/many/${i / 1000}`), { recursive: true });
-    for (let i = 0; i < 10001; i++) writeFileSync(path.join(p.folder, `.agents/skills/many/${Math.floor(i / 1000)}/${i}.txt`), '');
+    // A root too large to pin (over 64 MiB: a sparse file, refused by its size before it is read) can never be trusted.
+    writeFileSync(path.join(p.folder, '.agents/skills/big.bin'), '');
+    truncateSync(path.join(p.folder, '.agents/skills/big.bin'), 64 * 1024 * 1024 + 1);
     ({ plan } = await p.plan(p.folder, { skillRoots: roots() }));
     assert.equal(plan.skills?.roots[1].reason.code, 'root-too-large');
 
