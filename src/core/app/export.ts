@@ -19,6 +19,8 @@ import { lspSectionPinMatches } from '../lsp/lspSection';
 import { findDuplicateKeys, parseJsonc } from '../json/jsonTree';
 import { makeProblem, type Problem } from '../problems/problems';
 import type { ReadFailure } from '../problems/readFailure';
+import { readVscodePolicyFile, VSCODE_POLICY_FILE } from '../node/policyFiles';
+import { POLICY_SETTING } from '../policy/editorPolicy';
 import { MAX_SOURCE_BYTES, readRegularFile, readWorkspaceFile, type ReadResult } from '../node/reader';
 import {
   declarationReadDotMcp, DEVCONTAINER_SOURCE, devcontainerSubfolderSources, ROOT_DEVCONTAINER_SOURCE, dialectOf, DOT_MCP_SOURCE, dotMcpDiscoveryOn, effectiveCollisionBehavior, effectiveMcpAccess, isFolderRelative,
@@ -30,6 +32,7 @@ import { loadEnvFile, pinEnvFiles } from '../node/envFile';
 import { decodeText, EMPTY_RANGE } from '../json/text';
 
 
+import { applyEditorPolicy, editorPolicyDigest, readEditorPolicy, type PolicySettingsView } from '../policy/editorPolicy';
 import { GENERATOR, serializeDeclaration, signDigest, type DeclarationBody } from '../declaration/declaration';
 import { declarationIgnoreProblem, exampleTempNames, gitignoreDecision, IGNORE_FILE } from '../mcp/ignoreRules';
 
@@ -45,11 +48,19 @@ export function buildDeclarationBody(analysis: Analysis, folder: string, section
     source: { path: analysis.sourcePath, sha256: analysis.sourceSha256 },
     ...(analysis.sources?.length ? { sources: analysis.sources } : {}),
     ...(analysis.mcpAccess && analysis.mcpAccess !== 'all' ? { mcpAccess: analysis.mcpAccess } : {}),
+    ...policyRecord(analysis),
     inputs: analysis.inputs,
     servers: analysis.servers,
     rejected: analysis.rejected,
     ...sections,
   };
+}
+
+/** The declaration's `policy`: the rules' digest and VS Code's policy file when present at the export. */
+function policyRecord(analysis: Analysis): Pick<DeclarationBody, 'policy'> {
+  const file = analysis.policyFile?.sha256 ? analysis.policyFile : undefined;
+  if (!analysis.policyDigest && !file) return {};
+  return { policy: { ...(analysis.policyDigest ? { digest: analysis.policyDigest } : {}), ...(file ? { file } : {}) } };
 }
 
 export function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Problem {
@@ -121,7 +132,14 @@ export async function analyzeFolder(options: AnalyzeOptions, unsaved?: (sourcePa
   const committable = await declarationCommittable(options.folder, unsaved?.(IGNORE_FILE));
   if (committable) merged.problems.push(committable);
   const mcpAccess = effectiveMcpAccess(options.resolveConfig?.(MCP_ACCESS_SETTING));
-  return mcpAccess === 'all' ? merged : { ...merged, mcpAccess };
+  // The organization's policy decides what is exported, after collisions (a blocked server keeps its name).
+  const policed = applyEditorPolicy(mcpAccess === 'all' ? merged : { ...merged, mcpAccess }, readEditorPolicy(policyView(options)));
+  return options.vscodePolicyFile ? { ...policed, policyFile: options.vscodePolicyFile } : policed;
+}
+
+/** The policy settings as the face sees them (no settings: nothing set). */
+function policyView(options: Pick<AnalyzeOptions, 'resolveConfig' | 'policySettings'>): PolicySettingsView {
+  return { effective: (key) => options.resolveConfig?.(key), ...options.policySettings };
 }
 
 /**
@@ -387,7 +405,7 @@ async function ensureIgnoreRules(folder: string, dir: ConfinedDir): Promise<void
  * `chat.mcp.access` still chooses the files the export read; the DSH side, which cannot see
  * VS Code's settings, leaves it out.
  */
-export async function verifyFolder(folderPath: string, options: { dshHome: string; settings?: SettingsView }): Promise<VerifyResult> {
+export async function verifyFolder(folderPath: string, options: { dshHome: string; settings?: SettingsView; policySettings?: AnalyzeOptions['policySettings']; vscodePolicyFile?: string }): Promise<VerifyResult> {
   const folder = path.resolve(folderPath);
   const reasons: VerifyResult['reasons'] = [];
   const fail = (code: VerifyCode, message: string): VerifyResult => ({ ok: false, reasons: [{ code, message }] });
@@ -460,8 +478,28 @@ export async function verifyFolder(folderPath: string, options: { dshHome: strin
     const readThen = declarationReadDotMcp(declaration);
     if (dotMcpDiscoveryOn(now) !== readThen) {
       const was = declaration.mcpAccess ?? (readThen ? 'all' : 'none or registry');
-      reasons.push({ code: 'stale', editorOnly: true, message: `${MCP_ACCESS_SETTING} is "${now}" now ("${was}" at the export): VS Code ${readThen ? 'no longer reads' : 'now reads'} ${DOT_MCP_SOURCE.path}` });
+      reasons.push({ code: 'stale', editorOnly: true, setting: MCP_ACCESS_SETTING, message: `${MCP_ACCESS_SETTING} is "${now}" now ("${was}" at the export): VS Code ${readThen ? 'no longer reads' : 'now reads'} ${DOT_MCP_SOURCE.path}` });
+    }
+    const digestNow = editorPolicyDigest(readEditorPolicy(policyView({ resolveConfig: options.settings, policySettings: options.policySettings })));
+    if (digestNow !== declaration.policy?.digest) {
+      reasons.push({ code: 'stale', editorOnly: true, setting: 'policy', message: `the editor's MCP server policy (${POLICY_SETTING.allowed}, ${POLICY_SETTING.denied}, ${POLICY_SETTING.managedOnly}) changed since the export` });
     }
   }
+  // VS Code's policy file is seen by every face on the machine, the DSH side included.
+  const policyFileChange = await vscodePolicyFileChange(declaration.policy?.file, options.vscodePolicyFile ?? VSCODE_POLICY_FILE);
+  if (policyFileChange) reasons.push({ code: 'stale', message: policyFileChange });
   return { ok: reasons.length === 0, reasons, declaration };
+}
+
+/**
+ * Whether VS Code's policy file differs from the one the export read: the pinned file changed or
+ * went away, or (no pin) a file now exists at `defaultPath`. A message, or undefined.
+ */
+async function vscodePolicyFileChange(pinned: { path: string; sha256: string | null } | undefined, defaultPath: string): Promise<string | undefined> {
+  const file = pinned?.path ?? defaultPath;
+  const now = await readVscodePolicyFile(file);
+  const was = pinned?.sha256 ?? null;
+  if (now.sha256 === was) return undefined;
+  if (was === null) return `VS Code's policy file ${file} appeared since the export`;
+  return now.sha256 === null ? `VS Code's policy file ${file} was removed since the export` : `VS Code's policy file ${file} changed since the export`;
 }
