@@ -6,6 +6,7 @@ import { IMPORT_OPTIONS, IMPORT_USAGE } from './importUsage';
 import { PROBE_OPTIONS, PROBE_USAGE, runProbe } from './probe';
 import { SKILLS_OPTIONS, SKILLS_USAGE, runSkills } from './skills';
 import { TRUST_USAGE, runTrust } from './trust';
+import { POLICY_USAGE, runPolicy } from './policy';
 
 /**
  * Commands that live in their own modules (registered in main.ts through this table), with
@@ -18,6 +19,7 @@ export const MODULE_COMMANDS: Record<string, (ctx: CommandContext) => Promise<nu
   dsh: runDsh,
   doctor: runDoctor,
   probe: runProbe,
+  policy: runPolicy,
   import: async (ctx) => (await import('./import.js')).runImport(ctx),
 };
 
@@ -29,4 +31,4 @@ export const MODULE_OPTIONS = {
   ...IMPORT_OPTIONS,
 } as const;
 
-export const MODULE_USAGE = [TRUST_USAGE, APPROVE_USAGE, SKILLS_USAGE, DOCTOR_USAGE, DSH_USAGE, PROBE_USAGE, IMPORT_USAGE].map((line) => `  ${line}`).join('\n');
+export const MODULE_USAGE = [TRUST_USAGE, APPROVE_USAGE, SKILLS_USAGE, DOCTOR_USAGE, POLICY_USAGE, DSH_USAGE, PROBE_USAGE, IMPORT_USAGE].map((line) => `  ${line}`).join('\n');

@@ -10,6 +10,7 @@ import { HostStore, HostStoreError, resolveDshHome } from '../core/node/hostStor
 import type { Problem } from '../core/problems/problems';
 import { MAX_SOURCE_BYTES, readRegularFile, readWorkspaceFile } from '../core/node/reader';
 import { readFailureReason } from '../core/problems/readFailure';
+import { readVscodePolicyFile, VSCODE_POLICY_FILE } from '../core/node/policyFiles';
 import { prepareFolderExport } from '../core/app/folderExport';
 import {
   folderAnalyzeOptions, readSetting, SETTING, SETTING_SCHEMAS, settingLayerValues, settingLayersFromFiles, settingsViewFromFiles, type FolderIdentity, type SettingsFileLayer, type SettingsView,
@@ -18,6 +19,7 @@ import { nodeValue, parseJsonc, propertyValue } from '../core/json/jsonTree';
 import { MODULE_COMMANDS, MODULE_OPTIONS, MODULE_USAGE } from './commands';
 import { CommandUsageError } from './context';
 import { dshOutlook } from '../core/app/dshOutlook';
+import { policyWithheld } from '../core/app/policyWithheld';
 import { folderSkills, printSkillGate } from './skills';
 import { readSecret } from './readSecret';
 import { countOf } from '../core/problems/plural';
@@ -42,6 +44,8 @@ Options:
   --code-workspace FILE  the .code-workspace file that holds the folder: its settings and
                          the folder's name apply, as in the editor
   --user-settings FILE   the editor's user settings.json: its settings apply, as in the editor
+  --vscode-policy FILE   VS Code's policy file (default ${VSCODE_POLICY_FILE}, VS Code's on Linux):
+                         its MCP policies override every settings file, as in the editor
   --dsh-home DIR         the DSH home (default: dsh.home of --user-settings, else $DSH_HOME,
                          else ~/.dsh)
   --dry-run              export: compute and report, write nothing
@@ -107,6 +111,7 @@ export async function main(argv: string[], terminal: Io = processIo): Promise<nu
         workspace: { type: 'string' },
         'code-workspace': { type: 'string' },
         'user-settings': { type: 'string' },
+        'vscode-policy': { type: 'string' },
         'dsh-home': { type: 'string' },
         'dry-run': { type: 'boolean' },
         json: { type: 'boolean' },
@@ -131,7 +136,7 @@ export async function main(argv: string[], terminal: Io = processIo): Promise<nu
   const json = values.json === true;
   io = shownIo(terminal, json);
   try {
-    const { identity, userHomeSetting } = await folderIdentity(path.resolve(values.workspace ?? process.cwd()), values['code-workspace'], values['user-settings'], io);
+    const { identity, userHomeSetting } = await folderIdentity(path.resolve(values.workspace ?? process.cwd()), values['code-workspace'], values['user-settings'], io, values['vscode-policy']);
     const folder = identity.folder;
     const dshHome = resolveDshHome(values['dsh-home'] ?? userHomeSetting);
     switch (command) {
@@ -141,7 +146,7 @@ export async function main(argv: string[], terminal: Io = processIo): Promise<nu
         return await runExport(command, identity, dshHome, json, values['dry-run'] === true || command === 'check', io);
       case 'verify':
         expectArgs(rest, 0, command);
-        return await runVerify(folder, dshHome, json, io, identity.settings);
+        return await runVerify(identity, dshHome, json, io);
       case 'inputs':
         return await runInputs(rest, identity, dshHome, json, io);
       case undefined:
@@ -242,7 +247,7 @@ async function runExport(command: string, identity: FolderIdentity, dshHome: str
  * or a device is refused without waiting on it) of at most 1 MiB; one that cannot be read so is a
  * usage error.
  */
-async function folderIdentity(folder: string, codeWorkspace: string | undefined, userSettings: string | undefined, io: Io): Promise<{ identity: FolderIdentity; userHomeSetting?: string }> {
+async function folderIdentity(folder: string, codeWorkspace: string | undefined, userSettings: string | undefined, io: Io, vscodePolicy?: string): Promise<{ identity: FolderIdentity; userHomeSetting?: string }> {
   const given = async (file: string, option: string) => {
     const read = await readRegularFile(file, MAX_SOURCE_BYTES);
     if (!read.ok) throw new UsageError(`${option} ${file} cannot be read (${readFailureReason(read.failure, MAX_SOURCE_BYTES)})`);
@@ -260,7 +265,13 @@ async function folderIdentity(folder: string, codeWorkspace: string | undefined,
   }
   const settings = await readWorkspaceFile(folder, '.vscode/settings.json');
   if (settings.ok) layers.push({ level: codeWorkspace ? 'folder' : 'workspace', kind: 'settings', text: Buffer.from(settings.bytes).toString('utf8'), file: '.vscode/settings.json' });
-  const view = settingsViewFromFiles(layers);
+  const filesView = settingsViewFromFiles(layers);
+  const layerValues = settingLayersFromFiles(layers);
+  // VS Code's policy file: a policy value overrides every settings level, as in the editor.
+  const policyFile = await readVscodePolicyFile(path.resolve(vscodePolicy ?? VSCODE_POLICY_FILE));
+  if (policyFile.error) io.err(`dsh-bridge: VS Code's policy file ${policyFile.path} cannot be used (${policyFile.error}); as in VS Code, none of it applies`);
+  const policy = (key: string) => (Object.hasOwn(policyFile.values, key) ? structuredClone(policyFile.values[key]) : undefined);
+  const view: SettingsView = (key) => policy(key) ?? filesView(key);
   const reported = new Set<string>();
   const invalidSetting = (key: string) => {
     if (reported.has(key)) return;
@@ -269,9 +280,18 @@ async function folderIdentity(folder: string, codeWorkspace: string | undefined,
   };
   const home = readSetting(view, SETTING.home, SETTING_SCHEMAS.home, '', invalidSetting);
   return {
-    identity: { folder, folderName, userHome: os.homedir(), settings: view, settingLayers: settingLayersFromFiles(layers), invalidSetting, ...(codeWorkspace !== undefined ? { codeWorkspaceFile: path.resolve(codeWorkspace) } : {}) },
+    identity: {
+      folder, folderName, userHome: os.homedir(), settings: view, settingLayers: layerValues, invalidSetting, ...(codeWorkspace !== undefined ? { codeWorkspaceFile: path.resolve(codeWorkspace) } : {}),
+      policySettings: { policy, layers: (key) => layerValues(key).map((l) => l.value) },
+      vscodePolicyFile: { path: policyFile.path, sha256: policyFile.sha256 },
+    },
     userHomeSetting: home.trim() === '' ? undefined : home,
   };
+}
+
+/** What verify needs of the folder's settings to see a change of the editor's policy. */
+export function verifySettings(identity: FolderIdentity): { settings: SettingsView; policySettings?: FolderIdentity['policySettings']; vscodePolicyFile?: string } {
+  return { settings: identity.settings, policySettings: identity.policySettings, ...(identity.vscodePolicyFile ? { vscodePolicyFile: identity.vscodePolicyFile.path } : {}) };
 }
 
 /** The entry of `folders` in a .code-workspace text that is `folder` (a `path`, relative to the file, or a `file:` `uri`). */
@@ -322,10 +342,12 @@ function shownPath(folder: string, file: string): string {
   return path.isAbsolute(file) ? path.relative(process.cwd(), file) || file : path.join(path.relative(process.cwd(), folder) || '.', file);
 }
 
-async function runVerify(folder: string, dshHome: string, json: boolean, io: Io, settings: SettingsView): Promise<number> {
-  const result: VerifyResult = await verifyFolder(folder, { dshHome, settings });
+async function runVerify(identity: FolderIdentity, dshHome: string, json: boolean, io: Io): Promise<number> {
+  const { folder } = identity;
+  const result: VerifyResult = await verifyFolder(folder, { dshHome, ...verifySettings(identity) });
   const skills = await folderSkills(folder, dshHome, result);
-  const dsh = dshOutlook(result, await new HostStore(dshHome).trustMode(), skills);
+  const { withheld } = await policyWithheld(result.declaration, dshHome);
+  const dsh = dshOutlook(result, await new HostStore(dshHome).trustMode(), skills, withheld);
   if (json) {
     io.out(JSON.stringify({
       declaration: result.declaration ? DECLARATION_PATH : null,
@@ -345,6 +367,7 @@ async function runVerify(folder: string, dshHome: string, json: boolean, io: Io,
   const why = dsh.mounts ? '' : dsh.trustMode === 'deny' ? ': nothing is mounted' : ': the declaration does not verify, nothing from it is mounted';
   io.out(`\nWhat a DSH session in this folder gets (trust mode "${dsh.trustMode}"${why}):`);
   io.out(`  MCP servers:      ${visibleLine(dsh.servers.length ? dsh.servers.join(', ') : 'none')}`);
+  for (const w of dsh.policyWithheld) io.out(`  Withheld:         ${visibleLine(`${w.serverName}: ${w.why}`)}`);
   io.out(`  Language servers: ${visibleLine(dsh.languageServers.length ? dsh.languageServers.map((l) => `${l.id} (${l.extensions.join(', ')})`).join(', ') : dsh.languageServersInvalid ? 'none (an entry of dsh.lsp.servers is invalid)' : 'none')}`);
   printSkillGate(skills, io, '  ');
   return result.ok ? 0 : 1;

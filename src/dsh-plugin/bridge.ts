@@ -1,5 +1,7 @@
 import * as path from 'node:path';
 import * as os from 'node:os';
+import { readDshPolicy } from '../core/node/policyFiles';
+import { describeDshBlock, dshPolicyBlock, startIdentity } from '../core/policy/dshPolicy';
 import { verifyFolder } from '../core/app/export';
 import { findDeclarationFolder } from '../core/node/declarationLookup';
 import { type DeclaredServer } from '../core/declaration/declarationModel';
@@ -419,6 +421,8 @@ export class Bridge {
         return Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;
       },
     };
+    // The DSH side's own policy, read at every step: a file installed or changed applies at once.
+    const policy = desired.length ? await readDshPolicy(this.options.dshHome, this.options.env ?? process.env) : { layers: [] };
     const launched: Array<Promise<void>> = [];
     for (const server of desired) {
       if (state.ended || this.disposed || signal?.aborted) break;
@@ -438,6 +442,12 @@ export class Bridge {
       const preview = await buildRow(server, folder, { ...values });
       if (!preview.ok) {
         this.once(state, `${where}: server ${label} not started: ${preview.reason}`);
+        continue;
+      }
+      // The machine's policy, on the launch as it would start (whichever machine or face exported it).
+      const block = dshPolicyBlock(policy, startIdentity(server, values));
+      if (block) {
+        this.once(state, `${where}: server ${label} withheld: ${describeDshBlock(block)}`);
         continue;
       }
 

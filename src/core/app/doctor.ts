@@ -10,6 +10,9 @@ import { LSP_APPROVAL_NAME, lspSectionUsable, toLspStdioConfig } from '../lsp/ls
 import { HostStore } from '../node/hostStore';
 import { type TrustMode } from '../settings/folderSettings';
 import { formatMessage } from '../problems/problems';
+import { describeDshBlock, dshPolicyBlock, startIdentity } from '../policy/dshPolicy';
+import { readDshPolicy } from '../node/policyFiles';
+import { escapeForDisplay } from '../json/text';
 
 /**
  * `dsh-bridge doctor` and the editor's *Diagnose Setup (Doctor)*: what stands between a folder's
@@ -47,6 +50,9 @@ export const DOCTOR_MESSAGES = {
   whyNotExported: 'not exported yet (no declaration)',
   whyRejected: 'refused at export ({codes})',
   whyDeny: 'the trust mode is "deny"',
+  whyPolicy: 'withheld by the DSH policy: {rule}',
+  policyRefused: 'A DSH policy file cannot be used, so every server is withheld: {rule}.',
+  policyOk: 'DSH policy: {files}.',
   whyInput: 'input "{id}" has no value stored for this folder',
   whyEnv: 'the environment variable {name} is not set here (DSH needs it in its own environment)',
   whyNotApproved: 'its pin is not approved (pinned mode)',
@@ -64,7 +70,7 @@ export type DoctorStatus = 'ok' | 'warn' | 'fail';
 export type Args = Record<string, string | number>;
 
 export interface DoctorFinding {
-  area: 'node' | 'launcher' | 'profile' | 'bundle' | 'hmr' | 'declaration' | 'trust';
+  area: 'node' | 'launcher' | 'profile' | 'bundle' | 'hmr' | 'declaration' | 'trust' | 'policy';
   status: DoctorStatus;
   message: DoctorMessage;
   args: Args;
@@ -190,6 +196,13 @@ async function buildReport(options: DoctorOptions): Promise<DoctorReport> {
     ? { area: 'trust', status: 'warn', message: 'trustAsk', args: {}, fix: `dsh-bridge trust pinned && dsh-bridge approve ${ws}` }
     : trust === 'deny' ? { area: 'trust', status: 'fail', message: 'trustDeny', args: {}, fix: 'dsh-bridge trust pinned' } : { area: 'trust', status: 'ok', message: 'trustPinned', args: {} });
 
+  // The DSH side's own policy (administrator's and user's files): what the plugin applies at mount.
+  const policy = await readDshPolicy(dshHome, env);
+  for (const layer of policy.layers) {
+    if (layer.refused) add({ area: 'policy', status: 'fail', message: 'policyRefused', args: { rule: describeDshBlock({ code: 'policy-unreadable', file: layer.file, origin: layer.origin, rule: escapeForDisplay(layer.refused) }) } });
+  }
+  if (policy.layers.length && !policy.layers.some((l) => l.refused)) add({ area: 'policy', status: 'ok', message: 'policyOk', args: { files: policy.layers.map((l) => `${l.file} (${l.origin})`).join(', ') } });
+
   const servers: ServerVerdict[] = [];
   const declaration = verified.declaration;
   for (const server of declaration?.servers ?? []) servers.push(verdict(server));
@@ -226,6 +239,10 @@ async function buildReport(options: DoctorOptions): Promise<DoctorReport> {
     const not = (why: DoctorMessage, args: Args, fix?: string): ServerVerdict => ({ ...base, mount: false, why, args, fix });
     if (!verified.declaration) return not(verified.reasons[0]?.code === 'missing' ? 'whyNotExported' : 'whyDeclaration', { code: verified.reasons.map((r) => r.code).join(', ') }, `dsh-bridge export ${ws}`);
     if (!verified.ok) return not('whyDeclaration', { code: verified.reasons.map((r) => r.code).join(', ') || 'unreadable' }, `dsh-bridge export ${ws}`);
+    // The machine's policy first: no setup step can change it.
+    const lookup = { input: (id: string) => inputs.get(id), env: (name: string) => (Object.hasOwn(env, name) ? env[name] : undefined) };
+    const block = dshPolicyBlock(policy, startIdentity(server, lookup));
+    if (block) return not('whyPolicy', { rule: describeDshBlock(block) }, `dsh-bridge policy ${ws}`);
     if (!bundleLoaded) return not('whyNoBundle', {}, installFix);
     if (trust === 'deny') return not('whyDeny', {}, 'dsh-bridge trust pinned');
     const missingInput = server.inputRefs.find((id) => !inputs.has(id));

@@ -13,6 +13,8 @@ export interface DshOutlook {
   /** False when nothing from the declaration mounts (it does not verify, or the mode is deny). */
   mounts: boolean;
   servers: string[];
+  /** Servers the machine's DSH policy withholds (not in `servers`), with the rule. */
+  policyWithheld: Array<{ serverName: string; why: string }>;
   languageServers: Array<{ id: string; extensions: string[] }>;
   /** The declaration has language servers, but an invalid entry means DSH registers none. */
   languageServersInvalid: boolean;
@@ -23,7 +25,7 @@ export interface DshOutlook {
   };
 }
 
-export function dshOutlook(verified: VerifyResult, trustMode: TrustMode, skills: SkillGateResult): DshOutlook {
+export function dshOutlook(verified: VerifyResult, trustMode: TrustMode, skills: SkillGateResult, withheld: ReadonlyArray<{ serverName: string; why: string }> = []): DshOutlook {
   // A reason only the editor's settings show does not stop DSH, which cannot see them.
   const verifiesForDsh = verified.reasons.every((r) => r.editorOnly);
   const declaration = verifiesForDsh && trustMode !== 'deny' ? verified.declaration : undefined;
@@ -31,7 +33,8 @@ export function dshOutlook(verified: VerifyResult, trustMode: TrustMode, skills:
   return {
     trustMode,
     mounts: declaration !== undefined,
-    servers: (declaration?.servers ?? []).map((s) => s.serverName),
+    servers: (declaration?.servers ?? []).map((s) => s.serverName).filter((n) => !withheld.some((w) => w.serverName === n)),
+    policyWithheld: declaration ? withheld.map((w) => ({ serverName: w.serverName, why: w.why })) : [],
     languageServers: lsp?.registersAll ? Object.entries(lsp.servers).map(([id, s]) => ({ id, extensions: Object.keys(s.extensionToLanguage) })) : [],
     languageServersInvalid: lsp !== undefined && !lsp.registersAll,
     skills: {
