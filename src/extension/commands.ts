@@ -313,7 +313,7 @@ export class Commands {
     const folder = await oneFolder(arg);
     if (!folder) return undefined;
     const dshHome = this.ctx.config.globalSettings().dshHome;
-    const result = await verifyFolder(folder.uri.fsPath, { dshHome, settings: this.ctx.config.folder(folder).view });
+    const result = await verifyFolder(folder.uri.fsPath, { dshHome, settings: this.ctx.config.folder(folder).view, policySettings: this.ctx.config.folder(folder).policySettings });
     this.status.refresh();
     const reasons = result.reasons.map((r) => ({ code: r.code, message: r.message }));
     this.log.info(`verify ${folder.name}: ${result.ok ? 'ok' : reasons.map((r) => `${r.code} (${r.message})`).join('; ')}`);
@@ -325,7 +325,8 @@ export class Commands {
     });
     if (gate) {
       const trustMode = await this.ctx.hostStore().trustMode().catch(() => 'deny' as const);
-      dsh = dshOutlook(result, trustMode, gate);
+      const { policyWithheld } = await import('../core/app/policyWithheld.js');
+      dsh = dshOutlook(result, trustMode, gate, (await policyWithheld(result.declaration, dshHome)).withheld);
       this.log.info(`verify ${folder.name}: DSH gets servers [${dsh.servers.join(', ')}], language servers [${dsh.languageServers.map((l) => l.id).join(', ')}], withheld skills [${dsh.skills.withheld.map((w) => w.name).join(', ')}]`);
     }
     const none = vscode.l10n.t('none');

@@ -80,12 +80,16 @@ export class Exporter {
     const { prepareFolderExport } = await import('../core/app/folderExport.js');
     const multiRoot = fileFolders().length > 1;
     const plans: Plan[] = [];
+    await this.ctx.config.policyFileReady(); // the export pins VS Code's policy file as it is now
     for (const folder of request.folders) {
       let reviewed: ReviewedExport;
       try {
+        const config = this.ctx.config.folder(folder);
         reviewed = await prepareFolderExport({
           folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), dshHome,
-          settings: this.ctx.config.folder(folder).view, invalidSetting: this.ctx.config.invalidSetting,
+          settings: config.view, invalidSetting: this.ctx.config.invalidSetting,
+          policySettings: config.policySettings,
+          ...(config.analyzeOptions.vscodePolicyFile ? { vscodePolicyFile: config.analyzeOptions.vscodePolicyFile } : {}),
           ...(codeWorkspaceFile() ? { codeWorkspaceFile: codeWorkspaceFile() } : {}),
         });
       } catch (error) {

@@ -174,7 +174,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     const { dshHome } = this.ctx.config.globalSettings();
     const store = this.ctx.hostStore();
     const [verify, record, text, records, trustMode] = await Promise.all([
-      verifyFolder(folder.uri.fsPath, { dshHome, settings: this.ctx.config.folder(folder).view }),
+      verifyFolder(folder.uri.fsPath, { dshHome, settings: this.ctx.config.folder(folder).view, policySettings: this.ctx.config.folder(folder).policySettings }),
       this.ctx.storedFolder(folder.uri.fsPath).catch(() => undefined),
       this.sourceText(folder),
       store.probedServers(folder.uri.fsPath).catch((error: unknown) => {
