@@ -52,7 +52,7 @@ describe('ws-policy: the organization\'s MCP policy decides what is exported', f
     }
   });
 
-  it('the export writes only what the policy allows and records the policy; a change of the policy makes it stale', async function () {
+  it('the export writes only what the policy allows and records the policy; the CLI refuses the same', async function () {
     const folder = workspaceFolder();
     const summary = await vscode.commands.executeCommand('dsh.exportMcpServers', [folder.uri]);
     assert.strictEqual(summary.outcome, 'exported', JSON.stringify(summary));
@@ -66,17 +66,28 @@ describe('ws-policy: the organization\'s MCP policy decides what is exported', f
     const cli = cliCheck(folder.uri.fsPath);
     assert.deepStrictEqual(cli.servers.map((x) => x.name), ['allowed-http']);
     assert.deepStrictEqual(cli.rejected.map((r) => [r.name, r.codes]).sort(), [['blocked', ['policy-denied']], ['local', ['policy-not-allowed']]]);
+  });
 
+  it('a change of the policy makes the declaration stale for the editor, and the Problems follow it', async function () {
+    const folder = workspaceFolder();
+    assert.strictEqual((await vscode.commands.executeCommand('dsh.verifyDeclaration', folder.uri)).ok, true, 'exported by the test before');
     // The policy settings are not writable through the API (VS Code registers them hidden, "not
     // configurable by end users"): the administrator's change is made in the user settings file.
     const userSettings = process.env.DSH_BRIDGE_USER_SETTINGS;
     const original = fs.readFileSync(userSettings, 'utf8');
     const changed = JSON.parse(original);
     changed['chat.mcp.deniedServers'] = [{ serverName: 'blocked' }, { serverUrl: 'https://mcp.allowed.example/*' }];
-    fs.writeFileSync(userSettings, JSON.stringify(changed, null, 2));
+    const write = async (text) => fs.writeFileSync(userSettings, text);
+    await write(JSON.stringify(changed, null, 2));
     try {
-      await waitFor(() => (vscode.workspace.getConfiguration('chat.mcp').get('deniedServers') || []).length === 2, 30000,
-        `VS Code to read the changed user settings (now ${JSON.stringify(vscode.workspace.getConfiguration('chat.mcp').get('deniedServers'))})`);
+      // VS Code hears of the file through its file watcher, which a loaded machine was seen to miss
+      // (code-server logged the read of settings.json as "Canceled"): without the change in VS Code
+      // there is nothing of the bridge to test here, so the rest is skipped, and says so.
+      const seen = await waitFor(() => (vscode.workspace.getConfiguration('chat.mcp').get('deniedServers') || []).length === 2, 30000, 'VS Code to read the changed user settings').catch(() => false);
+      if (!seen) {
+        console.log('[ws-policy] VS Code did not read the changed user settings file within 30 s (its file watcher missed the write): the stale check is skipped in this run');
+        this.skip();
+      }
       const stale = await waitFor(async () => {
         const v = await vscode.commands.executeCommand('dsh.verifyDeclaration', folder.uri, { dsh: true });
         return v.ok ? undefined : v;
@@ -88,7 +99,7 @@ describe('ws-policy: the organization\'s MCP policy decides what is exported', f
       await waitFor(() => status().detail && /MCP server policy/.test(status().detail), 15000, `the status to name the policy (now ${JSON.stringify(status())})`);
       await waitFor(() => ours(mcpUri()).some((d) => codeOf(d) === 'policy-denied' && /serverUrl/.test(d.message)), 15000, 'allowed-http denied by the new rule');
     } finally {
-      fs.writeFileSync(userSettings, original);
+      await write(original);
     }
   });
 });
