@@ -5,7 +5,6 @@ import { readEditorPolicy, POLICY_SETTING } from '../core/policy/editorPolicy';
 import { describeMatcher } from '../core/policy/serverMatch';
 import { ADMIN_POLICY_FILE, userPolicyFile } from '../core/node/policyFiles';
 import { policyWithheld } from '../core/app/policyWithheld';
-import { escapeForDisplay } from '../core/json/text';
 import { CommandUsageError, type CommandContext } from './context';
 
 export const POLICY_USAGE = 'policy                     the MCP server policy in force (VS Code\'s, and the DSH side\'s files) and what it blocks in this folder';
@@ -49,22 +48,22 @@ export async function runPolicy(ctx: CommandContext): Promise<number> {
     out(`Editor policy (what the export refuses):`);
     out(`  VS Code's policy file: ${vscodeFile ? `${vscodeFile.path} (${vscodeFile.sha256 ? 'present' : 'absent'})` : 'not read'}`);
     out(`  ${POLICY_SETTING.access}: ${editor.access}`);
-    out(`  ${POLICY_SETTING.allowed}: ${editor.allow ? editor.allow.map((m) => escapeForDisplay(describeMatcher(m))).join(', ') || '[] (blocks every server)' : 'not set'}${editor.managedOnly ? ` (the policy's own list only: ${POLICY_SETTING.managedOnly})` : ''}`);
-    out(`  ${POLICY_SETTING.denied}: ${editor.deny.length ? editor.deny.map((m) => escapeForDisplay(describeMatcher(m))).join(', ') : 'none'}`);
+    out(`  ${POLICY_SETTING.allowed}: ${editor.allow ? editor.allow.map((m) => describeMatcher(m)).join(', ') || '[] (blocks every server)' : 'not set'}${editor.managedOnly ? ` (the policy's own list only: ${POLICY_SETTING.managedOnly})` : ''}`);
+    out(`  ${POLICY_SETTING.denied}: ${editor.deny.length ? editor.deny.map((m) => describeMatcher(m)).join(', ') : 'none'}`);
     out(refusedWhy.length ? '  Refused in this folder:' : '  Refused in this folder: none');
-    for (const r of refusedWhy) out(`    ${escapeForDisplay(r.name)}: ${r.code}: ${r.message}`);
+    for (const r of refusedWhy) out(`    ${r.name}: ${r.code}: ${r.message}`);
     out('');
     out(`DSH policy (what the DSH plugin withholds at mount; ${ADMIN_POLICY_FILE}, then ${userPolicyFile(ctx.dshHome)}):`);
     if (!dsh.layers.length) out('  no policy file');
     for (const l of dsh.layers) {
-      out(`  ${l.file} (${l.origin === 'admin' ? 'administrator' : 'user, can only narrow'})${l.refused ? `: cannot be used (${escapeForDisplay(l.refused)}): every server is withheld` : ''}`);
+      out(`  ${l.file} (${l.origin === 'admin' ? 'administrator' : 'user, can only narrow'})${l.refused ? `: cannot be used (${l.refused}): every server is withheld` : ''}`);
       if (l.refused) continue;
-      out(`    allowedServers: ${l.allow ? l.allow.map((m) => escapeForDisplay(describeMatcher(m))).join(', ') || '[] (blocks every server)' : 'not set'}`);
-      out(`    deniedServers: ${l.deny.length ? l.deny.map((m) => escapeForDisplay(describeMatcher(m))).join(', ') : 'none'}`);
+      out(`    allowedServers: ${l.allow ? l.allow.map((m) => describeMatcher(m)).join(', ') || '[] (blocks every server)' : 'not set'}`);
+      out(`    deniedServers: ${l.deny.length ? l.deny.map((m) => describeMatcher(m)).join(', ') : 'none'}`);
     }
     if (!verified.declaration) out('  No declaration in this folder: nothing to withhold.');
     else out(withheld.length ? '  Withheld from this folder\'s declaration:' : '  Withheld from this folder\'s declaration: none');
-    for (const w of withheld) out(`    ${escapeForDisplay(w.serverName)}: ${w.why}`);
+    for (const w of withheld) out(`    ${w.serverName}: ${w.why}`);
   }
   return refused.length || withheld.length || dsh.layers.some((l) => l.refused) ? 1 : 0;
 }

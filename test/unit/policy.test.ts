@@ -6,7 +6,6 @@ import { applyEditorPolicy, editorPolicyDigest, policyValueFromEffective, policy
 import { dshPolicyBlock, dshPolicyLayer } from '../../src/core/policy/dshPolicy';
 import { readAdminPolicy, readDshPolicy, readVscodePolicyFile, userPolicyFile } from '../../src/core/node/policyFiles';
 import { analyzeFolder, exportFolder, verifyFolder } from '../../src/core/app/export';
-import { escapeForDisplay } from '../../src/core/json/text';
 import { FIXABLE_CODES } from '../../src/core/mcp/quickFixes';
 import { analyze, options, tempDir, workspace } from './helpers';
 
@@ -167,7 +166,7 @@ describe('policy: VS Code\'s server rules', () => {
       assert.deepEqual(policed.rejected.map((r) => [r.name, r.codes]), [['local', ['policy-not-allowed']], ['templated', ['policy-unresolved']], ['evil\u202Ename', ['policy-denied']]]);
       const denied = policed.problems.find((p) => p.code === 'policy-denied')!;
       assert.ok(!/[\u202E]/.test(denied.message), 'no raw bidi character in the message');
-      assert.match(denied.message, /\\u\{202E\}/);
+      assert.match(denied.message, /\\u\{202e\}/i);
       assert.deepEqual(denied.range.start.line, mcp.split('\n').findIndex((l) => l.includes('evil')));
       assert.deepEqual(policed.inputs, [], 'the input only a blocked server used is not asked for');
       assert.match(policed.problems.find((p) => p.code === 'policy-not-allowed')!.message, /chat\.mcp\.allowedServers \(3\)/);
@@ -260,7 +259,4 @@ describe('policy: VS Code\'s server rules', () => {
     });
   });
 
-  it('escapeForDisplay shows control and bidi characters and cannot be faked', () => {
-    assert.equal(escapeForDisplay('a\u202Eb\u0007c\\u{0007}'), 'a\\u{202E}b\\u{0007}c\\\\u{0007}');
-  });
 });

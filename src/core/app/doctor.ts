@@ -12,7 +12,6 @@ import { type TrustMode } from '../settings/folderSettings';
 import { formatMessage } from '../problems/problems';
 import { describeDshBlock, dshPolicyBlock, startIdentity } from '../policy/dshPolicy';
 import { readDshPolicy } from '../node/policyFiles';
-import { escapeForDisplay } from '../json/text';
 
 /**
  * `dsh-bridge doctor` and the editor's *Diagnose Setup (Doctor)*: what stands between a folder's
@@ -199,7 +198,7 @@ async function buildReport(options: DoctorOptions): Promise<DoctorReport> {
   // The DSH side's own policy (administrator's and user's files): what the plugin applies at mount.
   const policy = await readDshPolicy(dshHome, env);
   for (const layer of policy.layers) {
-    if (layer.refused) add({ area: 'policy', status: 'fail', message: 'policyRefused', args: { rule: describeDshBlock({ code: 'policy-unreadable', file: layer.file, origin: layer.origin, rule: escapeForDisplay(layer.refused) }) } });
+    if (layer.refused) add({ area: 'policy', status: 'fail', message: 'policyRefused', args: { rule: describeDshBlock({ code: 'policy-unreadable', file: layer.file, origin: layer.origin, rule: layer.refused }) } });
   }
   if (policy.layers.length && !policy.layers.some((l) => l.refused)) add({ area: 'policy', status: 'ok', message: 'policyOk', args: { files: policy.layers.map((l) => `${l.file} (${l.origin})`).join(', ') } });
 

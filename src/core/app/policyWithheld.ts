@@ -15,7 +15,7 @@ export interface PolicyWithheld {
   code: DshPolicyBlock['code'];
   file: string;
   origin: DshPolicyBlock['origin'];
-  /** The block in words, the rule escaped. */
+  /** The block in words, shown through a face's escaping seam. */
   why: string;
 }
 

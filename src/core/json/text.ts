@@ -72,13 +72,3 @@ function decodeUtf16(body: Uint8Array, littleEndian: boolean): DecodeResult {
   for (let i = 0; i < units.length; i += 8192) text += String.fromCharCode(...units.subarray(i, i + 8192));
   return { ok: true, text };
 }
-
-/**
- * Text from a file or a server as it may be shown to a person: control characters, C1 controls
- * and the bidirectional formatting characters (which can make text read differently from what it
- * is) written as `\u{XXXX}`, a backslash doubled so the escape cannot be faked. Never throws.
- */
-export function escapeForDisplay(text: string): string {
-  return String(text).replace(/[\\\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) =>
-    (c === '\\' ? '\\\\' : `\\u{${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}}`));
-}

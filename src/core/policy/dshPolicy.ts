@@ -6,7 +6,6 @@
  * fails closed). The DSH plugin applies it at mount to every declaration, whoever made it.
  * Pure; the files are read by core/node/policyFiles. Never throws.
  */
-import { escapeForDisplay } from '../json/text';
 import type { DeclaredServer } from '../declaration/declarationModel';
 import { renderTemplate, templateText, type TemplateLookup } from '../declaration/template';
 import { checkServer, describeMatcher, serverMatchers, type ServerIdentity, type ServerMatcher } from './serverMatch';
@@ -46,7 +45,7 @@ export function dshPolicyLayer(file: string, origin: DshPolicyOrigin, value: unk
   return { file, origin, ...(allow ? { allow } : {}), deny };
 }
 
-/** Why the DSH policy withholds a server: the file, and the rule (escaped for display). */
+/** Why the DSH policy withholds a server: the file, and the rule (faces show it through their escaping seams). */
 export interface DshPolicyBlock {
   code: 'policy-denied' | 'policy-not-allowed' | 'policy-unreadable';
   file: string;
@@ -62,11 +61,11 @@ export interface DshPolicyBlock {
  */
 export function dshPolicyBlock(policy: DshPolicy, identity: ServerIdentity): DshPolicyBlock | undefined {
   for (const layer of policy.layers) {
-    if (layer.refused) return { code: 'policy-unreadable', file: layer.file, origin: layer.origin, rule: escapeForDisplay(layer.refused) };
+    if (layer.refused) return { code: 'policy-unreadable', file: layer.file, origin: layer.origin, rule: layer.refused };
   }
   for (const layer of policy.layers) {
     const result = checkServer(undefined, layer.deny, identity);
-    if (result.outcome === 'denied') return { code: 'policy-denied', file: layer.file, origin: layer.origin, rule: escapeForDisplay(describeMatcher(result.entry!)) };
+    if (result.outcome === 'denied') return { code: 'policy-denied', file: layer.file, origin: layer.origin, rule: describeMatcher(result.entry!) };
   }
   for (const layer of policy.layers) {
     if (!layer.allow) continue;

@@ -17,7 +17,6 @@
 import { parseTree, type ParseError } from 'jsonc-parser';
 import { canonicalHash } from '../json/canonicalJson';
 import { findDuplicateKeys, nodeValue } from '../json/jsonTree';
-import { escapeForDisplay } from '../json/text';
 import { makeProblem, type Problem } from '../problems/problems';
 import type { Analysis } from '../mcp/analyze';
 import type { DeclaredServer } from '../declaration/declarationModel';
@@ -146,7 +145,7 @@ export function identityOf(server: DeclaredServer): ServerIdentity {
 
 export type PolicyCode = 'policy-denied' | 'policy-not-allowed' | 'policy-unresolved' | 'policy-access';
 
-/** Why a server is blocked: the code, and the rule as the message shows it (escaped). */
+/** Why a server is blocked: the code, and the rule as the message shows it (the message escapes it). */
 export interface PolicyBlock {
   code: PolicyCode;
   rule: string;
@@ -164,8 +163,8 @@ function blockOf(result: MatchResult, policy: EditorPolicy): PolicyBlock | undef
   const allowSetting = policy.managedOnly ? `${POLICY_SETTING.allowed} (policy only: ${POLICY_SETTING.managedOnly})` : POLICY_SETTING.allowed;
   switch (result.outcome) {
     case 'allowed': return undefined;
-    case 'denied': return { code: 'policy-denied', setting: POLICY_SETTING.denied, rule: escapeForDisplay(describeMatcher(result.entry!)) };
-    case 'unresolved': return { code: 'policy-unresolved', setting: policy.deny.includes(result.entry!) ? POLICY_SETTING.denied : allowSetting, rule: escapeForDisplay(describeMatcher(result.entry!)) };
+    case 'denied': return { code: 'policy-denied', setting: POLICY_SETTING.denied, rule: describeMatcher(result.entry!) };
+    case 'unresolved': return { code: 'policy-unresolved', setting: policy.deny.includes(result.entry!) ? POLICY_SETTING.denied : allowSetting, rule: describeMatcher(result.entry!) };
     case 'not-allowed': {
       const count = policy.allow?.length ?? 0;
       return { code: 'policy-not-allowed', setting: allowSetting, rule: count === 0 ? `${allowSetting}: []` : `${allowSetting} (${count})` };
@@ -195,7 +194,7 @@ export function applyEditorPolicy(analysis: Analysis, policy: EditorPolicy): Ana
     const key = analysis.serverKeys?.[server.name];
     const file = key?.file ?? server.source ?? analysis.sourcePath;
     const range = key?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-    problems.push(makeProblem(block.code, file, range, { name: escapeForDisplay(server.name), rule: block.rule, setting: block.setting }, { server: server.name }));
+    problems.push(makeProblem(block.code, file, range, { name: server.name, rule: block.rule, setting: block.setting }, { server: server.name }));
     rejected.push({ name: server.name, codes: [block.code] });
   }
   if (servers.length === analysis.servers.length) return withDigest;
