@@ -10,7 +10,7 @@ const CORE_FLOORS = [
   ['json'],
   ['declaration', 'problems'],
   ['mcp', 'skills'],
-  ['import', 'settings'],
+  ['import', 'settings', 'policy'],
   ['lsp', 'tools'],
   ['node'],
   ['app'],

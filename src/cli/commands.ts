@@ -9,6 +9,7 @@ import { PROBE_OPTIONS, PROBE_USAGE, runProbe } from './probe';
 import { SKILLS_OPTIONS, SKILLS_USAGE, runSkills } from './skills';
 import { TRUST_USAGE, runTrust } from './trust';
 import { VERIFY_USAGE, runVerify } from './verify';
+import { POLICY_USAGE, runPolicy } from './policy';
 
 /**
  * THE command table: one module per command, each with its usage. main.ts parses the common
@@ -24,6 +25,7 @@ export const COMMANDS: Record<string, { run: (ctx: CommandContext) => Promise<nu
   approve: { run: (ctx) => runApprove(ctx), usage: APPROVE_USAGE },
   skills: { run: runSkills, usage: SKILLS_USAGE },
   doctor: { run: runDoctor, usage: DOCTOR_USAGE },
+  policy: { run: runPolicy, usage: POLICY_USAGE },
   dsh: { run: runDsh, usage: DSH_USAGE },
   probe: { run: runProbe, usage: PROBE_USAGE },
   // Loaded when it runs: the import brings its TOML parser and diff.

@@ -4,19 +4,20 @@ import { fileURLToPath } from 'node:url';
 import { nodeValue, parseJsonc, propertyValue } from '../core/json/jsonTree';
 import { MAX_SOURCE_BYTES, readRegularFile, readWorkspaceFile } from '../core/node/reader';
 import { readFailureReason } from '../core/problems/readFailure';
+import { readVscodePolicyFile, VSCODE_POLICY_FILE } from '../core/node/policyFiles';
 import {
-  readSetting, SETTING, SETTING_SCHEMAS, settingLayersFromFiles, settingsViewFromFiles, type FolderIdentity, type SettingsFileLayer,
+  readSetting, SETTING, SETTING_SCHEMAS, settingLayersFromFiles, settingsViewFromFiles, type FolderIdentity, type SettingsFileLayer, type SettingsView,
 } from '../core/settings/folderSettings';
 import { CommandUsageError, type CliIo } from './context';
 
 /**
  * The folder and the settings the editor would see for it, from the files a CLI can read: the
- * user settings file (given), the .code-workspace file (given) and the folder's own
- * `.vscode/settings.json`. A given file is read as every source is: a regular file only (a FIFO
+ * user settings file (given), the .code-workspace file (given), the folder's own
+ * `.vscode/settings.json` and VS Code's policy file (given, or VS Code's on Linux). A given file is read as every source is: a regular file only (a FIFO
  * or a device is refused without waiting on it) of at most 1 MiB; one that cannot be read so is a
  * usage error.
  */
-export async function folderIdentity(folder: string, codeWorkspace: string | undefined, userSettings: string | undefined, io: CliIo): Promise<{ identity: FolderIdentity; userHomeSetting?: string }> {
+export async function folderIdentity(folder: string, codeWorkspace: string | undefined, userSettings: string | undefined, io: CliIo, vscodePolicy?: string): Promise<{ identity: FolderIdentity; userHomeSetting?: string }> {
   const given = async (file: string, option: string) => {
     const read = await readRegularFile(file, MAX_SOURCE_BYTES);
     if (!read.ok) throw new CommandUsageError(`${option} ${file} cannot be read (${readFailureReason(read.failure, MAX_SOURCE_BYTES)})`);
@@ -34,7 +35,13 @@ export async function folderIdentity(folder: string, codeWorkspace: string | und
   }
   const settings = await readWorkspaceFile(folder, '.vscode/settings.json');
   if (settings.ok) layers.push({ level: codeWorkspace ? 'folder' : 'workspace', kind: 'settings', text: Buffer.from(settings.bytes).toString('utf8'), file: '.vscode/settings.json' });
-  const view = settingsViewFromFiles(layers);
+  const filesView = settingsViewFromFiles(layers);
+  const layerValues = settingLayersFromFiles(layers);
+  // VS Code's policy file: a policy value overrides every settings level, as in the editor.
+  const policyFile = await readVscodePolicyFile(path.resolve(vscodePolicy ?? VSCODE_POLICY_FILE));
+  if (policyFile.error) io.err(`dsh-bridge: VS Code's policy file ${policyFile.path} cannot be used (${policyFile.error}); as in VS Code, none of it applies`);
+  const policy = (key: string) => (Object.hasOwn(policyFile.values, key) ? structuredClone(policyFile.values[key]) : undefined);
+  const view: SettingsView = (key) => policy(key) ?? filesView(key);
   const reported = new Set<string>();
   const invalidSetting = (key: string) => {
     if (reported.has(key)) return;
@@ -43,9 +50,18 @@ export async function folderIdentity(folder: string, codeWorkspace: string | und
   };
   const home = readSetting(view, SETTING.home, SETTING_SCHEMAS.home, '', invalidSetting);
   return {
-    identity: { folder, folderName, userHome: os.homedir(), settings: view, settingLayers: settingLayersFromFiles(layers), invalidSetting, ...(codeWorkspace !== undefined ? { codeWorkspaceFile: path.resolve(codeWorkspace) } : {}) },
+    identity: {
+      folder, folderName, userHome: os.homedir(), settings: view, settingLayers: layerValues, invalidSetting, ...(codeWorkspace !== undefined ? { codeWorkspaceFile: path.resolve(codeWorkspace) } : {}),
+      policySettings: { policy, layers: (key) => layerValues(key).map((l) => l.value) },
+      vscodePolicyFile: { path: policyFile.path, sha256: policyFile.sha256 },
+    },
     userHomeSetting: home.trim() === '' ? undefined : home,
   };
+}
+
+/** What verify needs of the folder's settings to see a change of the editor's policy. */
+export function verifySettings(identity: FolderIdentity): { settings: SettingsView; policySettings?: FolderIdentity['policySettings']; vscodePolicyFile?: string } {
+  return { settings: identity.settings, policySettings: identity.policySettings, ...(identity.vscodePolicyFile ? { vscodePolicyFile: identity.vscodePolicyFile.path } : {}) };
 }
 
 /** The entry of `folders` in a .code-workspace text that is `folder` (a `path`, relative to the file, or a `file:` `uri`). */

@@ -5,6 +5,7 @@ import { visibleJson, visibleText } from '../core/json/visibleText';
 import { HostStoreError, resolveDshHome } from '../core/node/hostStore';
 import { nodePorts } from '../core/node/ports';
 import { probeRowOnDemand } from '../core/node/probe/probeOnDemand';
+import { VSCODE_POLICY_FILE } from '../core/node/policyFiles';
 import { COMMAND_OPTIONS, COMMANDS, COMMANDS_USAGE } from './commands';
 import { CommandUsageError, type CliIo } from './context';
 import { folderIdentity } from './folderIdentity';
@@ -19,6 +20,8 @@ Options:
   --code-workspace FILE  the .code-workspace file that holds the folder: its settings and
                          the folder's name apply, as in the editor
   --user-settings FILE   the editor's user settings.json: its settings apply, as in the editor
+  --vscode-policy FILE   VS Code's policy file (default ${VSCODE_POLICY_FILE}, VS Code's on Linux):
+                         its MCP policies override every settings file, as in the editor
   --dsh-home DIR         the DSH home (default: dsh.home of --user-settings, else $DSH_HOME,
                          else ~/.dsh)
   --dry-run              export: compute and report, write nothing
@@ -80,6 +83,7 @@ export async function main(argv: string[], terminal: CliIo = processIo): Promise
         workspace: { type: 'string' },
         'code-workspace': { type: 'string' },
         'user-settings': { type: 'string' },
+        'vscode-policy': { type: 'string' },
         'dsh-home': { type: 'string' },
         'dry-run': { type: 'boolean' },
         json: { type: 'boolean' },
@@ -106,7 +110,7 @@ export async function main(argv: string[], terminal: CliIo = processIo): Promise
   try {
     if (command === undefined) throw new CommandUsageError('a command is required');
     if (!Object.hasOwn(COMMANDS, command)) throw new CommandUsageError(`unknown command "${command}"`);
-    const { identity, userHomeSetting } = await folderIdentity(path.resolve(values.workspace ?? process.cwd()), values['code-workspace'], values['user-settings'], io);
+    const { identity, userHomeSetting } = await folderIdentity(path.resolve(values.workspace ?? process.cwd()), values['code-workspace'], values['user-settings'], io, values['vscode-policy']);
     const dshHome = resolveDshHome(values['dsh-home'] ?? userHomeSetting);
     const ports = nodePorts({ dshHome, probeRow: probeRowOnDemand });
     return await COMMANDS[command].run({ command, args, folder: identity.folder, dshHome, json, options: values, io, identity, ports });

@@ -6,6 +6,7 @@ import { printSkillGate } from './skills';
 import { visibleLine } from '../core/json/visibleText';
 import { planJson, verifyReasonsOf } from '../core/app/planJson';
 import { declarationLines, planLines } from './planText';
+import { verifySettings } from './folderIdentity';
 
 export const VERIFY_USAGE = 'verify   Exit 0 only when the declaration is signed, intact and fresh; says what a DSH session in the folder gets';
 
@@ -16,7 +17,8 @@ export const VERIFY_USAGE = 'verify   Exit 0 only when the declaration is signed
 export async function runVerify(ctx: CommandContext): Promise<number> {
   expectNoArgs(ctx);
   const { identity, json, io, ports } = ctx;
-  const planned = await planSession(ports, { cwd: identity.folder, settings: identity.settings });
+  const { settings, ...policy } = verifySettings(identity);
+  const planned = await planSession(ports, { cwd: identity.folder, settings, verifySettings: policy });
   const { plan, verified, declaration, skillGate } = planned;
   const ok = verified?.ok === true;
   if (json) {

@@ -320,7 +320,7 @@ export class Commands {
     if (!folder) return undefined;
     // Loaded on first use: the plan brings the skills code (and its YAML parser).
     const { planSession } = await import('../core/app/plan.js');
-    const planned = await planSession(this.ctx.ports(), { cwd: folder.uri.fsPath, settings: this.ctx.config.folder(folder).view });
+    const planned = await planSession(this.ctx.ports(), { cwd: folder.uri.fsPath, settings: this.ctx.config.folder(folder).view, verifySettings: { policySettings: this.ctx.config.folder(folder).policySettings } });
     const { plan, verified } = planned;
     this.status.refresh();
     const reasons = verifyReasonsOf(planned).map((r) => ({ code: r.code, message: r.message }));

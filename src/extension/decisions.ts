@@ -39,10 +39,12 @@ export interface FolderState {
   unapproved: string[];
   /** Stale only because `chat.mcp.access` changed (the editor sees it; DSH, which cannot, still mounts the declaration). */
   staleBySettings?: true;
+  /** With staleBySettings: only `chat.mcp.access` changed (which files are read), or the MCP server policy did too. */
+  staleSetting?: 'access' | 'policy';
 }
 
 export interface FolderFacts {
-  verify: { ok: boolean; reasons: ReadonlyArray<{ code: string; editorOnly?: true }>; declaration?: { servers: ReadonlyArray<{ serverName: string; pin: string }>; rejected: ReadonlyArray<unknown>; inputs: ReadonlyArray<{ id: string }> } };
+  verify: { ok: boolean; reasons: ReadonlyArray<{ code: string; editorOnly?: true; setting?: string }>; declaration?: { servers: ReadonlyArray<{ serverName: string; pin: string }>; rejected: ReadonlyArray<unknown>; inputs: ReadonlyArray<{ id: string }> } };
   trustMode: string;
   storedInputs: ReadonlySet<string>;
   approvals: ReadonlyArray<{ serverName: string; pin: string }>;
@@ -55,7 +57,7 @@ export function folderState(facts: FolderFacts): FolderState {
   const bySettings = state === 'stale' && facts.verify.reasons.every((r) => r.editorOnly);
   return {
     state,
-    ...(bySettings ? { staleBySettings: true as const } : {}),
+    ...(bySettings ? { staleBySettings: true as const, staleSetting: facts.verify.reasons.every((r) => r.setting === 'chat.mcp.access') ? 'access' as const : 'policy' as const } : {}),
     exported: d.servers.length,
     refused: d.rejected.length,
     missingInputs: [...new Set(d.inputs.map((i) => i.id))].filter((id) => !facts.storedInputs.has(id)),
@@ -102,7 +104,8 @@ export function changedConcerns(affects: (section: string) => boolean): ChangedC
   const lsp = affects('dsh.lsp.servers');
   const skillRoots = affects('dsh.skills.customRoots') || home;
   const tools = affects('dsh.tools');
-  const sources = affects('chat.mcp.access') || affects('chat.mcp.collisionBehavior');
+  // The policy settings decide which servers are exported, as chat.mcp.access and the collision setting decide which are read.
+  const sources = affects('chat.mcp.access') || affects('chat.mcp.collisionBehavior') || affects('chat.mcp.allowedServers') || affects('chat.mcp.deniedServers') || affects('chat.mcp.allowManagedServersOnly');
   return { trustMode, home, export: exportSettings, lsp, skillRoots, tools, sources, any: trustMode || home || exportSettings || lsp || skillRoots || tools || sources };
 }
 

@@ -81,12 +81,16 @@ export class Exporter {
     const { reviewExport, changedSinceReview, commitExport } = await import('../core/app/export.js');
     const multiRoot = fileFolders().length > 1;
     const plans: Plan[] = [];
+    await this.ctx.config.policyFileReady(); // the export pins VS Code's policy file as it is now
     for (const folder of request.folders) {
       let reviewed: ReviewedExport;
       try {
+        const config = this.ctx.config.folder(folder);
         reviewed = await reviewExport(ports, {
           folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(),
-          settings: this.ctx.config.folder(folder).view, invalidSetting: this.ctx.config.invalidSetting,
+          settings: config.view, invalidSetting: this.ctx.config.invalidSetting,
+          policySettings: config.policySettings,
+          ...(config.identity.vscodePolicyFile ? { vscodePolicyFile: config.identity.vscodePolicyFile } : {}),
           ...(codeWorkspaceFile() ? { codeWorkspaceFile: codeWorkspaceFile() } : {}),
         });
       } catch (error) {

@@ -6,6 +6,8 @@ import {
   folderAnalyzeOptions, readCustomSkillRoots, readExportSettings, readSetting, SETTING, SETTING_SCHEMAS, TRUST_MODES,
   type ExportSettings, type FolderIdentity, type SettingsView, type TrustMode,
 } from '../core/settings/folderSettings';
+import { policyValueFromEffective } from '../core/policy/editorPolicy';
+import { readVscodePolicyFile, VSCODE_POLICY_FILE } from '../core/node/policyFiles';
 import { resolveDshHome } from '../core/node/hostStore';
 import { changedConcerns, type ChangedConcerns } from './decisions';
 import { codeWorkspaceFile } from './mcpFiles';
@@ -34,6 +36,8 @@ export interface FolderConfig {
   identity: FolderIdentity;
   /** What the core needs to analyze the folder's mcp.json. */
   analyzeOptions: AnalyzeOptions;
+  /** The MCP policy settings beyond `view` (for verify). */
+  policySettings: NonNullable<FolderIdentity['policySettings']>;
   /** `dsh.skills.customRoots` (machine scope: only user or remote settings can set it). */
   customSkillRoots: string[];
 }
@@ -41,6 +45,22 @@ export interface FolderConfig {
 function settingsView(folder: vscode.WorkspaceFolder | undefined): SettingsView {
   const config = vscode.workspace.getConfiguration(undefined, folder?.uri);
   return (key) => config.get<unknown>(key);
+}
+
+/**
+ * The policy settings beyond their effective values: `get` returns a policy's value when one is
+ * set, but the API has no policy value of its own; it is told from the user's (see
+ * policyValueFromEffective). Each level's value serves the deny entries of allowManagedServersOnly.
+ */
+function policySettingsOf(folder: vscode.WorkspaceFolder): NonNullable<FolderIdentity['policySettings']> {
+  const config = vscode.workspace.getConfiguration(undefined, folder.uri);
+  return {
+    policy: (key) => policyValueFromEffective(config.get<unknown>(key), config.inspect<unknown>(key)?.globalValue),
+    layers: (key) => {
+      const inspected = config.inspect<unknown>(key);
+      return [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue];
+    },
+  };
 }
 
 /**
@@ -70,9 +90,30 @@ export class Configuration implements vscode.Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.forget()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.forget()),
     ];
+    void this.refreshPolicyFile();
+  }
+
+  /** VS Code's policy file (Linux), as last read: pinned by the export. VS Code reports a change of it as a configuration change. */
+  private policyFile: { path: string; sha256: string | null } | undefined;
+  private policyFileRead: Promise<void> | undefined;
+
+  /** Reads VS Code's policy file again (Linux only; elsewhere policies live in the registry or a profile). */
+  refreshPolicyFile(): Promise<void> {
+    if (process.platform !== 'linux') return Promise.resolve();
+    this.policyFileRead = readVscodePolicyFile(VSCODE_POLICY_FILE).then((file) => {
+      this.policyFile = { path: file.path, sha256: file.sha256 };
+      this.folders.clear();
+    }, () => undefined);
+    return this.policyFileRead;
+  }
+
+  /** Settled once the policy file read in flight (if any) is done: an export waits for it. */
+  policyFileReady(): Promise<void> {
+    return this.policyFileRead ?? Promise.resolve();
   }
 
   private forget(): void {
+    void this.refreshPolicyFile();
     this.global = undefined;
     this.folders.clear();
     this.reported.clear();
@@ -101,8 +142,10 @@ export class Configuration implements vscode.Disposable {
     if (!config) {
       const view = settingsView(folder);
       const workspaceFile = codeWorkspaceFile();
+      const policySettings = policySettingsOf(folder);
       const identity: FolderIdentity = {
         folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), settings: view, invalidSetting: this.invalidSetting,
+        policySettings, ...(this.policyFile ? { vscodePolicyFile: this.policyFile } : {}),
         ...(workspaceFile ? { codeWorkspaceFile: workspaceFile } : {}),
       };
       config = {
@@ -110,6 +153,7 @@ export class Configuration implements vscode.Disposable {
         settings: { auto: readSetting(view, SETTING.auto, SETTING_SCHEMAS.auto, 'off', this.invalidSetting), ...readExportSettings(view, this.invalidSetting) },
         identity,
         analyzeOptions: folderAnalyzeOptions(identity),
+        policySettings,
         customSkillRoots: readCustomSkillRoots(view, this.invalidSetting),
       };
       this.folders.set(key, config);

@@ -44,7 +44,10 @@ function unapprovedWords(names: string[]): string {
 
 /** Every line the status says about a folder, most important first (the hover's detail, the tooltip). */
 function detailLines(s: FolderState, pending: string | undefined): string[] {
-  const lines = [pending, s.staleBySettings ? vscode.l10n.t('stale: chat.mcp.access changed which files VS Code runs servers from since the export') : stateWords(s.state)];
+  const bySettings = s.staleSetting === 'policy'
+    ? vscode.l10n.t('stale: the MCP server policy changed since the export')
+    : vscode.l10n.t('stale: chat.mcp.access changed which files VS Code runs servers from since the export');
+  const lines = [pending, s.staleBySettings ? bySettings : stateWords(s.state)];
   if (s.state !== 'missing') {
     if (s.missingInputs.length) lines.push(missingWords(s.missingInputs));
     if (s.unapproved.length) lines.push(unapprovedWords(s.unapproved));
@@ -117,7 +120,7 @@ export class DeclarationStatus implements vscode.Disposable {
     let state = this.states.get(key);
     if (!state) {
       state = (async () => {
-        const verify = await verifyFolder(this.ctx.ports(), folder.uri.fsPath, { settings: this.ctx.config.folder(folder).view });
+        const verify = await verifyFolder(this.ctx.ports(), folder.uri.fsPath, { settings: this.ctx.config.folder(folder).view, policySettings: this.ctx.config.folder(folder).policySettings });
         const trustMode = await this.ctx.storedTrustMode();
         const record = await this.ctx.storedFolder(folder.uri.fsPath).catch(() => undefined);
         return folderState({ verify, trustMode, storedInputs: new Set(record?.inputs.keys()), approvals: record?.approvals ?? [] });

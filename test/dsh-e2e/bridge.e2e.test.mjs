@@ -255,3 +255,40 @@ if (!only || only === 'smallest') {
     await s2.dispose();
   }));
 }
+
+if (!only || only === 'smallest') {
+  test('DSH rc.8: a declaration exported before the machine\'s DSH policy existed is withheld at mount once it is installed, the rule in the log', { timeout: 90000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+    const P = everythingWorkspace(tmp.root, 'Pol', { home: tmp.home, input: 'v' });
+    const answers = approvalAnswerer(h.root);
+    answers.setDefault('allowed-once');
+    const mcpTools = (model) => h.llm.requests.get(model).flatMap((r) => r.tools.map((x) => x.name)).filter((n) => n.startsWith('mcp__'));
+    const s1 = await session(h, 'sPol1', P, 'mPol1');
+    await turn(s1);
+    assert.ok(mcpTools('mPol1').some((n) => n.startsWith('mcp__everything__')), 'before the policy: mounted');
+    await s1.dispose();
+
+    // The administrator installs a policy (a root-owned file; DSH_BRIDGE_ADMIN_POLICY names it in
+    // addition to /etc/dsh-bridge/policy.json, which the test does not touch). The declaration is
+    // unchanged and still verifies: the plugin withholds the server on its resolved launch.
+    const dir = fs.mkdtempSync(path.join(tmp.root, 'admin-'));
+    const file = path.join(dir, 'policy.json');
+    fs.writeFileSync(file, JSON.stringify({ deniedServers: [{ serverCommand: [process.execPath, SERVER_JS, 'stdio'] }] }));
+    fs.chmodSync(file, 0o644);
+    const previous = process.env.DSH_BRIDGE_ADMIN_POLICY;
+    process.env.DSH_BRIDGE_ADMIN_POLICY = file;
+    try {
+      cli(tmp.home, ['verify', '--workspace', P]); // exit 0: the declaration itself is fine
+      const s2 = await session(h, 'sPol2', P, 'mPol2');
+      await turn(s2);
+      await turn(s2);
+      assert.deepEqual(mcpTools('mPol2'), [], 'after the policy: nothing of the server reaches the model');
+      const lines = h.logs.filter((l) => l.includes(P) && l.includes('not started: Withheld by the DSH policy'));
+      assert.equal(lines.length, 1, h.logs.filter((l) => l.includes('dsh-bridge')).join('\n'));
+      assert.ok(lines[0].includes(file) && lines[0].includes('serverCommand'), lines[0]);
+      t.diagnostic(lines[0]);
+      await s2.dispose();
+    } finally {
+      if (previous === undefined) delete process.env.DSH_BRIDGE_ADMIN_POLICY; else process.env.DSH_BRIDGE_ADMIN_POLICY = previous;
+    }
+  }));
+}

@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import util from 'node:util';
 import {
-  REPO, HarnessError, createRun, copyFixture, extensionDir, launchBrowser, log, onInterrupt, recordConsole,
+  REPO, HarnessError, createRun, copyFixture, writeUserSettings, extensionDir, launchBrowser, log, onInterrupt, recordConsole,
   requireBundle, startCodeServer, tools, workspaceTarget,
 } from './lib.mjs';
 
@@ -61,6 +61,9 @@ const metrics = [];
 async function runSession(run, suite, browserHandle) {
   const suiteDir = path.join(SUITES_DIR, suite);
   const workspace = copyFixture(run, suite);
+  // A suite's own user settings (<suite>/user-settings.json): merged into the run's for this
+  // session only, e.g. application-scoped settings, which only the user settings can hold.
+  const restoreSettings = suiteUserSettings(run, suiteDir);
   const hostLog = path.join(run.dir, `host-log-${suite}.txt`);
   let finished = false;
   const printHost = (level, hostArgs) => {
@@ -121,7 +124,18 @@ async function runSession(run, suite, browserHandle) {
     await page.close().catch(() => {});
     await cs.stop();
     current = undefined;
+    restoreSettings();
   }
+}
+
+/** Merges `<suite>/user-settings.json` into the run's user settings; returns what restores them. */
+function suiteUserSettings(run, suiteDir) {
+  const own = path.join(suiteDir, 'user-settings.json');
+  if (!fs.existsSync(own)) return () => {};
+  const file = path.join(run.userData, 'User/settings.json');
+  const before = fs.readFileSync(file, 'utf8');
+  writeUserSettings(run, JSON.parse(fs.readFileSync(own, 'utf8')));
+  return () => fs.writeFileSync(file, before);
 }
 
 let run;

@@ -370,7 +370,9 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
     it('.mcp.json is skipped when chat.mcp.access turns VS Code\'s discovery of it off', async () => {
       const { folder } = multiRoot({ vscode: fixture('vscode-mcp.json'), dotMcp: fixture('dot-mcp.json') });
       const off = await analyzeFolder(FILE_PORTS, options({ folder, resolveConfig: (key) => (key === 'chat.mcp.access' ? 'registry' : undefined) }));
-      assert.deepEqual(off.servers.map((s) => s.name), ['github']);
+      // registry runs only gallery servers: github (from .vscode/mcp.json) is refused by the policy, .mcp.json not read at all.
+      assert.deepEqual(off.servers.map((s) => s.name), []);
+      assert.deepEqual(off.rejected.map((r) => [r.name, r.codes]), [['github', ['policy-access']]]);
       assert.ok(!off.sources!.some((s) => s.path === '.mcp.json'));
     });
 
@@ -385,7 +387,7 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       assert.equal(JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8')).mcpAccess, undefined);
       assert.deepEqual(await staleReasons('all'), []);
       const off = await staleReasons('registry');
-      assert.deepEqual(off, [{ code: 'stale', editorOnly: true, message: 'chat.mcp.access is "registry" now ("all" at the export): VS Code no longer reads .mcp.json' }]);
+      assert.deepEqual(off, [{ code: 'stale', editorOnly: true, setting: 'chat.mcp.access', message: 'chat.mcp.access is "registry" now ("all" at the export): VS Code no longer reads .mcp.json' }]);
       // DSH's own verify (no settings) still accepts it: it cannot see VS Code's settings.
       assert.equal((await verifyFolder(testPorts(dshHome), folder)).ok, true);
 

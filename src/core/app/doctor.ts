@@ -10,7 +10,7 @@ import { formatMessage } from '../problems/problems';
 import { folderAnalyzeOptions, type FolderIdentity } from '../settings/folderSettings';
 import { analyzeFolder } from './folderSources';
 import { planSession, unexportedServers, type PlanOutcome, type SessionPlan } from './plan';
-import { planMessage, type PlanArgs, type PlanReasonCode } from './planReasons';
+import { planFix, planMessage, type PlanArgs, type PlanReasonCode } from './planReasons';
 import type { Ports } from './ports';
 
 export const DOCTOR_MESSAGES = {
@@ -33,6 +33,8 @@ export const DOCTOR_MESSAGES = {
   declarationOk: 'Declaration {path}: signed with this user\'s key, intact and fresh; servers: {count}.',
   failed: 'The doctor could not finish: {error}.',
   whyNoBundle: 'the profile does not load the bridge',
+  policyRefused: 'The DSH policy {file} cannot be used ({rule}): every server is withheld.',
+  policyOk: 'DSH policy: {files}.',
   whyLspPackages: 'the profile cannot load the language-server packages',
   asksHeadless: 'DSH asks before it starts, and a headless run has no one to answer: it does not start there',
   summary: 'Would mount: {mount}; would not: {notMount}.',
@@ -47,7 +49,7 @@ export type Args = PlanArgs;
 
 /** A fact of the DSH install (what the session plan cannot know). */
 export interface DoctorFinding {
-  area: 'node' | 'launcher' | 'profile' | 'bundle' | 'hmr';
+  area: 'node' | 'launcher' | 'profile' | 'bundle' | 'hmr' | 'policy';
   status: DoctorStatus;
   message: DoctorMessage;
   args: Args;
@@ -158,11 +160,18 @@ function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: Doct
   // dsh-headless runs one request with no one to answer DSH's questions; a missing profile is taken as the default, headless.
   const headless = !state.exists || state.bundles.includes('@deepseek-ai/dsh-headless');
 
+  // The machine's DSH policy files (the plan withholds what they block; a refused file blocks everything).
+  for (const file of plan.policy ?? []) {
+    if (file.refused) add({ area: 'policy', status: 'fail', message: 'policyRefused', args: { file: file.file, rule: file.refused }, fix: planFix('policy', { workspace: plan.declaration.folder ?? request.folder }).command });
+  }
+  if (plan.policy?.length && !plan.policy.some((f) => f.refused)) add({ area: 'policy', status: 'ok', message: 'policyOk', args: { files: plan.policy.map((f) => `${f.file} (${f.origin})`).join(', ') } });
+
   // Per server: the plan's outcome, and whether the install lets it mount.
-  // What holds for the whole declaration comes first, then what the install lacks, then the item's own reason.
+  // What holds for the whole declaration comes first (and the machine's policy: no setup step
+  // changes it), then what the install lacks, then the item's own reason.
   const verdict = (name: string, serverName: string, outcome: PlanOutcome, reason: SessionPlan['servers'][number]['reason'], lspRow = false): ServerVerdict => {
     const base = { name, serverName, outcome };
-    const ownReason = plan.blocked.length === 0 && reason.code !== 'refused-at-export' && reason.code !== 'not-exported';
+    const ownReason = plan.blocked.length === 0 && reason.code !== 'refused-at-export' && reason.code !== 'not-exported' && !reason.code.startsWith('dsh-policy-');
     if (ownReason && !bundleLoaded && state.exists) return { ...base, mount: false, why: 'whyNoBundle', args: {}, fix: installFix };
     if (ownReason && lspRow && reason.code !== 'lsp-invalid-entry' && install.lspPackagesMissing.length && state.exists) return { ...base, mount: false, why: 'whyLspPackages', args: {}, fix: installFix };
     const mount = outcome === 'starts' || (outcome === 'asks' && !headless);

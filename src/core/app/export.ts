@@ -32,11 +32,19 @@ export function buildDeclarationBody(analysis: Analysis, folder: string, section
     source: { path: analysis.sourcePath, sha256: analysis.sourceSha256 },
     ...(analysis.sources?.length ? { sources: analysis.sources } : {}),
     ...(analysis.mcpAccess && analysis.mcpAccess !== 'all' ? { mcpAccess: analysis.mcpAccess } : {}),
+    ...policyRecord(analysis),
     inputs: analysis.inputs,
     servers: analysis.servers,
     rejected: analysis.rejected,
     ...sections,
   };
+}
+
+/** The declaration's `policy`: the rules' digest and VS Code's policy file when present at the export. */
+function policyRecord(analysis: Analysis): Pick<DeclarationBody, 'policy'> {
+  const file = analysis.policyFile?.sha256 ? analysis.policyFile : undefined;
+  if (!analysis.policyDigest && !file) return {};
+  return { policy: { ...(analysis.policyDigest ? { digest: analysis.policyDigest } : {}), ...(file ? { file } : {}) } };
 }
 
 /**

@@ -19,6 +19,7 @@ import { declarationIgnoreProblem, IGNORE_FILE, MAX_IGNORE_BYTES } from '../mcp/
 import { mergeSources, type SourceRead } from '../mcp/mergeSources';
 import { decodeText, EMPTY_RANGE, LineIndex } from '../json/text';
 import type { ReadResult } from '../node/reader';
+import { applyEditorPolicy, readEditorPolicy, type PolicySettingsView } from '../policy/editorPolicy';
 import type { Ports } from './ports';
 
 export function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Problem {
@@ -71,7 +72,14 @@ export async function analyzeFolder(ports: Pick<Ports, 'files'>, options: Analyz
   const committable = await declarationCommittable(ports, options.folder, unsaved?.(IGNORE_FILE));
   if (committable) merged.problems.push(committable);
   const mcpAccess = effectiveMcpAccess(options.resolveConfig?.(MCP_ACCESS_SETTING));
-  return mcpAccess === 'all' ? merged : { ...merged, mcpAccess };
+  // The organization's policy decides what is exported, after collisions (a blocked server keeps its name).
+  const policed = applyEditorPolicy(mcpAccess === 'all' ? merged : { ...merged, mcpAccess }, readEditorPolicy(policyView(options)));
+  return options.vscodePolicyFile ? { ...policed, policyFile: options.vscodePolicyFile } : policed;
+}
+
+/** The policy settings as the face sees them (no settings: nothing set). */
+export function policyView(options: Pick<AnalyzeOptions, 'resolveConfig' | 'policySettings'>): PolicySettingsView {
+  return { effective: (key) => options.resolveConfig?.(key), ...options.policySettings };
 }
 
 /**

@@ -9,7 +9,8 @@
  * values, skill-root trust, probed tool pins) and the environment (`${env:}`). Per cargo:
  *
  * - MCP servers: `starts` (trust mode `pinned` and the pin approved), `asks` (DSH asks inside the
- *   turn: mode `ask`, or `pinned` without an approval of this pin) or `withheld`; and per server
+ *   turn: mode `ask`, or `pinned` without an approval of this pin) or `withheld` (the machine's DSH
+ *   policy, read at every plan, decides first on the launch as it would start); and per server
  *   its tools: the choice and pins of the declaration, the last probe the host store recorded,
  *   each known tool `offered`, `left-out`, `unpinned` or `withheld`.
  * - Language servers: one outcome for the `lsp` section (one row, one pin), by the same rules.
@@ -28,11 +29,13 @@ import { publicToolName } from '../mcp/toolNames';
 import type { ProbedServerRecord } from '../node/hostStore';
 import type { Analysis } from '../mcp/analyze';
 import type { SettingsView, TrustMode } from '../settings/folderSettings';
+import type { DshPolicyOrigin } from '../policy/dshPolicy';
 import type { SkillGateResult } from '../skills/skillGate';
 import { declarationReasonCode, planFix, reason, type PlanReason } from './planReasons';
 import type { Ports } from './ports';
 import { defaultSkillRoots, gateSessionSkills, type SessionSkillRoots } from './sessionSkills';
-import { verifyFolder } from './verify';
+import { verifyFolder, type VerifySettings } from './verify';
+import { dshPolicyOf, policyBlockOf } from './policyWithheld';
 
 export type PlanOutcome = 'starts' | 'asks' | 'withheld';
 export type ToolState = 'offered' | 'left-out' | 'unpinned' | 'withheld';
@@ -113,11 +116,20 @@ export interface DeclarationPlan {
   exportSeq?: number;
 }
 
+/** One DSH policy file in force (docs/policy.md): `refused` says why it cannot be used (then every server is withheld). */
+export interface PolicyFilePlan {
+  file: string;
+  origin: DshPolicyOrigin;
+  refused?: string;
+}
+
 export interface SessionPlan {
   /** The session folder asked about. */
   cwd: string;
   trustMode: TrustMode;
   declaration: DeclarationPlan;
+  /** The machine's DSH policy files (absent: none). */
+  policy?: PolicyFilePlan[];
   /** Why nothing of the declaration mounts (declaration refused or missing, trust mode `deny`, the store unreadable); empty when it mounts. */
   blocked: PlanReason[];
   /** What holds without stopping the mount (reasons only the editor sees, an unreadable folder record). */
@@ -149,8 +161,10 @@ export interface PlannedSession {
 export interface PlanRequest {
   /** The session folder: a DSH session's cwd, or the folder the editor or the CLI works in. */
   cwd: string;
-  /** The folder's settings as the editor sees them (`chat.mcp.access`); reasons found only through them do not stop DSH. */
+  /** The folder's settings as the editor sees them (`chat.mcp.access`, the MCP server policy); reasons found only through them do not stop DSH. */
   settings?: SettingsView;
+  /** With `settings`: the policy settings beyond their effective values, and VS Code's policy file (see verifyFolder). */
+  verifySettings?: Omit<VerifySettings, 'settings'>;
   /** Skill roots as DSH reads them (the plugin: its filesystem rows); default: DSH's defaults and the declaration's custom roots. */
   skillRoots?: SessionSkillRoots;
   /** false: leave skills out (the plugin's mount step; its skill gate runs the same function apart). */
@@ -162,7 +176,7 @@ export interface PlanRequest {
   tools?: boolean;
 }
 
-type PlanPorts = Pick<Ports, 'dshHome' | 'store' | 'files' | 'env' | 'home' | 'cwd' | 'mcp'>;
+type PlanPorts = Pick<Ports, 'dshHome' | 'store' | 'files' | 'env' | 'home' | 'cwd' | 'mcp' | 'policy'>;
 
 /** The session plan (see the module comment). Never throws. */
 export async function planSession(ports: PlanPorts, request: PlanRequest): Promise<PlannedSession> {
@@ -186,7 +200,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
 
   // DSH is often started in a subfolder: the nearest declaration up to the project root applies.
   const lookup = await ports.files.findDeclarationFolder(cwd, ports.home);
-  const verified = lookup.folder !== undefined ? await verifyFolder(ports, lookup.folder, { settings: request.settings }) : undefined;
+  const verified = lookup.folder !== undefined ? await verifyFolder(ports, lookup.folder, { ...request.verifySettings, settings: request.settings }) : undefined;
   const declaration = verified?.declaration;
   // A reason only the editor's settings show does not stop DSH, which cannot see them.
   const forDsh = verified?.reasons.filter((r) => !r.editorOnly) ?? [];
@@ -243,6 +257,13 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     ? reason('input-missing', { id: missing.name, folder }, planFix('inputs-set', { id: missing.name, workspace: folder }))
     : reason('env-missing', { name: missing.name }, planFix('set-env', { name: missing.name })));
 
+  // The machine's own policy, read at every plan: a file installed or changed applies at once.
+  const policy = await dshPolicyOf(ports);
+  const policyBlock = (server: DeclaredServer): PlanReason | undefined => {
+    const block = policyBlockOf(policy, server, lookupValues);
+    return block && reason(`dsh-${block.code}`, { file: block.file, origin: block.origin, rule: block.rule }, planFix('policy', { workspace: folder }));
+  };
+
   const declared = declaration?.servers ?? [];
   // Values first: a server that cannot start is refused without asking the user. The rows are
   // rendered as the plugin starts them (the envFile read, the cwd resolved now), all at once.
@@ -258,6 +279,9 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     };
     const row = rows[i];
     if (!row) return entry;
+    // The machine's policy first: no setup step can change it. On the launch as it would start.
+    const withheld = policyBlock(server);
+    if (withheld) return { ...entry, reason: withheld };
     if (!row.ok) return { ...entry, reason: row.missing ? missingValue(row.missing) : reason('row-refused', { reason: row.reason }, planFix('check', { workspace: folder })) };
     return { ...entry, ...consent(server.name, server.serverName, server.pin, server.name) };
   });
@@ -304,7 +328,9 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   };
   return {
     plan: {
-      cwd, trustMode, declaration: declarationPlan, blocked, notes, servers,
+      cwd, trustMode, declaration: declarationPlan,
+      ...(policy.layers.length ? { policy: policy.layers.map((l) => ({ file: l.file, origin: l.origin, ...(l.refused ? { refused: l.refused } : {}) })) } : {}),
+      blocked, notes, servers,
       ...(languageServers ? { languageServers } : {}),
       ...(skills ? { skills } : {}),
     },

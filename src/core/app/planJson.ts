@@ -1,5 +1,7 @@
 import type { VerifyResult } from '../declaration/declarationModel';
 import type { PlannedSession, SessionPlan } from './plan';
+import { planMessage } from './planReasons';
+import { formatMessage } from '../problems/problems';
 
 /**
  * The `dsh` object of `dsh-bridge verify --json` and of the editor's *Verify Declaration* (with
@@ -17,6 +19,8 @@ export function planJson(plan: SessionPlan) {
     /** Servers DSH asks about inside the session (none start in a headless run). */
     asks: plan.servers.filter((s) => s.outcome === 'asks').map((s) => s.serverName),
     withheld: plan.servers.filter((s) => s.outcome === 'withheld').map((s) => ({ serverName: s.serverName, code: s.reason.code })),
+    /** Servers the machine's DSH policy withholds, with the rule (also in `withheld`). */
+    policyWithheld: plan.servers.filter((s) => s.reason.code.startsWith('dsh-policy-')).map((s) => ({ serverName: s.serverName, code: s.reason.code, why: planMessage(s.reason, formatMessage) })),
     languageServers: lsp?.outcome === 'starts' ? lsp.servers : [],
     languageServersOutcome: lsp ? lsp.outcome : null,
     languageServersInvalid: lsp?.reason.code === 'lsp-invalid-entry',

@@ -27,6 +27,9 @@ export const PLAN_MESSAGES = {
   'input-missing': 'Input "{id}" has no value stored for {folder}.',
   'env-missing': 'The environment variable {name} is not set where DSH runs.',
   'row-refused': '{reason}.',
+  'dsh-policy-denied': 'Withheld by the DSH policy {file}: its rule {rule} denies it.',
+  'dsh-policy-not-allowed': 'Withheld by the DSH policy {file}: it is not in its allowlist ({rule}).',
+  'dsh-policy-unreadable': 'Withheld: the DSH policy {file} cannot be used ({rule}), so every server is withheld.',
   'lsp-invalid-entry': 'An entry of dsh.lsp.servers is invalid, and DSH then registers none of the language servers.',
   'approved': 'Its pin is approved: it starts without asking.',
   'pin-not-approved': 'Trust mode "pinned" and its pin is not approved: DSH asks before it starts.',
@@ -53,9 +56,10 @@ export type PlanArgs = Record<string, string | number>;
  * - `trust-pinned`: the machine's trust mode; `approve`: one server's (or `lsp`) pin, in `pinned` mode;
  * - `inputs-set`: one input value for the folder; `set-env`: a variable in DSH's environment;
  * - `probe`: probe the server and export again (its tools get pins);
- * - `skills-trust`: review and trust a skill root.
+ * - `skills-trust`: review and trust a skill root;
+ * - `policy`: show the MCP server policy in force and what it blocks (only its owner can change it).
  */
-export type PlanFixCode = 'export' | 'check' | 'trust-pinned' | 'approve' | 'inputs-set' | 'set-env' | 'probe' | 'skills-trust';
+export type PlanFixCode = 'export' | 'check' | 'trust-pinned' | 'approve' | 'inputs-set' | 'set-env' | 'probe' | 'skills-trust' | 'policy';
 
 export interface PlanFix {
   code: PlanFixCode;
@@ -87,6 +91,7 @@ export function planFix(code: PlanFixCode, args: Record<string, string>): PlanFi
     'set-env': () => `export ${args.name ?? 'NAME'}=...`,
     probe: () => `dsh-bridge probe ${shellArg(args.name ?? '')} ${ws} && dsh-bridge export ${ws}`,
     'skills-trust': () => `dsh-bridge skills trust ${shellArg(args.root ?? '')} ${ws}`,
+    policy: () => `dsh-bridge policy ${ws}`,
   }[code]();
   return { code, args, command };
 }

@@ -1,7 +1,7 @@
 /**
  * The ports of the use cases: everything a use case reads or writes outside its arguments comes
  * in through one {@link Ports} object (the host store, file access, the environment, the user's
- * home, the clock, the DSH install, MCP server I/O). Each face builds it once
+ * home, the clock, the DSH install, MCP server I/O, the policy files). Each face builds it once
  * (`nodePorts()` in core/node/ports.ts) and hands it to every use case it calls; a test builds
  * its own around a temp DSH home. The use cases import the Node adapters as types only (a lint
  * rule), so no I/O of theirs goes around a port.
@@ -14,6 +14,8 @@ import type { HostStore } from '../node/hostStore';
 import type { McpRow, RowOptions, RowResult } from '../node/mcpRow';
 import type { RowProbe, RowProbeOptions } from '../node/probe/probeClient';
 import type { ReadResult } from '../node/reader';
+import type { VscodePolicyFile } from '../node/policyFiles';
+import type { DshPolicy } from '../policy/dshPolicy';
 import type { DeclaredServer } from '../declaration/declarationModel';
 import type { TemplateLookup } from '../declaration/template';
 import type { CommandResolver } from '../lsp/lsp';
@@ -46,6 +48,16 @@ export interface FilePort {
   readonly skills: SkillFs;
 }
 
+/** The MCP server policy files of this machine (never a workspace's). */
+export interface PolicyPort {
+  /** Where VS Code reads its policy file (Linux), when a face names none. */
+  readonly vscodePolicyFile: string;
+  /** VS Code's policy file: its MCP policies and the digest of its bytes. */
+  readVscodePolicyFile(file: string): Promise<VscodePolicyFile>;
+  /** The DSH side's policy in force (the administrator's files, then the user's in the DSH home). */
+  readDshPolicy(): Promise<DshPolicy>;
+}
+
 /** The DSH install on this machine (the doctor's facts). */
 export interface DshInstallPort {
   inspect(profile: string, bundleMatches?: (installedDir: string) => boolean): DshInstallFacts;
@@ -74,4 +86,5 @@ export interface Ports {
   readonly resolveCommand: CommandResolver;
   readonly dshInstall: DshInstallPort;
   readonly mcp: McpPort;
+  readonly policy: PolicyPort;
 }

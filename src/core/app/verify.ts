@@ -11,8 +11,10 @@ import { signDigest } from '../declaration/declaration';
 import { lspSectionPinMatches } from '../lsp/lspSection';
 import { findDuplicateKeys, parseJsonc } from '../json/jsonTree';
 import { declarationReadDotMcp, DOT_MCP_SOURCE, dotMcpDiscoveryOn, effectiveMcpAccess, MCP_ACCESS_SETTING } from '../mcp/sources';
+import type { AnalyzeOptions } from '../mcp/analyze';
 import type { SettingsView } from '../settings/folderSettings';
-import { changedSources } from './folderSources';
+import { editorPolicyDigest, POLICY_SETTING, readEditorPolicy } from '../policy/editorPolicy';
+import { changedSources, policyView } from './folderSources';
 import type { Ports } from './ports';
 
 const MAX_DECLARATION_BYTES = 8 * 1024 * 1024;
@@ -76,21 +78,33 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** What a face knows of the folder's settings (the DSH side knows none of them). */
+export interface VerifySettings {
+  /** The folder's effective settings: `chat.mcp.access` and the MCP server policy are checked against the export's. */
+  settings?: SettingsView;
+  /** The policy settings beyond their effective values (see core/policy/editorPolicy). */
+  policySettings?: AnalyzeOptions['policySettings'];
+  /** VS Code's policy file where the face reads it (default: the policy port's). */
+  vscodePolicyFile?: string;
+}
+
 /**
  * Checks a folder's declaration (see the module comment). `settings`, when the face knows the
  * folder's settings (the editor, the CLI), also checks that `chat.mcp.access` still chooses the
- * files the export read; the DSH side, which cannot see VS Code's settings, leaves it out.
+ * files the export read and that the MCP server policy is the export's; the DSH side, which
+ * cannot see VS Code's settings, leaves that out. VS Code's policy file is checked for every face.
  * Never throws.
  */
-export async function verifyFolder(ports: Pick<Ports, 'store' | 'files'>, folderPath: string, options: { settings?: SettingsView } = {}): Promise<VerifyResult> {
+export async function verifyFolder(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folderPath: string, options: VerifySettings = {}): Promise<VerifyResult> {
   try {
-    return await verify(ports, path.resolve(folderPath), options.settings);
+    return await verify(ports, path.resolve(folderPath), options);
   } catch (error) {
     return { ok: false, reasons: [{ code: 'unreadable', message: `the declaration cannot be checked (${error instanceof Error ? error.message : String(error)})` }] };
   }
 }
 
-async function verify(ports: Pick<Ports, 'store' | 'files'>, folder: string, settings: SettingsView | undefined): Promise<VerifyResult> {
+async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: string, options: VerifySettings): Promise<VerifyResult> {
+  const { settings } = options;
   const fail = (reason: Reason): VerifyResult => ({ ok: false, reasons: [reason] });
   const read = await ports.files.readWorkspaceFile(folder, DECLARATION_PATH, MAX_DECLARATION_BYTES);
   if (!read.ok) {
@@ -144,8 +158,28 @@ async function verify(ports: Pick<Ports, 'store' | 'files'>, folder: string, set
     const readThen = declarationReadDotMcp(declaration);
     if (dotMcpDiscoveryOn(now) !== readThen) {
       const was = declaration.mcpAccess ?? (readThen ? 'all' : 'none or registry');
-      reasons.push({ code: 'stale', editorOnly: true, message: `${MCP_ACCESS_SETTING} is "${now}" now ("${was}" at the export): VS Code ${readThen ? 'no longer reads' : 'now reads'} ${DOT_MCP_SOURCE.path}` });
+      reasons.push({ code: 'stale', editorOnly: true, setting: MCP_ACCESS_SETTING, message: `${MCP_ACCESS_SETTING} is "${now}" now ("${was}" at the export): VS Code ${readThen ? 'no longer reads' : 'now reads'} ${DOT_MCP_SOURCE.path}` });
+    }
+    const digestNow = editorPolicyDigest(readEditorPolicy(policyView({ resolveConfig: settings, policySettings: options.policySettings })));
+    if (digestNow !== declaration.policy?.digest) {
+      reasons.push({ code: 'stale', editorOnly: true, setting: 'policy', message: `the editor's MCP server policy (${POLICY_SETTING.allowed}, ${POLICY_SETTING.denied}, ${POLICY_SETTING.managedOnly}) changed since the export` });
     }
   }
+  // VS Code's policy file is seen by every face on the machine, the DSH side included.
+  const policyFileChange = await vscodePolicyFileChange(ports, declaration.policy?.file, options.vscodePolicyFile ?? ports.policy.vscodePolicyFile);
+  if (policyFileChange) reasons.push({ code: 'stale', message: policyFileChange });
   return { ok: reasons.length === 0, reasons, declaration };
+}
+
+/**
+ * Whether VS Code's policy file differs from the one the export read: the pinned file changed or
+ * went away, or (no pin) a file now exists at `defaultPath`. A message, or undefined.
+ */
+async function vscodePolicyFileChange(ports: Pick<Ports, 'policy'>, pinned: { path: string; sha256: string | null } | undefined, defaultPath: string): Promise<string | undefined> {
+  const file = pinned?.path ?? defaultPath;
+  const now = await ports.policy.readVscodePolicyFile(file);
+  const was = pinned?.sha256 ?? null;
+  if (now.sha256 === was) return undefined;
+  if (was === null) return `VS Code's policy file ${file} appeared since the export`;
+  return now.sha256 === null ? `VS Code's policy file ${file} was removed since the export` : `VS Code's policy file ${file} changed since the export`;
 }

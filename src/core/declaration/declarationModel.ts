@@ -176,6 +176,16 @@ export const DeclarationSchema = z.strictObject({
    * (the default): it decides whether `.mcp.json` is read, so a change of it makes the declaration stale.
    */
   mcpAccess: z.optional(z.enum(['all', 'registry', 'none'])),
+  /**
+   * The editor policy the export applied (docs/policy.md): `digest` of its server rules
+   * (`chat.mcp.allowedServers`, `deniedServers`, `allowManagedServersOnly`), and VS Code's policy
+   * file where it was read (`sha256` null: absent). Written when either is there; a change of
+   * either makes the declaration stale.
+   */
+  policy: z.optional(z.strictObject({
+    digest: z.optional(sha256PinSchema),
+    file: z.optional(z.strictObject({ path: z.string().check(z.minLength(1)), sha256: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))) })),
+  })),
   inputs: z.array(DeclaredInputSchema),
   servers: z.array(DeclaredServerSchema),
   rejected: z.array(RejectedServerSchema),
@@ -199,6 +209,6 @@ export interface VerifyResult {
    * `editorOnly`: found only through the editor's settings (`chat.mcp.access`), which the DSH side
    * cannot see: the declaration is stale for the editor and the CLI, but DSH still mounts it.
    */
-  reasons: Array<{ code: VerifyCode; message: string; editorOnly?: true }>;
+  reasons: Array<{ code: VerifyCode; message: string; editorOnly?: true; setting?: string }>;
   declaration?: Declaration;
 }

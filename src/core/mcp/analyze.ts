@@ -54,6 +54,14 @@ export function invalidExportOptions(options: ExportOptions): string[] {
 
 export interface AnalyzeOptions extends VariableContext, ExportOptions {
   limits?: Partial<Limits>;
+  /**
+   * The policy settings beyond their effective values (`resolveConfig`): the value the
+   * organization's policy itself sets, when the face can tell, and each settings level's value
+   * (see core/policy/editorPolicy).
+   */
+  policySettings?: { policy?: (key: string) => unknown; layers?: (key: string) => readonly unknown[] };
+  /** VS Code's policy file where the face read it (Linux), pinned: a change makes the declaration stale. */
+  vscodePolicyFile?: { path: string; sha256: string | null };
   /** The multi-root workspace file that holds the folder (absolute): its `settings.mcp` servers are exported too. */
   codeWorkspaceFile?: string;
 }
@@ -91,6 +99,10 @@ export interface Analysis {
    * name owns it (see mergeSources).
    */
   entries?: ReadonlyArray<ServerEntryKey>;
+  /** The digest of the editor policy's server rules the export applied (core/policy/editorPolicy); absent: none. */
+  policyDigest?: string;
+  /** VS Code's policy file as read at the export (absent: not read, or not there). */
+  policyFile?: { path: string; sha256: string | null };
 }
 
 /** A server's name where it is written. */

@@ -15,6 +15,7 @@ import type { RowProbe, RowProbeOptions } from './probe/probeClient';
 import { createPathResolver } from './commandPath';
 import { readRegularFile, readWorkspaceFile } from './reader';
 import { nodeSkillFs } from './skillFs';
+import { readDshPolicy, readVscodePolicyFile, VSCODE_POLICY_FILE } from './policyFiles';
 
 export interface NodePortsOptions extends HostStoreOptions {
   dshHome: string;
@@ -57,6 +58,11 @@ export function nodePorts(options: NodePortsOptions) {
       probeRow: options.probeRow ?? (async (): Promise<RowProbe> => {
         throw new Error('this face does not probe MCP servers');
       }),
+    },
+    policy: {
+      vscodePolicyFile: VSCODE_POLICY_FILE,
+      readVscodePolicyFile,
+      readDshPolicy: () => readDshPolicy(options.dshHome, env),
     },
   };
 }

@@ -48,6 +48,10 @@ export const PROBLEM_CODES = {
   'input-controls-url-host': ['warning', 'Input "{id}" decides which host this server connects to; whoever supplies it chooses where your headers go.'],
   'insecure-url': ['warning', 'Plain http:// to a non-loopback host sends everything, headers included, unencrypted. Use https://.'],
   'url-credentials': ['error', 'The URL carries user credentials; they would be stored in the declaration. Use a header with an input instead.'],
+  'policy-denied': ['error', 'Server "{name}" is blocked by your organization\'s policy ({setting}: {rule}); it is not exported to DSH. Ask your administrator.'],
+  'policy-not-allowed': ['error', 'Server "{name}" is not among the servers your organization allows ({rule}); it is not exported to DSH. Ask your administrator.'],
+  'policy-unresolved': ['error', 'Server "{name}" has an input or environment variable in its command or URL, so the policy rule {rule} ({setting}) can only be checked on the value VS Code resolves when it starts the server; the export cannot, so it is not exported to DSH.'],
+  'policy-access': ['error', 'MCP servers from workspace files are turned off by {rule}; server "{name}" is not exported to DSH.'],
   'unpinned-package': ['info', '{launcher} runs whatever version is newest at start; pin a version ({hint}) so DSH runs what you reviewed.'],
 } as const satisfies Record<string, readonly [Severity, string]>;
 

@@ -34,7 +34,11 @@ export const SETTING = {
  * Settings whose scope is `application` or `machine` in package.json: VS Code ignores them in
  * workspace and folder settings, so a repository cannot set them.
  */
-export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([SETTING.trustMode, SETTING.home, SETTING.customSkillRoots]);
+export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
+  SETTING.trustMode, SETTING.home, SETTING.customSkillRoots,
+  // VS Code's MCP server policy settings (application scope): a repository can neither widen nor set them.
+  'chat.mcp.allowedServers', 'chat.mcp.deniedServers', 'chat.mcp.allowManagedServersOnly',
+]);
 
 /**
  * Settings of VS Code's `window` scope the bridge reads: a folder of a multi-root workspace cannot
@@ -101,6 +105,10 @@ export interface FolderIdentity {
   settingLayers?: (key: string) => SettingLayerValue[];
   /** The `.code-workspace` file of a multi-root workspace that holds the folder (absolute), if any. */
   codeWorkspaceFile?: string;
+  /** The policy settings beyond `settings` (the policy's own value, each level's), see core/policy/editorPolicy. */
+  policySettings?: AnalyzeOptions['policySettings'];
+  /** VS Code's policy file as the face read it, pinned into the declaration. */
+  vscodePolicyFile?: AnalyzeOptions['vscodePolicyFile'];
 }
 
 /** The layers of a setting for a folder, lowest priority first (see {@link FolderIdentity.settingLayers}). */
@@ -116,6 +124,8 @@ export function folderAnalyzeOptions(identity: FolderIdentity): AnalyzeOptions {
     userHome: identity.userHome,
     resolveConfig: identity.settings,
     ...(identity.codeWorkspaceFile ? { codeWorkspaceFile: identity.codeWorkspaceFile } : {}),
+    ...(identity.policySettings ? { policySettings: identity.policySettings } : {}),
+    ...(identity.vscodePolicyFile ? { vscodePolicyFile: identity.vscodePolicyFile } : {}),
     ...readExportSettings(identity.settings, identity.invalidSetting ?? (() => undefined)),
   };
 }

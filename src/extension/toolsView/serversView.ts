@@ -173,7 +173,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     if (!analysed) return undefined;
     const store = this.ctx.hostStore();
     const [verify, record, text, records, trustMode] = await Promise.all([
-      verifyFolder(this.ctx.ports(), folder.uri.fsPath, { settings: this.ctx.config.folder(folder).view }),
+      verifyFolder(this.ctx.ports(), folder.uri.fsPath, { settings: this.ctx.config.folder(folder).view, policySettings: this.ctx.config.folder(folder).policySettings }),
       this.ctx.storedFolder(folder.uri.fsPath).catch(() => undefined),
       this.sourceText(folder),
       store.probedServers(folder.uri.fsPath).catch((error: unknown) => {

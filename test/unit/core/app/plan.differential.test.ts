@@ -1,10 +1,10 @@
 // The differential test of "what does a DSH session here get?": over generated workspace states
 // (sources, trust mode, approvals, input values, the environment, skill roots, tool choices and
-// pins, edits after the export, tampering, subfolder sessions), the DSH plugin's mount decision
-// (its real mount rule and tool gate over the plan it computes), `dsh-bridge verify --json` and
-// `dsh-bridge doctor --json` (the real CLI entry, run in-process: 2,000 processes would take
-// minutes on two cores), and the editor's view model agree on every state, and agree with a
-// model of the rules written here from the docs (docs/session-plan.md).
+// pins, edits after the export, tampering, subfolder sessions, the user's DSH policy file), the
+// DSH plugin's mount decision (its real mount rule and tool gate over the plan it computes),
+// `dsh-bridge verify --json` and `dsh-bridge doctor --json` (the real CLI entry, run in-process:
+// 2,000 processes would take minutes on two cores), and the editor's view model agree on every
+// state, and agree with a model of the rules written here from the docs (docs/session-plan.md).
 //
 // DSH_DIFF_RUNS sets the number of states (default 1000); DSH_DIFF_SEED replays one run.
 import { strict as assert } from 'node:assert';
@@ -56,6 +56,8 @@ const stateArb = fc.record({
   lsp: fc.constantFrom('none', 'ok', 'env', 'invalid'),
   lspApproved: fc.boolean(),
   skills: fc.constantFrom('none', 'untrusted', 'trusted'),
+  // The user's DSH policy file in the DSH home (docs/policy.md).
+  policy: fc.constantFrom('none', 'none', 'deny-s0', 'allow-s0', 'broken'),
 });
 type State = typeof stateArb extends fc.Arbitrary<infer T> ? T : never;
 
@@ -68,6 +70,9 @@ function modelOutcomes(state: State, names: string[]): Record<string, string> {
     if (s.sse) out[name] = 'withheld refused-at-export';
     else if (declarationCode[state.edit]) out[name] = `withheld ${declarationCode[state.edit]}`;
     else if (state.trust === 'deny') out[name] = 'withheld trust-deny';
+    else if (state.policy === 'broken') out[name] = 'withheld dsh-policy-unreadable';
+    else if (state.policy === 'deny-s0' && name === 's0') out[name] = 'withheld dsh-policy-denied';
+    else if (state.policy === 'allow-s0' && name !== 's0') out[name] = 'withheld dsh-policy-not-allowed';
     else if (s.input && !state.storeInputs) out[name] = 'withheld input-missing';
     else if (s.env && !state.envSet) out[name] = 'withheld env-missing';
     else if (s.cwd && state.edit === 'cwd-gone') out[name] = 'withheld row-refused';
@@ -161,6 +166,10 @@ async function checkState(state: State, base: string, agentsHome: string): Promi
   if (lspPin && state.lspApproved) await ports.store.approve(folder, LSP_APPROVAL_NAME, lspPin);
   if (state.storeInputs) await ports.store.setInput(folder, 'tok', 'diff-canary');
   await ports.store.setTrustMode(state.trust as 'ask' | 'pinned' | 'deny');
+  if (state.policy !== 'none') {
+    const rules = state.policy === 'deny-s0' ? { deniedServers: [{ serverName: 's0' }] } : { allowedServers: [{ serverName: 's0' }] };
+    writeFileSync(path.join(home, 'bridge/policy.json'), state.policy === 'broken' ? '{ not json' : JSON.stringify(rules));
+  }
   if (state.envSet) process.env[GEN_VAR] = 'set';
   else delete process.env[GEN_VAR];
   if (state.lsp === 'env' && state.envSet) process.env[LSP_VAR] = 'set';

@@ -13,6 +13,7 @@ import { hashSkillRoot } from '../../../../src/core/skills/skills';
 import { nodeSkillFs } from '../../../../src/core/node/skillFs';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
 import { folderAnalyzeOptions, settingsViewOf } from '../../../../src/core/settings/folderSettings';
+import { userPolicyFile } from '../../../../src/core/node/policyFiles';
 import { exportFolder, FILE_PORTS, folderIdentityOf, testPorts, tempDir, workspace } from '../../helpers';
 
 const NODE = process.execPath;
@@ -112,6 +113,37 @@ describe('session plan: MCP servers', function () {
     const { plan } = await p.plan();
     assert.deepEqual(plan.blocked.map((r) => [r.code, r.fix?.command]), [['trust-deny', 'dsh-bridge trust pinned']]);
     assert.deepEqual(outcomes(plan), { fx: 'withheld trust-deny', keyed: 'withheld trust-deny', old: 'withheld refused-at-export' });
+  });
+
+  it('the machine\'s DSH policy withholds on the launch as it would start, before any setup step; a policy file that cannot be used withholds every server', async () => {
+    const p = await project();
+    const fx = p.declaration().servers[0];
+    await p.ports.store.setTrustMode('pinned');
+    await p.ports.store.approve(p.folder, fx.serverName, fx.pin);
+    const policyFile = userPolicyFile(p.home);
+    mkdirSync(path.dirname(policyFile), { recursive: true });
+    // Denied by its resolved command: the input's value is part of what the rule sees.
+    writeFileSync(policyFile, JSON.stringify({ deniedServers: [{ serverCommand: [NODE, 'fx.js'] }] }));
+    let { plan } = await p.plan();
+    assert.deepEqual(plan.policy, [{ file: policyFile, origin: 'user' }]);
+    assert.deepEqual(outcomes(plan), { fx: 'withheld dsh-policy-denied', keyed: 'withheld input-missing', old: 'withheld refused-at-export' });
+    const denied = plan.servers[0].reason;
+    assert.deepEqual(denied.args, { file: policyFile, origin: 'user', rule: JSON.stringify({ serverCommand: [NODE, 'fx.js'] }) });
+    assert.equal(denied.fix?.command, `dsh-bridge policy --workspace ${p.folder}`);
+    // An allowlist: what it does not name is withheld, even with a value missing (no setup step changes it).
+    writeFileSync(policyFile, JSON.stringify({ allowedServers: [{ serverName: 'fx' }] }));
+    ({ plan } = await p.plan());
+    assert.deepEqual(outcomes(plan), { fx: 'starts approved', keyed: 'withheld dsh-policy-not-allowed', old: 'withheld refused-at-export' });
+    // A file that cannot be used fails closed.
+    writeFileSync(policyFile, '{ not json');
+    ({ plan } = await p.plan());
+    assert.deepEqual(plan.policy, [{ file: policyFile, origin: 'user', refused: 'it is not valid JSON' }]);
+    assert.deepEqual(outcomes(plan), { fx: 'withheld dsh-policy-unreadable', keyed: 'withheld dsh-policy-unreadable', old: 'withheld refused-at-export' });
+    // Removed: it applies at once, nothing is kept.
+    rmSync(policyFile);
+    ({ plan } = await p.plan());
+    assert.equal(plan.policy, undefined);
+    assert.equal(outcomes(plan).fx, 'starts approved');
   });
 
   it('a row DSH Bridge would not start (its cwd is gone) is withheld with the row\'s reason', async () => {
