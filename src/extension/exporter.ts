@@ -12,6 +12,8 @@ import type { InputSecrets } from './secrets';
 import type { Ctx } from './ctx';
 import { isTrusted } from './trust';
 import { codeWorkspaceFile, fileFolders, mcpJsonUri } from './mcpFiles';
+import { settingsFileRefs, userSettingsUri } from './settingLayers';
+import { toolSettingLayers } from './toolsView/toolSettings';
 import { countOf } from '../core/problems/plural';
 
 /** What one export run did; returned by the command (nothing secret in it). */
@@ -92,6 +94,9 @@ export class Exporter {
           policySettings: config.policySettings,
           ...(config.identity.vscodePolicyFile ? { vscodePolicyFile: config.identity.vscodePolicyFile } : {}),
           ...(codeWorkspaceFile() ? { codeWorkspaceFile: codeWorkspaceFile() } : {}),
+          // dsh.tools: every layer narrows (the merged value would let a folder's list replace the user's).
+          settingLayers: toolSettingLayers(folder),
+          settingsFiles: settingsFileRefs(userSettingsUri(this.ctx.globalStorageUri)),
         });
       } catch (error) {
         return refused(error, folder);
