@@ -131,6 +131,28 @@ describe('ws-tools: DSH: Probe MCP Servers on real servers', function () {
     assert.strictEqual(now.inputSchema, pinned.inputSchema);
   });
 
+  it('a narrowing of dsh.tools (what a checkbox writes) with dsh.export.auto is exported at once; a wider one makes the status say stale and waits for Export', async function () {
+    const declPath = path.join(folderPath(), '.dsh', 'declaration.json');
+    const status = () => extension().exports.status();
+    await setting('export.auto', 'onSave');
+    try {
+      await waitFor(() => (status().state?.state === 'up-to-date' ? true : undefined), 20000, `fresh before (now ${JSON.stringify(status())})`);
+      await setting('tools', { notes: { exclude: ['danger', 'add'] } }, vscode.ConfigurationTarget.WorkspaceFolder);
+      await waitFor(() => ((readDecl().servers.find((s) => s.name === 'notes').tools?.choice?.exclude ?? []).includes('add') ? true : undefined), 20000, 'the narrowing exported by itself');
+      await waitFor(() => (status().state?.state === 'up-to-date' ? true : undefined), 20000, `fresh after the narrowing (now ${JSON.stringify(status())})`);
+      const before = fs.readFileSync(declPath, 'utf8');
+      await setting('tools', { notes: { exclude: ['danger'] } }, vscode.ConfigurationTarget.WorkspaceFolder);
+      await waitFor(() => (status().state?.state === 'stale' ? true : undefined), 20000, `stale after the wider choice (now ${JSON.stringify(status())})`);
+      assert.match(status().detail, /stale: dsh\.tools changed since the export; DSH withholds the declaration until you export/);
+      assert.strictEqual(fs.readFileSync(declPath, 'utf8'), before, 'a wider choice is never applied without the export');
+    } finally {
+      await setting('export.auto', undefined);
+    }
+    const summary = await vscode.commands.executeCommand('dsh.exportMcpServers', workspaceFolder().uri);
+    assert.strictEqual(summary.outcome, 'exported');
+    assert.deepStrictEqual(readDecl().servers.find((s) => s.name === 'notes').tools.choice, { exclude: ['danger'] });
+  });
+
   it('a secret a server puts in a tool description is masked in the view, and "Forget Stored MCP Input Values" leaves it nowhere in the DSH home', async function () {
     const canary = 'canary-editor-0123456789abcdefghijkl';
     const scripted = path.join(extension().extensionPath, 'test', 'fixtures', 'mcp-servers', 'scripted-server.mjs');
