@@ -1,6 +1,6 @@
 /**
  * The settings that change what a DSH session gets (`dsh.tools`, `dsh.lsp.servers`,
- * `dsh.skills.customRoots`, `dsh.export.*`), pinned per settings file: the export records, for
+ * `dsh.skills.customRoots`, the `dsh.export.*` values every row carries), pinned per settings file: the export records, for
  * each file a face reads a layer from, the SHA-256 of each of these settings' value in that file;
  * `verify` reads the same files again (every face can: they are files, not the editor's memory)
  * and reports `stale`, naming the file and the setting, when one of them changed.
@@ -10,8 +10,13 @@ import { canonicalHash } from '../json/canonicalJson';
 import { decodeText } from '../json/text';
 import { SETTING, settingLayersFromFiles, type SettingsFileLayer } from './folderSettings';
 
-/** The settings pinned, in the order they are reported; `dsh.export` is the whole `dsh.export.*` group. */
-export const SESSION_SETTINGS: readonly string[] = [SETTING.tools, SETTING.lspServers, SETTING.customSkillRoots, 'dsh.export'];
+/**
+ * The settings pinned, in the order they are reported: those that change what a session gets.
+ * `dsh.export.auto` is not one (it says when the editor exports, not what).
+ */
+export const SESSION_SETTINGS: readonly string[] = [
+  SETTING.tools, SETTING.lspServers, SETTING.customSkillRoots, SETTING.toolCallTimeoutMs, SETTING.failOnStartupError, SETTING.reconnect,
+];
 
 /** The layer of a settings file, and the file (absolute, or relative to the folder: `.vscode/settings.json`). */
 export interface SettingsFileRef {

@@ -89,7 +89,8 @@ describe('ws-tools: DSH: Probe MCP Servers on real servers', function () {
       return byLabel(s.items, 'notes')?.children.length ? s : undefined;
     }, 20000, 'the tools of "notes" in the view');
     const notes = byLabel(v.items, 'notes');
-    assert.match(notes.description, /^exported · 3 tools · ~\d+ tokens$/);
+    // Probed after the export: the declaration no longer has the pins the probe recorded, so it is stale.
+    assert.match(notes.description, /^stale · 3 tools · ~\d+ tokens$/);
     assert.deepStrictEqual(notes.children.map((t) => [t.label, t.checked]), [['echo', true], ['add', true], ['danger', true]]);
     assert.match(notes.children[0].description, /^mcp__notes__echo · ~\d+ tokens$/);
     assert.match(notes.children[0].tooltip, /^Echoes the text back\.\n\nDSH name: mcp__notes__echo\nAdds about \d+ tokens to every request\.$/);
@@ -104,7 +105,7 @@ describe('ws-tools: DSH: Probe MCP Servers on real servers', function () {
       const s = await view();
       return byLabel(byLabel(s.items, 'notes').children, 'danger')?.checked === false ? s : undefined;
     }, 20000, 'danger unchecked');
-    assert.match(byLabel(v.items, 'notes').description, /^exported · 2 of 3 tools · ~\d+ tokens$/);
+    assert.match(byLabel(v.items, 'notes').description, /^stale · 2 of 3 tools · ~\d+ tokens$/);
   });
 
   it('after an export pins the tools, a changed description is a drift diagnostic; "Re-probe and accept" clears it and re-signs', async function () {

@@ -66,9 +66,8 @@ describe('freshness: every settings layer of every session setting, and the prob
         }
         assert.equal(verify.code, 1);
         const stale = verify.json.verify.reasons.filter((r: { code: string }) => r.code === 'stale');
-        const group = key.startsWith('dsh.export.') ? 'dsh.export' : key;
         const file = layer === 'folder' ? '.vscode/settings.json' : p.files[layer];
-        assert.deepEqual(stale.map((r: { message: string }) => r.message), [`${group} in ${file} changed since the export`]);
+        assert.deepEqual(stale.map((r: { message: string }) => r.message), [`${key} in ${file} changed since the export`]);
         // The plan (verify --json's dsh.plan): the declaration is stale, every server withheld, the fix is the export.
         const { plan } = verify.json.dsh;
         assert.deepEqual(plan.blocked.map((r: { code: string }) => r.code), ['declaration-stale']);
@@ -87,6 +86,12 @@ describe('freshness: every settings layer of every session setting, and the prob
       });
     }
   }
+
+  it('dsh.export.auto (when the editor exports, not what) is not pinned', async () => {
+    const p = await exported('folder', { 'dsh.export.auto': 'off' });
+    p.write('folder', { 'dsh.export.auto': 'onSave' });
+    assert.equal((await runCli(['verify', ...p.cli, '--json'])).code, 0);
+  });
 
   it('a folder .vscode/settings.json created after the export with a session setting makes it stale; one with other settings does not', async () => {
     const folder = workspace(SOURCE, { '.git/HEAD': 'ref: refs/heads/main\n' });
