@@ -17,8 +17,10 @@ import type { DeclarationStatus } from './statusItem';
 import type { ToolsFeature } from './toolsView';
 import type { SkillGateResult } from '../core/skills/skillGate';
 import { whichLanguageServer } from './lsp/whichServer';
+import { folderExportOutcome, type FolderExportOutcome } from './decisions';
 import { fileFolders, sourceOf } from './mcpFiles';
 import { explainProblem } from './problemDocs';
+import { sentences } from './l10n';
 import { promptForInput } from './prompts';
 import { requireTrust } from './trust';
 
@@ -174,7 +176,7 @@ export class Commands {
         const openDeclaration = vscode.l10n.t('Open Declaration');
         const showProblems = vscode.l10n.t('Show Problems');
         const nothing = unusable.length === summary.folders.length;
-        const message = nothing ? vscode.l10n.t('Nothing was exported to DSH: {0} has errors.', unusable[0].errorFile ?? '.vscode/mcp.json') : exportMessage(summary);
+        const message = nothing && summary.folders.length === 1 ? vscode.l10n.t('Nothing was exported to DSH: {0} has errors.', unusable[0].errorFile ?? '.vscode/mcp.json') : exportMessage(summary);
         const actions = nothing ? [showProblems] : summary.refused ? [openDeclaration, showProblems] : [openDeclaration];
         const show = summary.folders.some((f) => f.skipped.length) ? showWarning : showInformation;
         void show(message, ...actions).then((c) => {
@@ -331,11 +333,11 @@ export class Commands {
     }
     const none = vscode.l10n.t('none');
     const outlook = dsh
-      ? ` ${vscode.l10n.t('DSH sessions there get MCP servers: {0}; language servers: {1}; skills withheld: {2}.',
-        dsh.servers.join(', ') || none, dsh.languageServers.map((l) => l.id).join(', ') || none, dsh.skills.withheld.map((w) => w.name).join(', ') || none)}`
-      : '';
+      ? [vscode.l10n.t('DSH sessions there get MCP servers: {0}; language servers: {1}; skills withheld: {2}.',
+        dsh.servers.join(', ') || none, dsh.languageServers.map((l) => l.id).join(', ') || none, dsh.skills.withheld.map((w) => w.name).join(', ') || none)]
+      : [];
     if (result.ok) {
-      void showInformation(`${vscode.l10n.t('The DSH declaration of {0} is signed by you and up to date.', folder.name)}${outlook}`);
+      void showInformation(sentences([vscode.l10n.t('The DSH declaration of {0} is signed by you and up to date.', folder.name), ...outlook]));
     } else {
       const exportNow = vscode.l10n.t('Export');
       const words: Record<string, string> = {
@@ -349,7 +351,7 @@ export class Commands {
         rollback: vscode.l10n.t('it is an older export restored over a newer one'),
       };
       const text = [...new Set(reasons.map((r) => words[r.code] ?? r.code))].join('; ');
-      void showWarning(`${vscode.l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text)}${outlook}`, ...(vscode.workspace.isTrusted ? [exportNow] : []))
+      void showWarning(sentences([vscode.l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text), ...outlook]), ...(vscode.workspace.isTrusted ? [exportNow] : []))
         .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMAND.export, folder.uri); });
     }
     const wantsOutlook = typeof options === 'object' && options !== null && (options as { dsh?: unknown }).dsh === true;
@@ -369,7 +371,18 @@ function exportMessage(summary: ExportSummary): string {
   const skipped = summary.folders.flatMap((f) => f.skipped).map((name) => (name === LSP_APPROVAL_NAME ? vscode.l10n.t('language servers') : name));
   if (skipped.length === 1) parts.push(vscode.l10n.t('{0} is not approved: DSH will ask before it starts it.', skipped[0]));
   else if (skipped.length > 1) parts.push(vscode.l10n.t('{0} are not approved: DSH will ask before it starts them.', skipped.join(', ')));
-  return parts.join(' ');
+  // Several folders: each is named with what came of it.
+  if (summary.folders.length > 1) {
+    const named = (outcome: FolderExportOutcome) => summary.folders.filter((f) => folderExportOutcome(f) === outcome).map((f) => f.name);
+    const exported = named('exported');
+    const nothing = named('nothing-to-export');
+    const failed = named('failed');
+    if (exported.length) parts.push(vscode.l10n.t('Exported from {0}.', exported.join(', ')));
+    if (nothing.length) parts.push(vscode.l10n.t('Nothing to export in {0}.', nothing.join(', ')));
+    if (failed.length === 1) parts.push(vscode.l10n.t('Not exported: {0} has errors (see Problems).', failed[0]));
+    else if (failed.length > 1) parts.push(vscode.l10n.t('Not exported: {0} have errors (see Problems).', failed.join(', ')));
+  }
+  return sentences(parts);
 }
 
 async function confirmForget(ids: string[], folder: vscode.WorkspaceFolder): Promise<boolean> {
