@@ -52,7 +52,9 @@ describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, 
 
     await editor.runCommand(exportTitle);
     await editor.waitForWorkspaceFile('.dsh/declaration.json');
-    const expected = `${zh('Exported 1 MCP server to DSH.')} ${zh('1 server was refused: see Problems.')}`;
+    // Chinese sentences run on: no space after the full stop (nor before a number).
+    const expected = `${zh('Exported 1 MCP server to DSH.')}${zh('1 server was refused: see Problems.')}`;
+    assert.doesNotMatch(expected, /[\u3002\uff1a] | \d/);
     const note = await editor.waitForNotification(new RegExp(`^${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
     assert.match(note, CJK);
     const bar = await editor.statusBarItem('dsh-bridge.status', { text: new RegExp(zh('DSH: {0} refused', { 0: 1 })) });
@@ -98,6 +100,8 @@ describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, 
     const text = (await item.innerText()).replace(/\s+/g, ' ');
     assert.match(text, CJK);
     assert.ok(text.includes(nls['config.trustMode'].replace(/`/g, '').slice(0, 40)), `the description is not the Chinese one: ${text}`);
+    // It says what the mode means for the user, not where the bridge keeps it.
+    assert.doesNotMatch(text, /dsh-bridge trust|主目录|host store/);
     // The settings' table of contents lists the category by its Chinese title.
     await page.locator('.settings-editor .settings-toc-container', { hasText: nls['config.category.trust'] }).first().waitFor({ timeout: 10000 });
     console.log(`      setting: ${text.slice(0, 200)}`);
