@@ -39,6 +39,19 @@ describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, 
     console.log(`      diagnostic: ${row.message}`);
     console.log(`      screenshot: ${await editor.screenshot('zh-cn-diagnostic')}`);
 
+    // Its code links to the Chinese page of the problem codes, shipped in the .vsix, at its heading.
+    const page = editor.page;
+    const link = page.locator('.markers-panel .monaco-list-row').getByText('unsupported-transport', { exact: true }).first();
+    await link.click();
+    await page.locator('.tab.active', { hasText: /problem-codes\.zh-cn\.md/ }).waitFor({ timeout: 30000 });
+    const preview = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    await preview.locator('[id="unsupported-transport"]').waitFor({ state: 'visible', timeout: 30000 });
+    const explained = await preview.locator('body').innerText();
+    assert.ok(explained.includes(zh(template, { transport: '*transport*' }).replace(/\*/g, '')), 'the page does not explain the code in Chinese');
+    assert.match(explained, /快速修复/);
+    console.log(`      screenshot: ${await editor.screenshot('zh-cn-problem-code-page')}`);
+    await page.keyboard.press('Control+w');
+
     const exportTitle = `DSH: ${nls['command.export']}`;
     const titles = await editor.paletteTitles('DSH', { waitFor: exportTitle, keepOpen: true });
     assert.ok(titles.includes(exportTitle), `"${exportTitle}" not in ${JSON.stringify(titles)}`);

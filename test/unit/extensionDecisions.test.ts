@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { changedConcerns, declarationState, folderExportOutcome, folderState, inputIndexKey, inputSecretKey, keepForDocument, offersExport, statusHeadline, type FolderFacts } from '../../src/extension/decisions';
+import { changedConcerns, declarationState, folderExportOutcome, folderState, inputIndexKey, inputSecretKey, keepForDocument, offersExport, problemDocsPath, statusHeadline, type FolderFacts } from '../../src/extension/decisions';
 import { analyzeFolder } from '../../src/core/app/export';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
@@ -104,7 +104,7 @@ describe('extension decisions (vscode-free)', () => {
       }
       return folder;
     };
-    const offered = async (folder: string, codeWorkspaceFile?: string) => offersExport(await analyzeFolder({ folder, ...(codeWorkspaceFile ? { codeWorkspaceFile } : {}) }));
+    const offered = async (folder: string, codeWorkspaceFile?: string) => offersExport(await analyzeFolder({ folder, folderName: path.basename(folder), userHome: os.homedir(), ...(codeWorkspaceFile ? { codeWorkspaceFile } : {}) }));
 
     it('offers a folder whose servers come from any file VS Code runs them from, or whose file has errors; not one without servers', async () => {
       const server = '{"command": "node", "args": ["s.js"]}';
@@ -126,5 +126,11 @@ describe('extension decisions (vscode-free)', () => {
       assert.equal(folderExportOutcome({ usable: true, servers: 0 }), 'nothing-to-export');
       assert.equal(folderExportOutcome({ usable: false, servers: 0 }), 'failed');
     });
+  });
+
+  it('links a problem code to its explanation in the editor\'s language: Simplified Chinese, else English', () => {
+    assert.equal(problemDocsPath('zh-cn'), 'docs/problem-codes.zh-cn.md');
+    assert.equal(problemDocsPath('zh-Hans'), 'docs/problem-codes.zh-cn.md');
+    for (const language of ['en', 'zh-tw', 'de', '']) assert.equal(problemDocsPath(language), 'docs/problem-codes.md');
   });
 });
