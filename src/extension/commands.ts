@@ -8,6 +8,7 @@ import { COMMAND, type CommandId } from './commandIds';
 import type { Ctx } from './ctx';
 import type { DiagnosticsOwner } from './diagnostics';
 import { showDoctorReport } from './doctorCommand';
+import { installDshSide } from './dshSide';
 import { InputCommandError, type Exporter, type ExportSummary } from './exporter';
 import type { ImportFlow } from './importFlow';
 import type { LspSettingsCheck } from './lsp/lspSettingsCheck';
@@ -80,6 +81,7 @@ export function commandTable(features: Features, c = new Commands(features)): Re
     [COMMAND.refreshServersView]: () => features.tools.view.refresh(),
     [COMMAND.probeMcpServers]: (node, names) => features.tools.probe(node, names),
     [COMMAND.importMcpServers]: async (arg) => (await features.importFlow()).run(arg),
+    [COMMAND.installDshSide]: () => installDshSide(ctx.config.globalSettings().dshHome, ctx.log),
     [COMMAND.reprobeAndAccept]: (folderUri, name) => features.tools.reprobeAndAccept(folderUri, name),
   };
 }
@@ -333,11 +335,11 @@ export class Commands {
     }
     const none = vscode.l10n.t('none');
     const outlook = dsh
-      ? [vscode.l10n.t('DSH sessions there get MCP servers: {0}; language servers: {1}; skills withheld: {2}.',
-        dsh.servers.join(', ') || none, dsh.languageServers.map((l) => l.id).join(', ') || none, dsh.skills.withheld.map((w) => w.name).join(', ') || none)]
-      : [];
+      ? ` ${vscode.l10n.t('DSH sessions there get MCP servers: {0}; language servers: {1}; skills withheld: {2}.',
+        dsh.servers.join(', ') || none, dsh.languageServers.map((l) => l.id).join(', ') || none, dsh.skills.withheld.map((w) => w.name).join(', ') || none)}`
+      : '';
     if (result.ok) {
-      void showInformation(sentences([vscode.l10n.t('The DSH declaration of {0} is signed by you and up to date.', folder.name), ...outlook]));
+      void showInformation(`${vscode.l10n.t('The DSH declaration of {0} is signed by you and up to date.', folder.name)}${outlook}`);
     } else {
       const exportNow = vscode.l10n.t('Export');
       const words: Record<string, string> = {
@@ -351,7 +353,7 @@ export class Commands {
         rollback: vscode.l10n.t('it is an older export restored over a newer one'),
       };
       const text = [...new Set(reasons.map((r) => words[r.code] ?? r.code))].join('; ');
-      void showWarning(sentences([vscode.l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text), ...outlook]), ...(vscode.workspace.isTrusted ? [exportNow] : []))
+      void showWarning(`${vscode.l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text)}${outlook}`, ...(vscode.workspace.isTrusted ? [exportNow] : []))
         .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMAND.export, folder.uri); });
     }
     const wantsOutlook = typeof options === 'object' && options !== null && (options as { dsh?: unknown }).dsh === true;
