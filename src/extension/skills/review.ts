@@ -87,7 +87,7 @@ export class SkillReview {
     // Restricted Mode: discovery has not read the workspace, so "no root" would be untrue.
     if (!vscode.workspace.isTrusted) {
       const manage = vscode.l10n.t('Manage Workspace Trust');
-      void vscode.window.showInformationMessage(
+      void showInformation(
         vscode.l10n.t('Skill roots are discovered once you trust this workspace: in Restricted Mode DSH Bridge does not read its files, SKILL.md included.'), manage,
       ).then((c) => { if (c === manage) void vscode.commands.executeCommand('workbench.trust.manage'); });
       return this.result('restricted');
