@@ -72,7 +72,7 @@ export function commandTable(features: Features, c = new Commands(features)): Re
     // Second argument: {silent: true} answers without a notification (tests).
     [COMMAND.whichLanguageServer]: (arg, options) => whichLanguageServer(arg, features.lsp, (options ?? {}) as { silent?: boolean }),
     [COMMAND.reviewSkillRoots]: async (arg) => (await features.skills()).review.run(arg),
-    [COMMAND.explainProblem]: (code) => explainProblem(ctx.extensionUri, code),
+    [COMMAND.explainProblem]: (code) => explainProblem(ctx.globalStorageUri, code),
     [COMMAND.openServerEntry]: (node, name) => features.tools.view.openEntry(node, name),
     [COMMAND.exportFromView]: (node) => features.tools.view.exportFolder(node),
     [COMMAND.refreshServersView]: () => features.tools.view.refresh(),

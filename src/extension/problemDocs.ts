@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
+import { problemCodesPage } from '../core/app/problemCodesPage';
 import { COMMAND } from './commandIds';
 
-/** The explanation page of the problem codes, shipped in the .vsix under this exact path. */
-export const PROBLEM_DOCS_PATH = 'docs/problem-codes.md';
+/** The page of the problem codes, written into the extension's storage under this name. */
+export const PROBLEM_DOCS_FILE = 'problem-codes.md';
 
 /**
  * The link of a diagnostic's code. A command link rather than a file link: a file link opens
@@ -14,11 +15,29 @@ export function problemLink(code: string): vscode.Uri {
 }
 
 /**
+ * The page in the extension's storage, as this version words it: written from the catalog (the
+ * .vsix ships no copy: its bundle has every message), replaced whole when it differs.
+ */
+async function writtenPage(storageUri: vscode.Uri): Promise<vscode.Uri> {
+  const page = vscode.Uri.joinPath(storageUri, PROBLEM_DOCS_FILE);
+  const text = problemCodesPage();
+  const current = await vscode.workspace.fs.readFile(page).then((bytes) => Buffer.from(bytes).toString('utf8'), () => undefined);
+  if (current !== text) {
+    await vscode.workspace.fs.createDirectory(storageUri);
+    // Written beside it and renamed over it, so a reader never sees half a page.
+    const temp = vscode.Uri.joinPath(storageUri, `.${PROBLEM_DOCS_FILE}.${process.pid}-${Date.now()}.tmp`);
+    await vscode.workspace.fs.writeFile(temp, Buffer.from(text, 'utf8'));
+    await vscode.workspace.fs.rename(temp, page, { overwrite: true });
+  }
+  return page;
+}
+
+/**
  * Opens the page rendered (the built-in Markdown preview scrolls to a fragment that names a
  * heading), or as text at the heading when the Markdown extension is disabled.
  */
-export async function explainProblem(extensionUri: vscode.Uri, code: unknown): Promise<void> {
-  const page = vscode.Uri.joinPath(extensionUri, ...PROBLEM_DOCS_PATH.split('/'));
+export async function explainProblem(storageUri: vscode.Uri, code: unknown): Promise<void> {
+  const page = await writtenPage(storageUri);
   const anchor = typeof code === 'string' && /^[a-z0-9-]+$/.test(code) ? code : '';
   try {
     await vscode.commands.executeCommand('markdown.showPreview', anchor ? page.with({ fragment: anchor }) : page);

@@ -9,12 +9,14 @@ import { PROBLEM_CATALOG } from '../../src/core/app/problemCatalog';
 const ROOT = path.resolve(__dirname, '../..');
 
 describe('docs and generated files stay in sync with the code', () => {
-  it('docs/problem-codes.md has a heading for every problem code (the diagnostics link to it) and ships in the .vsix', () => {
+  it('docs/problem-codes.md has a heading for every problem code (the diagnostics link to it) and is the page the editor writes', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/gen-docs.ts', '--check'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     const page = readFileSync(path.join(ROOT, 'docs/problem-codes.md'), 'utf8');
     for (const { codes } of PROBLEM_CATALOG) for (const code of Object.keys(codes)) assert.ok(page.includes(`### \`${code}\``), code);
-    assert.match(readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8'), /^!docs\/problem-codes\.md$/m);
+    // The editor writes problemCodesPage() into its storage (src/extension/problemDocs.ts): the
+    // .vsix ships no copy of it (gen-docs --check above keeps the repository's page the same text).
+    assert.doesNotMatch(readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8'), /^!docs\//m);
   });
 
   it('schemas/declaration.schema.json is what the zod model generates', () => {
