@@ -4,6 +4,7 @@ import { LSP_APPROVAL_NAME } from '../core/lsp/lspRow';
 import { analyzeFolder, verifyFolder } from '../core/app/export';
 import { DECLARATION_PATH } from '../core/declaration/declarationModel';
 import { dshOutlook, type DshOutlook } from '../core/app/dshOutlook';
+import { policyWithheld } from '../core/app/policyWithheld';
 import { COMMAND, type CommandId } from './commandIds';
 import type { Ctx } from './ctx';
 import type { DiagnosticsOwner } from './diagnostics';
@@ -325,7 +326,6 @@ export class Commands {
     });
     if (gate) {
       const trustMode = await this.ctx.hostStore().trustMode().catch(() => 'deny' as const);
-      const { policyWithheld } = await import('../core/app/policyWithheld.js');
       dsh = dshOutlook(result, trustMode, gate, (await policyWithheld(result.declaration, dshHome)).withheld);
       this.log.info(`verify ${folder.name}: DSH gets servers [${dsh.servers.join(', ')}], language servers [${dsh.languageServers.map((l) => l.id).join(', ')}], withheld skills [${dsh.skills.withheld.map((w) => w.name).join(', ')}]`);
     }

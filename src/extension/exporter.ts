@@ -11,6 +11,7 @@ import type { InputSecrets } from './secrets';
 import type { Ctx } from './ctx';
 import { isTrusted } from './trust';
 import { codeWorkspaceFile, fileFolders, mcpJsonUri } from './mcpFiles';
+import { prepareFolderExport } from '../core/app/folderExport';
 import { countOf } from '../core/problems/plural';
 
 /** What one export run did; returned by the command (nothing secret in it). */
@@ -76,8 +77,6 @@ export class Exporter {
       return empty('failed', { trustMode });
     };
 
-    // Loaded on first export: the skills code (and its YAML parser) stays out of activation.
-    const { prepareFolderExport } = await import('../core/app/folderExport.js');
     const multiRoot = fileFolders().length > 1;
     const plans: Plan[] = [];
     await this.ctx.config.policyFileReady(); // the export pins VS Code's policy file as it is now

@@ -21,8 +21,8 @@ export interface ExtensionApi {
 /**
  * Composition root. activate() creates the log and registers every command once, each running
  * through the command table's one guard; then it returns: no I/O, and no evaluation of the core
- * on its synchronous path. The features (features.ts, required lazily so the bundler defers its
- * evaluation) start from a timer right after activation, or at once when a command is invoked
+ * on its synchronous path. The features (features.ts, bundled as dist/features.js and required
+ * only then) start from a timer right after activation, or at once when a command is invoked
  * first. A failure to start is logged with its stack and shown once.
  */
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
@@ -38,6 +38,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     if (features || failed) return features;
     const t = performance.now();
     try {
+      // A separate file (scripts/build.mjs), loaded only now.
       const { startFeatures } = require('./features') as typeof import('./features');
       features = startFeatures(context, log);
       startupMs = performance.now() - t;

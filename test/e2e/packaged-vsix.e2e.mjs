@@ -26,7 +26,7 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     log(`vsix ${vsix}: ${fs.statSync(vsix).size} bytes; files: ${listed.join(' ')}`);
     // The allow-list: nothing but the bundle, the manifest and its strings, the icon, the schema and the docs.
     for (const f of listed) {
-      assert.match(f, /^(dist\/extension\.js|package\.json|package\.nls(\.[\w-]+)?\.json|l10n\/.+\.json|media\/icon\.png|media\/readme\/[\w-]+\.png|media\/walkthrough\/[\w-]+\.md|schemas\/.+|docs\/problem-codes\.md|README\.marketplace\.md|CHANGELOG\.md|LICENSE)$/, `unexpected file in the package: ${f}`);
+      assert.match(f, /^(dist\/(extension|features)\.js|package\.json|package\.nls(\.[\w-]+)?\.json|l10n\/.+\.json|media\/icon\.png|media\/readme\/[\w-]+\.png|media\/walkthrough\/[\w-]+\.md|schemas\/.+|README\.marketplace\.md|CHANGELOG\.md|LICENSE)$/, `unexpected file in the package: ${f}`);
     }
     // The Marketplace page is the user README, not the developer one.
     const readme = spawnSync('unzip', ['-p', vsix, 'extension/readme.md'], { encoding: 'utf8' }).stdout;

@@ -6,7 +6,7 @@ import { DANGER_MESSAGES, reviewLaunch } from '../../core/mcp/launchReview';
 import { translate } from '../l10n';
 import { analyzeFolder } from '../../core/app/export';
 import type { HostStore } from '../../core/node/hostStore';
-import type { FolderProbe } from '../../core/app/probe';
+import { probeFolder, type FolderProbe } from '../../core/app/probe';
 import { reviewServers } from '../approval';
 import { fileFolders } from '../mcpFiles';
 import type { Ctx } from '../ctx';
@@ -82,8 +82,6 @@ export class ProbeRunner implements vscode.Disposable {
       this.log.info(`probe of ${folder.name} cancelled: nothing was started`);
       return none('cancelled');
     }
-    // Loaded on first probe: the probe code stays out of the editor's start.
-    const { probeFolder } = await import('../../core/app/probe.js');
     const result = await this.serial(() => vscode.window.withProgress(
       { location: { viewId: SERVERS_VIEW_ID } },
       () => vscode.window.withProgress(
