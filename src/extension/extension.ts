@@ -3,6 +3,7 @@ import { COMMAND, COMMAND_IDS } from './commandIds';
 import type { RunningFeatures } from './features';
 import { showErrorWithLogs } from './log';
 import { visibleLog } from './visible';
+import { l10n } from './l10nLookup';
 
 /** What activate() returns: timings and read-only state for tests; nothing secret. */
 export interface ExtensionApi {
@@ -46,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     } catch (error) {
       failed = true;
       log.error('starting DSH Bridge failed', error);
-      void showErrorWithLogs(log, vscode.l10n.t('DSH Bridge failed to start. The log has the details.'));
+      void showErrorWithLogs(log, l10n.t('DSH Bridge failed to start. The log has the details.'));
     }
     return features;
   };
