@@ -137,7 +137,7 @@ export async function packageVsix(out = path.join(ROOT, 'dist', 'dsh-bridge.vsix
     for (const rel of ['.vscodeignore', 'README.marketplace.md']) copyFileSync(path.join(ROOT, rel), path.join(stage, rel));
     mkdirSync(path.dirname(out), { recursive: true });
     const vsce = require.resolve('@vscode/vsce/vsce');
-    const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--readme-path', 'README.marketplace.md', '--out', path.resolve(out)],
+    const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--githubBranch', 'main', '--readme-path', 'README.marketplace.md', '--out', path.resolve(out)],
       { cwd: stage, encoding: 'utf8', timeout: 300000 });
     log(r.stdout);
     if (r.status !== 0) throw new Error(`vsce package failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);

@@ -54,25 +54,28 @@ export const PROBLEM_FIXES: Readonly<Record<string, string>> = {
   'tool-new': 'The server offers a tool the declaration has no pin for. Check it in the view; the quick fix *Re-probe and accept its tools* pins it (or leave it out with its checkbox, which writes `dsh.tools`).',
 };
 
+/** The words of the page around the catalog's templates and the fixes: l10n messages too. */
+export const PROBLEM_PAGE_WORDS = {
+  title: 'DSH Bridge problem codes',
+  intro: 'Every problem DSH Bridge reports in the editor (and the CLI prints) has a code; the code in the Problems panel links to its entry here: what it means and what to do about it.',
+  severity: { error: 'error', warning: 'warning', info: 'info' } as Readonly<Record<string, string>>,
+} as const;
+
 /**
- * The page every problem code links to (docs/problem-codes.md in the repository, written by
- * `npm run docs`): each code with its severity, its message and what to do. The editor writes
- * the same page into its storage when a code is clicked rather than shipping a copy in the .vsix,
- * whose bundle carries every message already.
+ * The page every problem code links to: each code with its severity, its message and what to do,
+ * every text through `t` (English as it is; the editor passes its l10n lookup, `npm run docs` the
+ * zh-CN bundle). `npm run docs` writes it to docs/problem-codes.md and docs/problem-codes.zh-cn.md
+ * with a line linking the other language (`links`); the editor writes it into its storage when a
+ * code is clicked rather than shipping copies in the .vsix, whose bundles carry every text already.
  */
-export function problemCodesPage(): string {
-  const out: string[] = [
-    '# DSH Bridge problem codes',
-    '',
-    'Every problem DSH Bridge reports in the editor (and the CLI prints) has a code; the code in the',
-    'Problems panel links to its entry here: what it means and what to do about it.',
-    '',
-  ];
+export function problemCodesPage(t: (english: string) => string = (s) => s, links: readonly string[] = []): string {
+  const out: string[] = [`# ${t(PROBLEM_PAGE_WORDS.title)}`, '', t(PROBLEM_PAGE_WORDS.intro), ...links, ''];
   for (const { area, codes } of PROBLEM_CATALOG) {
-    out.push(`## ${area}`, '');
+    out.push(`## ${t(area)}`, '');
     for (const [code, [severity, template]] of Object.entries(codes)) {
-      out.push(`### \`${code}\``, '', `*${severity}* — ${template.replace(/\{(\w+)\}/g, '*$1*')}`, '');
-      if (Object.hasOwn(PROBLEM_FIXES, code)) out.push(PROBLEM_FIXES[code], '');
+      const severityWord = Object.hasOwn(PROBLEM_PAGE_WORDS.severity, severity) ? t(PROBLEM_PAGE_WORDS.severity[severity]) : severity;
+      out.push(`### \`${code}\``, '', `*${severityWord}* — ${t(template).replace(/\{(\w+)\}/g, '*$1*')}`, '');
+      if (Object.hasOwn(PROBLEM_FIXES, code)) out.push(t(PROBLEM_FIXES[code]), '');
     }
   }
   return out.join('\n');
