@@ -11,7 +11,7 @@ import type { ServerTools } from './probeFacts';
 import type { Range } from '../../core/json/text';
 import { visibleLine } from '../../core/json/visibleText';
 
-const FAILED: Record<string, ProbeProblemCode> = {
+export const PROBE_FAILED: Readonly<Record<string, ProbeProblemCode>> = {
   'did-not-start': 'probe-did-not-start',
   'timed-out': 'probe-timed-out',
   'not-mcp': 'probe-not-mcp',
@@ -63,11 +63,11 @@ export class ProbeDiagnostics implements vscode.Disposable, vscode.CodeActionPro
       byFile.set(uri.toString(), entry);
     };
     for (const s of probe?.servers ?? []) {
-      const code = FAILED[s.outcome];
+      const code = Object.hasOwn(PROBE_FAILED, s.outcome) ? PROBE_FAILED[s.outcome] : undefined;
       if (!code) continue;
       const detail = s.message.replace(/^(did not start|timed out|does not speak MCP|not started): /, '');
       const lines = s.stderr.length ? `\n${vscode.l10n.t('First lines of its stderr (secrets masked):')}\n${s.stderr.map(visibleLine).join('\n')}` : '';
-      add(s.name, code, `${message(code, { server: s.name, detail })}${lines}`, code === 'probe-refused' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error);
+      add(s.name, code, `${message(code, { server: s.name, detail })}${lines}`, vscode.DiagnosticSeverity.Warning);
     }
     for (const [server, t] of tools) {
       for (const tool of t.tools) {
