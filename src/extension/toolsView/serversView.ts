@@ -59,7 +59,8 @@ function blockedWords(state: ServerRowState): { short: string; long: string } | 
 /** The words of a server's state: the short one beside its name, and the sentence of its tooltip. */
 function stateWords(row: ServerViewRow): { short: string; long: string } {
   const codes = row.codes.join(', ');
-  const blocked = row.blocked && blockedWords(blockedStateOf(row.blocked.code));
+  // "Not exported" beside a refused entry says nothing new: the entry never is.
+  const blocked = row.blocked && row.blocked.code !== 'no-declaration' ? blockedWords(blockedStateOf(row.blocked.code)) : undefined;
   const withBlocked = (w: { short: string; long: string }) => (blocked ? { short: `${w.short} \u00b7 ${blocked.short}`, long: `${w.long}\n${blocked.long}` } : w);
   switch (row.state) {
     case 'shadowed': return withBlocked({
@@ -103,7 +104,8 @@ const STATE_ICONS: Record<ServerRowState, [string, string | undefined]> = {
 
 /** The folder's count, and the declaration-wide state beside it (stale, deny, ...). */
 function folderWords(view: FolderViewModel): string {
-  const blocked = view.blocked[0] && blockedWords(blockedStateOf(view.blocked[0].code));
+  // Without a declaration every row says "not exported" already.
+  const blocked = view.blocked[0] && view.blocked[0].code !== 'no-declaration' ? blockedWords(blockedStateOf(view.blocked[0].code)) : undefined;
   return blocked && view.rows.length ? `${countWords(view.counts)} \u00b7 ${blocked.short}` : countWords(view.counts);
 }
 
