@@ -122,6 +122,8 @@ export interface FolderViewModel {
   usable: boolean;
   /** Why nothing of the declaration mounts (see {@link PlanViewModel.blocked}). */
   blocked: PlanReason[];
+  /** What holds without stopping the mount (e.g. stale for the editor only). */
+  notes: PlanReason[];
   rows: ServerViewRow[];
   /** `servers + refused + shadowed` is the number of rows. */
   counts: { servers: number; refused: number; shadowed: number };
@@ -155,7 +157,7 @@ function blockedState(code: PlanReasonCode): ServerRowState {
  * (missing names go last); `probeFailures`: the last probe's failures by entry name.
  */
 export function folderViewModel(plan: SessionPlan, sources: FolderSourceEntries, options: { order?: ReadonlyArray<string>; probeFailures?: ReadonlyMap<string, string> } = {}): FolderViewModel {
-  if (!sources.usable) return { usable: false, blocked: plan.blocked, rows: [], counts: { servers: 0, refused: 0, shadowed: 0 } };
+  if (!sources.usable) return { usable: false, blocked: plan.blocked, notes: plan.notes, rows: [], counts: { servers: 0, refused: 0, shadowed: 0 } };
   const blocked = plan.blocked[0];
   // The plan's servers are those of the declaration that applies; another folder's declaration (a parent's) exports none of these entries.
   const own = plan.declaration.folder === undefined || plan.declaration.folder === plan.cwd;
@@ -204,7 +206,7 @@ export function folderViewModel(plan: SessionPlan, sources: FolderSourceEntries,
   }
   const refused = rows.filter((r) => r.state === 'refused').length;
   const shadowed = rows.filter((r) => r.state === 'shadowed').length;
-  return { usable: true, blocked: plan.blocked, rows, counts: { servers: rows.length - refused - shadowed, refused, shadowed } };
+  return { usable: true, blocked: plan.blocked, notes: plan.notes, rows, counts: { servers: rows.length - refused - shadowed, refused, shadowed } };
 }
 
 /** What the status items say first (one word-sized state) and which action a click runs. */
@@ -223,7 +225,8 @@ export function folderHeadline(view: FolderViewModel): { headline: FolderHeadlin
     if (blocked.code === 'trust-deny') return { headline: 'deny', action: 'trust' };
     return { headline: 'not-verified', action: 'verify' };
   }
-  if (view.rows.some((r) => r.state === 'not-exported' || r.state === 'changed')) return { headline: 'stale', action: 'export' };
+  // Stale for the editor only (VS Code's settings changed which servers it runs): DSH still mounts it, the editor says stale.
+  if (view.notes.some((n) => n.code === 'declaration-stale-in-editor') || view.rows.some((r) => r.state === 'not-exported' || r.state === 'changed')) return { headline: 'stale', action: 'export' };
   if (view.rows.some((r) => r.codes.includes('input-missing'))) return { headline: 'needs-inputs', action: 'enter-inputs' };
   if (view.counts.refused) return { headline: 'refused', action: 'show-problems' };
   if (view.rows.some((r) => r.state === 'withheld')) return { headline: 'withheld', action: 'verify' };

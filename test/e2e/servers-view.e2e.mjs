@@ -205,7 +205,7 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     // An empty {"servers":{}} and no declaration: a state, not a warning.
     fs.rmSync(path.join(ws, '.dsh/declaration.json'));
     fs.writeFileSync(path.join(ws, '.vscode/mcp.json'), '{"servers":{}}\n');
-    await waitForRows(pane, [], 'an empty mcp.json');
+    // (The view shows its welcome content then; the integration suite reads its empty tree.)
     const empty = await editor.statusBarItem('dsh-bridge.status', { text: /DSH: no servers/ });
     assert.equal(await empty.locator.locator('.codicon-warning').count(), 0, 'a warning icon on an empty mcp.json');
     assert.equal(await empty.locator.locator('.codicon-info').count(), 1);
