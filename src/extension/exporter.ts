@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { showQuickPick } from './visible';
-import type { ExportResult, ReviewedExport } from '../core/app/export';
+import { changedSinceReview, commitExport, reviewExport, type ExportResult, type ReviewedExport } from '../core/app/export';
 import { analyzeFolder } from '../core/app/folderSources';
 import { ExportError } from '../core/declaration/exportError';
 import { type TrustMode } from '../core/settings/folderSettings';
@@ -15,6 +15,7 @@ import { isTrusted } from './trust';
 import { codeWorkspaceFile, fileFolders } from './mcpFiles';
 import { offersExport } from './decisions';
 import { countOf } from '../core/problems/plural';
+import { l10n } from './l10nLookup';
 
 /** What one export run did; returned by the command (nothing secret in it). */
 export interface ExportSummary {
@@ -79,8 +80,6 @@ export class Exporter {
       return empty('failed', { trustMode });
     };
 
-    // Loaded on first export: the skills code (and its YAML parser) stays out of activation.
-    const { reviewExport, changedSinceReview, commitExport } = await import('../core/app/export.js');
     const multiRoot = fileFolders().length > 1;
     const plans: Plan[] = [];
     await this.ctx.config.policyFileReady(); // the export pins VS Code's policy file as it is now
@@ -134,7 +133,7 @@ export class Exporter {
         const lsp = reviewed.sections.lsp;
         const lspToReview = lspSectionUsable(lsp) && !(await store.isApproved(folder.uri.fsPath, LSP_APPROVAL_NAME, lsp.pin)) ? lsp : undefined;
         if ((unapproved.length || lspToReview) && !request.interactive) {
-          return empty('needs-approval', { trustMode, needed: [...unapproved.map((s) => s.name), ...(lspToReview ? [vscode.l10n.t('language servers')] : [])] });
+          return empty('needs-approval', { trustMode, needed: [...unapproved.map((s) => s.name), ...(lspToReview ? [l10n.t('language servers')] : [])] });
         }
         const choices = await reviewServers(unapproved, folder);
         if (choices === 'cancel') {
@@ -245,7 +244,7 @@ export class Exporter {
     if (candidates.length === 1) return candidates;
     const picked = await showQuickPick(
       candidates.map((f) => ({ label: f.name, description: f.uri.fsPath, picked: true, folder: f })),
-      { canPickMany: true, title: vscode.l10n.t('Export MCP servers of which folders?'), ignoreFocusOut: true },
+      { canPickMany: true, title: l10n.t('Export MCP servers of which folders?'), ignoreFocusOut: true },
     );
     return picked?.map((p) => p.folder);
   }

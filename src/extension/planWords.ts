@@ -1,8 +1,8 @@
-import * as vscode from 'vscode';
+import { l10n } from './l10nLookup';
 import type { FolderViewModel } from './planView';
 
 function serverCountWords(n: number): string {
-  return n === 1 ? vscode.l10n.t('1 server') : vscode.l10n.t('{0} servers', n);
+  return n === 1 ? l10n.t('1 server') : l10n.t('{0} servers', n);
 }
 
 /**
@@ -11,7 +11,7 @@ function serverCountWords(n: number): string {
  */
 export function countWords(counts: FolderViewModel['counts']): string {
   const parts = [serverCountWords(counts.servers)];
-  if (counts.refused) parts.push(counts.refused === 1 ? vscode.l10n.t('1 refused') : vscode.l10n.t('{0} refused', counts.refused));
-  if (counts.shadowed) parts.push(counts.shadowed === 1 ? vscode.l10n.t('1 shadowed') : vscode.l10n.t('{0} shadowed', counts.shadowed));
+  if (counts.refused) parts.push(counts.refused === 1 ? l10n.t('1 refused') : l10n.t('{0} refused', counts.refused));
+  if (counts.shadowed) parts.push(counts.shadowed === 1 ? l10n.t('1 shadowed') : l10n.t('{0} shadowed', counts.shadowed));
   return parts.join(' \u00b7 ');
 }

@@ -8,32 +8,33 @@ import { folderHeadline, folderViewModel, type FolderAction, type FolderHeadline
 import { countWords } from './planWords';
 import { fileFolders, folderOfMcpJson, MCP_SOURCES_SELECTOR } from './mcpFiles';
 import { visibleLine } from '../core/json/visibleText';
+import { l10n } from './l10nLookup';
 
 /** The words of each declaration state, for the hover and tooltips. */
 function stateWords(state: DeclarationState): string {
   switch (state) {
-    case 'up-to-date': return vscode.l10n.t('the declaration is up to date');
-    case 'stale': return vscode.l10n.t('stale: mcp.json changed since the export');
-    case 'changed': return vscode.l10n.t('changed after the export: DSH refuses it');
-    case 'older': return vscode.l10n.t('an older export restored over a newer one: DSH refuses it');
-    case 'unsigned': return vscode.l10n.t('not signed: DSH refuses it');
-    case 'other-folder': return vscode.l10n.t('made for another folder: DSH refuses it');
-    case 'other-key': return vscode.l10n.t('signed with another key: DSH refuses it');
-    case 'invalid': return vscode.l10n.t('unreadable: DSH refuses it');
-    case 'missing': return vscode.l10n.t('Export writes .dsh/declaration.json for DSH.');
+    case 'up-to-date': return l10n.t('the declaration is up to date');
+    case 'stale': return l10n.t('stale: mcp.json changed since the export');
+    case 'changed': return l10n.t('changed after the export: DSH refuses it');
+    case 'older': return l10n.t('an older export restored over a newer one: DSH refuses it');
+    case 'unsigned': return l10n.t('not signed: DSH refuses it');
+    case 'other-folder': return l10n.t('made for another folder: DSH refuses it');
+    case 'other-key': return l10n.t('signed with another key: DSH refuses it');
+    case 'invalid': return l10n.t('unreadable: DSH refuses it');
+    case 'missing': return l10n.t('Export writes .dsh/declaration.json for DSH.');
   }
 }
 
 function missingWords(ids: string[]): string {
   return ids.length === 1
-    ? vscode.l10n.t('DSH has no value for input {0}: enter it', ids[0])
-    : vscode.l10n.t('DSH has no values for inputs {0}: enter them', ids.join(', '));
+    ? l10n.t('DSH has no value for input {0}: enter it', ids[0])
+    : l10n.t('DSH has no values for inputs {0}: enter them', ids.join(', '));
 }
 
 function unapprovedWords(names: string[]): string {
   return names.length === 1
-    ? vscode.l10n.t('{0} is not approved: DSH will ask before it starts it', names[0])
-    : vscode.l10n.t('{0} are not approved: DSH will ask before it starts them', names.join(', '));
+    ? l10n.t('{0} is not approved: DSH will ask before it starts it', names[0])
+    : l10n.t('{0} are not approved: DSH will ask before it starts them', names.join(', '));
 }
 
 /** What the status items show now: their texts, the tooltip's Markdown, the screen reader's label, the state and its counts. */
@@ -63,15 +64,15 @@ export interface StatusState {
 function declarationLine(s: StatusState): string {
   if (s.staleSetting) {
     return s.staleSetting === 'policy'
-      ? vscode.l10n.t('stale: the MCP server policy changed since the export')
-      : vscode.l10n.t('stale: chat.mcp.access changed which files VS Code runs servers from since the export');
+      ? l10n.t('stale: the MCP server policy changed since the export')
+      : l10n.t('stale: chat.mcp.access changed which files VS Code runs servers from since the export');
   }
-  if (s.headline === 'no-servers') return vscode.l10n.t('No MCP server in this folder yet: add one to .vscode/mcp.json, then export.');
-  if (s.headline === 'deny') return vscode.l10n.t('Trust mode "deny": DSH mounts nothing of this folder.');
+  if (s.headline === 'no-servers') return l10n.t('No MCP server in this folder yet: add one to .vscode/mcp.json, then export.');
+  if (s.headline === 'deny') return l10n.t('Trust mode "deny": DSH mounts nothing of this folder.');
   const refused = s.view.counts.refused;
   if (s.state === 'up-to-date' && refused) {
-    return refused === 1 ? vscode.l10n.t('the declaration is up to date, but 1 server was refused: see Problems')
-      : vscode.l10n.t('the declaration is up to date, but {0} servers were refused: see Problems', refused);
+    return refused === 1 ? l10n.t('the declaration is up to date, but 1 server was refused: see Problems')
+      : l10n.t('the declaration is up to date, but {0} servers were refused: see Problems', refused);
   }
   return stateWords(s.state);
 }
@@ -92,8 +93,8 @@ function detailLines(s: StatusState, pending: string | undefined): string[] {
 
 function withheldWords(names: string[]): string {
   return names.length === 1
-    ? vscode.l10n.t('{0} is withheld from DSH sessions: Verify says why', names[0])
-    : vscode.l10n.t('{0} are withheld from DSH sessions: Verify says why', names.join(', '));
+    ? l10n.t('{0} is withheld from DSH sessions: Verify says why', names[0])
+    : l10n.t('{0} are withheld from DSH sessions: Verify says why', names.join(', '));
 }
 
 /**
@@ -120,9 +121,9 @@ export class DeclarationStatus implements vscode.Disposable {
     private readonly mcp: McpJsonCheck,
     private readonly ctx: Ctx,
   ) {
-    this.item.name = vscode.l10n.t('DSH Declaration');
-    this.item.text = vscode.l10n.t('DSH');
-    this.bar.name = vscode.l10n.t('DSH Bridge');
+    this.item.name = l10n.t('DSH Declaration');
+    this.item.text = l10n.t('DSH');
+    this.bar.name = l10n.t('DSH Bridge');
     this.disposables.push(
       ctx.onDidChangeDeclaration((uri) => this.refresh(vscode.workspace.getWorkspaceFolder(uri))),
       mcp.onDidAnalyze((result) => this.refresh('folder' in result ? result.folder : result)),
@@ -198,28 +199,28 @@ export class DeclarationStatus implements vscode.Disposable {
     const trusted = vscode.workspace.isTrusted;
     const { headline, action } = state;
     const lines = detailLines(state, pending);
-    if (!trusted) lines.push(vscode.l10n.t('Restricted Mode: export needs trust'));
+    if (!trusted) lines.push(l10n.t('Restricted Mode: export needs trust'));
     const command = trusted
       ? this.actionCommand(pending ? 'export' : action, folder)
-      : { title: vscode.l10n.t('Manage Workspace Trust'), command: 'workbench.trust.manage' };
+      : { title: l10n.t('Manage Workspace Trust'), command: 'workbench.trust.manage' };
     const bad = headline === 'not-verified';
     const fine = (headline === 'exported' || headline === 'no-servers') && !pending;
     const counts = state.view.rows.length ? countWords(state.view.counts) : undefined;
 
     // The language status item on the MCP files: the headline, then the counts the view shows and what matters.
     const words: Record<FolderHeadline, string> = {
-      'no-servers': vscode.l10n.t('DSH: no servers'),
-      'exported': vscode.l10n.t('DSH: exported'),
-      'stale': vscode.l10n.t('DSH: stale'),
-      'not-exported': vscode.l10n.t('DSH: not exported'),
-      'deny': vscode.l10n.t('DSH: trust mode deny'),
-      'needs-inputs': vscode.l10n.t('DSH: needs inputs'),
-      'refused': state.view.counts.refused === 1 ? vscode.l10n.t('DSH: 1 refused') : vscode.l10n.t('DSH: {0} refused', state.view.counts.refused),
-      'unapproved': vscode.l10n.t('DSH: not approved'),
-      'withheld': vscode.l10n.t('DSH: withheld'),
-      'not-verified': vscode.l10n.t('DSH: refused by DSH'),
+      'no-servers': l10n.t('DSH: no servers'),
+      'exported': l10n.t('DSH: exported'),
+      'stale': l10n.t('DSH: stale'),
+      'not-exported': l10n.t('DSH: not exported'),
+      'deny': l10n.t('DSH: trust mode deny'),
+      'needs-inputs': l10n.t('DSH: needs inputs'),
+      'refused': state.view.counts.refused === 1 ? l10n.t('DSH: 1 refused') : l10n.t('DSH: {0} refused', state.view.counts.refused),
+      'unapproved': l10n.t('DSH: not approved'),
+      'withheld': l10n.t('DSH: withheld'),
+      'not-verified': l10n.t('DSH: refused by DSH'),
     };
-    const title = pending ? vscode.l10n.t('DSH: needs your export') : words[headline];
+    const title = pending ? l10n.t('DSH: needs your export') : words[headline];
     this.item.text = title;
     // Lines name folders, inputs and servers from the MCP files: shown escaped.
     this.item.detail = visibleLine([counts, ...lines].filter((l) => l !== undefined).join(' \u2014 '));
@@ -259,12 +260,12 @@ export class DeclarationStatus implements vscode.Disposable {
   /** The command a click runs, titled with what it does (the words of its command where there is one). */
   private actionCommand(action: FolderAction, folder: vscode.WorkspaceFolder): vscode.Command {
     switch (action) {
-      case 'export': return { title: vscode.l10n.t('Export MCP Servers to DSH'), command: COMMAND.export, arguments: [folder.uri] };
-      case 'enter-inputs': return { title: vscode.l10n.t('Enter MCP Input Values'), command: COMMAND.enterInputValues, arguments: [folder.uri] };
-      case 'show-problems': return { title: vscode.l10n.t('Show Problems'), command: 'workbench.actions.view.problems' };
-      case 'verify': return { title: vscode.l10n.t('Verify Declaration'), command: COMMAND.verifyDeclaration, arguments: [folder.uri] };
-      case 'open-declaration': return { title: vscode.l10n.t('Open Declaration'), command: COMMAND.openDeclaration, arguments: [folder.uri] };
-      case 'trust': return { title: vscode.l10n.t('Change the Trust Mode'), command: 'workbench.action.openSettings', arguments: ['dsh.trustMode'] };
+      case 'export': return { title: l10n.t('Export MCP Servers to DSH'), command: COMMAND.export, arguments: [folder.uri] };
+      case 'enter-inputs': return { title: l10n.t('Enter MCP Input Values'), command: COMMAND.enterInputValues, arguments: [folder.uri] };
+      case 'show-problems': return { title: l10n.t('Show Problems'), command: 'workbench.actions.view.problems' };
+      case 'verify': return { title: l10n.t('Verify Declaration'), command: COMMAND.verifyDeclaration, arguments: [folder.uri] };
+      case 'open-declaration': return { title: l10n.t('Open Declaration'), command: COMMAND.openDeclaration, arguments: [folder.uri] };
+      case 'trust': return { title: l10n.t('Change the Trust Mode'), command: 'workbench.action.openSettings', arguments: ['dsh.trustMode'] };
     }
   }
 

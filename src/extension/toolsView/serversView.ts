@@ -15,6 +15,7 @@ import { serverTools, type ServerTools, type ToolRow } from './probeFacts';
 import type { ProbeDiagnostics } from './probeDiagnostics';
 import type { ProbeRunner } from './probeRunner';
 import { folderToolChoice, toggleTool } from './toolSettings';
+import { l10n } from '../l10nLookup';
 
 /** Set while the view's provider runs: the view is contributed `when` it is, so it shows only where the bridge is active. */
 const ACTIVE_CONTEXT = 'dsh.serversViewActive';
@@ -36,22 +37,22 @@ interface FolderFacts {
 function withheldWords(row: ServerViewRow): string {
   const args = row.reason?.args ?? {};
   switch (row.reason?.code) {
-    case 'input-missing': return vscode.l10n.t('withheld: input {0} has no value', String(args.id));
-    case 'env-missing': return vscode.l10n.t('withheld: {0} is not set', String(args.name));
+    case 'input-missing': return l10n.t('withheld: input {0} has no value', String(args.id));
+    case 'env-missing': return l10n.t('withheld: {0} is not set', String(args.name));
     case 'dsh-policy-denied':
     case 'dsh-policy-not-allowed':
-    case 'dsh-policy-unreadable': return vscode.l10n.t('withheld by the DSH policy');
-    default: return vscode.l10n.t('withheld: it cannot start as declared');
+    case 'dsh-policy-unreadable': return l10n.t('withheld by the DSH policy');
+    default: return l10n.t('withheld: it cannot start as declared');
   }
 }
 
 /** The declaration-wide words (stale, deny, refused by DSH, not exported): on the folder and on every row. */
 function blockedWords(state: ServerRowState): { short: string; long: string } | undefined {
   switch (state) {
-    case 'not-exported': return { short: vscode.l10n.t('not exported'), long: vscode.l10n.t('Not in the declaration yet: DSH sessions do not get it until you export.') };
-    case 'stale': return { short: vscode.l10n.t('stale'), long: vscode.l10n.t('The declaration is stale (an MCP file changed since the export): DSH sessions get none of this folder\'s servers until you export again.') };
-    case 'deny': return { short: vscode.l10n.t('trust mode deny'), long: vscode.l10n.t('The trust mode is "deny" on this machine: DSH sessions get no server.') };
-    case 'declaration-refused': return { short: vscode.l10n.t('refused by DSH'), long: vscode.l10n.t('DSH refuses the declaration of this folder as a whole. Verify it to see why, then export again.') };
+    case 'not-exported': return { short: l10n.t('not exported'), long: l10n.t('Not in the declaration yet: DSH sessions do not get it until you export.') };
+    case 'stale': return { short: l10n.t('stale'), long: l10n.t('The declaration is stale (an MCP file changed since the export): DSH sessions get none of this folder\'s servers until you export again.') };
+    case 'deny': return { short: l10n.t('trust mode deny'), long: l10n.t('The trust mode is "deny" on this machine: DSH sessions get no server.') };
+    case 'declaration-refused': return { short: l10n.t('refused by DSH'), long: l10n.t('DSH refuses the declaration of this folder as a whole. Verify it to see why, then export again.') };
     default: return undefined;
   }
 }
@@ -64,21 +65,21 @@ function stateWords(row: ServerViewRow): { short: string; long: string } {
   const withBlocked = (w: { short: string; long: string }) => (blocked ? { short: `${w.short} \u00b7 ${blocked.short}`, long: `${w.long}\n${blocked.long}` } : w);
   switch (row.state) {
     case 'shadowed': return withBlocked({
-      short: vscode.l10n.t('shadowed by {0}', row.shadowedBy ?? ''),
-      long: vscode.l10n.t('{0} defines this name too and takes precedence, as in VS Code: this entry is not exported.', row.shadowedBy ?? ''),
+      short: l10n.t('shadowed by {0}', row.shadowedBy ?? ''),
+      long: l10n.t('{0} defines this name too and takes precedence, as in VS Code: this entry is not exported.', row.shadowedBy ?? ''),
     });
-    case 'refused': return withBlocked({ short: vscode.l10n.t('refused: {0}', codes), long: vscode.l10n.t('The export refuses this entry ({0}): DSH does not get it. Problems says why.', codes) });
-    case 'changed': return { short: vscode.l10n.t('changed'), long: vscode.l10n.t('Changed since the export: DSH still runs the exported entry until you export again.') };
-    case 'not-approved': return { short: vscode.l10n.t('not approved'), long: vscode.l10n.t('Exported, but not approved for its current pin (trust mode "pinned"): DSH asks before it starts it.') };
+    case 'refused': return withBlocked({ short: l10n.t('refused: {0}', codes), long: l10n.t('The export refuses this entry ({0}): DSH does not get it. Problems says why.', codes) });
+    case 'changed': return { short: l10n.t('changed'), long: l10n.t('Changed since the export: DSH still runs the exported entry until you export again.') };
+    case 'not-approved': return { short: l10n.t('not approved'), long: l10n.t('Exported, but not approved for its current pin (trust mode "pinned"): DSH asks before it starts it.') };
     case 'withheld': {
-      const fix = row.reason?.fix ? `\n${vscode.l10n.t('Fix: {0}', row.reason.fix.command)}` : '';
+      const fix = row.reason?.fix ? `\n${l10n.t('Fix: {0}', row.reason.fix.command)}` : '';
       return { short: withheldWords(row), long: `${row.reason ? planMessage(row.reason, translate) : ''}${fix}` };
     }
     case 'exported': return {
-      short: vscode.l10n.t('exported'),
+      short: l10n.t('exported'),
       long: row.reason?.code === 'ask-mode'
-        ? `${vscode.l10n.t('Exported as it is: DSH sessions of this folder get it.')} ${vscode.l10n.t('DSH asks before it starts it (trust mode "ask").')}`
-        : vscode.l10n.t('Exported as it is: DSH sessions of this folder get it.'),
+        ? `${l10n.t('Exported as it is: DSH sessions of this folder get it.')} ${l10n.t('DSH asks before it starts it (trust mode "ask").')}`
+        : l10n.t('Exported as it is: DSH sessions of this folder get it.'),
     };
     default: return blockedWords(row.state)!;
   }
@@ -110,18 +111,18 @@ function folderWords(view: FolderViewModel): string {
 }
 
 function toolCountWords(n: number): string {
-  return n === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', n);
+  return n === 1 ? l10n.t('1 tool') : l10n.t('{0} tools', n);
 }
 
 function tokenWords(n: number): string {
-  return vscode.l10n.t('~{0} tokens', n.toLocaleString(vscode.env.language));
+  return l10n.t('~{0} tokens', n.toLocaleString(vscode.env.language));
 }
 
 /** What a probed server adds beside its state: its tool count, allowed of them, and their tokens. */
 function toolsWords(t: ServerTools): string {
-  if (!t.current) return vscode.l10n.t('probed an earlier launch: probe again');
+  if (!t.current) return l10n.t('probed an earlier launch: probe again');
   const allowed = t.tools.filter((x) => x.allowed).length;
-  const count = allowed === t.tools.length ? toolCountWords(t.tools.length) : vscode.l10n.t('{0} of {1} tools', allowed, t.tools.length);
+  const count = allowed === t.tools.length ? toolCountWords(t.tools.length) : l10n.t('{0} of {1} tools', allowed, t.tools.length);
   return `${count} \u00b7 ${tokenWords(t.allowedTokens)}`;
 }
 
@@ -286,7 +287,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
 
   private folderChildren(folder: vscode.WorkspaceFolder, view: FolderViewModel): ViewNode[] {
     if (!view.usable) {
-      return [{ kind: 'message', folder, text: vscode.l10n.t('{0} cannot be used: see Problems', '.vscode/mcp.json'), tooltip: vscode.l10n.t('DSH gets no server of this folder until the errors are fixed.') }];
+      return [{ kind: 'message', folder, text: l10n.t('{0} cannot be used: see Problems', '.vscode/mcp.json'), tooltip: l10n.t('DSH gets no server of this folder until the errors are fixed.') }];
     }
     return view.rows.map((row) => ({ kind: 'server', folder, row }));
   }
@@ -315,14 +316,14 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         const item = new vscode.TreeItem(row.name, tools?.tools.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
         // By file and name: the same name in two files (an import's original) is two rows.
         item.id = `server:${folder.uri.toString()}:${row.key}`;
-        const failed = row.probeFailed !== undefined ? vscode.l10n.t('probe failed') : undefined;
+        const failed = row.probeFailed !== undefined ? l10n.t('probe failed') : undefined;
         item.description = [words.short, failed, tools ? toolsWords(tools) : undefined].filter((w) => w !== undefined).join(' \u00b7 ');
         const [icon, color] = failed ? ['warning', 'problemsWarningIcon.foreground'] : STATE_ICONS[row.state];
         item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-        const dshName = row.serverName && row.serverName !== row.name ? ` \u2014 ${vscode.l10n.t('DSH name: {0}', row.serverName)}` : '';
+        const dshName = row.serverName && row.serverName !== row.name ? ` \u2014 ${l10n.t('DSH name: {0}', row.serverName)}` : '';
         const where = row.file !== '.vscode/mcp.json' ? ` \u2014 ${row.file}` : '';
-        const probed = tools ? `\n${vscode.l10n.t('Probed {0}.', new Date(tools.probedAt).toLocaleString(vscode.env.language))}` : '';
-        const probeLine = row.probeFailed !== undefined ? `\n${vscode.l10n.t('The last probe failed: {0}', row.probeFailed)}` : '';
+        const probed = tools ? `\n${l10n.t('Probed {0}.', new Date(tools.probedAt).toLocaleString(vscode.env.language))}` : '';
+        const probeLine = row.probeFailed !== undefined ? `\n${l10n.t('The last probe failed: {0}', row.probeFailed)}` : '';
         item.tooltip = `${row.name}${dshName}${where}\n${words.long}${probeLine}${probed}`;
         // Flags read by the menus' `viewItem =~` clauses.
         item.contextValue = ['dsh.server', row.state === 'refused' || row.state === 'shadowed' ? 'refused' : 'exportable probeable'].join(' ');
@@ -335,23 +336,23 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         item.id = `tool:${node.folder.uri.toString()}:${node.server}:${tool.name}`;
         // The estimate first: the default sidebar width cuts the end of the long DSH name.
         const flags = [tokenWords(tool.tokens), tool.publicName];
-        if (tool.collision) flags.push(vscode.l10n.t('same DSH name as another tool'));
-        if (tool.drift?.state === 'changed') flags.push(vscode.l10n.t('changed since the pinned probe'));
-        if (tool.drift?.state === 'new') flags.push(vscode.l10n.t('new since the pinned probe'));
+        if (tool.collision) flags.push(l10n.t('same DSH name as another tool'));
+        if (tool.drift?.state === 'changed') flags.push(l10n.t('changed since the pinned probe'));
+        if (tool.drift?.state === 'new') flags.push(l10n.t('new since the pinned probe'));
         item.description = flags.join(' \u00b7 ');
         item.iconPath = tool.collision || tool.drift
           ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
           : new vscode.ThemeIcon('tools');
         item.tooltip = [
-          tool.description || vscode.l10n.t('(no description)'),
+          tool.description || l10n.t('(no description)'),
           '',
-          vscode.l10n.t('DSH name: {0}', tool.publicName),
-          vscode.l10n.t('Adds about {0} tokens to every request.', tool.tokens.toLocaleString(vscode.env.language)),
-          ...(tool.collision ? [vscode.l10n.t('Another tool of this folder gets the same DSH name: DSH drops one of the two servers\' tools.')] : []),
+          l10n.t('DSH name: {0}', tool.publicName),
+          l10n.t('Adds about {0} tokens to every request.', tool.tokens.toLocaleString(vscode.env.language)),
+          ...(tool.collision ? [l10n.t('Another tool of this folder gets the same DSH name: DSH drops one of the two servers\' tools.')] : []),
         ].join('\n');
         item.checkboxState = {
           state: tool.allowed ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
-          tooltip: tool.allowed ? vscode.l10n.t('DSH offers this tool: uncheck to leave it out') : vscode.l10n.t('Left out of DSH (dsh.tools): check to offer it'),
+          tooltip: tool.allowed ? l10n.t('DSH offers this tool: uncheck to leave it out') : l10n.t('Left out of DSH (dsh.tools): check to offer it'),
         };
         item.contextValue = 'dsh.tool';
         item.accessibilityInformation = { label: `${tool.name}, ${item.description}` };
@@ -361,7 +362,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
         item.tooltip = node.tooltip;
-        item.command = { title: vscode.l10n.t('Show Problems'), command: 'workbench.actions.view.problems' };
+        item.command = { title: l10n.t('Show Problems'), command: 'workbench.actions.view.problems' };
         item.contextValue = 'dsh.message';
         return item;
       }
@@ -377,9 +378,9 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         const result = await toggleTool(node.folder, node.server, node.tool.name, allow);
         this.log.info(`dsh.tools of ${node.folder.name}: ${node.server} / ${node.tool.name} ${allow ? 'allowed' : 'left out'} (${result})`);
         if (result === 'still-left-out') {
-          void showWarning(vscode.l10n.t('"{0}" stays left out: your user or workspace settings leave it out in dsh.tools, and a folder can only narrow them.', node.tool.name));
+          void showWarning(l10n.t('"{0}" stays left out: your user or workspace settings leave it out in dsh.tools, and a folder can only narrow them.', node.tool.name));
         } else if (result === 'invalid') {
-          void showWarning(vscode.l10n.t('The folder\'s dsh.tools is not of the expected shape, so it was not changed: see Problems in its settings.'));
+          void showWarning(l10n.t('The folder\'s dsh.tools is not of the expected shape, so it was not changed: see Problems in its settings.'));
         }
       } catch (error) {
         this.log.error(`writing dsh.tools of ${node.folder.name} failed`, error);
