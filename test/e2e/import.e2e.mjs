@@ -85,6 +85,58 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
   });
 });
 
+describe('e2e: importing Claude Code\'s .mcp.json, then the servers view by file (ws-import-claude)', function () {
+  let editor;
+
+  before(async function () {
+    editor = await startEditor();
+  });
+
+  screenshotFailuresAndClose(() => editor);
+
+  it('after the import and an export: the copies in .vscode/mcp.json exported, the originals shadowed under .mcp.json, counts equal to the rows', async function () {
+    const folder = await editor.openWorkspace('ws-import-claude');
+    const page = editor.page;
+    await editor.runCommand('DSH: Import MCP Servers...');
+    await editor.quickPickRows({ title: 'Import MCP Servers' });
+    await editor.answerQuickInput('Claude Code');
+    assert.match(await editor.dialog(), /Add 3 MCP servers from Claude Code to \.vscode\/mcp\.json, as the preview shows\?/);
+    await editor.clickDialogButton('Import');
+    await editor.waitForNotification(/Imported 3 MCP servers from Claude Code into \.vscode\/mcp\.json\./);
+    await editor.runCommand('Notifications: Clear All Notifications').catch(() => undefined);
+    await editor.runCommand('DSH: Export MCP Servers');
+    await editor.waitForWorkspaceFile('.dsh/declaration.json');
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8')).servers.map((s) => s.name), ['alpha', 'beta', 'gamma']);
+
+    // The Explorer's view: one row per file and name, never every server twice as refused.
+    const header = page.locator('.pane-header', { hasText: 'MCP Servers for DSH' }).first();
+    await header.waitFor({ state: 'visible', timeout: 60000 });
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    const pane = page.locator('.pane', { has: header }).first();
+    const expected = [
+      ['alpha', 'exported'], ['beta', 'exported'], ['gamma', 'exported'],
+      ['alpha', 'shadowed by .vscode/mcp.json'], ['beta', 'shadowed by .vscode/mcp.json'], ['gamma', 'shadowed by .vscode/mcp.json'],
+    ];
+    let shown = [];
+    for (const until = Date.now() + 60000; ;) {
+      const rows = pane.locator('.pane-body .monaco-list-row');
+      shown = [];
+      for (let i = 0; i < await rows.count(); i++) {
+        shown.push([
+          (await rows.nth(i).locator('.label-name').first().innerText().catch(() => '')).trim(),
+          (await rows.nth(i).locator('.label-description').first().innerText().catch(() => '')).trim(),
+        ]);
+      }
+      if (JSON.stringify(shown) === JSON.stringify(expected)) break;
+      if (Date.now() > until) throw new Error(`the view shows ${JSON.stringify(shown)}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    assert.equal((await header.locator('.description').innerText()).trim(), '3 servers \u00b7 3 shadowed');
+    await editor.statusBarItem('dsh-bridge.status', { text: /DSH: exported/ });
+    console.log(`      screenshot: ${await editor.screenshot('import-claude-servers-view-by-file')}`);
+  });
+});
+
 describe('e2e: the import in Simplified Chinese (code-server --locale zh-cn, ws-import)', function () {
   let editor;
 
