@@ -81,7 +81,7 @@ export class Bridge {
     if (notice) this.notice = (line) => notice(visibleLine(line));
     this.modules = new McpClientModules(ctx, log);
     this.startSlots = new StartSlots(options.startConcurrency ?? defaultStartConcurrency(os.availableParallelism()));
-    if (options.gateSkillRoots !== false) this.skillGate = new SkillGate(ctx, ports, log);
+    if (options.gateSkillRoots !== false) this.skillGate = new SkillGate(ctx, ports, log, this.notice);
   }
 
   start(): void {
