@@ -21,6 +21,7 @@ const toolResult = (request) => {
 };
 const allText = (request) => JSON.stringify(request.messages);
 
+/** @param {any} t @param {string} kind @param {(c: any) => Promise<void>} run @param {{ pluginConfig?: object, beforePlugin?: (h: any) => void }} [options] */
 async function withHost(t, kind, run, { pluginConfig = {}, beforePlugin } = {}) {
   const tmp = tempRoot();
   const saved = { DSH_HOME: process.env.DSH_HOME, DSH_AGENTS_HOME: process.env.DSH_AGENTS_HOME };
