@@ -187,7 +187,7 @@ test('DSH rc.8: servers start in parallel; the first request waits at most start
 
 /** The dsh-mcp-client copy a session's server was started through (the plugin's "started" line; 0 = the host's own). */
 function copyOf(logs, sessionId) {
-  const pattern = new RegExp(`started "everything" \\(pin [^)]*\\) for session ${sessionId}(?: \\(mcp-client instance (\\d+)\\))?$`);
+  const pattern = new RegExp(`started "everything" \\(pin [^)]*\\) for session ${sessionId} after \\d+\\.\\d s(?: \\(mcp-client instance (\\d+)\\))?$`);
   const found = logs.map((l) => pattern.exec(l)).filter(Boolean).at(-1);
   assert.ok(found, `no start line for ${sessionId}`);
   return found[1] === undefined ? 0 : Number(found[1]);
@@ -465,8 +465,11 @@ test('DSH rc.8: a request that goes without a server still starting says so in t
   assert.match(line ?? '', /dsh-bridge: .*: server "slow" \(pin sha256:[0-9a-f]{12}\) is still starting after (\d+\.\d) s: this request goes without its tools \(a request waits 1\.5 s for the servers starting in its step: startWaitMs\); they join the first request after it is up/);
   assert.ok(Number(/after (\d+\.\d) s/.exec(line)[1]) >= 1.5, 'how long it has been starting, at least the wait');
   await waitFor(() => h.logs.some((l) => /server "slow" \(pin [^)]+\) is up after \d+\.\d s: its tools join the next request/.test(l)), 30000, 'the up line');
-  // Exit 1 here (no DSH installed for the CLI to find); its text is what counts.
-  const doctor = spawnSync(process.execPath, [CLI, 'doctor', '--workspace', W], { env: { ...process.env, DSH_HOME: tmp.home }, encoding: 'utf8' }).stdout;
+  // Exit 1 here (no DSH installed for the CLI to find); its text is what counts. The record of
+  // the server's start time is written just after the up line is logged.
+  const doctorText = () => spawnSync(process.execPath, [CLI, 'doctor', '--workspace', W], { env: { ...process.env, DSH_HOME: tmp.home }, encoding: 'utf8' }).stdout;
+  let doctor = '';
+  await waitFor(() => (doctor = doctorText()).includes('it was up after'), 15000, 'doctor to read the up time').catch(() => undefined);
   t.diagnostic(doctor);
   assert.match(doctor, /\u26a0 slow: in the last DSH session here \(.+\), the request that started it went without it: it was still starting after \d+\.\d s \(the request waited 1\.5 s\); it was up after \d+\.\d s\./);
   assert.match(doctor, /^Would mount: slow \(not in the first request of the last session: still starting after \d+\.\d s\); would not: none\.$/m);
