@@ -4,11 +4,10 @@ import { showInformation, showWarning, shownItem } from './visible';
 import { visibleLine } from '../core/json/visibleText';
 import type { DeclaredServer, LspDeclarationSection } from '../core/declaration/declarationModel';
 import { lspLaunchLine } from '../core/lsp/lspRow';
-import { DANGER_MESSAGES, reviewLaunch } from '../core/mcp/launchReview';
+import { DANGER_MESSAGES, isFlagged, reviewLaunch, type LaunchReview } from '../core/mcp/launchReview';
 import { problemTemplate } from '../core/app/problemCatalog';
-import { findUnpinnedLauncher } from '../core/mcp/securityLint';
-import { templateText } from '../core/declaration/template';
 import { translate } from './l10n';
+import { l10n } from './l10nLookup';
 
 export type ApprovalChoice = 'approve' | 'skip' | 'cancel';
 
@@ -18,64 +17,66 @@ export function shortPin(pin: string): string {
 }
 
 /** The same unpinned-launcher note the editor shows on mcp.json (problem `unpinned-package`). */
-function unpinnedNote(server: DeclaredServer): string | undefined {
-  if (server.transport !== 'stdio') return undefined;
-  const found = findUnpinnedLauncher(templateText(server.command), server.args.map(templateText));
+function unpinnedNote(review: LaunchReview): string | undefined {
   const template = problemTemplate('unpinned-package');
-  return found && template ? translate(template, { launcher: found.launcher, hint: found.hint }) : undefined;
+  return review.unpinned && template ? translate(template, { launcher: review.unpinned.launcher, hint: review.unpinned.hint }) : undefined;
 }
 
-function dangerTexts(server: DeclaredServer): string[] {
-  return reviewLaunch(server).dangers.map((d) => translate(DANGER_MESSAGES[d.code], { token: d.token }));
+function dangerTexts(review: LaunchReview): string[] {
+  return review.dangers.map((d) => translate(DANGER_MESSAGES[d.code], { token: d.token }));
 }
 
 /** The text of the review: the exact launch, untruncated, what is dangerous in it, and the pin (short unless `fullPin`). */
 export function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolder, fullPin = false): { message: string; detail: string } {
   const r = reviewLaunch(server);
   const lines: string[] = [];
-  const dangers = dangerTexts(server);
+  const dangers = dangerTexts(r);
   if (dangers.length) {
-    lines.push(vscode.l10n.t('DANGER:'));
+    lines.push(l10n.t('DANGER:'));
     for (const d of dangers) lines.push(`  \u26a0 ${d}`);
     lines.push('');
   }
   if (r.transport === 'stdio') {
-    lines.push(vscode.l10n.t('It will run this command on this computer with your user\'s privileges:'));
+    lines.push(l10n.t('It will run this command on this computer with your user\'s privileges:'));
     lines.push('', r.launch, '');
-    const unpinned = unpinnedNote(server);
+    const unpinned = unpinnedNote(r);
     if (unpinned) lines.push(`\u26a0 ${unpinned}`, '');
     // The working folder is said only where it is not the folder itself (said below).
-    if (r.cwd && path.resolve(r.cwd) !== path.resolve(folder.uri.fsPath)) lines.push(vscode.l10n.t('Working folder: {0}', r.cwd));
-    lines.push(vscode.l10n.t('Environment variables (names only): {0}', r.envNames.length ? r.envNames.join(', ') : vscode.l10n.t('none')));
+    if (r.cwd && path.resolve(r.cwd) !== path.resolve(folder.uri.fsPath)) lines.push(l10n.t('Working folder: {0}', r.cwd));
+    lines.push(l10n.t('Environment variables (names only): {0}', r.envNames.length ? r.envNames.join(', ') : l10n.t('none')));
     if (r.envFile !== undefined) {
-      lines.push(vscode.l10n.t('Environment file: {0}', r.envFile));
-      lines.push(vscode.l10n.t('Variables it sets (names only): {0}', r.envFileNames.length ? r.envFileNames.join(', ') : vscode.l10n.t('none')));
+      lines.push(l10n.t('Environment file: {0}', r.envFile));
+      lines.push(l10n.t('Variables it sets (names only): {0}', r.envFileNames.length ? r.envFileNames.join(', ') : l10n.t('none')));
     }
   } else {
-    lines.push(vscode.l10n.t('It will connect to this URL with your user\'s privileges:'));
+    lines.push(l10n.t('It will connect to this URL with your user\'s privileges:'));
     lines.push('', r.launch, '');
-    lines.push(vscode.l10n.t('Headers (names only): {0}', r.headerNames.length ? r.headerNames.join(', ') : vscode.l10n.t('none')));
+    lines.push(l10n.t('Headers (names only): {0}', r.headerNames.length ? r.headerNames.join(', ') : l10n.t('none')));
   }
-  lines.push('', vscode.l10n.t('Folder: {0}', folder.uri.fsPath), vscode.l10n.t('Pin: {0}', fullPin ? server.pin : shortPin(server.pin)));
-  lines.push(vscode.l10n.t('Approval is bound to this exact entry: any change asks again. Skip exports it unapproved, so DSH will not start it without asking.'));
+  lines.push('', l10n.t('Folder: {0}', folder.uri.fsPath), l10n.t('Pin: {0}', fullPin ? server.pin : shortPin(server.pin)));
+  lines.push(l10n.t('Approval is bound to this exact entry: any change asks again. Skip exports it unapproved, so DSH will not start it without asking.'));
   return {
-    message: vscode.l10n.t('Approve MCP server "{0}" for DSH?', r.name),
+    message: l10n.t('Approve MCP server "{0}" for DSH?', r.name),
     // Each line on its own line: a folder path or a name cannot add one.
     detail: lines.map(visibleLine).join('\n'),
   };
 }
 
-/** A modal review of one server, its pin short until asked for in full. Escape or Cancel aborts the whole export. */
+/**
+ * A modal review of one server, its pin short until asked for in full. Escape or Cancel aborts
+ * the whole export. A flagged launch (a danger, an unpinned launcher) is asked as VS Code asks
+ * before it trusts an MCP server: a warning, and Skip is the default button, so neither Enter
+ * nor Escape approves it; only a click on Approve does.
+ */
 export async function askApproval(server: DeclaredServer, folder: vscode.WorkspaceFolder): Promise<ApprovalChoice> {
-  const approve = vscode.l10n.t('Approve');
-  const skip = vscode.l10n.t('Skip');
-  const showPin = vscode.l10n.t('Show Full Pin');
-  // With a danger, Skip is the default button: Enter must not approve it.
-  const dangerous = reviewLaunch(server).dangers.length > 0;
+  const approve = l10n.t('Approve');
+  const skip = l10n.t('Skip');
+  const showPin = l10n.t('Show Full Pin');
+  const flagged = isFlagged(reviewLaunch(server));
   for (let fullPin = false; ;) {
     const { message, detail } = reviewText(server, folder, fullPin);
-    const buttons = [...(dangerous ? [skip, approve] : [approve, skip]), ...(fullPin ? [] : [showPin])];
-    const choice = dangerous
+    const buttons = [...(flagged ? [skip, approve] : [approve, skip]), ...(fullPin ? [] : [showPin])];
+    const choice = flagged
       ? await showWarning(message, { modal: true, detail }, ...buttons)
       : await showInformation(message, { modal: true, detail }, ...buttons);
     if (choice === showPin) {
@@ -95,8 +96,9 @@ interface ServerItem extends vscode.QuickPickItem {
 /**
  * Reviews every unapproved server of a folder at once: one server is one modal review; several
  * are one checklist (what each runs, its dangers, its short pin), with the full review of any
- * row one click away. Checked rows are approved, the others exported unapproved (DSH asks);
- * Escape cancels the export. Dangerous servers start unchecked.
+ * row one click away. Nothing starts checked: the user checks what to approve, the others are
+ * exported unapproved (DSH asks); Escape cancels the export. A flagged server checked in the
+ * list (not approved in its full review) gets its full review on OK before it is approved.
  */
 export async function reviewServers(servers: DeclaredServer[], folder: vscode.WorkspaceFolder): Promise<Map<string, ApprovalChoice> | 'cancel'> {
   if (servers.length === 0) return new Map();
@@ -104,41 +106,47 @@ export async function reviewServers(servers: DeclaredServer[], folder: vscode.Wo
     const choice = await askApproval(servers[0], folder);
     return choice === 'cancel' ? 'cancel' : new Map([[servers[0].serverName, choice]]);
   }
-  const fullReview: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('eye'), tooltip: vscode.l10n.t('Show the full review') };
+  const fullReview: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('eye'), tooltip: l10n.t('Show the full review') };
   const items: ServerItem[] = servers.map((server) => {
     const r = reviewLaunch(server);
-    const warnings = [...dangerTexts(server), ...[unpinnedNote(server)].filter((x): x is string => !!x)];
+    const warnings = [...dangerTexts(r), ...[unpinnedNote(r)].filter((x): x is string => !!x)];
     return shownItem({
       server,
-      label: `${r.dangers.length ? '$(warning) ' : ''}${r.name}`,
-      description: vscode.l10n.t('pin {0}', shortPin(server.pin)),
+      label: `${isFlagged(r) ? '$(warning) ' : ''}${r.name}`,
+      description: l10n.t('pin {0}', shortPin(server.pin)),
       detail: [r.launch, ...warnings].join(' \u2014 '),
       buttons: [fullReview],
     });
   });
   const pick = vscode.window.createQuickPick<ServerItem>();
-  pick.title = visibleLine(vscode.l10n.t('Approve MCP servers of {0} for DSH', folder.name));
-  pick.placeholder = vscode.l10n.t('Checked servers are approved; the others are exported unapproved and DSH asks before starting them.');
+  pick.title = visibleLine(l10n.t('Approve MCP servers of {0} for DSH', folder.name));
+  pick.placeholder = l10n.t('Check the servers to approve; the others are exported unapproved and DSH asks before starting them.');
   pick.canSelectMany = true;
   pick.ignoreFocusOut = true;
   pick.matchOnDetail = true;
   pick.items = items;
-  pick.selectedItems = items.filter((i) => reviewLaunch(i.server).dangers.length === 0);
+  pick.selectedItems = [];
+  /** Approved in their full review (a click on Approve there). */
+  const reviewed = new Set<ServerItem>();
   try {
-    return await new Promise<Map<string, ApprovalChoice> | 'cancel'>((resolve) => {
+    const checked = await new Promise<ServerItem[] | 'cancel'>((resolve) => {
       let reviewing = false;
       pick.onDidTriggerItemButton(async ({ item }) => {
         reviewing = true;
         const choice = await askApproval(item.server, folder);
         reviewing = false;
         const others = pick.selectedItems.filter((i) => i !== item);
-        if (choice === 'approve') pick.selectedItems = [...others, item];
-        else if (choice === 'skip') pick.selectedItems = others;
+        if (choice === 'approve') {
+          reviewed.add(item);
+          pick.selectedItems = [...others, item];
+        } else if (choice === 'skip') {
+          reviewed.delete(item);
+          pick.selectedItems = others;
+        }
         pick.show();
       });
       pick.onDidAccept(() => {
-        const approved = new Set(pick.selectedItems.map((i) => i.server.serverName));
-        resolve(new Map(servers.map((s) => [s.serverName, approved.has(s.serverName) ? 'approve' : 'skip'])));
+        resolve([...pick.selectedItems]);
         pick.hide();
       });
       pick.onDidHide(() => {
@@ -146,6 +154,20 @@ export async function reviewServers(servers: DeclaredServer[], folder: vscode.Wo
       });
       pick.show();
     });
+    if (checked === 'cancel') return 'cancel';
+    const approved = new Set<string>();
+    for (const item of items) {
+      if (!checked.includes(item)) continue;
+      if (reviewed.has(item) || !isFlagged(reviewLaunch(item.server))) {
+        approved.add(item.server.serverName);
+        continue;
+      }
+      // A flagged launch is approved only from its own review, never by a checkbox and Enter.
+      const choice = await askApproval(item.server, folder);
+      if (choice === 'cancel') return 'cancel';
+      if (choice === 'approve') approved.add(item.server.serverName);
+    }
+    return new Map(servers.map((s) => [s.serverName, approved.has(s.serverName) ? 'approve' : 'skip']));
   } finally {
     pick.dispose();
   }
@@ -157,18 +179,18 @@ export async function reviewServers(servers: DeclaredServer[], folder: vscode.Wo
  * aborts the whole export.
  */
 export async function askLspApproval(section: LspDeclarationSection, folder: vscode.WorkspaceFolder): Promise<ApprovalChoice> {
-  const lines: string[] = [vscode.l10n.t('DSH starts each of them on the first query for its files, with your user\'s privileges:'), ''];
+  const lines: string[] = [l10n.t('DSH starts each of them on the first query for its files, with your user\'s privileges:'), ''];
   for (const [id, server] of Object.entries(section.servers)) {
-    lines.push(vscode.l10n.t('"{0}" for {1}:', id, Object.keys(server.extensionToLanguage).join(', ')));
+    lines.push(l10n.t('"{0}" for {1}:', id, Object.keys(server.extensionToLanguage).join(', ')));
     lines.push(`  ${lspLaunchLine(server)}`);
-    lines.push(`  ${vscode.l10n.t('Environment variables (names only): {0}', Object.keys(server.env).length ? Object.keys(server.env).join(', ') : vscode.l10n.t('none'))}`);
+    lines.push(`  ${l10n.t('Environment variables (names only): {0}', Object.keys(server.env).length ? Object.keys(server.env).join(', ') : l10n.t('none'))}`);
     lines.push('');
   }
-  lines.push(vscode.l10n.t('Folder: {0}', folder.uri.fsPath), vscode.l10n.t('Pin: {0}', section.pin));
-  lines.push(vscode.l10n.t('Approval is bound to these exact servers: any change asks again. Skip exports them unapproved, so DSH will not start them without asking.'));
-  const approve = vscode.l10n.t('Approve');
-  const skip = vscode.l10n.t('Skip');
-  const choice = await showInformation(vscode.l10n.t('Approve the language servers of {0} for DSH?', folder.name), { modal: true, detail: lines.map(visibleLine).join('\n') }, approve, skip);
+  lines.push(l10n.t('Folder: {0}', folder.uri.fsPath), l10n.t('Pin: {0}', section.pin));
+  lines.push(l10n.t('Approval is bound to these exact servers: any change asks again. Skip exports them unapproved, so DSH will not start them without asking.'));
+  const approve = l10n.t('Approve');
+  const skip = l10n.t('Skip');
+  const choice = await showInformation(l10n.t('Approve the language servers of {0} for DSH?', folder.name), { modal: true, detail: lines.map(visibleLine).join('\n') }, approve, skip);
   if (choice === approve) return 'approve';
   if (choice === skip) return 'skip';
   return 'cancel';

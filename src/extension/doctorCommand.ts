@@ -6,6 +6,7 @@ import type { FolderIdentity } from '../core/settings/folderSettings';
 import type { Ctx } from './ctx';
 import { translate } from './l10n';
 import { visibleLine } from '../core/json/visibleText';
+import { l10n } from './l10nLookup';
 
 /**
  * *DSH: Diagnose Setup (Doctor)*: the core's doctor report for one folder (the same as
@@ -15,7 +16,7 @@ import { visibleLine } from '../core/json/visibleText';
 export async function showDoctorReport(folder: vscode.WorkspaceFolder, identity: FolderIdentity, ctx: Ctx): Promise<DoctorReport> {
   const ports = ctx.ports();
   const report = await doctorReport(ports, { folder: folder.uri.fsPath, profile: DEFAULT_PROFILE, identity });
-  const title = vscode.l10n.t('DSH Bridge doctor: {0} (DSH home {1}, profile {2})', folder.name, ports.dshHome, report.profile);
+  const title = l10n.t('DSH Bridge doctor: {0} (DSH home {1}, profile {2})', folder.name, ports.dshHome, report.profile);
   const lines = doctorLines(report, translate);
   ctx.log.info(`doctor ${folder.name}: ${doctorSummary(report)}`);
   // The report quotes the folder, the DSH home and the declaration: each line shown escaped.

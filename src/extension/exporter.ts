@@ -1,7 +1,8 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { showQuickPick } from './visible';
-import type { ExportResult, ReviewedExport } from '../core/app/export';
+import { changedSinceReview, commitExport, reviewExport, type ExportResult, type ReviewedExport } from '../core/app/export';
+import { analyzeFolder } from '../core/app/folderSources';
 import { ExportError } from '../core/declaration/exportError';
 import { type TrustMode } from '../core/settings/folderSettings';
 import { LSP_APPROVAL_NAME, lspSectionUsable } from '../core/lsp/lspRow';
@@ -11,8 +12,10 @@ import { InputCommandError, promptForInput } from './prompts';
 import type { InputSecrets } from './secrets';
 import type { Ctx } from './ctx';
 import { isTrusted } from './trust';
-import { codeWorkspaceFile, fileFolders, mcpJsonUri } from './mcpFiles';
+import { codeWorkspaceFile, fileFolders } from './mcpFiles';
+import { offersExport } from './decisions';
 import { countOf } from '../core/problems/plural';
+import { l10n } from './l10nLookup';
 
 /** What one export run did; returned by the command (nothing secret in it). */
 export interface ExportSummary {
@@ -20,7 +23,7 @@ export interface ExportSummary {
   trustMode?: TrustMode;
   exported: number;
   refused: number;
-  folders: Array<{ folder: string; declarationPath: string; written: boolean; unchanged: boolean; usable: boolean; servers: number; refused: number; approved: string[]; skipped: string[]; errorFile?: string }>;
+  folders: Array<{ folder: string; name: string; declarationPath: string; written: boolean; unchanged: boolean; usable: boolean; servers: number; refused: number; approved: string[]; skipped: string[]; errorFile?: string }>;
   /** For needs-input / needs-approval: input ids or server names (never values); for source-changed: folder names. */
   needed?: string[];
   /** For source-changed: the file that changed (relative to its folder, or the workspace file's path); for an unusable folder: the first file with errors. */
@@ -77,8 +80,6 @@ export class Exporter {
       return empty('failed', { trustMode });
     };
 
-    // Loaded on first export: the skills code (and its YAML parser) stays out of activation.
-    const { reviewExport, changedSinceReview, commitExport } = await import('../core/app/export.js');
     const multiRoot = fileFolders().length > 1;
     const plans: Plan[] = [];
     await this.ctx.config.policyFileReady(); // the export pins VS Code's policy file as it is now
@@ -132,7 +133,7 @@ export class Exporter {
         const lsp = reviewed.sections.lsp;
         const lspToReview = lspSectionUsable(lsp) && !(await store.isApproved(folder.uri.fsPath, LSP_APPROVAL_NAME, lsp.pin)) ? lsp : undefined;
         if ((unapproved.length || lspToReview) && !request.interactive) {
-          return empty('needs-approval', { trustMode, needed: [...unapproved.map((s) => s.name), ...(lspToReview ? [vscode.l10n.t('language servers')] : [])] });
+          return empty('needs-approval', { trustMode, needed: [...unapproved.map((s) => s.name), ...(lspToReview ? [l10n.t('language servers')] : [])] });
         }
         const choices = await reviewServers(unapproved, folder);
         if (choices === 'cancel') {
@@ -184,6 +185,7 @@ export class Exporter {
       summary.refused += a.rejected.length;
       summary.folders.push({
         folder: path,
+        name: folder.name,
         declarationPath: result.declarationPath,
         written: result.written,
         unchanged: result.unchanged,
@@ -228,20 +230,21 @@ export class Exporter {
       return [...byUri.values()];
     }
     if (folders.length <= 1) return [...folders];
-    const withFile: vscode.WorkspaceFolder[] = [];
+    // Every folder with servers in any file VS Code runs them from (.vscode/mcp.json, .mcp.json,
+    // the workspace file, the dev container configuration), as the export reads them.
+    const withServers: vscode.WorkspaceFolder[] = [];
     for (const f of folders) {
-      try {
-        await vscode.workspace.fs.stat(mcpJsonUri(f));
-        withFile.push(f);
-      } catch {
-        // no .vscode/mcp.json in this folder
-      }
+      const analysis = await analyzeFolder(this.ctx.ports(), this.ctx.config.folder(f).analyzeOptions).catch((error: unknown) => {
+        this.log.error(`reading the MCP files of ${f.name} failed`, error);
+        return undefined;
+      });
+      if (!analysis || offersExport(analysis)) withServers.push(f);
     }
-    const candidates = withFile.length ? withFile : [...folders];
+    const candidates = withServers.length ? withServers : [...folders];
     if (candidates.length === 1) return candidates;
     const picked = await showQuickPick(
       candidates.map((f) => ({ label: f.name, description: f.uri.fsPath, picked: true, folder: f })),
-      { canPickMany: true, title: vscode.l10n.t('Export MCP servers of which folders?'), ignoreFocusOut: true },
+      { canPickMany: true, title: l10n.t('Export MCP servers of which folders?'), ignoreFocusOut: true },
     );
     return picked?.map((p) => p.folder);
   }

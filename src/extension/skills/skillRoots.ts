@@ -11,10 +11,12 @@ import { discoverSkills, resolveAgentsHome, skillTrustState, type SkillDiscovery
 import { SKILL_PROBLEM_CODES } from '../../core/skills/skillCodes';
 import type { SkillTrustState } from '../../core/declaration/declarationModel';
 import { fileFolders } from '../mcpFiles';
+import { countOf } from '../../core/problems/plural';
 import { COMMAND } from '../commandIds';
 import type { Ctx } from '../ctx';
 import type { ChangedConcerns } from '../decisions';
 import { diagnosticsByFile, type Check, type DiagnosticsOwner, type FileEvent } from '../diagnostics';
+import { l10n } from '../l10nLookup';
 
 const TEMPLATES = { ...SKILL_PROBLEM_CODES, ...SKILL_TRUST_PROBLEM_CODES };
 /** Paths of the owner's watcher that concern skills: a project root's files, or a `.git` (which decides the project root). */
@@ -59,7 +61,7 @@ export class SkillRoots implements Check, vscode.Disposable {
     private readonly ctx: Ctx,
     private readonly docsUri: (code: string) => vscode.Uri,
   ) {
-    this.item.name = vscode.l10n.t('DSH Skills');
+    this.item.name = l10n.t('DSH Skills');
     this.item.command = COMMAND.reviewSkillRoots;
   }
 
@@ -126,7 +128,7 @@ export class SkillRoots implements Check, vscode.Disposable {
     this.updateWatchers();
     this.updateStatus();
     const views = this.roots();
-    this.log.info(`skill roots: ${views.map((v) => `${v.root.kind} ${v.root.path} (${v.trust}, ${v.root.candidates.length} files)`).join('; ') || 'none'}; ${problems.length} problems`);
+    this.log.info(`skill roots: ${views.map((v) => `${v.root.kind} ${v.root.path} (${v.trust}, ${countOf(v.root.candidates.length, 'file')})`).join('; ') || 'none'}; ${countOf(problems.length, 'problem')}`);
   }
 
   /** Every existing root, merged over folders, in DSH's order of the first folder that has it. */
@@ -191,20 +193,21 @@ export class SkillRoots implements Check, vscode.Disposable {
     const changed = views.filter((v) => v.gated && v.trust === 'changed').length;
     const untrusted = views.filter((v) => v.gated && v.trust === 'untrusted').length;
     if (changed > 0) {
-      this.item.text = `$(warning) ${vscode.l10n.t('DSH skills: {0} changed, review', changed)}`;
+      this.item.text = `$(warning) ${l10n.t('DSH skills: {0} changed, review', changed)}`;
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else if (untrusted > 0) {
-      this.item.text = `$(shield) ${vscode.l10n.t('DSH skills: {0} untrusted', untrusted)}`;
+      this.item.text = `$(shield) ${l10n.t('DSH skills: {0} untrusted', untrusted)}`;
       this.item.backgroundColor = undefined;
     } else {
-      this.item.text = `$(verified) ${vscode.l10n.t('DSH skills: trusted')}`;
+      this.item.text = `$(verified) ${l10n.t('DSH skills: trusted')}`;
       this.item.backgroundColor = undefined;
     }
-    const lines = views.map((v) => `- \`${v.root.path}\`: ${v.gated ? trustWord(v.trust) : vscode.l10n.t('your own, not gated')} (${vscode.l10n.t('{0} skill files', v.root.candidates.length)})`);
+    const files = (n: number) => (n === 1 ? l10n.t('1 skill file') : l10n.t('{0} skill files', n));
+    const lines = views.map((v) => `- \`${v.root.path}\`: ${v.gated ? trustWord(v.trust) : l10n.t('your own, not gated')} (${files(v.root.candidates.length)})`);
     const withheld = this.withheldByFolder().filter((f) => f.withheld.length > 0)
-      .map((f) => `- ${vscode.l10n.t('Withheld from DSH sessions in {0}: {1}', path.basename(f.folder), f.withheld.map((w) => w.name).join(', '))}`);
+      .map((f) => `- ${l10n.t('Withheld from DSH sessions in {0}: {1}', path.basename(f.folder), f.withheld.map((w) => w.name).join(', '))}`);
     // Paths and skill names come from the disk and SKILL.md files: each line shown escaped.
-    const tooltip = new vscode.MarkdownString([vscode.l10n.t('Skill roots DSH loads (click to review):'), '', ...[...lines, ...(withheld.length ? ['', ...withheld] : [])].map(visibleLine)].join('\n'));
+    const tooltip = new vscode.MarkdownString([l10n.t('Skill roots DSH loads (click to review):'), '', ...[...lines, ...(withheld.length ? ['', ...withheld] : [])].map(visibleLine)].join('\n'));
     tooltip.supportThemeIcons = false;
     this.item.tooltip = tooltip;
     this.item.show();
@@ -249,8 +252,8 @@ export class SkillRoots implements Check, vscode.Disposable {
 
 export function trustWord(state: SkillTrustState): string {
   switch (state) {
-    case 'trusted': return vscode.l10n.t('trusted');
-    case 'changed': return vscode.l10n.t('changed since you trusted it');
-    case 'untrusted': return vscode.l10n.t('not trusted');
+    case 'trusted': return l10n.t('trusted');
+    case 'changed': return l10n.t('changed since you trusted it');
+    case 'untrusted': return l10n.t('not trusted');
   }
 }
