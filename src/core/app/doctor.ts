@@ -12,6 +12,7 @@ import { analyzeFolder } from './folderSources';
 import { planSession, unexportedServers, type PlanOutcome, type SessionPlan } from './plan';
 import { planFix, planMessage, type PlanArgs, type PlanReasonCode } from './planReasons';
 import type { Ports } from './ports';
+import type { SlowStartRecord } from '../node/hostStore';
 
 export const DOCTOR_MESSAGES = {
   nodeOk: 'Node {version} runs DSH ({node}).',
@@ -37,6 +38,11 @@ export const DOCTOR_MESSAGES = {
   policyOk: 'DSH policy: {files}.',
   whyLspPackages: 'the profile cannot load the language-server packages',
   asksHeadless: 'DSH asks before it starts, and a headless run has no one to answer: it does not start there',
+  serverNotMount: '{server} would not mount: {why}',
+  slowStart: '{server}: in the last DSH session here ({at}), the request that started it went without it: it was still starting after {starting} (the request waited {wait}).',
+  slowStartUp: '{server}: in the last DSH session here ({at}), the request that started it went without it: it was still starting after {starting} (the request waited {wait}); it was up after {up}.',
+  slowStartFix: 'wait longer: startWaitMs in the dsh-bridge row of the profile\'s cordis.patch.yml (a headless run waits up to headlessStartWaitMs, 60 s)',
+  mountLate: '{server} (not in the first request of the last session: still starting after {starting})',
   summary: 'Would mount: {mount}; would not: {notMount}.',
   summaryAsks: 'Would mount: {mount}; after DSH asks: {asks}; would not: {notMount}.',
   fix: 'fix: {command}',
@@ -71,6 +77,8 @@ export interface ServerVerdict {
   why: PlanReasonCode | DoctorMessage;
   args: Args;
   fix?: string;
+  /** The last DSH session in the folder: the request that started this server (same pin) went without it, still starting. */
+  slowStart?: SlowStartRecord;
 }
 
 export interface DoctorReport {
@@ -107,7 +115,9 @@ export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pi
       const identity = request.identity ?? { folder: request.folder, folderName: request.folder.split(/[\\/]/).pop() ?? '', userHome: ports.home, settings: () => undefined };
       plan.servers.push(...unexportedServers(await analyzeFolder(ports, folderAnalyzeOptions(identity)), identity.folder));
     }
-    return buildReport(ports, request, profile, plan);
+    // What the plugin recorded of the last sessions' slow starts (none when it cannot be read).
+    const slowStarts = plan.declaration.folder === undefined ? new Map<string, SlowStartRecord>() : await ports.store.slowStarts(plan.declaration.folder).catch(() => new Map<string, SlowStartRecord>());
+    return buildReport(ports, request, profile, plan, slowStarts);
   } catch (error) {
     // Never throws: an unexpected failure is one finding.
     return {
@@ -117,7 +127,7 @@ export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pi
   }
 }
 
-function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: DoctorRequest, profile: string, plan: SessionPlan): DoctorReport {
+function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: DoctorRequest, profile: string, plan: SessionPlan, slowStarts: ReadonlyMap<string, SlowStartRecord>): DoctorReport {
   const findings: DoctorFinding[] = [];
   const add = (f: DoctorFinding) => findings.push(f);
   // The DSH that would run, and its Node.
@@ -177,7 +187,11 @@ function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: Doct
     const mount = outcome === 'starts' || (outcome === 'asks' && !headless);
     return { ...base, mount, why: reason.code, args: reason.args, ...(reason.fix ? { fix: reason.fix.command } : {}) };
   };
-  const servers = plan.servers.map((s) => verdict(s.name, s.serverName, s.outcome, s.reason));
+  const servers = plan.servers.map((s) => {
+    const v = verdict(s.name, s.serverName, s.outcome, s.reason);
+    const slow = slowStarts.get(s.serverName);
+    return v.mount && slow && slow.pin === s.pin ? { ...v, slowStart: slow } : v;
+  });
   // The language servers ride in one row with one pin: one verdict, named as `approve` names it.
   const lsp = plan.languageServers;
   if (lsp && lsp.servers.length) servers.push(verdict('lsp', `lsp (${lsp.servers.map((s) => s.id).join(', ')})`, lsp.outcome, lsp.reason, true));
@@ -212,15 +226,36 @@ export function doctorLines(report: DoctorReport, word: Word = formatMessage): s
   if (declaration.state === 'verified') line('ok', t('declarationOk', { path: declaration.path ?? '', count: report.plan.servers.filter((s) => s.pin).length }));
   for (const r of report.plan.blocked) line('fail', planMessage(r, word), r.fix?.command);
   for (const r of report.plan.notes) line('warn', planMessage(r, word), r.fix?.command);
+  // Each server that would not mount for a reason of its own, on its own line with its fix
+  // (what holds for the whole declaration is said once, above).
+  if (report.plan.blocked.length === 0) {
+    for (const s of report.servers) if (!s.mount) line(s.outcome === 'asks' ? 'warn' : 'fail', t('serverNotMount', { server: s.serverName, why: verdictText(report, s, word) }), s.fix);
+  }
+  for (const s of report.servers) {
+    const slow = s.slowStart;
+    if (!slow) continue;
+    const args = { server: s.serverName, at: slow.at, starting: seconds(slow.startingMs), wait: seconds(slow.waitMs), up: slow.upAfterMs === undefined ? '' : seconds(slow.upAfterMs) };
+    line('warn', t(slow.upAfterMs === undefined ? 'slowStart' : 'slowStartUp', args), t('slowStartFix'));
+  }
   return [...lines, '', doctorSummary(report, word)];
 }
 
+/** A duration as the doctor says it: `3.2 s`. */
+const seconds = (ms: number) => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+
 export function doctorSummary(report: DoctorReport, word: Word = formatMessage): string {
   const t = (m: DoctorMessage, args: Args = {}) => word(DOCTOR_MESSAGES[m], args);
-  const withFix = (s: ServerVerdict) => `${s.serverName} (${verdictText(report, s, word)}${s.fix ? `; ${t('fix', { command: s.fix })}` : ''})`;
-  const mount = report.servers.filter((s) => s.mount && s.outcome === 'starts').map((s) => s.serverName);
-  const asks = report.servers.filter((s) => s.mount && s.outcome === 'asks').map(withFix);
-  const notMount = report.servers.filter((s) => !s.mount).map(withFix);
+  const why = (s: ServerVerdict) => `${verdictText(report, s, word)}${s.fix ? `; ${t('fix', { command: s.fix })}` : ''}`;
+  // Servers with the same reason and fix (a refused declaration) are named together: each reason once.
+  const grouped = (list: ServerVerdict[]) => {
+    const byWhy = new Map<string, string[]>();
+    for (const s of list) byWhy.set(why(s), [...byWhy.get(why(s)) ?? [], s.serverName]);
+    return [...byWhy].map(([text, names]) => `${names.join(', ')} (${text})`);
+  };
+  const named = (s: ServerVerdict) => s.slowStart ? t('mountLate', { server: s.serverName, starting: seconds(s.slowStart.startingMs) }) : s.serverName;
+  const mount = report.servers.filter((s) => s.mount && s.outcome === 'starts').map(named);
+  const asks = grouped(report.servers.filter((s) => s.mount && s.outcome === 'asks'));
+  const notMount = grouped(report.servers.filter((s) => !s.mount));
   const none = t('none');
   return asks.length
     ? t('summaryAsks', { mount: mount.join(', ') || none, asks: asks.join(', '), notMount: notMount.join(', ') || none })
