@@ -32,7 +32,7 @@ import { folderAnalyzeOptions, settingLayerValues, SETTING, type FolderIdentity 
 import type { DeclaredServer } from '../declaration/declarationModel';
 import type { Problem } from '../problems/problems';
 import type { DshEnvRule } from '../mcp/dshEnv';
-import { isCredentialName } from '../mcp/securityLint';
+import { commandBase, isCredentialName } from '../mcp/securityLint';
 import { publicToolName } from '../mcp/toolNames';
 import { analyzeToolChoice, choiceFor, type ToolChoiceAnalysis } from '../tools/toolChoice';
 import { toolAllowed, type ToolChoice, type ToolPin } from '../declaration/toolsModel';
@@ -47,8 +47,9 @@ import type { ProcessLeft, RowProbe, RowProbeOptions } from '../node/probe/probe
  * - `trust-deny`, `not-approved`: no consent (trust mode `deny`; `pinned` without approval of this pin).
  * - `refused`: the row cannot be built (a missing input value, a blank command, a cwd gone).
  * - `did-not-start`, `timed-out`, `not-mcp`: the server itself (see `message` and `stderr`).
+ * - `cancelled`: the request's signal was aborted (the server, if it ran, was stopped).
  */
-export type ProbeOutcome = 'ok' | 'not-found' | 'not-exported' | 'trust-deny' | 'not-approved' | 'refused' | 'did-not-start' | 'timed-out' | 'not-mcp';
+export type ProbeOutcome = 'ok' | 'not-found' | 'not-exported' | 'trust-deny' | 'not-approved' | 'refused' | 'did-not-start' | 'timed-out' | 'not-mcp' | 'cancelled';
 
 export interface ProbedTool {
   /** The server's raw tool name (an identifier: shown as it is). */
@@ -94,6 +95,8 @@ export interface ServerProbe {
   choice?: ToolChoice;
   /** The probe was written to the host store (the next export pins these tools). */
   recorded: boolean;
+  /** The package launcher it starts through (`npx`, `uvx`, `docker run`, ...): a first start downloads the package. */
+  launcher?: string;
   /**
    * Processes the server started that still ran after the probe stopped its process group and
    * what it saw the server start (Linux: they left the group before the probe saw them, e.g. a
@@ -130,11 +133,26 @@ export interface ProbeFolderRequest extends FolderIdentity {
   record?: boolean;
   /** At most this many servers at once (default 2). */
   concurrency?: number;
+  /** Aborting stops the probe: running servers are stopped, the rest not started (`cancelled`). */
+  signal?: AbortSignal;
+  /** Told as each server's probe starts: its source name, its place (1-based) and the count. */
+  onProgress?: (name: string, index: number, total: number) => void;
   /** For tests: the probe of one row (default: probe/probeClient.ts, loaded lazily). */
   probeRow?: (row: Parameters<typeof import('../node/probe/probeClient').probeRow>[0], options: RowProbeOptions) => Promise<RowProbe>;
 }
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
+/** For a server started through a package launcher when no timeout is given: its first start downloads the package. */
+export const DOWNLOAD_PROBE_TIMEOUT_MS = 120_000;
+
+/** The package launcher a stdio row starts through, if any (a first start downloads the package). */
+export function packageLauncher(command: string, args: readonly string[]): string | undefined {
+  const base = commandBase(command);
+  if (['npx', 'bunx', 'pnpx', 'uvx'].includes(base)) return base;
+  if ((base === 'uv' && args[0] === 'tool' && args[1] === 'run') || (base === 'pnpm' && args[0] === 'dlx')) return `${base} ${args[0]}`;
+  if ((base === 'docker' || base === 'podman') && args[0] === 'run') return `${base} run`;
+  return undefined;
+}
 
 /** The probe's MCP client, evaluated on first use only (the bundler keeps a dynamic import lazy). */
 async function defaultProbeRow(): Promise<NonNullable<ProbeFolderRequest['probeRow']>> {
@@ -142,7 +160,8 @@ async function defaultProbeRow(): Promise<NonNullable<ProbeFolderRequest['probeR
   return mod.probeRow;
 }
 
-const FAILURE_TEXT: Record<'did-not-start' | 'timed-out' | 'not-mcp', string> = {
+const FAILURE_TEXT: Record<'did-not-start' | 'timed-out' | 'not-mcp' | 'cancelled', string> = {
+  'cancelled': 'cancelled',
   'did-not-start': 'did not start',
   'timed-out': 'timed out',
   'not-mcp': 'does not speak MCP',
@@ -177,7 +196,7 @@ async function probe(request: ProbeFolderRequest, folder: string, toolChoice: To
   const env = request.env ?? process.env;
   const known = [...record.inputs.values(), ...Object.entries(env).filter(([k, v]) => v !== undefined && isCredentialName(k)).map(([, v]) => v as string)];
   const wanted = request.names ? [...new Set(request.names)] : undefined;
-  const timeoutMs = request.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  const cancelled = () => request.signal?.aborted === true;
   const runRow = request.probeRow ?? await defaultProbeRow();
 
   const base = (name: string, outcome: ProbeOutcome, message: string, server?: DeclaredServer): ServerProbe => ({
@@ -200,6 +219,7 @@ async function probe(request: ProbeFolderRequest, folder: string, toolChoice: To
       continue;
     }
     jobs.push(async () => {
+      if (cancelled()) return base(name, 'cancelled', 'cancelled before it started', server);
       if (trust === 'deny') return base(name, 'trust-deny', 'trust mode is "deny" on this machine: nothing is started', server);
       if (trust === 'pinned' && !record.approvals.some((a) => a.serverName === server.serverName && a.pin === server.pin)) {
         return base(name, 'not-approved', 'trust mode is "pinned" and this server\'s pin is not approved (approve it as for an export first)', server);
@@ -213,18 +233,22 @@ async function probe(request: ProbeFolderRequest, folder: string, toolChoice: To
       const masked = [...known, ...rowSecrets];
       // Every text taken from the server is masked with these before it is cut, shown or stored.
       const mask = secretMask(masked);
+      const launcher = built.row.transport === 'stdio' ? packageLauncher(built.row.command, built.row.args) : undefined;
+      const timeoutMs = request.timeoutMs ?? (launcher ? DOWNLOAD_PROBE_TIMEOUT_MS : DEFAULT_PROBE_TIMEOUT_MS);
       const started = Date.now();
       let probed: RowProbe;
       try {
-        probed = await runRow(built.row, { timeoutMs, parentEnv: env, envRule: request.envRule, mask });
+        probed = await runRow(built.row, { timeoutMs, parentEnv: env, envRule: request.envRule, mask, ...(request.signal ? { signal: request.signal } : {}) });
       } catch (error) {
         probed = { ok: false, failure: 'did-not-start', detail: errorText(error), elapsedMs: Date.now() - started, stderr: '' };
       }
       const stderr = firstLines(probed.stderr, masked);
       const leftRunning = probed.leftRunning?.length ? { leftRunning: probed.leftRunning } : {};
       if (!probed.ok) {
-        const detail = firstLines(probed.detail, masked, 1, 400)[0] ?? '';
-        return { ...base(name, probed.failure, `${FAILURE_TEXT[probed.failure]}: ${detail}`, server), stderr, elapsedMs: Date.now() - started, ...leftRunning };
+        let detail = firstLines(probed.detail, masked, 1, 400)[0] ?? '';
+        // A first start through a launcher downloads the package: say so, and how to get past it.
+        if (probed.failure === 'timed-out' && launcher) detail += ` (it starts through ${launcher}, which may still have been downloading the package on a first start: let it finish in a terminal, or probe again)`;
+        return { ...base(name, probed.failure, `${FAILURE_TEXT[probed.failure]}: ${detail}`, server), stderr, elapsedMs: Date.now() - started, ...(launcher ? { launcher } : {}), ...leftRunning };
       }
       const choice = choiceFor(toolChoice, name);
       const tools: ProbedTool[] = probed.tools.map((t) => {
@@ -246,6 +270,7 @@ async function probe(request: ProbeFolderRequest, folder: string, toolChoice: To
         stderr, startMs: probed.startMs, elapsedMs: Date.now() - started, tools,
         ...(probed.promptCount !== undefined ? { promptCount: probed.promptCount } : {}),
         ...(probed.resourceCount !== undefined ? { resourceCount: probed.resourceCount } : {}),
+        ...(launcher ? { launcher } : {}),
         allowedTokens: allowed.reduce((n, t) => n + t.tokens, 0),
         ...leftRunning,
       };
@@ -257,6 +282,7 @@ async function probe(request: ProbeFolderRequest, folder: string, toolChoice: To
   const worker = async () => {
     while (next < jobs.length) {
       const i = next++;
+      request.onProgress?.(order[i], i + 1, jobs.length);
       try {
         results[i] = await jobs[i]();
       } catch (error) {
