@@ -3,14 +3,14 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_PROBE_TIMEOUT_MS, DOWNLOAD_PROBE_TIMEOUT_MS, packageLauncher, probeFolder, type ProbeFolderRequest } from '../../src/core/app/probe';
 import { settingsViewOf } from '../../src/core/settings/folderSettings';
-import { tempDir, workspace } from './helpers';
+import { testPorts, tempDir, workspace } from './helpers';
 
 // The probe's cancellation, per-server progress, and the time a package launcher's first start gets.
 const FIXTURE = path.resolve(__dirname, '../fixtures/mcp-servers/tool-fixture.mjs');
 const NODE = process.execPath;
 
 function request(folder: string, extra: Partial<ProbeFolderRequest> = {}): ProbeFolderRequest {
-  return { folder, folderName: path.basename(folder), userHome: '/home/dev', settings: settingsViewOf({}), dshHome: tempDir('dsh-home-'), env: { PATH: process.env.PATH, HOME: process.env.HOME }, ...extra };
+  return { folder, folderName: path.basename(folder), userHome: '/home/dev', settings: settingsViewOf({}), env: { PATH: process.env.PATH, HOME: process.env.HOME }, ...extra };
 }
 
 describe('probe: cancel, progress, first package download', function () {
@@ -21,7 +21,7 @@ describe('probe: cancel, progress, first package download', function () {
     const abort = new AbortController();
     const progress: string[] = [];
     const started = Date.now();
-    const result = await probeFolder(request(folder, {
+    const result = await probeFolder(testPorts(tempDir('dsh-home-')), request(folder, {
       timeoutMs: 30000, concurrency: 1, signal: abort.signal,
       onProgress: (name, index, total) => {
         progress.push(`${index} of ${total}: ${name}`);
@@ -47,12 +47,12 @@ describe('probe: cancel, progress, first package download', function () {
     const folder = workspace(JSON.stringify({ servers: { pkg: { command: 'npx', args: ['-y', 'some-mcp-server@1.0.0'] }, local: { command: NODE, args: [FIXTURE] } } }));
     const env = { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME };
     const timeouts: Record<string, number> = {};
-    await probeFolder(request(folder, { env, probeRow: async (row, options) => {
+    await probeFolder(testPorts(tempDir('dsh-home-')), request(folder, { env, probeRow: async (row, options) => {
       timeouts[row.transport === 'stdio' ? row.command : ''] = options.timeoutMs;
       return { ok: false, failure: 'did-not-start', detail: 'x', elapsedMs: 0, stderr: '' };
     } }));
     assert.deepEqual(Object.values(timeouts).sort((a, b) => a - b), [DEFAULT_PROBE_TIMEOUT_MS, DOWNLOAD_PROBE_TIMEOUT_MS]);
-    const result = await probeFolder(request(folder, { env, timeoutMs: 1500, names: ['pkg'] }));
+    const result = await probeFolder(testPorts(tempDir('dsh-home-')), request(folder, { env, timeoutMs: 1500, names: ['pkg'] }));
     assert.equal(result.servers[0].outcome, 'timed-out', result.servers[0].message);
     assert.equal(result.servers[0].launcher, 'npx');
     assert.match(result.servers[0].message, /it starts through npx, which may still have been downloading the package on a first start/);
