@@ -164,7 +164,7 @@ export class ImportFlow implements vscode.Disposable {
     const carried = sources.filter((s) => s.scope === 'project' && plan.client !== 'codex')
       .map((s) => ({ source: s, names: plan.servers.filter((p) => p.file === s.file).map((p) => p.sourceName) }))
       .filter((c) => c.names.length);
-    const removeLabel = carried.length === 1 ? l10n.t('Remove Them from {0}', carried[0].source.file) : l10n.t('Remove Them from the Source Files');
+    const removeLabel = l10n.t('Remove Them from {0}', carried.map((c) => c.source.file).join(', '));
     const summary = {
       outcome: 'imported' as const, client: plan.client, servers: plan.servers.map((s) => s.name), inputs: plan.inputs.map((i) => i.id),
       secretsStored: plan.secrets.map((s) => s.inputId), notes: summaryNotes(plan), refused: refusals.map((r) => r.server), originalsRemoved: [] as string[],
@@ -175,12 +175,10 @@ export class ImportFlow implements vscode.Disposable {
         summary.originalsRemoved.push(...removal.removed);
         if ('reason' in removal) {
           this.log.warn(`import: ${c.source.file} left as it is: ${removal.message}`);
-          void showWarning(l10n.t('{0} was left as it is: {1}', c.source.file, removal.reason === 'changed' ? l10n.t('it changed since the import read it.') : l10n.t('the log has the details.')));
+          void showWarning(l10n.t('{0} was left as it is: the log says why.', c.source.file));
         } else {
           this.log.info(`import: removed ${removal.removed.join(', ')} from ${c.source.file}`);
-          void showInformation(removal.removed.length === 1
-            ? l10n.t('Removed 1 carried server from {0}.', c.source.file)
-            : l10n.t('Removed {0} carried servers from {1}.', removal.removed.length, c.source.file));
+          void showInformation(l10n.t('Removed from {0}: {1}.', c.source.file, removal.removed.join(', ')));
         }
       }
     };

@@ -100,7 +100,7 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
 
     // Removing the originals is the user's explicit choice: a button of the summary.
     await editor.clickNotificationButton(done, 'Remove Them from .cursor/mcp.json');
-    await editor.waitForNotification(/Removed 3 carried servers from \.cursor\/mcp\.json\./);
+    await editor.waitForNotification(/Removed from \.cursor\/mcp\.json: github, docs, events\./);
     const source = fs.readFileSync(cursorFile, 'utf8');
     assert.ok(!source.includes(TOKEN), 'the credential is still in .cursor/mcp.json');
     assert.doesNotMatch(source, /"github"|"docs"|"events"/);

@@ -106,8 +106,8 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     const dialog = await editor.dialog();
     assert.match(dialog, /Probe these MCP servers of ws-tools to list their tools\?/);
     // Worded per transport: these three run here (stdio); none is only contacted at a URL.
-    assert.match(dialog, /The 3 local servers run on this computer with your user's privileges, as DSH would start them/);
-    assert.doesNotMatch(dialog, /contacted at its URL/);
+    assert.match(dialog, /Local \(stdio\) servers run on this computer with your user's privileges, as DSH would start them/);
+    assert.doesNotMatch(dialog, /contacted at their URLs/);
     for (const name of ['everything', 'notes', 'broken']) assert.match(dialog, new RegExp(`^${name}: `, 'm'), `the dialog does not show the launch of ${name}`);
     console.log(`      screenshot: ${await editor.screenshot('servers-view-probe-consent')}`);
     await editor.clickDialogButton('Probe');

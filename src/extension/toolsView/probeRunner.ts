@@ -148,10 +148,8 @@ export class ProbeRunner implements vscode.Disposable {
       : l10n.t('Probe these MCP servers of {0} to list their tools?', folder.name);
     // What happens differs by transport: a local server runs here, a remote one is only contacted.
     const detail = [
-      ...(local === 1 ? [l10n.t('The local server runs on this computer with your user\'s privileges, as DSH would start it, and is stopped once it has listed its tools.')]
-        : local > 1 ? [l10n.t('The {0} local servers run on this computer with your user\'s privileges, as DSH would start them, and are stopped once they have listed their tools.', local)] : []),
-      ...(remote === 1 ? [l10n.t('The remote server does not run on this computer: it is contacted at its URL, with its headers, to list its tools.')]
-        : remote > 1 ? [l10n.t('The {0} remote servers do not run on this computer: each is contacted at its URL, with its headers, to list its tools.', remote)] : []),
+      ...(local ? [l10n.t('Local (stdio) servers run on this computer with your user\'s privileges, as DSH would start them, and are stopped once they have listed their tools.')] : []),
+      ...(remote ? [l10n.t('Remote (http) servers do not run on this computer: they are contacted at their URLs, with their headers.')] : []),
       '', ...lines,
     ].join('\n');
     return (await showInformation(message, { modal: true, detail }, probe)) === probe;
