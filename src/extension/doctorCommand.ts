@@ -39,9 +39,10 @@ export async function showDoctorReport(folder: vscode.WorkspaceFolder, identity:
   const fixes = new Map<string, string | undefined>();
   for (const f of [...report.findings, ...report.servers]) if (f.fix) fixes.set(f.fix, f.fixCode && FIX_COMMANDS[f.fixCode]);
   for (const r of [...report.plan.blocked, ...report.plan.notes]) if (r.fix) fixes.set(r.fix.command, FIX_COMMANDS[r.fix.code]);
-  const fixPrefix = translate('fix: {command}', { command: '' });
-  // Each line as the CLI has it, without the fix lines: every fix is listed once, below.
-  const lines = doctorLines(report, translate).filter((line) => !line.trimStart().startsWith(fixPrefix.trim()));
+  const fixPrefix = translate('fix: {command}', { command: '' }).trim();
+  const summary = doctorSummary(report, translate, false);
+  // Each line as the CLI has it, without the fix lines and with the summary without fixes: every fix is listed once, below.
+  const lines = [...doctorLines(report, translate).slice(0, -1).filter((line) => !line.trimStart().startsWith(fixPrefix)), summary];
   const fixItems = [...fixes].map(([command, id]) => `<li><code>${html(command)}</code>${id ? ` <a href="command:${id}">${html(l10n.t('Run the fix'))}</a>` : ''}</li>`);
   const panel = vscode.window.createWebviewPanel('dsh.doctor', title, vscode.ViewColumn.Active, {
     enableScripts: false, enableCommandUris: [...new Set([...fixes.values()].filter((id): id is string => id !== undefined))],
@@ -49,7 +50,6 @@ export async function showDoctorReport(folder: vscode.WorkspaceFolder, identity:
   panel.webview.html = `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <style>body{font-family:var(--vscode-font-family);color:var(--vscode-foreground)}li{margin:.3em 0}pre{white-space:pre-wrap}</style></head><body>
 <h2>${html(title)}</h2><pre>${lines.map(html).join('\n')}</pre>${fixItems.length ? `<h3>${html(l10n.t('Fixes'))}</h3><ul>${fixItems.join('')}</ul>` : ''}</body></html>`;
-  const summary = doctorSummary(report, translate, false);
   if (report.ok) void showInformation(summary);
   else void showWarning(summary);
   return report;

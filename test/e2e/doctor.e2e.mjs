@@ -29,7 +29,7 @@ describe('e2e: the doctor command shows what stands between the folder and DSH (
     }
     const text = (await frame.locator('body').innerText()).replace(/\u00a0/g, ' ');
     assert.match(text, /No DSH found: none installed by dsh-bridge, and no dsh on PATH\./);
-    assert.match(text, /No declaration in this folder/);
+    assert.match(text, /No declaration \(\.dsh\/declaration\.json\) in /);
     // An interactive user is not told about headless runs.
     assert.doesNotMatch(text, /headless run has no one to answer/);
     // Each fix once, in the list of fixes; the report's lines hold none.
