@@ -47,6 +47,8 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
     // modal covers the diff, which takes the mouse wheel. The question names the sse server the
     // export refuses instead of "Everything was carried".
     const question = /Add 3 MCP servers from Cursor to \.vscode\/mcp\.json, as the preview shows\?/;
+    // The toast first: the palette the center's toggling uses would lose focus to it arriving.
+    await page.locator('.notification-toast .notification-list-item-message', { hasText: question }).first().waitFor({ timeout: 30000 });
     const asked = await editor.waitForNotification(question);
     assert.match(asked, /1 item could not be carried: Show Report lists it\. "events" is carried, but the export refuses it \(unsupported-transport\): Show Report says why\. 1 credential goes to secret storage, not into the file\./);
     assert.doesNotMatch(asked, /Everything was carried/);
