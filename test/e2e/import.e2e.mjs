@@ -71,9 +71,9 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
     await editor.clickNotificationButton(question, 'Show Report');
     let report = '';
     for (const until = Date.now() + 30000; ;) {
-      const texts = await page.locator('.part.editor .view-lines').allInnerTexts().catch(() => []);
-      // Wrapped lines are joined (a wrap keeps its space at the end of the first part).
-      report = (texts.find((t) => t.includes('# Import from Cursor')) ?? '').replace(/\u00a0/g, ' ').replace(/\n/g, '');
+      // The editor renders spaces as no-break spaces; wrapped lines are joined (a wrap keeps its space at the end of the first part).
+      const texts = (await page.locator('.part.editor .view-lines').allInnerTexts().catch(() => [])).map((t) => t.replace(/\u00a0/g, ' '));
+      report = (texts.find((t) => t.includes('# Import from Cursor')) ?? '').replace(/\n/g, '');
       if (report.includes('## `events`')) break;
       if (Date.now() > until) throw new Error(`the report did not show in its document (shows ${JSON.stringify(texts)})`);
       await new Promise((r) => setTimeout(r, 250));
