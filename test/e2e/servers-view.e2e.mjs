@@ -110,8 +110,10 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     await header.hover();
     await header.locator('.action-label[aria-label="Probe MCP Servers"]').click();
     const dialog = await editor.dialog();
-    assert.match(dialog, /Start these MCP servers of ws-tools to list their tools\?/);
-    assert.match(dialog, /as DSH would start it/);
+    assert.match(dialog, /Probe these MCP servers of ws-tools to list their tools\?/);
+    // Worded per transport: these three run here (stdio); none is only contacted at a URL.
+    assert.match(dialog, /Local \(stdio\) servers run on this computer with your user's privileges, as DSH would start them/);
+    assert.doesNotMatch(dialog, /contacted at their URLs/);
     for (const name of ['everything', 'notes', 'broken']) assert.match(dialog, new RegExp(`^${name}: `, 'm'), `the dialog does not show the launch of ${name}`);
     console.log(`      screenshot: ${await editor.screenshot('servers-view-probe-consent')}`);
     await editor.clickDialogButton('Probe');

@@ -10,7 +10,7 @@ import { formatMessage } from '../problems/problems';
 import { folderAnalyzeOptions, type FolderIdentity } from '../settings/folderSettings';
 import { analyzeFolder } from './folderSources';
 import { planSession, unexportedServers, type PlanOutcome, type SessionPlan } from './plan';
-import { planFix, planMessage, type PlanArgs, type PlanReasonCode } from './planReasons';
+import { planFix, planMessage, type PlanArgs, type PlanFixCode, type PlanReasonCode } from './planReasons';
 import type { Ports } from './ports';
 import type { SlowStartRecord } from '../node/hostStore';
 
@@ -61,6 +61,8 @@ export interface DoctorFinding {
   args: Args;
   /** A command line that fixes it (never translated). */
   fix?: string;
+  /** What the fix does, as data: `install` (dsh-bridge dsh install), or the plan's fix code. */
+  fixCode?: PlanFixCode | 'install';
 }
 
 /**
@@ -79,6 +81,8 @@ export interface ServerVerdict {
   fix?: string;
   /** The last DSH session in the folder: the request that started this server (same pin) went without it, still starting. */
   slowStart?: SlowStartRecord;
+  /** What the fix does, as data (a face offers its own command for it): the plan's fix code, or `install`. */
+  fixCode?: PlanFixCode | 'install';
 }
 
 export interface DoctorReport {
@@ -102,6 +106,11 @@ export interface DoctorRequest {
   profile: string;
   /** The folder's settings as the face sees them (for the servers of a folder not exported yet). */
   identity?: FolderIdentity;
+  /**
+   * Someone answers DSH's questions where the face's user runs DSH (the editor): a profile that
+   * does not exist yet is then not taken as headless. Default false (the CLI: the default profile is headless).
+   */
+  interactive?: boolean;
   /** Tells whether an installed bundle is this build's (the CLI knows its checkout; the editor does not). */
   bundleMatches?: (installedDir: string) => boolean;
 }
@@ -129,7 +138,7 @@ export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pi
 
 function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: DoctorRequest, profile: string, plan: SessionPlan, slowStarts: ReadonlyMap<string, SlowStartRecord>): DoctorReport {
   const findings: DoctorFinding[] = [];
-  const add = (f: DoctorFinding) => findings.push(f);
+  const add = (f: DoctorFinding) => findings.push(f.fix?.startsWith('dsh-bridge dsh install') ? { ...f, fixCode: 'install' } : f.fix?.startsWith('dsh-bridge policy') ? { ...f, fixCode: 'policy' } : f);
   // The DSH that would run, and its Node.
   const install = ports.dshInstall.inspect(profile, request.bundleMatches);
   const installFix = `dsh-bridge dsh install${install.defaultProfile ? '' : ` --profile ${profile}`}`;
@@ -168,7 +177,7 @@ function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: Doct
     else add({ area: 'hmr', status: 'ok', message: 'hmrOk', args: { profile } });
   }
   // dsh-headless runs one request with no one to answer DSH's questions; a missing profile is taken as the default, headless.
-  const headless = !state.exists || state.bundles.includes('@deepseek-ai/dsh-headless');
+  const headless = state.exists ? state.bundles.includes('@deepseek-ai/dsh-headless') : request.interactive !== true;
 
   // The machine's DSH policy files (the plan withholds what they block; a refused file blocks everything).
   for (const file of plan.policy ?? []) {
@@ -182,10 +191,10 @@ function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: Doct
   const verdict = (name: string, serverName: string, outcome: PlanOutcome, reason: SessionPlan['servers'][number]['reason'], lspRow = false): ServerVerdict => {
     const base = { name, serverName, outcome };
     const ownReason = plan.blocked.length === 0 && reason.code !== 'refused-at-export' && reason.code !== 'not-exported' && !reason.code.startsWith('dsh-policy-');
-    if (ownReason && !bundleLoaded && state.exists) return { ...base, mount: false, why: 'whyNoBundle', args: {}, fix: installFix };
-    if (ownReason && lspRow && reason.code !== 'lsp-invalid-entry' && install.lspPackagesMissing.length && state.exists) return { ...base, mount: false, why: 'whyLspPackages', args: {}, fix: installFix };
+    if (ownReason && !bundleLoaded && state.exists) return { ...base, mount: false, why: 'whyNoBundle', args: {}, fix: installFix, fixCode: 'install' };
+    if (ownReason && lspRow && reason.code !== 'lsp-invalid-entry' && install.lspPackagesMissing.length && state.exists) return { ...base, mount: false, why: 'whyLspPackages', args: {}, fix: installFix, fixCode: 'install' };
     const mount = outcome === 'starts' || (outcome === 'asks' && !headless);
-    return { ...base, mount, why: reason.code, args: reason.args, ...(reason.fix ? { fix: reason.fix.command } : {}) };
+    return { ...base, mount, why: reason.code, args: reason.args, ...(reason.fix ? { fix: reason.fix.command, fixCode: reason.fix.code } : {}) };
   };
   const servers = plan.servers.map((s) => {
     const v = verdict(s.name, s.serverName, s.outcome, s.reason);
@@ -243,9 +252,10 @@ export function doctorLines(report: DoctorReport, word: Word = formatMessage): s
 /** A duration as the doctor says it: `3.2 s`. */
 const seconds = (ms: number) => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
 
-export function doctorSummary(report: DoctorReport, word: Word = formatMessage): string {
+/** The one line per run; `fixes: false` leaves each server's fix out (a face that lists each fix once elsewhere). */
+export function doctorSummary(report: DoctorReport, word: Word = formatMessage, fixes = true): string {
   const t = (m: DoctorMessage, args: Args = {}) => word(DOCTOR_MESSAGES[m], args);
-  const why = (s: ServerVerdict) => `${verdictText(report, s, word)}${s.fix ? `; ${t('fix', { command: s.fix })}` : ''}`;
+  const why = (s: ServerVerdict) => `${verdictText(report, s, word)}${fixes && s.fix ? `; ${t('fix', { command: s.fix })}` : ''}`;
   // Servers with the same reason and fix (a refused declaration) are named together: each reason once.
   const grouped = (list: ServerVerdict[]) => {
     const byWhy = new Map<string, string[]>();
