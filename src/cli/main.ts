@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Analysis } from '../core/mcp/analyze';
+import type { Analysis } from '../core/mcp/analysis';
 import { ExportError, analyzeFolder, commitExport, verifyFolder } from '../core/app/export';
 import { type VerifyResult } from '../core/declaration/declarationModel';
 import { DECLARATION_PATH, type DeclaredServer } from '../core/declaration/declarationModel';

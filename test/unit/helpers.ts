@@ -1,7 +1,9 @@
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { analyzeSource, type AnalyzeOptions, type Analysis } from '../../src/core/mcp/analyze';
+import { analyzeSource } from '../../src/core/mcp/analyze';
+import type { Analysis } from '../../src/core/mcp/analysis';
+import type { AnalyzeOptions } from '../../src/core/mcp/analyzeOptions';
 
 /** A temporary folder that removes itself after the test that made it. */
 export function tempDir(prefix = 'dsh-bridge-test-'): string {

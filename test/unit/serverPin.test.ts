@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { canonicalHash, canonicalJson } from '../../src/core/json/canonicalJson';
 import { analyze } from './helpers';
-import type { Analysis } from '../../src/core/mcp/analyze';
+import type { Analysis } from '../../src/core/mcp/analysis';
 
 /**
  * The export writes each server's canonical text field by field (src/core/mcp/serverPin.ts);

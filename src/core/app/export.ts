@@ -6,7 +6,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { analyzeSource, emptyAnalysis, invalidExportOptions, SOURCE_PATH, type AnalyzeOptions, type Analysis } from '../mcp/analyze';
+import { analyzeSource } from '../mcp/analyze';
+import { emptyAnalysis, SOURCE_PATH, type Analysis } from '../mcp/analysis';
+import { invalidExportOptions, type AnalyzeOptions } from '../mcp/analyzeOptions';
 import { ConfinedDir, ConfinementError } from '../node/atomicWrite';
 import { canonicalHash, sha256Hex } from '../json/canonicalJson';
 import type { VerifyCode, VerifyResult } from '../declaration/declarationModel';

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Analysis } from '../mcp/analyze';
+import type { Analysis } from '../mcp/analysis';
 import { sha256Hex, withPin } from '../json/canonicalJson';
 import type { DeclaredServer } from '../declaration/declarationModel';
 import { nodeAtPath, parseJsonc } from '../json/jsonTree';
