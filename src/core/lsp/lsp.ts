@@ -16,6 +16,7 @@ import { parseJsonc, properties, propertyValue, type Node } from '../json/jsonTr
 import { formatMessage, type Problem, type Severity } from '../problems/problems';
 import type { JsonPath, JsonTarget, SettingProblem } from '../settings/settingsFile';
 import { LineIndex, type Range } from '../json/text';
+import { isRecord } from '../json/jsonValue';
 
 /** The setting id as written at the top level of settings.json (or under `settings` in a .code-workspace). */
 export const LSP_SETTING = 'dsh.lsp.servers';
@@ -131,9 +132,6 @@ function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Absent for DSH's schema (schemastery): `undefined` and `null` both take the default. */
 function isAbsent(value: unknown): value is null | undefined {

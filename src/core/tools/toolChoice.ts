@@ -18,9 +18,10 @@
  * and is reported where it is written.
  */
 import type { ToolChoice } from '../declaration/toolsModel';
-import { isPlainObject, type SettingLayerValue } from '../settings/settingLayers';
+import type { SettingLayerValue } from '../settings/settingLayers';
 import { formatMessage, type Problem, type Severity } from '../problems/problems';
 import { settingRange, type JsonPath, type JsonTarget, type SettingsSource } from '../settings/settingsFile';
+import { isRecord } from '../json/jsonValue';
 
 export const TOOLS_SETTING = 'dsh.tools';
 
@@ -93,14 +94,14 @@ export function analyzeToolChoice(layers: readonly ToolChoiceLayer[]): ToolChoic
     const value = layer.value;
     if (value === undefined || value === null) return;
     const root: JsonPath = [TOOLS_SETTING];
-    if (!isPlainObject(value)) {
+    if (!isRecord(value)) {
       add('tools-invalid-setting', index, root, 'value', {});
       allBlocked = true;
       return;
     }
     for (const [server, entry] of Object.entries(value)) {
       const at: JsonPath = [TOOLS_SETTING, server];
-      if (!isPlainObject(entry)) {
+      if (!isRecord(entry)) {
         add('tools-invalid-entry', index, at, 'value', { server }, server);
         setChoice(server, NOTHING);
         continue;
