@@ -5,7 +5,7 @@ import { type VerifyResult } from '../core/declaration/declarationModel';
 import { HostStore } from '../core/node/hostStore';
 import { type SkillGateResult } from '../core/skills/skillGate';
 import { gateFolderSkills } from '../core/app/sections';
-import { resolveAgentsHome } from '../core/skills/skills';
+import { resolveAgentsHome } from '../core/skills/skillRoots';
 import { CommandUsageError, type CliIo, type CommandContext } from './context';
 import { visibleLine } from '../core/json/visibleText';
 import { table } from './table';

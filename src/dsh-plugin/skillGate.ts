@@ -4,7 +4,10 @@ import { HostStore, resolveDshHome } from '../core/node/hostStore';
 import { gateSkills, isGatedKind, type GatedSkillRoot, type SkillGateResult } from '../core/skills/skillGate';
 import type { SkillRootKind } from '../core/declaration/declarationModel';
 import { nodeSkillFs } from '../core/node/skillFs';
-import { analyzeSkillText, discoverSkills, hashSkillRoot, resolveAgentsHome, skillBody, type SkillCandidate } from '../core/skills/skills';
+import { analyzeSkillText, skillBody } from '../core/skills/frontMatter';
+import { discoverSkills, type SkillCandidate } from '../core/skills/discovery';
+import { hashSkillRoot } from '../core/skills/rootPins';
+import { resolveAgentsHome } from '../core/skills/skillRoots';
 import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
 import { errorText } from './errors';
 

@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { discoverSkills, hashSkillRoot } from '../../src/core/skills/skills';
+import { discoverSkills } from '../../src/core/skills/discovery';
+import { hashSkillRoot } from '../../src/core/skills/rootPins';
 import { nodeSkillFs } from '../../src/core/node/skillFs';
 import { tempDir } from './helpers';
 

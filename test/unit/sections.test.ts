@@ -188,7 +188,7 @@ describe('sections: skillTrustProblems', () => {
   const candidate = (file: string) => ({ file, entry: path.basename(file), analysis: { kept: true, nameRange: { start: { line: 1, character: 6 }, end: { line: 1, character: 9 } }, problems: [] } });
   const root = (p: string, pin: string | undefined, files: string[], extra: Record<string, unknown> = {}) => ({
     path: p, kind: 'project-dsh' as const, rank: 100, skipSystem: false, exists: true, pin, candidates: files.map(candidate), ...extra,
-  }) as unknown as import('../../src/core/skills/skills').SkillRootReport;
+  }) as unknown as import('../../src/core/skills/discovery').SkillRootReport;
 
   it('flags every skill file of a trusted root whose pin changed, on its name; nothing for trusted or untrusted roots', () => {
     const discovery = { roots: [root('/a', 'sha256:new', ['/a/x/SKILL.md', '/a/y.md']), root('/b', 'sha256:b', ['/b/z/SKILL.md']), root('/c', 'sha256:c', ['/c/w.md'])] };

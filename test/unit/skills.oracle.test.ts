@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { discoverSkills, type SkillCandidate, type SkillDiscovery } from '../../src/core/skills/skills';
+import { discoverSkills, type SkillCandidate, type SkillDiscovery } from '../../src/core/skills/discovery';
 import { nodeSkillFs } from '../../src/core/node/skillFs';
 import { makeSkillFixture, type SkillFixture } from './skills.fixture';
 

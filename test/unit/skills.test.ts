@@ -4,7 +4,12 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { analyzeSkillText, discoverSkills, findProjectRoot, frontMatterBoolean, hashSkillRoot, resolveAgentsHome, skillRoots, skillTrustState, skillTrustStates, skillsDeclarationSection, type SkillDiscovery } from '../../src/core/skills/skills';
+import { analyzeSkillText, frontMatterBoolean } from '../../src/core/skills/frontMatter';
+import { discoverSkills, type SkillDiscovery } from '../../src/core/skills/discovery';
+import { findProjectRoot } from '../../src/core/skills/projectRoot';
+import { hashSkillRoot } from '../../src/core/skills/rootPins';
+import { dshSkillRoots, resolveAgentsHome } from '../../src/core/skills/skillRoots';
+import { skillTrustState, skillTrustStates, skillsDeclarationSection } from '../../src/core/skills/rootTrust';
 import { nodeSkillFs } from '../../src/core/node/skillFs';
 import { SKILL_PROBLEM_CODES } from '../../src/core/skills/skillCodes';
 import { resolveDshHome } from '../../src/core/node/hostStore';
@@ -120,7 +125,7 @@ describe('skills: homes and roots', () => {
     const fs = { exists };
     assert.equal(await findProjectRoot('/w/repo/a/b', fs), '/w/repo');
     assert.equal(await findProjectRoot('/elsewhere/x', fs), '/elsewhere/x');
-    const { projectRoot, roots } = await skillRoots({ cwd: '/w/repo/a', customRoots: ['../shared', '/abs'], dshHome: '/h/.dsh', agentsHome: '/h/.agents' }, fs);
+    const { projectRoot, roots } = await dshSkillRoots({ cwd: '/w/repo/a', customRoots: ['../shared', '/abs'], dshHome: '/h/.dsh', agentsHome: '/h/.agents' }, fs);
     assert.equal(projectRoot, '/w/repo');
     assert.deepEqual(roots.map((r) => [r.path, r.kind, r.rank, r.skipSystem]), [
       ['/w/repo/.dsh/skills', 'project-dsh', 100, false],

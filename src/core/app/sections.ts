@@ -19,9 +19,10 @@ import { HostStore } from '../node/hostStore';
 import { gateSkills, type SkillGateResult } from '../skills/skillGate';
 import { validateLspServers, type CommandResolver, type LspServerConfig, type LspValidation } from '../lsp/lsp';
 import { createPathResolver } from '../node/commandPath';
-import {
-  discoverSkills, resolveAgentsHome, skillTrustState, skillsDeclarationSection, type SkillDiscovery, type SkillFs,
-} from '../skills/skills';
+import { discoverSkills, type SkillDiscovery } from '../skills/discovery';
+import { resolveAgentsHome } from '../skills/skillRoots';
+import { skillTrustState, skillsDeclarationSection } from '../skills/rootTrust';
+import type { SkillFs } from '../skills/skillFileAccess';
 import { nodeSkillFs } from '../node/skillFs';
 
 import { lspDeclarationSection } from '../lsp/lspSection';
