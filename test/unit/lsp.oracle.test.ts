@@ -7,7 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { lspStdioRow, validateLspServers, type CommandResolver, type LspServerConfig } from '../../src/core/lsp/lsp';
+import { lspStdioRow } from '../../src/core/lsp/lspRow';
+import { validateLspServers } from '../../src/core/lsp/lspValidation';
+import type { CommandResolver } from '../../src/core/lsp/lspCommand';
+import type { LspServerConfig } from '../../src/core/lsp/lspModel';
 
 const ORACLE_DIR = path.resolve(__dirname, '../oracle/lsp');
 const installed = (pkg: string) => existsSync(path.join(ORACLE_DIR, 'node_modules', pkg, 'package.json'));

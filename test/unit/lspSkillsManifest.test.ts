@@ -4,7 +4,9 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { LSP_DEFAULT_LIMITS, LSP_EXTENSION_PATTERN, LSP_PROBLEM_CODES, MAX_TIMER_DELAY_MS, normalizeLspExtension } from '../../src/core/lsp/lsp';
+import { LSP_DEFAULT_LIMITS, LSP_EXTENSION_PATTERN, MAX_TIMER_DELAY_MS } from '../../src/core/lsp/lspModel';
+import { LSP_PROBLEM_CODES } from '../../src/core/lsp/lspCodes';
+import { normalizeLspExtension } from '../../src/core/lsp/lspRouting';
 import { SKILL_TRUST_PROBLEM_CODES } from '../../src/core/skills/skillCodes';
 import { SKILL_PROBLEM_CODES } from '../../src/core/skills/skillCodes';
 

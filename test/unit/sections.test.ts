@@ -7,7 +7,7 @@ import { canonicalHash } from '../../src/core/json/canonicalJson';
 import { exportFolder } from '../../src/core/app/export';
 import { LspSectionSchema, SkillsSectionSchema } from '../../src/core/declaration/declarationModel';
 import { HostStore } from '../../src/core/node/hostStore';
-import type { CommandResolver } from '../../src/core/lsp/lsp';
+import type { CommandResolver } from '../../src/core/lsp/lspCommand';
 import { analyzeSections, computeDeclarationSections, lspConfigured, skillTrustProblems } from '../../src/core/app/sections';
 import { lspDeclarationSection, lspSectionPinMatches } from '../../src/core/lsp/lspSection';
 import { definingLayer, hasPath, mergeSettingLayers, settingValueInText } from '../../src/core/settings/settingLayers';
