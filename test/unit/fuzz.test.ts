@@ -16,7 +16,8 @@ import { DEVCONTAINER_SOURCE, DOT_MCP_SOURCE, VSCODE_SOURCE, type SourceSpec } f
 import { makeProblem } from '../../src/core/problems/problems';
 import { options, rawHidden } from './helpers';
 import { HostStore } from '../../src/core/node/hostStore';
-import { MAX_MESSAGE_BYTES, probeRow } from '../../src/core/node/probe/probeClient';
+import { MAX_MESSAGE_BYTES } from '../../src/core/node/probe/jsonRpcSession';
+import { probeRow } from '../../src/core/node/probe/probeClient';
 import { secretMask } from '../../src/core/tools/maskSecrets';
 import { reviewLines } from '../../src/core/mcp/launchReview';
 
