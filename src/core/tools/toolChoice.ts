@@ -160,7 +160,7 @@ export function placeToolChoiceProblems(problems: readonly ToolChoiceProblem[], 
   return out;
 }
 
-export interface ToolChoiceCheck {
+export interface ToolChoiceCheckResult {
   analysis: ToolChoiceAnalysis;
   /** The problems placed on their nodes in the settings files of their layers. */
   problems: Problem[];
@@ -172,7 +172,7 @@ export interface ToolChoiceCheck {
  * The check of `dsh.tools` that every face runs (the editor's Problems, `dsh-bridge check`):
  * every layer analysed on its own (see the module comment), each problem placed in its file.
  */
-export function checkToolChoice(layers: readonly ToolChoiceLayer[]): ToolChoiceCheck {
+export function checkToolChoice(layers: readonly ToolChoiceLayer[]): ToolChoiceCheckResult {
   const analysis = analyzeToolChoice(layers);
   const problems = placeToolChoiceProblems(analysis.problems, (layer) => layers[layer]?.source);
   return { analysis, problems, unplaced: analysis.problems.length - problems.length };
