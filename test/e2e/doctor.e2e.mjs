@@ -3,17 +3,10 @@
 // without DSH (the run's fresh DSH home). The user sees the report in an editor, each finding
 // with the command that fixes it, and the would-mount summary as a notification.
 import assert from 'node:assert/strict';
-import { startEditor } from '../harness/e2e-driver.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 describe('e2e: the doctor command shows what stands between the folder and DSH (ws-export)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor();
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor();
 
   it('report document with fixes, and the summary notification', async function () {
     await editor.openWorkspace('ws-export');

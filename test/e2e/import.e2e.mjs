@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
 import { REPO } from '../harness/lib.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 const TOKEN = 'ghp_R8x2Kq9ZtW4mLp7VbN3cYd6Fh1Js5Ga0QeUo';
 const bundle = JSON.parse(fs.readFileSync(path.join(REPO, 'l10n/bundle.l10n.zh-cn.json'), 'utf8'));
@@ -20,13 +19,7 @@ const zh = (key, args = {}) => {
 const literally = (text) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 
 describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor();
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor();
 
   it('quick pick, diff preview, confirmation, summary; the file keeps its comment and holds no credential', async function () {
     const folder = await editor.openWorkspace('ws-import');
@@ -86,13 +79,7 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
 });
 
 describe('e2e: the import in Simplified Chinese (code-server --locale zh-cn, ws-import)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor({ locale: 'zh-cn' });
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor({ locale: 'zh-cn' });
 
   it('the command title, the quick pick, the question and the summary read in Chinese, counts in their plural messages', async function () {
     await editor.openWorkspace('ws-import');

@@ -6,16 +6,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
 import { REPO, createRun, log } from '../harness/lib.mjs';
 import { recompressVsix } from '../../scripts/recompress-vsix.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
-  let editor;
   let vsix;
-
-  before(async function () {
+  const editor = suiteEditor(async () => {
     const run = createRun('vsix');
     vsix = path.join(run.dir, 'dsh-bridge.vsix');
     const r = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--no-rewrite-relative-links', '--readme-path', 'README.marketplace.md', '--out', vsix],
@@ -39,10 +36,8 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     // checks its own .vsix against the 200 KiB budget (scripts/recompress-vsix.mjs).
     assert.ok(fs.statSync(vsix).size < 320 * 1024, `the .vsix is ${fs.statSync(vsix).size} bytes`);
     run.cleanup();
-    editor = await startEditor({ vsix });
+    return { vsix };
   });
-
-  screenshotFailuresAndClose(() => editor);
 
   it('activates from the .vsix: Problems shows the refused server; export writes the declaration; palette titles say DSH once', async function () {
     const ws = await editor.openWorkspace('ws-basic');

@@ -10,19 +10,17 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 describe('e2e: Restricted Mode (Workspace Trust on, folder not trusted)', function () {
-  let editor;
   let ws;
+  const editor = suiteEditor({
+    workspaceTrust: true,
+    settings: { 'security.workspace.trust.banner': 'always' }, // the Restricted Mode banner, in the screenshot
+    hostTests: 'test/integration/restricted',
+  });
 
   before(async function () {
-    editor = await startEditor({
-      workspaceTrust: true,
-      settings: { 'security.workspace.trust.banner': 'always' }, // the Restricted Mode banner, in the screenshot
-      hostTests: 'test/integration/restricted',
-    });
     ws = await editor.openWorkspace('ws-problems', {
       hostTests: true,
       // Skill files a repository could ship: discovery must not read them in Restricted Mode.
@@ -35,8 +33,6 @@ describe('e2e: Restricted Mode (Workspace Trust on, folder not trusted)', functi
       },
     });
   });
-
-  screenshotFailuresAndClose(() => editor);
 
   it('in the extension host: diagnostics work; export, prompting and export on save are refused in code', async function () {
     const { code, lines, logFile } = await editor.hostTestsResult();
