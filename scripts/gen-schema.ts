@@ -1,5 +1,6 @@
-// Writes schemas/declaration.schema.json from the zod model, so the schema cannot drift from the code.
-import { writeFileSync } from 'node:fs';
+// Writes schemas/declaration.schema.json from the zod model, so the schema cannot drift from the
+// code. `--check` exits 1 when the committed file is not exactly what it would write.
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { DECLARATION_SCHEMA_ID, DeclarationSchema } from '../src/core/declaration/declarationModel';
 
@@ -11,4 +12,13 @@ const out = {
   description: 'Written by DSH Bridge into <folder>/.dsh/declaration.json; loaded by the DSH Bridge plugin. A plain string value is a literal (never scanned for variables); an array value is a template of literal strings, {"input": id} and {"env": NAME} references. See docs/declaration.md.',
   ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$schema')),
 };
-writeFileSync(new URL('../schemas/declaration.schema.json', import.meta.url), `${JSON.stringify(out, null, 2)}\n`);
+const file = new URL('../schemas/declaration.schema.json', import.meta.url);
+const text = `${JSON.stringify(out, null, 2)}\n`;
+if (process.argv.includes('--check')) {
+  if (readFileSync(file, 'utf8') !== text) {
+    console.error('schemas/declaration.schema.json is out of date: run npm run docs');
+    process.exit(1);
+  }
+} else {
+  writeFileSync(file, text);
+}
