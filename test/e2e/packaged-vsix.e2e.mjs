@@ -52,7 +52,8 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     assert.equal(fs.readFileSync(path.join(ws, '.dsh/declaration.schema.json'), 'utf8'), fs.readFileSync(path.join(REPO, 'schemas/declaration.schema.json'), 'utf8'));
     assert.ok(fs.existsSync(path.join(ws, '.vscode/mcp.json')));
     console.log(`      screenshot: ${await editor.screenshot('vsix-export')}`);
-    // The picture of the user README (media/readme/status-and-problem.png, quantized with pngquant): the Problems row with its code link, and the DSH status bar item.
+    // The picture of the user README (media/readme/status-and-problem.png, quantized with
+    // pngquant): the Problems row with its code link, and the DSH status bar item.
     await editor.statusBarItem('dsh-bridge.status', { text: /DSH: 1 refused/ });
     console.log(`      screenshot: ${await editor.screenshot('readme-status-and-problem', { clip: { x: 0, y: 575, width: 1400, height: 325 } })}`);
     const titles = await editor.paletteTitles('DSH:', { waitFor: 'DSH: Open Declaration' });

@@ -196,7 +196,8 @@ function readRemote(entry: EntryReading, found: EntryProperties, urlNode: Node, 
   for (const property of found.headers?.children?.[1]?.children ?? NO_NODES) {
     const key = property.children?.[0];
     const v = property.children?.[1];
-    if (!key || typeof key.value !== 'string' || v?.type !== 'string') continue; // only a duplicate's value can be another type; the duplicate rejects the server
+    // Only a duplicate's value can be of another type; the duplicate rejects the server.
+    if (!key || typeof key.value !== 'string' || v?.type !== 'string') continue;
     if (RESERVED_KEYS.has(key.value)) entry.problem('reserved-key', key, { key: key.value });
     else defineProperty(headers, key.value, entry.field('header', v, key.value));
   }
