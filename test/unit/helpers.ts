@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { analyzeSource } from '../../src/core/mcp/analyze';
 import type { Analysis } from '../../src/core/mcp/analysis';
 import type { AnalyzeOptions } from '../../src/core/mcp/analyzeOptions';
+import type { QuickFix } from '../../src/core/mcp/quickFixes';
+import { applyEdits } from 'jsonc-parser';
 
 /** A temporary folder that removes itself after the test that made it. */
 export function tempDir(prefix = 'dsh-bridge-test-'): string {
@@ -29,6 +31,11 @@ export function workspace(mcpJson: string | Buffer | undefined, files: Record<st
     writeFileSync(path.join(dir, rel), text);
   }
   return dir;
+}
+
+/** The text after a fix: its edits applied, as the editor applies a code action's edits. */
+export function applyQuickFix(text: string, fix: Pick<QuickFix, 'edits'>): string {
+  return applyEdits(text, fix.edits.map((e) => ({ ...e })));
 }
 
 export const FOLDER = '/home/dev/projects/app';

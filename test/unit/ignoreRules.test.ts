@@ -4,8 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { declarationIgnoreFix, declarationIgnoreProblem, gitignoreDecision } from '../../src/core/mcp/ignoreRules';
-import { applyQuickFix } from '../../src/core/mcp/quickFixes';
-import { covered, tempDir } from './helpers';
+import { applyQuickFix, covered, tempDir } from './helpers';
 
 /**
  * git itself decides: each case is a folder `cN` of one repository with the case's `.gitignore`,

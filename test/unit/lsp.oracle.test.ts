@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { lspStdioRow } from '../../src/core/lsp/lspRow';
+import { toLspStdioConfig } from '../../src/core/lsp/lspRow';
+import { lspDeclarationSection } from '../../src/core/lsp/lspSection';
 import { validateLspServers } from '../../src/core/lsp/lspValidation';
 import type { CommandResolver } from '../../src/core/lsp/lspCommand';
 import type { LspServerConfig } from '../../src/core/lsp/lspModel';
@@ -164,7 +165,21 @@ describe('lsp conformance with @deepseek-ai/dsh-lsp (oracle)', function () {
         if (ours.registersAll) valid.push(ours);
       }
       assert.ok(valid.length > 20);
-      const results = runOracle<RowResult>(valid.map((ours) => ({ kind: 'row', config: JSON.parse(JSON.stringify(lspStdioRow(ours.servers).config)), resolvable: RESOLVABLE })));
+      // The product's path: the declaration's lsp section, rendered on the DSH side with the
+      // environment the settings gave (a credential-named variable comes from the DSH process).
+      const rows = valid.map((ours) => {
+        const section = lspDeclarationSection(ours);
+        const servers: Record<string, LspServerConfig> = {};
+        for (const [id, settings] of Object.entries(ours.servers)) {
+          const env = (name: string) => (Object.hasOwn(settings.env, name) ? settings.env[name] : undefined);
+          const row = toLspStdioConfig({ ...section, servers: { [id]: section.servers[id] } }, { input: () => undefined, env });
+          assert.ok(row.ok, JSON.stringify(row));
+          Object.defineProperty(servers, id, { value: row.config.servers[id], enumerable: true });
+        }
+        assert.deepEqual(servers, ours.servers);
+        return { servers };
+      });
+      const results = runOracle<RowResult>(rows.map((config) => ({ kind: 'row', config: JSON.parse(JSON.stringify(config)), resolvable: RESOLVABLE })));
       for (const [i, ours] of valid.entries()) {
         assert.equal(results[i].ok, true, `${JSON.stringify(ours.servers)}: ${results[i].error?.message}`);
         assert.deepEqual(results[i].routes, routesOf(ours.servers));

@@ -6,7 +6,6 @@ import fc from 'fast-check';
 import { LSP_DEFAULT_LIMITS } from '../../src/core/lsp/lspModel';
 import { LSP_PROBLEM_CODES } from '../../src/core/lsp/lspCodes';
 import { finalExtension, lspServerFor, normalizeLspExtension } from '../../src/core/lsp/lspRouting';
-import { lspStdioRow } from '../../src/core/lsp/lspRow';
 import { validateLspServers } from '../../src/core/lsp/lspValidation';
 import type { CommandResolver } from '../../src/core/lsp/lspCommand';
 import { placeSettingProblems, settingRange } from '../../src/core/settings/settingsFile';
@@ -74,7 +73,6 @@ describe('lsp: validateLspServers', () => {
     assert.equal(result.servers.ts.maxMessageBytes, LSP_DEFAULT_LIMITS.maxMessageBytes);
     assert.deepEqual(result.servers.ts.args, ['--stdio']);
     assert.deepEqual(result.registry, { py: 'accepted', ts: 'accepted' });
-    assert.deepEqual(lspStdioRow(result.servers), { id: 'lsp-stdio', name: '@deepseek-ai/dsh-lsp-stdio', config: { servers: result.servers } });
   });
 
   it('absent or empty setting: nothing to register, no problem', async () => {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { applyQuickFix, detectFormatting, quickFixesFor, type QuickFix } from '../../src/core/mcp/quickFixes';
+import { detectFormatting, quickFixesFor, type QuickFix } from '../../src/core/mcp/quickFixes';
 import type { Problem } from '../../src/core/problems/problems';
-import { analyze } from './helpers';
+import { analyze, applyQuickFix } from './helpers';
 
 /** The problems the real analyzer reports for `text`, with the given code. */
 function problems(text: string, code: string): Problem[] {

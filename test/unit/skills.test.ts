@@ -4,12 +4,12 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { analyzeSkillText, frontMatterBoolean } from '../../src/core/skills/frontMatter';
+import { analyzeSkillText } from '../../src/core/skills/frontMatter';
 import { discoverSkills, type SkillDiscovery } from '../../src/core/skills/discovery';
 import { findProjectRoot } from '../../src/core/skills/projectRoot';
 import { hashSkillRoot } from '../../src/core/skills/rootPins';
 import { dshSkillRoots, resolveAgentsHome } from '../../src/core/skills/skillRoots';
-import { skillTrustState, skillTrustStates, skillsDeclarationSection } from '../../src/core/skills/rootTrust';
+import { skillTrustState, skillsDeclarationSection } from '../../src/core/skills/rootTrust';
 import { nodeSkillFs } from '../../src/core/node/skillFs';
 import { SKILL_PROBLEM_CODES } from '../../src/core/skills/skillCodes';
 import { resolveDshHome } from '../../src/core/node/hostStore';
@@ -81,12 +81,22 @@ describe('skills: analyzeSkillText (DSH front matter rules)', () => {
     assert.ok(p.range.start.line >= 1 && p.range.start.line <= 3, JSON.stringify(p.range));
   });
 
-  it('frontMatterBoolean: YAML booleans, 1/0 and true/false/yes/no/on/off in any case', () => {
-    const table: Array<[unknown, boolean | null]> = [
-      [true, true], [false, false], [1, true], [0, false], ['1', true], ['0', false], ['TRUE', true], ['Yes', true], ['oN', true],
-      ['False', false], ['NO', false], ['off', false], ['y', null], [2, null], [null, null], ['', null], [[true], null], ['true ', null],
+  it('the invocation flags read as DSH reads them: YAML booleans, 1/0 and true/false/yes/no/on/off in any case; anything else drops the skill', () => {
+    const table: Array<[string, boolean | null]> = [
+      ['true', true], ['false', false], ['1', true], ['0', false], ['"1"', true], ['"0"', false], ['"TRUE"', true], ['Yes', true], ['oN', true],
+      ['"False"', false], ['NO', false], ['off', false], ['y', null], ['2', null], ['null', null], ['""', null], ['[true]', null], ['"true "', null],
     ];
-    for (const [value, expected] of table) assert.equal(frontMatterBoolean(value), expected, JSON.stringify(value));
+    for (const [yaml, value] of table) {
+      for (const key of ['disable-model-invocation', 'user-invocable']) {
+        const a = analyzeSkillText(`---\nname: s\ndescription: d\n${key}: ${yaml}\n---\n`, '/r/s/SKILL.md');
+        if (value === null) {
+          assert.deepEqual([a.kept, a.problems.map((p) => p.code)], [false, ['skill-invalid-flag']], `${key}: ${yaml}`);
+        } else {
+          const invocation = a.skill?.invocation;
+          assert.equal(key === 'user-invocable' ? invocation?.userInvocable : !invocation?.modelInvocable, value, `${key}: ${yaml}`);
+        }
+      }
+    }
   });
 
   it('property: never throws; kept exactly when there is no error; ranges stay inside the text', () => {
@@ -269,7 +279,6 @@ describe('skills: content pins and trust', () => {
     assert.equal(skillTrustState('sha256:1', 'sha256:1'), 'trusted');
     assert.equal(skillTrustState('sha256:2', 'sha256:1'), 'changed');
     assert.equal(skillTrustState(undefined, 'sha256:1'), 'changed');
-    assert.deepEqual(skillTrustStates([{ path: '/a', pin: 'p' }, { path: '/b', pin: 'q' }], { '/a': 'p', '/b': 'old' }), { '/a': 'trusted', '/b': 'changed' });
 
     await put('p/.git/HEAD', '');
     await put('p/.dsh/skills/one/SKILL.md', '---\nname: one\ndescription: d\n---\n');

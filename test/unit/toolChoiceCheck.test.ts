@@ -2,12 +2,11 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { applyQuickFix } from '../../src/core/mcp/quickFixes';
 import { settingRange } from '../../src/core/settings/settingsFile';
 import { settingLayersFromFiles } from '../../src/core/settings/folderSettings';
 import { checkToolChoice, TOOLS_SETTING } from '../../src/core/tools/toolChoice';
 import { toolChoiceFixes } from '../../src/core/tools/toolChoiceFixes';
-import { tempDir, workspace } from './helpers';
+import { applyQuickFix, tempDir, workspace } from './helpers';
 
 const FOLDER_SETTINGS = `{
   // tool choice with mistakes

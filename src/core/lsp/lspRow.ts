@@ -5,16 +5,6 @@ import { renderTemplate, type TemplateLookup } from '../declaration/template';
 import type { LspServerConfig } from './lspModel';
 import { visibleLine } from '../json/visibleText';
 
-/** The DSH plugin that runs every configured server; one row, `config.servers`. */
-export const LSP_STDIO_PLUGIN = '@deepseek-ai/dsh-lsp-stdio';
-/** Row id the bridge gives that one row. */
-export const LSP_STDIO_ROW_ID = 'lsp-stdio';
-
-/** The profile row DSH loads: `- insert: [ <this> ]`. */
-export function lspStdioRow(servers: Readonly<Record<string, LspServerConfig>>): { id: string; name: string; config: { servers: Record<string, LspServerConfig> } } {
-  return { id: LSP_STDIO_ROW_ID, name: LSP_STDIO_PLUGIN, config: { servers: { ...servers } } };
-}
-
 /** The name under which the host store records the approved pin of a folder's `lsp` section (never an MCP serverName: `$` is not allowed there). */
 export const LSP_APPROVAL_NAME = '$lsp';
 

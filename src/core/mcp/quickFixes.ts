@@ -223,11 +223,6 @@ function removeProperty(text: string, object: Node, key: string): TextEdit[] {
   return edits;
 }
 
-/** The text after a fix (for tests and previews). */
-export function applyQuickFix(text: string, fix: QuickFix): string {
-  return applyEdits(text, fix.edits.map((e) => ({ ...e })));
-}
-
 /** Every English title template of the fixes (l10n keys). */
 export const QUICK_FIX_TITLES = [
   'Change "type" to "http" (Streamable HTTP)',

@@ -47,7 +47,7 @@ export interface SkillAnalysis {
 }
 
 /** DSH's reading of `disable-model-invocation` / `user-invocable`; `null` = not a boolean (drops the skill). */
-export function frontMatterBoolean(value: unknown): boolean | null {
+function frontMatterBoolean(value: unknown): boolean | null {
   if (typeof value === 'boolean') return value;
   if (value === 1 || value === '1') return true;
   if (value === 0 || value === '0') return false;

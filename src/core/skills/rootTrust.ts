@@ -11,13 +11,6 @@ export function skillTrustState(currentPin: string | undefined, recordedPin: str
   return currentPin !== undefined && currentPin === recordedPin ? 'trusted' : 'changed';
 }
 
-/** Trust of each root, keyed by root path; `recorded` is the host-side store's {rootPath -> pin}. */
-export function skillTrustStates(roots: ReadonlyArray<{ path: string; pin?: string }>, recorded: Readonly<Record<string, string>>): Record<string, SkillTrustState> {
-  const out: Record<string, SkillTrustState> = {};
-  for (const root of roots) out[root.path] = skillTrustState(root.pin, Object.hasOwn(recorded, root.path) ? recorded[root.path] : undefined);
-  return out;
-}
-
 /**
  * The declaration's `skills` section: every root that exists, in DSH's order, with its trust state
  * and content pin as the user reviewed them.
