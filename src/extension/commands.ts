@@ -20,7 +20,7 @@ import { whichLanguageServer } from './lsp/whichServer';
 import { fileFolders, sourceOf } from './mcpFiles';
 import { explainProblem } from './problemDocs';
 import { promptForInput } from './prompts';
-import { requireTrust } from './trust';
+import { requireWorkspaceTrust } from './workspaceTrust';
 
 /** One folder for a command: the folder of a URI argument, the only folder, or a pick. */
 async function oneFolder(arg: unknown): Promise<vscode.WorkspaceFolder | undefined> {
@@ -126,7 +126,7 @@ export class Commands {
   }
 
   async exportCommand(arg?: unknown): Promise<ExportSummary | undefined> {
-    if (!requireTrust(vscode.l10n.t('Export'), this.log)) return { outcome: 'restricted', exported: 0, refused: 0, folders: [] };
+    if (!requireWorkspaceTrust(vscode.l10n.t('Export'), this.log)) return { outcome: 'restricted', exported: 0, refused: 0, folders: [] };
     const folders = await this.exporter.pickFolders(arg);
     if (!folders) return { outcome: 'cancelled', exported: 0, refused: 0, folders: [] };
     if (folders.length === 0) {
@@ -216,7 +216,7 @@ export class Commands {
   }
 
   async enterInputValues(arg?: unknown): Promise<string[] | undefined> {
-    if (!requireTrust(vscode.l10n.t('Entering input values'), this.log)) return undefined;
+    if (!requireWorkspaceTrust(vscode.l10n.t('Entering input values'), this.log)) return undefined;
     const folder = await oneFolder(arg);
     if (!folder) return undefined;
     const analysis = await analyzeFolder(this.ctx.config.folder(folder).analyzeOptions);

@@ -9,7 +9,7 @@ import type { DeclaredServer } from '../core/declaration/declarationModel';
 import { InputCommandError, promptForInput } from './prompts';
 import type { InputSecrets } from './secrets';
 import type { Ctx } from './ctx';
-import { isTrusted } from './trust';
+import { isWorkspaceTrusted } from './workspaceTrust';
 import { codeWorkspaceFile, fileFolders, mcpJsonUri } from './mcpFiles';
 import { countOf } from '../core/problems/plural';
 
@@ -60,7 +60,7 @@ export class Exporter {
 
   async run(request: ExportRequest): Promise<ExportSummary> {
     const empty = (outcome: ExportSummary['outcome'], extra: Partial<ExportSummary> = {}): ExportSummary => ({ outcome, exported: 0, refused: 0, folders: [], ...extra });
-    if (!isTrusted()) return empty('restricted');
+    if (!isWorkspaceTrusted()) return empty('restricted');
     if (request.folders.length === 0) return empty('no-folder');
     const { dshHome } = this.ctx.config.globalSettings();
     const store = this.ctx.hostStore();

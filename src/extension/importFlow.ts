@@ -7,7 +7,7 @@ import { planImport, type ImportPlan } from '../core/import/importPlan';
 import { displayPath, importLocations, readImportSources, readImportTarget, TARGET_PATH, writeImportTarget } from '../core/node/importFiles';
 import { translate } from './l10n';
 import { visibleLine } from '../core/json/visibleText';
-import { requireTrust } from './trust';
+import { requireWorkspaceTrust } from './workspaceTrust';
 import type { Ctx } from './ctx';
 
 /**
@@ -77,7 +77,7 @@ export class ImportFlow implements vscode.Disposable {
   }
 
   private async runOnce(args: ImportArgs): Promise<ImportSummary> {
-    if (!requireTrust(vscode.l10n.t('Import'), this.log)) return none('restricted');
+    if (!requireWorkspaceTrust(vscode.l10n.t('Import'), this.log)) return none('restricted');
     const folder = await this.pickFolder(args.folder);
     if (!folder) return none('cancelled');
     const root = folder.uri.fsPath;

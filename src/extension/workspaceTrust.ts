@@ -5,12 +5,12 @@ import { showWarning } from './visible';
  * Workspace Trust, checked in code: the manifest hides the commands in Restricted Mode, but
  * commands can still be invoked programmatically (another extension, a keybinding, a link).
  */
-export function isTrusted(): boolean {
+export function isWorkspaceTrusted(): boolean {
   return vscode.workspace.isTrusted;
 }
 
 /** True when trusted; otherwise says why the action is refused, offering to manage trust. */
-export function requireTrust(action: string, log: vscode.LogOutputChannel): boolean {
+export function requireWorkspaceTrust(action: string, log: vscode.LogOutputChannel): boolean {
   if (vscode.workspace.isTrusted) return true;
   log.warn(`refused in Restricted Mode: ${action}`);
   const manage = vscode.l10n.t('Manage Workspace Trust');
