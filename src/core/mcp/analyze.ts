@@ -1,5 +1,5 @@
 /**
- * One MCP source file read as VS Code reads it: its MCP section, its server maps merged in VS
+ * One MCP source file read as VS Code reads it: its MCP block, its server maps merged in VS
  * Code's order, its inputs, then each server entry (serverEntry.ts). The result is an
  * {@link Analysis}: what may be exported, what is refused and why, every problem located.
  */
@@ -12,7 +12,7 @@ import { decodeText, LineIndex, type Range } from '../json/text';
 import { ROOT_KEYS } from './mcpModel';
 import { assignServerNames } from './serverName';
 import { sharedMembers } from './serverPin';
-import { SECTION_PATH, SERVER_MAP_KEYS, sectionNode, VSCODE_SOURCE, type SourceSpec } from './sources';
+import { MCP_BLOCK_PATH, SERVER_MAP_KEYS, mcpBlockNode, VSCODE_SOURCE, type SourceSpec } from './sources';
 import { DEFAULT_LIMITS, type AnalyzeOptions, type Limits } from './analyzeOptions';
 import { emptyAnalysis, type Analysis } from './analysis';
 import { SourceProblems } from './sourceProblems';
@@ -62,16 +62,16 @@ function readSource(bytes: Uint8Array, options: AnalyzeOptions, source: SourceSp
   }
   const syntaxOk = errors.length === 0;
   const dialect = source.dialect;
-  const section = sectionNode(root, dialect);
-  const duplicates = sectionDuplicates(report, root, section, dialect);
+  const block = mcpBlockNode(root, dialect);
+  const duplicates = blockDuplicates(report, root, block, dialect);
   if (!duplicates) return empty(false);
-  // A workspace or dev container file without an MCP section: nothing to export from it.
-  if (!section) return empty(syntaxOk);
-  if (section.type !== 'object') {
-    report.add('invalid-server', report.range(section), { reason: `"${SECTION_PATH[dialect].join('.')}" must be an object` });
+  // A workspace or dev container file without an MCP block: nothing to export from it.
+  if (!block) return empty(syntaxOk);
+  if (block.type !== 'object') {
+    report.add('invalid-server', report.range(block), { reason: `"${MCP_BLOCK_PATH[dialect].join('.')}" must be an object` });
     return empty(false);
   }
-  const maps = serverMaps(report, section, dialect);
+  const maps = serverMaps(report, block, dialect);
   if (!maps) return empty(syntaxOk);
 
   const rejected: RejectedServer[] = [];
@@ -84,8 +84,8 @@ function readSource(bytes: Uint8Array, options: AnalyzeOptions, source: SourceSp
   }
 
   // `.mcp.json` has no inputs: VS Code resolves no variable in it.
-  const inputs = readInputs(dialect === 'dot-mcp' ? undefined : propertyValue(section, 'inputs'), report);
-  const context = entryContext(report, options, limits, dialect, inputs, propertyKeyNode(section, 'inputs') ?? (maps[0] ? mapKeyNode(maps[0]) : undefined));
+  const inputs = readInputs(dialect === 'dot-mcp' ? undefined : propertyValue(block, 'inputs'), report);
+  const context = entryContext(report, options, limits, dialect, inputs, propertyKeyNode(block, 'inputs') ?? (maps[0] ? mapKeyNode(maps[0]) : undefined));
   const duplicateNames = new Set(duplicates.filter((d) => maps.includes(d.container as Node)).map((d) => d.key));
   const { servers, serverKeys } = readEntries(context, winners, duplicates, duplicateNames, syntaxOk, rejected);
   if (!syntaxOk) return { ...empty(false), rejected };
@@ -158,28 +158,28 @@ function unusable(report: SourceProblems, sha: string): Analysis {
 }
 
 /**
- * Duplicate keys, reported everywhere in the MCP section and on the way to it; each rejects the
+ * Duplicate keys, reported everywhere in the MCP block and on the way to it; each rejects the
  * server it occurs in. Undefined when the file is unusable: a second root "servers" (or
- * "inputs", or a second `settings` on the way to the section) is ambiguous, since a reviewer
+ * "inputs", or a second `settings` on the way to the MCP block) is ambiguous, since a reviewer
  * reading top-down sees the first and a JSON reader keeps the last; both occurrences are marked.
  */
-function sectionDuplicates(report: SourceProblems, root: Node | undefined, section: Node | undefined, dialect: SourceSpec['dialect']): DuplicateKey[] | undefined {
-  // The containers on the way to the MCP section.
+function blockDuplicates(report: SourceProblems, root: Node | undefined, block: Node | undefined, dialect: SourceSpec['dialect']): DuplicateKey[] | undefined {
+  // The containers on the way to the MCP block.
   const path: Array<{ container: Node | undefined; key: string }> = [];
   let walk = root;
-  for (const key of SECTION_PATH[dialect]) {
+  for (const key of MCP_BLOCK_PATH[dialect]) {
     path.push({ container: walk, key });
     walk = walk?.type === 'object' ? propertyValue(walk, key) : undefined;
   }
-  const inSection = (n: Node) => !!section && n.offset >= section.offset && n.offset < section.offset + section.length;
+  const inBlock = (n: Node) => !!block && n.offset >= block.offset && n.offset < block.offset + block.length;
   const onPath = (d: DuplicateKey) => path.some((p) => p.container === d.container && p.key === d.key);
-  const duplicates = findDuplicateKeys(root).filter((d) => inSection(d.duplicate) || onPath(d));
+  const duplicates = findDuplicateKeys(root).filter((d) => inBlock(d.duplicate) || onPath(d));
   for (const d of duplicates) {
     report.add('duplicate-key', report.range(d.duplicate), { key: d.key }, {
       related: [{ file: report.file, range: report.range(d.first), message: 'first definition' }],
     });
   }
-  const rootDuplicates = duplicates.filter((d) => (d.container === section && ROOT_DUPLICATE_FATAL.has(d.key)) || onPath(d));
+  const rootDuplicates = duplicates.filter((d) => (d.container === block && ROOT_DUPLICATE_FATAL.has(d.key)) || onPath(d));
   if (!rootDuplicates.length) return duplicates;
   for (const d of rootDuplicates) {
     report.add('duplicate-key', report.range(d.first), { key: d.key }, {
@@ -189,27 +189,27 @@ function sectionDuplicates(report: SourceProblems, root: Node | undefined, secti
   return undefined;
 }
 
-/** The server maps of the section, in the order VS Code merges them; undefined when VS Code reads no server from the file. */
-function serverMaps(report: SourceProblems, section: Node, dialect: SourceSpec['dialect']): Node[] | undefined {
+/** The server maps of the MCP block, in the order VS Code merges them; undefined when VS Code reads no server from the file. */
+function serverMaps(report: SourceProblems, block: Node, dialect: SourceSpec['dialect']): Node[] | undefined {
   const maps: Node[] = [];
   if (dialect === 'dot-mcp') {
-    const wrapped = propertyValue(section, 'mcpServers');
-    const vscodeKeys = properties(section).filter((p) => p.key === 'servers' || p.key === 'inputs');
+    const wrapped = propertyValue(block, 'mcpServers');
+    const vscodeKeys = properties(block).filter((p) => p.key === 'servers' || p.key === 'inputs');
     if (!wrapped && vscodeKeys.length) {
       // VS Code's own format in Claude Code's file.
       for (const p of vscodeKeys) report.add('wrong-dialect', report.range(p.keyNode), { key: p.key, file: report.file });
       return undefined;
     }
-    for (const p of properties(section)) if (wrapped && p.key !== 'mcpServers') report.add('unknown-field', report.range(p.keyNode), { key: p.key });
+    for (const p of properties(block)) if (wrapped && p.key !== 'mcpServers') report.add('unknown-field', report.range(p.keyNode), { key: p.key });
     if (wrapped && wrapped.type !== 'object') report.add('invalid-server', report.range(wrapped), { reason: '"mcpServers" must be an object' });
-    maps.push(wrapped ?? section); // newer VS Code also reads a flat map of servers
+    maps.push(wrapped ?? block); // newer VS Code also reads a flat map of servers
   } else {
-    for (const p of properties(section)) {
+    for (const p of properties(block)) {
       if (p.key === 'mcpServers') report.add('wrong-root-key', report.range(p.keyNode));
       else if (!ROOT_KEYS.has(p.key)) report.add('unknown-field', report.range(p.keyNode), { key: p.key });
     }
     for (const key of SERVER_MAP_KEYS[dialect]) {
-      const map = propertyValue(section, key);
+      const map = propertyValue(block, key);
       if (map && map.type !== 'object') report.add('invalid-server', report.range(map), { reason: `"${key}" must be an object` });
       if (map) maps.push(map);
     }
