@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { findDangers, reviewLaunch, reviewLines, shellQuote } from '../../src/core/mcp/launchReview';
+import { reviewLaunch, reviewLines, shellQuote } from '../../src/core/mcp/launchReview';
 import { templateText } from '../../src/core/declaration/template';
 import { visibleLine } from '../../src/core/json/visibleText';
 import { analyze } from './helpers';
@@ -76,7 +76,7 @@ describe('launchReview', () => {
   ];
   for (const [command, args, codes] of cases) {
     it(`flags ${codes.length ? codes.join(', ') : 'nothing'} in: ${visibleLine([command, ...args].join(' '))}`, () => {
-      assert.deepEqual(findDangers(command, args).map((d) => d.code).sort(), [...codes].sort());
+      assert.deepEqual(reviewLaunch(server({ command, args })).dangers.map((d) => d.code).sort(), [...codes].sort());
     });
   }
 

@@ -1,8 +1,11 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { findHiddenCharacters, hiddenClass, visibleJson, visibleLine, visibleText } from '../../src/core/json/visibleText';
+import { findHiddenCharacters, visibleJson, visibleLine, visibleText } from '../../src/core/json/visibleText';
 
 const RUNS = Number(process.env.DSH_FUZZ_RUNS) || 3000;
+
+/** The class the product gives a code point on its own (a surrogate code point counts as lone). */
+const hiddenClass = (codePoint: number) => findHiddenCharacters(String.fromCodePoint(codePoint))[0]?.class;
 
 /** The hidden code points the issue names (C0, DEL, C1, bidi, zero-width and format, tags, variation selectors, separators, surrogates). */
 const HIDDEN: Array<[number, number]> = [
