@@ -1,0 +1,89 @@
+import { strict as assert } from 'node:assert';
+import { changedConcerns, declarationState, folderState, inputIndexKey, inputSecretKey, keepForDocument, statusHeadline, type FolderFacts } from '../../../src/extension/decisions';
+
+describe('extension decisions (vscode-free)', () => {
+  it('declarationState: names what the declaration is (another key, another folder, changed), the most specific wins', () => {
+    const s = (...codes: string[]) => declarationState({ ok: codes.length === 0, reasons: codes.map((code) => ({ code })) });
+    assert.equal(s(), 'up-to-date');
+    assert.equal(s('stale'), 'stale');
+    assert.equal(s('missing'), 'missing');
+    assert.equal(s('stale', 'tampered'), 'changed');
+    assert.equal(s('bad-signature'), 'other-key');
+    assert.equal(s('bad-signature', 'stale'), 'other-key');
+    assert.equal(s('unsigned', 'stale'), 'unsigned');
+    assert.equal(s('wrong-folder'), 'other-folder');
+    assert.equal(s('wrong-folder', 'bad-signature'), 'other-folder');
+    assert.equal(s('unreadable'), 'invalid');
+    assert.equal(s('rollback', 'stale'), 'older');
+    assert.equal(s('tampered', 'rollback'), 'changed');
+    assert.equal(s('bad-signature', 'rollback'), 'other-key');
+  });
+
+  describe('folderState and statusHeadline: one source (the declaration) for every count', () => {
+    const decl = {
+      servers: [{ serverName: 'a', pin: 'p1' }, { serverName: 'b', pin: 'p2' }, { serverName: 'c', pin: 'p3' }],
+      rejected: [{ name: 'old' }],
+      inputs: [{ id: 'token' }, { id: 'token' }, { id: 'region' }],
+    };
+    const facts = (over: Partial<FolderFacts> = {}): FolderFacts => ({
+      verify: { ok: true, reasons: [], declaration: decl }, trustMode: 'ask', storedInputs: new Set(['token', 'region']), approvals: [], ...over,
+    });
+
+    it('counts servers and refusals from the declaration; all well: exported, click opens it', () => {
+      const s = folderState(facts());
+      assert.deepEqual(s, { state: 'up-to-date', exported: 3, refused: 1, missingInputs: [], unapproved: [] });
+      assert.deepEqual(statusHeadline({ ...s, refused: 0 }), { headline: 'exported', action: 'open-declaration' });
+      assert.deepEqual(statusHeadline(s), { headline: 'refused', action: 'show-problems' });
+    });
+
+    it('a forgotten input is missing: needs inputs, click enters them', () => {
+      const s = folderState(facts({ storedInputs: new Set(['region']) }));
+      assert.deepEqual(s.missingInputs, ['token']);
+      assert.deepEqual(statusHeadline(s), { headline: 'needs-inputs', action: 'enter-inputs' });
+    });
+
+    it('pinned: servers without an approval for their current pin are named', () => {
+      const s = folderState(facts({ trustMode: 'pinned', approvals: [{ serverName: 'a', pin: 'p1' }, { serverName: 'b', pin: 'old' }] }));
+      assert.deepEqual(s.unapproved, ['b', 'c']);
+      assert.deepEqual(folderState(facts({ trustMode: 'ask' })).unapproved, [], 'ask mode approves nothing ahead');
+      assert.deepEqual(statusHeadline({ ...s, refused: 0 }), { headline: 'unapproved', action: 'export' });
+    });
+
+    it('stale, missing and refused-by-DSH states win over the rest, each with its action', () => {
+      const stale = folderState(facts({ verify: { ok: false, reasons: [{ code: 'stale' }], declaration: decl }, storedInputs: new Set() }));
+      assert.deepEqual(statusHeadline(stale), { headline: 'stale', action: 'export' });
+      const missing = folderState(facts({ verify: { ok: false, reasons: [{ code: 'missing' }] } }));
+      assert.deepEqual(missing, { state: 'missing', exported: 0, refused: 0, missingInputs: [], unapproved: [] });
+      assert.deepEqual(statusHeadline(missing), { headline: 'not-exported', action: 'export' });
+      const otherKey = folderState(facts({ verify: { ok: false, reasons: [{ code: 'bad-signature' }], declaration: decl } }));
+      assert.deepEqual(statusHeadline(otherKey), { headline: 'not-verified', action: 'verify' });
+    });
+  });
+
+  it('changedConcerns: only dsh.* sections matter, each to its own concern', () => {
+    const only = (...sections: string[]) => changedConcerns((x) => sections.includes(x));
+    const none = { trustMode: false, home: false, export: false, lsp: false, skillRoots: false, tools: false, sources: false, any: false };
+    assert.deepEqual(only(), none);
+    assert.deepEqual(only('editor.fontSize'), none);
+    assert.deepEqual(only('dsh.trustMode'), { ...none, trustMode: true, any: true });
+    assert.deepEqual(only('dsh.export'), { ...none, export: true, any: true });
+    assert.deepEqual(only('dsh.home'), { ...none, home: true, skillRoots: true, any: true });
+    assert.deepEqual(only('dsh.lsp.servers'), { ...none, lsp: true, any: true });
+    assert.deepEqual(only('dsh.skills.customRoots'), { ...none, skillRoots: true, any: true });
+    assert.deepEqual(only('dsh.tools'), { ...none, tools: true, any: true });
+    assert.deepEqual(only('chat.mcp.access'), { ...none, sources: true, any: true });
+  });
+
+  it('secret keys cannot collide across folders and ids', () => {
+    assert.notEqual(inputSecretKey('/a:b', 'c'), inputSecretKey('/a', 'b:c'));
+    assert.notEqual(inputSecretKey('/a', 'b"c'), inputSecretKey('/a","b', 'c'));
+    assert.equal(inputSecretKey('/w', 'tok'), 'input:["/w","tok"]');
+    assert.equal(inputIndexKey('/w'), 'index:"/w"');
+  });
+
+  it('syntax errors are left to the editor only for a document open in it', () => {
+    assert.equal(keepForDocument('invalid-json', true), false);
+    assert.equal(keepForDocument('invalid-json', false), true);
+    assert.equal(keepForDocument('unsupported-transport', true), true);
+  });
+});
