@@ -1,6 +1,6 @@
 /**
  * Decisions of the editor layer that need no editor: kept free of `vscode` so that plain-Node
- * unit tests cover them (test/unit/extensionDecisions.test.ts).
+ * unit tests cover them (test/unit/extension/decisions.test.ts).
  */
 
 /**

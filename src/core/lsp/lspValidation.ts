@@ -1,6 +1,6 @@
 /**
  * The `dsh.lsp.servers` setting validated exactly as DSH's dsh-lsp-stdio row and `dsh-lsp`'s
- * `registerProvider` do (checked against both packages by `test/unit/lsp.oracle.test.ts`),
+ * `registerProvider` do (checked against both packages by `test/unit/core/lsp/lspValidation.oracle.test.ts`),
  * normalized into the row's `servers` map; its problems are located by JSON path, and placed on
  * whichever settings file defines the entry by `placeSettingProblems`.
  */

@@ -3,7 +3,7 @@
  * `@deepseek-ai/dsh-skill` 0.1.0-rc.8, contract section 5): skills one level deep
  * (`<root>/<name>/SKILL.md` or `<root>/<name>.md`, entries in `localeCompare` order) in every
  * root, and the winner of each name; a skill that loses a collision gets `skill-shadowed`
- * pointing at the winner. `test/unit/skills.oracle.test.ts` checks kept/dropped sets and
+ * pointing at the winner. `test/unit/core/skills/discovery.oracle.test.ts` checks kept/dropped sets and
  * winners against the real packages. File access goes through the {@link SkillFs} the caller
  * passes (`core/node/skillFs.ts` is the real file system).
  */

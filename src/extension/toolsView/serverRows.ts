@@ -1,7 +1,7 @@
 /**
  * What the "MCP Servers for DSH" view shows of one folder, decided without the editor: the
  * servers of `.vscode/mcp.json` in source order, each with the state DSH sessions see. Kept free
- * of `vscode` so plain-Node unit tests cover it (test/unit/serverRows.test.ts).
+ * of `vscode` so plain-Node unit tests cover it (test/unit/extension/toolsView/serverRows.test.ts).
  */
 import { nodeRange, parseJsonc, properties, propertyValue } from '../../core/json/jsonTree';
 import { LineIndex, type Range } from '../../core/json/text';

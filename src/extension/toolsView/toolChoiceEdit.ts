@@ -1,6 +1,6 @@
 /**
  * The edit a tool's checkbox makes to one layer of `dsh.tools` (the folder's settings). Pure and
- * free of `vscode` (test/unit/toolChoiceEdit.test.ts). It touches only the tool's own name in
+ * free of `vscode` (test/unit/extension/toolsView/toolChoiceEdit.test.ts). It touches only the tool's own name in
  * that server's lists and keeps everything else of the value as written.
  */
 import { isRecord } from '../../core/json/jsonValue';

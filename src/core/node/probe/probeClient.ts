@@ -9,7 +9,7 @@
  * comes back is checked as strictly (core/mcp/mcpProtocol.ts); the unit tier compares the two
  * clients on the same servers. Unlike the SDK's client it bounds what a server can do to it: one
  * message is at most MAX_MESSAGE_BYTES (jsonRpcSession.ts), a stdio server's whole process group is stopped,
- * and the server's text is masked before it is cut (test/unit/probeHostile.test.ts).
+ * and the server's text is masked before it is cut (test/unit/core/node/probe/probeClient.hostile.test.ts).
  *
  * As the SDK does, one file per transport (stdioTransport.ts, httpTransport.ts) over one
  * JSON-RPC session (jsonRpcSession.ts).
