@@ -1,22 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { chmod, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
 import fc from 'fast-check';
-import { LSP_DEFAULT_LIMITS } from '../../../../src/core/lsp/lspModel';
-import { LSP_PROBLEM_CODES } from '../../../../src/core/lsp/lspCodes';
 import { finalExtension, lspServerFor, normalizeLspExtension } from '../../../../src/core/lsp/lspRouting';
-import { validateLspServers } from '../../../../src/core/lsp/lspValidation';
-import type { CommandResolver } from '../../../../src/core/lsp/lspCommand';
-import { placeSettingProblems, settingRange } from '../../../../src/core/settings/settingsFile';
-import { createPathResolver } from '../../../../src/core/node/commandPath';
-import { describeLspServers, lspReviewLines } from '../../../../src/core/lsp/lspRow';
-import type { LspDeclarationSection } from '../../../../src/core/declaration/declarationModel';
-import { rawHidden } from '../../helpers';
-
-const known = new Set(['tsserver', 'pylsp', 'gopls']);
-const resolveCommand: CommandResolver = (command) => (known.has(command) || command === '/opt/bin/server' ? `/usr/bin/${command}` : undefined);
-const ts = (extra: Record<string, unknown> = {}) => ({ command: 'tsserver', extensions: { '.ts': 'typescript' }, ...extra });
 
 describe('lsp: finalExtension and routing (DSH rule)', () => {
   const vectors: Array<[string, string]> = [

@@ -1,27 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import * as path from 'node:path';
-import fc from 'fast-check';
-import { analyzeSkillText } from '../../../../src/core/skills/frontMatter';
 import { discoverSkills, type SkillDiscovery } from '../../../../src/core/skills/discovery';
-import { findProjectRoot } from '../../../../src/core/skills/projectRoot';
-import { hashSkillRoot } from '../../../../src/core/skills/rootPins';
-import { dshSkillRoots, resolveAgentsHome } from '../../../../src/core/skills/skillRoots';
-import { skillTrustState, skillsDeclarationSection } from '../../../../src/core/skills/rootTrust';
 import { nodeSkillFs } from '../../../../src/core/node/skillFs';
-import { SKILL_PROBLEM_CODES } from '../../../../src/core/skills/skillCodes';
-import { resolveDshHome } from '../../../../src/core/node/hostStore';
-import type { Range } from '../../../../src/core/json/text';
 import { makeSkillFixture, type SkillFixture } from './skills.fixture';
-
-/** The text a range covers (ranges count UTF-16 units per line; lines end at \n, \r\n or \r). */
-function textAt(text: string, range: Range): string {
-  const lines = text.split(/\r\n|\r|\n/);
-  if (range.start.line === range.end.line) return lines[range.start.line].slice(range.start.character, range.end.character);
-  return [lines[range.start.line].slice(range.start.character), ...lines.slice(range.start.line + 1, range.end.line), lines[range.end.line].slice(0, range.end.character)].join('\n');
-}
 
 describe('skills: discoverSkills on the fixture tree', () => {
   let fx: SkillFixture;
