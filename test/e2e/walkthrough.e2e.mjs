@@ -86,7 +86,7 @@ describe('e2e: the walkthrough, step by step (ws-basic, installed .vsix)', funct
 
     const installShot = await run('Install the DSH side', 'Install the DSH Side', 'dsh-bridge dsh install');
     const text = await editor.dialog();
-    // The run's DSH home is the default one ($DSH_HOME): no --dsh-home (another one is named, see test/unit/dshSideInstall.test.ts).
+    // The run's DSH home is the default one ($DSH_HOME): no --dsh-home (another one is named, see test/unit/core/app/dshSideInstall.test.ts).
     const expected = 'dsh-bridge dsh install --node auto';
     assert.match(text, /Install DSH and the DSH Bridge plugin with .*dsh-bridge\?/);
     assert.ok(text.includes(expected), `the dialog does not show "${expected}":\n${text}`);

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { describeLspServers, lspReviewLines } from '../../../../src/core/lsp/lspRow';
+import { describeLspServers, lspReviewLines, LSP_APPROVAL_NAME, toLspStdioConfig } from '../../../../src/core/lsp/lspRow';
 import type { LspDeclarationSection } from '../../../../src/core/declaration/declarationModel';
 import { rawHidden } from '../../helpers';
+import { lspDeclarationSection } from '../../../../src/core/lsp/lspSection';
 
 describe('lsp: the review of a declaration\'s language servers', () => {
   it('shows ids, command lines, extensions and env names on their lines with hidden characters escaped', () => {
@@ -20,5 +21,34 @@ describe('lsp: the review of a declaration\'s language servers', () => {
       '    Environment variables (names only): TOKEN\\x07',
     ]);
     assert.equal(describeLspServers(section), '"ts\\u{202e}" (.ts\\u{2066})');
+  });
+});
+
+describe('lsp row (core)', () => {
+  const section = lspDeclarationSection({
+    registersAll: true,
+    servers: {
+      ts: {
+        command: '/usr/bin/tls', args: ['--stdio'], env: { LOG: 'x', API_TOKEN: 'never-copied' }, extensionToLanguage: { '.ts': 'typescript' },
+        initializationOptions: { a: 1 }, configuration: null, maxMessageBytes: 1, maxStderrBytes: 2, maxDocumentBytes: 3, shutdownTimeoutMs: 4, killGraceMs: 5,
+      },
+    },
+  });
+  it('renders credential-named env from the DSH environment and keeps every other field', () => {
+    const lookup = { input: () => undefined, env: (n: string) => (n === 'API_TOKEN' ? 'from-dsh-env' : undefined) };
+    const row = toLspStdioConfig(section, lookup);
+    assert.ok(row.ok);
+    assert.deepEqual(row.config.servers.ts, {
+      command: '/usr/bin/tls', args: ['--stdio'], env: { LOG: 'x', API_TOKEN: 'from-dsh-env' }, extensionToLanguage: { '.ts': 'typescript' },
+      initializationOptions: { a: 1 }, configuration: null, maxMessageBytes: 1, maxStderrBytes: 2, maxDocumentBytes: 3, shutdownTimeoutMs: 4, killGraceMs: 5,
+    });
+  });
+  it('refuses the whole row when a referenced variable is missing, naming it but no value', () => {
+    const row = toLspStdioConfig(section, { input: () => undefined, env: () => undefined });
+    assert.equal(row.ok, false);
+    assert.match(!row.ok ? row.reason : '', /"ts" needs the environment variable API_TOKEN/);
+  });
+  it('approval name cannot collide with an MCP serverName', () => {
+    assert.doesNotMatch(LSP_APPROVAL_NAME, /^[A-Za-z0-9_-]{1,32}$/);
   });
 });

@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { HostStore } from '../../../../src/core/node/hostStore';
-import { tempDir } from '../../helpers';
+import { HostStore, resolveDshHome } from '../../../../src/core/node/hostStore';
+import { tempDir, allFiles, deadPid } from '../../helpers';
 
 /** Ids a plain object would look up on Object.prototype, or take as its prototype. */
 const PROTOTYPE_IDS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype'];
@@ -182,5 +182,63 @@ describe('host store: write notices', () => {
     await store.forgetInput(folder); // the record is empty now: removed, not rewritten
     assert.ok(!existsSync(store.folderFile(folder)));
     assert.deepEqual(wrote, [store.folderFile(folder)]);
+  });
+});
+
+describe('host store', () => {
+  it('resolves the DSH home as DSH does', () => {
+    assert.equal(resolveDshHome('/x', { DSH_HOME: '/y' }, '/home/u'), '/x');
+    assert.equal(resolveDshHome('', { DSH_HOME: '/y' }, '/home/u'), '/y');
+    assert.equal(resolveDshHome(undefined, { DSH_HOME: '  ' }, '/home/u'), '/home/u/.dsh');
+  });
+
+  it('keeps values, approvals and trust mode in 0600 files keyed by folder', async () => {
+    const home = tempDir();
+    const store = new HostStore(home);
+    await store.setInput('/w/a', 'tok', 'canary-1');
+    await store.setInput('/w/b', 'tok', 'canary-2');
+    await store.approve('/w/a', 'srv', 'sha256:1');
+    assert.deepEqual((await store.readFolder('/w/a')).inputs, new Map([['tok', 'canary-1']]));
+    assert.equal(await store.isApproved('/w/a', 'srv', 'sha256:1'), true);
+    assert.equal(await store.isApproved('/w/a', 'srv', 'sha256:2'), false);
+    assert.equal(await store.isApproved('/w/b', 'srv', 'sha256:1'), false);
+    assert.equal(statSync(store.folderFile('/w/a')).mode & 0o777, 0o600);
+    assert.equal(statSync(path.join(home, 'bridge')).mode & 0o777, 0o700);
+    await store.forgetInput('/w/a', 'tok');
+    assert.deepEqual((await store.readFolder('/w/a')).inputs, new Map());
+    assert.equal(await store.trustMode(), 'ask');
+    await store.setTrustMode('deny');
+    assert.equal(await store.trustMode(), 'deny');
+  });
+});
+
+describe('host store: no leftovers, a private folder (hardening regressions 15, 16)', () => {
+  it('15: inputs forget removes the temp copies of the folder record (secrets included), whoever wrote them', async () => {
+    const home = tempDir();
+    const folder = tempDir('ws-');
+    const store = new HostStore(home, { log: () => undefined });
+    await store.setInput(folder, 'token', 'canary-secret-1');
+    const dir = path.dirname(store.folderFile(folder));
+    const base = path.basename(store.folderFile(folder));
+    writeFileSync(path.join(dir, `.${base}.${deadPid()}-0123456789ab.tmp`), '{"inputs": {"token": "canary-secret-2"}');
+    writeFileSync(path.join(dir, `.${base}.${process.ppid}-0123456789ab.tmp`), '{"inputs": {"token": "canary-secret-3"}');
+    const otherFolder = path.join(dir, `.${'0'.repeat(64)}.json.${process.ppid}-0123456789ab.tmp`);
+    writeFileSync(otherFolder, '{}');
+    await store.forgetInput(folder);
+    for (const f of allFiles(home)) assert.ok(!readFileSync(path.join(home, f), 'utf8').includes('canary-secret'), f);
+    assert.ok(existsSync(otherFolder), 'another folder\'s temp file is not this forget\'s business');
+  });
+
+  it('16: an existing bridge/ with mode 0755 is tightened to 0700, and the log says so', async function () {
+    if (process.platform === 'win32') this.skip();
+    const home = tempDir();
+    mkdirSync(path.join(home, 'bridge/folders'), { recursive: true, mode: 0o755 });
+    execFileSync('chmod', ['0755', path.join(home, 'bridge'), path.join(home, 'bridge/folders')]);
+    const lines: string[] = [];
+    await new HostStore(home, { log: (l) => lines.push(l) }).setInput(tempDir(), 'id', 'v');
+    assert.equal(statSync(path.join(home, 'bridge')).mode & 0o777, 0o700);
+    assert.equal(statSync(path.join(home, 'bridge/folders')).mode & 0o777, 0o700);
+    assert.equal(lines.length, 2);
+    assert.match(lines.join('\n'), /bridge had mode 0755; tightened to 0700/);
   });
 });

@@ -2,156 +2,16 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { analyzeSource } from '../../src/core/mcp/analyze';
-import { quickFixesFor } from '../../src/core/mcp/quickFixes';
-import { DEVCONTAINER_SOURCE, DOT_MCP_SOURCE, type SourceSpec } from '../../src/core/mcp/sources';
-import { analyzeFolder, exportFolder, verifyFolder } from '../../src/core/app/export';
-import { applyQuickFix, codes, covered, options, tempDir } from './helpers';
-import type { StdioDeclaredServer } from '../../src/core/declaration/declarationModel';
-import { HostStore } from '../../src/core/node/hostStore';
-import { probeFolder } from '../../src/core/app/probe';
-
-const ROOT = path.resolve(__dirname, '../..');
-const FIXTURES = path.join(ROOT, 'test/fixtures/sources');
-const CLI = path.join(ROOT, 'dist/cli.js');
-const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
-
-function analyzeAs(text: string, source: SourceSpec) {
-  return analyzeSource(Buffer.from(text, 'utf8'), options(), source);
-}
-
-/** A workspace (`<dir>/app`) with the fixture files under their real names; returns the folder and the workspace file. */
-function multiRoot(files: Partial<Record<'vscode' | 'dotMcp' | 'devcontainer' | 'codeWorkspace', string>>) {
-  const dir = tempDir('dsh-bridge-sources-');
-  const folder = path.join(dir, 'app');
-  const put = (rel: string, text: string | undefined) => {
-    if (text === undefined) return;
-    mkdirSync(path.dirname(path.join(folder, rel)), { recursive: true });
-    writeFileSync(path.join(folder, rel), text);
-  };
-  mkdirSync(folder, { recursive: true });
-  put('.vscode/mcp.json', files.vscode);
-  put('.mcp.json', files.dotMcp);
-  put('.devcontainer/devcontainer.json', files.devcontainer);
-  const codeWorkspace = path.join(dir, 'multi.code-workspace');
-  if (files.codeWorkspace !== undefined) writeFileSync(codeWorkspace, files.codeWorkspace);
-  return { folder, codeWorkspace };
-}
-
-function cli(args: string[], home: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, DSH_HOME: home }, encoding: 'utf8', cwd: ROOT });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
-}
+import { analyzeFolder, exportFolder, verifyFolder } from '../../../../src/core/app/export';
+import { covered, options, tempDir } from '../../helpers';
+import { HostStore } from '../../../../src/core/node/hostStore';
+import { probeFolder } from '../../../../src/core/app/probe';
+import { CLI, ROOT, cli, fixture, multiRoot } from '../mcp/sources.fixture';
 
 describe('sources: every file VS Code runs servers from (docs/sources.md)', function () {
   this.timeout(60000);
   before(function () {
     if (!existsSync(CLI)) spawnSync('node', ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
-  });
-
-  describe('one file at a time, with exact ranges in that file', () => {
-    it('.mcp.json: JSONC with comments, trailing commas and Windows paths, the default cwd is the folder', () => {
-      const text = fixture('dot-mcp.json');
-      const a = analyzeAs(text, DOT_MCP_SOURCE);
-      assert.ok(a.usable);
-      assert.equal(a.sourcePath, '.mcp.json');
-      assert.deepEqual(a.servers.map((s) => s.name), ['files', 'docs', 'github', 'bad-var']);
-      const files = a.servers[0];
-      assert.ok(files.transport === 'stdio');
-      assert.equal(files.command, 'C:\\Program Files\\nodejs\\node.exe');
-      assert.deepEqual(files.args, ['C:\\tools\\mcp\\files-server.js', '--root', 'D:\\work\\repo']);
-      assert.equal(files.cwd, options().folder);
-      // VS Code starts .mcp.json servers without resolving variables: Claude Code's ${HOME} reaches
-      // the server as written, so it is exported as written, with a warning located in this file.
-      const literal = a.problems.find((p) => p.code === 'not-resolved-here')!;
-      assert.equal(literal.file, '.mcp.json');
-      assert.equal(literal.severity, 'warning');
-      assert.equal(covered(text, literal.range), '${HOME}');
-      assert.deepEqual(a.rejected, []);
-      assert.deepEqual((a.servers[3] as StdioDeclaredServer).args, ['${HOME}/srv.js']);
-    });
-
-    it('.mcp.json: ${input:} and ${workspaceFolder} are not resolved (no "inputs" to point to), as VS Code runs them', () => {
-      const text = '{ "mcpServers": { "a": { "command": "node", "args": ["${workspaceFolder}/a.js"], "env": { "TOKEN": "${input:tok}" } } } }';
-      const a = analyzeAs(text, DOT_MCP_SOURCE);
-      assert.deepEqual(codes(a), ['not-resolved-here', 'not-resolved-here']);
-      const input = a.problems.find((p) => covered(text, p.range) === '${input:tok}')!;
-      assert.equal(input.message, 'VS Code resolves no variable in .mcp.json: the server receives ${input:tok} as written, and so does DSH. To use an input or a variable, define the server in .vscode/mcp.json.');
-      assert.ok(!a.problems.some((p) => /"inputs"/.test(p.message)), 'no advice to add an input .mcp.json cannot have');
-      const server = a.servers[0] as StdioDeclaredServer;
-      assert.deepEqual([server.args, server.env, server.inputRefs], [['${workspaceFolder}/a.js'], { TOKEN: '${input:tok}' }, []]);
-      assert.deepEqual(a.inputs, []);
-    });
-
-    it('.mcp.json: the flat map newer VS Code builds read', () => {
-      const a = analyzeAs('{ "a": { "command": "node", "args": ["a.js"] }, }', DOT_MCP_SOURCE);
-      assert.deepEqual(a.servers.map((s) => s.name), ['a']);
-    });
-
-    it('.mcp.json in VS Code\'s format: wrong-dialect on the key, nothing exported, a fix to mcpServers', () => {
-      const text = fixture('wrong-dialect.mcp.json');
-      const a = analyzeAs(text, DOT_MCP_SOURCE);
-      const wrong = a.problems.filter((p) => p.code === 'wrong-dialect');
-      assert.deepEqual(wrong.map((p) => covered(text, p.range)), ['"servers"', '"inputs"']);
-      assert.equal(wrong[0].severity, 'error');
-      assert.deepEqual(a.servers, []);
-      const [fix] = quickFixesFor(text, wrong[0]);
-      const after = applyQuickFix(text, fix);
-      assert.equal(after, text.replace('"servers"', '"mcpServers"'));
-      assert.deepEqual(analyzeAs(after, DOT_MCP_SOURCE).servers.map((s) => s.name), ['a']);
-      assert.deepEqual(quickFixesFor(text, wrong[1]), [], 'inputs have no place in .mcp.json');
-    });
-
-    it('.vscode/mcp.json with mcpServers: exported as VS Code runs them, a warning with the rename', () => {
-      const text = '{\n  // pasted from another client\n  "mcpServers": {\n    "a": { "command": "node", "args": ["a.js"] },\n  },\n}\n';
-      const a = analyzeAs(text, { path: '.vscode/mcp.json', dialect: 'vscode' });
-      assert.deepEqual(a.servers.map((s) => s.name), ['a']);
-      const p = a.problems.find((x) => x.code === 'wrong-root-key')!;
-      assert.equal(p.severity, 'warning');
-      assert.match(p.message, /VS Code runs these servers/);
-      assert.equal(applyQuickFix(text, quickFixesFor(text, p)[0]), text.replace('"mcpServers"', '"servers"'));
-    });
-
-    it('.vscode/mcp.json with servers and mcpServers: mcpServers wins a name (VS Code\'s merge), the fix moves the entries', () => {
-      const text = '{\n  "servers": {\n    "a": { "command": "old" },\n    "b": { "command": "b" }\n  },\n  "mcpServers": {\n    "a": { "command": "new" }\n  }\n}\n';
-      const a = analyzeAs(text, { path: '.vscode/mcp.json', dialect: 'vscode' });
-      assert.deepEqual(a.servers.map((s) => [s.name, s.transport === 'stdio' && s.command]), [['b', 'b'], ['a', 'new']]);
-      const shadowed = a.problems.find((p) => p.code === 'shadowed-server')!;
-      assert.equal(covered(text, shadowed.range), '"a"');
-      assert.equal(shadowed.range.start.line, 2, 'on the servers entry, the one VS Code drops');
-      assert.equal(covered(text, shadowed.related![0].range), '"a"');
-      assert.equal(shadowed.related![0].range.start.line, 6);
-      assert.deepEqual(a.rejected, [{ name: 'a', codes: ['shadowed-server'] }]);
-      const [fix] = quickFixesFor(text, a.problems.find((p) => p.code === 'wrong-root-key')!);
-      assert.equal(fix.id, 'merge-mcpServers');
-      const after = JSON.parse(applyQuickFix(text, fix));
-      assert.deepEqual(after, { servers: { a: { command: 'new' }, b: { command: 'b' } } });
-    });
-
-    it('.code-workspace: settings.mcp, with ranges in the workspace file', () => {
-      const text = fixture('multi.code-workspace');
-      const a = analyzeAs(text, { path: '/ws/multi.code-workspace', dialect: 'code-workspace' });
-      assert.deepEqual(a.servers.map((s) => s.name), ['time', 'docs']);
-      const unpinned = analyzeAs(text.replace('mcp-server-time==0.6.2', 'mcp-server-time'), { path: '/ws/multi.code-workspace', dialect: 'code-workspace' })
-        .problems.find((p) => p.code === 'unpinned-package')!;
-      assert.equal(unpinned.file, '/ws/multi.code-workspace');
-      assert.equal(covered(text.replace('mcp-server-time==0.6.2', 'mcp-server-time'), unpinned.range), '"mcp-server-time"');
-      assert.deepEqual(analyzeAs('{ "folders": [], "settings": { "editor.tabSize": 2 } }', { path: '/ws/x.code-workspace', dialect: 'code-workspace' }).servers, []);
-    });
-
-    it('devcontainer.json: customizations.vscode.mcp with its inputs; quick fixes edit inside the section', () => {
-      const text = fixture('devcontainer.json');
-      const a = analyzeAs(text, DEVCONTAINER_SOURCE);
-      assert.deepEqual(a.servers.map((s) => s.name), ['postgres']);
-      assert.deepEqual(a.inputs.map((i) => [i.id, i.password]), [['db-password', true]]);
-      const unmasked = text.replace(', "password": true', '');
-      const p = analyzeAs(unmasked, DEVCONTAINER_SOURCE).problems.find((x) => x.code === 'unmasked-secret-input')!;
-      assert.equal(p.file, '.devcontainer/devcontainer.json');
-      assert.equal(covered(unmasked, p.range), '"db-password"');
-      const fixed = applyQuickFix(unmasked, quickFixesFor(unmasked, p)[0]);
-      assert.ok(!codes(analyzeAs(fixed, DEVCONTAINER_SOURCE)).includes('unmasked-secret-input'), fixed);
-      assert.ok(fixed.includes('// A dev container with its own MCP server'));
-    });
   });
 
   describe('a folder: merged in VS Code\'s order, pinned, stale on any change', () => {
@@ -415,58 +275,6 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       assert.equal(cli(['verify', '--workspace', folder, '--code-workspace', codeWorkspace], dshHome).code, 1, 'the folder\'s value is ignored: "all"');
       writeFileSync(codeWorkspace, '{ "folders": [{ "path": "app" }], "settings": { "chat.mcp.access": "registry" } }');
       assert.equal(cli(['verify', '--workspace', folder, '--code-workspace', codeWorkspace], dshHome).code, 0);
-    });
-  });
-
-  describe('through the CLI (dist/cli.js)', () => {
-    it('the issue\'s two files: .vscode/mcp.json "shared" as sse, .mcp.json "shared" as stdio: nothing of "shared" is exported, shadowed-server on the .mcp.json entry', () => {
-      const home = tempDir('cli-home-');
-      const vscode = '{\n  "servers": {\n    "shared": { "type": "sse", "url": "https://mcp.example.com/sse" }\n  }\n}\n';
-      const dotMcp = '{\n  "mcpServers": {\n    "shared": { "command": "node", "args": ["./not-what-vscode-runs.js"] }\n  }\n}\n';
-      const { folder } = multiRoot({ vscode, dotMcp });
-      const r = cli(['export', '--workspace', folder, '--json'], home);
-      assert.equal(r.code, 0, r.stderr);
-      const out = r.json();
-      assert.deepEqual(out.servers, []);
-      const shadowed = out.problems.find((p: { code: string }) => p.code === 'shadowed-server');
-      assert.equal(shadowed.file, '.mcp.json');
-      assert.equal(covered(dotMcp, shadowed.range), '"shared"');
-      assert.equal(shadowed.related[0].file, '.vscode/mcp.json');
-      assert.equal(covered(vscode, shadowed.related[0].range), '"shared"');
-      const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
-      assert.deepEqual(declaration.servers, []);
-      assert.ok(!readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8').includes('not-what-vscode-runs'));
-      const human = cli(['check', '--workspace', folder], home);
-      assert.match(human.stdout, /\.mcp\.json:3:5 warning shadowed-server: Server "shared" is also defined in \.vscode\/mcp\.json/);
-    });
-
-    it('export --code-workspace: servers with their files, problems located in their files, verify stale after an edit', () => {
-      const home = tempDir('cli-home-');
-      const { folder, codeWorkspace } = multiRoot({
-        vscode: fixture('vscode-mcp.json'), dotMcp: fixture('dot-mcp.json'), devcontainer: fixture('devcontainer.json'), codeWorkspace: fixture('multi.code-workspace'),
-      });
-      const r = cli(['export', '--workspace', folder, '--code-workspace', codeWorkspace, '--json'], home);
-      assert.equal(r.code, 0, r.stderr);
-      const out = r.json();
-      assert.deepEqual(out.servers.map((s: { name: string; source?: string }) => [s.name, s.source ?? null]), [
-        ['github', null], ['files', '.mcp.json'], ['docs', '.mcp.json'], ['bad-var', '.mcp.json'], ['time', codeWorkspace], ['postgres', '.devcontainer/devcontainer.json'],
-      ]);
-      const variable = out.problems.find((p: { code: string }) => p.code === 'not-resolved-here');
-      assert.equal(variable.file, '.mcp.json');
-      assert.equal(covered(fixture('dot-mcp.json'), variable.range), '${HOME}');
-      const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
-      assert.deepEqual(declaration.sources.map((s: { path: string }) => s.path), ['.mcp.json', codeWorkspace, '.devcontainer/devcontainer.json', '.devcontainer.json']);
-      assert.equal(declaration.servers[1].source, '.mcp.json');
-
-      const human = cli(['check', '--workspace', folder, '--code-workspace', codeWorkspace], home);
-      assert.match(human.stdout, /^SERVER\s+DSH NAME\s+TRANSPORT\s+FROM\s+PIN$/m);
-      assert.match(human.stdout, /\.mcp\.json:\d+:\d+ warning shadowed-server: Server "github" is also defined in \.vscode\/mcp\.json/);
-
-      assert.equal(cli(['verify', '--workspace', folder], home).code, 0);
-      writeFileSync(path.join(folder, '.devcontainer/devcontainer.json'), fixture('devcontainer.json').replace('0.6.2', '0.6.3'));
-      const stale = cli(['verify', '--workspace', folder, '--json'], home);
-      assert.equal(stale.code, 1);
-      assert.match(stale.stdout, /devcontainer\.json changed since the export/);
     });
   });
 });

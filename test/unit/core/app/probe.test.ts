@@ -4,18 +4,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { probeFolder, type ProbeFolderRequest } from '../../src/core/app/probe';
-import { prepareFolderExport } from '../../src/core/app/folderExport';
-import { commitExport, verifyFolder } from '../../src/core/app/export';
-import { HostStore } from '../../src/core/node/hostStore';
-import { DeclarationSchema } from '../../src/core/declaration/declarationModel';
-import { settingLayersFromFiles, settingsViewFromFiles, settingsViewOf, type SettingsFileLayer } from '../../src/core/settings/folderSettings';
-import { toolPin } from '../../src/core/tools/toolDefinitions';
-import { filesContaining, tempDir, workspace } from './helpers';
+import { probeFolder, type ProbeFolderRequest } from '../../../../src/core/app/probe';
+import { prepareFolderExport } from '../../../../src/core/app/folderExport';
+import { commitExport, verifyFolder } from '../../../../src/core/app/export';
+import { HostStore } from '../../../../src/core/node/hostStore';
+import { DeclarationSchema } from '../../../../src/core/declaration/declarationModel';
+import { settingLayersFromFiles, settingsViewFromFiles, settingsViewOf, type SettingsFileLayer } from '../../../../src/core/settings/folderSettings';
+import { toolPin } from '../../../../src/core/tools/toolDefinitions';
+import { filesContaining, tempDir, workspace } from '../../helpers';
 
-const FIXTURE = path.resolve(__dirname, '../fixtures/mcp-servers/tool-fixture.mjs');
-const SCRIPTED = path.resolve(__dirname, '../fixtures/mcp-servers/scripted-server.mjs');
-const EVERYTHING = path.resolve(__dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const FIXTURE = path.resolve(__dirname, '../../../fixtures/mcp-servers/tool-fixture.mjs');
+const SCRIPTED = path.resolve(__dirname, '../../../fixtures/mcp-servers/scripted-server.mjs');
+const EVERYTHING = path.resolve(__dirname, '../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const NODE = process.execPath;
 
 function mcpJson(servers: Record<string, unknown>, inputs: unknown[] = []): string {

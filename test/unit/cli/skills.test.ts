@@ -1,104 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { gateFolderSkills } from '../../src/core/app/sections';
-import { hashSkillRoot } from '../../src/core/skills/rootPins';
-import { skillBody } from '../../src/core/skills/frontMatter';
-import { nodeSkillFs } from '../../src/core/node/skillFs';
-import { LSP_APPROVAL_NAME, toLspStdioConfig } from '../../src/core/lsp/lspRow';
-import { lspDeclarationSection } from '../../src/core/lsp/lspSection';
-import { tempDir } from './helpers';
+import { LSP_APPROVAL_NAME } from '../../../src/core/lsp/lspRow';
+import { project, put } from '../core/skills/skillProject.fixture';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '../../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
-
-const skill = (name: string, body = `${name} body`) => `---\nname: ${name}\ndescription: ${name} does things\n---\n\n${body}\n`;
-function put(file: string, text: string) {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, text);
-}
-
-/** A git project with skills in both project roots, and a user root sharing one name. */
-function project() {
-  const base = tempDir('skill-gate-');
-  const folder = path.join(base, 'project');
-  const home = path.join(base, 'dsh-home');
-  const agentsHome = path.join(base, 'agents-home');
-  mkdirSync(path.join(folder, '.git'), { recursive: true });
-  put(path.join(folder, '.dsh/skills/alpha/SKILL.md'), skill('alpha'));
-  put(path.join(folder, '.agents/skills/beta.md'), skill('beta'));
-  put(path.join(folder, '.agents/skills/shared/SKILL.md'), skill('shared', 'PROJECT'));
-  put(path.join(home, 'skills/shared/SKILL.md'), skill('shared', 'USER'));
-  return { folder, home, agentsHome, dsh: path.join(folder, '.dsh/skills'), agents: path.join(folder, '.agents/skills'), user: path.join(home, 'skills') };
-}
-
-describe('skill-root gate (core)', () => {
-  it('withholds untrusted and changed project roots, offers a lower-rank trusted skill of the same name, never gates user roots', async () => {
-    const p = project();
-    const dshPin = (await hashSkillRoot({ path: p.dsh, skipSystem: false }, nodeSkillFs)).pin!;
-    let gate = await gateFolderSkills({ folder: p.folder, dshHome: p.home, agentsHome: p.agentsHome, recordedTrust: { [p.dsh]: dshPin } });
-    assert.deepEqual(gate.roots.map((r) => [r.kind, r.gate]), [['project-dsh', 'trusted'], ['project-agents', 'untrusted'], ['user-dsh', 'not-gated']]);
-    assert.deepEqual(gate.trusted.map((c) => c.analysis.skill!.name), ['alpha']);
-    assert.deepEqual(gate.shadows.map((s) => [s.name, s.withheldRoot, s.fallback?.root.path]), [['beta', p.agents, undefined], ['shared', p.agents, p.user]]);
-    assert.deepEqual(gate.withheld.map((r) => r.path), [p.agents]);
-
-    appendFileSync(path.join(p.dsh, 'alpha/SKILL.md'), 'edited\n');
-    gate = await gateFolderSkills({ folder: p.folder, dshHome: p.home, agentsHome: p.agentsHome, recordedTrust: { [p.dsh]: dshPin } });
-    assert.equal(gate.roots[0].gate, 'changed');
-    assert.equal(gate.roots[0].recordedPin, dshPin);
-    assert.deepEqual(gate.shadows.map((s) => s.name), ['alpha', 'beta', 'shared']);
-    assert.deepEqual(gate.trusted, []);
-  });
-
-  it('a trusted project skill that wins over the user root stays; a custom root is gated like a project root', async () => {
-    const p = project();
-    const custom = path.join(path.dirname(p.folder), 'custom-skills');
-    put(path.join(custom, 'gamma/SKILL.md'), skill('gamma'));
-    const agentsPin = (await hashSkillRoot({ path: p.agents, skipSystem: false }, nodeSkillFs)).pin!;
-    const gate = await gateFolderSkills({ folder: p.folder, dshHome: p.home, agentsHome: p.agentsHome, customRoots: [custom], recordedTrust: { [p.agents]: agentsPin } });
-    assert.deepEqual(gate.roots.map((r) => [r.kind, r.gate]), [['project-dsh', 'untrusted'], ['project-agents', 'trusted'], ['custom', 'untrusted'], ['user-dsh', 'not-gated']]);
-    assert.deepEqual(gate.trusted.map((c) => c.analysis.skill!.name), ['beta', 'shared']);
-    assert.deepEqual(gate.shadows.map((s) => s.name), ['alpha', 'gamma']);
-  });
-
-  it('the skill body is what dsh-skill-filesystem loads (after the closing line, trimmed)', () => {
-    assert.equal(skillBody('---\nname: a\ndescription: b\n---\n\n  body text \n\n'), 'body text');
-    assert.equal(skillBody('---\r\nname: a\r\n---\r\nx\r\n'), 'x');
-    assert.equal(skillBody('no front matter'), undefined);
-  });
-});
-
-describe('lsp row (core)', () => {
-  const section = lspDeclarationSection({
-    registersAll: true,
-    servers: {
-      ts: {
-        command: '/usr/bin/tls', args: ['--stdio'], env: { LOG: 'x', API_TOKEN: 'never-copied' }, extensionToLanguage: { '.ts': 'typescript' },
-        initializationOptions: { a: 1 }, configuration: null, maxMessageBytes: 1, maxStderrBytes: 2, maxDocumentBytes: 3, shutdownTimeoutMs: 4, killGraceMs: 5,
-      },
-    },
-  });
-  it('renders credential-named env from the DSH environment and keeps every other field', () => {
-    const lookup = { input: () => undefined, env: (n: string) => (n === 'API_TOKEN' ? 'from-dsh-env' : undefined) };
-    const row = toLspStdioConfig(section, lookup);
-    assert.ok(row.ok);
-    assert.deepEqual(row.config.servers.ts, {
-      command: '/usr/bin/tls', args: ['--stdio'], env: { LOG: 'x', API_TOKEN: 'from-dsh-env' }, extensionToLanguage: { '.ts': 'typescript' },
-      initializationOptions: { a: 1 }, configuration: null, maxMessageBytes: 1, maxStderrBytes: 2, maxDocumentBytes: 3, shutdownTimeoutMs: 4, killGraceMs: 5,
-    });
-  });
-  it('refuses the whole row when a referenced variable is missing, naming it but no value', () => {
-    const row = toLspStdioConfig(section, { input: () => undefined, env: () => undefined });
-    assert.equal(row.ok, false);
-    assert.match(!row.ok ? row.reason : '', /"ts" needs the environment variable API_TOKEN/);
-  });
-  it('approval name cannot collide with an MCP serverName', () => {
-    assert.doesNotMatch(LSP_APPROVAL_NAME, /^[A-Za-z0-9_-]{1,32}$/);
-  });
-});
 
 describe('CLI: skills, verify\'s DSH outlook, approve lsp (dist/cli.js)', function () {
   this.timeout(60000);

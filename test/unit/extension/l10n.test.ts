@@ -1,15 +1,15 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DOCTOR_MESSAGES } from '../../src/core/app/doctor';
-import { DANGER_MESSAGES } from '../../src/core/mcp/launchReview';
-import { PROBLEM_CATALOG } from '../../src/core/app/problemCatalog';
-import { QUICK_FIX_TITLES } from '../../src/core/mcp/quickFixes';
-import { TOOL_CHOICE_FIX_TITLES } from '../../src/core/tools/toolChoiceFixes';
-import { IMPORT_NOTES } from '../../src/core/import/importNotes';
-import { IGNORE_FIX_TITLE } from '../../src/core/mcp/ignoreRules';
+import { DOCTOR_MESSAGES } from '../../../src/core/app/doctor';
+import { DANGER_MESSAGES } from '../../../src/core/mcp/launchReview';
+import { PROBLEM_CATALOG } from '../../../src/core/app/problemCatalog';
+import { QUICK_FIX_TITLES } from '../../../src/core/mcp/quickFixes';
+import { TOOL_CHOICE_FIX_TITLES } from '../../../src/core/tools/toolChoiceFixes';
+import { IMPORT_NOTES } from '../../../src/core/import/importNotes';
+import { IGNORE_FIX_TITLE } from '../../../src/core/mcp/ignoreRules';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '../../..');
 const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
 const json = (rel: string) => JSON.parse(read(rel)) as Record<string, string>;
 

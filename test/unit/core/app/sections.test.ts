@@ -2,99 +2,14 @@ import * as assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import fc from 'fast-check';
-import { canonicalHash } from '../../src/core/json/canonicalJson';
-import { exportFolder } from '../../src/core/app/export';
-import { LspSectionSchema, SkillsSectionSchema } from '../../src/core/declaration/declarationModel';
-import { HostStore } from '../../src/core/node/hostStore';
-import type { CommandResolver } from '../../src/core/lsp/lspCommand';
-import { analyzeSections, computeDeclarationSections, lspConfigured, skillTrustProblems } from '../../src/core/app/sections';
-import { lspDeclarationSection, lspSectionPinMatches } from '../../src/core/lsp/lspSection';
-import { definingLayer, hasPath, mergeSettingLayers, settingValueInText } from '../../src/core/settings/settingLayers';
+import { exportFolder } from '../../../../src/core/app/export';
+import { SkillsSectionSchema } from '../../../../src/core/declaration/declarationModel';
+import { HostStore } from '../../../../src/core/node/hostStore';
+import type { CommandResolver } from '../../../../src/core/lsp/lspCommand';
+import { analyzeSections, computeDeclarationSections, skillTrustProblems } from '../../../../src/core/app/sections';
+import { lspSectionPinMatches } from '../../../../src/core/lsp/lspSection';
 
 const resolveCommand: CommandResolver = (command) => (command === 'tsserver' ? '/usr/bin/tsserver' : undefined);
-
-describe('sections: settings layers (VS Code object-setting merge)', () => {
-  it('merges objects key by key, recursively; later layers win; arrays and scalars replace', () => {
-    const user = { ts: { command: 'tsserver', args: ['--stdio'], extensions: { '.ts': 'typescript' } }, py: { command: 'pylsp' } };
-    const workspace = { ts: { args: ['--x'], extensions: { '.tsx': 'typescriptreact' } } };
-    const folder = { py: 'off' };
-    assert.deepEqual(mergeSettingLayers([{}, user, workspace, folder]), {
-      ts: { command: 'tsserver', args: ['--x'], extensions: { '.ts': 'typescript', '.tsx': 'typescriptreact' } },
-      py: 'off',
-    });
-  });
-
-  it('skips undefined layers, never aliases its inputs, and keeps a __proto__ key as data', () => {
-    const user = { a: { b: 1 } };
-    const merged = mergeSettingLayers([undefined, user, undefined]) as { a: { b: number } };
-    assert.deepEqual(merged, { a: { b: 1 } });
-    merged.a.b = 2;
-    assert.equal(user.a.b, 1);
-    assert.equal(mergeSettingLayers([undefined, undefined]), undefined);
-    const evil = JSON.parse('{"__proto__": {"polluted": true}}') as unknown;
-    const out = mergeSettingLayers([{}, evil]) as Record<string, unknown>;
-    assert.ok(Object.hasOwn(out, '__proto__'));
-    assert.equal(({} as Record<string, unknown>).polluted, undefined);
-  });
-
-  it('a non-object layer replaces, and an object after it starts afresh', () => {
-    assert.equal(mergeSettingLayers([{ a: 1 }, 'x']), 'x');
-    assert.deepEqual(mergeSettingLayers(['x', { a: 1 }]), { a: 1 });
-  });
-
-  it('property: merging one layer is a deep copy of it', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => {
-      assert.deepEqual(mergeSettingLayers([value]), value);
-    }));
-  });
-
-  it('definingLayer: the highest layer that has the exact path', () => {
-    const layers = [{}, { ts: { command: 'a', extensions: { '.ts': 't' } } }, { ts: { command: 'b' } }, undefined];
-    assert.equal(definingLayer(layers, ['dsh.lsp.servers', 'ts', 'command']), 2);
-    assert.equal(definingLayer(layers, ['dsh.lsp.servers', 'ts', 'extensions', '.ts']), 1);
-    assert.equal(definingLayer(layers, ['dsh.lsp.servers', 'ts']), 2);
-    assert.equal(definingLayer(layers, ['dsh.lsp.servers']), 2);
-    assert.equal(definingLayer(layers, ['dsh.lsp.servers', 'py']), undefined);
-    assert.equal(hasPath({ a: [1, 2] }, ['a', 1]), true);
-    assert.equal(hasPath({ a: [1, 2] }, ['a', 2]), false);
-    assert.equal(hasPath({ a: 1 }, ['toString']), false);
-  });
-});
-
-describe('sections: settingValueInText (Restricted Mode reads the file itself)', () => {
-  it('reads the last property of the setting, with comments and trailing commas, from settings.json and .code-workspace', () => {
-    const settings = '{\n  // c\n  "dsh.lsp.servers": {"a": {}},\n  "dsh.lsp.servers": {"b": {"command": "x",},},\n}';
-    assert.deepEqual(settingValueInText(settings, 'settings', 'dsh.lsp.servers'), { b: { command: 'x' } });
-    const workspace = '{"folders": [], "settings": {"dsh.lsp.servers": {"c": {"args": ["-v"]}}}}';
-    assert.deepEqual(settingValueInText(workspace, 'code-workspace', 'dsh.lsp.servers'), { c: { args: ['-v'] } });
-    assert.equal(settingValueInText(workspace, 'settings', 'dsh.lsp.servers'), undefined);
-    assert.equal(settingValueInText('{', 'settings', 'dsh.lsp.servers'), undefined);
-    assert.equal(settingValueInText('[]', 'settings', 'dsh.lsp.servers'), undefined);
-  });
-});
-
-describe('sections: the lsp section', () => {
-  it('is configured only for a non-empty value', () => {
-    assert.equal(lspConfigured(undefined), false);
-    assert.equal(lspConfigured(null), false);
-    assert.equal(lspConfigured({}), false);
-    assert.equal(lspConfigured({ a: {} }), true);
-    assert.equal(lspConfigured('x'), true);
-  });
-
-  it('pins {servers, registersAll} with the canonical hash, and the check sees any change', () => {
-    const section = lspDeclarationSection({ servers: {}, registersAll: false });
-    assert.equal(section.pin, canonicalHash({ servers: {}, registersAll: false }));
-    assert.ok(lspSectionPinMatches(section));
-    assert.ok(!lspSectionPinMatches({ ...section, registersAll: true }));
-    assert.ok(!lspSectionPinMatches({ ...section, pin: 'sha256:00' }));
-    assert.ok(LspSectionSchema.safeParse(section).success, 'the section is what the model types');
-    assert.ok(!LspSectionSchema.safeParse(null).success);
-    assert.ok(!LspSectionSchema.safeParse([section]).success);
-    assert.ok(!LspSectionSchema.safeParse({ ...section, extra: 1 }).success, 'no field outside the model');
-  });
-});
 
 describe('sections: computeDeclarationSections on a real folder', () => {
   let dir: string;
@@ -188,7 +103,7 @@ describe('sections: skillTrustProblems', () => {
   const candidate = (file: string) => ({ file, entry: path.basename(file), analysis: { kept: true, nameRange: { start: { line: 1, character: 6 }, end: { line: 1, character: 9 } }, problems: [] } });
   const root = (p: string, pin: string | undefined, files: string[], extra: Record<string, unknown> = {}) => ({
     path: p, kind: 'project-dsh' as const, rank: 100, skipSystem: false, exists: true, pin, candidates: files.map(candidate), ...extra,
-  }) as unknown as import('../../src/core/skills/discovery').SkillRootReport;
+  }) as unknown as import('../../../../src/core/skills/discovery').SkillRootReport;
 
   it('flags every skill file of a trusted root whose pin changed, on its name; nothing for trusted or untrusted roots', () => {
     const discovery = { roots: [root('/a', 'sha256:new', ['/a/x/SKILL.md', '/a/y.md']), root('/b', 'sha256:b', ['/b/z/SKILL.md']), root('/c', 'sha256:c', ['/c/w.md'])] };
@@ -205,17 +120,5 @@ describe('sections: skillTrustProblems', () => {
     const discovery = { roots: [root('/big', undefined, ['/big/s.md'], { tooLarge: true })] };
     assert.deepEqual(skillTrustProblems(discovery, {}).map((p) => p.code), ['skill-root-too-large']);
     assert.deepEqual(skillTrustProblems(discovery, { '/big': 'sha256:x' }).map((p) => p.code), ['skill-root-too-large']);
-  });
-});
-
-describe('sections: no LSP secret is copied into the workspace', () => {
-  it('credential-named env values become references to the DSH environment', () => {
-    const section = lspDeclarationSection({
-      registersAll: true,
-      servers: { ts: { command: '/usr/bin/tsserver', args: [], env: { API_TOKEN: 'canary-lsp-1', LOG_LEVEL: 'info' }, extensionToLanguage: { '.ts': 'typescript' } } as never },
-    });
-    assert.deepEqual(section.servers.ts.env, { API_TOKEN: [{ env: 'API_TOKEN' }], LOG_LEVEL: 'info' });
-    assert.ok(!JSON.stringify(section).includes('canary-lsp-1'));
-    assert.ok(lspSectionPinMatches(section));
   });
 });

@@ -1,28 +1,64 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { ExportError, exportFolder, verifyFolder } from '../../src/core/app/export';
-import { HostStore } from '../../src/core/node/hostStore';
-import { tempDir, workspace } from './helpers';
+import { exportFolder, verifyFolder, ExportError } from '../../../../src/core/app/export';
+import { tempDir, workspace, allFiles, deadPid } from '../../helpers';
+import { cliJson } from '../../cli/cli.fixture';
 
-/** Regression tests of issue "Hardening", items 7, 14, 15, 16: nothing written outside, no leftovers. */
+/**
+ * The declaration's folder under attack (hardening items 7, 12, 14, 15): nothing is written outside
+ * the workspace, the declaration path is opened only through the safe reader, no temp file is left.
+ */
 
-const MCP = '{"servers": {"s": {"command": "node"}}}';
-const run = (folder: string, home: string) => exportFolder({ folder, folderName: 'w', userHome: '/h', dshHome: home });
+describe('export: the declaration path (hardening regression 12)', () => {
+  describe('12: the declaration path is never opened except through the safe reader', () => {
+    const mcp = '{"servers": {"s": {"command": "node"}}}';
+    const run = (folder: string, home: string) => exportFolder({ folder, folderName: 'w', userHome: '/h', dshHome: home });
 
-/** The id of a process that has exited (its temp files are abandoned). */
-function deadPid(): number {
-  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
-  return Number(r.stdout);
-}
+    it('a FIFO at the target: replaced, no hang', async function () {
+      this.timeout(10000);
+      const folder = workspace(mcp);
+      mkdirSync(path.join(folder, '.dsh'));
+      execFileSync('mkfifo', [path.join(folder, '.dsh/declaration.json')]);
+      execFileSync('mkfifo', [path.join(folder, '.dsh/declaration.schema.json')]);
+      const home = tempDir();
+      const result = await run(folder, home);
+      assert.equal(result.written, true);
+      assert.ok(lstatSync(path.join(folder, '.dsh/declaration.json')).isFile());
+      assert.ok(lstatSync(path.join(folder, '.dsh/declaration.schema.json')).isFile());
+      assert.equal((await verifyFolder(folder, { dshHome: home })).ok, true);
+    });
 
-function allFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => !lstatSync(path.join(dir, f)).isDirectory());
-}
+    it('a link to /dev/zero at the target: replaced without reading it', async () => {
+      const folder = workspace(mcp);
+      mkdirSync(path.join(folder, '.dsh'));
+      symlinkSync('/dev/zero', path.join(folder, '.dsh/declaration.json'));
+      const before = process.memoryUsage().rss;
+      const result = await run(folder, tempDir());
+      assert.equal(result.written, true);
+      assert.ok(process.memoryUsage().rss - before < 64 * 1024 * 1024, 'read far more than a declaration');
+      assert.ok(lstatSync(path.join(folder, '.dsh/declaration.json')).isFile());
+    });
 
-describe('hardening: files (regressions)', () => {
+    it('a directory at the target: a clear error, in the CLI\'s JSON object', async () => {
+      const folder = workspace(mcp);
+      mkdirSync(path.join(folder, '.dsh/declaration.json'), { recursive: true });
+      const { code, json } = await cliJson(['export', '--workspace', folder, '--dsh-home', tempDir()]);
+      assert.equal(code, 1);
+      assert.match(String(json.error), /declaration\.json is a folder, not a file; nothing was written/);
+      rmSync(path.join(folder, '.dsh/declaration.json'), { recursive: true });
+      writeFileSync(path.join(folder, '.dsh/declaration.json'), 'old');
+      assert.equal((await cliJson(['export', '--workspace', folder, '--dsh-home', tempDir()])).code, 0);
+      assert.notEqual(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'), 'old');
+    });
+  });
+});
+
+describe('export: the declaration\'s folder, nothing written outside and no leftovers (hardening regressions 7, 14, 15)', () => {
+  const MCP = '{"servers": {"s": {"command": "node"}}}';
+  const run = (folder: string, home: string) => exportFolder({ folder, folderName: 'w', userHome: '/h', dshHome: home });
+
   it('14: a racing swapper turning .dsh into a link out of the workspace never gets a file written outside', async function () {
     this.timeout(120000);
     const folder = workspace(MCP);
@@ -86,35 +122,6 @@ describe('hardening: files (regressions)', () => {
     writeFileSync(path.join(folder, '.dsh', `.declaration.json.${process.pid}-0123456789ab.tmp`), '{"partial');
     const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: folder, encoding: 'utf8' });
     assert.deepEqual(status.split('\n').filter((l) => l.includes('.dsh/')), ['?? .dsh/.gitignore']);
-  });
-
-  it('15: inputs forget removes the temp copies of the folder record (secrets included), whoever wrote them', async () => {
-    const home = tempDir();
-    const folder = tempDir('ws-');
-    const store = new HostStore(home, { log: () => undefined });
-    await store.setInput(folder, 'token', 'canary-secret-1');
-    const dir = path.dirname(store.folderFile(folder));
-    const base = path.basename(store.folderFile(folder));
-    writeFileSync(path.join(dir, `.${base}.${deadPid()}-0123456789ab.tmp`), '{"inputs": {"token": "canary-secret-2"}');
-    writeFileSync(path.join(dir, `.${base}.${process.ppid}-0123456789ab.tmp`), '{"inputs": {"token": "canary-secret-3"}');
-    const otherFolder = path.join(dir, `.${'0'.repeat(64)}.json.${process.ppid}-0123456789ab.tmp`);
-    writeFileSync(otherFolder, '{}');
-    await store.forgetInput(folder);
-    for (const f of allFiles(home)) assert.ok(!readFileSync(path.join(home, f), 'utf8').includes('canary-secret'), f);
-    assert.ok(existsSync(otherFolder), 'another folder\'s temp file is not this forget\'s business');
-  });
-
-  it('16: an existing bridge/ with mode 0755 is tightened to 0700, and the log says so', async function () {
-    if (process.platform === 'win32') this.skip();
-    const home = tempDir();
-    mkdirSync(path.join(home, 'bridge/folders'), { recursive: true, mode: 0o755 });
-    execFileSync('chmod', ['0755', path.join(home, 'bridge'), path.join(home, 'bridge/folders')]);
-    const lines: string[] = [];
-    await new HostStore(home, { log: (l) => lines.push(l) }).setInput(tempDir(), 'id', 'v');
-    assert.equal(statSync(path.join(home, 'bridge')).mode & 0o777, 0o700);
-    assert.equal(statSync(path.join(home, 'bridge/folders')).mode & 0o777, 0o700);
-    assert.equal(lines.length, 2);
-    assert.match(lines.join('\n'), /bridge had mode 0755; tightened to 0700/);
   });
 
   describe('7: a repository\'s own .dsh/.gitignore', () => {
