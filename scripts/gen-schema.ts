@@ -12,8 +12,10 @@ const out = {
   description: 'Written by DSH Bridge into <folder>/.dsh/declaration.json; loaded by the DSH Bridge plugin. A plain string value is a literal (never scanned for variables); an array value is a template of literal strings, {"input": id} and {"env": NAME} references. See docs/declaration.md.',
   ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$schema')),
 };
+// Compact: it ships in the .vsix (every KiB counts against its budget), and an export writes its
+// copy beside the declaration indented anyway.
 const file = new URL('../schemas/declaration.schema.json', import.meta.url);
-const text = `${JSON.stringify(out, null, 2)}\n`;
+const text = `${JSON.stringify(out)}\n`;
 if (process.argv.includes('--check')) {
   if (readFileSync(file, 'utf8') !== text) {
     console.error('schemas/declaration.schema.json is out of date: run npm run docs');

@@ -18,10 +18,10 @@ describe('dsh-bridge doctor (dist/cli.js)', function () {
     const out = JSON.parse(r.stdout);
     assert.deepEqual(out.wouldMount, []);
     assert.deepEqual(out.wouldNot.map((s: { serverName: string; fix: string }) => [s.serverName, s.fix]), [
-      ['echo', `dsh-bridge export --workspace ${JSON.stringify(folder)}`], ['plain', `dsh-bridge export --workspace ${JSON.stringify(folder)}`],
+      ['echo', `dsh-bridge export --workspace ${folder}`], ['plain', `dsh-bridge export --workspace ${folder}`], ['old', `dsh-bridge check --workspace ${folder}`],
     ]);
     const text = cli(['doctor', '--workspace', folder], home).stdout;
     assert.match(text, /\u2716 No DSH found: none installed by dsh-bridge, and no dsh on PATH\.\n {2}fix: dsh-bridge dsh install\n/);
-    assert.match(text, /\nWould mount: none; would not: echo \(not exported yet \(no declaration\); fix: dsh-bridge export --workspace .+\)/);
+    assert.match(text, /\nWould mount: none; would not: echo \(Not exported yet \(no declaration\)\.; fix: dsh-bridge export --workspace .+\)/);
   });
 });

@@ -73,12 +73,15 @@ describe('CLI: skills, verify\'s DSH outlook, approve lsp (dist/cli.js)', functi
     const v = run(p, ['verify', '--json']);
     assert.equal(v.code, 0, v.stderr);
     const dsh = JSON.parse(v.stdout).dsh;
-    assert.deepEqual(dsh.servers, ['echo']);
-    assert.deepEqual(dsh.languageServers, [{ id: 'ts', extensions: ['.ts'] }]);
+    // Trust mode "ask": nothing starts without DSH asking first.
+    assert.deepEqual([dsh.servers, dsh.asks], [[], ['echo']]);
+    assert.deepEqual([dsh.languageServers, dsh.languageServersOutcome], [[], 'asks']);
+    assert.deepEqual(dsh.plan.languageServers.servers, [{ id: 'ts', extensions: ['.ts'] }]);
     assert.deepEqual(dsh.skills.withheld.map((w: { name: string }) => w.name), ['alpha', 'beta', 'shared']);
     const human = run(p, ['verify']).stdout;
-    assert.match(human, /MCP servers:\s+echo/);
-    assert.match(human, /Language servers: ts \(\.ts\)/);
+    assert.match(human, /MCP servers:\n\s+asks\s+echo\s+Trust mode "ask": DSH asks before it starts\. Fix: dsh-bridge trust pinned && dsh-bridge approve echo --workspace /);
+    assert.match(human, /Language servers: asks ts \(\.ts\)/);
+    assert.match(human, /a headless run has no one to answer, so it does not start there/);
 
     // approve lsp: the exact launch first; without a terminal only --yes with the section's pin approves.
     const pin = JSON.parse(readFileSync(path.join(p.folder, '.dsh/declaration.json'), 'utf8')).lsp.pin;

@@ -1,10 +1,11 @@
+// The DSH plugin's tool gate: which tools of a mounted server reach the model (choice and pins).
 import { strict as assert } from 'node:assert';
-import { type ToolPin } from '../../../src/core/declaration/toolsModel';
 import { toolPin } from '../../../src/core/tools/toolDefinitions';
 import { ServerToolRules, SessionToolGate } from '../../../src/dsh-plugin/toolGate';
 import type { ToolSchema } from '../../../src/dsh-plugin/types';
-import { rawHidden } from '../helpers';
 import type { DeclaredTools } from '../../../src/core/declaration/declarationModel';
+import type { ToolPin } from '../../../src/core/declaration/toolsModel';
+import { rawHidden } from '../helpers';
 
 describe('the DSH plugin\'s tool gate', () => {
   const echo = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } };

@@ -8,6 +8,8 @@ import { QUICK_FIX_TITLES } from '../../../src/core/mcp/quickFixes';
 import { TOOL_CHOICE_FIX_TITLES } from '../../../src/core/tools/toolChoiceFixes';
 import { IMPORT_NOTES } from '../../../src/core/import/importNotes';
 import { IGNORE_FIX_TITLE } from '../../../src/core/mcp/ignoreRules';
+import { PLAN_MESSAGES } from '../../../src/core/app/planReasons';
+import { PROBLEM_FIXES, PROBLEM_PAGE_WORDS } from '../../../src/core/app/problemCodesPage';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
@@ -20,11 +22,15 @@ function messageKeys(): string[] {
     for (const m of read(`src/extension/${f}`).matchAll(/(?:l10n\.t|translate)\(\s*'((?:[^'\\]|\\.)*)'/g)) keys.add(m[1].replace(/\\'/g, "'"));
   }
   for (const area of PROBLEM_CATALOG) for (const [, template] of Object.values(area.codes)) keys.add(template);
+  // The problem-code page (written by the editor in its display language): areas, words, fixes.
+  for (const area of PROBLEM_CATALOG) keys.add(area.area);
+  for (const t of [PROBLEM_PAGE_WORDS.title, PROBLEM_PAGE_WORDS.intro, ...Object.values(PROBLEM_PAGE_WORDS.severity), ...Object.values(PROBLEM_FIXES)]) keys.add(t);
   for (const t of QUICK_FIX_TITLES) keys.add(t);
   for (const t of TOOL_CHOICE_FIX_TITLES) keys.add(t);
   keys.add(IGNORE_FIX_TITLE);
   for (const t of Object.values(DANGER_MESSAGES)) keys.add(t);
   for (const t of Object.values(DOCTOR_MESSAGES)) keys.add(t);
+  for (const t of Object.values(PLAN_MESSAGES)) keys.add(t);
   for (const [, t] of Object.values(IMPORT_NOTES)) keys.add(t);
   return [...keys];
 }

@@ -2,6 +2,8 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { testPorts } from '../../helpers';
+import { doctorReport } from '../../../../src/core/app/doctor';
 
 export const ROOT = path.resolve(__dirname, '../../../..');
 export const CLI = path.join(ROOT, 'dist/cli.js');
@@ -27,3 +29,6 @@ export function profileWithBundle(home: string, bundles = ['@deepseek-ai/dsh-bas
 export function cli(args: string[], home: string) {
   return spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, DSH_HOME: home, PATH: path.dirname(process.execPath) }, encoding: 'utf8' });
 }
+
+/** The doctor's report on a machine whose PATH finds no dsh, for the default (headless) profile. */
+export const doctor = (folder: string, home: string, env: Record<string, string> = {}) => doctorReport(testPorts(home, { env: { PATH: '', ...env } }), { folder, profile: 'headless' });

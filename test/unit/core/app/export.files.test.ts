@@ -2,9 +2,10 @@ import { strict as assert } from 'node:assert';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { exportFolder, verifyFolder, ExportError } from '../../../../src/core/app/export';
-import { tempDir, workspace, allFiles, deadPid } from '../../helpers';
+import { ExportError } from '../../../../src/core/app/export';
+import { tempDir, workspace, allFiles, deadPid, exportFolder, testPorts } from '../../helpers';
 import { cliJson } from '../../cli/cli.fixture';
+import { verifyFolder } from '../../../../src/core/app/verify';
 
 /**
  * The declaration's folder under attack (hardening items 7, 12, 14, 15): nothing is written outside
@@ -14,7 +15,7 @@ import { cliJson } from '../../cli/cli.fixture';
 describe('export: the declaration path (hardening regression 12)', () => {
   describe('12: the declaration path is never opened except through the safe reader', () => {
     const mcp = '{"servers": {"s": {"command": "node"}}}';
-    const run = (folder: string, home: string) => exportFolder({ folder, folderName: 'w', userHome: '/h', dshHome: home });
+    const run = (folder: string, home: string) => exportFolder(testPorts(home), folder);
 
     it('a FIFO at the target: replaced, no hang', async function () {
       this.timeout(10000);
@@ -27,7 +28,7 @@ describe('export: the declaration path (hardening regression 12)', () => {
       assert.equal(result.written, true);
       assert.ok(lstatSync(path.join(folder, '.dsh/declaration.json')).isFile());
       assert.ok(lstatSync(path.join(folder, '.dsh/declaration.schema.json')).isFile());
-      assert.equal((await verifyFolder(folder, { dshHome: home })).ok, true);
+      assert.equal((await verifyFolder(testPorts(home), folder)).ok, true);
     });
 
     it('a link to /dev/zero at the target: replaced without reading it', async () => {
@@ -57,7 +58,7 @@ describe('export: the declaration path (hardening regression 12)', () => {
 
 describe('export: the declaration\'s folder, nothing written outside and no leftovers (hardening regressions 7, 14, 15)', () => {
   const MCP = '{"servers": {"s": {"command": "node"}}}';
-  const run = (folder: string, home: string) => exportFolder({ folder, folderName: 'w', userHome: '/h', dshHome: home });
+  const run = (folder: string, home: string) => exportFolder(testPorts(home), folder);
 
   it('14: a racing swapper turning .dsh into a link out of the workspace never gets a file written outside', async function () {
     this.timeout(120000);
@@ -159,6 +160,6 @@ describe('export: the declaration\'s folder, nothing written outside and no left
     const folder = workspace(MCP);
     const home = tempDir();
     await run(folder, home);
-    assert.equal((await verifyFolder(folder, { dshHome: home })).ok, true);
+    assert.equal((await verifyFolder(testPorts(home), folder)).ok, true);
   });
 });

@@ -1,8 +1,7 @@
 // A folder with three servers (one refused) and its export, as the export and verify tests start from.
 import * as path from 'node:path';
-import { exportFolder } from '../../../../src/core/app/export';
 import { DECLARATION_PATH } from '../../../../src/core/declaration/declarationModel';
-import { tempDir, workspace } from '../../helpers';
+import { tempDir, workspace, exportFolder, testPorts } from '../../helpers';
 
 export const SOURCE = `// demo
 {
@@ -18,7 +17,7 @@ export const SOURCE = `// demo
 export async function exported(source = SOURCE) {
   const folder = workspace(source);
   const dshHome = tempDir('dsh-home-');
-  const opts = { folder, folderName: path.basename(folder), userHome: '/home/dev', dshHome };
-  const result = await exportFolder(opts);
-  return { folder, dshHome, opts, result, file: path.join(folder, DECLARATION_PATH) };
+  const ports = testPorts(dshHome);
+  const result = await exportFolder(ports, folder);
+  return { folder, dshHome, ports, result, file: path.join(folder, DECLARATION_PATH) };
 }

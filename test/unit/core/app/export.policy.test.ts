@@ -3,9 +3,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { applyEditorPolicy, readEditorPolicy } from '../../../../src/core/policy/editorPolicy';
 import { readVscodePolicyFile } from '../../../../src/core/node/policyFiles';
-import { analyzeFolder, exportFolder, verifyFolder } from '../../../../src/core/app/export';
 import { FIXABLE_CODES } from '../../../../src/core/mcp/quickFixes';
-import { analyze, options, tempDir, workspace } from '../../helpers';
+import { analyze, options, tempDir, workspace, exportFolder, FILE_PORTS, folderIdentityOf, testPorts } from '../../helpers';
+import { analyzeFolder } from '../../../../src/core/app/folderSources';
+import { verifyFolder } from '../../../../src/core/app/verify';
 
 describe('policy: VS Code\'s server rules', () => {
   describe('the export refuses what the policy blocks', () => {
@@ -46,17 +47,18 @@ describe('policy: VS Code\'s server rules', () => {
       const folder = workspace(mcp);
       const dshHome = tempDir('dsh-home-');
       for (const access of ['none', 'registry']) {
-        const off = await analyzeFolder(options({ folder, resolveConfig: settings({ 'chat.mcp.access': access }) }));
+        const off = await analyzeFolder(FILE_PORTS, options({ folder, resolveConfig: settings({ 'chat.mcp.access': access }) }));
         assert.deepEqual(off.servers, []);
         assert.ok(off.rejected.every((r) => r.codes[0] === 'policy-access'), access);
       }
       const rules = { 'chat.mcp.deniedServers': [{ serverName: 'local' }] };
-      await exportFolder({ ...options({ folder, resolveConfig: settings(rules) }), dshHome });
+      const ports = testPorts(dshHome);
+      await exportFolder(ports, folderIdentityOf(folder, rules));
       const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
       assert.match(declaration.policy.digest, /^sha256:/);
       assert.ok(!declaration.servers.some((s: { name: string }) => s.name === 'local'));
-      assert.deepEqual((await verifyFolder(folder, { dshHome, settings: settings(rules) })).reasons, []);
-      const changed = await verifyFolder(folder, { dshHome, settings: settings({}) });
+      assert.deepEqual((await verifyFolder(ports, folder, { settings: settings(rules) })).reasons, []);
+      const changed = await verifyFolder(ports, folder, { settings: settings({}) });
       assert.deepEqual(changed.reasons.map((r) => [r.code, r.editorOnly]), [['stale', true]]);
       assert.match(changed.reasons[0].message, /policy .* changed since the export/);
     });
@@ -65,19 +67,20 @@ describe('policy: VS Code\'s server rules', () => {
       const folder = workspace(mcp);
       const dshHome = tempDir('dsh-home-');
       const policyFile = path.join(tempDir('vscode-policy-'), 'policy.json');
-      await exportFolder({ ...options({ folder }), dshHome });
-      assert.equal((await verifyFolder(folder, { dshHome, vscodePolicyFile: policyFile })).ok, true);
+      const ports = testPorts(dshHome);
+      await exportFolder(ports, folder);
+      assert.equal((await verifyFolder(ports, folder, { vscodePolicyFile: policyFile })).ok, true);
       writeFileSync(policyFile, JSON.stringify({ ChatDeniedMcpServers: JSON.stringify([{ serverName: 'github' }]) }));
-      const stale = await verifyFolder(folder, { dshHome, vscodePolicyFile: policyFile });
+      const stale = await verifyFolder(ports, folder, { vscodePolicyFile: policyFile });
       assert.deepEqual(stale.reasons.map((r) => [r.code, r.editorOnly]), [['stale', undefined]]);
       assert.match(stale.reasons[0].message, /appeared since the export/);
       // Exported under it: pinned, and a change of it is stale again.
       const file = await readVscodePolicyFile(policyFile);
       assert.deepEqual(file.values, { 'chat.mcp.deniedServers': [{ serverName: 'github' }] });
-      await exportFolder({ ...options({ folder, resolveConfig: (k) => file.values[k], vscodePolicyFile: { path: file.path, sha256: file.sha256 } }), dshHome });
-      assert.equal((await verifyFolder(folder, { dshHome, vscodePolicyFile: policyFile })).ok, true);
+      await exportFolder(ports, folderIdentityOf(folder, file.values, { vscodePolicyFile: { path: file.path, sha256: file.sha256 } }));
+      assert.equal((await verifyFolder(ports, folder, { vscodePolicyFile: policyFile })).ok, true);
       writeFileSync(policyFile, '{}');
-      assert.match((await verifyFolder(folder, { dshHome })).reasons[0].message, /changed since the export/);
+      assert.match((await verifyFolder(ports, folder)).reasons[0].message, /changed since the export/);
     });
   });
 
@@ -88,7 +91,7 @@ describe('policy: VS Code\'s server rules', () => {
     const settings = (values: Record<string, unknown>) => (key: string) => values[key];
 
     it('a server the policy blocks still owns its name: the later one stays shadowed', async () => {
-      const analysis = await analyzeFolder(options({ folder: twoFiles('github', 'github'), resolveConfig: settings({ 'chat.mcp.deniedServers': [{ serverUrl: 'https://api.githubcopilot.com/*' }] }) }));
+      const analysis = await analyzeFolder(FILE_PORTS, options({ folder: twoFiles('github', 'github'), resolveConfig: settings({ 'chat.mcp.deniedServers': [{ serverUrl: 'https://api.githubcopilot.com/*' }] }) }));
       assert.deepEqual(analysis.servers, []);
       assert.deepEqual(analysis.rejected.map((r) => r.codes[0]).sort(), ['policy-denied', 'shadowed-server']);
     });

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { exportFolder, verifyFolder } from '../../../../src/core/app/export';
 import { HostStore } from '../../../../src/core/node/hostStore';
-import { tempDir, workspace, analyze } from '../../helpers';
+import { tempDir, workspace, analyze, exportFolder, folderIdentityOf, testPorts } from '../../helpers';
 import { SOURCE, exported } from './export.fixture';
 import { reviewLaunch } from '../../../../src/core/mcp/launchReview';
+import { verifyFolder } from '../../../../src/core/app/verify';
 
 describe('declaration: export', () => {
   it('writes a signed declaration, a .gitignore naming only it (with its schema and temp files), and a 0600 key outside the workspace', async () => {
@@ -27,9 +27,9 @@ describe('declaration: export', () => {
   });
 
   it('gives the same bytes for the same input and skips the write', async () => {
-    const { opts, result, file } = await exported();
+    const { ports, folder, result, file } = await exported();
     const before = statSync(file).mtimeMs;
-    const again = await exportFolder(opts);
+    const again = await exportFolder(ports, folder);
     assert.equal(again.text, result.text);
     assert.equal(again.written, false);
     assert.equal(again.unchanged, true);
@@ -37,13 +37,13 @@ describe('declaration: export', () => {
   });
 
   it('keeps the previous declaration when the source becomes unusable; verify then says stale', async () => {
-    const { folder, dshHome, opts, result, file } = await exported();
+    const { folder, dshHome, ports, result, file } = await exported();
     writeFileSync(path.join(folder, '.vscode/mcp.json'), '{"servers": {"a": {"command": "x"}');
-    const broken = await exportFolder(opts);
+    const broken = await exportFolder(ports, folder);
     assert.equal(broken.written, false);
     assert.equal(broken.analysis.usable, false);
     assert.equal(readFileSync(file, 'utf8'), result.text);
-    const v = await verifyFolder(folder, { dshHome });
+    const v = await verifyFolder(testPorts(dshHome), folder);
     assert.deepEqual(v.reasons.map((r) => r.code), ['stale']);
   });
 
@@ -51,17 +51,23 @@ describe('declaration: export', () => {
     const folder = workspace(SOURCE);
     const outside = tempDir('outside-');
     symlinkSync(outside, path.join(folder, '.dsh'));
-    await assert.rejects(exportFolder({ folder, folderName: 'x', userHome: '/h', dshHome: tempDir() }), /leaves the workspace/);
+    await assert.rejects(exportFolder(testPorts(tempDir()), folder), /leaves the workspace/);
     assert.equal(existsSync(path.join(outside, 'declaration.json')), false);
   });
 
   it('refuses export options DSH would refuse, and carries valid ones into every row', async () => {
     const folder = workspace(SOURCE);
-    const base = { folder, folderName: 'x', userHome: '/h', dshHome: tempDir() };
-    for (const bad of [{ toolCallTimeoutMs: 0 }, { toolCallTimeoutMs: 1.5 }, { reconnect: { initialDelayMs: 900, maxDelayMs: 500 } }, { reconnect: { jitter: 1 } as object }]) {
-      await assert.rejects(exportFolder({ ...base, ...bad }), /invalid export options/, JSON.stringify(bad));
+    const ports = testPorts(tempDir());
+    // Each value valid, together refused by DSH 0.2 (the first delay longer than the longest).
+    await assert.rejects(exportFolder(ports, folderIdentityOf(folder, { 'dsh.export.reconnect': { initialDelayMs: 900, maxDelayMs: 500 } })), /invalid export options \(reconnect\)/);
+    // A value of the wrong shape is reported and its default used (the settings reader's rule).
+    for (const bad of [{ 'dsh.export.toolCallTimeoutMs': 0 }, { 'dsh.export.toolCallTimeoutMs': 1.5 }, { 'dsh.export.reconnect': { jitter: 1 } }]) {
+      const reported: string[] = [];
+      const r = await exportFolder(ports, folderIdentityOf(folder, bad, { invalidSetting: (k) => reported.push(k) }), { dryRun: true });
+      assert.deepEqual(reported, Object.keys(bad), JSON.stringify(bad));
+      assert.ok(r.analysis.servers.every((s) => s.toolCallTimeoutMs === 60000 && s.reconnect.maxAttempts === 10));
     }
-    const r = await exportFolder({ ...base, toolCallTimeoutMs: 5000, failOnStartupError: true, reconnect: { maxAttempts: 3 } });
+    const r = await exportFolder(ports, folderIdentityOf(folder, { 'dsh.export.toolCallTimeoutMs': 5000, 'dsh.export.failOnStartupError': true, 'dsh.export.reconnect': { maxAttempts: 3 } }));
     for (const s of r.analysis.servers) {
       assert.equal(s.toolCallTimeoutMs, 5000);
       assert.equal(s.failOnStartupError, true);
@@ -72,7 +78,7 @@ describe('declaration: export', () => {
   it('dry run computes the text and writes nothing', async () => {
     const folder = workspace(SOURCE);
     const dshHome = tempDir();
-    const r = await exportFolder({ folder, folderName: 'x', userHome: '/h', dshHome, dryRun: true });
+    const r = await exportFolder(testPorts(dshHome), folder, { dryRun: true });
     assert.ok(r.text?.includes('"everything"'));
     assert.equal(existsSync(path.join(folder, '.dsh')), false);
     assert.equal(existsSync(path.join(dshHome, 'bridge')), false);
@@ -82,7 +88,7 @@ describe('declaration: export', () => {
 describe('export: consent holds (hardening regressions 1, 2)', () => {
   describe('1: the envFile is pinned (its content is signed)', () => {
     const mcp = '{"servers": {"s": {"command": "node", "envFile": "${workspaceFolder}/.env"}}}';
-    const run = (folder: string, home: string) => exportFolder({ folder, folderName: 'w', userHome: '/h', dshHome: home });
+    const run = (folder: string, home: string) => exportFolder(testPorts(home), folder);
 
     it('an edit of the envFile after export makes verify fail as stale; a new export pins a new entry', async () => {
       const folder = workspace(mcp, { '.env': 'API_URL=https://api.example\n' });
@@ -92,10 +98,10 @@ describe('export: consent holds (hardening regressions 1, 2)', () => {
       assert.ok(server.transport === 'stdio');
       assert.match(String(server.envFileSha256), /^[0-9a-f]{64}$/);
       assert.deepEqual(server.envFileNames, ['API_URL']);
-      assert.equal((await verifyFolder(folder, { dshHome: home })).ok, true);
+      assert.equal((await verifyFolder(testPorts(home), folder)).ok, true);
 
       writeFileSync(path.join(folder, '.env'), 'API_URL=https://api.example\nNODE_OPTIONS=--require /tmp/evil.js\nLD_PRELOAD=/tmp/evil.so\n');
-      const stale = await verifyFolder(folder, { dshHome: home });
+      const stale = await verifyFolder(testPorts(home), folder);
       assert.equal(stale.ok, false);
       assert.deepEqual(stale.reasons.map((r) => r.code), ['stale']);
       assert.match(stale.reasons[0].message, /envFile of server "s" changed since the export/);
@@ -131,7 +137,7 @@ describe('export: consent holds (hardening regressions 1, 2)', () => {
   });
 
   describe('2: no rollback in the pinned mode', () => {
-    const run = (folder: string, home: string) => exportFolder({ folder, folderName: 'w', userHome: '/h', dshHome: home });
+    const run = (folder: string, home: string) => exportFolder(testPorts(home), folder);
     const OLD = '{"servers": {"old": {"command": "node", "args": ["old.js"]}, "kept": {"command": "node"}}}';
     const NEW = '{"servers": {"kept": {"command": "node"}}}';
 
@@ -142,7 +148,7 @@ describe('export: consent holds (hardening regressions 1, 2)', () => {
       const first = await run(folder, home);
       for (const s of first.analysis.servers) await store.approve(folder, s.serverName, s.pin);
       const oldDeclaration = readFileSync(path.join(folder, '.dsh/declaration.json'));
-      assert.equal((await verifyFolder(folder, { dshHome: home })).ok, true);
+      assert.equal((await verifyFolder(testPorts(home), folder)).ok, true);
 
       writeFileSync(path.join(folder, '.vscode/mcp.json'), NEW);
       await run(folder, home);
@@ -153,7 +159,7 @@ describe('export: consent holds (hardening regressions 1, 2)', () => {
       // The attacker restores the old mcp.json with its old, validly signed declaration.
       writeFileSync(path.join(folder, '.vscode/mcp.json'), OLD);
       writeFileSync(path.join(folder, '.dsh/declaration.json'), oldDeclaration);
-      const verdict = await verifyFolder(folder, { dshHome: home });
+      const verdict = await verifyFolder(testPorts(home), folder);
       assert.equal(verdict.ok, false);
       assert.deepEqual(verdict.reasons.map((r) => r.code), ['rollback']);
       assert.equal(await store.isApproved(folder, 'old', first.analysis.servers[0].pin), false);
@@ -172,7 +178,7 @@ describe('export: consent holds (hardening regressions 1, 2)', () => {
       writeFileSync(path.join(folder, '.vscode/mcp.json'), NEW.replace('"node"', '"node2"'));
       await run(folder, home);
       assert.deepEqual((await store.readFolder(folder)).approvals, []);
-      assert.equal((await verifyFolder(folder, { dshHome: home })).ok, true);
+      assert.equal((await verifyFolder(testPorts(home), folder)).ok, true);
     });
   });
 });

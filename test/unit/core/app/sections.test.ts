@@ -2,16 +2,16 @@ import * as assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { exportFolder } from '../../../../src/core/app/export';
 import { SkillsSectionSchema } from '../../../../src/core/declaration/declarationModel';
 import { HostStore } from '../../../../src/core/node/hostStore';
 import type { CommandResolver } from '../../../../src/core/lsp/lspCommand';
-import { analyzeSections, computeDeclarationSections, skillTrustProblems } from '../../../../src/core/app/sections';
+import { analyzeSections } from '../../../../src/core/app/sections';
 import { lspSectionPinMatches } from '../../../../src/core/lsp/lspSection';
+import { exportFolder, folderIdentityOf, testPorts } from '../../helpers';
 
 const resolveCommand: CommandResolver = (command) => (command === 'tsserver' ? '/usr/bin/tsserver' : undefined);
 
-describe('sections: computeDeclarationSections on a real folder', () => {
+describe('sections: analyzeSections on a real folder', () => {
   let dir: string;
   let folder: string;
   let dshHome: string;
@@ -31,9 +31,12 @@ describe('sections: computeDeclarationSections on a real folder', () => {
   const servers = {
     ts: { command: 'tsserver', extensions: { TS: 'typescript' }, args: ['--stdio'] },
   };
+  /** The real ports with the agents home in the environment and a PATH that has only tsserver. */
+  const ports = () => testPorts(dshHome, { env: { DSH_AGENTS_HOME: agentsHome }, resolveCommand });
+  const sectionsOf = async (request: Omit<Parameters<typeof analyzeSections>[1], 'folder'> = {}) => (await analyzeSections(ports(), { folder, ...request })).sections;
 
   it('gives the normalized servers, registersAll and the pin; skills with trust state and pin', async () => {
-    const sections = await computeDeclarationSections({ folder, dshHome, agentsHome, lspServers: servers, resolveCommand, env: {} });
+    const sections = await sectionsOf({ lspServers: servers });
     assert.deepEqual(Object.keys(sections).sort(), ['lsp', 'skills']);
     assert.equal(sections.lsp!.registersAll, true);
     assert.deepEqual(sections.lsp!.servers.ts.extensionToLanguage, { '.ts': 'typescript' });
@@ -49,8 +52,8 @@ describe('sections: computeDeclarationSections on a real folder', () => {
   });
 
   it('an invalid entry: the section says DSH registers none and keeps only the valid entries', async () => {
-    const analysis = await analyzeSections({
-      folder, dshHome, agentsHome, resolveCommand, env: {},
+    const analysis = await analyzeSections(ports(), {
+      folder,
       lspServers: { ...servers, bad: { command: 'nope', extensions: { '.d.ts': 'typescript' } } },
     });
     assert.equal(analysis.sections.lsp!.registersAll, false);
@@ -59,14 +62,14 @@ describe('sections: computeDeclarationSections on a real folder', () => {
   });
 
   it('no lsp section without the setting; trust recorded host-side turns the root trusted, a change turns it changed', async () => {
-    const first = await computeDeclarationSections({ folder, dshHome, agentsHome, env: {} });
+    const first = await sectionsOf();
     assert.equal(first.lsp, undefined);
     const root = first.skills!.roots[0];
     await new HostStore(dshHome).trustSkillRoot(root.path, root.pin!);
-    const trusted = await computeDeclarationSections({ folder, dshHome, agentsHome, env: {} });
+    const trusted = await sectionsOf();
     assert.equal(trusted.skills!.roots[0].trust, 'trusted');
     await writeFile(path.join(folder, '.dsh/skills/review/helper.sh'), 'echo changed\n');
-    const changed = await computeDeclarationSections({ folder, dshHome, agentsHome, env: {} });
+    const changed = await sectionsOf();
     assert.equal(changed.skills!.roots[0].trust, 'changed');
     assert.notEqual(changed.skills!.roots[0].pin, root.pin);
   });
@@ -76,7 +79,7 @@ describe('sections: computeDeclarationSections on a real folder', () => {
     await writeFile(path.join(folder, 'my-skills/x/SKILL.md'), '---\nname: x\ndescription: d\n---\n');
     await mkdir(path.join(agentsHome, 'skills'), { recursive: true });
     await writeFile(path.join(agentsHome, 'skills/review.md'), '---\nname: review\ndescription: shadowed by the project\n---\n');
-    const analysis = await analyzeSections({ folder, dshHome, agentsHome, customSkillRoots: ['my-skills'], env: {} });
+    const analysis = await analyzeSections(ports(), { folder, customSkillRoots: ['my-skills'] });
     assert.deepEqual(analysis.sections.skills!.roots.map((r) => [r.kind, r.path]), [
       ['project-dsh', path.join(folder, '.dsh/skills')],
       ['custom', path.join(folder, 'my-skills')],
@@ -85,40 +88,14 @@ describe('sections: computeDeclarationSections on a real folder', () => {
     assert.ok(analysis.skills.problems.some((p) => p.code === 'skill-shadowed' && p.file === path.join(agentsHome, 'skills/review.md')));
   });
 
-  it('exportFolder hashes the sections into the digest (a changed section changes the declaration)', async () => {
+  it('the export hashes the sections into the digest (a changed section changes the declaration)', async () => {
     await mkdir(path.join(folder, '.vscode'), { recursive: true });
     await writeFile(path.join(folder, '.vscode/mcp.json'), '{"servers": {"a": {"command": "node"}}}');
-    const sections = await computeDeclarationSections({ folder, dshHome, agentsHome, lspServers: servers, resolveCommand, env: {} });
-    const base = { folder, folderName: 'repo', userHome: dir, dshHome, dryRun: true };
-    const a = JSON.parse((await exportFolder({ ...base, sections: { ...sections } })).text!) as Record<string, unknown>;
+    const sections = await sectionsOf({ lspServers: servers });
+    const a = JSON.parse((await exportFolder(ports(), folderIdentityOf(folder, { 'dsh.lsp.servers': servers }), { dryRun: true })).text!) as Record<string, unknown>;
     assert.deepEqual(a.lsp, sections.lsp);
     assert.deepEqual(a.skills, sections.skills);
-    const other = await computeDeclarationSections({ folder, dshHome, agentsHome, lspServers: { ts: { ...servers.ts, args: [] } }, resolveCommand, env: {} });
-    const b = JSON.parse((await exportFolder({ ...base, sections: { ...other } })).text!) as Record<string, unknown>;
+    const b = JSON.parse((await exportFolder(ports(), folderIdentityOf(folder, { 'dsh.lsp.servers': { ts: { ...servers.ts, args: [] } } }), { dryRun: true })).text!) as Record<string, unknown>;
     assert.notEqual(a.digest, b.digest);
-  });
-});
-
-describe('sections: skillTrustProblems', () => {
-  const candidate = (file: string) => ({ file, entry: path.basename(file), analysis: { kept: true, nameRange: { start: { line: 1, character: 6 }, end: { line: 1, character: 9 } }, problems: [] } });
-  const root = (p: string, pin: string | undefined, files: string[], extra: Record<string, unknown> = {}) => ({
-    path: p, kind: 'project-dsh' as const, rank: 100, skipSystem: false, exists: true, pin, candidates: files.map(candidate), ...extra,
-  }) as unknown as import('../../../../src/core/skills/discovery').SkillRootReport;
-
-  it('flags every skill file of a trusted root whose pin changed, on its name; nothing for trusted or untrusted roots', () => {
-    const discovery = { roots: [root('/a', 'sha256:new', ['/a/x/SKILL.md', '/a/y.md']), root('/b', 'sha256:b', ['/b/z/SKILL.md']), root('/c', 'sha256:c', ['/c/w.md'])] };
-    const problems = skillTrustProblems(discovery, { '/a': 'sha256:old', '/b': 'sha256:b' });
-    assert.deepEqual(problems.map((p) => [p.code, p.file, p.severity]), [
-      ['skill-root-changed', '/a/x/SKILL.md', 'warning'],
-      ['skill-root-changed', '/a/y.md', 'warning'],
-    ]);
-    assert.equal(problems[0].range.start.character, 6);
-    assert.ok(problems[0].message.includes('/a'));
-  });
-
-  it('a root too large to pin is flagged as such, whether or not it was trusted', () => {
-    const discovery = { roots: [root('/big', undefined, ['/big/s.md'], { tooLarge: true })] };
-    assert.deepEqual(skillTrustProblems(discovery, {}).map((p) => p.code), ['skill-root-too-large']);
-    assert.deepEqual(skillTrustProblems(discovery, { '/big': 'sha256:x' }).map((p) => p.code), ['skill-root-too-large']);
   });
 });

@@ -1,14 +1,15 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { exportFolder, verifyFolder } from '../../../../src/core/app/export';
-import { lspDeclarationSection } from '../../../../src/core/lsp/lspSection';
-import { tempDir, workspace } from '../../helpers';
+import { tempDir, workspace, exportFolder, folderIdentityOf, testPorts } from '../../helpers';
 import { SOURCE, exported } from './export.fixture';
+import { verifyFolder } from '../../../../src/core/app/verify';
+import * as path from 'node:path';
+import { DECLARATION_PATH } from '../../../../src/core/declaration/declarationModel';
 
 describe('declaration: verify', () => {
   it('accepts a fresh export', async () => {
     const { folder, dshHome } = await exported();
-    const v = await verifyFolder(folder, { dshHome });
+    const v = await verifyFolder(testPorts(dshHome), folder);
     assert.deepEqual(v.reasons, []);
     assert.equal(v.ok, true);
   });
@@ -33,26 +34,26 @@ describe('declaration: verify', () => {
       const { folder, dshHome, file } = await exported();
       const text = readFileSync(file, 'utf8');
       writeFileSync(file, damage(JSON.parse(text), text));
-      const v = await verifyFolder(folder, { dshHome });
+      const v = await verifyFolder(testPorts(dshHome), folder);
       assert.deepEqual(v.reasons.map((r) => r.code), expected, label);
       assert.equal(v.ok, false);
     }
   });
 
   it('checks the lsp and skills sections through the model: shape, lsp pin, digest', async () => {
-    const lsp = lspDeclarationSection({
-      registersAll: true,
-      servers: {
-        ts: {
-          command: '/usr/bin/tsserver', args: ['--stdio'], env: { API_TOKEN: 'canary-1' }, extensionToLanguage: { '.ts': 'typescript' },
-          initializationOptions: null, configuration: { a: 1 }, maxMessageBytes: 1, maxStderrBytes: 1, maxDocumentBytes: 1, shutdownTimeoutMs: 1, killGraceMs: 1,
-        },
-      },
-    });
-    const skills = { roots: [{ path: '/w/.dsh/skills', kind: 'project-dsh' as const, rank: 100, trust: 'untrusted' as const, pin: null, skills: ['a'] }] };
-    const base = await exported();
-    await exportFolder({ ...base.opts, sections: { lsp, skills } });
-    const fresh = await verifyFolder(base.folder, { dshHome: base.dshHome });
+    // The sections as the export makes them: dsh.lsp.servers from the settings (its command found
+    // by the PATH port) and the folder's project skill root, untrusted.
+    const settings = {
+      'dsh.lsp.servers': { ts: { command: '/usr/bin/tsserver', args: ['--stdio'], env: { API_TOKEN: 'canary-1' }, extensions: { '.ts': 'typescript' }, configuration: { a: 1 } } },
+    };
+    const withSections = async () => {
+      const folder = workspace(SOURCE, { '.dsh/skills/a/SKILL.md': '---\nname: a\ndescription: A skill\n---\nBody.\n' });
+      const dshHome = tempDir('dsh-home-');
+      await exportFolder(testPorts(dshHome, { resolveCommand: (command) => command }), folderIdentityOf(folder, settings));
+      return { folder, dshHome, file: path.join(folder, DECLARATION_PATH) };
+    };
+    const base = await withSections();
+    const fresh = await verifyFolder(testPorts(base.dshHome), base.folder);
     assert.deepEqual(fresh.reasons, []);
     assert.equal(fresh.declaration?.lsp?.servers.ts.command, '/usr/bin/tsserver', 'typed, no cast');
     assert.deepEqual(fresh.declaration?.skills?.roots.map((r) => r.trust), ['untrusted']);
@@ -66,24 +67,23 @@ describe('declaration: verify', () => {
       ['a top-level section outside the model', (doc) => { doc.mounts = []; }, ['tampered']],
     ];
     for (const [label, damage, expected] of cases) {
-      const { folder, dshHome, opts, file } = await exported();
-      await exportFolder({ ...opts, sections: { lsp, skills } });
+      const { folder, dshHome, file } = await withSections();
       const doc = JSON.parse(readFileSync(file, 'utf8'));
       damage(doc);
       writeFileSync(file, JSON.stringify(doc));
-      const v = await verifyFolder(folder, { dshHome });
+      const v = await verifyFolder(testPorts(dshHome), folder);
       assert.deepEqual(v.reasons.map((r) => r.code), expected, label);
     }
   });
 
   it('a declaration signed by another user\'s key is a bad signature', async () => {
     const { folder } = await exported();
-    const v = await verifyFolder(folder, { dshHome: tempDir('other-home-') });
+    const v = await verifyFolder(testPorts(tempDir('other-home-')), folder);
     assert.deepEqual(v.reasons.map((r) => r.code), ['bad-signature']);
   });
 
   it('missing declaration', async () => {
-    const v = await verifyFolder(workspace(SOURCE), { dshHome: tempDir() });
+    const v = await verifyFolder(testPorts(tempDir()), workspace(SOURCE));
     assert.deepEqual(v.reasons.map((r) => r.code), ['missing']);
   });
 });
@@ -91,7 +91,7 @@ describe('declaration: verify', () => {
 describe('verify: a hostile declaration (hardening regression 10)', () => {
   it('10: a declaration nested 3000 deep is refused by verify, not a crash', async () => {
     const folder = workspace('{"servers": {}}', { '.dsh/declaration.json': `{"x": ${'['.repeat(3000)}${']'.repeat(3000)}}` });
-    const result = await verifyFolder(folder, { dshHome: tempDir() });
+    const result = await verifyFolder(testPorts(tempDir()), folder);
     assert.equal(result.ok, false);
     assert.equal(result.reasons[0].code, 'tampered');
   });

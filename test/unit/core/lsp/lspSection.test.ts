@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { canonicalHash } from '../../../../src/core/json/canonicalJson';
 import { LspSectionSchema } from '../../../../src/core/declaration/declarationModel';
-import { lspConfigured } from '../../../../src/core/app/sections';
-import { lspDeclarationSection, lspSectionPinMatches } from '../../../../src/core/lsp/lspSection';
+import { lspDeclarationSection, lspSectionPinMatches, lspConfigured } from '../../../../src/core/lsp/lspSection';
 
 describe('sections: the lsp section', () => {
   it('is configured only for a non-empty value', () => {

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { analyzeSource } from '../../../../src/core/mcp/analyze';
-import { type SourceSpec } from '../../../../src/core/mcp/sources';
+import type { SourceSpec } from '../../../../src/core/mcp/sources';
 import { options, tempDir } from '../../helpers';
 
 export const ROOT = path.resolve(__dirname, '../../../..');

@@ -1,24 +1,32 @@
 import { strict as assert } from 'node:assert';
 import { appendFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { gateFolderSkills } from '../../../../src/core/app/sections';
 import { hashSkillRoot } from '../../../../src/core/skills/rootPins';
 import { skillBody } from '../../../../src/core/skills/frontMatter';
 import { nodeSkillFs } from '../../../../src/core/node/skillFs';
-import { project, put, skill } from './skillProject.fixture';
+import { project, put, skill } from '../skills/skillProject.fixture';
+import { defaultSkillRoots, gateSessionSkills } from '../../../../src/core/app/sessionSkills';
+import { testPorts } from '../../helpers';
+
+/** What a session in the project gets, with these roots trusted in the real host store (the function the plugin's gate runs). */
+async function gateFolderSkills(p: ReturnType<typeof project>, recorded: Record<string, string>, customRoots: string[] = []) {
+  const ports = testPorts(p.home, { env: { DSH_AGENTS_HOME: p.agentsHome } });
+  for (const [root, pin] of Object.entries(recorded)) await ports.store.trustSkillRoot(root, pin);
+  return gateSessionSkills(ports, { cwd: p.folder, roots: defaultSkillRoots(ports, customRoots) });
+}
 
 describe('skill-root gate (core)', () => {
   it('withholds untrusted and changed project roots, offers a lower-rank trusted skill of the same name, never gates user roots', async () => {
     const p = project();
     const dshPin = (await hashSkillRoot({ path: p.dsh, skipSystem: false }, nodeSkillFs)).pin!;
-    let gate = await gateFolderSkills({ folder: p.folder, dshHome: p.home, agentsHome: p.agentsHome, recordedTrust: { [p.dsh]: dshPin } });
+    let gate = await gateFolderSkills(p, { [p.dsh]: dshPin });
     assert.deepEqual(gate.roots.map((r) => [r.kind, r.gate]), [['project-dsh', 'trusted'], ['project-agents', 'untrusted'], ['user-dsh', 'not-gated']]);
     assert.deepEqual(gate.trusted.map((c) => c.analysis.skill!.name), ['alpha']);
     assert.deepEqual(gate.shadows.map((s) => [s.name, s.withheldRoot, s.fallback?.root.path]), [['beta', p.agents, undefined], ['shared', p.agents, p.user]]);
     assert.deepEqual(gate.withheld.map((r) => r.path), [p.agents]);
 
     appendFileSync(path.join(p.dsh, 'alpha/SKILL.md'), 'edited\n');
-    gate = await gateFolderSkills({ folder: p.folder, dshHome: p.home, agentsHome: p.agentsHome, recordedTrust: { [p.dsh]: dshPin } });
+    gate = await gateFolderSkills(p, { [p.dsh]: dshPin });
     assert.equal(gate.roots[0].gate, 'changed');
     assert.equal(gate.roots[0].recordedPin, dshPin);
     assert.deepEqual(gate.shadows.map((s) => s.name), ['alpha', 'beta', 'shared']);
@@ -30,7 +38,7 @@ describe('skill-root gate (core)', () => {
     const custom = path.join(path.dirname(p.folder), 'custom-skills');
     put(path.join(custom, 'gamma/SKILL.md'), skill('gamma'));
     const agentsPin = (await hashSkillRoot({ path: p.agents, skipSystem: false }, nodeSkillFs)).pin!;
-    const gate = await gateFolderSkills({ folder: p.folder, dshHome: p.home, agentsHome: p.agentsHome, customRoots: [custom], recordedTrust: { [p.agents]: agentsPin } });
+    const gate = await gateFolderSkills(p, { [p.agents]: agentsPin }, [custom]);
     assert.deepEqual(gate.roots.map((r) => [r.kind, r.gate]), [['project-dsh', 'untrusted'], ['project-agents', 'trusted'], ['custom', 'untrusted'], ['user-dsh', 'not-gated']]);
     assert.deepEqual(gate.trusted.map((c) => c.analysis.skill!.name), ['beta', 'shared']);
     assert.deepEqual(gate.shadows.map((s) => s.name), ['alpha', 'gamma']);
