@@ -262,9 +262,9 @@ export class SkillGate {
     if (!locator) return undefined;
     try {
       if (locator.gated) {
-        const trust = await this.ports.store.skillTrust();
+        const recordedTrust = await this.ports.store.skillTrust();
         const root = path.resolve(locator.root);
-        const recorded = Object.hasOwn(trust, root) ? trust[root] : undefined;
+        const recorded = Object.hasOwn(recordedTrust, root) ? recordedTrust[root] : undefined;
         const current = await hashSkillRoot({ path: locator.root, skipSystem: false, kind: locator.kind }, this.ports.files.skills);
         if (recorded === undefined || current.pin !== recorded) {
           session.control?.invalidate();
