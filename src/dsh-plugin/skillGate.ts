@@ -4,7 +4,11 @@ import { gateSessionSkills, type SessionSkillRoots } from '../core/app/sessionSk
 import { resolveDshHome } from '../core/node/hostStore';
 import { isGatedKind, type GatedSkillRoot, type SkillGateResult } from '../core/skills/skillGate';
 import type { SkillRootKind } from '../core/declaration/declarationModel';
-import { analyzeSkillText, discoverSkills, hashSkillRoot, resolveAgentsHome, skillBody, type SkillCandidate } from '../core/skills/skills';
+import { nodeSkillFs } from '../core/node/skillFs';
+import { analyzeSkillText, skillBody } from '../core/skills/frontMatter';
+import { discoverSkills, type SkillCandidate } from '../core/skills/discovery';
+import { hashSkillRoot } from '../core/skills/rootPins';
+import { resolveAgentsHome } from '../core/skills/skillRoots';
 import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
 import { errorText } from './errors';
 
@@ -270,9 +274,9 @@ export class SkillGate {
     if (!locator) return undefined;
     try {
       if (locator.gated) {
-        const trust = await this.ports.store.skillTrust();
+        const recordedTrust = await this.ports.store.skillTrust();
         const root = path.resolve(locator.root);
-        const recorded = Object.hasOwn(trust, root) ? trust[root] : undefined;
+        const recorded = Object.hasOwn(recordedTrust, root) ? recordedTrust[root] : undefined;
         const current = await hashSkillRoot({ path: locator.root, skipSystem: false, kind: locator.kind }, this.ports.files.skills);
         if (recorded === undefined || current.pin !== recorded) {
           session.control?.invalidate();

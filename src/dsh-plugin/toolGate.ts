@@ -125,7 +125,7 @@ export type ToolApproval = 'allowed-once' | 'rejected' | 'cancelled' | 'unavaila
 
 export interface GateContext {
   /** `ask`: a changed or new tool is asked about; `pinned`: it is withheld without asking. */
-  trust: 'ask' | 'pinned';
+  trustMode: 'ask' | 'pinned';
   /** The session's turn marker (a cancelled or unanswered question is asked again next turn). */
   turn: string;
   /** DSH's approval for one tool (undefined: no approval service). */
@@ -274,8 +274,8 @@ export class SessionToolGate {
       const what = verdict.why === 'changed'
         ? `${describeChanges(verdict.changes)} since the server was probed`
         : 'it is not among the tools the server listed when it was probed';
-      if (at.trust === 'ask' && at.ask && this.unanswered.get(definition) === at.turn) continue;
-      if (at.trust === 'ask' && at.ask) {
+      if (at.trustMode === 'ask' && at.ask && this.unanswered.get(definition) === at.turn) continue;
+      if (at.trustMode === 'ask' && at.ask) {
         // One line, as DSH shows it: the server's name and the tool's description with hidden characters escaped.
         const question = visibleLine(`Offer tool ${tool.name} of MCP server "${entry.name}" in this session? ${what[0].toUpperCase()}${what.slice(1)}. Description now: "${shownDescription(tool.description ?? '')}"`);
         const outcome = await at.ask(tool, question);

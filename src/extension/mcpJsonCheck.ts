@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { Analysis, AnalyzeOptions } from '../core/mcp/analyze';
+import type { Analysis } from '../core/mcp/analysis';
+import type { AnalyzeOptions } from '../core/mcp/analyzeOptions';
 import { analyzeFolder } from '../core/app/folderSources';
 import type { Ports } from '../core/app/ports';
 import type { Problem } from '../core/problems/problems';

@@ -376,7 +376,11 @@ test('DSH rc.8 load: 500 session starts and ends (25 at a time) leave no server 
     // Fewer servers per session than the concurrent test, every kind of outcome: a server that
     // starts (and one the folder leaves unapproved), a slow one, one failing at start under the
     // plugin's backoff and one under dsh-mcp-client's reconnect, nothing approved, no declaration.
-    /** @type {Array<{ name: string, sessions: number, servers?: Record<string, string>, approve?: string[], expect: string[], settings?: object, folder?: string }>} */
+    /**
+     * @type {Array<{
+     *   name: string, sessions: number, servers?: Record<string, string>, approve?: string[], expect: string[], settings?: object, folder?: string
+     * }>}
+     */
     const kinds = [
       { name: 'F', sessions: 3, servers: { n1: 'normal', n2: 'normal' }, approve: ['n1'], expect: ['n1'] },
       { name: 'S', sessions: 2, servers: { slow: 'slow' }, approve: ['slow'], expect: ['slow'] },

@@ -7,9 +7,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
 import { REPO } from '../harness/lib.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 const TOKEN = 'ghp_R8x2Kq9ZtW4mLp7VbN3cYd6Fh1Js5Ga0QeUo';
 const bundle = JSON.parse(fs.readFileSync(path.join(REPO, 'l10n/bundle.l10n.zh-cn.json'), 'utf8'));
@@ -22,13 +21,7 @@ const zh = (key, args = {}) => {
 const literally = (text) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 
 describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor();
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor();
 
   it('quick pick, diff preview with the question beside it (no modal), Markdown report, honest summary, originals removed on request', async function () {
     const folder = await editor.openWorkspace('ws-import');
@@ -163,13 +156,7 @@ describe('e2e: importing Claude Code\'s .mcp.json, then the servers view by file
 });
 
 describe('e2e: the import in Simplified Chinese (code-server --locale zh-cn, ws-import)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor({ locale: 'zh-cn' });
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor({ locale: 'zh-cn' });
 
   it('the command title, the quick pick, the question and the summary read in Chinese, counts in their plural messages', async function () {
     await editor.openWorkspace('ws-import');

@@ -7,18 +7,15 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
 import { REPO, createRun, log } from '../harness/lib.mjs';
 import { BUDGET_BYTES } from '../../scripts/recompress-vsix.mjs';
 import { packageVsix } from '../../scripts/package-vsix.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
-  let editor;
   let vsix;
   let readmeTargets;
-
-  before(async function () {
+  const editor = suiteEditor(async () => {
     const run = createRun('vsix');
     vsix = path.join(run.dir, 'dsh-bridge.vsix');
     await packageVsix(vsix); // as `npm run package` ships it
@@ -51,10 +48,8 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     // What users download, held to the budget as `npm run package` holds it.
     assert.ok(fs.statSync(vsix).size <= BUDGET_BYTES, `the .vsix is ${fs.statSync(vsix).size} bytes`);
     run.cleanup();
-    editor = await startEditor({ vsix });
+    return { vsix };
   });
-
-  screenshotFailuresAndClose(() => editor);
 
   it('activates from the .vsix: Problems shows the refused server; export writes the declaration; palette titles say DSH once', async function () {
     const ws = await editor.openWorkspace('ws-basic');
@@ -69,7 +64,8 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     assert.equal(fs.readFileSync(path.join(ws, '.dsh/declaration.schema.json'), 'utf8'), fs.readFileSync(path.join(REPO, 'schemas/declaration.schema.json'), 'utf8'));
     assert.ok(fs.existsSync(path.join(ws, '.vscode/mcp.json')));
     console.log(`      screenshot: ${await editor.screenshot('vsix-export')}`);
-    // The picture of the user README (media/readme/status-and-problem.png, quantized with pngquant): the Problems row with its code link, and the DSH status bar item.
+    // The picture of the user README (media/readme/status-and-problem.png, quantized with
+    // pngquant): the Problems row with its code link, and the DSH status bar item.
     await editor.statusBarItem('dsh-bridge.status', { text: /DSH: 1 refused/ });
     console.log(`      screenshot: ${await editor.screenshot('readme-status-and-problem', { clip: { x: 0, y: 575, width: 1400, height: 325 } })}`);
     const titles = await editor.paletteTitles('DSH:', { waitFor: 'DSH: Open Declaration' });

@@ -27,7 +27,7 @@ import { toolAllowed, type ToolChoice } from '../declaration/toolsModel';
 import { LSP_APPROVAL_NAME, toLspStdioConfig } from '../lsp/lspRow';
 import { publicToolName } from '../mcp/toolNames';
 import type { ProbedServerRecord } from '../node/hostStore';
-import type { Analysis } from '../mcp/analyze';
+import type { Analysis } from '../mcp/analysis';
 import type { SettingsView, TrustMode } from '../settings/folderSettings';
 import type { DshPolicyOrigin } from '../policy/dshPolicy';
 import type { SkillGateResult } from '../skills/skillGate';

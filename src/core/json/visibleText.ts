@@ -31,7 +31,7 @@ const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
 const WHITESPACE = /\s/u;
 
 /** The class of a code point on its own, or undefined when it is not hidden (a surrogate code point counts as lone). */
-export function hiddenClass(codePoint: number): HiddenClass | undefined {
+function hiddenClass(codePoint: number): HiddenClass | undefined {
   const ch = String.fromCodePoint(codePoint);
   return HIDDEN_CLASSES.find(([, re]) => re.test(ch))?.[0];
 }

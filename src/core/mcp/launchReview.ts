@@ -108,7 +108,7 @@ function base(command: string): string {
 }
 
 /** Finds dangerous patterns in a command and its arguments (each kind reported once). */
-export function findDangers(command: string, args: readonly string[]): Danger[] {
+function findDangers(command: string, args: readonly string[]): Danger[] {
   const found = new Map<DangerCode, Danger>();
   const add = (code: DangerCode, token: string) => {
     if (!found.has(code)) found.set(code, { code, token });

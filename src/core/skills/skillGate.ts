@@ -10,7 +10,8 @@
  */
 import * as path from 'node:path';
 import type { SkillRootKind } from '../declaration/declarationModel';
-import { skillTrustState, type SkillCandidate, type SkillDiscovery } from './skills';
+import { skillTrustState } from './rootTrust';
+import type { SkillCandidate, SkillDiscovery } from './discovery';
 
 export const GATED_SKILL_ROOT_KINDS: ReadonlySet<SkillRootKind> = new Set<SkillRootKind>(['project-dsh', 'project-agents', 'custom']);
 

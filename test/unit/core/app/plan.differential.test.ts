@@ -19,7 +19,7 @@ import { DECLARATION_PATH } from '../../../../src/core/declaration/declarationMo
 import { LSP_APPROVAL_NAME } from '../../../../src/core/lsp/lspRow';
 import { publicToolName } from '../../../../src/core/mcp/toolNames';
 import { settingsViewOf } from '../../../../src/core/settings/folderSettings';
-import { hashSkillRoot } from '../../../../src/core/skills/skills';
+import { hashSkillRoot } from '../../../../src/core/skills/rootPins';
 import { nodeSkillFs } from '../../../../src/core/node/skillFs';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
 import { decideMount, FRESH_SESSION } from '../../../../src/dsh-plugin/mountDecision';

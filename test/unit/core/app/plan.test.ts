@@ -9,7 +9,7 @@ import { analyzeFolder } from '../../../../src/core/app/folderSources';
 import { PLAN_MESSAGES, type PlanReasonCode } from '../../../../src/core/app/planReasons';
 import { DECLARATION_PATH } from '../../../../src/core/declaration/declarationModel';
 import { LSP_APPROVAL_NAME } from '../../../../src/core/lsp/lspRow';
-import { hashSkillRoot } from '../../../../src/core/skills/skills';
+import { hashSkillRoot } from '../../../../src/core/skills/rootPins';
 import { nodeSkillFs } from '../../../../src/core/node/skillFs';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
 import { folderAnalyzeOptions, settingsViewOf } from '../../../../src/core/settings/folderSettings';
