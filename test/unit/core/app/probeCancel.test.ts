@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { chmodSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_PROBE_TIMEOUT_MS, DOWNLOAD_PROBE_TIMEOUT_MS, packageLauncher, probeFolder, type ProbeFolderRequest } from '../../src/core/app/probe';
-import { settingsViewOf } from '../../src/core/settings/folderSettings';
-import { testPorts, tempDir, workspace } from './helpers';
+import { DEFAULT_PROBE_TIMEOUT_MS, DOWNLOAD_PROBE_TIMEOUT_MS, packageLauncher, probeFolder, type ProbeFolderRequest } from '../../../../src/core/app/probe';
+import { settingsViewOf } from '../../../../src/core/settings/folderSettings';
+import { testPorts, tempDir, workspace } from '../../helpers';
 
 // The probe's cancellation, per-server progress, and the time a package launcher's first start gets.
-const FIXTURE = path.resolve(__dirname, '../fixtures/mcp-servers/tool-fixture.mjs');
+const FIXTURE = path.resolve(__dirname, '../../../fixtures/mcp-servers/tool-fixture.mjs');
 const NODE = process.execPath;
 
 function request(folder: string, extra: Partial<ProbeFolderRequest> = {}): ProbeFolderRequest {

@@ -1,15 +1,15 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import * as path from 'node:path';
-import { planImport } from '../../src/core/import/importPlan';
-import { importReportMarkdown, refusedAtExport, withoutCarried } from '../../src/core/import/importReport';
-import { removeImportedOriginals } from '../../src/core/node/importFiles';
-import { tempDir } from './helpers';
+import { planImport } from '../../../../src/core/import/importPlan';
+import { importReportMarkdown, refusedAtExport, withoutCarried } from '../../../../src/core/import/importReport';
+import { removeImportedOriginals } from '../../../../src/core/node/importFiles';
+import { tempDir } from '../../helpers';
 
 // The import's summary, report and the removal of the carried originals, on the Cursor fixture:
 // github (a credential in env), userjot (http), win-tools, linear (sse: carried, refused at export).
 const FILE = '.cursor/mcp.json';
-const TEXT = readFileSync(path.resolve(__dirname, '../fixtures/import/cursor/.cursor/mcp.json'), 'utf8');
+const TEXT = readFileSync(path.resolve(__dirname, '../../../fixtures/import/cursor/.cursor/mcp.json'), 'utf8');
 const TOKEN = 'ghp_R8x2Kq9ZtW4mLp7VbN3cYd6Fh1Js5Ga0QeUo';
 const planOf = (text = TEXT, target?: string) => planImport({ client: 'cursor', sources: [{ file: FILE, text, scope: 'project' }], folder: '/home/dev/app', target });
 
