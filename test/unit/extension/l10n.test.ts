@@ -12,7 +12,7 @@ import { IMPORT_NOTES } from '../../../src/core/import/importNotes';
 import { IMPORT_REPORT_WORDS } from '../../../src/core/import/importReport';
 import { IGNORE_FIX_TITLE } from '../../../src/core/mcp/ignoreRules';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '../../..');
 const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
 const json = (rel: string) => JSON.parse(read(rel)) as Record<string, string>;
 
