@@ -104,13 +104,7 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
 });
 
 describe('e2e: importing Claude Code\'s .mcp.json, then the servers view by file (ws-import-claude)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor();
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor();
 
   it('after the import and an export: the copies in .vscode/mcp.json exported, the originals shadowed under .mcp.json, counts equal to the rows', async function () {
     const folder = await editor.openWorkspace('ws-import-claude');
