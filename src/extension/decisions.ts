@@ -24,63 +24,6 @@ export function declarationState(result: { ok: boolean; reasons: ReadonlyArray<{
   return 'stale';
 }
 
-/** States in which DSH refuses the declaration (verify it to see why). */
-export const REFUSED_BY_DSH: ReadonlySet<DeclarationState> = new Set(['changed', 'older', 'unsigned', 'other-folder', 'other-key', 'invalid']);
-
-/** A folder's DSH state as the status items show it; every count comes from the declaration on disk. */
-export interface FolderState {
-  state: DeclarationState;
-  /** Servers in the declaration, and servers the export refused (listed in the declaration). */
-  exported: number;
-  refused: number;
-  /** Input ids the declaration needs whose value is not in the host store: DSH will miss them. */
-  missingInputs: string[];
-  /** Trust mode pinned: declared servers not approved for their current pin (DSH asks before starting them). */
-  unapproved: string[];
-  /** Stale only because `chat.mcp.access` changed (the editor sees it; DSH, which cannot, still mounts the declaration). */
-  staleBySettings?: true;
-  /** With staleBySettings: only `chat.mcp.access` changed (which files are read), or the MCP server policy did too. */
-  staleSetting?: 'access' | 'policy';
-}
-
-export interface FolderFacts {
-  verify: { ok: boolean; reasons: ReadonlyArray<{ code: string; editorOnly?: true; setting?: string }>; declaration?: { servers: ReadonlyArray<{ serverName: string; pin: string }>; rejected: ReadonlyArray<unknown>; inputs: ReadonlyArray<{ id: string }> } };
-  trustMode: string;
-  storedInputs: ReadonlySet<string>;
-  approvals: ReadonlyArray<{ serverName: string; pin: string }>;
-}
-
-export function folderState(facts: FolderFacts): FolderState {
-  const state = declarationState(facts.verify);
-  const d = facts.verify.declaration;
-  if (!d || state === 'missing' || state === 'invalid') return { state, exported: 0, refused: 0, missingInputs: [], unapproved: [] };
-  const bySettings = state === 'stale' && facts.verify.reasons.every((r) => r.editorOnly);
-  return {
-    state,
-    ...(bySettings ? { staleBySettings: true as const, staleSetting: facts.verify.reasons.every((r) => r.setting === 'chat.mcp.access') ? 'access' as const : 'policy' as const } : {}),
-    exported: d.servers.length,
-    refused: d.rejected.length,
-    missingInputs: [...new Set(d.inputs.map((i) => i.id))].filter((id) => !facts.storedInputs.has(id)),
-    unapproved: facts.trustMode === 'pinned'
-      ? d.servers.filter((s) => !facts.approvals.some((a) => a.serverName === s.serverName && a.pin === s.pin)).map((s) => s.serverName)
-      : [],
-  };
-}
-
-/** What the status bar item says first (one word-sized state) and which action a click runs. */
-export type StatusHeadline = 'exported' | 'stale' | 'not-exported' | 'needs-inputs' | 'refused' | 'unapproved' | 'not-verified';
-export type StatusAction = 'open-declaration' | 'export' | 'enter-inputs' | 'show-problems' | 'verify';
-
-export function statusHeadline(s: FolderState): { headline: StatusHeadline; action: StatusAction } {
-  if (s.state === 'missing') return { headline: 'not-exported', action: 'export' };
-  if (REFUSED_BY_DSH.has(s.state)) return { headline: 'not-verified', action: 'verify' };
-  if (s.state === 'stale') return { headline: 'stale', action: 'export' };
-  if (s.missingInputs.length) return { headline: 'needs-inputs', action: 'enter-inputs' };
-  if (s.refused) return { headline: 'refused', action: 'show-problems' };
-  if (s.unapproved.length) return { headline: 'unapproved', action: 'export' };
-  return { headline: 'exported', action: 'open-declaration' };
-}
-
 /** Which of the extension's concerns a configuration change touches (a pure predicate over the event). */
 export interface ChangedConcerns {
   trustMode: boolean;

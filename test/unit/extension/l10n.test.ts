@@ -2,14 +2,15 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DOCTOR_MESSAGES } from '../../../src/core/app/doctor';
+import { PLAN_MESSAGES } from '../../../src/core/app/planReasons';
 import { DANGER_MESSAGES } from '../../../src/core/mcp/launchReview';
 import { PROBLEM_CATALOG } from '../../../src/core/app/problemCatalog';
+import { PROBLEM_FIXES, PROBLEM_PAGE_WORDS } from '../../../src/core/app/problemCodesPage';
 import { QUICK_FIX_TITLES } from '../../../src/core/mcp/quickFixes';
 import { TOOL_CHOICE_FIX_TITLES } from '../../../src/core/tools/toolChoiceFixes';
 import { IMPORT_NOTES } from '../../../src/core/import/importNotes';
+import { IMPORT_REPORT_WORDS } from '../../../src/core/import/importReport';
 import { IGNORE_FIX_TITLE } from '../../../src/core/mcp/ignoreRules';
-import { PLAN_MESSAGES } from '../../../src/core/app/planReasons';
-import { PROBLEM_FIXES, PROBLEM_PAGE_WORDS } from '../../../src/core/app/problemCodesPage';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
@@ -32,6 +33,7 @@ function messageKeys(): string[] {
   for (const t of Object.values(DOCTOR_MESSAGES)) keys.add(t);
   for (const t of Object.values(PLAN_MESSAGES)) keys.add(t);
   for (const [, t] of Object.values(IMPORT_NOTES)) keys.add(t);
+  for (const t of Object.values(IMPORT_REPORT_WORDS)) keys.add(t);
   return [...keys];
 }
 

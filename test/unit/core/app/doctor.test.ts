@@ -2,11 +2,11 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { doctorLines, doctorSummary } from '../../../../src/core/app/doctor';
-import { DSH_VERSION, LSP_PACKAGES, launcherRuleMismatches, missingLspPackages, writeHmrFix } from '../../../../src/core/node/dshSide';
+import { doctorLines, doctorSummary, doctorReport } from '../../../../src/core/app/doctor';
+import { DSH_VERSION, LSP_PACKAGES, launcherRuleMismatches, missingLspPackages, writeHmrFix, bridgeProfiles } from '../../../../src/core/node/dshSide';
 import { HostStore } from '../../../../src/core/node/hostStore';
 import { lockedVersions } from '../../../../src/cli/dshLayout';
-import { tempDir, workspace } from '../../helpers';
+import { tempDir, workspace, testPorts } from '../../helpers';
 import { CLI, MCP, ROOT, cli, doctor, profileWithBundle } from './doctor.fixture';
 
 describe('doctor: what stands between a folder and its servers in DSH', function () {
@@ -28,6 +28,22 @@ describe('doctor: what stands between a folder and its servers in DSH', function
     assert.match(doctorLines(report).join('\n'), new RegExp(`\u2716 No declaration \\(\\.dsh/declaration\\.json\\) in ${folder}: nothing from DSH Bridge is mounted\\.\n  fix: dsh-bridge export --workspace `));
     assert.deepEqual(report.servers.map((s) => [s.serverName, s.mount, s.why]), [['echo', false, 'not-exported'], ['plain', false, 'not-exported'], ['old', false, 'refused-at-export']]);
     assert.equal(report.ok, false);
+  });
+
+  it('the editor: an interactive user with no profile yet is not taken as headless; each fix comes with its code; bridgeProfiles lists the profiles with the bridge', async () => {
+    const home = tempDir('dsh-home-');
+    const folder = workspace(JSON.stringify({ servers: { files: { command: 'node', args: ['x.js'] } } }));
+    const ports = testPorts(home, { env: { PATH: '' } });
+    assert.equal((await doctorReport(ports, { folder, profile: 'headless' })).headless, true);
+    const report = await doctorReport(ports, { folder, profile: 'headless', interactive: true });
+    assert.equal(report.headless, false);
+    assert.ok(report.findings.some((f) => f.fix?.startsWith('dsh-bridge dsh install') && f.fixCode === 'install'), JSON.stringify(report.findings));
+    assert.ok(report.servers.some((s) => s.fix?.startsWith('dsh-bridge export') && s.fixCode === 'export'), JSON.stringify(report.servers));
+    assert.doesNotMatch(doctorSummary(report, undefined, false), /fix: /);
+    assert.deepEqual(bridgeProfiles(home), []);
+    profileWithBundle(home);
+    mkdirSync(path.join(home, 'profiles', 'other'), { recursive: true });
+    assert.deepEqual(bridgeProfiles(home), ['headless']);
   });
 
   it('walks a folder from refused to mounted: bundle, hmr row, input, trust, approval; stale after an edit', async () => {
