@@ -2,11 +2,11 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { doctorLines, doctorSummary, doctorReport } from '../../../../src/core/app/doctor';
-import { DSH_VERSION, LSP_PACKAGES, launcherRuleMismatches, missingLspPackages, writeHmrFix, bridgeProfiles } from '../../../../src/core/node/dshSide';
+import { doctorLines, doctorReport, doctorSummary } from '../../../../src/core/app/doctor';
+import { bridgeProfiles, DSH_VERSION, LSP_PACKAGES, launcherRuleMismatches, missingLspPackages, writeHmrFix } from '../../../../src/core/node/dshSide';
 import { HostStore } from '../../../../src/core/node/hostStore';
 import { lockedVersions } from '../../../../src/cli/dshLayout';
-import { tempDir, workspace, testPorts } from '../../helpers';
+import { testPorts, tempDir, workspace } from '../../helpers';
 import { CLI, MCP, ROOT, cli, doctor, profileWithBundle } from './doctor.fixture';
 
 describe('doctor: what stands between a folder and its servers in DSH', function () {
