@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { HERE, hostImport, smallestHost } from './host.mjs';
-import { cli, readDeclaration, tempRoot, waitFor } from './fixtures.mjs';
+import { cli, liveChildren, readDeclaration, tempRoot, waitFor } from './fixtures.mjs';
 import { PLUGIN, session, withSmallest } from './smallest.mjs';
 
 const SKIP = process.env.DSH_E2E_HOST === 'base' ? 'smallest host only' : typeof globalThis.gc !== 'function' ? 'needs --expose-gc' : false;
@@ -59,21 +59,10 @@ async function settledMemory() {
 
 /** Live (not zombie) child processes of this process that carry the marker: [{pid, folder, server}]. */
 function markedProcesses() {
-  const out = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) !== process.pid || fields[0] === 'Z') continue;
-      const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      const at = argv.indexOf(MARKER);
-      if (at >= 0) out.push({ pid: Number(entry), folder: argv[at + 1], server: argv[at + 2] });
-    } catch {
-      // ended while we looked
-    }
-  }
-  return out;
+  return liveChildren().flatMap(({ pid, argv }) => {
+    const at = argv.indexOf(MARKER);
+    return at >= 0 ? [{ pid, folder: argv[at + 1], server: argv[at + 2] }] : [];
+  });
 }
 
 /** The SDK fixture over stdio, marked with its folder and name; `kind` normal | slow (delayMs) | broken (exit 1 at start). */
