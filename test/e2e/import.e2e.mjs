@@ -112,8 +112,11 @@ describe('e2e: importing Claude Code\'s .mcp.json, then the servers view by file
     await editor.runCommand('DSH: Import MCP Servers...');
     await editor.quickPickRows({ title: 'Import MCP Servers' });
     await editor.answerQuickInput('Claude Code');
-    assert.match(await editor.dialog(), /Add 3 MCP servers from Claude Code to \.vscode\/mcp\.json, as the preview shows\?/);
-    await editor.clickDialogButton('Import');
+    // The question is a notification beside the preview, as for Cursor (no modal).
+    const question = /Add 3 MCP servers from Claude Code to \.vscode\/mcp\.json, as the preview shows\?/;
+    await page.locator('.notification-toast .notification-list-item-message', { hasText: question }).first().waitFor({ timeout: 30000 });
+    await editor.waitForNotification(question);
+    await editor.clickNotificationButton(question, 'Import');
     await editor.waitForNotification(/Imported 3 MCP servers from Claude Code into \.vscode\/mcp\.json\./);
     await editor.runCommand('Notifications: Clear All Notifications').catch(() => undefined);
     await editor.runCommand('DSH: Export MCP Servers');

@@ -4,7 +4,7 @@ import { COMMAND, SERVERS_VIEW_ID } from '../commandIds';
 import type { Ctx } from '../ctx';
 import type { McpJsonCheck } from '../mcpJsonCheck';
 import { fileFolders, mcpJsonUri, readFileBytes, sourceUri } from '../mcpFiles';
-import { serverEntries } from './serverRows';
+import { serverEntries } from './serverEntries';
 import { planOfFolder } from '../folderPlan';
 import { folderViewModel, type FolderViewModel, type ServerRowState, type ServerViewRow } from '../planView';
 import { countWords } from '../planWords';

@@ -1,7 +1,7 @@
 /**
  * Where the "MCP Servers for DSH" view finds a folder's entries in `.vscode/mcp.json`: their
  * order and the range of each key (for "open entry"). The rows' states are the session plan's
- * (planView.ts). Kept free of `vscode` (test/unit/extension/toolsView/serverRows.test.ts).
+ * (planView.ts). Kept free of `vscode` (test/unit/extension/toolsView/serverEntries.test.ts).
  */
 import { nodeRange, parseJsonc, properties, propertyValue } from '../../core/json/jsonTree';
 import { LineIndex, type Range } from '../../core/json/text';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { serverEntries } from '../../../../src/extension/toolsView/serverRows';
+import { serverEntries } from '../../../../src/extension/toolsView/serverEntries';
 
 describe('the MCP servers view: where the entries are', () => {
   it('names with spaces and comments, CRLF, key ranges for "open entry"', () => {
