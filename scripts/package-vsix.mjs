@@ -57,7 +57,8 @@ export function changelogForVsix(text, historyUrl) {
   if (sections.length === 0) return text;
   const [top, ...rest] = sections;
   const earlier = rest.map((m) => /^## \[?([^\]\s]+)\]?/.exec(m[0])?.[1]).filter(Boolean);
-  const anchor = top[0].replace(/^## /, '').replace(/\s+-\s+.*$/, '').replace(/[[\]]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '');
+  // The heading's anchor as GitHub makes it: lower case, punctuation dropped, each space a hyphen.
+  const anchor = top[0].slice(3).trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
   return `${text.slice(0, top.index).trimEnd()}\n\n${top[0]}\n\nWhat changed in this version: see the [changelog](${historyUrl}#${anchor}).\n`
     + (earlier.length ? `\n## Earlier versions\n\n${earlier.join(', ')}: see the [full changelog](${historyUrl}).\n` : '');
 }

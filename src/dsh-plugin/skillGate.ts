@@ -4,7 +4,6 @@ import { gateSessionSkills, type SessionSkillRoots } from '../core/app/sessionSk
 import { resolveDshHome } from '../core/node/hostStore';
 import { isGatedKind, type GatedSkillRoot, type SkillGateResult } from '../core/skills/skillGate';
 import type { SkillRootKind } from '../core/declaration/declarationModel';
-import { nodeSkillFs } from '../core/node/skillFs';
 import { analyzeSkillText, skillBody } from '../core/skills/frontMatter';
 import { discoverSkills, type SkillCandidate } from '../core/skills/discovery';
 import { hashSkillRoot } from '../core/skills/rootPins';

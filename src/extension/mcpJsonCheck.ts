@@ -160,8 +160,8 @@ export class McpJsonCheck implements Check, vscode.Disposable {
     if (this.latest.get(key) !== generation) return; // a newer run read the files again
     if (!analysis.usable && analysis.problems.some((p) => p.code === 'missing-source')) {
       this.publish(key, new Map());
-      this.results.delete(key);
-      this.changed.fire(folder);
+      // Only a change is news: listeners that analyze on demand (the status item) would loop on "still none".
+      if (this.results.delete(key)) this.changed.fire(folder);
       return;
     }
     const byFile = new Map<string, Analysis['problems']>();

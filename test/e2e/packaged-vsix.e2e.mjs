@@ -1,5 +1,5 @@
 // UI flow with the PACKAGED extension: `npm run package`'s packaging (scripts/package-vsix.mjs:
-// the .vscodeignore allow-list staged and made smaller, vsce offline, zopfli) into the run dir,
+// the .vscodeignore allow-list staged and made smaller, vsce offline, zopfli), packaged once per run,
 // installed into a fresh code-server, then a user's first minutes on
 // test/fixtures/ws-basic: the extension activates from the .vsix, the Problems panel shows its
 // diagnostic with the README link code, and the export command works from the palette.
@@ -7,18 +7,16 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO, createRun, log } from '../harness/lib.mjs';
+import { REPO, log } from '../harness/lib.mjs';
+import { packagedVsix } from '../harness/e2e-driver.mjs';
 import { BUDGET_BYTES } from '../../scripts/recompress-vsix.mjs';
-import { packageVsix } from '../../scripts/package-vsix.mjs';
 import { suiteEditor } from './hooks.mjs';
 
 describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
   let vsix;
   let readmeTargets;
   const editor = suiteEditor(async () => {
-    const run = createRun('vsix');
-    vsix = path.join(run.dir, 'dsh-bridge.vsix');
-    await packageVsix(vsix); // as `npm run package` ships it
+    vsix = await packagedVsix(); // as `npm run package` ships it; packaged once per test run (every flow installs it)
     const listed = spawnSync('npx', ['vsce', 'ls', '--no-dependencies', '--readme-path', 'README.marketplace.md'], { cwd: REPO, encoding: 'utf8', timeout: 120000 }).stdout.trim().split('\n').sort();
     log(`vsix ${vsix}: ${fs.statSync(vsix).size} bytes; files: ${listed.join(' ')}`);
     // The allow-list: nothing but the bundle, the manifest and its strings, the icon, the schema and the docs.
@@ -47,7 +45,6 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     assert.deepEqual(Object.keys(shipped).filter((k) => !/^[\w-]{5}$/.test(k)), []);
     // What users download, held to the budget as `npm run package` holds it.
     assert.ok(fs.statSync(vsix).size <= BUDGET_BYTES, `the .vsix is ${fs.statSync(vsix).size} bytes`);
-    run.cleanup();
     return { vsix };
   });
 

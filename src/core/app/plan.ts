@@ -171,7 +171,8 @@ export interface PlanRequest {
   skills?: boolean;
   /**
    * false: leave each server's `tools` out (the plugin's mount step: its tool gate judges the live
-   * tools of a session; the last probe's record need not be read at every step).
+   * tools of a session). Verify still reads the last probe's record at every plan: a newer probe
+   * makes the declaration stale.
    */
   tools?: boolean;
 }

@@ -55,7 +55,7 @@ export function toLspStdioConfig(section: LspDeclarationSection, lookup: Templat
 
 /** The exact command line of a language server as a reviewer reads it (each argument quoted for a POSIX shell when needed, hidden characters escaped). */
 export function lspLaunchLine(server: Pick<DeclaredLspServer, 'command' | 'args'>): string {
-  return visibleLine([server.command, ...server.args].map(shellQuote).join(' '));
+  return visibleLine([server.command, ...server.args].map((a) => shellQuote(a)).join(' '));
 }
 
 /** The review of a declaration's language servers (one dsh-lsp-stdio row: one pin covers all), as `reviewLines` words it. */

@@ -64,9 +64,13 @@ export function isFlagged(review: LaunchReview): boolean {
   return review.dangers.length > 0 || review.unpinned !== undefined;
 }
 
-/** POSIX-shell quoting for display, so that the line shows where each argument starts and ends. */
-export function shellQuote(arg: string): string {
-  if (arg !== '' && /^[A-Za-z0-9_@%+=:,./${}-]+$/.test(arg)) return arg;
+/**
+ * POSIX-shell quoting, so that a line shows where each argument starts and ends. For display a
+ * `${input:x}` stays as written; `{ runnable: true }` quotes `$`, `{` and `}` too, for a command
+ * the user copies into a shell (a fix).
+ */
+export function shellQuote(arg: string, { runnable = false } = {}): string {
+  if (arg !== '' && (runnable ? /^[A-Za-z0-9_@%+=:,./-]+$/ : /^[A-Za-z0-9_@%+=:,./${}-]+$/).test(arg)) return arg;
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -192,7 +196,7 @@ export function reviewLaunch(server: DeclaredServer): LaunchReview {
     const unpinned = findUnpinnedLauncher(command, args);
     return {
       ...common,
-      launch: visibleLine([command, ...args].map(shellQuote).join(' ')),
+      launch: visibleLine([command, ...args].map((a) => shellQuote(a)).join(' ')),
       cwd: visibleLine(templateText(server.cwd)),
       envNames: names(Object.keys(server.env)),
       envFile: server.envFile === undefined ? undefined : visibleLine(templateText(server.envFile)),

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { main } from '../../../src/cli/main';
 import { COMMANDS } from '../../../src/cli/commands';
+import { doctorFixes, doctorLines, doctorReport } from '../../../src/core/app/doctor';
 import { testPorts, tempDir, workspace } from '../helpers';
 
 const NODE = process.execPath;
@@ -88,6 +89,10 @@ describe('CLI: what a user reads', function () {
     assert.match(doctor.out, /^Would mount: slow \(not in the first request of the last session: still starting after 3\.1 s\), fast; would not: none\.$/m);
     const json = JSON.parse((await cli(['doctor', '--json', ...ws])).out);
     assert.deepEqual(json.slowStarts, [{ serverName: 'slow', at: '2026-12-01T20:00:00.000Z', startingMs: 3120, waitMs: 3000, headless: false }]);
+    // The editor's Doctor view lists each fix once, apart from the lines: the slow start's advice is one of them.
+    const report = await doctorReport(testPorts(home), { folder, profile: 'headless' });
+    assert.ok([...doctorFixes(report).keys()].some((f) => f.startsWith('wait longer: startWaitMs')), JSON.stringify([...doctorFixes(report)]));
+    assert.ok(!doctorLines(report, undefined, false).some((l) => /fix: /.test(l)), 'no fix line when the face lists the fixes');
 
     // Up later in that session: said too. A record of another pin (an older entry) is not this server's.
     await store.recordSlowStarts(folder, new Map([['slow', { pin, at: '2026-12-01T20:00:00.000Z', startingMs: 3120, waitMs: 3000, headless: false, upAfterMs: 5400 }]]));

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { l10nKey } from '../../../src/extension/l10nKey';
@@ -32,7 +33,7 @@ describe('the release packaging (scripts/package-vsix.mjs)', () => {
   it('l10nKey is the first five base64url characters of the SHA-256 of the English text', () => {
     assert.match(l10nKey('Approve'), /^[\w-]{5}$/);
     assert.notEqual(l10nKey('Approve'), l10nKey('Approve '));
-    assert.equal(l10nKey('Approve'), l10nKey('Approve'));
+    for (const text of ['Approve', 'Exported {0} MCP servers to DSH.', '导出']) assert.equal(l10nKey(text), createHash('sha256').update(text, 'utf8').digest('base64url').slice(0, 5));
   });
 
   it('ships the top section\'s heading with a link to its entries, and points at the earlier ones', () => {
@@ -41,7 +42,7 @@ describe('the release packaging (scripts/package-vsix.mjs)', () => {
     assert.equal(shipped, '# Changelog\n\nIntro.\n\n## [Unreleased]\n\nWhat changed in this version: see the [changelog](https://example.test/CHANGELOG.md#unreleased).\n'
       + '\n## Earlier versions\n\n0.2.0, 0.1.0: see the [full changelog](https://example.test/CHANGELOG.md).\n');
     const released = changelogForVsix('# Changelog\n\n## [0.2.0] - 2026-12-01\n\n- Two.\n', 'https://example.test/CHANGELOG.md');
-    assert.equal(released, '# Changelog\n\n## [0.2.0] - 2026-12-01\n\nWhat changed in this version: see the [changelog](https://example.test/CHANGELOG.md#020).\n');
+    assert.equal(released, '# Changelog\n\n## [0.2.0] - 2026-12-01\n\nWhat changed in this version: see the [changelog](https://example.test/CHANGELOG.md#020---2026-12-01).\n');
   });
 
   it('the real changelog: its preamble and top heading, none of its entries', () => {
