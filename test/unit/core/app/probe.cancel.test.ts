@@ -3,6 +3,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_PROBE_TIMEOUT_MS, DOWNLOAD_PROBE_TIMEOUT_MS, packageLauncher, probeFolder, type ProbeFolderRequest } from '../../../../src/core/app/probe';
 import { settingsViewOf } from '../../../../src/core/settings/folderSettings';
+import { HostStore } from '../../../../src/core/node/hostStore';
 import { testPorts, tempDir, workspace } from '../../helpers';
 
 // The probe's cancellation, per-server progress, and the time a package launcher's first start gets.
@@ -23,16 +24,39 @@ describe('probe: cancel, progress, first package download', function () {
     const started = Date.now();
     const result = await probeFolder(testPorts(tempDir('dsh-home-')), request(folder, {
       timeoutMs: 30000, concurrency: 1, signal: abort.signal,
-      onProgress: (name, index, total) => {
-        progress.push(`${index} of ${total}: ${name}`);
-        if (index === 1) setTimeout(() => abort.abort(), 500);
+      onProgress: ({ probing, done, total }) => {
+        progress.push(`${probing.map((p) => `${p.index} of ${total}: ${p.name}`).join(' + ')} (${done} done)`);
+        if (progress.length === 1) setTimeout(() => abort.abort(), 500);
       },
     }));
     assert.ok(Date.now() - started < 10000, `took ${Date.now() - started} ms`);
     assert.deepEqual(result.servers.map((s) => [s.name, s.outcome]), [['first', 'cancelled'], ['second', 'cancelled']]);
     assert.match(result.servers[0].message, /cancelled by the user/);
     assert.match(result.servers[1].message, /cancelled before it started/);
-    assert.deepEqual(progress, ['1 of 2: first', '2 of 2: second']);
+    // "second" never started: it is never named as being probed.
+    assert.deepEqual(progress, ['1 of 2: first (0 done)']);
+  });
+
+  it('two at once: progress names every server being probed, and once a quick one is done, the slow one still running (not the last started)', async () => {
+    const folder = workspace(JSON.stringify({ servers: {
+      slow: { command: NODE, args: [FIXTURE, '--hang'] },
+      quick: { command: NODE, args: [FIXTURE] },
+      broken: { command: NODE, args: [FIXTURE, '--exit-early'] },
+    } }));
+    const abort = new AbortController();
+    const progress: string[] = [];
+    const home = tempDir('dsh-home-');
+    const result = await probeFolder(testPorts(home), request(folder, {
+      timeoutMs: 30000, concurrency: 2, signal: abort.signal,
+      onProgress: ({ probing, done, total }) => {
+        progress.push(`${probing.map((p) => `${p.index} of ${total}: ${p.name}`).join(' + ')} (${done} done)`);
+        if (done === 2) setTimeout(() => abort.abort(), 300);
+      },
+    }));
+    assert.deepEqual(result.servers.map((s) => [s.name, s.outcome]), [['slow', 'cancelled'], ['quick', 'ok'], ['broken', 'did-not-start']]);
+    // The last word is the slow one still running, not "broken", the last started.
+    assert.deepEqual(progress, ['1 of 3: slow (0 done)', '1 of 3: slow + 2 of 3: quick (0 done)', '1 of 3: slow + 3 of 3: broken (1 done)', '1 of 3: slow (2 done)']);
+    assert.deepEqual(Object.keys((await new HostStore(home).probedServers(folder))), ['quick'], 'only what was probed is recorded');
   });
 
   it('a server started through a package launcher gets the download time; a time-out says it may have been a first download', async () => {
