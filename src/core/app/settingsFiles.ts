@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import type { FolderIdentity } from '../settings/folderSettings';
 import { changedSettings, pinSettingsFile, type SettingsFilePin, type SettingsFileRef } from '../settings/sessionSettings';
+import { deepFreeze, KeptByBytes } from '../json/keptByBytes';
 import { readSource } from './folderSources';
 import type { Ports } from './ports';
 
@@ -19,9 +20,12 @@ export function settingsFilesOf(identity: Pick<FolderIdentity, 'settingsFiles' |
 
 type Read = { pin: SettingsFilePin } | { unreadable: string };
 
+/** The settings files pinned, by file and bytes: verify pins each one again at every model step (the user's settings.json too). Frozen: shared. */
+const pinnedSettings = new KeptByBytes<SettingsFilePin>(32);
+
 async function readPin(ports: Pick<Ports, 'files'>, folder: string, ref: SettingsFileRef): Promise<Read> {
   const read = await readSource(ports, folder, ref.path);
-  if (read.ok) return { pin: pinSettingsFile(ref, read.bytes) };
+  if (read.ok) return { pin: pinnedSettings.of(`${ref.layer} ${ref.path}`, read.bytes, () => deepFreeze(pinSettingsFile(ref, read.bytes))) };
   if (read.failure.kind === 'missing') return { pin: pinSettingsFile(ref, undefined) };
   return { unreadable: read.failure.kind };
 }

@@ -18,6 +18,9 @@ import { editorPolicyDigest, POLICY_SETTING, readEditorPolicy } from '../policy/
 import { changedSources, policyView } from './folderSources';
 import { changedSettingsFiles } from './settingsFiles';
 import { probedToolPins } from '../tools/declaredTools';
+import type { ProbedServerRecord } from '../node/hostStore';
+import type { EnvFileResult } from '../node/envFile';
+import { deepFreeze } from '../json/keptByBytes';
 import type { Ports } from './ports';
 
 const MAX_DECLARATION_BYTES = 8 * 1024 * 1024;
@@ -73,14 +76,6 @@ function parseText(text: string): Parsed {
   return { declaration: deepFreeze(declaration), intact };
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
-
 /** What a face knows of the folder's settings (the DSH side knows none of them). */
 export interface VerifySettings {
   /** The folder's effective settings: `chat.mcp.access` and the MCP server policy are checked against the export's. */
@@ -99,14 +94,28 @@ export interface VerifySettings {
  * Never throws.
  */
 export async function verifyFolder(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folderPath: string, options: VerifySettings = {}): Promise<VerifyResult> {
+  return (await verifyFolderReading(ports, folderPath, options)).verified;
+}
+
+/** What verify read on the way, for a caller that needs the same inputs (the session plan reads them once). */
+export interface VerifyReads {
+  /** The host store's probe record of the declaration's folder (absent: not read). */
+  probes?: { folder: string; records: Readonly<Record<string, ProbedServerRecord>> };
+  /** Each envFile loaded, by `${file}\0${folder}` as passed to loadEnvFile. */
+  envFiles: Map<string, EnvFileResult>;
+}
+
+/** {@link verifyFolder}, with what it read. Never throws. */
+export async function verifyFolderReading(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folderPath: string, options: VerifySettings = {}): Promise<{ verified: VerifyResult; reads: VerifyReads }> {
+  const reads: VerifyReads = { envFiles: new Map() };
   try {
-    return await verify(ports, path.resolve(folderPath), options);
+    return { verified: await verify(ports, path.resolve(folderPath), options, reads), reads };
   } catch (error) {
-    return { ok: false, reasons: [{ code: 'unreadable', message: `the declaration cannot be checked (${error instanceof Error ? error.message : String(error)})` }] };
+    return { verified: { ok: false, reasons: [{ code: 'unreadable', message: `the declaration cannot be checked (${error instanceof Error ? error.message : String(error)})` }] }, reads };
   }
 }
 
-async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: string, options: VerifySettings): Promise<VerifyResult> {
+async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: string, options: VerifySettings, reads: VerifyReads): Promise<VerifyResult> {
   const { settings } = options;
   const fail = (reason: Reason): VerifyResult => ({ ok: false, reasons: [reason] });
   const read = await ports.files.readWorkspaceFile(folder, DECLARATION_PATH, MAX_DECLARATION_BYTES);
@@ -140,6 +149,7 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
       continue;
     }
     const envFile = await ports.files.loadEnvFile(server.envFile, folder);
+    reads.envFiles.set(`${server.envFile}\0${folder}`, envFile);
     if (!envFile.ok) reasons.push({ code: 'stale', message: `${envFile.reason} (server "${server.serverName}")` });
     else if (envFile.sha256 !== server.envFileSha256) reasons.push({ code: 'stale', message: `the envFile of server "${server.serverName}" changed since the export` });
   }
@@ -164,7 +174,7 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
     }
   }
   // The probed tool pins the export signed: a newer probe (other tools, other definitions) is a change.
-  reasons.push(...await probeChanges(ports, declaration));
+  reasons.push(...await probeChanges(ports, declaration, reads));
   if (settings) {
     const now = effectiveMcpAccess(settings(MCP_ACCESS_SETTING));
     const readThen = declarationReadDotMcp(declaration);
@@ -184,18 +194,36 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
 }
 
 /** Each server whose tool pins from the probe record now differ from the ones the export signed. */
-async function probeChanges(ports: Pick<Ports, 'store'>, declaration: Declaration): Promise<Reason[]> {
+async function probeChanges(ports: Pick<Ports, 'store'>, declaration: Declaration, reads: VerifyReads): Promise<Reason[]> {
   if (declaration.servers.length === 0) return [];
   // An unreadable record gives no pins, as at the export.
-  const probes = await ports.store.probedServers(declaration.folder).catch(() => ({}));
+  const probes: Readonly<Record<string, ProbedServerRecord>> = await ports.store.probedServers(declaration.folder).catch(() => ({}));
+  reads.probes = { folder: declaration.folder, records: probes };
   const reasons: Reason[] = [];
   for (const server of declaration.servers) {
-    const now = probedToolPins(server, probes);
-    if (canonicalJson(now ?? null) !== canonicalJson(server.tools?.pins ?? null)) {
+    const probe = Object.hasOwn(probes, server.serverName) ? probes[server.serverName] : undefined;
+    const now = probe ? keptText(probe, server.pin, () => canonicalJson(probedToolPins(server, probes) ?? null)) : 'null';
+    if (now !== keptText(server, server.pin, () => canonicalJson(server.tools?.pins ?? null))) {
       reasons.push({ code: 'stale', message: `server "${server.serverName}" was probed since the export: its recorded tool pins are not the ones signed` });
     }
   }
   return reasons;
+}
+
+/**
+ * The canonical text of tool pins, kept per frozen object they come from (a declared server of a
+ * kept declaration, a probe of a kept probe record) and the launch pin they were taken for: both
+ * objects are shared while their file's bytes stay the same, so unchanged pins are not serialized
+ * again at every model step.
+ */
+const pinTexts = new WeakMap<object, { pin: string; text: string }>();
+
+function keptText(of: object, pin: string, text: () => string): string {
+  const kept = pinTexts.get(of);
+  if (kept?.pin === pin && Object.isFrozen(of)) return kept.text;
+  const made = text();
+  if (Object.isFrozen(of)) pinTexts.set(of, { pin, text: made });
+  return made;
 }
 
 /**
