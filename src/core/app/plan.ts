@@ -216,6 +216,8 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
 
   // DSH is often started in a subfolder: the nearest declaration up to the project root applies.
   const lookup = await ports.files.findDeclarationFolder(cwd, ports.home);
+  // The trust mode is read while the declaration is verified (a step waits for the slower of the two).
+  const storedMode = ports.store.trustMode().then((mode) => ({ mode }), (error: unknown) => ({ error }));
   const checked = lookup.folder !== undefined ? await verifyFolderReading(ports, lookup.folder, { ...request.verifySettings, settings: request.settings }) : undefined;
   const verified = checked?.verified;
   const declaration = verified?.declaration;
@@ -236,15 +238,13 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     notes.push(reason('declaration-stale-in-editor', { path: declarationPath ?? '', message: r.message }, exportFix));
   }
 
-  let trustMode: TrustMode;
-  try {
-    trustMode = await ports.store.trustMode();
-  } catch (error) {
-    trustMode = 'deny';
-    blocked.push(reason('store-unreadable', { error: errorText(error) }));
-  }
+  const stored = await storedMode;
+  const trustMode: TrustMode = 'mode' in stored ? stored.mode : 'deny';
+  if ('error' in stored) blocked.push(reason('store-unreadable', { error: errorText(stored.error) }));
   if (trustMode === 'deny' && !blocked.some((r) => r.code === 'store-unreadable')) blocked.push(reason('trust-deny', {}, planFix('trust-pinned', {})));
 
+  // The machine's own policy, read at every plan (while the folder's record is): a file installed or changed applies at once.
+  const policyRead = declaration || request.policyWithoutDeclaration !== false ? dshPolicyOf(ports) : Promise.resolve({ layers: [] });
   let inputs: ReadonlyMap<string, string> = new Map();
   let approvals: ReadonlyArray<{ serverName: string; pin: string }> = [];
   let probes: Readonly<Record<string, ProbedServerRecord>> = {};
@@ -276,8 +276,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     ? reason('input-missing', { id: missing.name, folder }, planFix('inputs-set', { id: missing.name, workspace: folder }))
     : reason('env-missing', { name: missing.name }, planFix('set-env', { name: missing.name })));
 
-  // The machine's own policy, read at every plan: a file installed or changed applies at once.
-  const policy = declaration || request.policyWithoutDeclaration !== false ? await dshPolicyOf(ports) : { layers: [] };
+  const policy = await policyRead;
   const policyBlock = (server: DeclaredServer): PlanReason | undefined => {
     const block = policyBlockOf(policy, server, lookupValues);
     return block && reason(`dsh-${block.code}`, { file: block.file, origin: block.origin, rule: block.rule }, planFix('policy', { workspace: folder }));

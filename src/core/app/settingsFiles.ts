@@ -46,8 +46,9 @@ export type SettingsFileChange = { path: string; settings: string[] } | { path: 
 /** Every pinned settings file whose session settings changed since the export (or that cannot be read now). */
 export async function changedSettingsFiles(ports: Pick<Ports, 'files'>, folder: string, pins: readonly SettingsFilePin[]): Promise<SettingsFileChange[]> {
   const changes: SettingsFileChange[] = [];
-  for (const pinned of pins) {
-    const read = await readPin(ports, folder, pinned);
+  const reads = await Promise.all(pins.map((pinned) => readPin(ports, folder, pinned)));
+  for (const [i, pinned] of pins.entries()) {
+    const read = reads[i];
     if ('unreadable' in read) changes.push({ path: pinned.path, unreadable: read.unreadable });
     else {
       const settings = changedSettings(pinned.settings, read.pin.settings);

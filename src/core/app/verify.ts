@@ -128,10 +128,23 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
   const { declaration } = parsed;
   const reasons: Reason[] = [];
 
+  // Every check below reads its own files: they are read at once (a model step waits for the
+  // slowest read, not for their sum), and their reasons are given in this order.
+  const [key, realDeclared, realFolder, envFiles, lastSeq, sources, settingsFiles, probes, policyFileChange] = await Promise.all([
+    declaration.signature ? ports.store.readSigningKey() : undefined,
+    ports.files.realpath(declaration.folder),
+    ports.files.realpath(folder),
+    Promise.all(declaration.servers.map((server) => envFileChange(ports, server, folder, reads))),
+    ports.store.exportSeq(declaration.folder).catch(() => undefined),
+    changedSources(ports, folder, [{ path: declaration.source.path, sha256: declaration.source.sha256 }, ...(declaration.sources ?? [])]),
+    changedSettingsFiles(ports, folder, declaration.settingsFiles ?? []),
+    probeChanges(ports, declaration, reads),
+    // VS Code's policy file is seen by every face on the machine, the DSH side included.
+    vscodePolicyFileChange(ports, declaration.policy?.file, options.vscodePolicyFile ?? ports.policy.vscodePolicyFile),
+  ]);
   if (!declaration.signature) {
     reasons.push({ code: 'unsigned', message: 'the declaration carries no signature' });
   } else {
-    const key = await ports.store.readSigningKey();
     const expected = key ? signDigest(declaration.digest, key) : undefined;
     const { signature } = declaration;
     if (!expected || expected.length !== signature.length || !timingSafeEqual(Buffer.from(expected), Buffer.from(signature))) {
@@ -139,42 +152,29 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
     }
   }
   reasons.push(...parsed.intact);
-  if ((await ports.files.realpath(declaration.folder)) !== (await ports.files.realpath(folder))) {
-    reasons.push({ code: 'wrong-folder', message: 'the declaration was made for another folder' });
-  }
-  for (const server of declaration.servers) {
-    if (server.transport !== 'stdio' || server.envFile === undefined) continue;
-    if (server.envFileSha256 === undefined || typeof server.envFile !== 'string') {
-      reasons.push({ code: 'stale', message: `the envFile of server "${server.serverName}" is not pinned (made by an older export): export again` });
-      continue;
-    }
-    const envFile = await ports.files.loadEnvFile(server.envFile, folder);
-    reads.envFiles.set(`${server.envFile}\0${folder}`, envFile);
-    if (!envFile.ok) reasons.push({ code: 'stale', message: `${envFile.reason} (server "${server.serverName}")` });
-    else if (envFile.sha256 !== server.envFileSha256) reasons.push({ code: 'stale', message: `the envFile of server "${server.serverName}" changed since the export` });
-  }
+  if (realDeclared !== realFolder) reasons.push({ code: 'wrong-folder', message: 'the declaration was made for another folder' });
+  for (const reason of envFiles) if (reason) reasons.push(reason);
   // A declaration older than the folder's last export (restored with an old mcp.json) is refused.
   // Only a declaration signed with this user's key can be a rollback (any other is refused already).
   const signedHere = !reasons.some((r) => r.code === 'bad-signature' || r.code === 'unsigned');
-  const lastSeq = signedHere ? await ports.store.exportSeq(declaration.folder).catch(() => undefined) : 0;
-  if (lastSeq === undefined) reasons.push({ code: 'rollback', message: 'the host store record of this folder cannot be read, so the declaration cannot be shown to be the newest' });
-  else if ((declaration.exportSeq ?? 0) < lastSeq) {
+  if (signedHere && lastSeq === undefined) reasons.push({ code: 'rollback', message: 'the host store record of this folder cannot be read, so the declaration cannot be shown to be the newest' });
+  else if (signedHere && (declaration.exportSeq ?? 0) < lastSeq!) {
     reasons.push({ code: 'rollback', message: `the declaration is from export ${declaration.exportSeq ?? 0} of this folder; export ${lastSeq} was made since (an old declaration was restored)` });
   }
   // The source and every other file VS Code runs servers from: an edit, a removal or a new file is a change.
-  for (const changed of await changedSources(ports, folder, [{ path: declaration.source.path, sha256: declaration.source.sha256 }, ...(declaration.sources ?? [])])) {
+  for (const changed of sources) {
     const how = { changed: 'changed since the export', removed: 'was removed since the export', created: 'was created since the export', unreadable: 'can no longer be read' }[changed.now];
     reasons.push({ code: 'stale', message: `the source ${changed.path} ${how}` });
   }
   // The settings files of the layers the export read: an edit of a session setting in one of them.
-  for (const change of await changedSettingsFiles(ports, folder, declaration.settingsFiles ?? [])) {
+  for (const change of settingsFiles) {
     if ('unreadable' in change) reasons.push({ code: 'stale', file: change.path, message: `the settings file ${change.path} can no longer be read (${change.unreadable})` });
     else {
       for (const setting of change.settings) reasons.push({ code: 'stale', file: change.path, setting, message: `${setting} in ${change.path} changed since the export` });
     }
   }
   // The probed tool pins the export signed: a newer probe (other tools, other definitions) is a change.
-  reasons.push(...await probeChanges(ports, declaration, reads));
+  reasons.push(...probes);
   if (settings) {
     const now = effectiveMcpAccess(settings(MCP_ACCESS_SETTING));
     const readThen = declarationReadDotMcp(declaration);
@@ -187,10 +187,21 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
       reasons.push({ code: 'stale', editorOnly: true, setting: 'policy', message: `the editor's MCP server policy (${POLICY_SETTING.allowed}, ${POLICY_SETTING.denied}, ${POLICY_SETTING.managedOnly}) changed since the export` });
     }
   }
-  // VS Code's policy file is seen by every face on the machine, the DSH side included.
-  const policyFileChange = await vscodePolicyFileChange(ports, declaration.policy?.file, options.vscodePolicyFile ?? ports.policy.vscodePolicyFile);
   if (policyFileChange) reasons.push({ code: 'stale', message: policyFileChange });
   return { ok: reasons.length === 0, reasons, declaration };
+}
+
+/** Why a server's envFile is no longer the one the export pinned, or undefined. */
+async function envFileChange(ports: Pick<Ports, 'files'>, server: Declaration['servers'][number], folder: string, reads: VerifyReads): Promise<Reason | undefined> {
+  if (server.transport !== 'stdio' || server.envFile === undefined) return undefined;
+  if (server.envFileSha256 === undefined || typeof server.envFile !== 'string') {
+    return { code: 'stale', message: `the envFile of server "${server.serverName}" is not pinned (made by an older export): export again` };
+  }
+  const envFile = await ports.files.loadEnvFile(server.envFile, folder);
+  reads.envFiles.set(`${server.envFile}\0${folder}`, envFile);
+  if (!envFile.ok) return { code: 'stale', message: `${envFile.reason} (server "${server.serverName}")` };
+  if (envFile.sha256 !== server.envFileSha256) return { code: 'stale', message: `the envFile of server "${server.serverName}" changed since the export` };
+  return undefined;
 }
 
 /** Each server whose tool pins from the probe record now differ from the ones the export signed. */

@@ -151,11 +151,14 @@ export class HostStore {
    */
   private async guardDirs(): Promise<void> {
     if (process.platform === 'win32') return; // modes do not apply; the user profile's ACL protects it
-    for (const dir of [this.bridgeDir, ...STORE_DIRS.map((d) => path.join(this.bridgeDir, d))]) {
-      const stat = await fs.lstat(dir).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return undefined;
-        throw error;
-      });
+    const dirs = [this.bridgeDir, ...STORE_DIRS.map((d) => path.join(this.bridgeDir, d))];
+    // Looked at all at once (the signing key's read waits for this at every model step), judged in order.
+    const stats = await Promise.all(dirs.map((dir) => fs.lstat(dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    })));
+    for (const [i, dir] of dirs.entries()) {
+      const stat = stats[i];
       if (!stat) continue;
       if (!stat.isDirectory()) throw new HostStoreError(`${dir} is not a folder`);
       this.refuseForeign(dir, stat.uid);
