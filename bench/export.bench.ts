@@ -146,7 +146,7 @@ async function planVsExport(): Promise<void> {
   out('');
   out('## Session plan vs export (same folder on disk, warm; ratio = median plan / median export, same run, interleaved)');
   out('');
-  out('| servers | export ms | plan at a model step / export | the same, servers running / export | full plan (tools, skills) / export |');
+  out('| servers | export ms | plan at a model step / export (ms) | the same, servers running / export (ms) | full plan (tools, skills) / export |');
   out('|---:|---:|---:|---:|---:|');
   for (const count of (process.env.BENCH_PLAN_SIZES ?? '50,500').split(',').map(Number)) {
     const base = mkdtempSync(path.join(os.tmpdir(), 'dsh-bench-plan-'));
@@ -173,7 +173,7 @@ async function planVsExport(): Promise<void> {
         running: () => planSession(ports, { cwd: folder, skills: false, tools: false, running, policyWithoutDeclaration: false }),
         full: () => planSession(ports, { cwd: folder }),
       }, count >= 500 ? 9 : 15);
-      out(`| ${count} | ${fmt(t.export)} | **${fmt(t.step / t.export)}** | ${fmt(t.running / t.export)} | ${fmt(t.full / t.export)} |`);
+      out(`| ${count} | ${fmt(t.export)} | **${fmt(t.step / t.export)}** (${fmt(t.step)}) | ${fmt(t.running / t.export)} (${fmt(t.running)}) | ${fmt(t.full / t.export)} |`);
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
