@@ -117,15 +117,15 @@ export interface DoctorRequest {
 
 export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pick<Ports, 'dshInstall'>, request: DoctorRequest): Promise<DoctorReport> {
   const { profile } = request;
-  const { plan } = await planSession(ports, { cwd: request.folder, skills: false });
+  const { plan, folder } = await planSession(ports, { cwd: request.folder, skills: false });
   try {
     // Nothing exported: name the servers of the folder's own MCP files, so the summary says what is missing.
     if (plan.declaration.state === 'missing') {
       const identity = request.identity ?? { folder: request.folder, folderName: request.folder.split(/[\\/]/).pop() ?? '', userHome: ports.home, settings: () => undefined };
       plan.servers.push(...unexportedServers(await analyzeFolder(ports, folderAnalyzeOptions(identity)), identity.folder));
     }
-    // What the plugin recorded of the last sessions' slow starts (none when it cannot be read).
-    const slowStarts = plan.declaration.folder === undefined ? new Map<string, SlowStartRecord>() : await ports.store.slowStarts(plan.declaration.folder).catch(() => new Map<string, SlowStartRecord>());
+    // What the plugin recorded of the last sessions' slow starts, where it records them (none when it cannot be read).
+    const slowStarts = plan.declaration.folder === undefined ? new Map<string, SlowStartRecord>() : await ports.store.slowStarts(folder).catch(() => new Map<string, SlowStartRecord>());
     return buildReport(ports, request, profile, plan, slowStarts);
   } catch (error) {
     // Never throws: an unexpected failure is one finding.

@@ -157,13 +157,11 @@ async function changedSource(ports: Pick<Ports, 'files'>, folder: string, pin: {
  * pinned one by one). The one enumeration that verify and the export's review check both use.
  */
 export async function changedSources(ports: Pick<Ports, 'files'>, folder: string, pins: ReadonlyArray<{ path: string; sha256: string | null }>): Promise<SourceChange[]> {
-  const changes: SourceChange[] = [];
-  for (const pin of pins) {
-    const changed = await changedSource(ports, folder, pin);
-    if (changed) changes.push(changed);
-  }
+  // Read at once, told in the pins' order.
+  const [changed, subfolders] = await Promise.all([Promise.all(pins.map((pin) => changedSource(ports, folder, pin))), ports.files.devcontainerSubfolders(folder)]);
+  const changes = changed.filter((c): c is SourceChange => c !== undefined);
   const pinnedPaths = new Set(pins.map((p) => p.path));
-  for (const name of await ports.files.devcontainerSubfolders(folder)) {
+  for (const name of subfolders) {
     const file = `.devcontainer/${name}/devcontainer.json`;
     if (!pinnedPaths.has(file)) changes.push({ path: file, now: 'created' });
   }

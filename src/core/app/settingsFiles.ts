@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import type { FolderIdentity } from '../settings/folderSettings';
 import { changedSettings, pinSettingsFile, type SettingsFilePin, type SettingsFileRef } from '../settings/sessionSettings';
+import { deepFreeze, KeptByBytes } from '../json/keptByBytes';
 import { readSource } from './folderSources';
 import type { Ports } from './ports';
 
@@ -19,9 +20,12 @@ export function settingsFilesOf(identity: Pick<FolderIdentity, 'settingsFiles' |
 
 type Read = { pin: SettingsFilePin } | { unreadable: string };
 
+/** The settings files pinned, by file and bytes: verify pins each one again at every model step (the user's settings.json too). Frozen: shared. */
+const pinnedSettings = new KeptByBytes<SettingsFilePin>(32);
+
 async function readPin(ports: Pick<Ports, 'files'>, folder: string, ref: SettingsFileRef): Promise<Read> {
   const read = await readSource(ports, folder, ref.path);
-  if (read.ok) return { pin: pinSettingsFile(ref, read.bytes) };
+  if (read.ok) return { pin: pinnedSettings.of(`${ref.layer} ${ref.path}`, read.bytes, () => deepFreeze(pinSettingsFile(ref, read.bytes))) };
   if (read.failure.kind === 'missing') return { pin: pinSettingsFile(ref, undefined) };
   return { unreadable: read.failure.kind };
 }
@@ -42,8 +46,9 @@ export type SettingsFileChange = { path: string; settings: string[] } | { path: 
 /** Every pinned settings file whose session settings changed since the export (or that cannot be read now). */
 export async function changedSettingsFiles(ports: Pick<Ports, 'files'>, folder: string, pins: readonly SettingsFilePin[]): Promise<SettingsFileChange[]> {
   const changes: SettingsFileChange[] = [];
-  for (const pinned of pins) {
-    const read = await readPin(ports, folder, pinned);
+  const reads = await Promise.all(pins.map((pinned) => readPin(ports, folder, pinned)));
+  for (const [i, pinned] of pins.entries()) {
+    const read = reads[i];
     if ('unreadable' in read) changes.push({ path: pinned.path, unreadable: read.unreadable });
     else {
       const settings = changedSettings(pinned.settings, read.pin.settings);

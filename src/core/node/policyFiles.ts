@@ -7,6 +7,7 @@
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { sha256Hex } from '../json/canonicalJson';
+import { deepFreeze, KeptByBytes } from '../json/keptByBytes';
 import { POLICY_NAMES, policyValueOf } from '../policy/editorPolicy';
 import { dshPolicyLayer, type DshPolicy, type DshPolicyLayer } from '../policy/dshPolicy';
 import { readRegularFile } from './reader';
@@ -106,12 +107,17 @@ async function readPolicyJson(file: string, origin: 'admin' | 'user'): Promise<D
     if (read.failure.kind === 'missing') return undefined;
     return { file, origin, deny: [], refused: read.failure.kind.replace(/-/g, ' ') };
   }
-  try {
-    return dshPolicyLayer(file, origin, JSON.parse(Buffer.from(read.bytes).toString('utf8')));
-  } catch {
-    return { file, origin, deny: [], refused: 'it is not valid JSON' };
-  }
+  return policyLayers.of(`${origin} ${file}`, read.bytes, () => {
+    try {
+      return deepFreeze(dshPolicyLayer(file, origin, JSON.parse(Buffer.from(read.bytes).toString('utf8'))));
+    } catch {
+      return { file, origin, deny: [], refused: 'it is not valid JSON' };
+    }
+  });
 }
+
+/** The policy files parsed, by file and bytes (the plan reads them at every model step). Frozen: shared. */
+const policyLayers = new KeptByBytes<DshPolicyLayer>(8);
 
 /** Why the file or a folder above it is not root's alone, or undefined. */
 async function unsafeOwnership(file: string): Promise<string | undefined> {
