@@ -7,7 +7,7 @@
 //   only: no unsafe transforms, names of the file's own scope only, no property renaming);
 // - JSON files (package.json, package.nls*.json, schemas/, l10n/): minified (VS Code, vsce and
 //   the export read them with JSON.parse; the export writes the schema copy pretty again);
-//   package.json without its npm scripts and devDependencies, which only development reads;
+//   package.json without what only development and npm read (scripts, dependencies, bin, allowScripts);
 // - l10n bundles: keyed by l10nKey (a hash of the English text, src/extension/l10nKey.ts)
 //   instead of the English text, which the code already carries; fails on a collision;
 // - CHANGELOG.md: this version's heading with a link to its entries, and to the whole history.
@@ -128,8 +128,9 @@ export async function packageVsix(out = path.join(ROOT, 'dist', 'dsh-bridge.vsix
       if (/^l10n\/bundle\.l10n\.[\w-]+\.json$/.test(rel)) {
         writeFileSync(to, JSON.stringify(rekeyBundle(JSON.parse(readFileSync(from, 'utf8')), l10nKey)));
       } else if (rel === 'package.json') {
-        // What only development reads (npm scripts, dev tools) stays home; VS Code and vsce never read it.
-        const { scripts, devDependencies, ...shipped } = JSON.parse(readFileSync(from, 'utf8'));
+        // What only development and npm read stays home (npm scripts, dependencies, which are bundled,
+        // the CLI's bin, which the .vsix does not ship, npm's allowScripts): VS Code never reads it.
+        const { scripts, devDependencies, dependencies, bin, allowScripts, ...shipped } = JSON.parse(readFileSync(from, 'utf8'));
         writeFileSync(to, JSON.stringify(shipped));
       } else if (rel.endsWith('.json')) {
         writeFileSync(to, minifiedJson(readFileSync(from, 'utf8')));
