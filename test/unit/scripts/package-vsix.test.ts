@@ -7,27 +7,30 @@ import { l10nKey } from '../../../src/extension/l10nKey';
 const ROOT = path.resolve(__dirname, '../../..');
 
 type Packaging = {
-  rekeyBundle(bundle: Record<string, string>, key: (message: string) => string): Record<string, string>;
+  shippedBundle(bundle: Record<string, string>, key: (message: string) => string): { keys: string; translations: string[] };
   changelogForVsix(text: string, historyUrl: string): string;
 };
 
 describe('the release packaging (scripts/package-vsix.mjs)', () => {
-  let rekeyBundle: Packaging['rekeyBundle'];
+  let shippedBundle: Packaging['shippedBundle'];
   let changelogForVsix: Packaging['changelogForVsix'];
   before(async () => {
-    ({ rekeyBundle, changelogForVsix } = await import(path.join(ROOT, 'scripts/package-vsix.mjs')) as Packaging);
+    ({ shippedBundle, changelogForVsix } = await import(path.join(ROOT, 'scripts/package-vsix.mjs')) as Packaging);
   });
 
-  it('rekeys the zh-CN bundle by l10nKey without a collision, each translation under the key of its English text', () => {
+  it('rekeys the zh-CN bundle by l10nKey without a collision, each translation at the place of the key of its English text', () => {
     const bundle = JSON.parse(readFileSync(path.join(ROOT, 'l10n/bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
-    const shipped = rekeyBundle(bundle, l10nKey);
-    assert.equal(Object.keys(shipped).length, Object.keys(bundle).length);
-    for (const [message, translation] of Object.entries(bundle)) assert.equal(shipped[l10nKey(message)], translation, message);
+    const shipped = shippedBundle(bundle, l10nKey);
+    assert.equal(shipped.translations.length, Object.keys(bundle).length);
+    assert.equal(shipped.keys.length, 4 * shipped.translations.length);
+    for (const [message, translation] of Object.entries(bundle)) {
+      assert.equal(shipped.translations[shipped.keys.indexOf(l10nKey(message)) / 4], translation, message);
+    }
   });
 
   it('refuses two messages with one key rather than ship a wrong translation', () => {
     const firstLetter = (message: string) => message.slice(0, 1);
-    assert.throws(() => rekeyBundle({ 'Approve': '批准', 'Apply': '应用' }, firstLetter), /same l10n key A/);
+    assert.throws(() => shippedBundle({ 'Approve': '批准', 'Apply': '应用' }, firstLetter), /same l10n key A/);
   });
 
   it('l10nKey is the first four base64url characters of the SHA-256 of the English text', () => {
