@@ -8,6 +8,7 @@
 // - JSON files (package.json, package.nls*.json, schemas/, l10n/): minified (VS Code, vsce and
 //   the export read them with JSON.parse; the export writes the schema copy pretty again);
 //   package.json without what only development and npm read (scripts, dependencies, bin, allowScripts);
+// - package.json and package.nls*.json: each placeholder key a short name (its place in package.nls.json);
 // - l10n bundles: keyed by l10nKey (a hash of the English text, src/extension/l10nKey.ts)
 //   instead of the English text, which the code already carries, the keys in one string and the
 //   translations in one list; fails on a collision;
@@ -48,6 +49,28 @@ export function shippedBundle(bundle, l10nKey) {
     from.set(key, message);
   }
   return { keys: [...from.keys()].join(''), translations: Object.values(bundle) };
+}
+
+/**
+ * The manifest's placeholder keys (`"%config.tools%"`) as the .vsix ships them: each a short name
+ * (its place in package.nls.json, base 36), the same in package.json and in every package.nls
+ * file, which carry each key once more. VS Code only matches them up; nobody reads them.
+ */
+export function shortNlsKeys(nls) {
+  return new Map(Object.keys(nls).map((key, i) => [key, i.toString(36)]));
+}
+
+/** A JSON text whose whole-string values `"%key%"` use the short keys (others as they are). */
+export function withShortNlsKeys(json, short) {
+  return json.replace(/"%([^"%]+)%"/g, (whole, key) => (short.has(key) ? `"%${short.get(key)}%"` : whole));
+}
+
+/** A package.nls file keyed by the short keys; fails on a key package.nls.json does not have. */
+export function nlsWithShortKeys(nls, short) {
+  return Object.fromEntries(Object.entries(nls).map(([key, text]) => {
+    if (!short.has(key)) throw new Error(`package-vsix: package.nls key ${key} is not in package.nls.json`);
+    return [short.get(key), text];
+  }));
 }
 
 /**
@@ -124,6 +147,7 @@ export async function packageVsix(out = path.join(ROOT, 'dist', 'dsh-bridge.vsix
     }
     const l10nKey = await loadL10nKey();
     const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const shortKeys = shortNlsKeys(JSON.parse(readFileSync(path.join(ROOT, 'package.nls.json'), 'utf8')));
     const historyUrl = `${String(manifest.repository?.url ?? manifest.homepage).replace(/\.git$/, '').replace(/#.*$/, '')}/blob/main/CHANGELOG.md`;
     for (const rel of shippedFiles()) {
       const from = path.join(ROOT, rel);
@@ -135,7 +159,9 @@ export async function packageVsix(out = path.join(ROOT, 'dist', 'dsh-bridge.vsix
         // What only development and npm read stays home (npm scripts, dependencies, which are bundled,
         // the CLI's bin, which the .vsix does not ship, npm's allowScripts): VS Code never reads it.
         const { scripts, devDependencies, dependencies, bin, allowScripts, ...shipped } = JSON.parse(readFileSync(from, 'utf8'));
-        writeFileSync(to, JSON.stringify(shipped));
+        writeFileSync(to, withShortNlsKeys(JSON.stringify(shipped), shortKeys));
+      } else if (/^package\.nls(\.[\w-]+)?\.json$/.test(rel)) {
+        writeFileSync(to, JSON.stringify(nlsWithShortKeys(JSON.parse(readFileSync(from, 'utf8')), shortKeys)));
       } else if (rel.endsWith('.json')) {
         writeFileSync(to, minifiedJson(readFileSync(from, 'utf8')));
       } else if (rel === 'CHANGELOG.md') {

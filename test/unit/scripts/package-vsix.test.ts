@@ -9,13 +9,36 @@ const ROOT = path.resolve(__dirname, '../../..');
 type Packaging = {
   shippedBundle(bundle: Record<string, string>, key: (message: string) => string): { keys: string; translations: string[] };
   changelogForVsix(text: string, historyUrl: string): string;
+  shortNlsKeys(nls: Record<string, string>): Map<string, string>;
+  withShortNlsKeys(json: string, short: Map<string, string>): string;
+  nlsWithShortKeys(nls: Record<string, string>, short: Map<string, string>): Record<string, string>;
 };
 
 describe('the release packaging (scripts/package-vsix.mjs)', () => {
   let shippedBundle: Packaging['shippedBundle'];
   let changelogForVsix: Packaging['changelogForVsix'];
+  let packaging: Packaging;
   before(async () => {
-    ({ shippedBundle, changelogForVsix } = await import(path.join(ROOT, 'scripts/package-vsix.mjs')) as Packaging);
+    packaging = await import(path.join(ROOT, 'scripts/package-vsix.mjs')) as Packaging;
+    ({ shippedBundle, changelogForVsix } = packaging);
+  });
+
+  it('shortens the manifest\'s placeholder keys alike in package.json and each package.nls file: every placeholder still names its text', () => {
+    const json = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+    const english = JSON.parse(json('package.nls.json')) as Record<string, string>;
+    const short = packaging.shortNlsKeys(english);
+    const manifest = packaging.withShortNlsKeys(json('package.json'), short);
+    const placeholders = (text: string) => [...text.matchAll(/"%([^"%]+)%"/g)].map((m) => m[1]);
+    const before = placeholders(json('package.json'));
+    const after = placeholders(manifest);
+    assert.ok(before.length > 50 && after.length === before.length);
+    assert.ok(after.every((key) => key.length <= 2), after.join());
+    for (const file of ['package.nls.json', 'package.nls.zh-cn.json']) {
+      const nls = JSON.parse(json(file)) as Record<string, string>;
+      const shipped = packaging.nlsWithShortKeys(nls, short);
+      before.forEach((key, i) => assert.equal(shipped[after[i]], nls[key], `${file}: ${key}`));
+    }
+    assert.throws(() => packaging.nlsWithShortKeys({ 'no.such.key': 'x' }, short), /no\.such\.key is not in package\.nls\.json/);
   });
 
   it('rekeys the zh-CN bundle by l10nKey without a collision, each translation at the place of the key of its English text', () => {
