@@ -30,7 +30,7 @@ const features = {
  * than bundling a second copy: extension.ts re-exports them, and one module of the features
  * binds each name from a require of the loaded file.
  */
-export const ACTIVATION_MODULES = ['src/extension/commandIds.ts', 'src/extension/l10nLookup.ts', 'src/extension/log.ts', 'src/extension/visible.ts', 'src/core/json/visibleText.ts'];
+const ACTIVATION_MODULES = ['src/extension/commandIds.ts', 'src/extension/l10nLookup.ts', 'src/extension/log.ts', 'src/extension/visible.ts', 'src/core/json/visibleText.ts'];
 const fromActivation = {
   name: 'from-activation',
   setup(b) {
