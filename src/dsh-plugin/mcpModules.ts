@@ -23,7 +23,7 @@ function causeChainText(error: unknown): string {
   return text;
 }
 
-export function isReservationConflict(error: unknown): boolean {
+function isReservationConflict(error: unknown): boolean {
   return RESERVED.test(causeChainText(error));
 }
 

@@ -218,8 +218,3 @@ function lookupIn(tree: unknown): SettingsView {
     return structuredClone(current);
   };
 }
-
-/** A view over plain `{key: value}` settings (tests, and a face that already has the values). */
-export function settingsViewOf(values: Readonly<Record<string, unknown>>): SettingsView {
-  return (key) => (Object.hasOwn(values, key) ? values[key] : undefined);
-}
