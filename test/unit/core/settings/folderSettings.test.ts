@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { readExportSettings, settingsViewFromFiles, settingsViewOf } from '../../../../src/core/settings/folderSettings';
+import { readExportSettings, settingsViewFromFiles } from '../../../../src/core/settings/folderSettings';
+import { userSettings } from '../../helpers';
 
 describe('settings: the layers a face without an editor reads', () => {
   it('merges user < workspace < folder as VS Code does: dotted keys are paths, objects merge, the rest replaces', () => {
@@ -27,7 +28,7 @@ describe('settings: the layers a face without an editor reads', () => {
 
   it('an invalid value is reported by its full key and falls back to the default', () => {
     const reported: string[] = [];
-    const settings = readExportSettings(settingsViewOf({ 'dsh.export.toolCallTimeoutMs': -5, 'dsh.export.failOnStartupError': true }), (k) => reported.push(k));
+    const settings = readExportSettings(userSettings({ 'dsh.export.toolCallTimeoutMs': -5, 'dsh.export.failOnStartupError': true }), (k) => reported.push(k));
     assert.equal(settings.toolCallTimeoutMs, 60000);
     assert.equal(settings.failOnStartupError, true);
     assert.deepEqual(reported, ['dsh.export.toolCallTimeoutMs']);
