@@ -252,16 +252,13 @@ export function declarationIgnoreProblem(text: string): Problem | undefined {
   return makeProblem('declaration-committable', IGNORE_FILE, range, { file: IGNORE_FILE, name: DECLARATION_NAME });
 }
 
-/** The fix's title, an English template and l10n key. */
-export const IGNORE_FIX_TITLE = 'Ignore {name} in {file}';
-
 /** Adds the rule that ignores the declaration, as the file's last line (the last match decides). */
 export function declarationIgnoreFix(text: string): QuickFix {
   const eol = /\r\n/.test(text) ? '\r\n' : '\n';
   const separator = text === '' || text.endsWith('\n') ? '' : eol;
   return {
     id: 'ignore-declaration',
-    title: IGNORE_FIX_TITLE,
+    title: 'Ignore {name} in {file}',
     args: { name: DECLARATION_NAME, file: IGNORE_FILE },
     edits: [{ offset: text.length, length: 0, content: `${separator}${DECLARATION_NAME}${eol}` }],
     isPreferred: true,
