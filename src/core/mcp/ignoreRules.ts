@@ -14,7 +14,7 @@ import { LineIndex, type Range } from '../json/text';
 import type { QuickFix } from './quickFixes';
 
 /** The declaration's file name inside `.dsh`, the folder of the `.gitignore` that must ignore it. */
-export const DECLARATION_NAME = 'declaration.json';
+const DECLARATION_NAME = 'declaration.json';
 export const IGNORE_FILE = '.dsh/.gitignore';
 /** A `.dsh/.gitignore` at most this large is read. */
 export const MAX_IGNORE_BYTES = 64 * 1024;
@@ -106,7 +106,7 @@ const ABORT_ALL = -1;
 const ABORT_TO_STARSTAR = -2;
 
 /** git's wildmatch (wildmatch.c), over UTF-16 code units; `pathname` is WM_PATHNAME (`*`, `?` and `[...]` never match `/`). */
-export function wildmatch(pattern: string, text: string, pathname: boolean): boolean {
+function wildmatch(pattern: string, text: string, pathname: boolean): boolean {
   return dowild(pattern, 0, text, 0, pathname) === MATCH;
 }
 

@@ -35,7 +35,7 @@ export const SETTING = {
  * Settings whose scope is `application` or `machine` in package.json: VS Code ignores them in
  * workspace and folder settings, so a repository cannot set them.
  */
-export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
+const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   SETTING.trustMode, SETTING.home, SETTING.customSkillRoots,
   // VS Code's MCP server policy settings (application scope): a repository can neither widen nor set them.
   'chat.mcp.allowedServers', 'chat.mcp.deniedServers', 'chat.mcp.allowManagedServersOnly',
@@ -45,7 +45,7 @@ export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
  * Settings of VS Code's `window` scope the bridge reads: a folder of a multi-root workspace cannot
  * set them (VS Code refuses to write them there and ignores them), only user and workspace settings can.
  */
-export const WINDOW_SCOPED_SETTINGS: ReadonlySet<string> = new Set(['chat.mcp.access', 'chat.mcp.collisionBehavior']);
+const WINDOW_SCOPED_SETTINGS: ReadonlySet<string> = new Set(['chat.mcp.access', 'chat.mcp.collisionBehavior']);
 
 const timerMs = z.int().check(z.minimum(1), z.maximum(2147483647));
 export const SETTING_SCHEMAS = {
