@@ -257,9 +257,4 @@ function addBundle(dshHome: string, profile: string, launcher: FoundLauncher, en
   say('bridge bundle', `${before.bundleVersion ? 'updated' : 'added'} ${BUNDLE_NAME} ${after.bundleVersion} (${path.basename(tarball)}); profile bundles: ${after.bundles.join(', ')}`);
 }
 
-export const DSH_OPTIONS = {
-  profile: { type: 'string' },
-  node: { type: 'string' },
-  'bundle-only': { type: 'boolean' },
-} as const;
 

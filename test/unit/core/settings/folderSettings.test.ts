@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { readExportSettings, settingsViewFromFiles } from '../../../../src/core/settings/folderSettings';
+import { folderSettingsFiles, readExportSettings, settingsViewFromFiles } from '../../../../src/core/settings/folderSettings';
 import { userSettings } from '../../helpers';
 
 describe('settings: the layers a face without an editor reads', () => {
@@ -32,5 +32,15 @@ describe('settings: the layers a face without an editor reads', () => {
     assert.equal(settings.toolCallTimeoutMs, 60000);
     assert.equal(settings.failOnStartupError, true);
     assert.deepEqual(reported, ['dsh.export.toolCallTimeoutMs']);
+  });
+});
+
+describe('the settings files of a folder\'s layers (every face reads and pins these)', () => {
+  it('single folder: its own file is the workspace layer; multi-root: the .code-workspace file, then the folder layer', () => {
+    const levels = (files: Array<{ level: string; kind: string; file: string }>) => files.map((f) => `${f.level}:${f.kind}:${f.file}`);
+    assert.deepEqual(levels(folderSettingsFiles({ folder: 'F' })), ['workspace:settings:F']);
+    assert.deepEqual(levels(folderSettingsFiles({ folder: 'F', user: 'U' })), ['user:settings:U', 'workspace:settings:F']);
+    assert.deepEqual(levels(folderSettingsFiles({ folder: 'F', user: 'U', codeWorkspace: 'W' })), ['user:settings:U', 'workspace:code-workspace:W', 'folder:settings:F']);
+    assert.deepEqual(levels(folderSettingsFiles({ folder: 'F', multiRoot: true })), ['folder:settings:F'], 'a .code-workspace file the face cannot read is left out; the folder keeps its layer');
   });
 });
