@@ -53,7 +53,7 @@ interface CachedVerdict {
  * changed tool list is registered anew (new objects) after `tools/list_changed`. A hit also needs
  * the same name and description, so an unchanged tool is hashed once per session and declaration.
  */
-export class ServerToolRules {
+class ServerToolRules {
   /** Public name -> the raw tool name behind it, among the names the declaration knows. */
   private readonly rawByPublic = new Map<string, string>();
   private readonly verdicts = new WeakMap<object, CachedVerdict>();

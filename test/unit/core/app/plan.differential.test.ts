@@ -22,7 +22,7 @@ import { hashSkillRoot } from '../../../../src/core/skills/rootPins';
 import { nodeSkillFs } from '../../../../src/core/node/skillFs';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
 import { decideMount } from '../../../../src/dsh-plugin/mountDecision';
-import { ServerToolRules } from '../../../../src/dsh-plugin/toolGate';
+import { SessionToolGate } from '../../../../src/dsh-plugin/toolGate';
 import { planViewModel } from '../../../../src/extension/planView';
 import { exportFolder, folderIdentityOf, freshSession, testPorts, userSettings } from '../../helpers';
 
@@ -210,12 +210,15 @@ async function checkState(generated: State, base: string, agentsHome: string): P
   for (const s of toolsShown.servers) {
     const entry = declaration?.servers.find((d) => d.serverName === s.serverName);
     if (!entry || !s.tools || toolsShown.blocked.length) continue;
-    const rules = new ServerToolRules(entry.serverName, entry.tools);
     const live = (s.tools.probe?.current ? TOOLS : []).map((t) => ({ name: publicToolName(entry.serverName, t.name), description: t.description, parameters: t.inputSchema }));
     for (const tool of live) {
-      const verdict = rules.verdict(tool);
+      // A session's gate (trust mode pinned: nobody is asked) on this one tool: offered, left out by the choice, or withheld.
+      const sessionGate = new SessionToolGate();
+      sessionGate.declare([{ serverName: entry.serverName, name: entry.name, ...(entry.tools ? { tools: entry.tools } : {}) }], declaration?.digest ?? '');
+      const lines: string[] = [];
+      const [offered] = await sessionGate.offered([tool], [entry.serverName], { trustMode: 'pinned', turn: '1', where: 'w', log: (l) => lines.push(l) });
       const planned: { state: string } | undefined = s.tools.tools.find((t) => t.publicName === tool.name);
-      const gate = verdict.offer ? 'offered' : verdict.why === 'not-allowed' ? 'left-out' : 'withheld';
+      const gate = offered ? 'offered' : lines.some((l) => l.endsWith('is left out by dsh.tools')) ? 'left-out' : 'withheld';
       assert.equal(planned && (planned.state === 'unpinned' ? 'offered' : planned.state), gate, `tool ${tool.name}: ${label}`);
     }
   }
