@@ -48,6 +48,41 @@ const coreFloors = {
   },
 };
 
+/** Names every Node script has (ES2022 and Node's own), for the .mjs tests and their harness. */
+const NODE_GLOBALS = Object.fromEntries([
+  'process', 'Buffer', 'console', 'global', 'globalThis', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate',
+  'queueMicrotask', 'structuredClone', 'URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'AbortController', 'AbortSignal', 'fetch', 'Response', 'Request',
+  'Headers', 'FormData', 'Blob', 'performance', 'EventTarget', 'Event', 'WebAssembly', 'atob', 'btoa', 'crypto', 'MessageChannel', 'BroadcastChannel',
+].map((name) => [name, 'readonly']));
+/** Mocha's globals (test/e2e runs under mocha; the DSH tier under node:test, which imports its own). */
+const MOCHA_GLOBALS = Object.fromEntries(['describe', 'it', 'before', 'after', 'beforeEach', 'afterEach', 'context', 'specify'].map((name) => [name, 'readonly']));
+/** What a function that runs in the editor's page (page.evaluate and the like) may name. */
+const BROWSER_GLOBALS = ['document', 'window', 'navigator', 'getComputedStyle', 'HTMLElement', 'Element', 'Node', 'NodeFilter', 'MutationObserver', 'KeyboardEvent', 'MouseEvent', 'location', 'requestAnimationFrame'];
+const PAGE_FUNCTIONS = new Set(['evaluate', 'evaluateHandle', 'waitForFunction', '$eval', '$$eval', 'addInitScript']);
+
+/** A browser name is only defined in a function Playwright runs in the page: anywhere else it is an undefined name. */
+const browserOnlyInPage = {
+  meta: { type: 'problem', schema: [], messages: { outside: '{{name}} exists only in the page: use it inside a function passed to page.evaluate (or waitForFunction, $eval).' } },
+  create(context) {
+    const inPage = (node) => {
+      for (let n = node.parent; n; n = n.parent) {
+        const call = n.parent;
+        if ((n.type === 'ArrowFunctionExpression' || n.type === 'FunctionExpression') && call?.type === 'CallExpression' && call.arguments.includes(n)
+          && call.callee.type === 'MemberExpression' && PAGE_FUNCTIONS.has(call.callee.property.name)) return true;
+      }
+      return false;
+    };
+    return {
+      'Program:exit'(program) {
+        const scope = context.sourceCode.getScope(program);
+        for (const variable of scope.variables.filter((v) => BROWSER_GLOBALS.includes(v.name) && v.defs.length === 0)) {
+          for (const ref of variable.references) if (!inPage(ref.identifier)) context.report({ node: ref.identifier, messageId: 'outside', data: { name: variable.name } });
+        }
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'out/**', '.cache/**'] },
   {
@@ -71,6 +106,16 @@ export default tseslint.config(
       }],
     },
   },
+  {
+    // The .mjs tests and their harness: Node (and mocha in test/e2e); the editor's page only inside
+    // the functions Playwright runs there. Undefined and unused names fail.
+    files: ['test/e2e/**/*.mjs', 'test/dsh-e2e/**/*.mjs', 'test/harness/**/*.mjs', 'test/e2e/.mocharc.cjs'],
+    languageOptions: { globals: { ...NODE_GLOBALS, ...Object.fromEntries(BROWSER_GLOBALS.map((name) => [name, 'readonly'])) } },
+    plugins: { page: { rules: { 'browser-only-in-page': browserOnlyInPage } } },
+    rules: { 'no-undef': 'error', 'no-unused-vars': ['error', { args: 'after-used', argsIgnorePattern: '^_', caughtErrors: 'none' }], 'page/browser-only-in-page': 'error' },
+  },
+  { files: ['test/e2e/**/*.mjs'], languageOptions: { globals: MOCHA_GLOBALS } },
+  { files: ['test/e2e/.mocharc.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', __dirname: 'readonly' } } },
   {
     files: ['src/core/**/*.ts'],
     plugins: { house: { rules: { 'core-floors': coreFloors } } },

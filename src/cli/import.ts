@@ -6,7 +6,7 @@ import { CLIENT_NAMES, IMPORT_CLIENTS, type ImportClient, type ImportNote } from
 import { importPreviewId, planImport } from '../core/import/importPlan';
 import { refusedAtExport, type ExportRefusal } from '../core/import/importReport';
 import { problemTemplate } from '../core/app/problemCatalog';
-import { PROBLEM_FIXES } from '../core/app/problemCodesPage';
+import { problemFix } from '../core/app/problemCodesPage';
 import { formatMessage } from '../core/problems/problems';
 import { readImportSources, readImportTarget, TARGET_PATH, writeImportTarget } from '../core/node/importFiles';
 import { countOf } from '../core/problems/plural';
@@ -47,11 +47,10 @@ function noteLines(notes: readonly ImportNote[]): string[] {
 
 /** Each reason of a refusal with its message and, where the problem-code page has one, its fix. */
 function refusalReasons(refusal: ExportRefusal): Array<{ code: string; message: string; fix?: string }> {
-  return refusal.reasons.map(({ code, args }) => ({
-    code,
-    message: formatMessage(problemTemplate(code) ?? code, args),
-    ...(Object.hasOwn(PROBLEM_FIXES, code) ? { fix: PROBLEM_FIXES[code] } : {}),
-  }));
+  return refusal.reasons.map(({ code, args }) => {
+    const fix = problemFix(code, { quickFix: false });
+    return { code, message: formatMessage(problemTemplate(code) ?? code, args), ...(fix === undefined ? {} : { fix }) };
+  });
 }
 
 function refusalLines(refusals: readonly ExportRefusal[]): string[] {

@@ -12,7 +12,7 @@ import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
 import { errorText } from './errors';
 
 /** The provider name the gate registers in each session's layer of the skill registry. */
-export const SKILL_GATE_PROVIDER = 'dsh-bridge-skill-gate';
+const SKILL_GATE_PROVIDER = 'dsh-bridge-skill-gate';
 const SKILL_FILESYSTEM = ['@deepseek-ai', 'dsh-skill-filesystem'].join('/');
 
 

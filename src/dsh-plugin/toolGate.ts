@@ -53,7 +53,7 @@ interface CachedVerdict {
  * changed tool list is registered anew (new objects) after `tools/list_changed`. A hit also needs
  * the same name and description, so an unchanged tool is hashed once per session and declaration.
  */
-export class ServerToolRules {
+class ServerToolRules {
   /** Public name -> the raw tool name behind it, among the names the declaration knows. */
   private readonly rawByPublic = new Map<string, string>();
   private readonly verdicts = new WeakMap<object, CachedVerdict>();
@@ -105,18 +105,18 @@ export class ServerToolRules {
 }
 
 /** The canonical hash of a live tool's definition as the gate sees it (the key of an answer given for it). */
-export function liveDefinition(tool: ToolSchema): string {
+function liveDefinition(tool: ToolSchema): string {
   return hashOf({ name: tool.name, description: tool.description ?? '', parameters: tool.parameters ?? null }) ?? `unhashable:${tool.name}`;
 }
 
 /** "its description changed" / "its input schema changed" / "both its description and input schema changed". */
-export function describeChanges(changes: readonly ToolChange[]): string {
+function describeChanges(changes: readonly ToolChange[]): string {
   if (changes.length === 2) return 'its description and its input schema changed';
   return changes[0] === 'description' ? 'its description changed' : 'its input schema changed';
 }
 
 /** A tool's description for an approval question: one line, bounded. */
-export function shownDescription(description: string, max = 400): string {
+function shownDescription(description: string, max = 400): string {
   const line = description.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -8,7 +8,7 @@ import { DECLARATION_IGNORE_SELECTOR, MCP_SOURCES_GLOB } from './mcpFiles';
 /** The `source` of every diagnostic of the extension (mcp.json, settings files, SKILL.md). */
 export const DIAGNOSTIC_SOURCE = 'dsh-bridge';
 /** How long an edit waits for the next keystroke before it is checked. */
-export const DEBOUNCE_MS = 300;
+const DEBOUNCE_MS = 300;
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -42,7 +42,7 @@ export function toDiagnostic(problem: Problem, message: string, uriOf: (file: st
 export type Templates = Readonly<Record<string, readonly [Severity, string]>>;
 
 /** A problem of a settings file or a skill file, worded from the caller's code table. */
-export function sectionMessage(problem: Pick<Problem, 'code' | 'args' | 'message'>, templates: Templates): string {
+function sectionMessage(problem: Pick<Problem, 'code' | 'args' | 'message'>, templates: Templates): string {
   const template = Object.hasOwn(templates, problem.code) ? templates[problem.code][1] : undefined;
   return template ? translate(template, problem.args) : problem.message;
 }

@@ -24,7 +24,7 @@ import type { ReadResult } from '../node/reader';
 import { applyEditorPolicy, readEditorPolicy, type PolicySettingsView } from '../policy/editorPolicy';
 import type { Ports } from './ports';
 
-export function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Problem {
+function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Problem {
   switch (failure.kind) {
     case 'missing': return makeProblem('missing-source', file, EMPTY_RANGE, { path: file });
     case 'not-a-regular-file': return makeProblem('not-a-regular-file', file, EMPTY_RANGE, { path: file });
@@ -39,7 +39,7 @@ export function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Pr
  * `chat.mcp.access` turns its discovery off), the workspace file when there is one, and the dev
  * container configurations (`subfolders`: the names under `.devcontainer/` that hold one).
  */
-export function folderSources(options: Pick<AnalyzeOptions, 'resolveConfig' | 'codeWorkspaceFile'>, subfolders: readonly string[] = []): SourceSpec[] {
+function folderSources(options: Pick<AnalyzeOptions, 'resolveConfig' | 'codeWorkspaceFile'>, subfolders: readonly string[] = []): SourceSpec[] {
   const specs = [VSCODE_SOURCE];
   if (dotMcpDiscoveryOn(options.resolveConfig?.(MCP_ACCESS_SETTING))) specs.push(DOT_MCP_SOURCE);
   if (options.codeWorkspaceFile) specs.push({ path: path.resolve(options.codeWorkspaceFile), dialect: 'code-workspace' });

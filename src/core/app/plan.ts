@@ -176,6 +176,8 @@ export interface PlanRequest {
   skillRoots?: SessionSkillRoots;
   /** false: leave skills out (the plugin's mount step; its skill gate runs the same function apart). */
   skills?: boolean;
+  /** Also pin the skill roots that are not gated (the user's own: `dsh-bridge skills` lists every pin). */
+  pinEverySkillRoot?: boolean;
   /**
    * false: leave each server's `tools` out (the plugin's mount step: its tool gate judges the live
    * tools of a session). Verify still reads the last probe's record at every plan: a newer probe
@@ -333,7 +335,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   if (request.skills !== false) {
     const customRoots = (declaration?.skills?.roots ?? []).filter((r) => r.kind === 'custom').map((r) => r.path);
     try {
-      skillGate = await gateSessionSkills(ports, { cwd, roots: request.skillRoots ?? defaultSkillRoots(ports, customRoots) });
+      skillGate = await gateSessionSkills(ports, { cwd, roots: request.skillRoots ?? defaultSkillRoots(ports, customRoots), pinEveryRoot: request.pinEverySkillRoot });
       skills = skillsPlan(skillGate, cwd);
     } catch (error) {
       skills = { roots: [], withheld: [], error: reason('skills-unreadable', { error: errorText(error) }) };

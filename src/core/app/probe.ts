@@ -150,12 +150,12 @@ export interface ProbeProgress {
   total: number;
 }
 
-export const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
+const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
 /** For a server started through a package launcher when no timeout is given: its first start downloads the package. */
-export const DOWNLOAD_PROBE_TIMEOUT_MS = 120_000;
+const DOWNLOAD_PROBE_TIMEOUT_MS = 120_000;
 
 /** The package launcher a stdio row starts through, if any (a first start downloads the package). */
-export function packageLauncher(command: string, args: readonly string[]): string | undefined {
+function packageLauncher(command: string, args: readonly string[]): string | undefined {
   const base = commandBase(command);
   if (['npx', 'bunx', 'pnpx', 'uvx'].includes(base)) return base;
   if ((base === 'uv' && args[0] === 'tool' && args[1] === 'run') || (base === 'pnpm' && args[0] === 'dlx')) return `${base} ${args[0]}`;

@@ -1,7 +1,7 @@
 import { PROBLEM_CATALOG } from './problemCatalog';
 
 /** What to do about a code, where the message alone does not say it. */
-export const PROBLEM_FIXES: Readonly<Record<string, string>> = {
+const PROBLEM_FIXES: Readonly<Record<string, string>> = {
   'invalid-json': 'Fix the syntax at the marked position. Until then nothing is exported and the previous declaration is reported stale: a half-written entry never launches.',
   'duplicate-key': 'Delete one of the two definitions. JSON readers disagree about which one wins, so the whole server is refused until only one is left; a duplicated `servers` or `inputs` at the top makes the whole file unusable (nothing is exported), and both occurrences are marked.',
   'too-deep': 'Flatten the value: no MCP configuration needs this depth. Every reader of the bridge checks depth first, so a hostile file cannot exhaust the stack.',
@@ -55,7 +55,7 @@ export const PROBLEM_FIXES: Readonly<Record<string, string>> = {
 };
 
 /** The words of the page around the catalog's templates and the fixes: l10n messages too. */
-export const PROBLEM_PAGE_WORDS = {
+const PROBLEM_PAGE_WORDS = {
   title: 'DSH Bridge problem codes',
   intro: 'Every problem DSH Bridge reports in the editor (and the CLI prints) has a code; the code in the Problems panel links to its entry here: what it means and what to do about it.',
   severity: { error: 'error', warning: 'warning', info: 'info' } as Readonly<Record<string, string>>,
@@ -68,6 +68,12 @@ export const PROBLEM_PAGE_WORDS = {
  * with a line linking the other language (`links`); the editor writes it into its storage when a
  * code is clicked rather than shipping copies in the .vsix, whose bundles carry every text already.
  */
+/** The problem-code page's fix for a code, if it has one; `quickFix: false` drops a leading "Quick fix:" (where no editor offers one). */
+export function problemFix(code: string, { quickFix = true } = {}): string | undefined {
+  if (!Object.hasOwn(PROBLEM_FIXES, code)) return undefined;
+  return quickFix ? PROBLEM_FIXES[code] : PROBLEM_FIXES[code].replace(/^Quick fix: /, '');
+}
+
 export function problemCodesPage(t: (english: string) => string = (s) => s, links: readonly string[] = []): string {
   const out: string[] = [`# ${t(PROBLEM_PAGE_WORDS.title)}`, '', t(PROBLEM_PAGE_WORDS.intro), ...links, ''];
   for (const { area, codes } of PROBLEM_CATALOG) {

@@ -4,18 +4,17 @@
  * confined reader, a file outside the folder (user settings, the `.code-workspace` file) as a regular file.
  */
 import * as path from 'node:path';
-import type { FolderIdentity } from '../settings/folderSettings';
+import { FOLDER_SETTINGS_PATH, folderSettingsFiles, type FolderIdentity } from '../settings/folderSettings';
 import { changedSettings, pinSettingsFile, type SettingsFilePin, type SettingsFileRef } from '../settings/sessionSettings';
 import { deepFreeze, KeptByBytes } from '../json/keptByBytes';
 import { readSource } from './folderSources';
 import type { Ports } from './ports';
 
-export const FOLDER_SETTINGS_PATH = '.vscode/settings.json';
-
 /** The files a face reads the folder's settings layers from (see {@link FolderIdentity.settingsFiles}). */
 export function settingsFilesOf(identity: Pick<FolderIdentity, 'settingsFiles' | 'codeWorkspaceFile'>): SettingsFileRef[] {
   if (identity.settingsFiles) return identity.settingsFiles.map((f) => ({ path: path.isAbsolute(f.path) ? path.resolve(f.path) : f.path, layer: f.layer }));
-  return [{ path: FOLDER_SETTINGS_PATH, layer: identity.codeWorkspaceFile ? 'folder' : 'workspace' }];
+  // A face that names no files: the folder's own (the only one the core can find by itself).
+  return folderSettingsFiles({ folder: FOLDER_SETTINGS_PATH, multiRoot: identity.codeWorkspaceFile !== undefined }).map((f) => ({ path: f.file, layer: f.level }));
 }
 
 type Read = { pin: SettingsFilePin } | { unreadable: string };

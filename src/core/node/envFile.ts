@@ -20,7 +20,7 @@ import { isInside, readWorkspaceFile } from './reader';
  *   return; nothing else is unescaped and `$VAR` is never expanded;
  * - a later definition of a key replaces an earlier one.
  */
-export function parseEnvFile(text: string): Map<string, string> {
+function parseEnvFile(text: string): Map<string, string> {
   const vars = new Map<string, string>();
   for (const rawLine of text.split(/\r\n|\r|\n/)) {
     const line = rawLine.trim();
@@ -65,7 +65,7 @@ function unquote(value: string): string {
   return first === '"' ? inner.replace(/\\([nr])/g, (_, c: string) => (c === 'n' ? '\n' : '\r')) : inner;
 }
 
-export const MAX_ENV_FILE_BYTES = 256 * 1024;
+const MAX_ENV_FILE_BYTES = 256 * 1024;
 
 export type EnvFileResult =
   | { ok: true; vars: Record<string, string>; names: string[]; sha256: string }

@@ -24,7 +24,7 @@ export const ADMIN_POLICY_FILE = '/etc/dsh-bridge/policy.json';
  * One more administrator file, for tests: applied in addition to {@link ADMIN_POLICY_FILE} (it can
  * only narrow) and held to the same ownership rules (see {@link readAdminPolicy}).
  */
-export const ADMIN_POLICY_ENV = 'DSH_BRIDGE_ADMIN_POLICY';
+const ADMIN_POLICY_ENV = 'DSH_BRIDGE_ADMIN_POLICY';
 const MAX_POLICY_BYTES = 1024 * 1024;
 
 /** The user's own DSH policy file. */
@@ -93,7 +93,7 @@ export async function readDshPolicy(dshHome: string, env: Readonly<Record<string
  * else can write them (else anyone who can write it could widen or rewrite the policy); otherwise
  * it is refused, which withholds every server, and the reason says what is wrong.
  */
-export async function readAdminPolicy(file: string): Promise<DshPolicyLayer | undefined> {
+async function readAdminPolicy(file: string): Promise<DshPolicyLayer | undefined> {
   const exists = await fs.lstat(file).then(() => true, (error: NodeJS.ErrnoException) => error.code !== 'ENOENT' && error.code !== 'ENOTDIR');
   if (!exists) return undefined;
   const unsafe = await unsafeOwnership(file);

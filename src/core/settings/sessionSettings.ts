@@ -14,7 +14,7 @@ import { SETTING, settingLayersFromFiles, type SettingsFileLayer } from './folde
  * The settings pinned, in the order they are reported: those that change what a session gets.
  * `dsh.export.auto` is not one (it says when the editor exports, not what).
  */
-export const SESSION_SETTINGS: readonly string[] = [
+const SESSION_SETTINGS: readonly string[] = [
   SETTING.tools, SETTING.lspServers, SETTING.customSkillRoots, SETTING.toolCallTimeoutMs, SETTING.failOnStartupError, SETTING.reconnect,
 ];
 
@@ -29,7 +29,7 @@ export interface SettingsFilePin extends SettingsFileRef {
   settings: Record<string, string>;
 }
 
-export function settingsFileKind(file: string): SettingsFileLayer['kind'] {
+function settingsFileKind(file: string): SettingsFileLayer['kind'] {
   return file.endsWith('.code-workspace') ? 'code-workspace' : 'settings';
 }
 

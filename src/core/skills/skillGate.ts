@@ -13,7 +13,7 @@ import type { SkillRootKind } from '../declaration/declarationModel';
 import { skillTrustState } from './rootTrust';
 import type { SkillCandidate, SkillDiscovery } from './discovery';
 
-export const GATED_SKILL_ROOT_KINDS: ReadonlySet<SkillRootKind> = new Set<SkillRootKind>(['project-dsh', 'project-agents', 'custom']);
+const GATED_SKILL_ROOT_KINDS: ReadonlySet<SkillRootKind> = new Set<SkillRootKind>(['project-dsh', 'project-agents', 'custom']);
 
 /** `not-gated`: a user root (always passes). The other three as {@link skillTrustState}. */
 export type SkillRootGate = 'trusted' | 'untrusted' | 'changed' | 'not-gated';

@@ -22,7 +22,7 @@ export interface FolderLsp {
 }
 
 /** Validates `dsh.lsp.servers` for one folder, reading its layers (so Restricted Mode sees the workspace value too). */
-export async function validateFolderLsp(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined): Promise<{ value: unknown; validation: LspValidation; placed: Problem[]; unplaced: number }> {
+async function validateFolderLsp(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined): Promise<{ value: unknown; validation: LspValidation; placed: Problem[]; unplaced: number }> {
   const { layers, texts } = await loadSettingLayers(folder, userSettings, LSP_SETTING);
   const value = mergedValue(layers);
   const validation = await validateLspServers(value, { resolveCommand: createPathResolver({ env: process.env }) });

@@ -125,7 +125,7 @@ describe('import: dsh-bridge import (CLI)', () => {
     const one = folderWith('claude');
     const dry = await cli(['import', '--from', 'claude', '--workspace', one, '--dsh-home', home, '--dry-run']);
     assert.equal(dry.code, 0, dry.err);
-    assert.match(dry.out, /^1 server to add will be refused by the export \(DSH would not start it\):\n {2}"events": unsupported-transport: DSH supports stdio and Streamable HTTP only; sse is not supported\. Use "type": "http" if the server speaks Streamable HTTP\.\n {4}fix: Quick fix: `sse` -> `http` when the server also speaks Streamable HTTP/m);
+    assert.match(dry.out, /^1 server to add will be refused by the export \(DSH would not start it\):\n {2}"events": unsupported-transport: DSH supports stdio and Streamable HTTP only; sse is not supported\. Use "type": "http" if the server speaks Streamable HTTP\.\n {4}fix: `sse` -> `http` when the server also speaks Streamable HTTP/m);
     assert.match(dry.out, /^4 servers from Claude Code to add to \.vscode\/mcp\.json \(the export refuses 1 of them: "events"\), with 1 password input \(preview [0-9a-f]{16}\)\.$/m);
 
     // Two refused, one taken: plural forms; --json carries the same decision.
@@ -138,7 +138,7 @@ describe('import: dsh-bridge import (CLI)', () => {
     assert.equal(json.code, 0, json.err);
     const refused = (JSON.parse(json.out) as { refusedByExport: Array<{ server: string; reasons: Array<{ code: string; message: string; fix?: string }> }> }).refusedByExport;
     assert.deepEqual(refused.map((r) => [r.server, r.reasons.map((x) => x.code)]), [['feed', ['unsupported-transport']], ['files', ['invalid-url']]]);
-    assert.match(refused[0].reasons[0].fix ?? '', /^Quick fix: `sse` -> `http`/);
+    assert.match(refused[0].reasons[0].fix ?? '', /^`sse` -> `http`/);
     // A code the problem-code page gives no fix for: its message says what is wrong, no fix line.
     assert.equal(refused[1].reasons[0].message, 'The URL is not valid for DSH: the scheme must be http or https.');
     assert.equal(refused[1].reasons[0].fix, undefined);

@@ -13,9 +13,9 @@ import { hashSkillRoot } from '../../../../src/core/skills/rootPins';
 import { nodeSkillFs } from '../../../../src/core/node/skillFs';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
 import { sha256Hex } from '../../../../src/core/json/canonicalJson';
-import { folderAnalyzeOptions, settingsViewOf } from '../../../../src/core/settings/folderSettings';
+import { folderAnalyzeOptions } from '../../../../src/core/settings/folderSettings';
 import { userPolicyFile } from '../../../../src/core/node/policyFiles';
-import { exportFolder, FILE_PORTS, folderIdentityOf, testPorts, tempDir, workspace } from '../../helpers';
+import { exportFolder, FILE_PORTS, folderIdentityOf, testPorts, tempDir, userSettings, workspace } from '../../helpers';
 
 const NODE = process.execPath;
 const ECHO = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' } };
@@ -342,7 +342,7 @@ describe('session plan: the declaration a session finds', function () {
 
   it('a reason only the editor sees (chat.mcp.access) is a note: DSH still mounts the declaration', async () => {
     const p = await project(SOURCE, { '.mcp.json': JSON.stringify({ servers: {} }) });
-    const { plan, verified } = await p.plan(p.folder, { settings: settingsViewOf({ 'chat.mcp.access': 'registry' }) });
+    const { plan, verified } = await p.plan(p.folder, { settings: userSettings({ 'chat.mcp.access': 'registry' }) });
     assert.equal(verified?.ok, false);
     assert.deepEqual(plan.blocked, []);
     assert.deepEqual(plan.notes.map((r) => r.code), ['declaration-stale-in-editor']);

@@ -1,17 +1,16 @@
 import { strict as assert } from 'node:assert';
 import { chmodSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_PROBE_TIMEOUT_MS, DOWNLOAD_PROBE_TIMEOUT_MS, packageLauncher, probeFolder, type ProbeFolderRequest } from '../../../../src/core/app/probe';
-import { settingsViewOf } from '../../../../src/core/settings/folderSettings';
+import { probeFolder, type ProbeFolderRequest } from '../../../../src/core/app/probe';
 import { HostStore } from '../../../../src/core/node/hostStore';
-import { testPorts, tempDir, workspace } from '../../helpers';
+import { testPorts, tempDir, userSettings, workspace } from '../../helpers';
 
 // The probe's cancellation, per-server progress, and the time a package launcher's first start gets.
 const FIXTURE = path.resolve(__dirname, '../../../fixtures/mcp-servers/tool-fixture.mjs');
 const NODE = process.execPath;
 
 function request(folder: string, extra: Partial<ProbeFolderRequest> = {}): ProbeFolderRequest {
-  return { folder, folderName: path.basename(folder), userHome: '/home/dev', settings: settingsViewOf({}), env: { PATH: process.env.PATH, HOME: process.env.HOME }, ...extra };
+  return { folder, folderName: path.basename(folder), userHome: '/home/dev', settings: userSettings({}), env: { PATH: process.env.PATH, HOME: process.env.HOME }, ...extra };
 }
 
 describe('probe: cancel, progress, first package download', function () {
@@ -60,22 +59,27 @@ describe('probe: cancel, progress, first package download', function () {
   });
 
   it('a server started through a package launcher gets the download time; a time-out says it may have been a first download', async () => {
-    assert.equal(packageLauncher('npx', ['-y', 'pkg']), 'npx');
-    assert.equal(packageLauncher('/usr/bin/uvx', ['pkg']), 'uvx');
-    assert.equal(packageLauncher('docker', ['run', '-i', 'img']), 'docker run');
-    assert.equal(packageLauncher('node', ['server.js']), undefined);
-    // A stand-in npx on PATH that never answers (the real one would download first).
+    // Stand-ins on PATH that never answer (the real npx would download first).
     const bin = tempDir('bin-');
-    writeFileSync(path.join(bin, 'npx'), `#!/bin/sh\nexec ${JSON.stringify(NODE)} ${JSON.stringify(FIXTURE)} --hang\n`);
-    chmodSync(path.join(bin, 'npx'), 0o755);
-    const folder = workspace(JSON.stringify({ servers: { pkg: { command: 'npx', args: ['-y', 'some-mcp-server@1.0.0'] }, local: { command: NODE, args: [FIXTURE] } } }));
+    for (const launcher of ['npx', 'uvx', 'docker']) {
+      writeFileSync(path.join(bin, launcher), `#!/bin/sh\nexec ${JSON.stringify(NODE)} ${JSON.stringify(FIXTURE)} --hang\n`);
+      chmodSync(path.join(bin, launcher), 0o755);
+    }
+    const folder = workspace(JSON.stringify({ servers: {
+      pkg: { command: 'npx', args: ['-y', 'some-mcp-server@1.0.0'] },
+      uv: { command: path.join(bin, 'uvx'), args: ['some-mcp-server'] },
+      box: { command: 'docker', args: ['run', '-i', 'img'] },
+      local: { command: NODE, args: [FIXTURE] },
+    } }));
     const env = { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME };
     const timeouts: Record<string, number> = {};
-    await probeFolder(testPorts(tempDir('dsh-home-')), request(folder, { env, probeRow: async (row, options) => {
-      timeouts[row.transport === 'stdio' ? row.command : ''] = options.timeoutMs;
+    const stubbed = await probeFolder(testPorts(tempDir('dsh-home-')), request(folder, { env, probeRow: async (row, options) => {
+      timeouts[row.serverName] = options.timeoutMs;
       return { ok: false, failure: 'did-not-start', detail: 'x', elapsedMs: 0, stderr: '' };
     } }));
-    assert.deepEqual(Object.values(timeouts).sort((a, b) => a - b), [DEFAULT_PROBE_TIMEOUT_MS, DOWNLOAD_PROBE_TIMEOUT_MS]);
+    assert.deepEqual(Object.fromEntries(stubbed.servers.map((s) => [s.name, s.launcher])), { pkg: 'npx', uv: 'uvx', box: 'docker run', local: undefined });
+    const [pkg, uv, box, local] = ['pkg', 'uv', 'box', 'local'].map((name) => timeouts[stubbed.servers.find((s) => s.name === name)?.serverName ?? '']);
+    assert.ok(local > 0 && pkg > local && uv === pkg && box === pkg, JSON.stringify(timeouts));
     const result = await probeFolder(testPorts(tempDir('dsh-home-')), request(folder, { env, timeoutMs: 1500, names: ['pkg'] }));
     assert.equal(result.servers[0].outcome, 'timed-out', result.servers[0].message);
     assert.equal(result.servers[0].launcher, 'npx');

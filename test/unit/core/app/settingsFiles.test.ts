@@ -8,8 +8,8 @@ import { main } from '../../../../src/cli/main';
 import { planSession } from '../../../../src/core/app/plan';
 import { choiceIsNarrowing } from '../../../../src/core/declaration/toolsModel';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
-import { decideMount, FRESH_SESSION } from '../../../../src/dsh-plugin/mountDecision';
-import { testPorts, tempDir, workspace } from '../../helpers';
+import { decideMount } from '../../../../src/dsh-plugin/mountDecision';
+import { freshSession, testPorts, tempDir, workspace } from '../../helpers';
 
 const NODE = process.execPath;
 const SOURCE = JSON.stringify({ servers: { fx: { command: NODE, args: ['fx.js'] } } });
@@ -78,7 +78,7 @@ describe('freshness: every settings layer of every session setting, and the prob
         const { plan: pluginPlan, declaration } = await planSession(ports, { cwd: p.folder, skills: false, tools: false });
         assert.deepEqual(pluginPlan.blocked.map((r) => r.code), ['declaration-stale']);
         const [server] = pluginPlan.servers;
-        const decision = decideMount({ name: server.serverName, pin: server.pin!, outcome: server.outcome, reason: server.reason }, FRESH_SESSION, { digest: declaration?.digest ?? '', turn: '1', now: 0 });
+        const decision = decideMount({ name: server.serverName, pin: server.pin!, outcome: server.outcome, reason: server.reason }, freshSession(), { digest: declaration?.digest ?? '', turn: '1', now: 0 });
         assert.equal(decision.kind, 'withheld');
         // Exported again: fresh.
         assert.equal((await runCli(['export', ...p.cli, '--json'])).code, 0);
