@@ -26,9 +26,7 @@ import { promptForInput } from './prompts';
 import { requireWorkspaceTrust } from './workspaceTrust';
 import { sentences, translate } from './l10n';
 import { planViewModel, rowsWith } from './planView';
-import { choiceIsNarrowing } from '../core/declaration/toolsModel';
-import { verifyFolder } from '../core/app/verify';
-import { choiceFor, TOOLS_SETTING } from '../core/tools/toolChoice';
+import { toolChoiceChange, verifyFolder } from '../core/app/verify';
 import { folderToolChoice } from './toolsView/toolSettings';
 import { l10n } from './l10nLookup';
 
@@ -220,10 +218,9 @@ export class Commands {
       const config = this.ctx.config.folder(folder);
       if (config.settings.auto !== 'onSave') continue;
       const verified = await verifyFolder(this.ctx.ports(), folder.uri.fsPath, { settings: config.view, policySettings: config.policySettings });
-      const declaration = verified.declaration;
-      if (verified.ok || !declaration || !verified.reasons.every((r) => r.code === 'stale' && r.setting === TOOLS_SETTING)) continue;
-      const choices = folderToolChoice(folder);
-      const narrowing = declaration.servers.every((s) => choiceIsNarrowing(choiceFor(choices, s.name), s.tools?.choice, Object.keys(s.tools?.pins ?? {})));
+      const change = toolChoiceChange(verified, folderToolChoice(folder));
+      if (!change) continue;
+      const narrowing = change === 'narrowed';
       this.log.info(`dsh.tools of ${folder.name} changed since the export: ${narrowing ? 'a narrowing, exported again (dsh.export.auto)' : 'wider, so it waits for Export and its review'}`);
       if (narrowing) this.exportFolderOnSave(folder);
     }

@@ -18,6 +18,8 @@ import { editorPolicyDigest, POLICY_SETTING, readEditorPolicy } from '../policy/
 import { changedSources, policyView } from './folderSources';
 import { changedSettingsFiles } from './settingsFiles';
 import { probedToolPins } from '../tools/declaredTools';
+import { choiceFor, TOOLS_SETTING, type ToolChoiceAnalysis } from '../tools/toolChoice';
+import { choiceIsNarrowing } from '../declaration/toolsModel';
 import type { Ports } from './ports';
 
 const MAX_DECLARATION_BYTES = 8 * 1024 * 1024;
@@ -181,6 +183,18 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
   const policyFileChange = await vscodePolicyFileChange(ports, declaration.policy?.file, options.vscodePolicyFile ?? ports.policy.vscodePolicyFile);
   if (policyFileChange) reasons.push({ code: 'stale', message: policyFileChange });
   return { ok: reasons.length === 0, reasons, declaration };
+}
+
+/**
+ * How `dsh.tools` changed when it alone made the declaration stale (undefined: it did not):
+ * `narrowed` when each server's choice now (`choices`, the folder's effective tool choice) leaves
+ * out at least what the signed one did. A narrowing needs no review to export (tools are outside
+ * the launch pin), so the editor may export it by itself; a widening waits for Export.
+ */
+export function toolChoiceChange(verified: VerifyResult, choices: ToolChoiceAnalysis): 'narrowed' | 'widened' | undefined {
+  const { declaration } = verified;
+  if (verified.ok || !declaration || !verified.reasons.every((r) => r.code === 'stale' && r.setting === TOOLS_SETTING)) return undefined;
+  return declaration.servers.every((s) => choiceIsNarrowing(choiceFor(choices, s.name), s.tools?.choice, Object.keys(s.tools?.pins ?? {}))) ? 'narrowed' : 'widened';
 }
 
 /** Each server whose tool pins from the probe record now differ from the ones the export signed. */

@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import { main } from '../../../../src/cli/main';
 import { planSession } from '../../../../src/core/app/plan';
 import { staleSettingProblems } from '../../../../src/core/app/settingsFiles';
+import { toolChoiceChange, verifyFolder } from '../../../../src/core/app/verify';
+import { analyzeToolChoice } from '../../../../src/core/tools/toolChoice';
 import { choiceIsNarrowing } from '../../../../src/core/declaration/toolsModel';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
 import { decideMount, FRESH_SESSION } from '../../../../src/dsh-plugin/mountDecision';
@@ -171,6 +173,19 @@ describe('freshness: every settings layer of every session setting, and the prob
     assert.equal((await runCli(['verify', ...cli, '--json'])).code, 0);
     const again = await planSession(ports, { cwd: folder, skills: false, tools: false });
     assert.deepEqual(Object.keys(again.declaration!.servers[0].tools!.pins!), ['echo']);
+  });
+
+  it('toolChoiceChange: a dsh.tools that leaves out more is a narrowing (the editor may export it by itself), one that brings a tool back a widening, another stale reason neither', async () => {
+    const p = await exported('folder', { 'dsh.tools': { fx: { exclude: ['add'] } } });
+    const change = async (tools: unknown, extra: Record<string, unknown> = {}) => {
+      p.write('folder', { 'dsh.tools': tools, ...extra });
+      const verified = await verifyFolder(testPorts(p.home, { env: {} }), p.folder);
+      return toolChoiceChange(verified, analyzeToolChoice([{ level: 'folder', value: tools }]));
+    };
+    assert.equal(await change({ fx: { exclude: ['add'] } }), undefined, 'fresh');
+    assert.equal(await change({ fx: { exclude: ['add', 'echo'] } }), 'narrowed');
+    assert.equal(await change({ fx: { exclude: [] } }), 'widened');
+    assert.equal(await change({ fx: { exclude: ['add', 'echo'] } }, { 'dsh.export.toolCallTimeoutMs': 5 }), undefined, 'stale by another setting too');
   });
 
   it('choiceIsNarrowing: leaving more out narrows; bringing a tool back or dropping an only list widens', () => {
