@@ -98,10 +98,9 @@ const FACE_DEBT = {
   'extension/settings.ts': ['policy/editorPolicy', 'settings/folderSettings'],
   'extension/skills/review.ts': ['skills/rootPins'],
   'extension/skills/skillRoots.ts': ['skills/discovery', 'skills/rootTrust', 'skills/skillGate', 'skills/skillRoots', 'skills/skillTrustProblems'],
-  'extension/toolsView/probeFacts.ts': ['declaration/toolsModel', 'tools/toolChoice', 'tools/toolDefinitions'],
   'extension/toolsView/probeRunner.ts': ['mcp/launchReview'],
   'extension/toolsView/toolChoiceCheck.ts': ['tools/toolChoice', 'tools/toolChoiceFixes'],
-  'extension/toolsView/toolSettings.ts': ['declaration/toolsModel', 'tools/toolChoice'],
+  'extension/toolsView/toolSettings.ts': ['tools/toolChoice'],
 };
 
 /** The core module (`json/visibleText`) a path lies at, or undefined outside src/core. */

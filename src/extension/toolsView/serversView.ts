@@ -11,7 +11,7 @@ import { countWords } from '../planWords';
 import { planMessage } from '../../core/app/planReasons';
 import { sentences, translate } from '../l10n';
 import { PROBE_FAILED } from './probeDiagnostics';
-import { serverTools, type ServerTools, type ToolRow } from './probeFacts';
+import { serverTools, type ServerTools, type ToolRow } from '../../core/app/probedTools';
 import type { ProbeDiagnostics } from './probeDiagnostics';
 import type { ProbeRunner } from './probeRunner';
 import { folderToolChoice, toggleTool, toolChoiceTarget, TOOL_CHOICE_TARGET_SETTING } from './toolSettings';
