@@ -17,6 +17,7 @@ import type { LspSettingsCheck } from './lsp/lspSettingsCheck';
 import type { McpJsonCheck } from './mcpJsonCheck';
 import type { SkillsPart } from './skills/index';
 import type { DeclarationStatus } from './statusItem';
+import type { FolderPlans } from './folderPlan';
 import type { ToolsFeature } from './toolsView';
 import { whichLanguageServer } from './lsp/whichServer';
 import { folderExportOutcome, type FolderExportOutcome } from './decisions';
@@ -48,6 +49,8 @@ export interface Features {
   /** The skills part, loaded on first use (it brings the YAML parser). */
   skills(): Promise<SkillsPart>;
   status: DeclarationStatus;
+  /** Each folder's session plan, as the status item and the view show it. */
+  plans: FolderPlans;
   tools: ToolsFeature;
   exporter: Exporter;
   /** DSH: Import MCP Servers..., loaded on first use (it brings the TOML parser). */
@@ -346,7 +349,8 @@ export class Commands {
     if (!folder) return undefined;
     const planned = await planSession(this.ctx.ports(), { cwd: folder.uri.fsPath, settings: this.ctx.config.folder(folder).view, verifySettings: { policySettings: this.ctx.config.folder(folder).policySettings } });
     const { plan, verified } = planned;
-    this.status.refresh();
+    // What Verify found is what the status item and the view show from now on.
+    this.features.plans.keep(folder, planned);
     const reasons = verifyReasonsOf(planned).map((r) => ({ code: r.code, message: r.message }));
     const ok = verified?.ok === true;
     this.log.info(`verify ${folder.name}: ${ok ? 'ok' : reasons.map((r) => `${r.code} (${r.message})`).join('; ')}`);

@@ -65,7 +65,7 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
 
   let importFlow: Promise<ImportFlow> | undefined;
   const features: Features = {
-    ctx, diagnostics, mcp, lsp, status, tools,
+    ctx, diagnostics, mcp, lsp, status, plans, tools,
     exporter: new Exporter(ctx),
     skills: skillsPart,
     importFlow: () => importFlow ??= Promise.resolve().then(() => ctx.push(new ImportFlow(ctx))),

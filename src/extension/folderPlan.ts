@@ -8,7 +8,8 @@ import { planSession, type PlannedSession } from '../core/app/plan';
  * of stale settings show it: the same call as Verify Declaration (the folder's settings as the
  * editor sees them), without the skills (none of them shows them). Computed once per folder and
  * kept until something it reads changes: the folder's declaration or MCP files, the host store,
- * the settings, the folders or trust, a probe, or a command that wrote ({@link drop}).
+ * the settings, the folders or trust, a probe, or a command that wrote ({@link drop}); Verify
+ * Declaration's own plan replaces it ({@link keep}).
  * `onDidChange` fires after a plan was dropped; the consumers compute again from there.
  */
 export class FolderPlans implements vscode.Disposable {
@@ -41,6 +42,16 @@ export class FolderPlans implements vscode.Disposable {
       planned.catch(() => this.plans.get(key) === planned && this.plans.delete(key));
     }
     return planned;
+  }
+
+  /**
+   * Keeps a plan of the folder a command just made (Verify Declaration: the same request, skills
+   * included) in place of the kept one, and says so: what the command showed, the status item and
+   * the view show too, without planning the folder again.
+   */
+  keep(folder: vscode.WorkspaceFolder, planned: PlannedSession): void {
+    this.plans.set(folder.uri.toString(), Promise.resolve(planned));
+    this.changed.fire(folder);
   }
 
   /** Drops the plan of one folder (or of all) and says so. */
