@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { type JsonPath, type SettingsFileKind, type SettingsSource } from '../core/settings/settingsFile';
 import { definingLayer, mergeSettingLayers, settingValueInText } from '../core/settings/settingLayers';
-import { FOLDER_SETTINGS_PATH, folderSettingsFiles } from '../core/settings/folderSettings';
+import { FOLDER_SETTINGS_PATH, folderSettingsFiles } from '../core/app/settingsFiles';
 import { readFileBytes } from './mcpFiles';
 
 /** One layer of a setting (`dsh.lsp.servers`, `dsh.tools`) as VS Code's `inspect` reports it, with the file that holds it. */

@@ -21,6 +21,8 @@ import { probedToolPins } from '../tools/declaredTools';
 import type { ProbedServerRecord } from '../node/hostStore';
 import type { EnvFileResult } from '../node/envFile';
 import { deepFreeze } from '../json/keptByBytes';
+import { choiceFor, TOOLS_SETTING, type ToolChoiceAnalysis } from '../tools/toolChoice';
+import { choiceIsNarrowing } from '../declaration/toolsModel';
 import type { Ports } from './ports';
 
 const MAX_DECLARATION_BYTES = 8 * 1024 * 1024;
@@ -202,6 +204,18 @@ async function envFileChange(ports: Pick<Ports, 'files'>, server: Declaration['s
   if (!envFile.ok) return { code: 'stale', message: `${envFile.reason} (server "${server.serverName}")` };
   if (envFile.sha256 !== server.envFileSha256) return { code: 'stale', message: `the envFile of server "${server.serverName}" changed since the export` };
   return undefined;
+}
+
+/**
+ * How `dsh.tools` changed when it alone made the declaration stale (undefined: it did not):
+ * `narrowed` when each server's choice now (`choices`, the folder's effective tool choice) leaves
+ * out at least what the signed one did. A narrowing needs no review to export (tools are outside
+ * the launch pin), so the editor may export it by itself; a widening waits for Export.
+ */
+export function toolChoiceChange(verified: VerifyResult, choices: ToolChoiceAnalysis): 'narrowed' | 'widened' | undefined {
+  const { declaration } = verified;
+  if (verified.ok || !declaration || !verified.reasons.every((r) => r.code === 'stale' && r.setting === TOOLS_SETTING)) return undefined;
+  return declaration.servers.every((s) => choiceIsNarrowing(choiceFor(choices, s.name), s.tools?.choice, Object.keys(s.tools?.pins ?? {}))) ? 'narrowed' : 'widened';
 }
 
 /** Each server whose tool pins from the probe record now differ from the ones the export signed. */

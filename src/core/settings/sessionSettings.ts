@@ -8,15 +8,21 @@
  */
 import { canonicalHash } from '../json/canonicalJson';
 import { decodeText } from '../json/text';
+import type { Severity } from '../problems/problems';
 import { SETTING, settingLayersFromFiles, type SettingsFileLayer } from './folderSettings';
 
 /**
  * The settings pinned, in the order they are reported: those that change what a session gets.
  * `dsh.export.auto` is not one (it says when the editor exports, not what).
  */
-const SESSION_SETTINGS: readonly string[] = [
+export const SESSION_SETTINGS: readonly string[] = [
   SETTING.tools, SETTING.lspServers, SETTING.customSkillRoots, SETTING.toolCallTimeoutMs, SETTING.failOnStartupError, SETTING.reconnect,
 ];
+
+/** The problem on a session setting whose edit since the export made the declaration stale. */
+export const SESSION_SETTING_PROBLEM_CODES = {
+  'declaration-stale-setting': ['warning', '{setting} changed in this file since the export, so the declaration is stale: DSH sessions get nothing from it until you export again.'],
+} as const satisfies Record<string, readonly [Severity, string]>;
 
 /** The layer of a settings file, and the file (absolute, or relative to the folder: `.vscode/settings.json`). */
 export interface SettingsFileRef {
@@ -29,7 +35,7 @@ export interface SettingsFilePin extends SettingsFileRef {
   settings: Record<string, string>;
 }
 
-function settingsFileKind(file: string): SettingsFileLayer['kind'] {
+export function settingsFileKind(file: string): SettingsFileLayer['kind'] {
   return file.endsWith('.code-workspace') ? 'code-workspace' : 'settings';
 }
 

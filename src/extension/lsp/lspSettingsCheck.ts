@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { LSP_PROBLEM_CODES } from '../../core/lsp/lspCodes';
 import { LSP_SETTING } from '../../core/lsp/lspModel';
 import { validateLspServers, type LspValidation } from '../../core/lsp/lspValidation';
 import { placeSettingProblems } from '../../core/settings/settingsFile';
@@ -90,6 +89,6 @@ export class LspSettingsCheck extends SettingsFileCheck {
     if (!isCurrent()) return;
     this.results.clear();
     for (const [k, v] of results) this.results.set(k, v);
-    this.owner.replace(this.kind, diagnosticsByFile(problems, LSP_PROBLEM_CODES, (file) => vscode.Uri.parse(file), this.docsUri).values());
+    this.owner.replace(this.kind, diagnosticsByFile(problems, (file) => vscode.Uri.parse(file), this.docsUri).values());
   }
 }

@@ -11,7 +11,7 @@ import { reviewServers } from '../approval';
 import { fileFolders } from '../mcpFiles';
 import type { Ctx } from '../ctx';
 import { requireWorkspaceTrust } from '../workspaceTrust';
-import { editorFreeEnv } from './probeFacts';
+import { editorFreeEnv } from './probeEnv';
 import { toolSettingLayers } from './toolSettings';
 import { SERVERS_VIEW_ID } from '../commandIds';
 import { visibleLine } from '../../core/json/visibleText';
