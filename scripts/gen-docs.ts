@@ -1,16 +1,17 @@
 // Writes docs/problem-codes.md and docs/problem-codes.zh-cn.md (src/core/app/problemCodesPage.ts:
 // every code of the catalog with what to do about it; in Chinese, every text as
-// l10n/bundle.l10n.zh-cn.json translates it), so the repository has the pages the diagnostics'
-// code links open; the editor writes the same page, in its display language, into its storage when
-// a code is clicked. `--check` exits 1 when a page is out of date. docs/session-plan.md is written
+// l10n/bundle.l10n.zh-cn.json translates it, or l10n/docs.zh-cn.json for the texts only the page
+// has, which the .vsix does not ship): the pages the diagnostics' code links open, in the
+// editor's display language, on GitHub. `--check` exits 1 when a page is out of date. docs/session-plan.md is written
 // by hand; this checks that its table has a row for every reason code of the plan, and no other.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { PLAN_MESSAGES } from '../src/core/app/planReasons';
 import { problemCodesPage } from '../src/core/app/problemCodesPage';
 
-const zhBundle = JSON.parse(readFileSync(new URL('../l10n/bundle.l10n.zh-cn.json', import.meta.url), 'utf8')) as Record<string, string>;
+const readJson = (rel: string) => JSON.parse(readFileSync(new URL(`../${rel}`, import.meta.url), 'utf8')) as Record<string, string>;
+const zhBundle = { ...readJson('l10n/bundle.l10n.zh-cn.json'), ...readJson('l10n/docs.zh-cn.json') };
 const zh = (english: string): string => {
-  if (!Object.hasOwn(zhBundle, english)) throw new Error(`no translation of "${english}" in l10n/bundle.l10n.zh-cn.json`);
+  if (!Object.hasOwn(zhBundle, english)) throw new Error(`no translation of "${english}" in l10n/bundle.l10n.zh-cn.json or l10n/docs.zh-cn.json`);
   return zhBundle[english];
 };
 

@@ -23,8 +23,6 @@ export const COMMAND = {
   installDshSide: 'dsh.installDshSide',
   /** Internal: the drift quick fix (probe the server again, then export). */
   reprobeAndAccept: 'dsh.reprobeAndAccept',
-  /** Internal: the link of a diagnostic's code (not in the palette). */
-  explainProblem: 'dsh.explainProblem',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

@@ -22,7 +22,6 @@ import type { ToolsFeature } from './toolsView';
 import { whichLanguageServer } from './lsp/whichServer';
 import { folderExportOutcome, type FolderExportOutcome } from './decisions';
 import { fileFolders, sourceOf } from './mcpFiles';
-import { explainProblem } from './problemDocs';
 import { promptForInput } from './prompts';
 import { requireWorkspaceTrust } from './workspaceTrust';
 import { sentences, translate } from './l10n';
@@ -81,7 +80,6 @@ export function commandTable(features: Features, c = new Commands(features)): Re
     // Second argument: {silent: true} answers without a notification (tests).
     [COMMAND.whichLanguageServer]: (arg, options) => whichLanguageServer(arg, features.lsp, (options ?? {}) as { silent?: boolean }),
     [COMMAND.reviewSkillRoots]: async (arg) => (await features.skills()).review.run(arg),
-    [COMMAND.explainProblem]: (code) => explainProblem(ctx.globalStorageUri, code),
     [COMMAND.openServerEntry]: (node, name) => features.tools.view.openEntry(node, name),
     [COMMAND.exportFromView]: (node) => features.tools.view.exportFolder(node),
     [COMMAND.refreshServersView]: () => features.tools.view.refresh(),

@@ -11,7 +11,7 @@ import { TOOL_CHOICE_FILES, ToolChoiceCheck, ToolChoiceCodeActions } from './too
 import { userSettingsUri } from './settingLayers';
 import { DECLARATION_IGNORE_SELECTOR, MCP_SOURCES_SELECTOR } from './mcpFiles';
 import { McpJsonCheck } from './mcpJsonCheck';
-import { problemLink } from './problemDocs';
+import { problemLinks } from './problemDocs';
 import { ImportFlow } from './importFlow';
 import { createSkillsPart, type SkillsPart } from './skills/index';
 import type { SkillsSnapshot } from './skills/skillRoots';
@@ -38,7 +38,7 @@ export interface RunningFeatures {
 export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): RunningFeatures {
   const ctx = new Ctx(context, log);
   const { config } = ctx;
-  const docsUri = problemLink;
+  const docsUri = problemLinks(context.extension.packageJSON);
   const diagnostics = ctx.push(new DiagnosticsOwner(config.onDidChange));
   const mcp = ctx.push(new McpJsonCheck(diagnostics, (folder) => config.folder(folder).analyzeOptions, () => ctx.ports(), docsUri, log));
   const lsp = new LspSettingsCheck(diagnostics, userSettingsUri(context.globalStorageUri), docsUri, log);
@@ -46,7 +46,7 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
   const plans = ctx.push(new FolderPlans(ctx, mcp));
   const staleSettings = ctx.push(new StaleSettingsCheck(diagnostics, plans, ctx, docsUri));
   const status = ctx.push(new DeclarationStatus(mcp, ctx, plans));
-  const tools = ctx.push(new ToolsFeature(mcp, ctx, plans));
+  const tools = ctx.push(new ToolsFeature(mcp, ctx, plans, docsUri));
 
   let disposed = false;
   let skills: Promise<SkillsPart> | undefined;

@@ -4,7 +4,7 @@
 //   const editor = await startEditor();                 // code-server + chromium, isolated run dir
 //   const ws = await editor.openWorkspace('ws-basic');  // copy of test/fixtures/ws-basic, opened
 //   await editor.runCommand('DSH: Export MCP Servers');
-//   const rows = await editor.readProblems();           // [{ severity, message, source, code, line, column, file }]
+//   const rows = await editor.readProblems();           // [{ severity, message, source, code, codeHref, line, column, file }]
 //   const picks = await editor.quickPickRows({ title }); // [{ label, description, checked }] of an open quick pick
 //   await editor.quickPickToggleAll(); await editor.acceptQuickInput();   // multi-select: check all, OK
 //   const titles = await editor.paletteTitles('DSH:');  // what F1 lists for ">DSH:"
@@ -318,7 +318,7 @@ class Editor {
 
   /**
    * Opens the Problems panel and returns its marker rows, parsed from the page:
-   * { severity: 'error'|'warning'|'info', message, source, code, line, column, file, text }.
+   * { severity: 'error'|'warning'|'info', message, source, code, codeHref (the code's link), line, column, file, text }.
    * `line`/`column` are 1-based as displayed. Waits up to `timeout` for at least `atLeast` rows.
    */
   async readProblems({ atLeast = 1, timeout = 30000 } = {}) {
@@ -338,6 +338,7 @@ class Editor {
         message: (el.querySelector('.marker-message') || el.querySelector('.marker-message-line') || { innerText: '' }).innerText,
         source: (el.querySelector('.marker-source') || { innerText: '' }).innerText,
         code: (el.querySelector('.marker-code') || { innerText: '' }).innerText,
+        codeHref: el.querySelector('.marker-code')?.closest('a.monaco-link')?.getAttribute('href') || '',
         position: (el.querySelector('.marker-line') || { innerText: '' }).innerText,
         file: (el.querySelector('.file-icon .label-name, .monaco-icon-label .label-name') || { innerText: '' }).innerText,
       })));
@@ -511,6 +512,7 @@ function parseProblemRows(rows) {
       message: (r.message || '').trim(),
       source: (r.source || '').trim(),
       code,
+      codeHref: r.codeHref || '',
       line: Number(pos[1]),
       column: Number(pos[2]),
       file,

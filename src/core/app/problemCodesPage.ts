@@ -57,26 +57,26 @@ const PROBLEM_FIXES: Readonly<Record<string, string>> = {
 
 /** The words of the page around the catalog's templates and the fixes: l10n messages too. */
 const PROBLEM_PAGE_WORDS = {
-  title: 'DSH Bridge problem codes',
+  heading: 'DSH Bridge problem codes',
   intro: 'Every problem DSH Bridge reports in the editor (and the CLI prints) has a code; the code in the Problems panel links to its entry here: what it means and what to do about it.',
   severity: { error: 'error', warning: 'warning', info: 'info' } as Readonly<Record<string, string>>,
 } as const;
 
-/**
- * The page every problem code links to: each code with its severity, its message and what to do,
- * every text through `t` (English as it is; the editor passes its l10n lookup, `npm run docs` the
- * zh-CN bundle). `npm run docs` writes it to docs/problem-codes.md and docs/problem-codes.zh-cn.md
- * with a line linking the other language (`links`); the editor writes it into its storage when a
- * code is clicked rather than shipping copies in the .vsix, whose bundles carry every text already.
- */
 /** The problem-code page's fix for a code, if it has one; `quickFix: false` drops a leading "Quick fix:" (where no editor offers one). */
 export function problemFix(code: string, { quickFix = true } = {}): string | undefined {
   if (!Object.hasOwn(PROBLEM_FIXES, code)) return undefined;
   return quickFix ? PROBLEM_FIXES[code] : PROBLEM_FIXES[code].replace(/^Quick fix: /, '');
 }
 
+/**
+ * The page every problem code links to: each code with its severity, its message and what to do,
+ * every text through `t` (English as it is; `npm run docs` passes the zh-CN texts). `npm run docs`
+ * writes it to docs/problem-codes.md and docs/problem-codes.zh-cn.md with a line linking the other
+ * language (`links`); the editor links each code to its heading there, on GitHub (the .vsix ships
+ * neither the page nor its fixes).
+ */
 export function problemCodesPage(t: (english: string) => string = (s) => s, links: readonly string[] = []): string {
-  const out: string[] = [`# ${t(PROBLEM_PAGE_WORDS.title)}`, '', t(PROBLEM_PAGE_WORDS.intro), ...links, ''];
+  const out: string[] = [`# ${t(PROBLEM_PAGE_WORDS.heading)}`, '', t(PROBLEM_PAGE_WORDS.intro), ...links, ''];
   for (const { area, codes } of PROBLEM_CATALOG) {
     out.push(`## ${t(area)}`, '');
     for (const [code, [severity, template]] of Object.entries(codes)) {

@@ -17,9 +17,9 @@ export class ToolsFeature implements vscode.Disposable {
   private readonly probes: ProbeRunner;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(mcp: McpJsonCheck, ctx: Ctx, plans: FolderPlans) {
+  constructor(mcp: McpJsonCheck, ctx: Ctx, plans: FolderPlans, docsUri: (code: string) => vscode.Uri) {
     this.probes = new ProbeRunner(ctx);
-    const probeDiagnostics = new ProbeDiagnostics();
+    const probeDiagnostics = new ProbeDiagnostics(docsUri);
     this.view = new McpServersView(mcp, ctx, this.probes, probeDiagnostics, plans);
     this.disposables.push(
       this.view,

@@ -6,7 +6,6 @@ import { COMMAND } from '../commandIds';
 import { DIAGNOSTIC_SOURCE } from '../diagnostics';
 import { translate } from '../l10n';
 import { sourceUri } from '../mcpFiles';
-import { problemLink } from '../problemDocs';
 import type { ServerTools } from '../../core/app/probedTools';
 import type { Range } from '../../core/json/text';
 import { visibleLine } from '../../core/json/visibleText';
@@ -43,6 +42,9 @@ export class ProbeDiagnostics implements vscode.Disposable, vscode.CodeActionPro
   /** The server a drift diagnostic is about, for its quick fix. */
   private readonly servers = new WeakMap<vscode.Diagnostic, string>();
 
+  /** `docsUri`: the link of a code (problemDocs.ts). */
+  constructor(private readonly docsUri: (code: string) => vscode.Uri) {}
+
   /**
    * Sets a folder's probe diagnostics from its last probe (this session) and its servers' tools,
    * each on its server's key where the analysis found it (`serverKeys`: mcp.json or another
@@ -57,7 +59,7 @@ export class ProbeDiagnostics implements vscode.Disposable, vscode.CodeActionPro
       const r = key.range;
       const d = new vscode.Diagnostic(new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character), text, severity);
       d.source = DIAGNOSTIC_SOURCE;
-      d.code = { value: code, target: problemLink(code) };
+      d.code = { value: code, target: this.docsUri(code) };
       this.servers.set(d, server);
       const entry = byFile.get(uri.toString()) ?? { uri, diagnostics: [] };
       entry.diagnostics.push(d);

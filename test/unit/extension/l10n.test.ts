@@ -13,18 +13,24 @@ const ROOT = path.resolve(__dirname, '../../..');
 const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
 const json = (rel: string) => JSON.parse(read(rel)) as Record<string, string>;
 
+/** Every text of the problem-code page (docs/problem-codes*.md, gen-docs.ts). */
+function pageKeys(): string[] {
+  const keys = new Set<string>();
+  problemCodesPage((english) => {
+    keys.add(english);
+    return english;
+  });
+  return [...keys];
+}
+
 /** Every message the extension words: literal l10n.t/translate keys and the core's templates. */
 function messageKeys(): string[] {
   const keys = new Set<string>();
   for (const f of readdirSync(path.join(ROOT, 'src/extension'), { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.ts'))) {
     for (const m of read(`src/extension/${f}`).matchAll(/(?:l10n\.t|translate)\(\s*'((?:[^'\\]|\\.)*)'/g)) keys.add(m[1].replace(/\\'/g, "'"));
   }
-  // The problem-code page (the editor writes it in its display language): every text it words,
-  // the catalog's areas and templates among them.
-  problemCodesPage((english) => {
-    keys.add(english);
-    return english;
-  });
+  // The catalog's templates: the diagnostics' messages (l10n.ts problemMessage).
+  for (const { codes } of PROBLEM_CATALOG) for (const [, template] of Object.values(codes)) keys.add(template);
   // The core's quick-fix titles (English templates the editor words): every `title:` literal.
   for (const f of readdirSync(path.join(ROOT, 'src/core'), { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.ts'))) {
     for (const m of read(`src/core/${f}`).matchAll(/\btitle: (?:[\w.]+ \? )?'((?:[^'\\]|\\.)*)'(?: : '((?:[^'\\]|\\.)*)')?/g)) {
@@ -105,5 +111,27 @@ describe('extension l10n (English + Simplified Chinese)', () => {
 
   it('declares the l10n folder in the manifest', () => {
     assert.equal(JSON.parse(read('package.json')).l10n, './l10n');
+  });
+});
+
+describe('docs l10n (l10n/docs.zh-cn.json: the Chinese problem-code page only, not shipped)', () => {
+  const bundle = json('l10n/bundle.l10n.zh-cn.json');
+  const docs = json('l10n/docs.zh-cn.json');
+
+  it('holds exactly the texts of the page the extension does not show (the shipped bundle has the rest)', () => {
+    const wanted = pageKeys().filter((k) => !(k in bundle)).sort();
+    assert.ok(wanted.length > 20, 'the fixes are docs-only');
+    assert.deepEqual(Object.keys(docs).sort(), wanted);
+  });
+
+  it('keeps placeholders, and writes Chinese punctuation with no space between Chinese and a number', () => {
+    for (const [key, value] of Object.entries(docs)) assert.deepEqual(placeholders(value), placeholders(key), `placeholders differ for "${key}"`);
+    assert.deepEqual(Object.entries(docs).flatMap(([key, value]) => chineseTypography(value).map((why) => `${why} in ${JSON.stringify(value)} (key ${JSON.stringify(key)})`)), []);
+  });
+
+  it('is not in the .vsix: the allow-list ships the l10n bundles only', () => {
+    const allowed = read('.vscodeignore').split('\n').filter((l) => l.startsWith('!')).map((l) => l.slice(1));
+    assert.ok(allowed.includes('l10n/bundle.l10n.*.json'), allowed.join(' '));
+    assert.deepEqual(allowed.filter((g) => g.startsWith('l10n/') && g !== 'l10n/bundle.l10n.*.json'), []);
   });
 });

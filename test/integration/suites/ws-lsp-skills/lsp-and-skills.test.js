@@ -87,8 +87,8 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
       for (const [code, range] of Object.entries(expected)) {
         const d = ours(uri).find((x) => codeOf(x) === code);
         assert.deepStrictEqual(plain(d.range), { start: range.start, end: range.end }, `range of ${code}`);
-        assert.ok(codeLink(d).target instanceof vscode.Uri && codeLink(d).target.scheme === 'command' && codeLink(d).target.path === 'dsh.explainProblem'
-          && JSON.parse(decodeURIComponent(codeLink(d).target.query))[0] === code, `${code}: link to its explanation`);
+        assert.ok(codeLink(d).target instanceof vscode.Uri, code);
+        assert.strictEqual(codeLink(d).target.toString(true), `https://github.com/dsh-bridge/dsh-bridge/blob/main/docs/problem-codes.md#${code}`, `${code}: link to its explanation`);
         assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error, code);
         assert.ok(!d.message.includes('{') && d.message.length > 20, `${code}: ${d.message}`);
       }
@@ -178,7 +178,7 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
         const d = ours(uri).find((x) => codeOf(x) === code);
         assert.deepStrictEqual(plain(d.range), { start: range.start, end: range.end }, `range of ${code}`);
         assert.strictEqual(d.severity, severity, code);
-        assert.ok(codeLink(d).target.scheme === 'command' && JSON.parse(decodeURIComponent(codeLink(d).target.query))[0] === code, `${code}: link to its explanation`);
+        assert.strictEqual(codeLink(d).target.toString(true), `https://github.com/dsh-bridge/dsh-bridge/blob/main/docs/problem-codes.md#${code}`, `${code}: link to its explanation`);
         assert.ok(!/\{\w+\}/.test(d.message) && d.message.length > 20, `${code}: ${d.message}`);
       }
       assert.strictEqual(ours(uri).find((x) => codeOf(x) === 'tools-invalid-list').message,
@@ -229,7 +229,7 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
       const d = ours(bad).find((x) => codeOf(x) === 'skill-invalid-name');
       assert.deepStrictEqual(plain(d.range), textRange(badText, 'Bad-Name'));
       assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error);
-      assert.deepStrictEqual([codeLink(d).target.scheme, codeLink(d).target.path, JSON.parse(decodeURIComponent(codeLink(d).target.query))], ['command', 'dsh.explainProblem', ['skill-invalid-name']]);
+      assert.strictEqual(codeLink(d).target.toString(true), 'https://github.com/dsh-bridge/dsh-bridge/blob/main/docs/problem-codes.md#skill-invalid-name');
       const c = ours(camel).find((x) => codeOf(x) === 'skill-camelcase-key');
       assert.deepStrictEqual(plain(c.range), textRange(fs.readFileSync(camel.fsPath, 'utf8'), 'userInvocable'));
       assert.ok(c.message.includes('user-invocable'), c.message);

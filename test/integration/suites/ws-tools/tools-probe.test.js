@@ -75,6 +75,7 @@ describe('ws-tools: DSH: Probe MCP Servers on real servers', function () {
     assert.strictEqual(diagnostics.length, 1);
     const d = diagnostics[0];
     assert.strictEqual(codeLink(d).value, 'probe-did-not-start');
+    assert.strictEqual(codeLink(d).target.toString(true), 'https://github.com/dsh-bridge/dsh-bridge/blob/main/docs/problem-codes.md#probe-did-not-start');
     // A probe failure is a warning: the user's mcp.json is not in error.
     assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Warning);
     const text = fs.readFileSync(mcpUri().fsPath, 'utf8');
