@@ -3,6 +3,7 @@ import { PROBLEM_CODES, type Severity } from '../problems/problems';
 import { SKILL_PROBLEM_CODES, SKILL_TRUST_PROBLEM_CODES } from '../skills/skillCodes';
 import { TOOL_CHOICE_PROBLEM_CODES } from '../tools/toolChoice';
 import { PROBE_PROBLEM_CODES } from '../tools/probeProblemCodes';
+import { SCAN_CODES } from '../scan/scanCodes';
 
 /** Every problem code the bridge reports, by area, with its severity and English template. */
 export const PROBLEM_CATALOG: ReadonlyArray<{ area: string; codes: Record<string, readonly [Severity, string]> }> = [
@@ -12,6 +13,7 @@ export const PROBLEM_CATALOG: ReadonlyArray<{ area: string; codes: Record<string
   { area: 'Skill-root trust', codes: SKILL_TRUST_PROBLEM_CODES },
   { area: 'Tool choice (dsh.tools)', codes: TOOL_CHOICE_PROBLEM_CODES },
   { area: 'Probe and tool pins', codes: PROBE_PROBLEM_CODES },
+  { area: 'Hidden instructions (tool definitions, server instructions, SKILL.md)', codes: SCAN_CODES },
 ];
 
 const ALL: Record<string, readonly [Severity, string]> = Object.assign({}, ...PROBLEM_CATALOG.map((a) => a.codes));

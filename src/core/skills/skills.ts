@@ -17,11 +17,12 @@
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { isMap, isScalar, parseDocument, type YAMLError } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, parseDocument, type YAMLError } from 'yaml';
 import type { SkillRootKind, SkillsDeclaration, SkillsDeclarationRoot, SkillTrustState } from '../declaration/declarationModel';
 import { formatMessage, type Problem, type RelatedInformation, type Severity } from '../problems/problems';
 import type { ReadFailure } from '../problems/readFailure';
 import { LineIndex, type Range } from '../json/text';
+import { scanSkillText, type ScanFinding } from '../scan/scan';
 
 /** DSH's rank of each file root kind (the kinds are part of the declaration model). */
 export const SKILL_ROOT_RANKS = {
@@ -129,6 +130,40 @@ export function skillBody(raw: string): string | undefined {
   if ('missing' in fm) return undefined;
   const newline = raw.indexOf('\n', fm.end);
   return (newline < 0 ? '' : raw.slice(newline + 1)).trim();
+}
+
+/**
+ * The string values of a SKILL.md's front matter as DSH reads them where they differ from their
+ * text in the file (a YAML escape: `"\u202E"` in the file is a bidi override for DSH), with the
+ * offsets of that text: what a scan of the file's text alone does not see. Keys too, at any depth.
+ */
+export function frontMatterEscapes(raw: string): Array<{ value: string; start: number; end: number }> {
+  const fm = findFrontMatter(raw);
+  if ('missing' in fm) return [];
+  const doc = parseDocument(raw.slice(fm.start, fm.end));
+  const out: Array<{ value: string; start: number; end: number }> = [];
+  const stack: unknown[] = [doc.contents];
+  while (stack.length) {
+    const node = stack.pop();
+    if (isMap(node) || isSeq(node)) stack.push(...node.items);
+    else if (isPair(node)) stack.push(node.key, node.value);
+    else if (isScalar(node) && typeof node.value === 'string' && node.range) {
+      const [from, to] = node.range;
+      if (raw.slice(fm.start + from, fm.start + to) !== node.value) out.push({ value: node.value, start: fm.start + from, end: fm.start + to });
+    }
+  }
+  return out;
+}
+
+/** The scan of a SKILL.md (core/scan): its text, front matter and body, and the front matter as DSH reads it. Never throws. */
+export function scanSkillFile(raw: string): ScanFinding[] {
+  let escapes: Array<{ value: string; start: number; end: number }> = [];
+  try {
+    escapes = frontMatterEscapes(raw);
+  } catch {
+    // YAML DSH cannot read either: the file's text is scanned as it is
+  }
+  return scanSkillText(raw, escapes);
 }
 
 /**
