@@ -7,6 +7,7 @@ import { PROBE_OPTIONS, PROBE_USAGE, runProbe } from './probe';
 import { SKILLS_OPTIONS, SKILLS_USAGE, runSkills } from './skills';
 import { TRUST_USAGE, runTrust } from './trust';
 import { POLICY_USAGE, runPolicy } from './policy';
+import { TOOLS_USAGE, runTools } from './tools';
 
 /**
  * Commands that live in their own modules (registered in main.ts through this table), with
@@ -20,6 +21,7 @@ export const MODULE_COMMANDS: Record<string, (ctx: CommandContext) => Promise<nu
   doctor: runDoctor,
   probe: runProbe,
   policy: runPolicy,
+  tools: runTools,
   import: async (ctx) => (await import('./import.js')).runImport(ctx),
 };
 
@@ -31,4 +33,4 @@ export const MODULE_OPTIONS = {
   ...IMPORT_OPTIONS,
 } as const;
 
-export const MODULE_USAGE = [TRUST_USAGE, APPROVE_USAGE, SKILLS_USAGE, DOCTOR_USAGE, POLICY_USAGE, DSH_USAGE, PROBE_USAGE, IMPORT_USAGE].map((line) => `  ${line}`).join('\n');
+export const MODULE_USAGE = [TRUST_USAGE, APPROVE_USAGE, SKILLS_USAGE, DOCTOR_USAGE, POLICY_USAGE, DSH_USAGE, PROBE_USAGE, TOOLS_USAGE, IMPORT_USAGE].map((line) => `  ${line}`).join('\n');
