@@ -68,6 +68,11 @@ describe('scan: hidden text', () => {
     assert.deepEqual(codes(describeTool('a\u0000b')), ['hidden-characters']);
   });
 
+  it('a byte order mark at the start is how a file is encoded, not hidden; anywhere else it is', () => {
+    assert.deepEqual(scanSkillFile('\ufeff---\nname: x\ndescription: y\n---\n\nBody.\n'), []);
+    assert.deepEqual(codes(describeTool('Reads\ufefffiles.')), ['hidden-characters']);
+  });
+
   it('a tool name with a hidden character is found in the name', () => {
     const [f] = scanTool({ name: 'read\u200bfile', description: 'Reads.', inputSchema: {} });
     assert.equal(f.field, 'name');

@@ -92,11 +92,12 @@ const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[0-~])|\
 const NON_LATIN_LETTER = /^(?![A-Za-z\u00c0-\u024f])\p{L}$/u;
 
 /**
- * What is text, not hidden: TAB, LF and CR LF; and a single zero width (non-)joiner between two
+ * What is text, not hidden: TAB, LF and CR LF, a byte order mark at the start; and a single zero width (non-)joiner between two
  * letters of a script that uses them (Persian, Indic scripts), the way a word is spelt there.
  */
 function isText(text: string, c: HiddenCharacter): boolean {
   if (c.codePoint === 9 || c.codePoint === 10 || (c.codePoint === 13 && text.charCodeAt(c.index + 1) === 10)) return true;
+  if (c.codePoint === 0xfeff && c.index === 0) return true; // a byte order mark: how the file is encoded
   if (c.codePoint !== 0x200c && c.codePoint !== 0x200d) return false;
   const before = text.codePointAt(cut(text, c.index - 1));
   const after = text.codePointAt(c.index + 1);
