@@ -369,7 +369,7 @@ async function runVerify(identity: FolderIdentity, dshHome: string, json: boolea
   io.out(`  MCP servers:      ${visibleLine(dsh.servers.length ? dsh.servers.join(', ') : 'none')}`);
   for (const w of dsh.policyWithheld) io.out(`  Withheld:         ${visibleLine(`${w.serverName}: ${w.why}`)}`);
   io.out(`  Language servers: ${visibleLine(dsh.languageServers.length ? dsh.languageServers.map((l) => `${l.id} (${l.extensions.join(', ')})`).join(', ') : dsh.languageServersInvalid ? 'none (an entry of dsh.lsp.servers is invalid)' : 'none')}`);
-  printSkillGate(skills, io, '  ');
+  printSkillGate(skills, io, '  ', folder);
   return result.ok ? 0 : 1;
 }
 

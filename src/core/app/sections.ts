@@ -52,6 +52,8 @@ export interface SectionOptions {
   resolveCommand?: CommandResolver;
   /** Trusted roots `{rootPath: pin}`; default: read from the host store under `dshHome`. */
   recordedTrust?: Readonly<Record<string, string>>;
+  /** Skills accepted despite a scan's error; default: read from the host store. */
+  acceptedSkills?: ReadonlyArray<{ file: string; pin: string }>;
   fs?: SkillFs;
 }
 
@@ -124,6 +126,8 @@ export interface FolderSkillGateOptions {
   customRoots?: readonly string[];
   /** Default: read from the host store under `dshHome`. */
   recordedTrust?: Readonly<Record<string, string>>;
+  /** Skills accepted despite a scan's error; default: read from the host store. */
+  acceptedSkills?: ReadonlyArray<{ file: string; pin: string }>;
   fs?: SkillFs;
 }
 
@@ -135,6 +139,8 @@ export async function gateFolderSkills(options: FolderSkillGateOptions): Promise
     dshHome: options.dshHome,
     agentsHome: options.agentsHome,
   }, options.fs ?? nodeSkillFs);
-  const recorded = options.recordedTrust ?? await new HostStore(options.dshHome).skillTrust();
-  return { ...gateSkills(discovery, recorded), discovery };
+  const store = new HostStore(options.dshHome);
+  const recorded = options.recordedTrust ?? await store.skillTrust();
+  const accepted = options.acceptedSkills ?? (await store.acceptedDefinitions()).skills;
+  return { ...gateSkills(discovery, recorded, accepted), discovery };
 }

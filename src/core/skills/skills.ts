@@ -23,6 +23,7 @@ import { formatMessage, type Problem, type RelatedInformation, type Severity } f
 import type { ReadFailure } from '../problems/readFailure';
 import { LineIndex, type Range } from '../json/text';
 import { scanSkillText, type ScanFinding } from '../scan/scan';
+import { SCAN_CODES } from '../scan/scanCodes';
 
 /** DSH's rank of each file root kind (the kinds are part of the declaration model). */
 export const SKILL_ROOT_RANKS = {
@@ -164,6 +165,35 @@ export function scanSkillFile(raw: string): ScanFinding[] {
     // YAML DSH cannot read either: the file's text is scanned as it is
   }
   return scanSkillText(raw, escapes);
+}
+
+/** A skill file's scan and its pin: what an acceptance binds to (`sha256:` + hex of its text as UTF-8). */
+export interface SkillScan {
+  findings: ScanFinding[];
+  pin: string;
+}
+
+/** Scans of recent texts: the DSH plugin discovers the skills at every model step, and a SKILL.md rarely changes. */
+const scanCache = new Map<string, SkillScan>();
+const SCAN_CACHE_SIZE = 256;
+
+export function scanSkill(raw: string): SkillScan {
+  const hit = scanCache.get(raw);
+  if (hit) return hit;
+  const scan = { findings: scanSkillFile(raw), pin: `sha256:${createHash('sha256').update(raw, 'utf8').digest('hex')}` };
+  if (scanCache.size >= SCAN_CACHE_SIZE) scanCache.delete(scanCache.keys().next().value!);
+  scanCache.set(raw, scan);
+  return scan;
+}
+
+/** A skill file's findings as problems on the file, at their exact range. */
+function scanProblems(raw: string, file: string, findings: readonly ScanFinding[]): Problem[] {
+  if (findings.length === 0) return [];
+  const lines = new LineIndex(raw);
+  return findings.map((f) => {
+    const [severity, template] = SCAN_CODES[f.code];
+    return { code: f.code, severity, message: formatMessage(template, f.args), args: f.args, file, range: lines.rangeAt(f.start, f.end - f.start) };
+  });
 }
 
 /**
@@ -374,6 +404,8 @@ export interface SkillCandidate {
   winner: boolean;
   /** For a kept skill that lost its name: the winner's file. */
   shadowedBy?: string;
+  /** The scan for hidden instructions (core/scan) and the file's pin. */
+  scan: SkillScan;
 }
 
 export interface SkillRootReport extends SkillRoot {
@@ -456,7 +488,9 @@ export async function discoverSkills(options: DiscoverOptions, fs: SkillFs): Pro
         continue;
       }
       if (text === undefined) continue; // a directory without SKILL.md: DSH skips it silently
-      const candidate: SkillCandidate = { file, entry, root, analysis: analyzeSkillText(text, file), winner: false };
+      const scan = scanSkill(text);
+      const candidate: SkillCandidate = { file, entry, root, analysis: analyzeSkillText(text, file), winner: false, scan };
+      candidate.analysis.problems.push(...scanProblems(text, file, scan.findings));
       report.candidates.push(candidate);
       ordered.push(candidate);
     }
