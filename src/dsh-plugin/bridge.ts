@@ -175,7 +175,7 @@ export class Bridge {
     tools?.guard?.((exec) => {
       const state = exec?.agent ? this.sessions.get(exec.agent as AgentLike) : undefined;
       return state?.toolGate.refuses(String(exec.name), state.mounts.keys())
-        ? `tool ${visibleLine(String(exec.name))} is withheld in this session by DSH Bridge (left out by dsh.tools, changed since the server was probed, or not among the tools of this session's last request)`
+        ? `tool ${visibleLine(String(exec.name))} is withheld in this session by DSH Bridge (left out by dsh.tools, changed since the server was probed, hidden instructions in its definition, or not among the tools of this session's last request)`
         : undefined;
     });
     this.ctx.on('system-prompt/assemble', (assembly: PromptAssembly, context: AssembleContext, next: () => Promise<PromptAssembly>) =>
@@ -401,6 +401,13 @@ export class Bridge {
     state.trust = trust;
     state.where = where;
     state.toolGate.declare(desired, digest);
+    // Tool definitions the user accepted despite a scan's error (read each step: an acceptance counts from the next one).
+    try {
+      state.toolGate.accept(folder, desired.length ? (await this.store.acceptedDefinitions()).tools : []);
+    } catch (error) {
+      state.toolGate.accept(folder, []);
+      this.once(state, `${where}: the accepted tool definitions cannot be read (${errorText(error)}): tools with scan errors are withheld`);
+    }
 
     // Unmount what left the declaration (or changed: a new pin is a new entry).
     const wanted = new Map(desired.map((s) => [s.serverName, s.pin]));
