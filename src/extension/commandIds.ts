@@ -21,6 +21,8 @@ export const COMMAND = {
   importMcpServers: 'dsh.importMcpServers',
   /** Internal: the drift quick fix (probe the server again, then export). */
   reprobeAndAccept: 'dsh.reprobeAndAccept',
+  /** A withheld tool's row: accept its definition despite its scan findings. */
+  acceptToolDefinition: 'dsh.acceptToolDefinition',
   /** Internal: the link of a diagnostic's code (not in the palette). */
   explainProblem: 'dsh.explainProblem',
 } as const;

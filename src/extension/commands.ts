@@ -79,6 +79,7 @@ export function commandTable(features: Features, c = new Commands(features)): Re
     [COMMAND.probeMcpServers]: (node, names) => features.tools.probe(node, names),
     [COMMAND.importMcpServers]: async (arg) => (await features.importFlow()).run(arg),
     [COMMAND.reprobeAndAccept]: (folderUri, name) => features.tools.reprobeAndAccept(folderUri, name),
+    [COMMAND.acceptToolDefinition]: (node, options) => features.tools.view.acceptTool(node, options),
   };
 }
 

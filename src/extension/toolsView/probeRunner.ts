@@ -157,10 +157,13 @@ export class ProbeRunner implements vscode.Disposable {
     if (failed.length === 1) parts.push(vscode.l10n.t('1 server could not be probed: see Problems.'));
     else if (failed.length > 1) parts.push(vscode.l10n.t('{0} servers could not be probed: see Problems.', failed.length));
     if (result.collisions.length) parts.push(vscode.l10n.t('Some tools get the same DSH name: see the view.'));
+    const withheld = ok.reduce((n, s) => n + s.tools.filter((t) => t.scan === 'withheld').length, 0);
+    if (withheld === 1) parts.push(vscode.l10n.t('1 tool has hidden or model-directed instructions and is withheld from DSH sessions until you accept it: see the view.'));
+    else if (withheld > 1) parts.push(vscode.l10n.t('{0} tools have hidden or model-directed instructions and are withheld from DSH sessions until you accept them: see the view.', withheld));
     const left = result.servers.flatMap((s) => s.leftRunning ?? []);
     if (left.length === 1) parts.push(vscode.l10n.t('A process a server started still runs (pid {0}): see the log.', left[0].pid));
     else if (left.length > 1) parts.push(vscode.l10n.t('{0} processes the servers started still run: see the log.', left.length));
-    const show = failed.length || result.collisions.length || left.length ? showWarning : showInformation;
+    const show = failed.length || result.collisions.length || left.length || withheld ? showWarning : showInformation;
     const showProblems = vscode.l10n.t('Show Problems');
     void show(parts.join(' '), ...(failed.length ? [showProblems] : [])).then((c) => {
       if (c === showProblems) void vscode.commands.executeCommand('workbench.actions.view.problems');

@@ -10,6 +10,9 @@ import { serverTools, type ServerTools, type ToolRow } from './probeFacts';
 import type { ProbeDiagnostics } from './probeDiagnostics';
 import type { ProbeRunner } from './probeRunner';
 import { folderToolChoice, toggleTool } from './toolSettings';
+import type { ScanFinding } from '../../core/scan/scan';
+import { SCAN_CODES } from '../../core/scan/scanCodes';
+import { translate } from '../l10n';
 
 /** Set while the view's provider runs: the view is contributed `when` it is, so it shows only where the bridge is active. */
 const ACTIVE_CONTEXT = 'dsh.serversViewActive';
@@ -18,7 +21,7 @@ const REFRESH_DEBOUNCE_MS = 150;
 type FolderNode = { kind: 'folder'; folder: vscode.WorkspaceFolder };
 type ServerNode = { kind: 'server'; folder: vscode.WorkspaceFolder; row: ServerRow };
 type MessageNode = { kind: 'message'; folder: vscode.WorkspaceFolder; text: string; tooltip: string };
-type ToolNode = { kind: 'tool'; folder: vscode.WorkspaceFolder; server: string; tool: ToolRow };
+type ToolNode = { kind: 'tool'; folder: vscode.WorkspaceFolder; server: string; serverName?: string; tool: ToolRow };
 export type ViewNode = FolderNode | ServerNode | MessageNode | ToolNode;
 
 /** What the view knows of a folder: its servers' rows, and the tools of those probed. */
@@ -65,6 +68,35 @@ function countWords(rows: FolderRows): string {
 
 function toolCountWords(n: number): string {
   return n === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', n);
+}
+
+function findingCountWords(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 finding') : vscode.l10n.t('{0} findings', n);
+}
+
+const FIELD_WORDS: Record<ScanFinding['field'], () => string> = {
+  name: () => vscode.l10n.t('name'),
+  description: () => vscode.l10n.t('description'),
+  inputSchema: () => vscode.l10n.t('input schema'),
+  instructions: () => vscode.l10n.t('server instructions'),
+  skill: () => 'SKILL.md',
+};
+
+/** A finding in a tooltip: where, the message, and the span made visible (the tree item seam escapes the rest). */
+export function findingLines(f: ScanFinding): string[] {
+  const where = f.path?.length ? `${FIELD_WORDS[f.field]()} ${f.path.join('.')}` : FIELD_WORDS[f.field]();
+  return [`\u2022 ${f.code} (${where}): ${translate(SCAN_CODES[f.code][1], f.args)}`, `  ${f.excerpt}`];
+}
+
+/** What the scan says beside a tool and at the head of its findings in the tooltip. */
+function scanWords(tool: ToolRow): { short: string; long: string } | undefined {
+  const count = findingCountWords(tool.findings.length);
+  switch (tool.scan) {
+    case 'clean': return undefined;
+    case 'flagged': return { short: count, long: vscode.l10n.t('Hidden or model-directed text ({0}), no error: DSH offers it.', count) };
+    case 'accepted': return { short: vscode.l10n.t('accepted ({0})', count), long: vscode.l10n.t('You accepted this definition despite its findings ({0}); any change withholds it again.', count) };
+    case 'withheld': return { short: vscode.l10n.t('withheld: {0}', count), long: vscode.l10n.t('Withheld from DSH sessions: hidden or model-directed instructions ({0}). Accept this exact definition from the tool\'s menu if you trust it.', count) };
+  }
 }
 
 function tokenWords(n: number): string {
@@ -173,7 +205,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     if (!analysed) return undefined;
     const { dshHome } = this.ctx.config.globalSettings();
     const store = this.ctx.hostStore();
-    const [verify, record, text, records, trustMode] = await Promise.all([
+    const [verify, record, text, records, trustMode, accepted] = await Promise.all([
       verifyFolder(folder.uri.fsPath, { dshHome, settings: this.ctx.config.folder(folder).view, policySettings: this.ctx.config.folder(folder).policySettings }),
       this.ctx.storedFolder(folder.uri.fsPath).catch(() => undefined),
       this.sourceText(folder),
@@ -182,6 +214,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         return {};
       }),
       this.ctx.storedTrustMode().catch(() => 'deny' as const),
+      store.acceptedDefinitions().then((a) => a.tools, () => []),
     ]);
     const rows = folderRows({
       analysis: analysed.analysis,
@@ -195,6 +228,8 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
       records,
       choices: folderToolChoice(folder),
       declared: (verify.declaration?.servers ?? []).map((d) => ({ serverName: d.serverName, pin: d.pin, ...(d.tools?.pins ? { toolPins: d.tools.pins } : {}) })),
+      folder: folder.uri.fsPath,
+      accepted,
     });
     return { rows, tools };
   }
@@ -228,7 +263,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     }
     if (node.kind === 'server') {
       const tools = (await this.folderFacts(node.folder))?.tools.get(node.row.name);
-      return tools ? tools.tools.map((tool) => ({ kind: 'tool', folder: node.folder, server: node.row.name, tool })) : [];
+      return tools ? tools.tools.map((tool) => ({ kind: 'tool', folder: node.folder, server: node.row.name, serverName: node.row.serverName, tool })) : [];
     }
     return [];
   }
@@ -282,22 +317,28 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         if (tool.collision) flags.push(vscode.l10n.t('same DSH name as another tool'));
         if (tool.drift?.state === 'changed') flags.push(vscode.l10n.t('changed since the pinned probe'));
         if (tool.drift?.state === 'new') flags.push(vscode.l10n.t('new since the pinned probe'));
+        const scan = scanWords(tool);
+        if (scan) flags.unshift(scan.short);
         item.description = flags.join(' \u00b7 ');
-        item.iconPath = tool.collision || tool.drift
-          ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
-          : new vscode.ThemeIcon('tools');
+        item.iconPath = tool.scan === 'withheld'
+          ? new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'))
+          : tool.collision || tool.drift || tool.scan === 'flagged'
+            ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+            : new vscode.ThemeIcon('tools');
         item.tooltip = [
           tool.description || vscode.l10n.t('(no description)'),
           '',
           vscode.l10n.t('DSH name: {0}', tool.publicName),
           vscode.l10n.t('Adds about {0} tokens to every request.', tool.tokens.toLocaleString(vscode.env.language)),
           ...(tool.collision ? [vscode.l10n.t('Another tool of this folder gets the same DSH name: DSH drops one of the two servers\' tools.')] : []),
+          ...(scan ? ['', scan.long, ...tool.findings.flatMap(findingLines)] : []),
         ].join('\n');
         item.checkboxState = {
           state: tool.allowed ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
           tooltip: tool.allowed ? vscode.l10n.t('DSH offers this tool: uncheck to leave it out') : vscode.l10n.t('Left out of DSH (dsh.tools): check to offer it'),
         };
-        item.contextValue = 'dsh.tool';
+        // Flags read by the menus' `viewItem =~` clauses.
+        item.contextValue = tool.scan === 'withheld' ? 'dsh.tool withheld' : 'dsh.tool';
         item.accessibilityInformation = { label: `${tool.name}, ${item.description}` };
         return item;
       }
@@ -343,6 +384,31 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     const entry = elsewhere ?? (target.name === undefined ? undefined : serverEntries(doc.getText()).find((e) => e.name === target.name));
     const selection = entry ? new vscode.Range(entry.range.start.line, entry.range.start.character, entry.range.end.line, entry.range.end.character) : undefined;
     await vscode.window.showTextDocument(doc, { selection, preview: false });
+  }
+
+  /**
+   * Accepts a withheld tool's definition (its pin, as the last probe recorded it) after a modal
+   * that shows its findings. Returns whether it was accepted. `confirm: false` skips the dialog
+   * (tests, the activation API).
+   */
+  async acceptTool(node: unknown, options?: unknown): Promise<boolean> {
+    if (typeof node !== 'object' || node === null || (node as ViewNode).kind !== 'tool') return false;
+    const n = node as ToolNode;
+    if (!vscode.workspace.isTrusted || !n.serverName) return false;
+    const confirm = !(typeof options === 'object' && options !== null && (options as { confirm?: unknown }).confirm === false);
+    if (confirm) {
+      const accept = vscode.l10n.t('Accept This Definition');
+      const answer = await showWarning(
+        vscode.l10n.t('Offer tool "{0}" of "{1}" to DSH sessions despite what its definition says?', n.tool.name, n.server),
+        { modal: true, detail: [...n.tool.findings.flatMap(findingLines), '', vscode.l10n.t('Any change of its definition withholds it again.')].join('\n') },
+        accept,
+      );
+      if (answer !== accept) return false;
+    }
+    await this.ctx.hostStore().acceptTool(n.folder.uri.fsPath, n.serverName, n.tool.name, n.tool.pin);
+    this.log.info(`accepted tool ${n.tool.name} of ${n.serverName} in ${n.folder.name} at ${n.tool.pin}`);
+    this.refresh();
+    return true;
   }
 
   exportFolder(node: unknown): Thenable<unknown> | undefined {
