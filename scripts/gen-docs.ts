@@ -1,9 +1,11 @@
 // Writes docs/problem-codes.md from the code catalog, so every code the editor links to has a
-// heading there. The page ships in the .vsix under the same path (the link target must exist in
-// the installed extension, whose README is renamed by the packager). `--check` exits 1 when the
-// page is out of date.
+// heading there, and docs/problem-codes.zh-cn.md from the same catalog in Simplified Chinese (the
+// templates as l10n/bundle.l10n.zh-cn.json translates them, the fixes from problem-fixes.zh-cn.ts).
+// Both pages ship in the .vsix under the same paths (the link target must exist in the installed
+// extension, whose README is renamed by the packager). `--check` exits 1 when a page is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { PROBLEM_CATALOG } from '../src/core/app/problemCatalog';
+import { FIXES_ZH } from './problem-fixes.zh-cn';
 
 /** What to do about a code, where the message alone does not say it. */
 const FIXES: Record<string, string> = {
@@ -80,37 +82,96 @@ const FIXES: Record<string, string> = {
   'tool-new': 'The server offers a tool the declaration has no pin for. Check it in the view; the quick fix *Re-probe and accept its tools* pins it (or leave it out with its checkbox, which writes `dsh.tools`).',
 };
 
-function page(): string {
-  const out: string[] = [
-    '# DSH Bridge problem codes',
-    '',
-    'Every problem DSH Bridge reports in the editor (and the CLI prints) has a code; the code in the',
-    'Problems panel links to its entry here: what it means and what to do about it.',
-    '',
-  ];
+/** What differs between the two pages: the words around the catalog and how a template and a fix are read. */
+interface PageWords {
+  file: string;
+  intro: string[];
+  area: (area: string) => string;
+  severity: (severity: string) => string;
+  template: (template: string) => string;
+  fix: (code: string) => string | undefined;
+}
+
+const zhBundle = JSON.parse(readFileSync(new URL('../l10n/bundle.l10n.zh-cn.json', import.meta.url), 'utf8')) as Record<string, string>;
+const ZH_AREAS: Record<string, string> = {
+  'MCP configuration (.vscode/mcp.json)': 'MCP 配置（.vscode/mcp.json）',
+  'Language servers (dsh.lsp.servers)': '语言服务器（dsh.lsp.servers）',
+  'Skills (SKILL.md)': '技能（SKILL.md）',
+  'Skill-root trust': '技能根目录的信任',
+  'Tool choice (dsh.tools)': '工具选择（dsh.tools）',
+  'Probe and tool pins': '探测与工具固定哈希',
+  'Hidden instructions (tool definitions, server instructions, SKILL.md)': '隐藏指令（工具定义、服务器指令、SKILL.md）',
+};
+const ZH_SEVERITY: Record<string, string> = { error: '错误', warning: '警告', info: '信息' };
+
+const PAGES: PageWords[] = [
+  {
+    file: '../docs/problem-codes.md',
+    intro: [
+      '# DSH Bridge problem codes',
+      '',
+      'Every problem DSH Bridge reports in the editor (and the CLI prints) has a code; the code in the',
+      'Problems panel links to its entry here: what it means and what to do about it.',
+      'In Simplified Chinese: [problem-codes.zh-cn.md](problem-codes.zh-cn.md).',
+    ],
+    area: (area) => area,
+    severity: (severity) => severity,
+    template: (template) => template,
+    fix: (code) => FIXES[code],
+  },
+  {
+    file: '../docs/problem-codes.zh-cn.md',
+    intro: [
+      '# DSH Bridge 问题代码',
+      '',
+      'DSH Bridge 在编辑器中报告（以及 CLI 打印）的每个问题都有一个代码；“问题”面板中的代码链接到这里的条目：',
+      '它的含义以及如何处理。显示语言为简体中文时，编辑器链接到本页。English: [problem-codes.md](problem-codes.md).',
+    ],
+    area: (area) => {
+      if (!Object.hasOwn(ZH_AREAS, area)) throw new Error(`no Chinese title for the area "${area}" (ZH_AREAS in scripts/gen-docs.ts)`);
+      return ZH_AREAS[area];
+    },
+    severity: (severity) => ZH_SEVERITY[severity] ?? severity,
+    template: (template) => {
+      if (!Object.hasOwn(zhBundle, template)) throw new Error(`no translation of "${template}" in l10n/bundle.l10n.zh-cn.json`);
+      return zhBundle[template];
+    },
+    fix: (code) => {
+      if (Object.hasOwn(FIXES, code) !== Object.hasOwn(FIXES_ZH, code)) throw new Error(`"${code}" has a fix in one language only (FIXES, FIXES_ZH)`);
+      return FIXES_ZH[code];
+    },
+  },
+];
+
+function page(words: PageWords): string {
+  const out: string[] = [...words.intro, ''];
   for (const { area, codes } of PROBLEM_CATALOG) {
-    out.push(`## ${area}`, '');
+    out.push(`## ${words.area(area)}`, '');
     for (const [code, [severity, template]] of Object.entries(codes)) {
-      out.push(`### \`${code}\``, '', `*${severity}* — ${template.replace(/\{(\w+)\}/g, '*$1*')}`, '');
-      if (FIXES[code]) out.push(FIXES[code], '');
+      out.push(`### \`${code}\``, '', `*${words.severity(severity)}* — ${words.template(template).replace(/\{(\w+)\}/g, '*$1*')}`, '');
+      const fix = words.fix(code);
+      if (fix) out.push(fix, '');
     }
   }
   return out.join('\n');
 }
 
-const pageUrl = new URL('../docs/problem-codes.md', import.meta.url);
-let current = '';
-try {
-  current = readFileSync(pageUrl, 'utf8');
-} catch {
-  // not written yet
-}
-const updated = page();
-if (process.argv.includes('--check')) {
-  if (updated !== current) {
-    console.error('docs/problem-codes.md is out of date: run npm run docs');
-    process.exit(1);
+let stale = false;
+for (const words of PAGES) {
+  const url = new URL(words.file, import.meta.url);
+  let current = '';
+  try {
+    current = readFileSync(url, 'utf8');
+  } catch {
+    // not written yet
   }
-} else if (updated !== current) {
-  writeFileSync(pageUrl, updated);
+  const updated = page(words);
+  if (updated === current) continue;
+  if (process.argv.includes('--check')) {
+    console.error(`${words.file.slice(3)} is out of date: run npm run docs`);
+    stale = true;
+  } else {
+    writeFileSync(url, updated);
+  }
 }
+if (stale) process.exit(1);

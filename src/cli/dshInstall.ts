@@ -10,7 +10,13 @@ import {
 import { BUNDLE_DIR, LAUNCHER_LOCK_DIR, PLUGIN_FILE, bundleMatchesCheckout, lockMismatches, lockStamp, lockedVersions } from './dshLayout';
 import { readTextFileSync } from '../core/node/reader';
 
-export const DSH_USAGE = 'dsh install [--profile NAME] [--node PATH] [--bundle-only]   install DSH rc.8 (pinned lockfile) and this bridge\'s bundle into a profile';
+export const DSH_USAGE = [
+  'dsh install [--profile NAME] [--node PATH|auto] [--bundle-only]   install DSH rc.8 (pinned lockfile) and this bridge\'s bundle into a profile;',
+  '                           --node auto: this Node if it fits DSH (>= 22.19), else Node 24.22.3 from npm into the DSH home',
+].join('\n  ');
+
+/** The Node `--node auto` installs when the one running the CLI is older than DSH needs (npm's node-<os>-<arch> packages ship the binary). */
+export const PINNED_NODE_VERSION = '24.22.3';
 
 const STAMP = '.dsh-bridge-lock-stamp';
 
@@ -74,25 +80,62 @@ function run(command: string, args: string[], options: { cwd?: string; env?: Nod
   return r.stdout;
 }
 
-/** --node, else the Node running this CLI, else the one an earlier install chose; it must fit rc.8. */
-function dshNode(ctx: CommandContext): string {
+/** The npm package that ships Node for this machine, if npm has one. */
+function pinnedNodePackage(): string | undefined {
+  return ['linux', 'darwin'].includes(process.platform) && ['x64', 'arm64'].includes(process.arch) ? `node-${process.platform}-${process.arch}` : undefined;
+}
+
+/** The exact npm command `--node auto` runs (in `<DSH home>/launcher/node`), for a user who wants to run it themselves. */
+function pinnedNodeCommand(): string {
+  return `npm install --ignore-scripts --save-exact ${pinnedNodePackage() ?? 'node-<os>-<arch>'}@${PINNED_NODE_VERSION}`;
+}
+
+/** `--node auto`: Node 24 from npm into the DSH home, once; later runs find it there. */
+function installPinnedNode(ctx: CommandContext, say: (step: string, action: string) => void): string {
+  const pkg = pinnedNodePackage();
+  if (!pkg) throw new InstallError(`npm has no Node package for ${process.platform}-${process.arch}: run again with --node /path/to/node (22.19 or newer)`);
+  const dir = path.join(launcherDir(ctx.dshHome), 'node');
+  const node = path.join(dir, 'node_modules', pkg, 'bin', 'node');
+  if (existsSync(node) && nodeVersion(node) === `v${PINNED_NODE_VERSION}`) {
+    say('Node', `${PINNED_NODE_VERSION} already in ${dir}`);
+    return node;
+  }
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), '{"name":"dsh-bridge-node","private":true}\n');
+  if (!ctx.json) ctx.io.out(`Node: installing ${pkg}@${PINNED_NODE_VERSION} into ${dir} (npm; the package ships the binary)...`);
+  run('npm', ['install', '--ignore-scripts', '--save-exact', '--no-audit', '--no-fund', '--loglevel=error', `${pkg}@${PINNED_NODE_VERSION}`], { cwd: dir, what: `npm install of ${pkg}@${PINNED_NODE_VERSION}` });
+  if (nodeVersion(node) !== `v${PINNED_NODE_VERSION}`) throw new InstallError(`${node} does not run as Node ${PINNED_NODE_VERSION} after the install`);
+  say('Node', `installed ${PINNED_NODE_VERSION} (${pkg}) in ${dir}`);
+  return node;
+}
+
+/**
+ * --node PATH; --node auto: the Node running this CLI if it fits, else the pinned one from npm;
+ * no --node: the Node running this CLI, else the one an earlier install chose. It must fit rc.8.
+ */
+function dshNode(ctx: CommandContext, say: (step: string, action: string) => void): string {
   const earlier = existsSync(launcherWrapper(ctx.dshHome)) ? launcherNode({ command: launcherWrapper(ctx.dshHome), source: 'bridge-install' }) : undefined;
-  const node = typeof ctx.options.node === 'string'
-    ? path.resolve(ctx.options.node)
-    : !nodeFitsDsh(process.version) && earlier && nodeFitsDsh(nodeVersion(earlier)) ? earlier : process.execPath;
+  const auto = ctx.options.node === 'auto';
+  const node = auto
+    ? nodeFitsDsh(process.version) ? process.execPath : installPinnedNode(ctx, say)
+    : typeof ctx.options.node === 'string'
+      ? path.resolve(ctx.options.node)
+      : !nodeFitsDsh(process.version) && earlier && nodeFitsDsh(nodeVersion(earlier)) ? earlier : process.execPath;
   // The wrapper is a sh script with these paths in double quotes: refuse what would break out of them.
   for (const p of [node, launcherDir(ctx.dshHome)]) {
     if (/["$`\\\n]/.test(p)) throw new InstallError(`the path ${JSON.stringify(p)} has a character the dsh wrapper cannot quote (", $, \`, \\ or a newline)`);
   }
   const version = nodeVersion(node);
   if (!nodeFitsDsh(version)) {
-    throw new InstallError(`DSH rc.8 needs Node >= 22.19, and ${node} is ${version || 'not a working node'}; run again with --node /path/to/node (22.19 or newer)`);
+    throw new InstallError(`DSH rc.8 needs Node >= 22.19, and ${node} is ${version || 'not a working node'}. Run again with --node auto `
+      + `to install Node ${PINNED_NODE_VERSION} from npm into ${path.join(launcherDir(ctx.dshHome), 'node')} (what it runs there: ${pinnedNodeCommand()}), `
+      + 'or with --node /path/to/node (22.19 or newer)');
   }
   return node;
 }
 
 function installLauncher(ctx: CommandContext, say: (step: string, action: string) => void): FoundLauncher {
-  const node = dshNode(ctx);
+  const node = dshNode(ctx, say);
   const dir = launcherDir(ctx.dshHome);
   const nodeModules = path.join(dir, 'node_modules');
   const stamp = lockStamp();

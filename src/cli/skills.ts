@@ -16,9 +16,10 @@ import type { SkillCandidate } from '../core/skills/skills';
 export const SKILLS_USAGE = [
   'skills   Skill-root trust on this machine (what DSH sessions in the folder load):',
   '           skills list              roots, their skills, pin and trust',
-  '           skills trust <root>      show the root\'s skills and pin, then trust that pin (--pin PIN: only if unchanged)',
+  '           skills trust <root>      show the root\'s skills and pin, then trust that pin (--pin PIN: only if unchanged);',
+  '                                    a relative root is in the workspace folder, e.g. .dsh/skills',
   '           skills distrust <root>   forget the trust of a root',
-  '           skills accept <SKILL.md> accept a skill withheld for its scan findings (--pin PIN: only if unchanged)',
+  '           skills accept <SKILL.md> accept a skill withheld for its scan findings (--pin PIN: only if unchanged; a relative path is in the folder)',
 ].join('\n  ');
 
 export const SKILLS_OPTIONS = { pin: { type: 'string' } } as const;
@@ -76,6 +77,11 @@ export function printSkillGate(result: SkillGateResult, io: CliIo, indent = '', 
   }
 }
 
+/** A root as given: a relative one is the workspace folder's (`.dsh/skills`), wherever the CLI runs. */
+function rootPath(folder: string, given: string): string {
+  return path.resolve(folder, given);
+}
+
 /** `dsh-bridge skills list | trust <root> | distrust <root>` on the host store the DSH plugin reads. */
 export async function runSkills(ctx: CommandContext): Promise<number> {
   const { folder, dshHome, json, io } = ctx;
@@ -91,7 +97,7 @@ export async function runSkills(ctx: CommandContext): Promise<number> {
     }
     case 'accept': {
       if (args.length !== 1) throw new CommandUsageError('"skills accept" takes the SKILL.md to accept (see "skills list")');
-      const target = path.resolve(args[0]);
+      const target = rootPath(folder, args[0]);
       const expectedPin = typeof ctx.options.pin === 'string' ? ctx.options.pin : undefined;
       const result = await folderSkills(folder, dshHome);
       const skill = scannedSkills(result).find((s) => s.file === target);
@@ -116,7 +122,7 @@ export async function runSkills(ctx: CommandContext): Promise<number> {
     }
     case 'trust': {
       if (args.length !== 1) throw new CommandUsageError('"skills trust" takes the root to trust (see "skills list")');
-      const target = path.resolve(args[0]);
+      const target = rootPath(folder, args[0]);
       const expectedPin = typeof ctx.options.pin === 'string' ? ctx.options.pin : undefined;
       const result = await folderSkills(folder, dshHome);
       const root = result.roots.find((r) => r.path === target);
@@ -149,7 +155,7 @@ export async function runSkills(ctx: CommandContext): Promise<number> {
     }
     case 'distrust': {
       if (args.length !== 1) throw new CommandUsageError('"skills distrust" takes the root to forget');
-      const target = path.resolve(args[0]);
+      const target = rootPath(folder, args[0]);
       const had = Object.hasOwn(await store.skillTrust(), target);
       if (had) await store.distrustSkillRoot(target);
       if (json) io.out(JSON.stringify({ distrusted: target, wasTrusted: had }));

@@ -4,10 +4,8 @@ import { showInformation, showWarning, shownItem } from './visible';
 import { visibleLine } from '../core/json/visibleText';
 import type { DeclaredServer, LspDeclarationSection } from '../core/declaration/declarationModel';
 import { lspLaunchLine } from '../core/lsp/lspRow';
-import { DANGER_MESSAGES, reviewLaunch } from '../core/mcp/launchReview';
+import { DANGER_MESSAGES, isFlagged, reviewLaunch, type LaunchReview } from '../core/mcp/launchReview';
 import { problemTemplate } from '../core/app/problemCatalog';
-import { findUnpinnedLauncher } from '../core/mcp/securityLint';
-import { templateText } from '../core/declaration/template';
 import { translate } from './l10n';
 
 export type ApprovalChoice = 'approve' | 'skip' | 'cancel';
@@ -18,22 +16,20 @@ export function shortPin(pin: string): string {
 }
 
 /** The same unpinned-launcher note the editor shows on mcp.json (problem `unpinned-package`). */
-function unpinnedNote(server: DeclaredServer): string | undefined {
-  if (server.transport !== 'stdio') return undefined;
-  const found = findUnpinnedLauncher(templateText(server.command), server.args.map(templateText));
+function unpinnedNote(review: LaunchReview): string | undefined {
   const template = problemTemplate('unpinned-package');
-  return found && template ? translate(template, { launcher: found.launcher, hint: found.hint }) : undefined;
+  return review.unpinned && template ? translate(template, { launcher: review.unpinned.launcher, hint: review.unpinned.hint }) : undefined;
 }
 
-function dangerTexts(server: DeclaredServer): string[] {
-  return reviewLaunch(server).dangers.map((d) => translate(DANGER_MESSAGES[d.code], { token: d.token }));
+function dangerTexts(review: LaunchReview): string[] {
+  return review.dangers.map((d) => translate(DANGER_MESSAGES[d.code], { token: d.token }));
 }
 
 /** The text of the review: the exact launch, untruncated, what is dangerous in it, and the pin (short unless `fullPin`). */
 export function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolder, fullPin = false): { message: string; detail: string } {
   const r = reviewLaunch(server);
   const lines: string[] = [];
-  const dangers = dangerTexts(server);
+  const dangers = dangerTexts(r);
   if (dangers.length) {
     lines.push(vscode.l10n.t('DANGER:'));
     for (const d of dangers) lines.push(`  \u26a0 ${d}`);
@@ -42,7 +38,7 @@ export function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolde
   if (r.transport === 'stdio') {
     lines.push(vscode.l10n.t('It will run this command on this computer with your user\'s privileges:'));
     lines.push('', r.launch, '');
-    const unpinned = unpinnedNote(server);
+    const unpinned = unpinnedNote(r);
     if (unpinned) lines.push(`\u26a0 ${unpinned}`, '');
     // The working folder is said only where it is not the folder itself (said below).
     if (r.cwd && path.resolve(r.cwd) !== path.resolve(folder.uri.fsPath)) lines.push(vscode.l10n.t('Working folder: {0}', r.cwd));
@@ -65,17 +61,21 @@ export function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolde
   };
 }
 
-/** A modal review of one server, its pin short until asked for in full. Escape or Cancel aborts the whole export. */
+/**
+ * A modal review of one server, its pin short until asked for in full. Escape or Cancel aborts
+ * the whole export. A flagged launch (a danger, an unpinned launcher) is asked as VS Code asks
+ * before it trusts an MCP server: a warning, and Skip is the default button, so neither Enter
+ * nor Escape approves it; only a click on Approve does.
+ */
 export async function askApproval(server: DeclaredServer, folder: vscode.WorkspaceFolder): Promise<ApprovalChoice> {
   const approve = vscode.l10n.t('Approve');
   const skip = vscode.l10n.t('Skip');
   const showPin = vscode.l10n.t('Show Full Pin');
-  // With a danger, Skip is the default button: Enter must not approve it.
-  const dangerous = reviewLaunch(server).dangers.length > 0;
+  const flagged = isFlagged(reviewLaunch(server));
   for (let fullPin = false; ;) {
     const { message, detail } = reviewText(server, folder, fullPin);
-    const buttons = [...(dangerous ? [skip, approve] : [approve, skip]), ...(fullPin ? [] : [showPin])];
-    const choice = dangerous
+    const buttons = [...(flagged ? [skip, approve] : [approve, skip]), ...(fullPin ? [] : [showPin])];
+    const choice = flagged
       ? await showWarning(message, { modal: true, detail }, ...buttons)
       : await showInformation(message, { modal: true, detail }, ...buttons);
     if (choice === showPin) {
@@ -95,8 +95,9 @@ interface ServerItem extends vscode.QuickPickItem {
 /**
  * Reviews every unapproved server of a folder at once: one server is one modal review; several
  * are one checklist (what each runs, its dangers, its short pin), with the full review of any
- * row one click away. Checked rows are approved, the others exported unapproved (DSH asks);
- * Escape cancels the export. Dangerous servers start unchecked.
+ * row one click away. Nothing starts checked: the user checks what to approve, the others are
+ * exported unapproved (DSH asks); Escape cancels the export. A flagged server checked in the
+ * list (not approved in its full review) gets its full review on OK before it is approved.
  */
 export async function reviewServers(servers: DeclaredServer[], folder: vscode.WorkspaceFolder): Promise<Map<string, ApprovalChoice> | 'cancel'> {
   if (servers.length === 0) return new Map();
@@ -107,10 +108,10 @@ export async function reviewServers(servers: DeclaredServer[], folder: vscode.Wo
   const fullReview: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('eye'), tooltip: vscode.l10n.t('Show the full review') };
   const items: ServerItem[] = servers.map((server) => {
     const r = reviewLaunch(server);
-    const warnings = [...dangerTexts(server), ...[unpinnedNote(server)].filter((x): x is string => !!x)];
+    const warnings = [...dangerTexts(r), ...[unpinnedNote(r)].filter((x): x is string => !!x)];
     return shownItem({
       server,
-      label: `${r.dangers.length ? '$(warning) ' : ''}${r.name}`,
+      label: `${isFlagged(r) ? '$(warning) ' : ''}${r.name}`,
       description: vscode.l10n.t('pin {0}', shortPin(server.pin)),
       detail: [r.launch, ...warnings].join(' \u2014 '),
       buttons: [fullReview],
@@ -118,27 +119,33 @@ export async function reviewServers(servers: DeclaredServer[], folder: vscode.Wo
   });
   const pick = vscode.window.createQuickPick<ServerItem>();
   pick.title = visibleLine(vscode.l10n.t('Approve MCP servers of {0} for DSH', folder.name));
-  pick.placeholder = vscode.l10n.t('Checked servers are approved; the others are exported unapproved and DSH asks before starting them.');
+  pick.placeholder = vscode.l10n.t('Check the servers to approve; the others are exported unapproved and DSH asks before starting them.');
   pick.canSelectMany = true;
   pick.ignoreFocusOut = true;
   pick.matchOnDetail = true;
   pick.items = items;
-  pick.selectedItems = items.filter((i) => reviewLaunch(i.server).dangers.length === 0);
+  pick.selectedItems = [];
+  /** Approved in their full review (a click on Approve there). */
+  const reviewed = new Set<ServerItem>();
   try {
-    return await new Promise<Map<string, ApprovalChoice> | 'cancel'>((resolve) => {
+    const checked = await new Promise<ServerItem[] | 'cancel'>((resolve) => {
       let reviewing = false;
       pick.onDidTriggerItemButton(async ({ item }) => {
         reviewing = true;
         const choice = await askApproval(item.server, folder);
         reviewing = false;
         const others = pick.selectedItems.filter((i) => i !== item);
-        if (choice === 'approve') pick.selectedItems = [...others, item];
-        else if (choice === 'skip') pick.selectedItems = others;
+        if (choice === 'approve') {
+          reviewed.add(item);
+          pick.selectedItems = [...others, item];
+        } else if (choice === 'skip') {
+          reviewed.delete(item);
+          pick.selectedItems = others;
+        }
         pick.show();
       });
       pick.onDidAccept(() => {
-        const approved = new Set(pick.selectedItems.map((i) => i.server.serverName));
-        resolve(new Map(servers.map((s) => [s.serverName, approved.has(s.serverName) ? 'approve' : 'skip'])));
+        resolve([...pick.selectedItems]);
         pick.hide();
       });
       pick.onDidHide(() => {
@@ -146,6 +153,20 @@ export async function reviewServers(servers: DeclaredServer[], folder: vscode.Wo
       });
       pick.show();
     });
+    if (checked === 'cancel') return 'cancel';
+    const approved = new Set<string>();
+    for (const item of items) {
+      if (!checked.includes(item)) continue;
+      if (reviewed.has(item) || !isFlagged(reviewLaunch(item.server))) {
+        approved.add(item.server.serverName);
+        continue;
+      }
+      // A flagged launch is approved only from its own review, never by a checkbox and Enter.
+      const choice = await askApproval(item.server, folder);
+      if (choice === 'cancel') return 'cancel';
+      if (choice === 'approve') approved.add(item.server.serverName);
+    }
+    return new Map(servers.map((s) => [s.serverName, approved.has(s.serverName) ? 'approve' : 'skip']));
   } finally {
     pick.dispose();
   }

@@ -19,6 +19,8 @@ export const COMMAND = {
   refreshServersView: 'dsh.refreshServersView',
   probeMcpServers: 'dsh.probeMcpServers',
   importMcpServers: 'dsh.importMcpServers',
+  /** The walkthrough's last step: the commands that install DSH and the plugin. */
+  installDshSide: 'dsh.installDshSide',
   /** Internal: the drift quick fix (probe the server again, then export). */
   reprobeAndAccept: 'dsh.reprobeAndAccept',
   /** A withheld tool's row: accept its definition despite its scan findings. */

@@ -8,6 +8,7 @@ import { COMMAND, type CommandId } from './commandIds';
 import type { Ctx } from './ctx';
 import type { DiagnosticsOwner } from './diagnostics';
 import { showDoctorReport } from './doctorCommand';
+import { installDshSide } from './dshSide';
 import { InputCommandError, type Exporter, type ExportSummary } from './exporter';
 import type { ImportFlow } from './importFlow';
 import type { LspSettingsCheck } from './lsp/lspSettingsCheck';
@@ -17,8 +18,10 @@ import type { DeclarationStatus } from './statusItem';
 import type { ToolsFeature } from './toolsView';
 import type { SkillGateResult } from '../core/skills/skillGate';
 import { whichLanguageServer } from './lsp/whichServer';
+import { folderExportOutcome, type FolderExportOutcome } from './decisions';
 import { fileFolders, sourceOf } from './mcpFiles';
 import { explainProblem } from './problemDocs';
+import { sentences } from './l10n';
 import { promptForInput } from './prompts';
 import { requireTrust } from './trust';
 
@@ -78,6 +81,7 @@ export function commandTable(features: Features, c = new Commands(features)): Re
     [COMMAND.refreshServersView]: () => features.tools.view.refresh(),
     [COMMAND.probeMcpServers]: (node, names) => features.tools.probe(node, names),
     [COMMAND.importMcpServers]: async (arg) => (await features.importFlow()).run(arg),
+    [COMMAND.installDshSide]: () => installDshSide(ctx.config.globalSettings().dshHome, ctx.log),
     [COMMAND.reprobeAndAccept]: (folderUri, name) => features.tools.reprobeAndAccept(folderUri, name),
     [COMMAND.acceptToolDefinition]: (node, options) => features.tools.view.acceptTool(node, options),
   };
@@ -175,7 +179,7 @@ export class Commands {
         const openDeclaration = vscode.l10n.t('Open Declaration');
         const showProblems = vscode.l10n.t('Show Problems');
         const nothing = unusable.length === summary.folders.length;
-        const message = nothing ? vscode.l10n.t('Nothing was exported to DSH: {0} has errors.', unusable[0].errorFile ?? '.vscode/mcp.json') : exportMessage(summary);
+        const message = nothing && summary.folders.length === 1 ? vscode.l10n.t('Nothing was exported to DSH: {0} has errors.', unusable[0].errorFile ?? '.vscode/mcp.json') : exportMessage(summary);
         const actions = nothing ? [showProblems] : summary.refused ? [openDeclaration, showProblems] : [openDeclaration];
         const show = summary.folders.some((f) => f.skipped.length) ? showWarning : showInformation;
         void show(message, ...actions).then((c) => {
@@ -370,7 +374,18 @@ function exportMessage(summary: ExportSummary): string {
   const skipped = summary.folders.flatMap((f) => f.skipped).map((name) => (name === LSP_APPROVAL_NAME ? vscode.l10n.t('language servers') : name));
   if (skipped.length === 1) parts.push(vscode.l10n.t('{0} is not approved: DSH will ask before it starts it.', skipped[0]));
   else if (skipped.length > 1) parts.push(vscode.l10n.t('{0} are not approved: DSH will ask before it starts them.', skipped.join(', ')));
-  return parts.join(' ');
+  // Several folders: each is named with what came of it.
+  if (summary.folders.length > 1) {
+    const named = (outcome: FolderExportOutcome) => summary.folders.filter((f) => folderExportOutcome(f) === outcome).map((f) => f.name);
+    const exported = named('exported');
+    const nothing = named('nothing-to-export');
+    const failed = named('failed');
+    if (exported.length) parts.push(vscode.l10n.t('Exported from {0}.', exported.join(', ')));
+    if (nothing.length) parts.push(vscode.l10n.t('Nothing to export in {0}.', nothing.join(', ')));
+    if (failed.length === 1) parts.push(vscode.l10n.t('Not exported: {0} has errors (see Problems).', failed[0]));
+    else if (failed.length > 1) parts.push(vscode.l10n.t('Not exported: {0} have errors (see Problems).', failed.join(', ')));
+  }
+  return sentences(parts);
 }
 
 async function confirmForget(ids: string[], folder: vscode.WorkspaceFolder): Promise<boolean> {

@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { showQuickPick } from './visible';
-import { changedSinceReview, commitExport, ExportError, type ExportResult, type ReviewedExport } from '../core/app/export';
+import { analyzeFolder, changedSinceReview, commitExport, ExportError, type ExportResult, type ReviewedExport } from '../core/app/export';
 import { type TrustMode } from '../core/settings/folderSettings';
 import { LSP_APPROVAL_NAME, lspSectionUsable } from '../core/lsp/lspRow';
 import { askLspApproval, reviewServers } from './approval';
@@ -10,7 +10,8 @@ import { InputCommandError, promptForInput } from './prompts';
 import type { InputSecrets } from './secrets';
 import type { Ctx } from './ctx';
 import { isTrusted } from './trust';
-import { codeWorkspaceFile, fileFolders, mcpJsonUri } from './mcpFiles';
+import { codeWorkspaceFile, fileFolders } from './mcpFiles';
+import { offersExport } from './decisions';
 import { countOf } from '../core/problems/plural';
 
 /** What one export run did; returned by the command (nothing secret in it). */
@@ -19,7 +20,7 @@ export interface ExportSummary {
   trustMode?: TrustMode;
   exported: number;
   refused: number;
-  folders: Array<{ folder: string; declarationPath: string; written: boolean; unchanged: boolean; usable: boolean; servers: number; refused: number; approved: string[]; skipped: string[]; errorFile?: string }>;
+  folders: Array<{ folder: string; name: string; declarationPath: string; written: boolean; unchanged: boolean; usable: boolean; servers: number; refused: number; approved: string[]; skipped: string[]; errorFile?: string }>;
   /** For needs-input / needs-approval: input ids or server names (never values); for source-changed: folder names. */
   needed?: string[];
   /** For source-changed: the file that changed (relative to its folder, or the workspace file's path); for an unusable folder: the first file with errors. */
@@ -183,6 +184,7 @@ export class Exporter {
       summary.refused += a.rejected.length;
       summary.folders.push({
         folder: path,
+        name: folder.name,
         declarationPath: result.declarationPath,
         written: result.written,
         unchanged: result.unchanged,
@@ -227,16 +229,17 @@ export class Exporter {
       return [...byUri.values()];
     }
     if (folders.length <= 1) return [...folders];
-    const withFile: vscode.WorkspaceFolder[] = [];
+    // Every folder with servers in any file VS Code runs them from (.vscode/mcp.json, .mcp.json,
+    // the workspace file, the dev container configuration), as the export reads them.
+    const withServers: vscode.WorkspaceFolder[] = [];
     for (const f of folders) {
-      try {
-        await vscode.workspace.fs.stat(mcpJsonUri(f));
-        withFile.push(f);
-      } catch {
-        // no .vscode/mcp.json in this folder
-      }
+      const analysis = await analyzeFolder(this.ctx.config.folder(f).analyzeOptions).catch((error: unknown) => {
+        this.log.error(`reading the MCP files of ${f.name} failed`, error);
+        return undefined;
+      });
+      if (!analysis || offersExport(analysis)) withServers.push(f);
     }
-    const candidates = withFile.length ? withFile : [...folders];
+    const candidates = withServers.length ? withServers : [...folders];
     if (candidates.length === 1) return candidates;
     const picked = await showQuickPick(
       candidates.map((f) => ({ label: f.name, description: f.uri.fsPath, picked: true, folder: f })),

@@ -15,3 +15,8 @@ export function problemMessage(problem: Problem): string {
   const template = problemTemplate(problem.code);
   return template ? translate(template, problem.args) : problem.message;
 }
+
+/** Sentences as one message: a space after each, except after a Chinese full stop (Chinese sentences run on). */
+export function sentences(parts: readonly string[]): string {
+  return parts.reduce((text, part) => (text === '' ? part : /[\u3002\uff01\uff1f\uff1b]$/.test(text) ? `${text}${part}` : `${text} ${part}`), '');
+}

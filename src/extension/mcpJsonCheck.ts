@@ -7,6 +7,7 @@ import { toDiagnostic, type Check, type DiagnosticsOwner, type FileEvent } from 
 import { problemMessage } from './l10n';
 import { fileFolders, folderOfDeclarationIgnore, folderOfMcpJson, mcpJsonUri, sourceOf, sourceUri } from './mcpFiles';
 import { IGNORE_FILE } from '../core/mcp/ignoreRules';
+import { countOf } from '../core/problems/plural';
 
 export interface FolderAnalysis {
   folder: vscode.WorkspaceFolder;
@@ -172,7 +173,7 @@ export class McpJsonCheck implements Check, vscode.Disposable {
     if (unsaved.size) this.lastDocumentUpdateMs = performance.now() - started;
     const result = { folder, analysis, fromDocument: unsaved.size > 0 };
     this.results.set(key, result);
-    this.log.debug(`analysed ${vscode.workspace.asRelativePath(folder.uri)}: ${analysis.servers.length} exportable, ${analysis.rejected.length} refused, ${analysis.problems.length} problems`);
+    this.log.debug(`analysed ${vscode.workspace.asRelativePath(folder.uri)}: ${analysis.servers.length} exportable, ${analysis.rejected.length} refused, ${countOf(analysis.problems.length, 'problem')}`);
     this.changed.fire(result);
   }
 

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { COMMAND } from './commandIds';
+import { problemDocsPath } from './decisions';
 
-/** The explanation page of the problem codes, shipped in the .vsix under this exact path. */
-export const PROBLEM_DOCS_PATH = 'docs/problem-codes.md';
 
 /**
  * The link of a diagnostic's code. A command link rather than a file link: a file link opens
@@ -15,10 +14,11 @@ export function problemLink(code: string): vscode.Uri {
 
 /**
  * Opens the page rendered (the built-in Markdown preview scrolls to a fragment that names a
- * heading), or as text at the heading when the Markdown extension is disabled.
+ * heading), or as text at the heading when the Markdown extension is disabled; the Chinese page
+ * when the editor's display language is Simplified Chinese (its headings are the same codes).
  */
 export async function explainProblem(extensionUri: vscode.Uri, code: unknown): Promise<void> {
-  const page = vscode.Uri.joinPath(extensionUri, ...PROBLEM_DOCS_PATH.split('/'));
+  const page = vscode.Uri.joinPath(extensionUri, ...problemDocsPath(vscode.env.language).split('/'));
   const anchor = typeof code === 'string' && /^[a-z0-9-]+$/.test(code) ? code : '';
   try {
     await vscode.commands.executeCommand('markdown.showPreview', anchor ? page.with({ fragment: anchor }) : page);

@@ -33,6 +33,9 @@ cat > "$PROJECT/.vscode/settings.json" <<JSON
 { "dsh.lsp.servers": { "ts": { "command": "$NODE24", "args": ["$TLS", "--stdio"], "extensions": { ".ts": "typescript" } } } }
 JSON
 printf 'export const x = 1;\n' > "$PROJECT/main.ts"
+# ... and one project skill, which the guide trusts before the session can see it.
+mkdir -p "$PROJECT/.dsh/skills/hello"
+printf -- '---\nname: hello\ndescription: Greets from the project.\n---\nSay hello from the project'"'"'s own skill.\n' > "$PROJECT/.dsh/skills/hello/SKILL.md"
 
 # The guide's blocks, as a script.
 node - "$ROOT/docs/dsh-side.md" "$TMP/guide.sh" <<'JS'
@@ -66,6 +69,9 @@ grep -q "MCP tools in the first request (13): mcp__everything__echo" "$GUIDE_OUT
 grep -q "Called mcp__everything__echo: Echo: hello from dsh-bridge" "$GUIDE_OUT" || fail "the try-it session did not call the echo tool"
 grep -q "Language-server tool in the first request: lsp" "$GUIDE_OUT" || fail "the try-it session's first request had no lsp tool (the language server did not mount)"
 grep -q "Would mount: everything, lsp (ts); would not: none." "$GUIDE_OUT" || fail "doctor did not say the server and the language server would mount"
+grep -q "^Skill root $PROJECT/.dsh/skills (project-dsh)" "$GUIDE_OUT" || fail "skills trust .dsh/skills --workspace did not trust the project's root"
+grep -q "Called lsp (hover main.ts:1:14): .*const x" "$GUIDE_OUT" || fail "the try-it session did not call the language server's hover"
+grep -q "Called skill (hello): .*Say hello from the project's own skill" "$GUIDE_OUT" || fail "the try-it session did not load the trusted project skill"
 if grep -rq "guide-canary-value" "$GUIDE_OUT" "$GUIDE_ERR" "$PROJECT"; then fail "a stored value was printed or written into the project"; fi
 
 # The checks below run in this shell: give it the PATH step 2 of the guide gives the user's.

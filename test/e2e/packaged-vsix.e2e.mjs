@@ -14,11 +14,12 @@ import { screenshotFailuresAndClose } from './hooks.mjs';
 describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
   let editor;
   let vsix;
+  let readmeTargets;
 
   before(async function () {
     const run = createRun('vsix');
     vsix = path.join(run.dir, 'dsh-bridge.vsix');
-    const r = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--no-rewrite-relative-links', '--readme-path', 'README.marketplace.md', '--out', vsix],
+    const r = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--githubBranch', 'main', '--readme-path', 'README.marketplace.md', '--out', vsix],
       { cwd: REPO, encoding: 'utf8', timeout: 120000 });
     assert.equal(r.status, 0, `vsce package failed:\n${r.stdout}\n${r.stderr}`);
     await recompressVsix(vsix); // as `npm run package` ships it
@@ -26,15 +27,22 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     log(`vsix ${vsix}: ${fs.statSync(vsix).size} bytes; files: ${listed.join(' ')}`);
     // The allow-list: nothing but the bundle, the manifest and its strings, the icon, the schema and the docs.
     for (const f of listed) {
-      assert.match(f, /^(dist\/extension\.js|package\.json|package\.nls(\.[\w-]+)?\.json|l10n\/.+\.json|media\/icon\.png|media\/readme\/[\w-]+\.png|media\/walkthrough\/[\w-]+\.md|schemas\/.+|docs\/problem-codes\.md|README\.marketplace\.md|CHANGELOG\.md|LICENSE)$/, `unexpected file in the package: ${f}`);
+      assert.match(f, /^(dist\/extension\.js|package\.json|package\.nls(\.[\w-]+)?\.json|l10n\/.+\.json|media\/icon\.png|media\/walkthrough\/[\w-]+\.(md|svg)|schemas\/.+|docs\/problem-codes(\.zh-cn)?\.md|README\.marketplace\.md|CHANGELOG\.md|LICENSE)$/, `unexpected file in the package: ${f}`);
     }
     // The Marketplace page is the user README, not the developer one.
     const readme = spawnSync('unzip', ['-p', vsix, 'extension/readme.md'], { encoding: 'utf8' }).stdout;
     assert.match(readme, /^# DSH Bridge\n/);
     assert.match(readme, /## Trust modes/);
     assert.doesNotMatch(readme, /npm (install|test|run)/, 'the packaged README talks to developers');
-    // Every picture and page the README links to relatively ships with it.
-    for (const [, target] of readme.matchAll(/\]\(((?:media|docs)\/[^)#]+)/g)) assert.ok(listed.includes(target), `the README links to ${target}, which is not in the package`);
+    // The Extensions view opens only http(s) links from a details page and loads only https
+    // pictures: every picture and page the README names is in the repository, by absolute URL.
+    readmeTargets = [...readme.matchAll(/(!?)\[[^\]]*\]\(([^)\s]+)\)/g)].map(([, image, url]) => ({ image: image === '!', url }));
+    assert.ok(readmeTargets.some((t) => t.image) && readmeTargets.some((t) => /problem-codes\.md$/.test(t.url)), JSON.stringify(readmeTargets));
+    for (const { image, url } of readmeTargets) {
+      const m = new RegExp(`^https://github\\.com/dsh-bridge/dsh-bridge/${image ? 'raw' : 'blob'}/main/(.+)$`).exec(url);
+      assert.ok(m, `the README's ${image ? 'picture' : 'link'} ${url} is not an absolute link into the repository`);
+      assert.ok(fs.existsSync(path.join(REPO, m[1])), `the README names ${m[1]}, which the repository does not have`);
+    }
     // This packs the development bundle (not minified, ~265 KB); `npm run package` (minified)
     // checks its own .vsix against the 200 KiB budget (scripts/recompress-vsix.mjs).
     assert.ok(fs.statSync(vsix).size < 320 * 1024, `the .vsix is ${fs.statSync(vsix).size} bytes`);
@@ -110,5 +118,31 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
       await page.locator('.gettingStartedContainer', { hasText: step }).first().waitFor({ state: 'visible', timeout: 30000 });
     }
     console.log(`      screenshot: ${await editor.screenshot('vsix-walkthrough')}`);
+  });
+
+  it('the installed extension\'s details page shows the README picture and links from the repository, by absolute URL', async function () {
+    const page = editor.page;
+    await editor.runCommand('Extensions: Show Installed Extensions');
+    const entry = page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'DSH Bridge' }).first();
+    await entry.waitFor({ state: 'visible', timeout: 30000 });
+    await entry.click();
+    await page.locator('.extension-editor .name', { hasText: 'DSH Bridge' }).first().waitFor({ timeout: 30000 });
+    // The details are a webview (an iframe in an iframe, outside the editor's DOM): the frame that renders the README.
+    let details;
+    for (const until = Date.now() + 30000; !details;) {
+      for (const frame of page.frames()) {
+        if (await frame.locator('h2', { hasText: 'Trust modes' }).count().catch(() => 0)) details = frame;
+      }
+      if (!details && Date.now() > until) throw new Error('the details page never rendered the README');
+      if (!details) await new Promise((r) => setTimeout(r, 500));
+    }
+    const images = await details.locator('img').evaluateAll((els) => els.map((el) => el.getAttribute('src')));
+    const links = await details.locator('a[href]').evaluateAll((els) => els.map((el) => ({ text: el.textContent.trim(), href: el.getAttribute('href') })));
+    console.log(`      details page: images ${JSON.stringify(images)}; links ${JSON.stringify(links.map((l) => l.href))}`);
+    // What vsce wrote into the packaged README is what the page renders (offline here: the picture itself cannot load).
+    assert.deepEqual(images, readmeTargets.filter((t) => t.image).map((t) => t.url));
+    for (const { url } of readmeTargets.filter((t) => !t.image)) assert.ok(links.some((l) => l.href === url), `the details page has no link to ${url}: ${JSON.stringify(links)}`);
+    assert.deepEqual(links.filter((l) => !/^https:\/\//.test(l.href) && !l.href.startsWith('#')), [], 'a link the details page would not open');
+    console.log(`      screenshot: ${await editor.screenshot('vsix-details-page')}`);
   });
 });

@@ -1,11 +1,14 @@
 // UI flow (code-server + chromium via Playwright) of the "pinned" trust mode on
 // test/fixtures/ws-pinned: the export shows one checklist of every server to review (launch,
-// dangers, the unpinned-launcher note the editor shows too, a short pin), with the full modal
-// review (exact, untruncated launch, env NAMES only, the full pin on request) one click away;
-// approvals are bound to folder + serverName + pin in the host store, unchecked servers are
-// exported unapproved and said so, and a second export asks only about what is not approved;
-// Escape cancels with nothing written. A launch whose argument carries a carriage return, ANSI
-// codes and a bidi override is reviewed with them escaped and the dangers they hid.
+// dangers, the unpinned-launcher note the editor shows too, a short pin), nothing checked, with
+// the full modal review (exact, untruncated launch, env NAMES only, the full pin on request) one
+// click away. A flagged launch (a danger, an unpinned launcher) is asked as VS Code asks before
+// it trusts an MCP server: a warning, Skip the default button, so Enter and Escape never approve
+// it; checked in the list, it gets its full review on OK. Approvals are bound to folder +
+// serverName + pin in the host store, unchecked servers are exported unapproved and said so, and
+// a second export asks only about what is not approved; Escape cancels with nothing written. A
+// launch whose argument carries a carriage return, ANSI codes and a bidi override is reviewed with
+// them escaped and the dangers they hid.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -29,26 +32,52 @@ describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinne
 
   screenshotFailuresAndClose(() => editor);
 
-  it('one review of all servers: a checklist with the full review on demand; approvals bound to the pin; Escape cancels', async function () {
+  /** The open dialog: its text, its icon (warning / info) and the label of the focused button (what Enter presses). */
+  const dialogState = async () => {
+    const text = await editor.dialog();
+    const page = editor.page;
+    const icon = await page.locator(`${DIALOG} .dialog-icon`).first().getAttribute('class');
+    let focused = '';
+    for (let i = 0; i < 20 && !focused; i++) {
+      focused = await page.evaluate(() => (document.activeElement?.closest('.monaco-button') ? document.activeElement.textContent.trim() : ''));
+      if (!focused) await new Promise((r) => setTimeout(r, 100));
+    }
+    return { text, icon: /codicon-(dialog-)?warning\b/.test(icon) ? 'warning' : /codicon-(dialog-)?info\b/.test(icon) ? 'info' : icon, focused };
+  };
+  const dialogGone = () => editor.page.locator(DIALOG).waitFor({ state: 'hidden', timeout: 10000 });
+
+  it('one review of all servers: nothing checked; a flagged launch never one keypress from approval; approvals bound to the pin; Escape cancels', async function () {
     ws = await editor.openWorkspace('ws-pinned');
     const page = editor.page;
     await editor.runCommand('DSH: Export MCP Servers');
 
-    // 1. One checklist of every server to review: dangerous ones unchecked, the unpinned launcher flagged as in the editor.
+    // 1. One checklist of every server to review: NOTHING checked; the dangerous one and the unpinned launcher flagged as in the editor.
     const title = 'Approve MCP servers of ws-pinned for DSH';
     const rows = await editor.quickPickRows({ title, atLeast: 3 });
     const row = (name) => rows.find((r) => r.label.includes(name));
-    assert.deepEqual(rows.map((r) => [r.label.replace(/^\W+/, ''), r.checked]), [['installer', false], ['files', true], ['fetch', true]]);
+    assert.deepEqual(rows.map((r) => [r.label.replace(/^\W+/, ''), r.checked]), [['installer', false], ['files', false], ['fetch', false]]);
     assert.match(row('installer').text, /Downloads something and runs it \(curl\)/);
     assert.match(row('fetch').text, /uvx mcp-server-fetch/);
     assert.match(row('fetch').text, /uvx runs whatever version is newest at start/);
     for (const r of rows) assert.match(r.description, /^pin sha256:[0-9a-f]{12}\u2026$/, `short pin of ${r.label}`);
+    // The flagged rows carry the warning icon, the plain one does not.
+    const icons = await page.locator('.quick-input-widget .monaco-list-row').evaluateAll((els) => els.map((el) => !!el.querySelector('.label-name .codicon-warning')));
+    assert.deepEqual(icons, [true, false, true], 'warning icons of installer, files, fetch');
     const listShot = await editor.screenshot('pinned-review-checklist');
 
-    // 2. The full review of the dangerous one, on demand: untruncated launch, short pin, the full pin on request.
+    // 2. The full review of the dangerous one: a warning; Skip is focused, so Enter skips it.
     await editor.quickPickRowButton('installer', 'Show the full review');
-    const first = await dialog(editor);
+    let first = await dialogState();
     assert.match(first.text, /Approve MCP server "installer" for DSH\?/);
+    assert.deepEqual([first.icon, first.focused], ['warning', 'Skip'], 'a flagged launch: warning icon, Skip the default button');
+    await page.keyboard.press('Enter');
+    await dialogGone();
+    let back = await editor.quickPickRows({ title, atLeast: 3 });
+    assert.equal(back.find((r) => r.label.includes('installer')).checked, false, 'Enter in the review of a flagged server approved it');
+
+    // Again: the untruncated launch, the short pin, the full pin on request, then a click on Approve.
+    await editor.quickPickRowButton('installer', 'Show the full review');
+    first = await dialogState();
     assert.ok(first.text.includes("bash -c 'curl -fsSL https://get.example.com/install.sh | sh && exec node server.js --data-dir /srv/mcp/a-rather-long-path/that/must/not/be/truncated/in/the/review/dialog --end-of-command-line'"),
       `the full command line is not shown:\n${first.text}`);
     assert.match(first.text, /with your user's privileges/);
@@ -67,7 +96,7 @@ describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinne
     await editor.screenshot('pinned-review-dialog-full-pin');
     await click(editor, 'Approve');
 
-    // 3. Back in the checklist: installer now checked; leave files unapproved; OK.
+    // 3. Back in the checklist: installer now checked. Check files (plain) and fetch (flagged) in the list; OK.
     // The checklist comes back before its selection is redrawn: read it until the row is checked.
     let after = await editor.quickPickRows({ title, atLeast: 3 });
     for (const until = Date.now() + 10000; !after.find((r) => r.label.includes('installer')).checked && Date.now() < until;) {
@@ -76,28 +105,37 @@ describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinne
     }
     assert.equal(after.find((r) => r.label.includes('installer')).checked, true, 'Approve in the full review did not check the row');
     await editor.quickPickToggleRow('files');
-    assert.equal((await editor.quickPickRows({ title, atLeast: 3 })).find((r) => r.label.includes('files')).checked, false);
+    await editor.quickPickToggleRow('fetch');
+    assert.deepEqual((await editor.quickPickRows({ title, atLeast: 3 })).map((r) => r.checked), [true, true, true]);
     await editor.acceptQuickInput();
+
+    // 4. fetch was checked in the list, never reviewed: its full review comes first, and Enter skips it.
+    const fetchReview = await dialogState();
+    assert.match(fetchReview.text, /Approve MCP server "fetch" for DSH\?/);
+    assert.match(fetchReview.text, /uvx runs whatever version is newest at start/);
+    assert.deepEqual([fetchReview.icon, fetchReview.focused], ['warning', 'Skip']);
+    console.log(`      screenshot: ${await editor.screenshot('pinned-review-flagged-on-ok')}`);
+    await page.keyboard.press('Enter');
 
     const declFile = await editor.waitForWorkspaceFile('.dsh/declaration.json');
     const decl = JSON.parse(fs.readFileSync(declFile, 'utf8'));
     assert.deepEqual(decl.servers.map((s) => s.serverName), ['installer', 'files', 'fetch']);
     const record = JSON.parse(fs.readFileSync(folderRecord(editor.run.dshHome, ws), 'utf8'));
-    assert.deepEqual(record.approvals, [{ serverName: 'installer', pin: decl.servers[0].pin }, { serverName: 'fetch', pin: decl.servers[2].pin }]);
+    assert.deepEqual(record.approvals, [{ serverName: 'installer', pin: decl.servers[0].pin }, { serverName: 'files', pin: decl.servers[1].pin }]);
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(editor.run.dshHome, 'bridge', 'settings.json'), 'utf8')), { version: 1, trustMode: 'pinned' });
     // The skipped approval is said, in the notification and in the status bar.
-    await editor.waitForNotification(/^Exported 3 MCP servers to DSH\. files is not approved: DSH will ask before it starts it\.$/);
+    await editor.waitForNotification(/^Exported 3 MCP servers to DSH\. fetch is not approved: DSH will ask before it starts it\.$/);
     await editor.statusBarItem('dsh-bridge.status', { text: /DSH: not approved/ });
     console.log(`      screenshot: ${await editor.screenshot('pinned-status-not-approved')}`);
 
-    // 4. Again: only the unapproved server is reviewed (one server: the modal); Escape cancels the whole export.
+    // 5. Again: only the unapproved (flagged) server is reviewed, in the modal; Escape cancels the whole export.
     const before = fs.readFileSync(declFile, 'utf8');
     await editor.runCommand('DSH: Export MCP Servers');
-    const again = await dialog(editor);
-    assert.match(again.text, /Approve MCP server "files" for DSH\?/);
-    await page.locator(`${DIALOG} .dialog-buttons .monaco-button`).first().focus();
+    const again = await dialogState();
+    assert.match(again.text, /Approve MCP server "fetch" for DSH\?/);
+    assert.deepEqual([again.icon, again.focused], ['warning', 'Skip']);
     await page.keyboard.press('Escape');
-    await page.locator(DIALOG).waitFor({ state: 'hidden', timeout: 10000 });
+    await dialogGone();
     await editor.waitForNotification(/Export cancelled: nothing was written/);
     assert.equal(fs.readFileSync(declFile, 'utf8'), before);
     assert.deepEqual(JSON.parse(fs.readFileSync(folderRecord(editor.run.dshHome, ws), 'utf8')).approvals, record.approvals);

@@ -6,7 +6,9 @@
 //  1. the extension-host suite test/integration/restricted/ runs in that window (hostTests):
 //     diagnostics work, commands invoked programmatically refuse to export or prompt, export on
 //     save stays off, nothing is written, skill files are not read;
-//  2. the command palette: the export and input commands are hidden, verify and logs offered.
+//  2. the command palette: the export and input commands are hidden, verify and logs offered;
+//  3. (another editor, the installed .vsix) Review Skill Roots on a folder with a skill root says
+//     discovery waits for Workspace Trust; once trusted, it lists the root.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -56,5 +58,49 @@ describe('e2e: Restricted Mode (Workspace Trust on, folder not trusted)', functi
     await editor.screenshot('restricted-palette');
     await editor.page.keyboard.press('Escape');
     assert.ok(!fs.existsSync(path.join(ws, '.dsh')));
+  });
+});
+
+describe('e2e: Review Skill Roots in Restricted Mode says discovery waits for Workspace Trust', function () {
+  let editor;
+
+  before(async function () {
+    editor = await startEditor({ workspaceTrust: true });
+  });
+
+  screenshotFailuresAndClose(() => editor);
+
+  it('a folder with a skill root, not trusted: the review names the wait for trust, not "no root exists"; trusting it lists the root', async function () {
+    await editor.openWorkspace('ws-problems', {
+      prepare: (folder) => {
+        fs.mkdirSync(path.join(folder, '.git'));
+        fs.mkdirSync(path.join(folder, '.dsh', 'skills', 'helper'), { recursive: true });
+        fs.writeFileSync(path.join(folder, '.dsh', 'skills', 'helper', 'SKILL.md'), '---\nname: helper\ndescription: A skill.\n---\nBody.\n');
+      },
+    });
+    await editor.runCommand('DSH: Review Skill Roots');
+    const note = await editor.waitForNotification(/Skill roots are discovered once you trust this workspace/);
+    assert.match(note, /Restricted Mode DSH Bridge does not read its files, SKILL\.md included/);
+    assert.doesNotMatch(note, /none of \.dsh\/skills/);
+    await editor.notifications({ keepOpen: true });
+    console.log(`      screenshot: ${await editor.screenshot('restricted-review-skill-roots')}`);
+    await editor.runCommand('Notifications: Hide Notifications');
+
+    // Trusted, the same command lists the root.
+    await editor.runCommand('Workspaces: Manage Workspace Trust');
+    const trust = editor.page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ }).first();
+    await trust.waitFor({ state: 'visible', timeout: 30000 });
+    await trust.click();
+    const rows = await (async () => {
+      for (const until = Date.now() + 60000; ;) {
+        await editor.runCommand('DSH: Review Skill Roots');
+        const listed = await editor.quickPickRows({ title: 'DSH Skill Roots', timeout: 5000 }).catch(() => undefined);
+        if (listed) return listed;
+        if (Date.now() > until) throw new Error('the trusted workspace\'s skill root was never listed');
+      }
+    })();
+    assert.ok(rows.some((r) => /\.dsh\/skills/.test(r.label) && /helper/.test(r.text)), JSON.stringify(rows));
+    console.log(`      screenshot: ${await editor.screenshot('trusted-review-skill-roots')}`);
+    await editor.page.keyboard.press('Escape');
   });
 });

@@ -39,6 +39,19 @@ describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, 
     console.log(`      diagnostic: ${row.message}`);
     console.log(`      screenshot: ${await editor.screenshot('zh-cn-diagnostic')}`);
 
+    // Its code links to the Chinese page of the problem codes, shipped in the .vsix, at its heading.
+    const page = editor.page;
+    const link = page.locator('.markers-panel .monaco-list-row').getByText('unsupported-transport', { exact: true }).first();
+    await link.click();
+    await page.locator('.tab.active', { hasText: /problem-codes\.zh-cn\.md/ }).waitFor({ timeout: 30000 });
+    const preview = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    await preview.locator('[id="unsupported-transport"]').waitFor({ state: 'visible', timeout: 30000 });
+    const explained = await preview.locator('body').innerText();
+    assert.ok(explained.includes(zh(template, { transport: '*transport*' }).replace(/\*/g, '')), 'the page does not explain the code in Chinese');
+    assert.match(explained, /快速修复/);
+    console.log(`      screenshot: ${await editor.screenshot('zh-cn-problem-code-page')}`);
+    await page.keyboard.press('Control+w');
+
     const exportTitle = `DSH: ${nls['command.export']}`;
     const titles = await editor.paletteTitles('DSH', { waitFor: exportTitle, keepOpen: true });
     assert.ok(titles.includes(exportTitle), `"${exportTitle}" not in ${JSON.stringify(titles)}`);
@@ -52,7 +65,9 @@ describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, 
 
     await editor.runCommand(exportTitle);
     await editor.waitForWorkspaceFile('.dsh/declaration.json');
-    const expected = `${zh('Exported 1 MCP server to DSH.')} ${zh('1 server was refused: see Problems.')}`;
+    // Chinese sentences run on: no space after the full stop (nor before a number).
+    const expected = `${zh('Exported 1 MCP server to DSH.')}${zh('1 server was refused: see Problems.')}`;
+    assert.doesNotMatch(expected, /[\u3002\uff1a] | \d/);
     const note = await editor.waitForNotification(new RegExp(`^${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
     assert.match(note, CJK);
     const bar = await editor.statusBarItem('dsh-bridge.status', { text: new RegExp(zh('DSH: {0} refused', { 0: 1 })) });
@@ -98,6 +113,8 @@ describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, 
     const text = (await item.innerText()).replace(/\s+/g, ' ');
     assert.match(text, CJK);
     assert.ok(text.includes(nls['config.trustMode'].replace(/`/g, '').slice(0, 40)), `the description is not the Chinese one: ${text}`);
+    // It says what the mode means for the user, not where the bridge keeps it.
+    assert.doesNotMatch(text, /dsh-bridge trust|主目录|host store/);
     // The settings' table of contents lists the category by its Chinese title.
     await page.locator('.settings-editor .settings-toc-container', { hasText: nls['config.category.trust'] }).first().waitFor({ timeout: 10000 });
     console.log(`      setting: ${text.slice(0, 200)}`);

@@ -50,7 +50,7 @@ export async function packagedVsix() {
   if (packaged && fs.existsSync(packaged)) return packaged;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dshb-vsix-'));
   const out = path.join(dir, 'dsh-bridge.vsix');
-  const r = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--no-rewrite-relative-links', '--readme-path', 'README.marketplace.md', '--out', out],
+  const r = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--githubBranch', 'main', '--readme-path', 'README.marketplace.md', '--out', out],
     { cwd: REPO, encoding: 'utf8', timeout: 180000 });
   if (r.status !== 0 || !fs.existsSync(out)) throw new HarnessError(`vsce package failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
   // As `npm run package` ships it: the entries re-deflated with zopfli.

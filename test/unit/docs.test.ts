@@ -17,6 +17,22 @@ describe('docs and generated files stay in sync with the code', () => {
     assert.match(readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8'), /^!docs\/problem-codes\.md$/m);
   });
 
+  it('docs/problem-codes.zh-cn.md explains every code in Simplified Chinese (templates as translated for the editor, every fix) and ships in the .vsix', () => {
+    const zh = readFileSync(path.join(ROOT, 'docs/problem-codes.zh-cn.md'), 'utf8');
+    const bundle = JSON.parse(readFileSync(path.join(ROOT, 'l10n/bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
+    for (const { codes } of PROBLEM_CATALOG) {
+      for (const [code, [, template]] of Object.entries(codes)) {
+        const entry = zh.split(`### \`${code}\`\n\n`)[1]?.split('\n### ')[0];
+        assert.ok(entry, `no heading for ${code}`);
+        assert.ok(entry.includes(bundle[template].replace(/\{(\w+)\}/g, '*$1*')), `${code}: not the editor's Chinese message`);
+      }
+    }
+    const english = readFileSync(path.join(ROOT, 'docs/problem-codes.md'), 'utf8');
+    assert.equal(zh.split('\n### ').length, english.split('\n### ').length);
+    assert.doesNotMatch(zh, /\n(Quick fix|Replace|Rename|Remove|Fix|Use|Pin|Split|Move|Delete|Nothing to do)\b/, 'an English fix on the Chinese page');
+    assert.match(readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8'), /^!docs\/problem-codes\.zh-cn\.md$/m);
+  });
+
   it('schemas/declaration.schema.json is what the zod model generates', () => {
     const committed = JSON.parse(readFileSync(path.join(ROOT, 'schemas/declaration.schema.json'), 'utf8'));
     const generated = z.toJSONSchema(DeclarationSchema, { target: 'draft-7' }) as Record<string, unknown>;

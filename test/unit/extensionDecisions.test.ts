@@ -1,5 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { changedConcerns, declarationState, folderState, inputIndexKey, inputSecretKey, keepForDocument, statusHeadline, type FolderFacts } from '../../src/extension/decisions';
+import { changedConcerns, declarationState, folderExportOutcome, folderState, inputIndexKey, inputSecretKey, keepForDocument, offersExport, problemDocsPath, statusHeadline, type FolderFacts } from '../../src/extension/decisions';
+import { analyzeFolder } from '../../src/core/app/export';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 
 describe('extension decisions (vscode-free)', () => {
   it('declarationState: names what the declaration is (another key, another folder, changed), the most specific wins', () => {
@@ -85,5 +89,48 @@ describe('extension decisions (vscode-free)', () => {
     assert.equal(keepForDocument('invalid-json', true), false);
     assert.equal(keepForDocument('invalid-json', false), true);
     assert.equal(keepForDocument('unsupported-transport', true), true);
+  });
+
+  describe('offersExport and folderExportOutcome: which folders the export offers, what came of each', () => {
+    let root: string;
+    before(() => { root = mkdtempSync(path.join(os.tmpdir(), 'dshb-offers-')); });
+    after(() => rmSync(root, { recursive: true, force: true }));
+    const folderWith = (name: string, files: Record<string, string>) => {
+      const folder = path.join(root, name);
+      mkdirSync(folder, { recursive: true });
+      for (const [rel, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(folder, rel)), { recursive: true });
+        writeFileSync(path.join(folder, rel), text);
+      }
+      return folder;
+    };
+    const offered = async (folder: string, codeWorkspaceFile?: string) => offersExport(await analyzeFolder({ folder, folderName: path.basename(folder), userHome: os.homedir(), ...(codeWorkspaceFile ? { codeWorkspaceFile } : {}) }));
+
+    it('offers a folder whose servers come from any file VS Code runs them from, or whose file has errors; not one without servers', async () => {
+      const server = '{"command": "node", "args": ["s.js"]}';
+      assert.equal(await offered(folderWith('vscode', { '.vscode/mcp.json': `{"servers": {"a": ${server}}}` })), true);
+      assert.equal(await offered(folderWith('claude', { '.mcp.json': `{"mcpServers": {"a": ${server}}}` })), true);
+      assert.equal(await offered(folderWith('container', { '.devcontainer/devcontainer.json': `{"customizations": {"vscode": {"mcp": {"servers": {"a": ${server}}}}}}` })), true);
+      assert.equal(await offered(folderWith('refused', { '.vscode/mcp.json': '{"servers": {"a": {"type": "sse", "url": "https://x.example/sse"}}}' })), true);
+      assert.equal(await offered(folderWith('broken', { '.vscode/mcp.json': '{"servers": {' })), true);
+      const plain = folderWith('plain', { 'README.md': 'no MCP file' });
+      assert.equal(await offered(plain), false);
+      assert.equal(await offered(folderWith('empty', { '.vscode/mcp.json': '{"servers": {}}' })), false);
+      const workspaceFile = path.join(root, 'w.code-workspace');
+      writeFileSync(workspaceFile, `{"folders": [{"path": "plain"}], "settings": {"mcp": {"servers": {"shared": ${server}}}}}`);
+      assert.equal(await offered(plain, workspaceFile), true, 'servers from the workspace file alone');
+    });
+
+    it('names what came of a folder: exported, nothing to export, failed', () => {
+      assert.equal(folderExportOutcome({ usable: true, servers: 2 }), 'exported');
+      assert.equal(folderExportOutcome({ usable: true, servers: 0 }), 'nothing-to-export');
+      assert.equal(folderExportOutcome({ usable: false, servers: 0 }), 'failed');
+    });
+  });
+
+  it('links a problem code to its explanation in the editor\'s language: Simplified Chinese, else English', () => {
+    assert.equal(problemDocsPath('zh-cn'), 'docs/problem-codes.zh-cn.md');
+    assert.equal(problemDocsPath('zh-Hans'), 'docs/problem-codes.zh-cn.md');
+    for (const language of ['en', 'zh-tw', 'de', '']) assert.equal(problemDocsPath(language), 'docs/problem-codes.md');
   });
 });

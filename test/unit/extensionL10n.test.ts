@@ -31,6 +31,22 @@ function messageKeys(): string[] {
 
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
+/** A Chinese character or a Chinese (full-width) punctuation mark. */
+const CJK = '[\\p{Script=Han}\\u3000-\\u303f\\uff01-\\uff1f\\u201c\\u201d]';
+/** A placeholder that a number fills: named as one, or followed by a measure word (3 个服务器, 第 2 行). */
+const COUNT = '\\{(?:count|limit|max|size|index|line|column)\\}|\\{\\w+\\}(?= *(?:[个项次条种行秒层]|字节))|(?<=第 *)\\{\\w+\\}';
+// "DSH: " is a command's category as VS Code shows it in the palette, in both languages.
+const TYPOGRAPHY: Array<[string, RegExp]> = [
+  ['ASCII punctuation in a Chinese sentence', new RegExp(`\\p{Script=Han}[,:;]|(?<!DSH)[,:;] ?\\p{Script=Han}|\\p{Script=Han}\\.(?![.\\w/])|\\p{Script=Han}[()]|[()]\\p{Script=Han}`, 'u')],
+  ['a space between Chinese and a number', new RegExp(`${CJK} +(\\d|${COUNT})|(\\d|${COUNT}) +${CJK}`, 'u')],
+  ['a space beside Chinese punctuation', /[\uff0c\u3002\uff1a\uff1b\uff08\uff09\u3001\u201c] | [\uff0c\u3002\uff1a\uff1b\uff09\u3001\u201d]/u],
+];
+
+/** What is wrong with the typography of one zh-CN string (empty: nothing). */
+function chineseTypography(text: string): string[] {
+  return TYPOGRAPHY.filter(([, re]) => re.test(text)).map(([why]) => why);
+}
+
 describe('extension l10n (English + Simplified Chinese)', () => {
   const bundle = json('l10n/bundle.l10n.zh-cn.json');
 
@@ -50,9 +66,11 @@ describe('extension l10n (English + Simplified Chinese)', () => {
     assert.deepEqual(keys.filter((k) => /\b1 \w+s\b/.test(k) && !/\b1 (is|was)\b/.test(k)), []);
     assert.deepEqual(keys.filter((k) => /\(\{\d\} refused\)/.test(k)), []);
     // A message about a count has its singular sibling: "{0} servers ..." next to "1 server ...".
-    for (const k of keys.filter((x) => /\{0\} (MCP )?(server|input value)s\b/.test(x))) {
-      const one = k.replace(/\{0\} ((?:MCP )?)(server|input value)s\b/, '1 $1$2').replace(/\bwere\b/, 'was');
-      assert.ok(keys.includes(one) || keys.some((x) => x.startsWith(one.slice(0, 12))), `no singular form next to "${k}" (looked for "${one}")`);
+    const shape = (x: string) => x.replace(/\{\d\}/g, '{}');
+    const shapes = keys.map(shape);
+    for (const k of keys.filter((x) => /\{0\} (MCP )?(server|input value|skill|skill file)s\b/.test(x))) {
+      const one = shape(k.replace(/\{0\} ((?:MCP )?)(server|input value|skill|skill file)s\b/, '1 $1$2').replace(/\bwere\b/, 'was'));
+      assert.ok(shapes.includes(one) || shapes.some((x) => x.startsWith(one.slice(0, 12))), `no singular form next to "${k}" (looked for "${one}")`);
     }
   });
 
@@ -67,6 +85,12 @@ describe('extension l10n (English + Simplified Chinese)', () => {
     const used = [...read('package.json').matchAll(/"%([\w.]+)%"/g)].map((m) => m[1]);
     assert.ok(used.length > 10);
     assert.deepEqual(used.filter((k) => !(k in en)), []);
+  });
+
+  it('writes Chinese sentences with Chinese punctuation and no space between Chinese and a number', () => {
+    const zh = { ...bundle, ...json('package.nls.zh-cn.json') };
+    const offenders = Object.entries(zh).flatMap(([key, value]) => chineseTypography(value).map((why) => `${why} in ${JSON.stringify(value)} (key ${JSON.stringify(key)})`));
+    assert.deepEqual(offenders, []);
   });
 
   it('declares the l10n folder in the manifest', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { findDangers, reviewLaunch, reviewLines, shellQuote } from '../../src/core/mcp/launchReview';
+import { findDangers, isFlagged, reviewLaunch, reviewLines, shellQuote } from '../../src/core/mcp/launchReview';
 import { templateText } from '../../src/core/declaration/template';
 import { visibleLine } from '../../src/core/json/visibleText';
 import { analyze } from './helpers';
@@ -36,6 +36,19 @@ describe('launchReview', () => {
     assert.deepEqual(r.headerNames, ['Authorization']);
     assert.ok(!JSON.stringify(r).includes('Bearer'));
     assert.deepEqual(r.dangers.map((d) => d.code), ['insecure-url']);
+  });
+
+  it('flags a launch with a danger or an unpinned launcher, never a plain or pinned one (the review never starts it checked)', () => {
+    const flagged = (entry: unknown) => isFlagged(reviewLaunch(server(entry)));
+    assert.deepEqual(reviewLaunch(server({ command: 'uvx', args: ['mcp-server-fetch'] })).unpinned, { launcher: 'uvx', hint: 'mcp-server-fetch==<version>' });
+    assert.equal(flagged({ command: 'uvx', args: ['mcp-server-fetch'] }), true);
+    assert.equal(flagged({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] }), true);
+    assert.equal(flagged({ command: 'docker', args: ['run', '-i', 'mcp/fetch'] }), true);
+    assert.equal(flagged({ command: 'bash', args: ['-c', 'node server.js'] }), true);
+    assert.equal(flagged({ command: 'node', args: ['files.js'] }), false);
+    assert.equal(flagged({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything@2026.8.31'] }), false);
+    assert.equal(flagged({ type: 'http', url: 'https://mcp.example.com/x' }), false);
+    assert.equal(reviewLaunch(server({ command: 'node', args: ['files.js'] })).unpinned, undefined);
   });
 
   const cases: Array<[string, string[], string[]]> = [

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { gateFolderSkills } from '../../src/core/app/sections';
 import { hashSkillRoot, skillBody } from '../../src/core/skills/skills';
@@ -132,6 +133,25 @@ describe('CLI: skills, verify\'s DSH outlook, approve lsp (dist/cli.js)', functi
     const after = JSON.parse(run(p, ['skills', 'list', '--json']).stdout);
     assert.equal(after.roots[1].trust, 'untrusted');
     assert.equal(run(p, ['skills']).code, 2);
+  });
+
+  it('a relative root is the workspace folder\'s (--workspace), not one of the directory the CLI runs in', () => {
+    const p = project();
+    assert.equal(path.relative(p.folder, p.agents), path.join('.agents', 'skills'));
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'dshb-cwd-'));
+    try {
+      const inElsewhere = (args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--workspace', p.folder], { cwd: elsewhere, env: { ...process.env, DSH_HOME: p.home, DSH_AGENTS_HOME: p.agentsHome }, encoding: 'utf8' });
+      const trusted = inElsewhere(['skills', 'trust', '.agents/skills']);
+      assert.equal(trusted.status, 0, trusted.stderr);
+      assert.ok(trusted.stdout.includes(`Skill root ${p.agents} (project-agents)`), trusted.stdout);
+      assert.equal(JSON.parse(run(p, ['skills', 'list', '--json']).stdout).roots[1].trust, 'trusted');
+      const distrusted = inElsewhere(['skills', 'distrust', '.agents/skills']);
+      assert.equal(distrusted.status, 0, distrusted.stderr);
+      assert.match(distrusted.stdout, /is no longer trusted/);
+      assert.equal(JSON.parse(run(p, ['skills', 'list', '--json']).stdout).roots[1].trust, 'untrusted');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('verify says what a DSH session in the folder gets (MCP servers, language servers, skills); approve lsp records the section pin', () => {

@@ -1,5 +1,5 @@
 import type { DeclaredServer } from '../declaration/declarationModel';
-import { isLoaderVariable } from './securityLint';
+import { findUnpinnedLauncher, isLoaderVariable } from './securityLint';
 import { templateText } from '../declaration/template';
 import { formatMessage } from '../problems/problems';
 import { findHiddenCharacters, visibleLine } from '../json/visibleText';
@@ -52,6 +52,16 @@ export interface LaunchReview {
   envFileNames: string[];
   headerNames: string[];
   dangers: Danger[];
+  /** A launcher that runs whatever version is newest at start (`npx pkg`, `uvx pkg`, an untagged image): problem `unpinned-package`. */
+  unpinned?: { launcher: string; hint: string };
+}
+
+/**
+ * A launch the user must read before approving it: a danger, or a launcher whose code can change
+ * under the same pin. It never starts checked in a review and is never one keypress from approval.
+ */
+export function isFlagged(review: LaunchReview): boolean {
+  return review.dangers.length > 0 || review.unpinned !== undefined;
 }
 
 /** POSIX-shell quoting for display, so that the line shows where each argument starts and ends. */
@@ -179,6 +189,7 @@ export function reviewLaunch(server: DeclaredServer): LaunchReview {
     const envFileNames = server.envFileNames ?? [];
     // Declared or from the envFile, a variable that redirects code loading is shown the same way.
     const loaders = [...new Set([...Object.keys(server.env), ...envFileNames].filter(isLoaderVariable))];
+    const unpinned = findUnpinnedLauncher(command, args);
     return {
       ...common,
       launch: visibleLine([command, ...args].map(shellQuote).join(' ')),
@@ -188,6 +199,7 @@ export function reviewLaunch(server: DeclaredServer): LaunchReview {
       envFileNames: names(envFileNames),
       headerNames: [],
       dangers: [...(loaders.length ? [{ code: 'loader-variable' as const, token: visibleLine(loaders.join(', ')) }] : []), ...findDangers(command, args)],
+      ...(unpinned ? { unpinned: { launcher: unpinned.launcher, hint: visibleLine(unpinned.hint) } } : {}),
     };
   }
   const url = templateText(server.url);

@@ -3,6 +3,7 @@ import { LSP_PROBLEM_CODES, LSP_SETTING, validateLspServers, type LspValidation 
 import { placeSettingProblems } from '../../core/settings/settingsFile';
 import { createPathResolver } from '../../core/node/commandPath';
 import type { Problem } from '../../core/problems/problems';
+import { countOf } from '../../core/problems/plural';
 import { fileFolders } from '../mcpFiles';
 import { diagnosticsByFile, type DiagnosticsOwner } from '../diagnostics';
 import type { ChangedConcerns } from '../decisions';
@@ -81,7 +82,7 @@ export class LspSettingsCheck extends SettingsFileCheck {
       results.set(folder.uri.toString(), { folder, value, validation, unplaced });
       const servers = Object.keys(validation.servers).length;
       if (validation.problems.length || servers) {
-        this.log.info(`dsh.lsp.servers for ${folder.name}: ${servers} valid, registers ${validation.registersAll ? 'all' : 'none'}, ${validation.problems.length} problems (${unplaced} not placed in a settings file)`);
+        this.log.info(`dsh.lsp.servers for ${folder.name}: ${servers} valid, registers ${validation.registersAll ? 'all' : 'none'}, ${countOf(validation.problems.length, 'problem')} (${unplaced} not placed in a settings file)`);
       }
     }
     if (!isCurrent()) return;

@@ -98,6 +98,14 @@ export class SkillReview {
   }
 
   private async interactive(): Promise<ReviewResult> {
+    // Restricted Mode: discovery has not read the workspace, so "no root" would be untrue.
+    if (!vscode.workspace.isTrusted) {
+      const manage = vscode.l10n.t('Manage Workspace Trust');
+      void showInformation(
+        vscode.l10n.t('Skill roots are discovered once you trust this workspace: in Restricted Mode DSH Bridge does not read its files, SKILL.md included.'), manage,
+      ).then((c) => { if (c === manage) void vscode.commands.executeCommand('workbench.trust.manage'); });
+      return this.result('restricted');
+    }
     const views = this.roots.roots();
     if (views.length === 0) {
       void showInformation(vscode.l10n.t('DSH loads no skill root here: none of .dsh/skills, .agents/skills, the custom roots or the user roots exists.'));
@@ -109,9 +117,9 @@ export class SkillReview {
         view,
         label: `${ICON[view.trust]} ${tilde(view.root.path)}`,
         description: `${kindWord(view.root.kind)} \u00b7 ${view.gated ? trustWord(view.trust) : vscode.l10n.t('your own, not gated')}`,
-        detail: kept.length
-          ? vscode.l10n.t('{0} skills: {1}', kept.length, kept.map((c) => c.analysis.skill!.name).join(', '))
-          : vscode.l10n.t('no skill that DSH loads'),
+        detail: kept.length === 0 ? vscode.l10n.t('no skill that DSH loads')
+          : kept.length === 1 ? vscode.l10n.t('1 skill: {0}', kept[0].analysis.skill!.name)
+            : vscode.l10n.t('{0} skills: {1}', kept.length, kept.map((c) => c.analysis.skill!.name).join(', ')),
       };
     }), { title: vscode.l10n.t('DSH Skill Roots'), placeHolder: vscode.l10n.t('Pick a root to see its skills and trust or distrust it'), matchOnDetail: true, ignoreFocusOut: true });
     if (!picked) return this.result('cancelled');

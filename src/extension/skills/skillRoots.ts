@@ -12,6 +12,7 @@ import { SKILL_PROBLEM_CODES } from '../../core/skills/skillCodes';
 import { SCAN_CODES } from '../../core/scan/scanCodes';
 import type { SkillTrustState } from '../../core/declaration/declarationModel';
 import { fileFolders } from '../mcpFiles';
+import { countOf } from '../../core/problems/plural';
 import { COMMAND } from '../commandIds';
 import type { Ctx } from '../ctx';
 import type { ChangedConcerns } from '../decisions';
@@ -132,7 +133,7 @@ export class SkillRoots implements Check, vscode.Disposable {
     this.updateWatchers();
     this.updateStatus();
     const views = this.roots();
-    this.log.info(`skill roots: ${views.map((v) => `${v.root.kind} ${v.root.path} (${v.trust}, ${v.root.candidates.length} files)`).join('; ') || 'none'}; ${problems.length} problems`);
+    this.log.info(`skill roots: ${views.map((v) => `${v.root.kind} ${v.root.path} (${v.trust}, ${countOf(v.root.candidates.length, 'file')})`).join('; ') || 'none'}; ${countOf(problems.length, 'problem')}`);
   }
 
   /** What the scan does with a skill: withheld, accepted at its pin, or nothing (no error). */
@@ -217,7 +218,8 @@ export class SkillRoots implements Check, vscode.Disposable {
       this.item.text = `$(verified) ${vscode.l10n.t('DSH skills: trusted')}`;
       this.item.backgroundColor = undefined;
     }
-    const lines = views.map((v) => `- \`${v.root.path}\`: ${v.gated ? trustWord(v.trust) : vscode.l10n.t('your own, not gated')} (${vscode.l10n.t('{0} skill files', v.root.candidates.length)})`);
+    const files = (n: number) => (n === 1 ? vscode.l10n.t('1 skill file') : vscode.l10n.t('{0} skill files', n));
+    const lines = views.map((v) => `- \`${v.root.path}\`: ${v.gated ? trustWord(v.trust) : vscode.l10n.t('your own, not gated')} (${files(v.root.candidates.length)})`);
     const withheld = this.withheldByFolder().filter((f) => f.withheld.length > 0)
       .map((f) => `- ${vscode.l10n.t('Withheld from DSH sessions in {0}: {1}', path.basename(f.folder), f.withheld.map((w) => w.name).join(', '))}`);
     // Paths and skill names come from the disk and SKILL.md files: each line shown escaped.
