@@ -1,177 +1,37 @@
-// Writes docs/problem-codes.md from the code catalog, so every code the editor links to has a
-// heading there, and docs/problem-codes.zh-cn.md from the same catalog in Simplified Chinese (the
-// templates as l10n/bundle.l10n.zh-cn.json translates them, the fixes from problem-fixes.zh-cn.ts).
-// Both pages ship in the .vsix under the same paths (the link target must exist in the installed
-// extension, whose README is renamed by the packager). `--check` exits 1 when a page is out of date.
+// Writes docs/problem-codes.md and docs/problem-codes.zh-cn.md (src/core/app/problemCodesPage.ts:
+// every code of the catalog with what to do about it; in Chinese, every text as
+// l10n/bundle.l10n.zh-cn.json translates it), so the repository has the pages the diagnostics'
+// code links open; the editor writes the same page, in its display language, into its storage when
+// a code is clicked. `--check` exits 1 when a page is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { PROBLEM_CATALOG } from '../src/core/app/problemCatalog';
-import { FIXES_ZH } from './problem-fixes.zh-cn';
-
-/** What to do about a code, where the message alone does not say it. */
-const FIXES: Record<string, string> = {
-  'invalid-json': 'Fix the syntax at the marked position. Until then nothing is exported and the previous declaration is reported stale: a half-written entry never launches.',
-  'duplicate-key': 'Delete one of the two definitions. JSON readers disagree about which one wins, so the whole server is refused until only one is left; a duplicated `servers` or `inputs` at the top makes the whole file unusable (nothing is exported), and both occurrences are marked.',
-  'too-deep': 'Flatten the value: no MCP configuration needs this depth. Every reader of the bridge checks depth first, so a hostile file cannot exhaust the stack.',
-  'reserved-key': 'Rename the variable or header. `__proto__`, `constructor` and `prototype` are refused rather than passed on, because JavaScript readers on the way (schema checks, DSH) may drop or misread them.',
-  'env-file-unreadable': 'Create the file (or fix its path) and export again. The export reads the envFile to sign its content: a later edit makes the declaration stale, and in the pinned mode asks for a new approval.',
-  'env-file-unpinnable': 'Write the envFile path so that it is known at export: a literal path, or one built with `${workspaceFolder}` or `${userHome}`.',
-  'too-many-servers': 'Split the configuration; 512 servers is far beyond what a session can use.',
-  'value-too-long': 'Move large data into a file the server reads.',
-  'wrong-root-key': 'Quick fix: rename `mcpServers` to `servers`, or, when `servers` exists too, move the entries into it (what VS Code itself does to the file: an entry of `mcpServers` replaces one of the same name in `servers`). Until then the bridge exports what VS Code runs.',
-  'wrong-dialect': 'Quick fix: rename `servers` to `mcpServers`. `.mcp.json` is Claude Code\'s file (VS Code reads it too); VS Code\'s own format with `servers` and `inputs` belongs in `.vscode/mcp.json`.',
-  'shadowed-server': 'Rename one of the two servers, or remove the one you do not want. A name belongs to its first definition in VS Code\'s order (`.vscode/mcp.json`, `.mcp.json`, the `.code-workspace` file, the dev container configuration; in a file, its entries in order), compared ignoring case, even when that one is refused (an `sse` server, say): VS Code disables the later ones (`chat.mcp.collisionBehavior` "disable", its default), and the bridge exports none of them. In one file a `mcpServers` entry replaces a `servers` entry of the same name, as VS Code merges them. Two servers that would get one DSH name are told apart the same way.',
-  'declaration-committable': 'The repository\'s own `.dsh/.gitignore` does not ignore `declaration.json` by git\'s rules (the last matching line decides; `!` re-includes), so a commit can carry it, though it is made for one machine (its key, its folder). The export keeps the file and warns. Quick fix: add `declaration.json` as its last line.',
-  'duplicate-server': 'As `shadowed-server`, with `chat.mcp.collisionBehavior` "suffix": VS Code runs both and numbers their tool names by the name each server reports when it runs, which an export cannot know; DSH runs one server per name, so only the first definition is exported. Rename one to run both.',
-  'unknown-field': 'Remove the field or check its spelling.',
-  'undefined-input': 'Quick fix: define the input (a masked `promptString` when the id looks like a credential).',
-  'unsupported-variable': 'Replace the variable with a literal, `${workspaceFolder}`, `${userHome}`, `${input:id}` or `${env:NAME}`.',
-  'literal-variable': 'VS Code\'s resolver returns a name it does not know unchanged (Claude Code and Gemini CLI would expand `${HOME}` from the environment; VS Code does not). The server is exported with the text as written. Write `${env:NAME}` when the server should get the environment variable.',
-  'not-resolved-here': 'VS Code starts the servers of `.mcp.json` without resolving variables, inputs included (`.mcp.json` has no `inputs`): `${input:id}`, `${env:NAME}` and `${workspaceFolder}` reach the server as written, and the bridge exports them the same way. Move the server to `.vscode/mcp.json` to use inputs and variables.',
-  'unsupported-transport': 'Quick fix: `sse` -> `http` when the server also speaks Streamable HTTP (most current servers do).',
-  'unsupported-auth': 'Pass a token through a header: `"headers": {"Authorization": "Bearer ${input:token}"}` with a `password: true` input.',
-  'unsupported-sandbox': 'Quick fix: remove `sandboxEnabled` to export the server without a sandbox, knowingly.',
-  'literal-secret': 'Replace the value with `${input:id}` (a `password: true` input, kept in secret storage and the host store) or `${env:NAME}`. Also reported: the password of a connection string in `env` or `args` (`postgresql://app:PASSWORD@host/app`: write `postgresql://app:${input:db-password}@host/app`, since VS Code resolves `${input:...}` inside a string), and a credential header passed as an argument (`--header "Authorization: Bearer ..."`, `-H "X-Api-Key: ..."`).',
-  'secret-in-args': 'No automatic fix: only you know whether the server can read the value from an environment variable instead.',
-  'unmasked-secret-input': 'Quick fix: add `"password": true` to the input.',
-  'insecure-url': 'Use `https://`, or a loopback address for a local server.',
-  'url-credentials': 'Remove `user:password@` from the URL and send the credential in a header built from an input.',
-  'policy-denied': 'No quick fix: the rule is your organization\'s (`chat.mcp.deniedServers`, policy `ChatDeniedMcpServers`), and the bridge does not export what VS Code would not run. Remove the server, or ask your administrator. See [docs/policy.md](policy.md).',
-  'policy-not-allowed': 'No quick fix: when an allowlist is set (`chat.mcp.allowedServers`, policy `ChatAllowedMcpServers`; with `ChatAllowManagedMcpServersOnly` only the policy\'s own list counts), only servers matching an entry by name, URL pattern or exact command are exported. An empty allowlist blocks every server. See [docs/policy.md](policy.md).',
-  'policy-unresolved': 'Write the command and arguments (or the URL) without `${input:...}` / `${env:...}` so the rule can be checked at export, or ask for a name rule (`serverName`). VS Code checks such a server when it starts it; the export has no start to wait for, so it does not let it through.',
-  'policy-access': '`chat.mcp.access` (policy `ChatMCP`) is `none` (no MCP server runs) or `registry` (only servers installed from the registry run, and no server of a workspace file is one). Nothing from the folder is exported while it is set.',
-  'unpinned-package': 'Pin the version the launcher runs, so that an approval covers what actually starts.',
-  'server-renamed': 'Nothing to do; rename the server in mcp.json if you want the DSH name to match. Tool names are `mcp__<serverName>__<tool>`.',
-  'env-null-dropped': 'If the server must not see the variable, unset it in the environment DSH runs in.',
-  'lsp-none-registered': 'Fix every invalid language server entry: DSH registers the row all or nothing.',
-  'skill-unreadable': 'Replace the link, pipe or device with a regular file inside the root, or shrink the file. A repository can commit links and special files; the bridge does not follow them out of a project or home root.',
-  'skill-shadowed': 'Rename one of the skills, or remove the one you do not want.',
-  'skill-root-changed': 'Review the root again (*DSH: Review Skill Roots*, or `dsh-bridge skills list` then `dsh-bridge skills trust <root>`). Until then the DSH plugin withholds the root\'s skills from every session (a trusted lower-rank skill of the same name is offered instead); the trust records live in the DSH home, so no export is needed.',
-  'tools-invalid-setting': 'Write `dsh.tools` as an object: `{"<server name>": {"exclude": ["tool"]}}`. Until then DSH is offered no tool of any server of the workspace (a tool choice only narrows, so a value that cannot be read allows nothing).',
-  'tools-invalid-entry': 'Give the server an object with `exclude` (tools to leave out) and/or `only` (the only tools to allow). Until then no tool of that server is offered.',
-  'tools-invalid-list': 'Write the value as a list of tool names, e.g. `["read_file"]`. Until then no tool of that server is offered. Quick fix, when the value is one tool name: make it a list of that name. The problem shows where it is written (`.vscode/settings.json`, the `.code-workspace` file or the user settings) and in `dsh-bridge check`.',
-  'tools-invalid-name': 'Write each tool name as a non-blank string, as the server lists it (*DSH: Probe MCP Servers* or `dsh-bridge probe` shows the names). Quick fix: remove the item (it is ignored already).',
-  'tools-invalid-excluded-name': 'Write each tool name as a non-blank string. Until then no tool of that server is offered: the tool meant to be left out cannot be known.',
-  'tools-unknown-key': 'Remove the key or check its spelling: only `exclude` and `only` are read. Quick fix: remove the key.',
-  'skill-root-too-large': 'Split the root or move large files out of it: a root that cannot be pinned is never trusted, so the DSH plugin withholds its skills (project and custom roots).',
-  'probe-did-not-start': 'The probe started the server exactly as DSH would (its command, args, env with the host store\'s input values, cwd) and it exited or could not be spawned; the first lines of its stderr follow, with known secrets masked. Fix what they say, then *DSH: Probe MCP Servers* again. DSH would fail the same way.',
-  'probe-timed-out': 'The server did not answer `initialize` and the tool list in time. A first `npx`/`uvx` run may be downloading: probe again. A server that needs an interactive login cannot be probed (nor started by DSH).',
-  'probe-not-mcp': 'The process started but wrote something that is not MCP JSON-RPC on stdout (a banner, logs), or sent one message of more than 10 MiB (a stdio line, an HTTP answer, an SSE event). Make it log to stderr, or check that the command starts the MCP server and not a CLI.',
-  'probe-refused': 'The server was not started: the row DSH would build is incomplete (a missing input value: *DSH: Enter MCP Input Values...*; a working folder that no longer exists).',
-  'tool-changed': 'Read the tool\'s new description and schema in the *MCP Servers for DSH* view (hover the tool). If you accept them, use the quick fix *Re-probe and accept its tools*: it probes the server again and exports, signing the new pins. Until then DSH sessions do not offer that tool, and in `ask` mode DSH asks again showing the change.',
-  'hidden-tag-text': 'Unicode tag characters (U+E0000-E007F) show nothing and are read by the model as the ASCII they mirror; the message shows that text. Outside a subdivision flag emoji they have no use in a description. The tool or skill is withheld from DSH sessions until you accept this exact definition ([how](poisoning.md#accepting-a-definition)); better, remove the server or the skill.',
-  'hidden-variation-selectors': 'A run of variation selectors after one character encodes bytes (one per selector) that no one sees; the message shows them read as UTF-8. Withheld until accepted, as every error of this area.',
-  'hidden-invisible-run': 'Three or more zero-width or invisible format characters in a row hide something: when the run uses two kinds of character as bits that spell ASCII, the decoded text is shown. Withheld until accepted.',
-  'bidi-override': 'A bidirectional override, embedding or isolate (U+202A-202E, U+2066-2069) makes the text display in another order than the model reads it (Trojan Source). Withheld until accepted.',
-  'ansi-escape': 'An ANSI escape sequence can conceal, recolour or overwrite text in a terminal that shows it (a CLI, a log), so what you read is not what the model reads. Withheld until accepted.',
-  'hidden-characters': 'Other hidden characters (a control character, a single zero-width character, a bidi mark, a line separator, a lone surrogate): shown escaped wherever DSH Bridge shows the text. A warning: the definition is still offered.',
-  'instruction-override': 'A definition that tells the model to set aside its previous, system or safety instructions, or that claims precedence over them. Withheld until accepted.',
-  'secrecy-request': 'A definition that asks the model to hide something from you ("do not tell the user", "keep this secret", "silently send"). No tool needs that. Withheld until accepted.',
-  'instruction-tag': 'A tag such as `<IMPORTANT>`, `<system>` or a chat-template marker, the usual wrapper of injected instructions. A warning: read the text it wraps.',
-  'precondition-instruction': 'A description that tells the model to do something else first ("before using this tool, read ..."). A warning: a legitimate tool rarely needs it; read what it asks.',
-  'addressed-to-model': 'A description that gives the model orders ("the assistant must", "you must") rather than describing the tool. An information: many are harmless.',
-  'other-server-tool': 'A definition that names a tool of another server of the folder (its DSH name `mcp__<server>__<tool>`, or its own name): tool shadowing, where one server steers how another server\'s tools are used. Withheld until accepted.',
-  'tool-hook': 'A definition that sets rules for when another tool is used ("when send_email is called, ..."): shadowing, also of a tool not probed yet. Withheld until accepted.',
-  'sensitive-file': 'A credential file (SSH keys, cloud credentials, `.netrc`, a `.env`, an MCP client\'s configuration) named in a definition. A warning: read why it is named.',
-  'home-path': 'A path in a home folder (`~/...`, `/home/<user>`, `/Users/<user>`, `%USERPROFILE%`). A warning.',
-  'read-sensitive-file': 'A definition that tells the model to read or send a credential file. Withheld until accepted.',
-  'exfiltration': 'A definition that tells the model to put secrets, keys or a file\'s contents into a parameter, a header or a URL, or a URL whose query is a placeholder for such data. Withheld until accepted.',
-  'large-definition': 'Longer than servers send: the longest description of the clean servers the tests start is 2,781 characters; the bounds are in [docs/poisoning.md](poisoning.md#bounds). A warning; it also costs tokens in every request.',
-  'oversized-definition': 'Far beyond the bounds of [docs/poisoning.md](poisoning.md#bounds): too long to review, and a place to hide what the model obeys. Withheld until accepted.',
-  'deep-schema': 'An input schema nested deeper than 64 levels: no parameter needs it, and deeper levels are not read. Withheld until accepted.',
-  'unscannable': 'The definition could not be read whole (an object whose keys cannot be listed, more than two million values). Withheld until accepted.',
-  'tool-new': 'The server offers a tool the declaration has no pin for. Check it in the view; the quick fix *Re-probe and accept its tools* pins it (or leave it out with its checkbox, which writes `dsh.tools`).',
-};
-
-/** What differs between the two pages: the words around the catalog and how a template and a fix are read. */
-interface PageWords {
-  file: string;
-  intro: string[];
-  area: (area: string) => string;
-  severity: (severity: string) => string;
-  template: (template: string) => string;
-  fix: (code: string) => string | undefined;
-}
+import { problemCodesPage } from '../src/core/app/problemCodesPage';
 
 const zhBundle = JSON.parse(readFileSync(new URL('../l10n/bundle.l10n.zh-cn.json', import.meta.url), 'utf8')) as Record<string, string>;
-const ZH_AREAS: Record<string, string> = {
-  'MCP configuration (.vscode/mcp.json)': 'MCP 配置（.vscode/mcp.json）',
-  'Language servers (dsh.lsp.servers)': '语言服务器（dsh.lsp.servers）',
-  'Skills (SKILL.md)': '技能（SKILL.md）',
-  'Skill-root trust': '技能根目录的信任',
-  'Tool choice (dsh.tools)': '工具选择（dsh.tools）',
-  'Probe and tool pins': '探测与工具固定哈希',
-  'Hidden instructions (tool definitions, server instructions, SKILL.md)': '隐藏指令（工具定义、服务器指令、SKILL.md）',
+const zh = (english: string): string => {
+  if (!Object.hasOwn(zhBundle, english)) throw new Error(`no translation of "${english}" in l10n/bundle.l10n.zh-cn.json`);
+  return zhBundle[english];
 };
-const ZH_SEVERITY: Record<string, string> = { error: '错误', warning: '警告', info: '信息' };
 
-const PAGES: PageWords[] = [
-  {
-    file: '../docs/problem-codes.md',
-    intro: [
-      '# DSH Bridge problem codes',
-      '',
-      'Every problem DSH Bridge reports in the editor (and the CLI prints) has a code; the code in the',
-      'Problems panel links to its entry here: what it means and what to do about it.',
-      'In Simplified Chinese: [problem-codes.zh-cn.md](problem-codes.zh-cn.md).',
-    ],
-    area: (area) => area,
-    severity: (severity) => severity,
-    template: (template) => template,
-    fix: (code) => FIXES[code],
-  },
-  {
-    file: '../docs/problem-codes.zh-cn.md',
-    intro: [
-      '# DSH Bridge 问题代码',
-      '',
-      'DSH Bridge 在编辑器中报告（以及 CLI 打印）的每个问题都有一个代码；“问题”面板中的代码链接到这里的条目：',
-      '它的含义以及如何处理。显示语言为简体中文时，编辑器链接到本页。English: [problem-codes.md](problem-codes.md).',
-    ],
-    area: (area) => {
-      if (!Object.hasOwn(ZH_AREAS, area)) throw new Error(`no Chinese title for the area "${area}" (ZH_AREAS in scripts/gen-docs.ts)`);
-      return ZH_AREAS[area];
-    },
-    severity: (severity) => ZH_SEVERITY[severity] ?? severity,
-    template: (template) => {
-      if (!Object.hasOwn(zhBundle, template)) throw new Error(`no translation of "${template}" in l10n/bundle.l10n.zh-cn.json`);
-      return zhBundle[template];
-    },
-    fix: (code) => {
-      if (Object.hasOwn(FIXES, code) !== Object.hasOwn(FIXES_ZH, code)) throw new Error(`"${code}" has a fix in one language only (FIXES, FIXES_ZH)`);
-      return FIXES_ZH[code];
-    },
-  },
+const PAGES: Array<{ file: string; text: string }> = [
+  { file: 'docs/problem-codes.md', text: problemCodesPage(undefined, ['In Simplified Chinese: [problem-codes.zh-cn.md](problem-codes.zh-cn.md).']) },
+  { file: 'docs/problem-codes.zh-cn.md', text: problemCodesPage(zh, ['显示语言为简体中文时，编辑器链接到本页。English: [problem-codes.md](problem-codes.md).']) },
 ];
 
-function page(words: PageWords): string {
-  const out: string[] = [...words.intro, ''];
-  for (const { area, codes } of PROBLEM_CATALOG) {
-    out.push(`## ${words.area(area)}`, '');
-    for (const [code, [severity, template]] of Object.entries(codes)) {
-      out.push(`### \`${code}\``, '', `*${words.severity(severity)}* — ${words.template(template).replace(/\{(\w+)\}/g, '*$1*')}`, '');
-      const fix = words.fix(code);
-      if (fix) out.push(fix, '');
-    }
-  }
-  return out.join('\n');
-}
-
 let stale = false;
-for (const words of PAGES) {
-  const url = new URL(words.file, import.meta.url);
+for (const { file, text } of PAGES) {
+  const url = new URL(`../${file}`, import.meta.url);
   let current = '';
   try {
     current = readFileSync(url, 'utf8');
   } catch {
     // not written yet
   }
-  const updated = page(words);
-  if (updated === current) continue;
+  if (text === current) continue;
   if (process.argv.includes('--check')) {
-    console.error(`${words.file.slice(3)} is out of date: run npm run docs`);
+    console.error(`${file} is out of date: run npm run docs`);
     stale = true;
   } else {
-    writeFileSync(url, updated);
+    writeFileSync(url, text);
   }
 }
 if (stale) process.exit(1);

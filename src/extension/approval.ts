@@ -7,6 +7,7 @@ import { lspLaunchLine } from '../core/lsp/lspRow';
 import { DANGER_MESSAGES, isFlagged, reviewLaunch, type LaunchReview } from '../core/mcp/launchReview';
 import { problemTemplate } from '../core/app/problemCatalog';
 import { translate } from './l10n';
+import { l10n } from './l10nLookup';
 
 export type ApprovalChoice = 'approve' | 'skip' | 'cancel';
 
@@ -31,31 +32,31 @@ export function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolde
   const lines: string[] = [];
   const dangers = dangerTexts(r);
   if (dangers.length) {
-    lines.push(vscode.l10n.t('DANGER:'));
+    lines.push(l10n.t('DANGER:'));
     for (const d of dangers) lines.push(`  \u26a0 ${d}`);
     lines.push('');
   }
   if (r.transport === 'stdio') {
-    lines.push(vscode.l10n.t('It will run this command on this computer with your user\'s privileges:'));
+    lines.push(l10n.t('It will run this command on this computer with your user\'s privileges:'));
     lines.push('', r.launch, '');
     const unpinned = unpinnedNote(r);
     if (unpinned) lines.push(`\u26a0 ${unpinned}`, '');
     // The working folder is said only where it is not the folder itself (said below).
-    if (r.cwd && path.resolve(r.cwd) !== path.resolve(folder.uri.fsPath)) lines.push(vscode.l10n.t('Working folder: {0}', r.cwd));
-    lines.push(vscode.l10n.t('Environment variables (names only): {0}', r.envNames.length ? r.envNames.join(', ') : vscode.l10n.t('none')));
+    if (r.cwd && path.resolve(r.cwd) !== path.resolve(folder.uri.fsPath)) lines.push(l10n.t('Working folder: {0}', r.cwd));
+    lines.push(l10n.t('Environment variables (names only): {0}', r.envNames.length ? r.envNames.join(', ') : l10n.t('none')));
     if (r.envFile !== undefined) {
-      lines.push(vscode.l10n.t('Environment file: {0}', r.envFile));
-      lines.push(vscode.l10n.t('Variables it sets (names only): {0}', r.envFileNames.length ? r.envFileNames.join(', ') : vscode.l10n.t('none')));
+      lines.push(l10n.t('Environment file: {0}', r.envFile));
+      lines.push(l10n.t('Variables it sets (names only): {0}', r.envFileNames.length ? r.envFileNames.join(', ') : l10n.t('none')));
     }
   } else {
-    lines.push(vscode.l10n.t('It will connect to this URL with your user\'s privileges:'));
+    lines.push(l10n.t('It will connect to this URL with your user\'s privileges:'));
     lines.push('', r.launch, '');
-    lines.push(vscode.l10n.t('Headers (names only): {0}', r.headerNames.length ? r.headerNames.join(', ') : vscode.l10n.t('none')));
+    lines.push(l10n.t('Headers (names only): {0}', r.headerNames.length ? r.headerNames.join(', ') : l10n.t('none')));
   }
-  lines.push('', vscode.l10n.t('Folder: {0}', folder.uri.fsPath), vscode.l10n.t('Pin: {0}', fullPin ? server.pin : shortPin(server.pin)));
-  lines.push(vscode.l10n.t('Approval is bound to this exact entry: any change asks again. Skip exports it unapproved, so DSH will not start it without asking.'));
+  lines.push('', l10n.t('Folder: {0}', folder.uri.fsPath), l10n.t('Pin: {0}', fullPin ? server.pin : shortPin(server.pin)));
+  lines.push(l10n.t('Approval is bound to this exact entry: any change asks again. Skip exports it unapproved, so DSH will not start it without asking.'));
   return {
-    message: vscode.l10n.t('Approve MCP server "{0}" for DSH?', r.name),
+    message: l10n.t('Approve MCP server "{0}" for DSH?', r.name),
     // Each line on its own line: a folder path or a name cannot add one.
     detail: lines.map(visibleLine).join('\n'),
   };
@@ -68,9 +69,9 @@ export function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolde
  * nor Escape approves it; only a click on Approve does.
  */
 export async function askApproval(server: DeclaredServer, folder: vscode.WorkspaceFolder): Promise<ApprovalChoice> {
-  const approve = vscode.l10n.t('Approve');
-  const skip = vscode.l10n.t('Skip');
-  const showPin = vscode.l10n.t('Show Full Pin');
+  const approve = l10n.t('Approve');
+  const skip = l10n.t('Skip');
+  const showPin = l10n.t('Show Full Pin');
   const flagged = isFlagged(reviewLaunch(server));
   for (let fullPin = false; ;) {
     const { message, detail } = reviewText(server, folder, fullPin);
@@ -105,21 +106,21 @@ export async function reviewServers(servers: DeclaredServer[], folder: vscode.Wo
     const choice = await askApproval(servers[0], folder);
     return choice === 'cancel' ? 'cancel' : new Map([[servers[0].serverName, choice]]);
   }
-  const fullReview: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('eye'), tooltip: vscode.l10n.t('Show the full review') };
+  const fullReview: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('eye'), tooltip: l10n.t('Show the full review') };
   const items: ServerItem[] = servers.map((server) => {
     const r = reviewLaunch(server);
     const warnings = [...dangerTexts(r), ...[unpinnedNote(r)].filter((x): x is string => !!x)];
     return shownItem({
       server,
       label: `${isFlagged(r) ? '$(warning) ' : ''}${r.name}`,
-      description: vscode.l10n.t('pin {0}', shortPin(server.pin)),
+      description: l10n.t('pin {0}', shortPin(server.pin)),
       detail: [r.launch, ...warnings].join(' \u2014 '),
       buttons: [fullReview],
     });
   });
   const pick = vscode.window.createQuickPick<ServerItem>();
-  pick.title = visibleLine(vscode.l10n.t('Approve MCP servers of {0} for DSH', folder.name));
-  pick.placeholder = vscode.l10n.t('Check the servers to approve; the others are exported unapproved and DSH asks before starting them.');
+  pick.title = visibleLine(l10n.t('Approve MCP servers of {0} for DSH', folder.name));
+  pick.placeholder = l10n.t('Check the servers to approve; the others are exported unapproved and DSH asks before starting them.');
   pick.canSelectMany = true;
   pick.ignoreFocusOut = true;
   pick.matchOnDetail = true;
@@ -178,18 +179,18 @@ export async function reviewServers(servers: DeclaredServer[], folder: vscode.Wo
  * aborts the whole export.
  */
 export async function askLspApproval(section: LspDeclarationSection, folder: vscode.WorkspaceFolder): Promise<ApprovalChoice> {
-  const lines: string[] = [vscode.l10n.t('DSH starts each of them on the first query for its files, with your user\'s privileges:'), ''];
+  const lines: string[] = [l10n.t('DSH starts each of them on the first query for its files, with your user\'s privileges:'), ''];
   for (const [id, server] of Object.entries(section.servers)) {
-    lines.push(vscode.l10n.t('"{0}" for {1}:', id, Object.keys(server.extensionToLanguage).join(', ')));
+    lines.push(l10n.t('"{0}" for {1}:', id, Object.keys(server.extensionToLanguage).join(', ')));
     lines.push(`  ${lspLaunchLine(server)}`);
-    lines.push(`  ${vscode.l10n.t('Environment variables (names only): {0}', Object.keys(server.env).length ? Object.keys(server.env).join(', ') : vscode.l10n.t('none'))}`);
+    lines.push(`  ${l10n.t('Environment variables (names only): {0}', Object.keys(server.env).length ? Object.keys(server.env).join(', ') : l10n.t('none'))}`);
     lines.push('');
   }
-  lines.push(vscode.l10n.t('Folder: {0}', folder.uri.fsPath), vscode.l10n.t('Pin: {0}', section.pin));
-  lines.push(vscode.l10n.t('Approval is bound to these exact servers: any change asks again. Skip exports them unapproved, so DSH will not start them without asking.'));
-  const approve = vscode.l10n.t('Approve');
-  const skip = vscode.l10n.t('Skip');
-  const choice = await showInformation(vscode.l10n.t('Approve the language servers of {0} for DSH?', folder.name), { modal: true, detail: lines.map(visibleLine).join('\n') }, approve, skip);
+  lines.push(l10n.t('Folder: {0}', folder.uri.fsPath), l10n.t('Pin: {0}', section.pin));
+  lines.push(l10n.t('Approval is bound to these exact servers: any change asks again. Skip exports them unapproved, so DSH will not start them without asking.'));
+  const approve = l10n.t('Approve');
+  const skip = l10n.t('Skip');
+  const choice = await showInformation(l10n.t('Approve the language servers of {0} for DSH?', folder.name), { modal: true, detail: lines.map(visibleLine).join('\n') }, approve, skip);
   if (choice === approve) return 'approve';
   if (choice === skip) return 'skip';
   return 'cancel';

@@ -4,6 +4,7 @@ import { LSP_APPROVAL_NAME } from '../core/lsp/lspRow';
 import { analyzeFolder, verifyFolder } from '../core/app/export';
 import { DECLARATION_PATH } from '../core/declaration/declarationModel';
 import { dshOutlook, type DshOutlook } from '../core/app/dshOutlook';
+import { policyWithheld } from '../core/app/policyWithheld';
 import { COMMAND, type CommandId } from './commandIds';
 import type { Ctx } from './ctx';
 import type { DiagnosticsOwner } from './diagnostics';
@@ -24,6 +25,7 @@ import { explainProblem } from './problemDocs';
 import { sentences } from './l10n';
 import { promptForInput } from './prompts';
 import { requireTrust } from './trust';
+import { l10n } from './l10nLookup';
 
 /** One folder for a command: the folder of a URI argument, the only folder, or a pick. */
 async function oneFolder(arg: unknown): Promise<vscode.WorkspaceFolder | undefined> {
@@ -75,7 +77,7 @@ export function commandTable(features: Features, c = new Commands(features)): Re
     // Second argument: {silent: true} answers without a notification (tests).
     [COMMAND.whichLanguageServer]: (arg, options) => whichLanguageServer(arg, features.lsp, (options ?? {}) as { silent?: boolean }),
     [COMMAND.reviewSkillRoots]: async (arg) => (await features.skills()).review.run(arg),
-    [COMMAND.explainProblem]: (code) => explainProblem(ctx.extensionUri, code),
+    [COMMAND.explainProblem]: (code) => explainProblem(ctx.globalStorageUri, code),
     [COMMAND.openServerEntry]: (node, name) => features.tools.view.openEntry(node, name),
     [COMMAND.exportFromView]: (node) => features.tools.view.exportFolder(node),
     [COMMAND.refreshServersView]: () => features.tools.view.refresh(),
@@ -94,8 +96,8 @@ export async function runCommand(ctx: Ctx, table: Record<CommandId, CommandHandl
   } catch (error) {
     ctx.log.error(`${id} failed`, error);
     ctx.showError(error instanceof InputCommandError
-      ? vscode.l10n.t('The command "{0}" of input "{1}" did not return a text value; nothing was exported.', error.command, error.inputId)
-      : vscode.l10n.t('DSH Bridge: {0} failed. The log has the details.', id));
+      ? l10n.t('The command "{0}" of input "{1}" did not return a text value; nothing was exported.', error.command, error.inputId)
+      : l10n.t('DSH Bridge: {0} failed. The log has the details.', id));
     return undefined;
   }
 }
@@ -131,11 +133,11 @@ export class Commands {
   }
 
   async exportCommand(arg?: unknown): Promise<ExportSummary | undefined> {
-    if (!requireTrust(vscode.l10n.t('Export'), this.log)) return { outcome: 'restricted', exported: 0, refused: 0, folders: [] };
+    if (!requireTrust(l10n.t('Export'), this.log)) return { outcome: 'restricted', exported: 0, refused: 0, folders: [] };
     const folders = await this.exporter.pickFolders(arg);
     if (!folders) return { outcome: 'cancelled', exported: 0, refused: 0, folders: [] };
     if (folders.length === 0) {
-      void showInformation(vscode.l10n.t('Open a folder that has .vscode/mcp.json to export its MCP servers.'));
+      void showInformation(l10n.t('Open a folder that has .vscode/mcp.json to export its MCP servers.'));
       return { outcome: 'no-folder', exported: 0, refused: 0, folders: [] };
     }
     // Export what the user sees: save an edited source (mcp.json, .mcp.json, ...) first.
@@ -151,19 +153,19 @@ export class Commands {
   private report(summary: ExportSummary): void {
     switch (summary.outcome) {
       case 'cancelled':
-        void showInformation(vscode.l10n.t('Export cancelled: nothing was written.'));
+        void showInformation(l10n.t('Export cancelled: nothing was written.'));
         return;
       case 'denied': {
-        const open = vscode.l10n.t('Open Settings');
-        void showWarning(vscode.l10n.t('The DSH trust mode is "deny": nothing from this workspace is exported or mounted.'), open).then((c) => {
+        const open = l10n.t('Open Settings');
+        void showWarning(l10n.t('The DSH trust mode is "deny": nothing from this workspace is exported or mounted.'), open).then((c) => {
           if (c === open) void vscode.commands.executeCommand('workbench.action.openSettings', 'dsh.trustMode');
         });
         return;
       }
       case 'source-changed': {
-        const exportAgain = vscode.l10n.t('Export Again');
+        const exportAgain = l10n.t('Export Again');
         void showWarning(
-          vscode.l10n.t('{0} changed while the export was asking: nothing was written. Export again to review the new content.', summary.file ?? '.vscode/mcp.json'),
+          l10n.t('{0} changed while the export was asking: nothing was written. Export again to review the new content.', summary.file ?? '.vscode/mcp.json'),
           exportAgain,
         ).then((c) => {
           if (c === exportAgain) void vscode.commands.executeCommand(COMMAND.export);
@@ -171,15 +173,15 @@ export class Commands {
         return;
       }
       case 'failed': {
-        this.ctx.showError(vscode.l10n.t('The export was refused: .dsh must be a folder inside the workspace. The log has the details.'));
+        this.ctx.showError(l10n.t('The export was refused: .dsh must be a folder inside the workspace. The log has the details.'));
         return;
       }
       case 'exported': {
         const unusable = summary.folders.filter((f) => !f.usable);
-        const openDeclaration = vscode.l10n.t('Open Declaration');
-        const showProblems = vscode.l10n.t('Show Problems');
+        const openDeclaration = l10n.t('Open Declaration');
+        const showProblems = l10n.t('Show Problems');
         const nothing = unusable.length === summary.folders.length;
-        const message = nothing && summary.folders.length === 1 ? vscode.l10n.t('Nothing was exported to DSH: {0} has errors.', unusable[0].errorFile ?? '.vscode/mcp.json') : exportMessage(summary);
+        const message = nothing && summary.folders.length === 1 ? l10n.t('Nothing was exported to DSH: {0} has errors.', unusable[0].errorFile ?? '.vscode/mcp.json') : exportMessage(summary);
         const actions = nothing ? [showProblems] : summary.refused ? [openDeclaration, showProblems] : [openDeclaration];
         const show = summary.folders.some((f) => f.skipped.length) ? showWarning : showInformation;
         void show(message, ...actions).then((c) => {
@@ -208,11 +210,11 @@ export class Commands {
     if (this.ctx.config.folder(folder).settings.auto !== 'onSave') return;
     void this.serial(() => this.exporter.run({ folders: [folder], interactive: false })).then((summary) => {
       if (summary.outcome === 'needs-input') {
-        this.status.setPending(folder, vscode.l10n.t('Export on save needs input values ({0}): run Export', summary.needed?.join(', ') ?? ''));
+        this.status.setPending(folder, l10n.t('Export on save needs input values ({0}): run Export', summary.needed?.join(', ') ?? ''));
       } else if (summary.outcome === 'needs-approval') {
-        this.status.setPending(folder, vscode.l10n.t('Export on save needs your approval of {0}: run Export', summary.needed?.join(', ') ?? ''));
+        this.status.setPending(folder, l10n.t('Export on save needs your approval of {0}: run Export', summary.needed?.join(', ') ?? ''));
       } else if (summary.outcome === 'denied') {
-        this.status.setPending(folder, vscode.l10n.t('Trust mode "deny": nothing is exported'));
+        this.status.setPending(folder, l10n.t('Trust mode "deny": nothing is exported'));
       } else {
         this.status.setPending(folder, undefined);
       }
@@ -221,20 +223,20 @@ export class Commands {
   }
 
   async enterInputValues(arg?: unknown): Promise<string[] | undefined> {
-    if (!requireTrust(vscode.l10n.t('Entering input values'), this.log)) return undefined;
+    if (!requireTrust(l10n.t('Entering input values'), this.log)) return undefined;
     const folder = await oneFolder(arg);
     if (!folder) return undefined;
     const analysis = await analyzeFolder(this.ctx.config.folder(folder).analyzeOptions);
     const definitions = analysis.inputDefinitions;
     const ids = Object.keys(definitions);
     if (ids.length === 0) {
-      void showInformation(vscode.l10n.t('{0} defines no inputs.', '.vscode/mcp.json'));
+      void showInformation(l10n.t('{0} defines no inputs.', '.vscode/mcp.json'));
       return [];
     }
     const stored = new Set(await this.secrets.ids(folder.uri.fsPath));
     const picked = await showQuickPick(
-      ids.map((id) => ({ label: id, description: definitions[id].description, detail: stored.has(id) ? vscode.l10n.t('a value is stored') : undefined, picked: !stored.has(id) })),
-      { canPickMany: true, title: vscode.l10n.t('Enter values for which inputs?'), ignoreFocusOut: true },
+      ids.map((id) => ({ label: id, description: definitions[id].description, detail: stored.has(id) ? l10n.t('a value is stored') : undefined, picked: !stored.has(id) })),
+      { canPickMany: true, title: l10n.t('Enter values for which inputs?'), ignoreFocusOut: true },
     );
     if (!picked?.length) return undefined;
     const values = new Map<string, string>();
@@ -251,8 +253,8 @@ export class Commands {
     this.log.info(`stored values of ${values.size} input(s) of ${folder.name}: ${[...values.keys()].join(', ')}`);
     this.status.refresh();
     void showInformation(values.size === 1
-      ? vscode.l10n.t('Stored 1 input value. Export again if the declaration changed.')
-      : vscode.l10n.t('Stored {0} input values. Export again if the declaration changed.', values.size));
+      ? l10n.t('Stored 1 input value. Export again if the declaration changed.')
+      : l10n.t('Stored {0} input values. Export again if the declaration changed.', values.size));
     return [...values.keys()];
   }
 
@@ -263,14 +265,14 @@ export class Commands {
     const fsPath = folder.uri.fsPath;
     const ids = await this.ctx.storedInputIds(fsPath);
     if (ids.length === 0) {
-      void showInformation(vscode.l10n.t('No input values are stored for {0}.', folder.name));
+      void showInformation(l10n.t('No input values are stored for {0}.', folder.name));
       return [];
     }
-    const all = vscode.l10n.t('All stored values of {0}', folder.name);
+    const all = l10n.t('All stored values of {0}', folder.name);
     const picked = arg instanceof vscode.Uri || ids.length === 1
       ? [{ label: all, id: undefined as string | undefined }]
       : await showQuickPick([{ label: all, id: undefined as string | undefined }, ...ids.map((id) => ({ label: id, id: id as string | undefined }))],
-        { canPickMany: true, title: vscode.l10n.t('Forget which stored input values?') });
+        { canPickMany: true, title: l10n.t('Forget which stored input values?') });
     if (!picked?.length) return undefined;
     const everything = picked.some((p) => p.id === undefined);
     const chosen = everything ? ids : picked.map((p) => p.id!);
@@ -290,8 +292,8 @@ export class Commands {
     this.log.info(`forgot stored input values of ${folder.name}: ${[...forgotten].join(', ')}`);
     this.status.refresh();
     void showInformation(forgotten.size === 1
-      ? vscode.l10n.t('Forgot the stored value of {0} in {1}, in VS Code and in the DSH host store.', [...forgotten][0], folder.name)
-      : vscode.l10n.t('Forgot {0} stored input values of {1}, in VS Code and in the DSH host store.', forgotten.size, folder.name));
+      ? l10n.t('Forgot the stored value of {0} in {1}, in VS Code and in the DSH host store.', [...forgotten][0], folder.name)
+      : l10n.t('Forgot {0} stored input values of {1}, in VS Code and in the DSH host store.', forgotten.size, folder.name));
     return [...forgotten];
   }
 
@@ -302,8 +304,8 @@ export class Commands {
     try {
       await vscode.workspace.fs.stat(uri);
     } catch {
-      const exportNow = vscode.l10n.t('Export');
-      void showInformation(vscode.l10n.t('{0} has no DSH declaration yet.', folder.name), ...(vscode.workspace.isTrusted ? [exportNow] : []))
+      const exportNow = l10n.t('Export');
+      void showInformation(l10n.t('{0} has no DSH declaration yet.', folder.name), ...(vscode.workspace.isTrusted ? [exportNow] : []))
         .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMAND.export, folder.uri); });
       return false;
     }
@@ -330,31 +332,30 @@ export class Commands {
     });
     if (gate) {
       const trustMode = await this.ctx.hostStore().trustMode().catch(() => 'deny' as const);
-      const { policyWithheld } = await import('../core/app/policyWithheld.js');
       dsh = dshOutlook(result, trustMode, gate, (await policyWithheld(result.declaration, dshHome)).withheld);
       this.log.info(`verify ${folder.name}: DSH gets servers [${dsh.servers.join(', ')}], language servers [${dsh.languageServers.map((l) => l.id).join(', ')}], withheld skills [${dsh.skills.withheld.map((w) => w.name).join(', ')}]`);
     }
-    const none = vscode.l10n.t('none');
+    const none = l10n.t('none');
     const outlook = dsh
-      ? ` ${vscode.l10n.t('DSH sessions there get MCP servers: {0}; language servers: {1}; skills withheld: {2}.',
+      ? ` ${l10n.t('DSH sessions there get MCP servers: {0}; language servers: {1}; skills withheld: {2}.',
         dsh.servers.join(', ') || none, dsh.languageServers.map((l) => l.id).join(', ') || none, dsh.skills.withheld.map((w) => w.name).join(', ') || none)}`
       : '';
     if (result.ok) {
-      void showInformation(`${vscode.l10n.t('The DSH declaration of {0} is signed by you and up to date.', folder.name)}${outlook}`);
+      void showInformation(`${l10n.t('The DSH declaration of {0} is signed by you and up to date.', folder.name)}${outlook}`);
     } else {
-      const exportNow = vscode.l10n.t('Export');
+      const exportNow = l10n.t('Export');
       const words: Record<string, string> = {
-        missing: vscode.l10n.t('there is no declaration yet'),
-        unreadable: vscode.l10n.t('the declaration cannot be read'),
-        unsigned: vscode.l10n.t('the declaration is not signed'),
-        'bad-signature': vscode.l10n.t('it was signed with another key (another user or machine)'),
-        tampered: vscode.l10n.t('the declaration was changed after the export'),
-        'wrong-folder': vscode.l10n.t('the declaration was made for another folder'),
-        stale: vscode.l10n.t('mcp.json changed since the export'),
-        rollback: vscode.l10n.t('it is an older export restored over a newer one'),
+        missing: l10n.t('there is no declaration yet'),
+        unreadable: l10n.t('the declaration cannot be read'),
+        unsigned: l10n.t('the declaration is not signed'),
+        'bad-signature': l10n.t('it was signed with another key (another user or machine)'),
+        tampered: l10n.t('the declaration was changed after the export'),
+        'wrong-folder': l10n.t('the declaration was made for another folder'),
+        stale: l10n.t('mcp.json changed since the export'),
+        rollback: l10n.t('it is an older export restored over a newer one'),
       };
       const text = [...new Set(reasons.map((r) => words[r.code] ?? r.code))].join('; ');
-      void showWarning(`${vscode.l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text)}${outlook}`, ...(vscode.workspace.isTrusted ? [exportNow] : []))
+      void showWarning(`${l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text)}${outlook}`, ...(vscode.workspace.isTrusted ? [exportNow] : []))
         .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMAND.export, folder.uri); });
     }
     const wantsOutlook = typeof options === 'object' && options !== null && (options as { dsh?: unknown }).dsh === true;
@@ -367,32 +368,32 @@ export class Commands {
 function exportMessage(summary: ExportSummary): string {
   const n = summary.exported;
   const parts = [n === 0
-    ? vscode.l10n.t('No MCP server was exported to DSH.')
-    : n === 1 ? vscode.l10n.t('Exported 1 MCP server to DSH.') : vscode.l10n.t('Exported {0} MCP servers to DSH.', n)];
-  if (summary.refused === 1) parts.push(vscode.l10n.t('1 server was refused: see Problems.'));
-  else if (summary.refused > 1) parts.push(vscode.l10n.t('{0} servers were refused: see Problems.', summary.refused));
-  const skipped = summary.folders.flatMap((f) => f.skipped).map((name) => (name === LSP_APPROVAL_NAME ? vscode.l10n.t('language servers') : name));
-  if (skipped.length === 1) parts.push(vscode.l10n.t('{0} is not approved: DSH will ask before it starts it.', skipped[0]));
-  else if (skipped.length > 1) parts.push(vscode.l10n.t('{0} are not approved: DSH will ask before it starts them.', skipped.join(', ')));
+    ? l10n.t('No MCP server was exported to DSH.')
+    : n === 1 ? l10n.t('Exported 1 MCP server to DSH.') : l10n.t('Exported {0} MCP servers to DSH.', n)];
+  if (summary.refused === 1) parts.push(l10n.t('1 server was refused: see Problems.'));
+  else if (summary.refused > 1) parts.push(l10n.t('{0} servers were refused: see Problems.', summary.refused));
+  const skipped = summary.folders.flatMap((f) => f.skipped).map((name) => (name === LSP_APPROVAL_NAME ? l10n.t('language servers') : name));
+  if (skipped.length === 1) parts.push(l10n.t('{0} is not approved: DSH will ask before it starts it.', skipped[0]));
+  else if (skipped.length > 1) parts.push(l10n.t('{0} are not approved: DSH will ask before it starts them.', skipped.join(', ')));
   // Several folders: each is named with what came of it.
   if (summary.folders.length > 1) {
     const named = (outcome: FolderExportOutcome) => summary.folders.filter((f) => folderExportOutcome(f) === outcome).map((f) => f.name);
     const exported = named('exported');
     const nothing = named('nothing-to-export');
     const failed = named('failed');
-    if (exported.length) parts.push(vscode.l10n.t('Exported from {0}.', exported.join(', ')));
-    if (nothing.length) parts.push(vscode.l10n.t('Nothing to export in {0}.', nothing.join(', ')));
-    if (failed.length === 1) parts.push(vscode.l10n.t('Not exported: {0} has errors (see Problems).', failed[0]));
-    else if (failed.length > 1) parts.push(vscode.l10n.t('Not exported: {0} have errors (see Problems).', failed.join(', ')));
+    if (exported.length) parts.push(l10n.t('Exported from {0}.', exported.join(', ')));
+    if (nothing.length) parts.push(l10n.t('Nothing to export in {0}.', nothing.join(', ')));
+    if (failed.length === 1) parts.push(l10n.t('Not exported: {0} has errors (see Problems).', failed[0]));
+    else if (failed.length > 1) parts.push(l10n.t('Not exported: {0} have errors (see Problems).', failed.join(', ')));
   }
   return sentences(parts);
 }
 
 async function confirmForget(ids: string[], folder: vscode.WorkspaceFolder): Promise<boolean> {
-  const forget = vscode.l10n.t('Forget');
+  const forget = l10n.t('Forget');
   const message = ids.length === 1
-    ? vscode.l10n.t('Forget the stored value of {0} in {1}?', ids[0], folder.name)
-    : vscode.l10n.t('Forget {0} stored input values of {1}?', ids.length, folder.name);
-  const detail = vscode.l10n.t('DSH sessions of this folder will miss the value until you enter it again (DSH: Enter MCP Input Values).');
+    ? l10n.t('Forget the stored value of {0} in {1}?', ids[0], folder.name)
+    : l10n.t('Forget {0} stored input values of {1}?', ids.length, folder.name);
+  const detail = l10n.t('DSH sessions of this folder will miss the value until you enter it again (DSH: Enter MCP Input Values).');
   return (await showWarning(message, { modal: true, detail }, forget)) === forget;
 }

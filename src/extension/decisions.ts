@@ -143,7 +143,7 @@ export function folderExportOutcome(folder: { usable: boolean; servers: number }
   return folder.servers > 0 ? 'exported' : 'nothing-to-export';
 }
 
-/** The explanation page of the problem codes, shipped in the .vsix: in Simplified Chinese when the editor is, else in English. */
+/** The page of the problem codes (docs/ in the repository; the editor writes the page of that name into its storage): in Simplified Chinese when the editor is, else in English. */
 export function problemDocsPath(language: string): string {
   return /^zh-(cn|hans|sg)\b/i.test(language) ? 'docs/problem-codes.zh-cn.md' : 'docs/problem-codes.md';
 }

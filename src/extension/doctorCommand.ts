@@ -3,6 +3,7 @@ import { showInformation, showWarning } from './visible';
 import { doctorLines, doctorReport, doctorSummary, type DoctorReport } from '../core/app/doctor';
 import { translate } from './l10n';
 import { visibleLine } from '../core/json/visibleText';
+import { l10n } from './l10nLookup';
 
 /**
  * *DSH: Diagnose Setup (Doctor)*: the core's doctor report for one folder (the same as
@@ -10,7 +11,7 @@ import { visibleLine } from '../core/json/visibleText';
  */
 export async function showDoctorReport(folder: vscode.WorkspaceFolder, dshHome: string, log: vscode.LogOutputChannel): Promise<DoctorReport> {
   const report = await doctorReport({ folder: folder.uri.fsPath, dshHome });
-  const title = vscode.l10n.t('DSH Bridge doctor: {0} (DSH home {1}, profile {2})', folder.name, dshHome, report.profile);
+  const title = l10n.t('DSH Bridge doctor: {0} (DSH home {1}, profile {2})', folder.name, dshHome, report.profile);
   const lines = doctorLines(report, translate);
   log.info(`doctor ${folder.name}: ${doctorSummary(report)}`);
   // The report quotes the folder, the DSH home and the declaration: each line shown escaped.

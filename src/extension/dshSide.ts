@@ -3,6 +3,7 @@ import { dshSideInstallCommands } from '../core/app/dshSideInstall';
 import { createPathResolver } from '../core/node/commandPath';
 import { resolveDshHome } from '../core/node/hostStore';
 import { showInformation } from './visible';
+import { l10n } from './l10nLookup';
 
 export type DshSideOutcome = 'terminal' | 'copied' | 'cancelled';
 
@@ -15,19 +16,19 @@ export type DshSideOutcome = 'terminal' | 'copied' | 'cancelled';
 export async function installDshSide(dshHome: string, log: vscode.LogOutputChannel): Promise<DshSideOutcome> {
   const cli = await createPathResolver({ env: process.env })('dsh-bridge', {});
   const lines = dshSideInstallCommands({ cliOnPath: cli !== undefined, dshHome, defaultDshHome: resolveDshHome(undefined) });
-  const run = vscode.l10n.t('Run in Terminal');
-  const copy = lines.length === 1 ? vscode.l10n.t('Copy Command') : vscode.l10n.t('Copy Commands');
+  const run = l10n.t('Run in Terminal');
+  const copy = lines.length === 1 ? l10n.t('Copy Command') : l10n.t('Copy Commands');
   const detail = [
     ...lines, '',
-    vscode.l10n.t('It installs DSH 0.1.0-rc.8 (about 450 npm packages, 1 to 2 minutes) and adds the DSH Bridge plugin to the DSH profile "headless".'),
-    ...(cli ? [] : ['', vscode.l10n.t('The extension does not include the dsh-bridge command: these commands install it from its repository first.')]),
+    l10n.t('It installs DSH 0.1.0-rc.8 (about 450 npm packages, 1 to 2 minutes) and adds the DSH Bridge plugin to the DSH profile "headless".'),
+    ...(cli ? [] : ['', l10n.t('The extension does not include the dsh-bridge command: these commands install it from its repository first.')]),
   ].join('\n');
   const message = cli
-    ? vscode.l10n.t('Install DSH and the DSH Bridge plugin with {0}?', cli)
-    : vscode.l10n.t('Install the DSH side with these commands in a terminal:');
+    ? l10n.t('Install DSH and the DSH Bridge plugin with {0}?', cli)
+    : l10n.t('Install the DSH side with these commands in a terminal:');
   const choice = await showInformation(message, { modal: true, detail }, ...(cli ? [run, copy] : [copy]));
   if (choice === run) {
-    const terminal = vscode.window.createTerminal({ name: vscode.l10n.t('DSH: install the DSH side') });
+    const terminal = vscode.window.createTerminal({ name: l10n.t('DSH: install the DSH side') });
     terminal.show();
     terminal.sendText(lines.join(' && '));
     log.info(`install the DSH side: ran "${lines.join(' && ')}" in a terminal`);
@@ -36,8 +37,8 @@ export async function installDshSide(dshHome: string, log: vscode.LogOutputChann
   if (choice === copy) {
     await vscode.env.clipboard.writeText(lines.join('\n'));
     void showInformation(lines.length === 1
-      ? vscode.l10n.t('Copied the command: paste it into a terminal.')
-      : vscode.l10n.t('Copied the commands: paste them into a terminal.'));
+      ? l10n.t('Copied the command: paste it into a terminal.')
+      : l10n.t('Copied the commands: paste them into a terminal.'));
     return 'copied';
   }
   return 'cancelled';

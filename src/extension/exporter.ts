@@ -13,6 +13,8 @@ import { isTrusted } from './trust';
 import { codeWorkspaceFile, fileFolders } from './mcpFiles';
 import { offersExport } from './decisions';
 import { countOf } from '../core/problems/plural';
+import { prepareFolderExport } from '../core/app/folderExport';
+import { l10n } from './l10nLookup';
 
 /** What one export run did; returned by the command (nothing secret in it). */
 export interface ExportSummary {
@@ -77,8 +79,6 @@ export class Exporter {
       return empty('failed', { trustMode });
     };
 
-    // Loaded on first export: the skills code (and its YAML parser) stays out of activation.
-    const { prepareFolderExport } = await import('../core/app/folderExport.js');
     const multiRoot = fileFolders().length > 1;
     const plans: Plan[] = [];
     await this.ctx.config.policyFileReady(); // the export pins VS Code's policy file as it is now
@@ -132,7 +132,7 @@ export class Exporter {
         const lsp = reviewed.sections.lsp;
         const lspToReview = lspSectionUsable(lsp) && !(await store.isApproved(folder.uri.fsPath, LSP_APPROVAL_NAME, lsp.pin)) ? lsp : undefined;
         if ((unapproved.length || lspToReview) && !request.interactive) {
-          return empty('needs-approval', { trustMode, needed: [...unapproved.map((s) => s.name), ...(lspToReview ? [vscode.l10n.t('language servers')] : [])] });
+          return empty('needs-approval', { trustMode, needed: [...unapproved.map((s) => s.name), ...(lspToReview ? [l10n.t('language servers')] : [])] });
         }
         const choices = await reviewServers(unapproved, folder);
         if (choices === 'cancel') {
@@ -243,7 +243,7 @@ export class Exporter {
     if (candidates.length === 1) return candidates;
     const picked = await showQuickPick(
       candidates.map((f) => ({ label: f.name, description: f.uri.fsPath, picked: true, folder: f })),
-      { canPickMany: true, title: vscode.l10n.t('Export MCP servers of which folders?'), ignoreFocusOut: true },
+      { canPickMany: true, title: l10n.t('Export MCP servers of which folders?'), ignoreFocusOut: true },
     );
     return picked?.map((p) => p.folder);
   }

@@ -3,6 +3,7 @@ import { COMMAND, COMMAND_IDS } from './commandIds';
 import type { RunningFeatures } from './features';
 import { showErrorWithLogs } from './log';
 import { visibleLog } from './visible';
+import { l10n } from './l10nLookup';
 
 /** What activate() returns: timings and read-only state for tests; nothing secret. */
 export interface ExtensionApi {
@@ -21,8 +22,8 @@ export interface ExtensionApi {
 /**
  * Composition root. activate() creates the log and registers every command once, each running
  * through the command table's one guard; then it returns: no I/O, and no evaluation of the core
- * on its synchronous path. The features (features.ts, required lazily so the bundler defers its
- * evaluation) start from a timer right after activation, or at once when a command is invoked
+ * on its synchronous path. The features (features.ts, bundled as dist/features.js and required
+ * only then) start from a timer right after activation, or at once when a command is invoked
  * first. A failure to start is logged with its stack and shown once.
  */
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
@@ -38,6 +39,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     if (features || failed) return features;
     const t = performance.now();
     try {
+      // A separate file (scripts/build.mjs), loaded only now.
       const { startFeatures } = require('./features') as typeof import('./features');
       features = startFeatures(context, log);
       startupMs = performance.now() - t;
@@ -45,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     } catch (error) {
       failed = true;
       log.error('starting DSH Bridge failed', error);
-      void showErrorWithLogs(log, vscode.l10n.t('DSH Bridge failed to start. The log has the details.'));
+      void showErrorWithLogs(log, l10n.t('DSH Bridge failed to start. The log has the details.'));
     }
     return features;
   };

@@ -11,8 +11,8 @@ import { userSettingsUri } from './settingLayers';
 import { DECLARATION_IGNORE_SELECTOR, MCP_SOURCES_SELECTOR } from './mcpFiles';
 import { McpJsonCheck } from './mcpJsonCheck';
 import { problemLink } from './problemDocs';
-import type { ImportFlow } from './importFlow';
-import type { SkillsPart } from './skills/index';
+import { ImportFlow } from './importFlow';
+import { createSkillsPart, type SkillsPart } from './skills/index';
 import type { SkillsSnapshot } from './skills/skillRoots';
 import { DeclarationStatus } from './statusItem';
 import { ToolsFeature } from './toolsView';
@@ -46,7 +46,7 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
 
   let disposed = false;
   let skills: Promise<SkillsPart> | undefined;
-  const skillsPart = (): Promise<SkillsPart> => skills ??= import('./skills/index.js').then(({ createSkillsPart }) => {
+  const skillsPart = (): Promise<SkillsPart> => skills ??= Promise.resolve().then(() => {
     const part = createSkillsPart(diagnostics, ctx, docsUri);
     if (disposed) part.dispose();
     else diagnostics.add(part.roots);
@@ -64,7 +64,7 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
     ctx, diagnostics, mcp, lsp, status, tools,
     exporter: new Exporter(ctx),
     skills: skillsPart,
-    importFlow: () => importFlow ??= import('./importFlow.js').then(({ ImportFlow: Flow }) => ctx.push(new Flow(ctx))),
+    importFlow: () => importFlow ??= Promise.resolve().then(() => ctx.push(new ImportFlow(ctx))),
     async skillGate(folder) {
       const part = await skillsPart();
       await part.roots.refreshNow();

@@ -9,6 +9,7 @@ import { translate } from './l10n';
 import { visibleLine } from '../core/json/visibleText';
 import { requireTrust } from './trust';
 import type { Ctx } from './ctx';
+import { l10n } from './l10nLookup';
 
 /**
  * DSH: Import MCP Servers...: pick a client (and its files), preview the new .vscode/mcp.json in a
@@ -77,7 +78,7 @@ export class ImportFlow implements vscode.Disposable {
   }
 
   private async runOnce(args: ImportArgs): Promise<ImportSummary> {
-    if (!requireTrust(vscode.l10n.t('Import'), this.log)) return none('restricted');
+    if (!requireTrust(l10n.t('Import'), this.log)) return none('restricted');
     const folder = await this.pickFolder(args.folder);
     if (!folder) return none('cancelled');
     const root = folder.uri.fsPath;
@@ -90,14 +91,14 @@ export class ImportFlow implements vscode.Disposable {
 
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === path.join(root, TARGET_PATH));
     if (doc?.isDirty) {
-      void showWarning(vscode.l10n.t('.vscode/mcp.json has unsaved changes: save or revert them, then import again.'));
+      void showWarning(l10n.t('.vscode/mcp.json has unsaved changes: save or revert them, then import again.'));
       return none('cancelled', client);
     }
     const read = await readImportSources(client, root, choice.files, home, process.env);
     const target = await readImportTarget(root);
     if ('reason' in target) {
       this.log.warn(`import: ${TARGET_PATH} cannot be edited (${target.reason})`);
-      void showError(vscode.l10n.t('.vscode/mcp.json cannot be edited ({0}); nothing was changed.', target.reason));
+      void showError(l10n.t('.vscode/mcp.json cannot be edited ({0}); nothing was changed.', target.reason));
       return none('failed', client);
     }
     // Ids with a stored value are the user's (here or stored by the CLI): the import gives its credentials other ids.
@@ -107,9 +108,9 @@ export class ImportFlow implements vscode.Disposable {
     if (!plan.ok || !plan.changed) {
       const failed = !plan.ok || plan.notes.some((n) => n.kind === 'error');
       const message = !read.sources.length && !read.notes.length
-        ? vscode.l10n.t('No MCP configuration of {0} was found in this folder or your home folder.', CLIENT_NAMES[client])
-        : failed ? vscode.l10n.t('Nothing was imported from {0}: the log says why.', CLIENT_NAMES[client])
-          : vscode.l10n.t('Nothing to import from {0}: .vscode/mcp.json already has its servers.', CLIENT_NAMES[client]);
+        ? l10n.t('No MCP configuration of {0} was found in this folder or your home folder.', CLIENT_NAMES[client])
+        : failed ? l10n.t('Nothing was imported from {0}: the log says why.', CLIENT_NAMES[client])
+          : l10n.t('Nothing to import from {0}: .vscode/mcp.json already has its servers.', CLIENT_NAMES[client]);
       void this.tell(failed ? 'error' : 'info', message);
       return none(failed ? 'failed' : 'nothing', client, plan);
     }
@@ -121,10 +122,10 @@ export class ImportFlow implements vscode.Disposable {
     this.previews.set(right.toString(), plan.after);
     if (target.text === undefined) this.previews.set(left.toString(), '');
     try {
-      await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('{0} (preview of the import from {1})', TARGET_PATH, CLIENT_NAMES[client]), { preview: true });
+      await vscode.commands.executeCommand('vscode.diff', left, right, l10n.t('{0} (preview of the import from {1})', TARGET_PATH, CLIENT_NAMES[client]), { preview: true });
       const answer = typeof args.apply === 'function' ? await args.apply({ left, right }) : args.apply ?? await this.ask(plan, folder, read.sources.map((s) => s.file));
       if (!answer) {
-        void showInformation(vscode.l10n.t('Import cancelled: nothing was written.'));
+        void showInformation(l10n.t('Import cancelled: nothing was written.'));
         return none('cancelled', client, plan);
       }
       return await this.apply(folder, plan, read.sources.map((s) => s.file));
@@ -143,8 +144,8 @@ export class ImportFlow implements vscode.Disposable {
     if (!result.written) {
       this.log.warn(`import: nothing written: ${result.message}`);
       void showWarning(result.reason === 'changed'
-        ? vscode.l10n.t('.vscode/mcp.json changed while the preview was open: nothing was written. Import again to review the new content.')
-        : vscode.l10n.t('.vscode/mcp.json could not be written: the log has the details.'));
+        ? l10n.t('.vscode/mcp.json changed while the preview was open: nothing was written. Import again to review the new content.')
+        : l10n.t('.vscode/mcp.json could not be written: the log has the details.'));
       return none(result.reason === 'changed' ? 'changed' : 'failed', plan.client, plan);
     }
     this.log.info(`import: wrote ${TARGET_PATH} of ${root}: ${plan.servers.map((s) => s.name).join(', ')}; credentials stored for ${plan.secrets.map((s) => s.inputId).join(', ') || 'none'}`);
@@ -158,10 +159,10 @@ export class ImportFlow implements vscode.Disposable {
   private async ask(plan: ImportPlan, folder: vscode.WorkspaceFolder, files: string[]): Promise<boolean> {
     const n = plan.servers.length;
     const question = n === 1
-      ? vscode.l10n.t('Add 1 MCP server from {0} to .vscode/mcp.json, as the preview shows?', CLIENT_NAMES[plan.client])
-      : vscode.l10n.t('Add {0} MCP servers from {1} to .vscode/mcp.json, as the preview shows?', n, CLIENT_NAMES[plan.client]);
-    const importLabel = vscode.l10n.t('Import');
-    const showLog = vscode.l10n.t('Show Report');
+      ? l10n.t('Add 1 MCP server from {0} to .vscode/mcp.json, as the preview shows?', CLIENT_NAMES[plan.client])
+      : l10n.t('Add {0} MCP servers from {1} to .vscode/mcp.json, as the preview shows?', n, CLIENT_NAMES[plan.client]);
+    const importLabel = l10n.t('Import');
+    const showLog = l10n.t('Show Report');
     for (;;) {
       // Modal: nothing else happens until the user has decided, and the preview stays in view.
       const choice = await showInformation(question, { modal: true, detail: lossLine(plan) }, importLabel, showLog);
@@ -202,9 +203,9 @@ export class ImportFlow implements vscode.Disposable {
   }
 
   private async tell(level: 'info' | 'error', message: string, folder?: vscode.WorkspaceFolder, report?: () => Promise<void>): Promise<void> {
-    const showLog = vscode.l10n.t('Show Logs');
-    const open = vscode.l10n.t('Open mcp.json');
-    const showReport = vscode.l10n.t('Show Report');
+    const showLog = l10n.t('Show Logs');
+    const open = l10n.t('Open mcp.json');
+    const showReport = l10n.t('Show Report');
     // The report, not the log, when there is one: the log may be set above info.
     const actions = [...(folder ? [open] : []), report ? showReport : showLog];
     const choice = level === 'error' ? await showError(message, ...actions) : await showInformation(message, ...actions);
@@ -222,10 +223,10 @@ export class ImportFlow implements vscode.Disposable {
     if (arg) return vscode.workspace.getWorkspaceFolder(arg);
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     if (folders.length <= 1) {
-      if (!folders.length) void showInformation(vscode.l10n.t('Open a folder to import MCP servers into its .vscode/mcp.json.'));
+      if (!folders.length) void showInformation(l10n.t('Open a folder to import MCP servers into its .vscode/mcp.json.'));
       return folders[0];
     }
-    return vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Import MCP servers into which folder?'), ignoreFocusOut: true });
+    return vscode.window.showWorkspaceFolderPick({ placeHolder: l10n.t('Import MCP servers into which folder?'), ignoreFocusOut: true });
   }
 
   /** The clients whose usual files exist come first; any client's file can be chosen too. */
@@ -237,19 +238,19 @@ export class ImportFlow implements vscode.Disposable {
       const found = await readImportSources(client, root, [], home, process.env);
       const files = found.sources.map((s) => s.file);
       if (files.length) detected.push({ label: CLIENT_NAMES[client], description: files.join(', '), client });
-      browse.push({ label: `$(folder-opened) ${vscode.l10n.t('{0}: Choose a File...', CLIENT_NAMES[client])}`, client, browse: true,
+      browse.push({ label: `$(folder-opened) ${l10n.t('{0}: Choose a File...', CLIENT_NAMES[client])}`, client, browse: true,
         description: importLocations(client, root, home, process.env).map((l) => displayPath(l.file, root, home)).join(', ') });
     }
     const items: Item[] = [...detected, { label: '', kind: vscode.QuickPickItemKind.Separator }, ...browse];
     const picked = await showQuickPick(items, {
-      title: vscode.l10n.t('Import MCP Servers'),
-      placeHolder: detected.length ? vscode.l10n.t('Import from which client? Found files are listed first.') : vscode.l10n.t('No MCP file of Cursor, Claude Code, Gemini CLI or Codex was found here: choose a file.'),
+      title: l10n.t('Import MCP Servers'),
+      placeHolder: detected.length ? l10n.t('Import from which client? Found files are listed first.') : l10n.t('No MCP file of Cursor, Claude Code, Gemini CLI or Codex was found here: choose a file.'),
       ignoreFocusOut: true,
     });
     if (!picked?.client) return undefined;
     if (!picked.browse) return { client: picked.client, files: [] };
     const uris = await vscode.window.showOpenDialog({
-      canSelectMany: true, defaultUri: vscode.Uri.file(root), openLabel: vscode.l10n.t('Import'),
+      canSelectMany: true, defaultUri: vscode.Uri.file(root), openLabel: l10n.t('Import'),
       filters: picked.client === 'codex' ? { TOML: ['toml'] } : { JSON: ['json'] },
     });
     return uris?.length ? { client: picked.client, files: uris.map((u) => u.fsPath) } : undefined;
@@ -260,25 +261,25 @@ export class ImportFlow implements vscode.Disposable {
 function lossLine(plan: ImportPlan): string {
   const lost = plan.notes.filter((n) => n.kind === 'lost' || n.kind === 'skipped' || n.kind === 'error').length;
   const parts = [
-    lost === 0 ? vscode.l10n.t('Everything was carried.') : lost === 1 ? vscode.l10n.t('1 item could not be carried: Show Report lists it.') : vscode.l10n.t('{0} items could not be carried: Show Report lists them.', lost),
+    lost === 0 ? l10n.t('Everything was carried.') : lost === 1 ? l10n.t('1 item could not be carried: Show Report lists it.') : l10n.t('{0} items could not be carried: Show Report lists them.', lost),
   ];
-  if (plan.secrets.length === 1) parts.push(vscode.l10n.t('1 credential goes to secret storage, not into the file.'));
-  else if (plan.secrets.length > 1) parts.push(vscode.l10n.t('{0} credentials go to secret storage, not into the file.', plan.secrets.length));
+  if (plan.secrets.length === 1) parts.push(l10n.t('1 credential goes to secret storage, not into the file.'));
+  else if (plan.secrets.length > 1) parts.push(l10n.t('{0} credentials go to secret storage, not into the file.', plan.secrets.length));
   return parts.join(' ');
 }
 
 function importedMessage(plan: ImportPlan): string {
   const n = plan.servers.length;
   const parts = [n === 1
-    ? vscode.l10n.t('Imported 1 MCP server from {0} into .vscode/mcp.json.', CLIENT_NAMES[plan.client])
-    : vscode.l10n.t('Imported {0} MCP servers from {1} into .vscode/mcp.json.', n, CLIENT_NAMES[plan.client])];
+    ? l10n.t('Imported 1 MCP server from {0} into .vscode/mcp.json.', CLIENT_NAMES[plan.client])
+    : l10n.t('Imported {0} MCP servers from {1} into .vscode/mcp.json.', n, CLIENT_NAMES[plan.client])];
   const lost = plan.notes.filter((n) => n.kind === 'lost' || n.kind === 'skipped' || n.kind === 'error').length;
-  if (lost === 1) parts.push(vscode.l10n.t('1 item could not be carried: Show Report lists it.'));
-  else if (lost > 1) parts.push(vscode.l10n.t('{0} items could not be carried: Show Report lists them.', lost));
-  if (plan.secrets.length === 1) parts.push(vscode.l10n.t('1 credential was moved to secret storage.'));
-  else if (plan.secrets.length > 1) parts.push(vscode.l10n.t('{0} credentials were moved to secret storage.', plan.secrets.length));
+  if (lost === 1) parts.push(l10n.t('1 item could not be carried: Show Report lists it.'));
+  else if (lost > 1) parts.push(l10n.t('{0} items could not be carried: Show Report lists them.', lost));
+  if (plan.secrets.length === 1) parts.push(l10n.t('1 credential was moved to secret storage.'));
+  else if (plan.secrets.length > 1) parts.push(l10n.t('{0} credentials were moved to secret storage.', plan.secrets.length));
   const toEnter = plan.inputs.length - plan.secrets.length;
-  if (toEnter === 1) parts.push(vscode.l10n.t('Enter 1 input value with DSH: Enter MCP Input Values.'));
-  else if (toEnter > 1) parts.push(vscode.l10n.t('Enter {0} input values with DSH: Enter MCP Input Values.', toEnter));
+  if (toEnter === 1) parts.push(l10n.t('Enter 1 input value with DSH: Enter MCP Input Values.'));
+  else if (toEnter > 1) parts.push(l10n.t('Enter {0} input values with DSH: Enter MCP Input Values.', toEnter));
   return parts.join(' ');
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { problemTemplate } from '../core/app/problemCatalog';
 import { formatMessage, type Problem } from '../core/problems/problems';
+import { l10n } from './l10nLookup';
 
 /**
  * Words the core's codes and arguments. The core's English templates are the l10n keys; they
@@ -8,7 +9,7 @@ import { formatMessage, type Problem } from '../core/problems/problems';
  * core's own `{name}` formatter, which understands templates that contain JSON braces.
  */
 export function translate(template: string, args: Record<string, string | number> = {}): string {
-  return formatMessage(vscode.l10n.t(template), args);
+  return formatMessage(l10n.t(template), args);
 }
 
 export function problemMessage(problem: Problem): string {

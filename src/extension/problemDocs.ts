@@ -1,7 +1,9 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { problemCodesPage } from '../core/app/problemCodesPage';
 import { COMMAND } from './commandIds';
 import { problemDocsPath } from './decisions';
-
+import { l10n } from './l10nLookup';
 
 /**
  * The link of a diagnostic's code. A command link rather than a file link: a file link opens
@@ -13,12 +15,32 @@ export function problemLink(code: string): vscode.Uri {
 }
 
 /**
+ * The page in the extension's storage, in the display language (problem-codes.zh-cn.md in
+ * Simplified Chinese, else problem-codes.md), as this version words it: written from the catalog
+ * (the .vsix ships no copy: its bundles have every text), replaced whole when it differs.
+ */
+async function writtenPage(storageUri: vscode.Uri, language: string): Promise<vscode.Uri> {
+  const name = path.posix.basename(problemDocsPath(language));
+  const page = vscode.Uri.joinPath(storageUri, name);
+  const text = name === 'problem-codes.md' ? problemCodesPage() : problemCodesPage((english) => l10n.t(english));
+  const current = await vscode.workspace.fs.readFile(page).then((bytes) => Buffer.from(bytes).toString('utf8'), () => undefined);
+  if (current !== text) {
+    await vscode.workspace.fs.createDirectory(storageUri);
+    // Written beside it and renamed over it, so a reader never sees half a page.
+    const temp = vscode.Uri.joinPath(storageUri, `.${name}.${process.pid}-${Date.now()}.tmp`);
+    await vscode.workspace.fs.writeFile(temp, Buffer.from(text, 'utf8'));
+    await vscode.workspace.fs.rename(temp, page, { overwrite: true });
+  }
+  return page;
+}
+
+/**
  * Opens the page rendered (the built-in Markdown preview scrolls to a fragment that names a
  * heading), or as text at the heading when the Markdown extension is disabled; the Chinese page
  * when the editor's display language is Simplified Chinese (its headings are the same codes).
  */
-export async function explainProblem(extensionUri: vscode.Uri, code: unknown): Promise<void> {
-  const page = vscode.Uri.joinPath(extensionUri, ...problemDocsPath(vscode.env.language).split('/'));
+export async function explainProblem(storageUri: vscode.Uri, code: unknown): Promise<void> {
+  const page = await writtenPage(storageUri, vscode.env.language);
   const anchor = typeof code === 'string' && /^[a-z0-9-]+$/.test(code) ? code : '';
   try {
     await vscode.commands.executeCommand('markdown.showPreview', anchor ? page.with({ fragment: anchor }) : page);

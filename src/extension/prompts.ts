@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { InputDefinition } from '../core/mcp/mcpModel';
 import { visibleLine } from '../core/json/visibleText';
 import { shownItem } from './visible';
+import { l10n } from './l10nLookup';
 
 /** `undefined`: the user cancelled. */
 export type PromptResult = { value: string } | undefined;
@@ -17,7 +18,7 @@ export async function promptForInput(definition: InputDefinition, folder: vscode
     case 'promptString': {
       // The id and the description come from mcp.json: shown escaped (the default value is the value, as written).
       const value = await vscode.window.showInputBox({
-        title: visibleLine(vscode.l10n.t('MCP input "{0}"{1}', definition.id, where)),
+        title: visibleLine(l10n.t('MCP input "{0}"{1}', definition.id, where)),
         prompt: visibleLine(definition.description),
         value: definition.default,
         password: definition.password === true,
@@ -27,7 +28,7 @@ export async function promptForInput(definition: InputDefinition, folder: vscode
     }
     case 'pickString': {
       const items = definition.options.map((o) => (typeof o === 'string' ? { label: o, value: o } : { label: o.label ?? o.value, value: o.value, description: o.label ? o.value : undefined }));
-      return pick(items, definition.default, vscode.l10n.t('MCP input "{0}"{1}', definition.id, where), definition.description);
+      return pick(items, definition.default, l10n.t('MCP input "{0}"{1}', definition.id, where), definition.description);
     }
     case 'command': {
       const args = definition.args;

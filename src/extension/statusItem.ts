@@ -6,47 +6,48 @@ import type { McpJsonCheck } from './mcpJsonCheck';
 import { folderState, statusHeadline, type DeclarationState, type FolderState, type StatusAction } from './decisions';
 import { fileFolders, folderOfMcpJson, MCP_SOURCES_SELECTOR } from './mcpFiles';
 import { visibleLine } from '../core/json/visibleText';
+import { l10n } from './l10nLookup';
 
 /** The words of each declaration state, for the hover and tooltips. */
 function stateWords(state: DeclarationState): string {
   switch (state) {
-    case 'up-to-date': return vscode.l10n.t('the declaration is up to date');
-    case 'stale': return vscode.l10n.t('stale: mcp.json changed since the export');
-    case 'changed': return vscode.l10n.t('changed after the export: DSH refuses it');
-    case 'older': return vscode.l10n.t('an older export restored over a newer one: DSH refuses it');
-    case 'unsigned': return vscode.l10n.t('not signed: DSH refuses it');
-    case 'other-folder': return vscode.l10n.t('made for another folder: DSH refuses it');
-    case 'other-key': return vscode.l10n.t('signed with another key: DSH refuses it');
-    case 'invalid': return vscode.l10n.t('unreadable: DSH refuses it');
-    case 'missing': return vscode.l10n.t('Export writes .dsh/declaration.json for DSH.');
+    case 'up-to-date': return l10n.t('the declaration is up to date');
+    case 'stale': return l10n.t('stale: mcp.json changed since the export');
+    case 'changed': return l10n.t('changed after the export: DSH refuses it');
+    case 'older': return l10n.t('an older export restored over a newer one: DSH refuses it');
+    case 'unsigned': return l10n.t('not signed: DSH refuses it');
+    case 'other-folder': return l10n.t('made for another folder: DSH refuses it');
+    case 'other-key': return l10n.t('signed with another key: DSH refuses it');
+    case 'invalid': return l10n.t('unreadable: DSH refuses it');
+    case 'missing': return l10n.t('Export writes .dsh/declaration.json for DSH.');
   }
 }
 
 function exportedWords(n: number): string {
-  return n === 1 ? vscode.l10n.t('DSH: 1 server exported') : vscode.l10n.t('DSH: {0} servers exported', n);
+  return n === 1 ? l10n.t('DSH: 1 server exported') : l10n.t('DSH: {0} servers exported', n);
 }
 
 function refusedWords(n: number): string {
-  return n === 1 ? vscode.l10n.t('1 server refused') : vscode.l10n.t('{0} servers refused', n);
+  return n === 1 ? l10n.t('1 server refused') : l10n.t('{0} servers refused', n);
 }
 
 function missingWords(ids: string[]): string {
   return ids.length === 1
-    ? vscode.l10n.t('DSH has no value for input {0}: enter it', ids[0])
-    : vscode.l10n.t('DSH has no values for inputs {0}: enter them', ids.join(', '));
+    ? l10n.t('DSH has no value for input {0}: enter it', ids[0])
+    : l10n.t('DSH has no values for inputs {0}: enter them', ids.join(', '));
 }
 
 function unapprovedWords(names: string[]): string {
   return names.length === 1
-    ? vscode.l10n.t('{0} is not approved: DSH will ask before it starts it', names[0])
-    : vscode.l10n.t('{0} are not approved: DSH will ask before it starts them', names.join(', '));
+    ? l10n.t('{0} is not approved: DSH will ask before it starts it', names[0])
+    : l10n.t('{0} are not approved: DSH will ask before it starts them', names.join(', '));
 }
 
 /** Every line the status says about a folder, most important first (the hover's detail, the tooltip). */
 function detailLines(s: FolderState, pending: string | undefined): string[] {
   const bySettings = s.staleSetting === 'policy'
-    ? vscode.l10n.t('stale: the MCP server policy changed since the export')
-    : vscode.l10n.t('stale: chat.mcp.access changed which files VS Code runs servers from since the export');
+    ? l10n.t('stale: the MCP server policy changed since the export')
+    : l10n.t('stale: chat.mcp.access changed which files VS Code runs servers from since the export');
   const lines = [pending, s.staleBySettings ? bySettings : stateWords(s.state)];
   if (s.state !== 'missing') {
     if (s.missingInputs.length) lines.push(missingWords(s.missingInputs));
@@ -80,9 +81,9 @@ export class DeclarationStatus implements vscode.Disposable {
     private readonly mcp: McpJsonCheck,
     private readonly ctx: Ctx,
   ) {
-    this.item.name = vscode.l10n.t('DSH Declaration');
-    this.item.text = vscode.l10n.t('DSH');
-    this.bar.name = vscode.l10n.t('DSH Bridge');
+    this.item.name = l10n.t('DSH Declaration');
+    this.item.text = l10n.t('DSH');
+    this.bar.name = l10n.t('DSH Bridge');
     this.disposables.push(
       ctx.onDidChangeDeclaration((uri) => this.refresh(vscode.workspace.getWorkspaceFolder(uri))),
       mcp.onDidAnalyze((result) => this.refresh('folder' in result ? result.folder : result)),
@@ -157,15 +158,15 @@ export class DeclarationStatus implements vscode.Disposable {
     const trusted = vscode.workspace.isTrusted;
     const { headline, action } = statusHeadline(state);
     const lines = detailLines(state, pending);
-    if (!trusted) lines.push(vscode.l10n.t('Restricted Mode: export needs trust'));
+    if (!trusted) lines.push(l10n.t('Restricted Mode: export needs trust'));
     const command = trusted
       ? this.actionCommand(pending ? 'export' : action, folder)
-      : { title: vscode.l10n.t('Manage Workspace Trust'), command: 'workbench.trust.manage' };
+      : { title: l10n.t('Manage Workspace Trust'), command: 'workbench.trust.manage' };
     const bad = headline === 'not-verified';
     const fine = headline === 'exported' && !pending;
 
     // The language status item on mcp.json: the count, then what matters.
-    this.item.text = state.state === 'missing' ? vscode.l10n.t('DSH: not exported') : exportedWords(state.exported);
+    this.item.text = state.state === 'missing' ? l10n.t('DSH: not exported') : exportedWords(state.exported);
     // Lines name folders, inputs and servers from mcp.json: shown escaped.
     this.item.detail = visibleLine(lines.join(' \u2014 '));
     this.item.severity = bad ? vscode.LanguageStatusSeverity.Error : fine ? vscode.LanguageStatusSeverity.Information : vscode.LanguageStatusSeverity.Warning;
@@ -178,20 +179,20 @@ export class DeclarationStatus implements vscode.Disposable {
       return;
     }
     const words: Record<typeof headline, string> = {
-      'exported': vscode.l10n.t('DSH: exported'),
-      'stale': vscode.l10n.t('DSH: stale'),
-      'not-exported': vscode.l10n.t('DSH: not exported'),
-      'needs-inputs': vscode.l10n.t('DSH: needs inputs'),
-      'refused': vscode.l10n.t('DSH: {0} refused', state.refused),
-      'unapproved': vscode.l10n.t('DSH: not approved'),
-      'not-verified': vscode.l10n.t('DSH: refused by DSH'),
+      'exported': l10n.t('DSH: exported'),
+      'stale': l10n.t('DSH: stale'),
+      'not-exported': l10n.t('DSH: not exported'),
+      'needs-inputs': l10n.t('DSH: needs inputs'),
+      'refused': l10n.t('DSH: {0} refused', state.refused),
+      'unapproved': l10n.t('DSH: not approved'),
+      'not-verified': l10n.t('DSH: refused by DSH'),
     };
     const icon = bad ? '$(error)' : fine ? '$(check)' : '$(warning)';
-    this.bar.text = `${icon} ${pending ? vscode.l10n.t('DSH: needs your export') : words[headline]}`;
+    this.bar.text = `${icon} ${pending ? l10n.t('DSH: needs your export') : words[headline]}`;
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendText(`${visibleLine(`${folder.name}: ${state.state === 'missing' ? vscode.l10n.t('DSH: not exported') : exportedWords(state.exported)}`)}\n\n`);
+    tooltip.appendText(`${visibleLine(`${folder.name}: ${state.state === 'missing' ? l10n.t('DSH: not exported') : exportedWords(state.exported)}`)}\n\n`);
     for (const l of lines) tooltip.appendText(`${visibleLine(l)}\n\n`);
-    tooltip.appendText(vscode.l10n.t('Click: {0}', command.title));
+    tooltip.appendText(l10n.t('Click: {0}', command.title));
     this.bar.tooltip = tooltip;
     this.bar.command = command;
     this.bar.backgroundColor = bad ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
@@ -206,11 +207,11 @@ export class DeclarationStatus implements vscode.Disposable {
 
   private actionCommand(action: StatusAction, folder: vscode.WorkspaceFolder): vscode.Command {
     switch (action) {
-      case 'export': return { title: vscode.l10n.t('Export'), command: COMMAND.export, arguments: [folder.uri] };
-      case 'enter-inputs': return { title: vscode.l10n.t('Enter Input Values'), command: COMMAND.enterInputValues, arguments: [folder.uri] };
-      case 'show-problems': return { title: vscode.l10n.t('Show Problems'), command: 'workbench.actions.view.problems' };
-      case 'verify': return { title: vscode.l10n.t('Verify'), command: COMMAND.verifyDeclaration, arguments: [folder.uri] };
-      case 'open-declaration': return { title: vscode.l10n.t('Open Declaration'), command: COMMAND.openDeclaration, arguments: [folder.uri] };
+      case 'export': return { title: l10n.t('Export'), command: COMMAND.export, arguments: [folder.uri] };
+      case 'enter-inputs': return { title: l10n.t('Enter Input Values'), command: COMMAND.enterInputValues, arguments: [folder.uri] };
+      case 'show-problems': return { title: l10n.t('Show Problems'), command: 'workbench.actions.view.problems' };
+      case 'verify': return { title: l10n.t('Verify'), command: COMMAND.verifyDeclaration, arguments: [folder.uri] };
+      case 'open-declaration': return { title: l10n.t('Open Declaration'), command: COMMAND.openDeclaration, arguments: [folder.uri] };
     }
   }
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { showWarning } from './visible';
+import { l10n } from './l10nLookup';
 
 /**
  * Workspace Trust, checked in code: the manifest hides the commands in Restricted Mode, but
@@ -13,8 +14,8 @@ export function isTrusted(): boolean {
 export function requireTrust(action: string, log: vscode.LogOutputChannel): boolean {
   if (vscode.workspace.isTrusted) return true;
   log.warn(`refused in Restricted Mode: ${action}`);
-  const manage = vscode.l10n.t('Manage Workspace Trust');
-  void showWarning(vscode.l10n.t('Restricted Mode: {0} needs a trusted workspace. Nothing was exported, prompted or run.', action), manage)
+  const manage = l10n.t('Manage Workspace Trust');
+  void showWarning(l10n.t('Restricted Mode: {0} needs a trusted workspace. Nothing was exported, prompted or run.', action), manage)
     .then((choice) => {
       if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
     });

@@ -11,8 +11,8 @@
 //   console.log(await editor.screenshot('after-export'));
 //   await editor.close();
 //
-// The extension under test is what users install: the repo packaged as a .vsix (`vsce package`,
-// once per test process) and installed into the run's code-server. Only a flow that runs tests
+// The extension under test is what users install: the repo packaged as a .vsix (as `npm run
+// package` packs it, once per test process) and installed into the run's code-server. Only a flow that runs tests
 // inside the extension host (hostTests) loads the repo's bundle as the extension under
 // development, through the workbench `payload` (needs code-server's smoke-test-driver option);
 // DSH_E2E_DEV=1 does so for every flow (quicker while writing one). startEditor({ vsix }) installs
@@ -28,7 +28,6 @@
 //   env             extra environment of code-server (inherited by the extension host)
 //   locale          'zh-cn': the workbench and the extension host in Simplified Chinese (a language
 //                   pack built by language-pack.mjs is installed; code-server runs with --locale)
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,23 +37,26 @@ import {
   recordConsole, requireBundle, sleep, startCodeServer, tools, workspaceTarget, writeUserSettings,
 } from './lib.mjs';
 import { installZhLanguagePack } from './language-pack.mjs';
-import { recompressVsix } from '../../scripts/recompress-vsix.mjs';
+import { packageVsix } from '../../scripts/package-vsix.mjs';
 
 const QUICK_INPUT = '.quick-input-widget';
 const DIALOG = '.monaco-dialog-box';
 const HOST_RUNNER = path.join(REPO, 'test/integration/index.js');
 
 let packaged;
-/** The repo packaged as users get it, made once per test process (from the current dist/). */
+/**
+ * The repo packaged as users get it (`npm run package`'s packaging: the release bundles, the
+ * shipped files made smaller, zopfli), made once per test process from the sources.
+ */
 export async function packagedVsix() {
   if (packaged && fs.existsSync(packaged)) return packaged;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dshb-vsix-'));
   const out = path.join(dir, 'dsh-bridge.vsix');
-  const r = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--githubBranch', 'main', '--readme-path', 'README.marketplace.md', '--out', out],
-    { cwd: REPO, encoding: 'utf8', timeout: 180000 });
-  if (r.status !== 0 || !fs.existsSync(out)) throw new HarnessError(`vsce package failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
-  // As `npm run package` ships it: the entries re-deflated with zopfli.
-  await recompressVsix(out);
+  try {
+    await packageVsix(out);
+  } catch (error) {
+    throw new HarnessError(`packaging failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   log(`packaged ${out}: ${fs.statSync(out).size} bytes`);
   packaged = out;

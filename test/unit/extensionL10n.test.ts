@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { DOCTOR_MESSAGES } from '../../src/core/app/doctor';
 import { DANGER_MESSAGES } from '../../src/core/mcp/launchReview';
 import { PROBLEM_CATALOG } from '../../src/core/app/problemCatalog';
+import { PROBLEM_FIXES, PROBLEM_PAGE_WORDS } from '../../src/core/app/problemCodesPage';
 import { QUICK_FIX_TITLES } from '../../src/core/mcp/quickFixes';
 import { TOOL_CHOICE_FIX_TITLES } from '../../src/core/tools/toolChoiceFixes';
 import { IMPORT_NOTES } from '../../src/core/import/importNotes';
@@ -20,6 +21,9 @@ function messageKeys(): string[] {
     for (const m of read(`src/extension/${f}`).matchAll(/(?:l10n\.t|translate)\(\s*'((?:[^'\\]|\\.)*)'/g)) keys.add(m[1].replace(/\\'/g, "'"));
   }
   for (const area of PROBLEM_CATALOG) for (const [, template] of Object.values(area.codes)) keys.add(template);
+  // The problem-code page (written by the editor in its display language): areas, words, fixes.
+  for (const area of PROBLEM_CATALOG) keys.add(area.area);
+  for (const t of [PROBLEM_PAGE_WORDS.title, PROBLEM_PAGE_WORDS.intro, ...Object.values(PROBLEM_PAGE_WORDS.severity), ...Object.values(PROBLEM_FIXES)]) keys.add(t);
   for (const t of QUICK_FIX_TITLES) keys.add(t);
   for (const t of TOOL_CHOICE_FIX_TITLES) keys.add(t);
   keys.add(IGNORE_FIX_TITLE);

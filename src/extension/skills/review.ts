@@ -11,6 +11,7 @@ import { translate } from '../l10n';
 import type { Ctx } from '../ctx';
 import { trustWord, type RootView, type SkillRoots, type SkillsSnapshot } from './skillRoots';
 import { visibleLine } from '../../core/json/visibleText';
+import { l10n } from '../l10nLookup';
 
 /**
  * Programmatic form of "DSH: Review Skill Roots" (tests, other commands): no UI.
@@ -39,27 +40,27 @@ function tilde(p: string): string {
 
 function kindWord(kind: SkillRootKind): string {
   switch (kind) {
-    case 'project-dsh': return vscode.l10n.t('project (.dsh/skills)');
-    case 'project-agents': return vscode.l10n.t('project (.agents/skills)');
-    case 'custom': return vscode.l10n.t('custom root (dsh.skills.customRoots)');
-    case 'user-dsh': return vscode.l10n.t('user (DSH home)');
-    case 'user-agents': return vscode.l10n.t('user (agents home)');
+    case 'project-dsh': return l10n.t('project (.dsh/skills)');
+    case 'project-agents': return l10n.t('project (.agents/skills)');
+    case 'custom': return l10n.t('custom root (dsh.skills.customRoots)');
+    case 'user-dsh': return l10n.t('user (DSH home)');
+    case 'user-agents': return l10n.t('user (agents home)');
   }
 }
 
 function invocability(c: SkillCandidate): string {
   const inv = c.analysis.skill!.invocation;
-  if (inv.modelInvocable && inv.userInvocable) return vscode.l10n.t('the model and the user can invoke it');
-  if (inv.modelInvocable) return vscode.l10n.t('only the model can invoke it');
-  if (inv.userInvocable) return vscode.l10n.t('only the user can invoke it');
-  return vscode.l10n.t('nobody can invoke it');
+  if (inv.modelInvocable && inv.userInvocable) return l10n.t('the model and the user can invoke it');
+  if (inv.modelInvocable) return l10n.t('only the model can invoke it');
+  if (inv.userInvocable) return l10n.t('only the user can invoke it');
+  return l10n.t('nobody can invoke it');
 }
 
 function scanWords(gate: SkillScanGate | undefined, count: number): string[] {
   if (count === 0) return [];
-  const findings = count === 1 ? vscode.l10n.t('1 finding') : vscode.l10n.t('{0} findings', count);
-  if (gate === 'withheld') return [vscode.l10n.t('withheld: {0}', findings)];
-  if (gate === 'accepted') return [vscode.l10n.t('accepted ({0})', findings)];
+  const findings = count === 1 ? l10n.t('1 finding') : l10n.t('{0} findings', count);
+  if (gate === 'withheld') return [l10n.t('withheld: {0}', findings)];
+  if (gate === 'accepted') return [l10n.t('accepted ({0})', findings)];
   return [findings];
 }
 
@@ -100,15 +101,15 @@ export class SkillReview {
   private async interactive(): Promise<ReviewResult> {
     // Restricted Mode: discovery has not read the workspace, so "no root" would be untrue.
     if (!vscode.workspace.isTrusted) {
-      const manage = vscode.l10n.t('Manage Workspace Trust');
+      const manage = l10n.t('Manage Workspace Trust');
       void showInformation(
-        vscode.l10n.t('Skill roots are discovered once you trust this workspace: in Restricted Mode DSH Bridge does not read its files, SKILL.md included.'), manage,
+        l10n.t('Skill roots are discovered once you trust this workspace: in Restricted Mode DSH Bridge does not read its files, SKILL.md included.'), manage,
       ).then((c) => { if (c === manage) void vscode.commands.executeCommand('workbench.trust.manage'); });
       return this.result('restricted');
     }
     const views = this.roots.roots();
     if (views.length === 0) {
-      void showInformation(vscode.l10n.t('DSH loads no skill root here: none of .dsh/skills, .agents/skills, the custom roots or the user roots exists.'));
+      void showInformation(l10n.t('DSH loads no skill root here: none of .dsh/skills, .agents/skills, the custom roots or the user roots exists.'));
       return this.result('listed');
     }
     const picked = await showQuickPick(views.map((view) => {
@@ -116,12 +117,12 @@ export class SkillReview {
       return {
         view,
         label: `${ICON[view.trust]} ${tilde(view.root.path)}`,
-        description: `${kindWord(view.root.kind)} \u00b7 ${view.gated ? trustWord(view.trust) : vscode.l10n.t('your own, not gated')}`,
-        detail: kept.length === 0 ? vscode.l10n.t('no skill that DSH loads')
-          : kept.length === 1 ? vscode.l10n.t('1 skill: {0}', kept[0].analysis.skill!.name)
-            : vscode.l10n.t('{0} skills: {1}', kept.length, kept.map((c) => c.analysis.skill!.name).join(', ')),
+        description: `${kindWord(view.root.kind)} \u00b7 ${view.gated ? trustWord(view.trust) : l10n.t('your own, not gated')}`,
+        detail: kept.length === 0 ? l10n.t('no skill that DSH loads')
+          : kept.length === 1 ? l10n.t('1 skill: {0}', kept[0].analysis.skill!.name)
+            : l10n.t('{0} skills: {1}', kept.length, kept.map((c) => c.analysis.skill!.name).join(', ')),
       };
-    }), { title: vscode.l10n.t('DSH Skill Roots'), placeHolder: vscode.l10n.t('Pick a root to see its skills and trust or distrust it'), matchOnDetail: true, ignoreFocusOut: true });
+    }), { title: l10n.t('DSH Skill Roots'), placeHolder: l10n.t('Pick a root to see its skills and trust or distrust it'), matchOnDetail: true, ignoreFocusOut: true });
     if (!picked) return this.result('cancelled');
     return this.reviewRoot(picked.view);
   }
@@ -129,7 +130,7 @@ export class SkillReview {
   private async reviewRoot(view: RootView): Promise<ReviewResult> {
     type Item = vscode.QuickPickItem & { action?: 'trust' | 'distrust' | 'accept'; file?: string };
     const accepts: Item[] = [];
-    const items: Item[] = [{ label: vscode.l10n.t('Skills'), kind: vscode.QuickPickItemKind.Separator }];
+    const items: Item[] = [{ label: l10n.t('Skills'), kind: vscode.QuickPickItemKind.Separator }];
     for (const c of view.root.candidates) {
       if (c.analysis.skill) {
         const s = c.analysis.skill;
@@ -137,8 +138,8 @@ export class SkillReview {
           label: `$(book) ${s.name}`,
           description: [
             invocability(c),
-            ...(c.winner ? [] : [vscode.l10n.t('shadowed by another root')]),
-            ...(view.gated && view.trust !== 'trusted' ? [vscode.l10n.t('withheld from DSH sessions until you trust this root')] : []),
+            ...(c.winner ? [] : [l10n.t('shadowed by another root')]),
+            ...(view.gated && view.trust !== 'trusted' ? [l10n.t('withheld from DSH sessions until you trust this root')] : []),
             ...scanWords(this.roots.scanGate(c), c.scan.findings.length),
           ].join(' \u00b7 '),
           detail: [s.description, ...c.scan.findings.map((f) => `${f.code}: ${translate(SCAN_CODES[f.code][1], f.args)} ${f.excerpt}`)].join(' \u2014 '),
@@ -146,30 +147,30 @@ export class SkillReview {
         });
         if (this.roots.scanGate(c) === 'withheld') {
           accepts.push({
-            label: `$(check) ${vscode.l10n.t('Accept "{0}" despite its findings', s.name)}`,
-            detail: vscode.l10n.t('Accepted at this content ({0}); any change of the SKILL.md withholds it again.', `${c.scan.pin.slice(0, 19)}\u2026`),
+            label: `$(check) ${l10n.t('Accept "{0}" despite its findings', s.name)}`,
+            detail: l10n.t('Accepted at this content ({0}); any change of the SKILL.md withholds it again.', `${c.scan.pin.slice(0, 19)}\u2026`),
             action: 'accept',
             file: c.file,
           });
         }
       } else {
-        items.push({ label: `$(error) ${c.entry}`, description: vscode.l10n.t('DSH ignores this file (see the Problems panel)'), file: c.file });
+        items.push({ label: `$(error) ${c.entry}`, description: l10n.t('DSH ignores this file (see the Problems panel)'), file: c.file });
       }
     }
-    items.push({ label: vscode.l10n.t('Trust'), kind: vscode.QuickPickItemKind.Separator }, ...accepts);
+    items.push({ label: l10n.t('Trust'), kind: vscode.QuickPickItemKind.Separator }, ...accepts);
     if (view.gated && view.trust !== 'trusted' && view.root.pin) {
       items.push({
-        label: view.trust === 'changed' ? `$(check) ${vscode.l10n.t('Trust the changed content of this root')}` : `$(check) ${vscode.l10n.t('Trust this root')}`,
-        detail: vscode.l10n.t('Skills are instructions DSH gives the model as trusted. Trust is recorded in the DSH home, pinned to this content ({0}); any change asks again.', `${view.root.pin.slice(0, 19)}\u2026`),
+        label: view.trust === 'changed' ? `$(check) ${l10n.t('Trust the changed content of this root')}` : `$(check) ${l10n.t('Trust this root')}`,
+        detail: l10n.t('Skills are instructions DSH gives the model as trusted. Trust is recorded in the DSH home, pinned to this content ({0}); any change asks again.', `${view.root.pin.slice(0, 19)}\u2026`),
         action: 'trust',
       });
     }
     if (this.roots.recordedPin(view.root.path) !== undefined) {
-      items.push({ label: `$(circle-slash) ${vscode.l10n.t('Distrust this root')}`, action: 'distrust' });
+      items.push({ label: `$(circle-slash) ${l10n.t('Distrust this root')}`, action: 'distrust' });
     }
     const picked = await showQuickPick(items, {
       title: visibleLine(`${tilde(view.root.path)} \u2014 ${trustWord(view.trust)}`),
-      placeHolder: vscode.l10n.t('Pick a skill to open it, or an action'),
+      placeHolder: l10n.t('Pick a skill to open it, or an action'),
       matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true,
     });
     if (!picked) return this.result('cancelled');
@@ -186,46 +187,46 @@ export class SkillReview {
   private async trust(view: RootView, interactive: boolean): Promise<ReviewResult> {
     if (!vscode.workspace.isTrusted) {
       this.log.info(`trusting skill root ${view.root.path} refused: Restricted Mode`);
-      if (interactive) void showWarning(vscode.l10n.t('Trusting a skill root needs a trusted workspace (Restricted Mode is on).'));
+      if (interactive) void showWarning(l10n.t('Trusting a skill root needs a trusted workspace (Restricted Mode is on).'));
       return this.result('restricted');
     }
     if (!view.root.pin) {
-      if (interactive) void showWarning(vscode.l10n.t('{0} cannot be trusted: it is too large to pin.', tilde(view.root.path)));
+      if (interactive) void showWarning(l10n.t('{0} cannot be trusted: it is too large to pin.', tilde(view.root.path)));
       return this.result('cannot-pin');
     }
     // The pin the user reviewed must still be the content on disk.
     const now = await hashSkillRoot(view.root, nodeSkillFs);
     if (now.pin !== view.root.pin) {
       this.log.info(`trusting skill root ${view.root.path} refused: it changed during the review`);
-      if (interactive) void showWarning(vscode.l10n.t('{0} changed while you reviewed it; review it again.', tilde(view.root.path)));
+      if (interactive) void showWarning(l10n.t('{0} changed while you reviewed it; review it again.', tilde(view.root.path)));
       await this.roots.refreshNow();
       return this.result('changed-during-review');
     }
     await this.ctx.hostStore().trustSkillRoot(view.root.path, view.root.pin);
     this.log.info(`trusted skill root ${view.root.path} at ${view.root.pin}`);
     await this.roots.refreshNow();
-    if (interactive) void showInformation(vscode.l10n.t('Trusted {0}: DSH sessions load its skills from their next step, while its content stays the same.', tilde(view.root.path)));
+    if (interactive) void showInformation(l10n.t('Trusted {0}: DSH sessions load its skills from their next step, while its content stays the same.', tilde(view.root.path)));
     return this.result('trusted');
   }
 
   /** Accepts a skill withheld for its scan at its content now (the pin the review showed must still be it). */
   private async accept(file: string | undefined, interactive: boolean): Promise<ReviewResult> {
     if (!vscode.workspace.isTrusted) {
-      if (interactive) void showWarning(vscode.l10n.t('Accepting a skill needs a trusted workspace (Restricted Mode is on).'));
+      if (interactive) void showWarning(l10n.t('Accepting a skill needs a trusted workspace (Restricted Mode is on).'));
       return this.result('restricted');
     }
     const candidate = this.roots.roots().flatMap((v) => v.root.candidates).find((c) => c.file === file && c.analysis.skill);
     if (!candidate || !file) return this.result('unknown-skill');
     const raw = await nodeSkillFs.readText(file, {}).catch(() => undefined);
     if (raw === undefined || scanSkill(raw).pin !== candidate.scan.pin) {
-      if (interactive) void showWarning(vscode.l10n.t('{0} changed while you reviewed it; review it again.', tilde(file)));
+      if (interactive) void showWarning(l10n.t('{0} changed while you reviewed it; review it again.', tilde(file)));
       await this.roots.refreshNow();
       return this.result('changed-during-review');
     }
     await this.ctx.hostStore().acceptSkill(file, candidate.scan.pin);
     this.log.info(`accepted skill ${file} at ${candidate.scan.pin}`);
     await this.roots.refreshNow();
-    if (interactive) void showInformation(vscode.l10n.t('Accepted {0}: DSH sessions load it from their next step, while its content stays the same.', tilde(file)));
+    if (interactive) void showInformation(l10n.t('Accepted {0}: DSH sessions load it from their next step, while its content stays the same.', tilde(file)));
     return this.result('accepted');
   }
 
@@ -233,7 +234,7 @@ export class SkillReview {
     await this.ctx.hostStore().distrustSkillRoot(view.root.path);
     this.log.info(`distrusted skill root ${view.root.path}`);
     await this.roots.refreshNow();
-    if (interactive) void showInformation(vscode.l10n.t('{0} is no longer trusted: DSH sessions withhold its skills from their next step.', tilde(view.root.path)));
+    if (interactive) void showInformation(l10n.t('{0} is no longer trusted: DSH sessions withhold its skills from their next step.', tilde(view.root.path)));
     return this.result('distrusted');
   }
 }

@@ -17,6 +17,7 @@ import { COMMAND } from '../commandIds';
 import type { Ctx } from '../ctx';
 import type { ChangedConcerns } from '../decisions';
 import { diagnosticsByFile, type Check, type DiagnosticsOwner, type FileEvent } from '../diagnostics';
+import { l10n } from '../l10nLookup';
 
 const TEMPLATES = { ...SKILL_PROBLEM_CODES, ...SKILL_TRUST_PROBLEM_CODES, ...SCAN_CODES };
 /** Paths of the owner's watcher that concern skills: a project root's files, or a `.git` (which decides the project root). */
@@ -63,7 +64,7 @@ export class SkillRoots implements Check, vscode.Disposable {
     private readonly ctx: Ctx,
     private readonly docsUri: (code: string) => vscode.Uri,
   ) {
-    this.item.name = vscode.l10n.t('DSH Skills');
+    this.item.name = l10n.t('DSH Skills');
     this.item.command = COMMAND.reviewSkillRoots;
   }
 
@@ -209,21 +210,21 @@ export class SkillRoots implements Check, vscode.Disposable {
     const changed = views.filter((v) => v.gated && v.trust === 'changed').length;
     const untrusted = views.filter((v) => v.gated && v.trust === 'untrusted').length;
     if (changed > 0) {
-      this.item.text = `$(warning) ${vscode.l10n.t('DSH skills: {0} changed, review', changed)}`;
+      this.item.text = `$(warning) ${l10n.t('DSH skills: {0} changed, review', changed)}`;
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else if (untrusted > 0) {
-      this.item.text = `$(shield) ${vscode.l10n.t('DSH skills: {0} untrusted', untrusted)}`;
+      this.item.text = `$(shield) ${l10n.t('DSH skills: {0} untrusted', untrusted)}`;
       this.item.backgroundColor = undefined;
     } else {
-      this.item.text = `$(verified) ${vscode.l10n.t('DSH skills: trusted')}`;
+      this.item.text = `$(verified) ${l10n.t('DSH skills: trusted')}`;
       this.item.backgroundColor = undefined;
     }
-    const files = (n: number) => (n === 1 ? vscode.l10n.t('1 skill file') : vscode.l10n.t('{0} skill files', n));
-    const lines = views.map((v) => `- \`${v.root.path}\`: ${v.gated ? trustWord(v.trust) : vscode.l10n.t('your own, not gated')} (${files(v.root.candidates.length)})`);
+    const files = (n: number) => (n === 1 ? l10n.t('1 skill file') : l10n.t('{0} skill files', n));
+    const lines = views.map((v) => `- \`${v.root.path}\`: ${v.gated ? trustWord(v.trust) : l10n.t('your own, not gated')} (${files(v.root.candidates.length)})`);
     const withheld = this.withheldByFolder().filter((f) => f.withheld.length > 0)
-      .map((f) => `- ${vscode.l10n.t('Withheld from DSH sessions in {0}: {1}', path.basename(f.folder), f.withheld.map((w) => w.name).join(', '))}`);
+      .map((f) => `- ${l10n.t('Withheld from DSH sessions in {0}: {1}', path.basename(f.folder), f.withheld.map((w) => w.name).join(', '))}`);
     // Paths and skill names come from the disk and SKILL.md files: each line shown escaped.
-    const tooltip = new vscode.MarkdownString([vscode.l10n.t('Skill roots DSH loads (click to review):'), '', ...[...lines, ...(withheld.length ? ['', ...withheld] : [])].map(visibleLine)].join('\n'));
+    const tooltip = new vscode.MarkdownString([l10n.t('Skill roots DSH loads (click to review):'), '', ...[...lines, ...(withheld.length ? ['', ...withheld] : [])].map(visibleLine)].join('\n'));
     tooltip.supportThemeIcons = false;
     this.item.tooltip = tooltip;
     this.item.show();
@@ -268,8 +269,8 @@ export class SkillRoots implements Check, vscode.Disposable {
 
 export function trustWord(state: SkillTrustState): string {
   switch (state) {
-    case 'trusted': return vscode.l10n.t('trusted');
-    case 'changed': return vscode.l10n.t('changed since you trusted it');
-    case 'untrusted': return vscode.l10n.t('not trusted');
+    case 'trusted': return l10n.t('trusted');
+    case 'changed': return l10n.t('changed since you trusted it');
+    case 'untrusted': return l10n.t('not trusted');
   }
 }

@@ -10,6 +10,7 @@ import { problemLink } from '../problemDocs';
 import type { ServerTools } from './probeFacts';
 import type { Range } from '../../core/json/text';
 import { visibleLine } from '../../core/json/visibleText';
+import { l10n } from '../l10nLookup';
 
 const FAILED: Record<string, ProbeProblemCode> = {
   'did-not-start': 'probe-did-not-start',
@@ -66,13 +67,13 @@ export class ProbeDiagnostics implements vscode.Disposable, vscode.CodeActionPro
       const code = FAILED[s.outcome];
       if (!code) continue;
       const detail = s.message.replace(/^(did not start|timed out|does not speak MCP|not started): /, '');
-      const lines = s.stderr.length ? `\n${vscode.l10n.t('First lines of its stderr (secrets masked):')}\n${s.stderr.map(visibleLine).join('\n')}` : '';
+      const lines = s.stderr.length ? `\n${l10n.t('First lines of its stderr (secrets masked):')}\n${s.stderr.map(visibleLine).join('\n')}` : '';
       add(s.name, code, `${message(code, { server: s.name, detail })}${lines}`, code === 'probe-refused' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error);
     }
     for (const [server, t] of tools) {
       for (const tool of t.tools) {
         if (tool.drift?.state === 'changed') {
-          const changes = tool.drift.changes.map((c) => (c === 'description' ? vscode.l10n.t('description') : vscode.l10n.t('schema'))).join(', ');
+          const changes = tool.drift.changes.map((c) => (c === 'description' ? l10n.t('description') : l10n.t('schema'))).join(', ');
           add(server, 'tool-changed', message('tool-changed', { tool: tool.name, server, changes }), vscode.DiagnosticSeverity.Warning);
         } else if (tool.drift?.state === 'new') {
           add(server, 'tool-new', message('tool-new', { tool: tool.name, server }), vscode.DiagnosticSeverity.Warning);
@@ -103,7 +104,7 @@ export class ProbeDiagnostics implements vscode.Disposable, vscode.CodeActionPro
       const server = this.servers.get(d) ?? this.servers.get(ours.find((o) => o.range.isEqual(d.range) && o.message === d.message) as vscode.Diagnostic);
       if (!server || seen.has(server)) continue;
       seen.add(server);
-      const action = new vscode.CodeAction(visibleLine(vscode.l10n.t('Re-probe "{0}" and accept its tools', server)), vscode.CodeActionKind.QuickFix);
+      const action = new vscode.CodeAction(visibleLine(l10n.t('Re-probe "{0}" and accept its tools', server)), vscode.CodeActionKind.QuickFix);
       action.command = { title: action.title, command: COMMAND.reprobeAndAccept, arguments: [folder.uri, server] };
       action.diagnostics = drift.filter((x) => x.range.isEqual(d.range));
       action.isPreferred = true;

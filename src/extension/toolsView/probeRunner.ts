@@ -6,7 +6,7 @@ import { DANGER_MESSAGES, reviewLaunch } from '../../core/mcp/launchReview';
 import { translate } from '../l10n';
 import { analyzeFolder } from '../../core/app/export';
 import type { HostStore } from '../../core/node/hostStore';
-import type { FolderProbe } from '../../core/app/probe';
+import { probeFolder, type FolderProbe } from '../../core/app/probe';
 import { reviewServers } from '../approval';
 import { fileFolders } from '../mcpFiles';
 import type { Ctx } from '../ctx';
@@ -15,6 +15,7 @@ import { editorFreeEnv } from './probeFacts';
 import { toolSettingLayers } from './toolSettings';
 import { SERVERS_VIEW_ID } from '../commandIds';
 import { visibleLine } from '../../core/json/visibleText';
+import { l10n } from '../l10nLookup';
 
 /** What one probe command did (nothing secret: names, outcomes and counts). */
 export interface ProbeSummary {
@@ -58,14 +59,14 @@ export class ProbeRunner implements vscode.Disposable {
 
   async run(target: ProbeTarget | undefined): Promise<ProbeSummary> {
     const none = (outcome: ProbeSummary['outcome']): ProbeSummary => ({ outcome, folders: [] });
-    if (!requireTrust(vscode.l10n.t('Probe'), this.log)) return none('restricted');
+    if (!requireTrust(l10n.t('Probe'), this.log)) return none('restricted');
     const folder = target?.folder ?? await pickFolder();
     if (!folder) return none(fileFolders().length ? 'cancelled' : 'no-folder');
     const { dshHome } = this.ctx.config.globalSettings();
     const trustMode = await this.ctx.trustMode();
     if (trustMode === 'deny') {
-      const open = vscode.l10n.t('Open Settings');
-      void showWarning(vscode.l10n.t('The DSH trust mode is "deny": no MCP server is started, not even to probe it.'), open).then((c) => {
+      const open = l10n.t('Open Settings');
+      void showWarning(l10n.t('The DSH trust mode is "deny": no MCP server is started, not even to probe it.'), open).then((c) => {
         if (c === open) void vscode.commands.executeCommand('workbench.action.openSettings', 'dsh.trustMode');
       });
       return none('denied');
@@ -74,7 +75,7 @@ export class ProbeRunner implements vscode.Disposable {
     const wanted = target?.names ? new Set(target.names) : undefined;
     const servers = analysis.servers.filter((s) => !wanted || wanted.has(s.name));
     if (servers.length === 0) {
-      void showInformation(vscode.l10n.t('{0} has no MCP server DSH could start: nothing to probe.', folder.name));
+      void showInformation(l10n.t('{0} has no MCP server DSH could start: nothing to probe.', folder.name));
       return none('nothing');
     }
     const store = this.ctx.hostStore();
@@ -82,12 +83,10 @@ export class ProbeRunner implements vscode.Disposable {
       this.log.info(`probe of ${folder.name} cancelled: nothing was started`);
       return none('cancelled');
     }
-    // Loaded on first probe: the probe code stays out of the editor's start.
-    const { probeFolder } = await import('../../core/app/probe.js');
     const result = await this.serial(() => vscode.window.withProgress(
       { location: { viewId: SERVERS_VIEW_ID } },
       () => vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: visibleLine(vscode.l10n.t('Probing the MCP servers of {0}...', folder.name)) },
+        { location: vscode.ProgressLocation.Notification, title: visibleLine(l10n.t('Probing the MCP servers of {0}...', folder.name)) },
         () => probeFolder({
           folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), dshHome,
           settings: this.ctx.config.folder(folder).view, settingLayers: toolSettingLayers(folder), invalidSetting: this.ctx.config.invalidSetting,
@@ -136,12 +135,12 @@ export class ProbeRunner implements vscode.Disposable {
       const review = reviewLaunch(s);
       return [`${review.name}: ${review.launch}`, ...review.dangers.map((d) => `  \u26a0 ${translate(DANGER_MESSAGES[d.code], { token: d.token })}`)];
     });
-    const probe = vscode.l10n.t('Probe');
+    const probe = l10n.t('Probe');
     const message = servers.length === 1
-      ? vscode.l10n.t('Start MCP server "{0}" to list its tools?', servers[0].name)
-      : vscode.l10n.t('Start these MCP servers of {0} to list their tools?', folder.name);
+      ? l10n.t('Start MCP server "{0}" to list its tools?', servers[0].name)
+      : l10n.t('Start these MCP servers of {0} to list their tools?', folder.name);
     const detail = [
-      vscode.l10n.t('Each runs on this computer with your user\'s privileges, as DSH would start it, and is stopped once it has listed its tools:'),
+      l10n.t('Each runs on this computer with your user\'s privileges, as DSH would start it, and is stopped once it has listed its tools:'),
       '', ...lines,
     ].join('\n');
     return (await showInformation(message, { modal: true, detail }, probe)) === probe;
@@ -152,19 +151,19 @@ export class ProbeRunner implements vscode.Disposable {
     const failed = result.servers.filter((s) => s.outcome !== 'ok');
     const tools = ok.reduce((n, s) => n + s.tools.length, 0);
     const parts: string[] = [];
-    if (ok.length === 1) parts.push(tools === 1 ? vscode.l10n.t('Probed 1 MCP server of {0}: 1 tool.', folder.name) : vscode.l10n.t('Probed 1 MCP server of {0}: {1} tools.', folder.name, tools));
-    else if (ok.length > 1) parts.push(tools === 1 ? vscode.l10n.t('Probed {0} MCP servers of {1}: 1 tool.', ok.length, folder.name) : vscode.l10n.t('Probed {0} MCP servers of {1}: {2} tools.', ok.length, folder.name, tools));
-    if (failed.length === 1) parts.push(vscode.l10n.t('1 server could not be probed: see Problems.'));
-    else if (failed.length > 1) parts.push(vscode.l10n.t('{0} servers could not be probed: see Problems.', failed.length));
-    if (result.collisions.length) parts.push(vscode.l10n.t('Some tools get the same DSH name: see the view.'));
+    if (ok.length === 1) parts.push(tools === 1 ? l10n.t('Probed 1 MCP server of {0}: 1 tool.', folder.name) : l10n.t('Probed 1 MCP server of {0}: {1} tools.', folder.name, tools));
+    else if (ok.length > 1) parts.push(tools === 1 ? l10n.t('Probed {0} MCP servers of {1}: 1 tool.', ok.length, folder.name) : l10n.t('Probed {0} MCP servers of {1}: {2} tools.', ok.length, folder.name, tools));
+    if (failed.length === 1) parts.push(l10n.t('1 server could not be probed: see Problems.'));
+    else if (failed.length > 1) parts.push(l10n.t('{0} servers could not be probed: see Problems.', failed.length));
+    if (result.collisions.length) parts.push(l10n.t('Some tools get the same DSH name: see the view.'));
     const withheld = ok.reduce((n, s) => n + s.tools.filter((t) => t.scan === 'withheld').length, 0);
-    if (withheld === 1) parts.push(vscode.l10n.t('1 tool has hidden or model-directed instructions and is withheld from DSH sessions until you accept it: see the view.'));
-    else if (withheld > 1) parts.push(vscode.l10n.t('{0} tools have hidden or model-directed instructions and are withheld from DSH sessions until you accept them: see the view.', withheld));
+    if (withheld === 1) parts.push(l10n.t('1 tool has hidden or model-directed instructions and is withheld from DSH sessions until you accept it: see the view.'));
+    else if (withheld > 1) parts.push(l10n.t('{0} tools have hidden or model-directed instructions and are withheld from DSH sessions until you accept them: see the view.', withheld));
     const left = result.servers.flatMap((s) => s.leftRunning ?? []);
-    if (left.length === 1) parts.push(vscode.l10n.t('A process a server started still runs (pid {0}): see the log.', left[0].pid));
-    else if (left.length > 1) parts.push(vscode.l10n.t('{0} processes the servers started still run: see the log.', left.length));
+    if (left.length === 1) parts.push(l10n.t('A process a server started still runs (pid {0}): see the log.', left[0].pid));
+    else if (left.length > 1) parts.push(l10n.t('{0} processes the servers started still run: see the log.', left.length));
     const show = failed.length || result.collisions.length || left.length || withheld ? showWarning : showInformation;
-    const showProblems = vscode.l10n.t('Show Problems');
+    const showProblems = l10n.t('Show Problems');
     void show(parts.join(' '), ...(failed.length ? [showProblems] : [])).then((c) => {
       if (c === showProblems) void vscode.commands.executeCommand('workbench.actions.view.problems');
     });

@@ -13,6 +13,7 @@ import { folderToolChoice, toggleTool } from './toolSettings';
 import type { ScanFinding } from '../../core/scan/scan';
 import { SCAN_CODES } from '../../core/scan/scanCodes';
 import { translate } from '../l10n';
+import { l10n } from '../l10nLookup';
 
 /** Set while the view's provider runs: the view is contributed `when` it is, so it shows only where the bridge is active. */
 const ACTIVE_CONTEXT = 'dsh.serversViewActive';
@@ -34,12 +35,12 @@ interface FolderFacts {
 function stateWords(row: ServerRow): { short: string; long: string } {
   const codes = row.codes.join(', ');
   const words: Record<ServerState, () => { short: string; long: string }> = {
-    'refused': () => ({ short: vscode.l10n.t('refused: {0}', codes), long: vscode.l10n.t('The export refuses this entry ({0}): DSH does not get it. Problems says why.', codes) }),
-    'declaration-refused': () => ({ short: vscode.l10n.t('refused by DSH'), long: vscode.l10n.t('DSH refuses the declaration of this folder as a whole. Verify it to see why, then export again.') }),
-    'not-exported': () => ({ short: vscode.l10n.t('not exported'), long: vscode.l10n.t('Not in the declaration yet: DSH sessions do not get it until you export.') }),
-    'stale': () => ({ short: vscode.l10n.t('stale'), long: vscode.l10n.t('Changed since the export: DSH still runs the exported entry until you export again.') }),
-    'not-approved': () => ({ short: vscode.l10n.t('not approved'), long: vscode.l10n.t('Exported, but not approved for its current pin (trust mode "pinned"): DSH asks before it starts it.') }),
-    'exported': () => ({ short: vscode.l10n.t('exported'), long: vscode.l10n.t('Exported as it is: DSH sessions of this folder get it.') }),
+    'refused': () => ({ short: l10n.t('refused: {0}', codes), long: l10n.t('The export refuses this entry ({0}): DSH does not get it. Problems says why.', codes) }),
+    'declaration-refused': () => ({ short: l10n.t('refused by DSH'), long: l10n.t('DSH refuses the declaration of this folder as a whole. Verify it to see why, then export again.') }),
+    'not-exported': () => ({ short: l10n.t('not exported'), long: l10n.t('Not in the declaration yet: DSH sessions do not get it until you export.') }),
+    'stale': () => ({ short: l10n.t('stale'), long: l10n.t('Changed since the export: DSH still runs the exported entry until you export again.') }),
+    'not-approved': () => ({ short: l10n.t('not approved'), long: l10n.t('Exported, but not approved for its current pin (trust mode "pinned"): DSH asks before it starts it.') }),
+    'exported': () => ({ short: l10n.t('exported'), long: l10n.t('Exported as it is: DSH sessions of this folder get it.') }),
   };
   return words[row.state]();
 }
@@ -54,11 +55,11 @@ const STATE_ICONS: Record<ServerState, [string, string | undefined]> = {
 };
 
 function serverCountWords(n: number): string {
-  return n === 1 ? vscode.l10n.t('1 server') : vscode.l10n.t('{0} servers', n);
+  return n === 1 ? l10n.t('1 server') : l10n.t('{0} servers', n);
 }
 
 function refusedCountWords(n: number): string {
-  return n === 1 ? vscode.l10n.t('1 refused') : vscode.l10n.t('{0} refused', n);
+  return n === 1 ? l10n.t('1 refused') : l10n.t('{0} refused', n);
 }
 
 function countWords(rows: FolderRows): string {
@@ -67,18 +68,18 @@ function countWords(rows: FolderRows): string {
 }
 
 function toolCountWords(n: number): string {
-  return n === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', n);
+  return n === 1 ? l10n.t('1 tool') : l10n.t('{0} tools', n);
 }
 
 function findingCountWords(n: number): string {
-  return n === 1 ? vscode.l10n.t('1 finding') : vscode.l10n.t('{0} findings', n);
+  return n === 1 ? l10n.t('1 finding') : l10n.t('{0} findings', n);
 }
 
 const FIELD_WORDS: Record<ScanFinding['field'], () => string> = {
-  name: () => vscode.l10n.t('name'),
-  description: () => vscode.l10n.t('description'),
-  inputSchema: () => vscode.l10n.t('input schema'),
-  instructions: () => vscode.l10n.t('server instructions'),
+  name: () => l10n.t('name'),
+  description: () => l10n.t('description'),
+  inputSchema: () => l10n.t('input schema'),
+  instructions: () => l10n.t('server instructions'),
   skill: () => 'SKILL.md',
 };
 
@@ -93,21 +94,21 @@ function scanWords(tool: ToolRow): { short: string; long: string } | undefined {
   const count = findingCountWords(tool.findings.length);
   switch (tool.scan) {
     case 'clean': return undefined;
-    case 'flagged': return { short: count, long: vscode.l10n.t('Hidden or model-directed text ({0}), no error: DSH offers it.', count) };
-    case 'accepted': return { short: vscode.l10n.t('accepted ({0})', count), long: vscode.l10n.t('You accepted this definition despite its findings ({0}); any change withholds it again.', count) };
-    case 'withheld': return { short: vscode.l10n.t('withheld: {0}', count), long: vscode.l10n.t('Withheld from DSH sessions: hidden or model-directed instructions ({0}). Accept this exact definition from the tool\'s menu if you trust it.', count) };
+    case 'flagged': return { short: count, long: l10n.t('Hidden or model-directed text ({0}), no error: DSH offers it.', count) };
+    case 'accepted': return { short: l10n.t('accepted ({0})', count), long: l10n.t('You accepted this definition despite its findings ({0}); any change withholds it again.', count) };
+    case 'withheld': return { short: l10n.t('withheld: {0}', count), long: l10n.t('Withheld from DSH sessions: hidden or model-directed instructions ({0}). Accept this exact definition from the tool\'s menu if you trust it.', count) };
   }
 }
 
 function tokenWords(n: number): string {
-  return vscode.l10n.t('~{0} tokens', n.toLocaleString(vscode.env.language));
+  return l10n.t('~{0} tokens', n.toLocaleString(vscode.env.language));
 }
 
 /** What a probed server adds beside its state: its tool count, allowed of them, and their tokens. */
 function toolsWords(t: ServerTools): string {
-  if (!t.current) return vscode.l10n.t('probed an earlier launch: probe again');
+  if (!t.current) return l10n.t('probed an earlier launch: probe again');
   const allowed = t.tools.filter((x) => x.allowed).length;
-  const count = allowed === t.tools.length ? toolCountWords(t.tools.length) : vscode.l10n.t('{0} of {1} tools', allowed, t.tools.length);
+  const count = allowed === t.tools.length ? toolCountWords(t.tools.length) : l10n.t('{0} of {1} tools', allowed, t.tools.length);
   return `${count} \u00b7 ${tokenWords(t.allowedTokens)}`;
 }
 
@@ -270,7 +271,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
 
   private folderChildren(folder: vscode.WorkspaceFolder, rows: FolderRows): ViewNode[] {
     if (!rows.usable) {
-      return [{ kind: 'message', folder, text: vscode.l10n.t('{0} cannot be used: see Problems', '.vscode/mcp.json'), tooltip: vscode.l10n.t('DSH gets no server of this folder until the errors are fixed.') }];
+      return [{ kind: 'message', folder, text: l10n.t('{0} cannot be used: see Problems', '.vscode/mcp.json'), tooltip: l10n.t('DSH gets no server of this folder until the errors are fixed.') }];
     }
     return rows.servers.map((row) => ({ kind: 'server', folder, row }));
   }
@@ -301,8 +302,8 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         item.description = tools ? `${words.short} \u00b7 ${toolsWords(tools)}` : words.short;
         const [icon, color] = STATE_ICONS[row.state];
         item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-        const dshName = row.serverName && row.serverName !== row.name ? ` \u2014 ${vscode.l10n.t('DSH name: {0}', row.serverName)}` : '';
-        const probed = tools ? `\n${vscode.l10n.t('Probed {0}.', new Date(tools.probedAt).toLocaleString(vscode.env.language))}` : '';
+        const dshName = row.serverName && row.serverName !== row.name ? ` \u2014 ${l10n.t('DSH name: {0}', row.serverName)}` : '';
+        const probed = tools ? `\n${l10n.t('Probed {0}.', new Date(tools.probedAt).toLocaleString(vscode.env.language))}` : '';
         item.tooltip = `${row.name}${dshName}\n${words.long}${probed}`;
         // Flags read by the menus' `viewItem =~` clauses.
         item.contextValue = ['dsh.server', row.state === 'refused' ? 'refused' : 'exportable probeable'].join(' ');
@@ -314,9 +315,9 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
         item.id = `tool:${node.folder.uri.toString()}:${node.server}:${tool.name}`;
         const flags = [tool.publicName, tokenWords(tool.tokens)];
-        if (tool.collision) flags.push(vscode.l10n.t('same DSH name as another tool'));
-        if (tool.drift?.state === 'changed') flags.push(vscode.l10n.t('changed since the pinned probe'));
-        if (tool.drift?.state === 'new') flags.push(vscode.l10n.t('new since the pinned probe'));
+        if (tool.collision) flags.push(l10n.t('same DSH name as another tool'));
+        if (tool.drift?.state === 'changed') flags.push(l10n.t('changed since the pinned probe'));
+        if (tool.drift?.state === 'new') flags.push(l10n.t('new since the pinned probe'));
         const scan = scanWords(tool);
         if (scan) flags.unshift(scan.short);
         item.description = flags.join(' \u00b7 ');
@@ -326,16 +327,16 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
             ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
             : new vscode.ThemeIcon('tools');
         item.tooltip = [
-          tool.description || vscode.l10n.t('(no description)'),
+          tool.description || l10n.t('(no description)'),
           '',
-          vscode.l10n.t('DSH name: {0}', tool.publicName),
-          vscode.l10n.t('Adds about {0} tokens to every request.', tool.tokens.toLocaleString(vscode.env.language)),
-          ...(tool.collision ? [vscode.l10n.t('Another tool of this folder gets the same DSH name: DSH drops one of the two servers\' tools.')] : []),
+          l10n.t('DSH name: {0}', tool.publicName),
+          l10n.t('Adds about {0} tokens to every request.', tool.tokens.toLocaleString(vscode.env.language)),
+          ...(tool.collision ? [l10n.t('Another tool of this folder gets the same DSH name: DSH drops one of the two servers\' tools.')] : []),
           ...(scan ? ['', scan.long, ...tool.findings.flatMap(findingLines)] : []),
         ].join('\n');
         item.checkboxState = {
           state: tool.allowed ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
-          tooltip: tool.allowed ? vscode.l10n.t('DSH offers this tool: uncheck to leave it out') : vscode.l10n.t('Left out of DSH (dsh.tools): check to offer it'),
+          tooltip: tool.allowed ? l10n.t('DSH offers this tool: uncheck to leave it out') : l10n.t('Left out of DSH (dsh.tools): check to offer it'),
         };
         // Flags read by the menus' `viewItem =~` clauses.
         item.contextValue = tool.scan === 'withheld' ? 'dsh.tool withheld' : 'dsh.tool';
@@ -346,7 +347,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
         item.tooltip = node.tooltip;
-        item.command = { title: vscode.l10n.t('Show Problems'), command: 'workbench.actions.view.problems' };
+        item.command = { title: l10n.t('Show Problems'), command: 'workbench.actions.view.problems' };
         item.contextValue = 'dsh.message';
         return item;
       }
@@ -362,9 +363,9 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         const result = await toggleTool(node.folder, node.server, node.tool.name, allow);
         this.log.info(`dsh.tools of ${node.folder.name}: ${node.server} / ${node.tool.name} ${allow ? 'allowed' : 'left out'} (${result})`);
         if (result === 'still-left-out') {
-          void showWarning(vscode.l10n.t('"{0}" stays left out: your user or workspace settings leave it out in dsh.tools, and a folder can only narrow them.', node.tool.name));
+          void showWarning(l10n.t('"{0}" stays left out: your user or workspace settings leave it out in dsh.tools, and a folder can only narrow them.', node.tool.name));
         } else if (result === 'invalid') {
-          void showWarning(vscode.l10n.t('The folder\'s dsh.tools is not of the expected shape, so it was not changed: see Problems in its settings.'));
+          void showWarning(l10n.t('The folder\'s dsh.tools is not of the expected shape, so it was not changed: see Problems in its settings.'));
         }
       } catch (error) {
         this.log.error(`writing dsh.tools of ${node.folder.name} failed`, error);
@@ -397,10 +398,10 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     if (!vscode.workspace.isTrusted || !n.serverName) return false;
     const confirm = !(typeof options === 'object' && options !== null && (options as { confirm?: unknown }).confirm === false);
     if (confirm) {
-      const accept = vscode.l10n.t('Accept This Definition');
+      const accept = l10n.t('Accept This Definition');
       const answer = await showWarning(
-        vscode.l10n.t('Offer tool "{0}" of "{1}" to DSH sessions despite what its definition says?', n.tool.name, n.server),
-        { modal: true, detail: [...n.tool.findings.flatMap(findingLines), '', vscode.l10n.t('Any change of its definition withholds it again.')].join('\n') },
+        l10n.t('Offer tool "{0}" of "{1}" to DSH sessions despite what its definition says?', n.tool.name, n.server),
+        { modal: true, detail: [...n.tool.findings.flatMap(findingLines), '', l10n.t('Any change of its definition withholds it again.')].join('\n') },
         accept,
       );
       if (answer !== accept) return false;

@@ -1,0 +1,23 @@
+import * as vscode from 'vscode';
+import { l10nKey } from './l10nKey';
+
+type Args = Array<string | number | boolean> | [Record<string, unknown>];
+
+/** VS Code's placeholder pattern (format2 of vs/base/common/strings, which vscode.l10n.t uses). */
+const PLACEHOLDER = /{([^}]+)}/g;
+
+/**
+ * vscode.l10n.t that also reads the bundle as the .vsix ships it (keyed by l10nKey, see there).
+ * A message found under its key is filled as vscode.l10n.t fills one; anything else goes to
+ * vscode.l10n.t itself (English, and the repository's bundles keyed by the English text). Every
+ * message of the extension goes through here (a lint rule keeps vscode.l10n.t to this file).
+ */
+export const l10n = {
+  t(message: string, ...args: Args): string {
+    const shipped = vscode.l10n.bundle?.[l10nKey(message)];
+    if (shipped === undefined) return vscode.l10n.t(message, ...(args as Array<string | number | boolean>));
+    // As vscode.l10n.t reads its arguments: one object of named values, or the values in order.
+    const values = (typeof args[0] === 'object' ? args[0] : args) as Record<string, unknown>;
+    return Object.keys(values).length === 0 ? shipped : shipped.replace(PLACEHOLDER, (whole, name: string) => String(values[name] ?? whole));
+  },
+};
