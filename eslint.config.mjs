@@ -105,25 +105,29 @@ export default tseslint.config(
   }),
   {
     // The pure core: file access, processes, the environment and the host store come in as
-    // parameters; reading and writing live in the Node adapter layer, src/core/node.
+    // parameters; reading and writing live in the Node adapter layer, src/core/node. The use cases
+    // of app/ (the top floor) get them as ports (app/ports.ts): they may name an adapter's types,
+    // never call one.
     files: ['src/core/**/*.ts'],
-    // app/ (the use cases, on the top floor) calls the adapters of node/ below it.
-    ignores: ['src/core/node/**', 'src/core/app/**'],
+    ignores: ['src/core/node/**'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: [
           { name: 'vscode', message: 'The core must not depend on the editor.' },
-          ...['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'child_process', 'node:child_process'].map((name) => ({
-            name, message: 'The pure core takes file access as a parameter; reading and writing belong in src/core/node.',
+          ...['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'child_process', 'node:child_process', 'os', 'node:os'].map((name) => ({
+            name, message: 'The pure core takes file access, processes and the home folder as parameters (app/: its ports); reading and writing belong in src/core/node.',
           })),
         ],
         patterns: [
           { group: ['@deepseek-ai/*'], message: 'No DSH runtime import: the host supplies DSH modules at run time.' },
           { group: ['**/extension/**'], message: 'The editor adapter depends on the core, never the reverse.' },
-          { group: ['**/node/*', '!node:*'], message: 'The pure core does not call into the Node adapter layer; the adapter calls the core.' },
+          { group: ['**/node/*', '!node:*'], allowTypeImports: true, message: 'The pure core does not call into the Node adapter layer: a use case gets it as a port (app/ports.ts), and may import its types only.' },
         ],
       }],
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'The pure core takes the environment as a parameter.' }],
+      'no-restricted-properties': ['error',
+        { object: 'process', property: 'env', message: 'The pure core takes the environment as a parameter (app/: the env port).' },
+        { object: 'process', property: 'cwd', message: 'The pure core takes the working directory as a parameter (app/: the cwd port).' },
+      ],
     },
   },
 );

@@ -5,14 +5,18 @@
  * against a bare node start, and zod's weight in the bundle.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'jsonc-parser';
 import { buildSync } from 'esbuild';
 import { analyzeSource, type AnalyzeOptions } from '../src/core/mcp/analyze';
 import { withPin } from '../src/core/json/canonicalJson';
 import { serializeDeclaration } from '../src/core/declaration/declaration';
-import { buildDeclarationBody } from '../src/core/app/export';
+import { buildDeclarationBody, commitExport, reviewExport } from '../src/core/app/export';
+import { planSession } from '../src/core/app/plan';
+import { nodePorts } from '../src/core/node/ports';
+import { settingsViewOf } from '../src/core/settings/folderSettings';
 import { parseJsonc } from '../src/core/json/jsonTree';
 import { generate } from './generate';
 
@@ -86,6 +90,20 @@ for (const count of (process.env.BENCH_SIZES ?? '10,100,500,5000').split(',').ma
 out('');
 out('analysis includes parseTree (and the per-server pins); declaration = digest + HMAC + JSON text.');
 
+/** As race(), for async functions: each round runs every function `batch` times in a row; returns the median ms. */
+async function raceAsync(fns: Record<string, () => Promise<unknown>>, rounds: number, batch = 3): Promise<Record<string, number>> {
+  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(fns).map((k) => [k, []]));
+  for (const fn of Object.values(fns)) for (let i = 0; i < 3; i++) await fn(); // warm up
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, fn] of Object.entries(fns)) {
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < batch; i++) await fn();
+      samples[name].push(Number(process.hrtime.bigint() - t0) / 1e6 / batch);
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+}
+
 // Cold start of the CLI against a bare node process, same run, interleaved.
 const cli = path.join(ROOT, 'dist/cli.js');
 const demo = path.join(ROOT, 'examples/demo');
@@ -117,3 +135,50 @@ out('');
 out(`- zod/mini vs zod (classic), same schema, minified: ${(mini / 1024).toFixed(1)} KiB vs ${(classic / 1024).toFixed(1)} KiB (${fmt(classic / mini)}x)`);
 out(`- dist/cli.js (release build): ${(statSync(cli).size / 1024).toFixed(1)} KiB`);
 execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT });
+
+// The session plan against the export of the same folder, on disk, warm: the plan is what the
+// DSH plugin computes at every model step (without skills and tools: its skill gate and tool gate
+// run apart), and what
+// verify, doctor and the editor show (with skills). Every server approved and its values stored:
+// the plan renders every row, its most expensive path.
+async function planVsExport(): Promise<void> {
+  out('');
+  out('## Session plan vs export (same folder on disk, warm; ratio = median plan / median export, same run, interleaved)');
+  out('');
+  out('| servers | export ms | plan at a model step / export | full plan (tools, skills) / export |');
+  out('|---:|---:|---:|---:|');
+  for (const count of (process.env.BENCH_PLAN_SIZES ?? '50,500').split(',').map(Number)) {
+    const base = mkdtempSync(path.join(os.tmpdir(), 'dsh-bench-plan-'));
+    try {
+      const folder = path.join(base, 'app');
+      mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+      mkdirSync(path.join(folder, '.git'));
+      for (let i = 0; i < count; i++) mkdirSync(path.join(folder, 'tools', String(i)), { recursive: true });
+      writeFileSync(path.join(folder, '.vscode/mcp.json'), generate(count));
+      const ports = nodePorts({ dshHome: path.join(base, 'dsh-home'), home: base, log: () => undefined });
+      const identity = { folder, folderName: 'app', userHome: base, settings: settingsViewOf({ 'dsh.export.toolCallTimeoutMs': 60000 }) };
+        const exported = await commitExport(ports, await reviewExport(ports, identity));
+      if (exported.analysis.servers.length !== count) throw new Error(`bench input broken: ${exported.analysis.servers.length} of ${count} exported`);
+      await ports.store.setTrustMode('pinned');
+      await ports.store.setInput(folder, 'token', 'bench');
+      for (const s of exported.analysis.servers) await ports.store.approve(folder, s.serverName, s.pin);
+      const check = await planSession(ports, { cwd: folder, skills: false });
+      if (check.plan.servers.filter((s) => s.outcome === 'starts').length !== count) throw new Error(`bench plan broken: ${JSON.stringify(check.plan.servers.find((s) => s.outcome !== 'starts'))}`);
+      const t = await raceAsync({
+        export: async () => commitExport(ports, await reviewExport(ports, identity)),
+        step: () => planSession(ports, { cwd: folder, skills: false, tools: false }),
+        full: () => planSession(ports, { cwd: folder }),
+      }, count >= 500 ? 9 : 15);
+      out(`| ${count} | ${fmt(t.export)} | **${fmt(t.step / t.export)}** | ${fmt(t.full / t.export)} |`);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  }
+  out('');
+  out('The export here is the use case on disk (read, analyze, sections, sign, write if changed); an unchanged declaration is not written again.');
+}
+
+planVsExport().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -11,4 +11,6 @@ const out = {
   description: 'Written by DSH Bridge into <folder>/.dsh/declaration.json; loaded by the DSH Bridge plugin. A plain string value is a literal (never scanned for variables); an array value is a template of literal strings, {"input": id} and {"env": NAME} references. See docs/declaration.md.',
   ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$schema')),
 };
-writeFileSync(new URL('../schemas/declaration.schema.json', import.meta.url), `${JSON.stringify(out, null, 2)}\n`);
+// Compact: it ships in the .vsix (every KiB counts against its budget), and an export writes its
+// copy beside the declaration indented anyway.
+writeFileSync(new URL('../schemas/declaration.schema.json', import.meta.url), `${JSON.stringify(out)}\n`);

@@ -1,9 +1,8 @@
 import * as readline from 'node:readline';
-import { verifyFolder } from '../core/app/export';
+import { verifyFolder } from '../core/app/verify';
 import { type DeclaredServer } from '../core/declaration/declarationModel';
 import type { LspDeclarationSection } from '../core/declaration/declarationModel';
 import { LSP_APPROVAL_NAME, lspReviewLines, lspSectionUsable } from '../core/lsp/lspRow';
-import { HostStore } from '../core/node/hostStore';
 import { reviewLaunch, reviewLines, type LaunchReview } from '../core/mcp/launchReview';
 import { CommandUsageError, stringList, type CommandContext } from './context';
 import { visibleLine } from '../core/json/visibleText';
@@ -23,11 +22,11 @@ const OUTCOME_WORDS: Record<Outcome, string> = {
  * one it approves only the pins named by `--yes`, so a script approves exactly what was reviewed.
  */
 export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream = process.stdin): Promise<number> {
-  const { args, folder, dshHome, json, io } = ctx;
+  const { args, folder, json, io } = ctx;
   const yes = new Set(stringList(ctx.options.yes));
   for (const pin of yes) if (!/^sha256:[0-9a-f]{64}$/.test(pin)) throw new CommandUsageError(`--yes takes a full pin (sha256: and 64 hex digits), not "${pin}"`);
 
-  const verified = await verifyFolder(folder, { dshHome });
+  const verified = await verifyFolder(ctx.ports, folder);
   if (!verified.ok || !verified.declaration) {
     const reasons = verified.reasons.map((r) => `${r.code}: ${r.message}`);
     if (json) io.out(JSON.stringify({ folder, approved: [], servers: [], error: 'the declaration does not verify', reasons: verified.reasons }));
@@ -53,7 +52,7 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
     return 1;
   }
 
-  const store = new HostStore(dshHome);
+  const { store } = ctx.ports;
   const trustMode = await store.trustMode();
   const record = await store.readFolder(declaration.folder);
   const tty = input.isTTY === true;

@@ -1,12 +1,16 @@
+import type { NodePorts } from '../core/node/ports';
 import type { FolderIdentity } from '../core/settings/folderSettings';
 
-/** What main.ts hands a command module: its arguments, the common options, and where to print. */
+/** Where a command prints: stdout and stderr, one line per call. */
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
 }
 
+/** What main.ts hands a command module: its arguments, the common options, the ports and where to print. */
 export interface CommandContext {
+  /** The command word. */
+  command: string;
   /** Positionals after the command word. */
   args: string[];
   folder: string;
@@ -16,10 +20,17 @@ export interface CommandContext {
   options: Readonly<Record<string, unknown>>;
   io: CliIo;
   /** The folder with the settings the editor would see for it (--user-settings, --code-workspace, .vscode/settings.json). */
-  identity?: FolderIdentity;
+  identity: FolderIdentity;
+  /** The use cases' ports, built once for this run (the one host store of the DSH home). */
+  ports: NodePorts;
 }
 
-/** A usage mistake inside a command module: exit 2, with the module's own usage line. */
+/** A usage mistake: exit 2, with the usage text. */
 export class CommandUsageError extends Error {}
 
 export const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : []);
+
+/** Refuses positionals for a command that takes none. */
+export function expectNoArgs(ctx: Pick<CommandContext, 'args' | 'command'>): void {
+  if (ctx.args.length) throw new CommandUsageError(`"${ctx.command}" takes no argument`);
+}

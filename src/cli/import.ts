@@ -4,7 +4,6 @@ import * as readline from 'node:readline';
 import { createTwoFilesPatch } from 'diff';
 import { CLIENT_NAMES, IMPORT_CLIENTS, type ImportClient, type ImportNote } from '../core/import/importNotes';
 import { importPreviewId, planImport } from '../core/import/importPlan';
-import { HostStore } from '../core/node/hostStore';
 import { readImportSources, readImportTarget, TARGET_PATH, writeImportTarget } from '../core/node/importFiles';
 import { countOf } from '../core/problems/plural';
 import { CommandUsageError, stringList, type CommandContext } from './context';
@@ -64,7 +63,7 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
     return 1;
   }
   // Ids with a stored value are the user's: the import gives its credentials other ids.
-  const store = new HostStore(ctx.dshHome);
+  const { store } = ctx.ports;
   const storedInputIds = [...(await store.readFolder(folder)).inputs.keys()];
   const plan = planImport({ client, sources: read.sources, folder, target: target.text, readNotes: read.notes, storedInputIds });
   // Keyed with this machine's signing key (created on first use, as an export does): the id covers the credential values.

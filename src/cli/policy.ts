@@ -1,5 +1,7 @@
 import * as path from 'node:path';
-import { analyzeFolder, verifyFolder } from '../core/app/export';
+import { analyzeFolder } from '../core/app/folderSources';
+import { verifyFolder } from '../core/app/verify';
+import { DECLARATION_PATH } from '../core/declaration/declarationModel';
 import { folderAnalyzeOptions } from '../core/settings/folderSettings';
 import { readEditorPolicy, POLICY_SETTING } from '../core/policy/editorPolicy';
 import { describeMatcher } from '../core/policy/serverMatch';
@@ -18,15 +20,17 @@ const POLICY_CODES = new Set(['policy-denied', 'policy-not-allowed', 'policy-unr
  */
 export async function runPolicy(ctx: CommandContext): Promise<number> {
   if (ctx.args.length) throw new CommandUsageError('"policy" takes no argument');
-  const identity = ctx.identity!;
+  const { identity, ports } = ctx;
   const options = folderAnalyzeOptions(identity);
   const editor = readEditorPolicy({ effective: (k) => identity.settings(k), ...identity.policySettings });
-  const analysis = await analyzeFolder(options);
+  const analysis = await analyzeFolder(ports, options);
   const refused = analysis.rejected.filter((r) => r.codes.some((c) => POLICY_CODES.has(c)));
   const refusedWhy = refused.map((r) => ({ name: r.name, code: r.codes[0], message: analysis.problems.find((p) => p.server === r.name && p.code === r.codes[0])?.message ?? r.codes[0] }));
 
-  const verified = await verifyFolder(ctx.folder, { dshHome: ctx.dshHome });
-  const { policy: dsh, withheld } = await policyWithheld(verified.declaration, ctx.dshHome);
+  // The declaration a DSH session in the folder would mount (the nearest up to the project root), verified or not.
+  const lookup = await ports.files.findDeclarationFolder(ctx.folder, ports.home);
+  const verified = lookup.folder !== undefined ? await verifyFolder(ports, lookup.folder) : undefined;
+  const { policy: dsh, withheld } = await policyWithheld(ports, verified?.declaration);
   const vscodeFile = identity.vscodePolicyFile;
   if (ctx.json) {
     ctx.io.out(JSON.stringify({
@@ -39,7 +43,7 @@ export async function runPolicy(ctx: CommandContext): Promise<number> {
       dsh: {
         files: [ADMIN_POLICY_FILE, userPolicyFile(ctx.dshHome)],
         layers: dsh.layers.map((l) => ({ file: l.file, origin: l.origin, allowedServers: l.allow ?? null, deniedServers: l.deny, refused: l.refused ?? null })),
-        declaration: verified.declaration ? path.join(ctx.folder, '.dsh/declaration.json') : null,
+        declaration: verified?.declaration && lookup.folder !== undefined ? path.join(lookup.folder, DECLARATION_PATH) : null,
         withheld,
       },
     }));
@@ -61,7 +65,7 @@ export async function runPolicy(ctx: CommandContext): Promise<number> {
       out(`    allowedServers: ${l.allow ? l.allow.map((m) => describeMatcher(m)).join(', ') || '[] (blocks every server)' : 'not set'}`);
       out(`    deniedServers: ${l.deny.length ? l.deny.map((m) => describeMatcher(m)).join(', ') : 'none'}`);
     }
-    if (!verified.declaration) out('  No declaration in this folder: nothing to withhold.');
+    if (!verified?.declaration) out('  No declaration in this folder: nothing to withhold.');
     else out(withheld.length ? '  Withheld from this folder\'s declaration:' : '  Withheld from this folder\'s declaration: none');
     for (const w of withheld) out(`    ${w.serverName}: ${w.why}`);
   }

@@ -21,8 +21,7 @@ const MAX_DESCRIPTION = 72;
  * asked for answered, 1 otherwise.
  */
 export async function runProbe(ctx: CommandContext): Promise<number> {
-  const { args, dshHome, json, io, identity } = ctx;
-  if (!identity) throw new Error('probe needs the folder settings');
+  const { args, json, io, identity } = ctx;
   const raw = ctx.options.timeout;
   const timeoutMs = raw === undefined ? undefined : Number(raw);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs >= 100 && timeoutMs <= 600_000)) {
@@ -32,7 +31,7 @@ export async function runProbe(ctx: CommandContext): Promise<number> {
   // interrupt exits through process.exit, whose exit handler kills the groups still running.
   const interrupted = (signal: NodeJS.Signals) => process.exit(signal === 'SIGINT' ? 130 : 143);
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
-  const result = await probeFolder({ ...identity, dshHome, names: args.length ? args : undefined, timeoutMs })
+  const result = await probeFolder(ctx.ports, { ...identity, names: args.length ? args : undefined, timeoutMs })
     .finally(() => process.off('SIGINT', interrupted).off('SIGTERM', interrupted));
   const ok = !result.error && result.servers.length > 0 && result.servers.every((s) => s.outcome === 'ok');
   if (json) {

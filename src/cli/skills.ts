@@ -1,11 +1,7 @@
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { verifyFolder } from '../core/app/export';
-import { type VerifyResult } from '../core/declaration/declarationModel';
-import { HostStore } from '../core/node/hostStore';
+import { planSession } from '../core/app/plan';
+import { defaultSkillRoots, gateSessionSkills } from '../core/app/sessionSkills';
 import { type SkillGateResult } from '../core/skills/skillGate';
-import { gateFolderSkills } from '../core/app/sections';
-import { resolveAgentsHome } from '../core/skills/skills';
 import { CommandUsageError, type CliIo, type CommandContext } from './context';
 import { visibleLine } from '../core/json/visibleText';
 import { table } from './table';
@@ -25,13 +21,14 @@ export const SKILLS_USAGE = [
 export const SKILLS_OPTIONS = { pin: { type: 'string' } } as const;
 
 /**
- * The skill roots a DSH session in `folder` reads, gated as the DSH plugin gates them: project
- * and user roots, and the custom roots the editor exported into the declaration.
+ * The skill roots a DSH session in the folder reads, gated as the DSH plugin gates them (the same
+ * function): project and user roots, and the custom roots the editor exported into the
+ * declaration the session finds. Every root is pinned, so the list shows each pin.
  */
-export async function folderSkills(folder: string, dshHome: string, verified?: VerifyResult): Promise<SkillGateResult> {
-  const declaration = verified?.declaration ?? (await verifyFolder(folder, { dshHome })).declaration;
+async function folderSkills(ctx: CommandContext): Promise<SkillGateResult> {
+  const { declaration } = await planSession(ctx.ports, { cwd: ctx.folder, skills: false });
   const customRoots = (declaration?.skills?.roots ?? []).filter((r) => r.kind === 'custom').map((r) => r.path);
-  return gateFolderSkills({ folder, dshHome, agentsHome: resolveAgentsHome(process.env, os.homedir(), process.cwd()), customRoots });
+  return gateSessionSkills(ctx.ports, { cwd: ctx.folder, roots: defaultSkillRoots(ctx.ports, customRoots), pinEveryRoot: true });
 }
 
 const GATE_WORDS = { trusted: 'trusted', untrusted: 'not trusted', changed: 'changed since trusted', 'not-gated': 'not gated (your own)' } as const;
@@ -84,13 +81,13 @@ function rootPath(folder: string, given: string): string {
 
 /** `dsh-bridge skills list | trust <root> | distrust <root>` on the host store the DSH plugin reads. */
 export async function runSkills(ctx: CommandContext): Promise<number> {
-  const { folder, dshHome, json, io } = ctx;
+  const { folder, json, io } = ctx;
   const [sub, ...args] = ctx.args;
-  const store = new HostStore(dshHome);
+  const { store } = ctx.ports;
   switch (sub) {
     case 'list': {
       if (args.length) throw new CommandUsageError('"skills list" takes no argument');
-      const result = await folderSkills(folder, dshHome);
+      const result = await folderSkills(ctx);
       if (json) io.out(JSON.stringify(skillRootsJson(result)));
       else printSkillGate(result, io, '', folder);
       return 0;
@@ -99,7 +96,7 @@ export async function runSkills(ctx: CommandContext): Promise<number> {
       if (args.length !== 1) throw new CommandUsageError('"skills accept" takes the SKILL.md to accept (see "skills list")');
       const target = rootPath(folder, args[0]);
       const expectedPin = typeof ctx.options.pin === 'string' ? ctx.options.pin : undefined;
-      const result = await folderSkills(folder, dshHome);
+      const result = await folderSkills(ctx);
       const skill = scannedSkills(result).find((s) => s.file === target);
       if (!skill) {
         io.err(`dsh-bridge: ${target} is not a skill with scan findings in the skill roots of ${folder} (see "dsh-bridge skills list").`);
@@ -124,7 +121,7 @@ export async function runSkills(ctx: CommandContext): Promise<number> {
       if (args.length !== 1) throw new CommandUsageError('"skills trust" takes the root to trust (see "skills list")');
       const target = rootPath(folder, args[0]);
       const expectedPin = typeof ctx.options.pin === 'string' ? ctx.options.pin : undefined;
-      const result = await folderSkills(folder, dshHome);
+      const result = await folderSkills(ctx);
       const root = result.roots.find((r) => r.path === target);
       if (!root) {
         io.err(`dsh-bridge: ${target} is not a skill root of ${folder} (see "dsh-bridge skills list").`);

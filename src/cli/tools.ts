@@ -1,4 +1,3 @@
-import { HostStore } from '../core/node/hostStore';
 import { scanServers, isToolAccepted } from '../core/tools/toolScan';
 import { withholds } from '../core/scan/scan';
 import { CommandUsageError, type CommandContext } from './context';
@@ -18,13 +17,13 @@ export const TOOLS_USAGE = [
  * so any change of the tool asks again. The DSH plugin reads it from the host store.
  */
 export async function runTools(ctx: CommandContext): Promise<number> {
-  const { folder, dshHome, json, io } = ctx;
+  const { folder, json, io } = ctx;
   const [sub, ...args] = ctx.args;
   if (sub !== 'accept') throw new CommandUsageError('"tools" needs: accept <server> <tool>');
   if (args.length !== 2) throw new CommandUsageError('"tools accept" takes the server (its name in mcp.json or its DSH name) and the tool');
   const [serverArg, toolName] = args;
   const expectedPin = typeof ctx.options.pin === 'string' ? ctx.options.pin : undefined;
-  const store = new HostStore(dshHome);
+  const { store } = ctx.ports;
   const records = await store.probedServers(folder);
   const entry = Object.entries(records).find(([serverName, r]) => serverName === serverArg || r.name === serverArg);
   if (!entry) {

@@ -1,5 +1,4 @@
 import * as path from 'node:path';
-import { HostStore } from '../core/node/hostStore';
 import { TRUST_MODES, type TrustMode } from '../core/settings/folderSettings';
 import { CommandUsageError, type CommandContext } from './context';
 
@@ -16,9 +15,9 @@ const MEANING: Record<TrustMode, string> = {
  * same file the DSH plugin reads; the editor's `dsh.trustMode` setting follows it and writes it when changed.
  */
 export async function runTrust(ctx: CommandContext): Promise<number> {
-  const { args, dshHome, json, io } = ctx;
+  const { args, json, io } = ctx;
   if (args.length > 1) throw new CommandUsageError('"trust" takes at most one mode: ask, pinned or deny');
-  const store = new HostStore(dshHome);
+  const { store } = ctx.ports;
   const file = path.join(store.bridgeDir, 'settings.json');
   const before = await store.trustMode();
   if (args.length === 0) {

@@ -4,9 +4,10 @@
  * `packages/dsh-bridge-dsh` (CommonJS, bundled; no runtime dependency on `@deepseek-ai/*`:
  * the host's own dsh-mcp-client is obtained through its loader at run time).
  */
-import { resolveDshHome } from '../core/node/hostStore';
-import { Bridge, type BridgeBookkeeping } from './bridge';
 import * as os from 'node:os';
+import { resolveDshHome } from '../core/node/hostStore';
+import { nodePorts } from '../core/node/ports';
+import { Bridge, type BridgeBookkeeping } from './bridge';
 import { startConcurrency, startWaitMs } from './startPolicy';
 import type { Ctx, Logger } from './types';
 
@@ -52,8 +53,10 @@ export function apply(ctx: Ctx, config: Config | undefined): void {
   const notice = (line: string) => {
     if (ctx.get('headlessStartup') !== undefined) process.stderr.write(`${line}\n`);
   };
-  const bridge = new Bridge(ctx, {
-    dshHome: resolveDshHome(config?.dshHome), gateSkillRoots: config?.gateSkillRoots !== false, notice,
+  // The use cases' ports, built once: the host store of the DSH home, DSH's own environment (`${env:}`).
+  const ports = nodePorts({ dshHome: resolveDshHome(config?.dshHome), log: (line) => logger.info(`dsh-bridge: ${line}`) });
+  const bridge = new Bridge(ctx, ports, {
+    gateSkillRoots: config?.gateSkillRoots !== false, notice,
     startWaitMs: startWaitMs(config?.startWaitMs), parallelStart: config?.parallelStart !== false,
     startConcurrency: startConcurrency(config?.startConcurrency, os.availableParallelism()),
   }, logger);

@@ -1,9 +1,9 @@
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { HostStore, resolveDshHome } from '../core/node/hostStore';
-import { gateSkills, isGatedKind, skillScanGate, type GatedSkillRoot, type SkillGateResult, type SkillShadow } from '../core/skills/skillGate';
+import type { Ports } from '../core/app/ports';
+import { gateSessionSkills, type SessionSkillRoots } from '../core/app/sessionSkills';
+import { resolveDshHome } from '../core/node/hostStore';
+import { isGatedKind, skillScanGate, type GatedSkillRoot, type SkillGateResult, type SkillShadow } from '../core/skills/skillGate';
 import type { SkillRootKind } from '../core/declaration/declarationModel';
-import { nodeSkillFs } from '../core/node/skillFs';
 import { analyzeSkillText, discoverSkills, hashSkillRoot, resolveAgentsHome, scanSkill, skillBody, type SkillCandidate } from '../core/skills/skills';
 import { acceptSkillCommand } from '../core/tools/toolScan';
 import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
@@ -13,13 +13,6 @@ import { errorText } from './errors';
 export const SKILL_GATE_PROVIDER = 'dsh-bridge-skill-gate';
 const SKILL_FILESYSTEM = ['@deepseek-ai', 'dsh-skill-filesystem'].join('/');
 
-/** Where DSH's `dsh-skill-filesystem` looks (its row config, or its defaults). */
-export interface DshSkillRoots {
-  includeDefaultRoots: boolean;
-  customSkillDirs: string[];
-  dshHome: string;
-  agentsHome: string;
-}
 
 /** The slice of `@deepseek-ai/dsh-skill`'s candidate and definition shapes the gate produces. */
 interface Candidate {
@@ -57,14 +50,6 @@ interface GateSession {
   logged: Set<string>;
 }
 
-export interface SkillGateOptions {
-  /** The DSH home holding the bridge store (trust records). */
-  dshHome: string;
-  env?: NodeJS.ProcessEnv;
-  /** Overrides for hosts where the filesystem row's config cannot be read (no Loader). */
-  roots?: Partial<DshSkillRoots>;
-}
-
 /**
  * Skill-root trust enforced in DSH sessions. rc.8's skill registry has no filter hook but is
  * layered: the session's own layer wins a name over the global one, whatever the rank. So for
@@ -84,11 +69,8 @@ export interface SkillGateOptions {
  */
 export class SkillGate {
   private readonly sessions = new Map<AgentLike, GateSession>();
-  private readonly store: HostStore;
 
-  constructor(private readonly ctx: Ctx, private readonly options: SkillGateOptions, private readonly log: Logger) {
-    this.store = new HostStore(options.dshHome);
-  }
+  constructor(private readonly ctx: Ctx, private readonly ports: Pick<Ports, 'store' | 'files' | 'env' | 'home' | 'cwd'>, private readonly log: Logger) {}
 
   /** Adds the session's provider (idempotent). */
   attach(agent: AgentLike): void {
@@ -157,58 +139,43 @@ export class SkillGate {
   }
 
   /** DSH's skill roots: from the `dsh-skill-filesystem` rows of the host's Loader when there is one (read each time: rows can be reloaded). */
-  private roots(): DshSkillRoots {
-    const env = this.options.env ?? process.env;
-    const found: DshSkillRoots = {
+  private roots(): SessionSkillRoots & { customRoots: string[] } {
+    const env = this.ports.env;
+    const found = {
       includeDefaultRoots: true,
-      customSkillDirs: [],
-      dshHome: resolveDshHome(undefined, env),
-      agentsHome: resolveAgentsHome(env, os.homedir(), process.cwd()),
+      customRoots: [] as string[],
+      dshHome: resolveDshHome(undefined, env, this.ports.home, this.ports.cwd),
+      agentsHome: resolveAgentsHome(env, this.ports.home, this.ports.cwd),
     };
     const loader = this.ctx.get('loader') as { entries?(): Iterable<{ options?: { name?: string; disabled?: boolean; config?: unknown }; fiber?: { config?: unknown } }> } | undefined;
     try {
       const rows = typeof loader?.entries === 'function' ? [...loader.entries()].filter((e) => e.options?.name === SKILL_FILESYSTEM && !e.options.disabled) : undefined;
       // A Loader without a dsh-skill-filesystem row: DSH reads no skill root, so there is nothing
       // to gate (and offering a user skill here would add one DSH does not have).
-      if (rows && rows.length === 0) Object.assign(found, { includeDefaultRoots: false, customSkillDirs: [] });
+      if (rows && rows.length === 0) Object.assign(found, { includeDefaultRoots: false, customRoots: [] });
       for (const entry of rows ?? []) {
         const config = (entry.fiber?.config ?? entry.options?.config ?? {}) as Record<string, unknown>;
         if (config.includeDefaultRoots === false) found.includeDefaultRoots = false;
-        if (Array.isArray(config.customSkillDirs)) found.customSkillDirs.push(...config.customSkillDirs.filter((d): d is string => typeof d === 'string').map((d) => path.resolve(d)));
+        if (Array.isArray(config.customSkillDirs)) found.customRoots.push(...config.customSkillDirs.filter((d): d is string => typeof d === 'string').map((d) => path.resolve(d)));
         if (typeof config.dshHome === 'string') found.dshHome = resolveDshHome(config.dshHome, env);
         if (typeof config.agentsHome === 'string') found.agentsHome = path.resolve(config.agentsHome);
       }
     } catch {
       // an unexpected loader shape: DSH's defaults
     }
-    return { ...found, ...this.options.roots };
+    return found;
   }
 
-  private async compute(cwd: string | undefined): Promise<SkillGateResult> {
-    const roots = this.roots();
-    // Pins only for the gated roots: this runs at every step, and the user's own roots need none.
-    const discovery = await discoverSkills({
-      cwd: cwd ?? process.cwd(),
-      customRoots: roots.customSkillDirs,
-      dshHome: roots.dshHome,
-      agentsHome: roots.agentsHome,
-      hash: false,
-    }, nodeSkillFs);
-    const kept = discovery.roots.filter((r) => (r.kind === 'custom' || roots.includeDefaultRoots) && (cwd !== undefined || !r.kind.startsWith('project-')));
-    for (const root of kept) {
-      if (!root.exists || !isGatedKind(root.kind)) continue;
-      const content = await hashSkillRoot(root, nodeSkillFs);
-      if (content.pin !== undefined) root.pin = content.pin;
-      if (content.tooLarge) root.tooLarge = true;
-    }
-    return gateSkills({ roots: kept }, await this.store.skillTrust(), (await this.store.acceptedDefinitions()).skills);
+  /** What reaches the session: the one function the session plan and `dsh-bridge skills` decide with. */
+  private compute(cwd: string | undefined): Promise<SkillGateResult> {
+    return gateSessionSkills(this.ports, { cwd, roots: this.roots() });
   }
 
   /** Names of the skills in gated roots, without pins or trust (the fail-closed answer). */
   private async gatedNames(cwd: string | undefined): Promise<string[]> {
     try {
       const roots = this.roots();
-      const discovery = await discoverSkills({ cwd: cwd ?? process.cwd(), customRoots: roots.customSkillDirs, dshHome: roots.dshHome, agentsHome: roots.agentsHome, hash: false }, nodeSkillFs);
+      const discovery = await discoverSkills({ cwd: cwd ?? this.ports.cwd, customRoots: roots.customRoots, dshHome: roots.dshHome, agentsHome: roots.agentsHome, hash: false }, this.ports.files.skills);
       return discovery.roots.filter((r) => isGatedKind(r.kind)).flatMap((r) => r.candidates.flatMap((c) => (c.analysis.skill ? [c.analysis.skill.name] : [])));
     } catch {
       return [];
@@ -315,8 +282,10 @@ export class SkillGate {
     if (!locator) return undefined;
     try {
       if (locator.gated) {
-        const recorded = (await this.store.skillTrust())[path.resolve(locator.root)];
-        const current = await hashSkillRoot({ path: locator.root, skipSystem: false, kind: locator.kind }, nodeSkillFs);
+        const trust = await this.ports.store.skillTrust();
+        const root = path.resolve(locator.root);
+        const recorded = Object.hasOwn(trust, root) ? trust[root] : undefined;
+        const current = await hashSkillRoot({ path: locator.root, skipSystem: false, kind: locator.kind }, this.ports.files.skills);
         if (recorded === undefined || current.pin !== recorded) {
           session.control?.invalidate();
           this.log.warn(`dsh-bridge: skill "${candidate.name}" not loaded: its root ${locator.root} changed since it was trusted`);
@@ -324,10 +293,10 @@ export class SkillGate {
         }
       }
       // The same safe read as discovery: a regular file, size-capped, no link out of a non-custom root.
-      const raw = await nodeSkillFs.readText(locator.path, { within: locator.kind === 'custom' ? undefined : locator.root });
+      const raw = await this.ports.files.skills.readText(locator.path, { within: locator.kind === 'custom' ? undefined : locator.root });
       if (raw === undefined) return undefined;
       // Its content as loaded now: an edit after the catalog that the scan withholds is not loaded.
-      if (skillScanGate({ file: locator.path, scan: scanSkill(raw) }, (await this.store.acceptedDefinitions()).skills) === 'withheld') {
+      if (skillScanGate({ file: locator.path, scan: scanSkill(raw) }, (await this.ports.store.acceptedDefinitions()).skills) === 'withheld') {
         session.control?.invalidate();
         this.log.warn(`dsh-bridge: skill "${candidate.name}" not loaded: its SKILL.md now has hidden or model-directed instructions that are not accepted`);
         return undefined;

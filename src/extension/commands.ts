@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { showInformation, showQuickPick, showWarning } from './visible';
 import { LSP_APPROVAL_NAME } from '../core/lsp/lspRow';
-import { analyzeFolder, verifyFolder } from '../core/app/export';
+import { analyzeFolder } from '../core/app/folderSources';
+import { planSession, type PlanOutcome } from '../core/app/plan';
+import { planMessage } from '../core/app/planReasons';
+import { planJson, verifyReasonsOf } from '../core/app/planJson';
 import { DECLARATION_PATH } from '../core/declaration/declarationModel';
-import { dshOutlook, type DshOutlook } from '../core/app/dshOutlook';
-import { policyWithheld } from '../core/app/policyWithheld';
 import { COMMAND, type CommandId } from './commandIds';
 import type { Ctx } from './ctx';
 import type { DiagnosticsOwner } from './diagnostics';
@@ -17,14 +18,14 @@ import type { McpJsonCheck } from './mcpJsonCheck';
 import type { SkillsPart } from './skills/index';
 import type { DeclarationStatus } from './statusItem';
 import type { ToolsFeature } from './toolsView';
-import type { SkillGateResult } from '../core/skills/skillGate';
 import { whichLanguageServer } from './lsp/whichServer';
 import { folderExportOutcome, type FolderExportOutcome } from './decisions';
 import { fileFolders, sourceOf } from './mcpFiles';
 import { explainProblem } from './problemDocs';
-import { sentences } from './l10n';
 import { promptForInput } from './prompts';
 import { requireTrust } from './trust';
+import { sentences, translate } from './l10n';
+import { planViewModel, rowsWith } from './planView';
 import { l10n } from './l10nLookup';
 
 /** One folder for a command: the folder of a URI argument, the only folder, or a pick. */
@@ -44,8 +45,6 @@ export interface Features {
   lsp: LspSettingsCheck;
   /** The skills part, loaded on first use (it brings the YAML parser). */
   skills(): Promise<SkillsPart>;
-  /** What the DSH plugin's skill gate does in a session of `folder`, from a fresh discovery. */
-  skillGate(folder: vscode.WorkspaceFolder): Promise<SkillGateResult | undefined>;
   status: DeclarationStatus;
   tools: ToolsFeature;
   exporter: Exporter;
@@ -72,7 +71,7 @@ export function commandTable(features: Features, c = new Commands(features)): Re
     [COMMAND.showLogs]: () => ctx.log.show(),
     [COMMAND.doctor]: async (arg) => {
       const folder = await oneFolder(arg);
-      return folder ? showDoctorReport(folder, ctx.config.globalSettings().dshHome, ctx.log) : undefined;
+      return folder ? showDoctorReport(folder, ctx.config.folder(folder).identity, ctx) : undefined;
     },
     // Second argument: {silent: true} answers without a notification (tests).
     [COMMAND.whichLanguageServer]: (arg, options) => whichLanguageServer(arg, features.lsp, (options ?? {}) as { silent?: boolean }),
@@ -226,7 +225,7 @@ export class Commands {
     if (!requireTrust(l10n.t('Entering input values'), this.log)) return undefined;
     const folder = await oneFolder(arg);
     if (!folder) return undefined;
-    const analysis = await analyzeFolder(this.ctx.config.folder(folder).analyzeOptions);
+    const analysis = await analyzeFolder(this.ctx.ports(), this.ctx.config.folder(folder).analyzeOptions);
     const definitions = analysis.inputDefinitions;
     const ids = Object.keys(definitions);
     if (ids.length === 0) {
@@ -315,33 +314,35 @@ export class Commands {
     return true;
   }
 
-  /** Second argument `{dsh: true}` (programmatic use): the result also carries what DSH sessions there get. */
-  async verifyDeclaration(arg?: unknown, options?: unknown): Promise<{ ok: boolean; reasons: Array<{ code: string; message: string }>; dsh?: DshOutlook } | undefined> {
+  /**
+   * The declaration a DSH session in the folder finds (the folder's, or the nearest above it) and
+   * whether it verifies, with what a session there gets: the session plan, as the DSH plugin
+   * mounts from it. Second argument `{dsh: true}` (programmatic use): the result also carries the
+   * plan (`dsh`, the shape of `dsh-bridge verify --json`).
+   */
+  async verifyDeclaration(arg?: unknown, options?: unknown): Promise<{ ok: boolean; reasons: Array<{ code: string; message: string }>; dsh?: ReturnType<typeof planJson> } | undefined> {
     const folder = await oneFolder(arg);
     if (!folder) return undefined;
-    const dshHome = this.ctx.config.globalSettings().dshHome;
-    const result = await verifyFolder(folder.uri.fsPath, { dshHome, settings: this.ctx.config.folder(folder).view, policySettings: this.ctx.config.folder(folder).policySettings });
+    const planned = await planSession(this.ctx.ports(), { cwd: folder.uri.fsPath, settings: this.ctx.config.folder(folder).view, verifySettings: { policySettings: this.ctx.config.folder(folder).policySettings } });
+    const { plan, verified } = planned;
     this.status.refresh();
-    const reasons = result.reasons.map((r) => ({ code: r.code, message: r.message }));
-    this.log.info(`verify ${folder.name}: ${result.ok ? 'ok' : reasons.map((r) => `${r.code} (${r.message})`).join('; ')}`);
-    // What a DSH session in this folder gets, as the DSH plugin decides it (host-store trust mode).
-    let dsh: DshOutlook | undefined;
-    const gate = await this.features.skillGate(folder).catch((error: unknown) => {
-      this.log.error('computing the skill roots of the folder failed', error);
-      return undefined;
-    });
-    if (gate) {
-      const trustMode = await this.ctx.hostStore().trustMode().catch(() => 'deny' as const);
-      dsh = dshOutlook(result, trustMode, gate, (await policyWithheld(result.declaration, dshHome)).withheld);
-      this.log.info(`verify ${folder.name}: DSH gets servers [${dsh.servers.join(', ')}], language servers [${dsh.languageServers.map((l) => l.id).join(', ')}], withheld skills [${dsh.skills.withheld.map((w) => w.name).join(', ')}]`);
-    }
+    const reasons = verifyReasonsOf(planned).map((r) => ({ code: r.code, message: r.message }));
+    const ok = verified?.ok === true;
+    this.log.info(`verify ${folder.name}: ${ok ? 'ok' : reasons.map((r) => `${r.code} (${r.message})`).join('; ')}`);
+    const model = planViewModel(plan);
+    this.log.info(`verify ${folder.name}: DSH sessions start [${rowsWith(model, 'starts').join(', ')}], ask before [${rowsWith(model, 'asks').join(', ')}], withhold [${rowsWith(model, 'withheld').join(', ')}]; language servers ${plan.languageServers?.outcome ?? 'none'}; withheld skills [${model.skillsWithheld.join(', ')}]`);
     const none = l10n.t('none');
-    const outlook = dsh
-      ? ` ${l10n.t('DSH sessions there get MCP servers: {0}; language servers: {1}; skills withheld: {2}.',
-        dsh.servers.join(', ') || none, dsh.languageServers.map((l) => l.id).join(', ') || none, dsh.skills.withheld.map((w) => w.name).join(', ') || none)}`
-      : '';
-    if (result.ok) {
-      void showInformation(`${l10n.t('The DSH declaration of {0} is signed by you and up to date.', folder.name)}${outlook}`);
+    const list = (names: string[]) => names.join(', ') || none;
+    const lspIds = rowsWith(model, plan.languageServers?.outcome ?? 'withheld', 'language-servers').join(', ');
+    const lsp = plan.languageServers ? (lspIds ? `${lspIds} (${outcomeWord(plan.languageServers.outcome)})` : outcomeWord(plan.languageServers.outcome)) : none;
+    const outlook = ` ${l10n.t('DSH sessions there start MCP servers: {0}; after asking: {1}; withheld: {2}; language servers: {3}; skills withheld: {4}.',
+      list(rowsWith(model, 'starts')), list(rowsWith(model, 'asks')), list(rowsWith(model, 'withheld')), lsp, list(model.skillsWithheld))}`;
+    const blocked = plan.blocked.find((r) => r.code === 'trust-deny' || r.code === 'store-unreadable');
+    const why = blocked ? ` ${planMessage(blocked, translate)}` : '';
+    const subfolder = model.declarationFolder !== undefined && model.declarationFolder !== folder.uri.fsPath
+      ? ` ${l10n.t('(The declaration of {0}, the nearest above this folder.)', model.declarationFolder)}` : '';
+    if (ok) {
+      void showInformation(`${l10n.t('The DSH declaration of {0} is signed by you and up to date.', folder.name)}${subfolder}${outlook}${why}`);
     } else {
       const exportNow = l10n.t('Export');
       const words: Record<string, string> = {
@@ -355,13 +356,18 @@ export class Commands {
         rollback: l10n.t('it is an older export restored over a newer one'),
       };
       const text = [...new Set(reasons.map((r) => words[r.code] ?? r.code))].join('; ');
-      void showWarning(`${l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text)}${outlook}`, ...(vscode.workspace.isTrusted ? [exportNow] : []))
+      void showWarning(`${l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text)}${subfolder}${outlook}${why}`, ...(vscode.workspace.isTrusted ? [exportNow] : []))
         .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMAND.export, folder.uri); });
     }
-    const wantsOutlook = typeof options === 'object' && options !== null && (options as { dsh?: unknown }).dsh === true;
-    return wantsOutlook && dsh ? { ok: result.ok, reasons, dsh } : { ok: result.ok, reasons };
+    const wantsPlan = typeof options === 'object' && options !== null && (options as { dsh?: unknown }).dsh === true;
+    return wantsPlan ? { ok, reasons, dsh: planJson(plan) } : { ok, reasons };
   }
 
+}
+
+/** How a plan outcome reads in a notification. */
+function outcomeWord(outcome: PlanOutcome): string {
+  return outcome === 'starts' ? l10n.t('they start') : outcome === 'asks' ? l10n.t('DSH asks first') : l10n.t('withheld');
 }
 
 /** The export notification: real plural forms, no clause about nothing. */

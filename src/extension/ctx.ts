@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { HostStore, type FolderRecord } from '../core/node/hostStore';
+import type { FolderRecord, HostStore } from '../core/node/hostStore';
+import { nodePorts, type NodePorts } from '../core/node/ports';
+import { probeRowOnDemand } from '../core/node/probe/probeOnDemand';
 import type { TrustMode } from '../core/settings/folderSettings';
 import { showErrorWithLogs } from './log';
 import { InputSecrets } from './secrets';
@@ -8,14 +10,14 @@ import { Configuration } from './settings';
 
 /**
  * The extension's one context for its lifetime: the log, the configuration (read once,
- * refreshed by its one listener), the DSH host store of the configured DSH home, the input
- * secrets, and the disposables. Features receive it instead of each reading settings, building
+ * refreshed by its one listener), the use cases' ports of the configured DSH home (its host
+ * store among them), the input secrets, and the disposables. Features receive it instead of each reading settings, building
  * stores and wording "Show Logs" popups on their own.
  */
 export class Ctx {
   readonly config: Configuration;
   readonly secrets: InputSecrets;
-  private store: HostStore | undefined;
+  private built: NodePorts | undefined;
   private storeWatcher: { home: string; live: boolean; watcher: vscode.Disposable } | undefined;
   private readonly storeChanged = new vscode.EventEmitter<vscode.Uri>();
   /**
@@ -60,13 +62,21 @@ export class Ctx {
     return this.extension.globalStorageUri;
   }
 
-  /** The host store of the DSH home the settings name now; its warnings go to the log. */
-  hostStore(): HostStore {
+  /**
+   * The use cases' ports for the DSH home the settings name now, built once per home: its host
+   * store's warnings go to the log, and a write through it drops what was kept of that file.
+   */
+  ports(): NodePorts {
     const { dshHome } = this.config.globalSettings();
-    if (this.store?.dshHome !== dshHome) {
-      this.store = new HostStore(dshHome, { log: (line) => this.log.warn(line), onWrite: (file) => this.storeReads.delete(file) });
+    if (this.built?.dshHome !== dshHome) {
+      this.built = nodePorts({ dshHome, log: (line) => this.log.warn(line), onWrite: (file) => this.storeReads.delete(file), probeRow: probeRowOnDemand });
     }
-    return this.store;
+    return this.built;
+  }
+
+  /** The host store of the DSH home the settings name now. */
+  hostStore(): HostStore {
+    return this.ports().store;
   }
 
   /** Input ids with a value stored for the folder: in secret storage, or in the host store (where the CLI stores them). */

@@ -1,7 +1,9 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { showQuickPick } from './visible';
-import { analyzeFolder, changedSinceReview, commitExport, ExportError, type ExportResult, type ReviewedExport } from '../core/app/export';
+import { changedSinceReview, commitExport, reviewExport, type ExportResult, type ReviewedExport } from '../core/app/export';
+import { analyzeFolder } from '../core/app/folderSources';
+import { ExportError } from '../core/declaration/exportError';
 import { type TrustMode } from '../core/settings/folderSettings';
 import { LSP_APPROVAL_NAME, lspSectionUsable } from '../core/lsp/lspRow';
 import { askLspApproval, reviewServers } from './approval';
@@ -13,7 +15,6 @@ import { isTrusted } from './trust';
 import { codeWorkspaceFile, fileFolders } from './mcpFiles';
 import { offersExport } from './decisions';
 import { countOf } from '../core/problems/plural';
-import { prepareFolderExport } from '../core/app/folderExport';
 import { l10n } from './l10nLookup';
 
 /** What one export run did; returned by the command (nothing secret in it). */
@@ -65,8 +66,8 @@ export class Exporter {
     const empty = (outcome: ExportSummary['outcome'], extra: Partial<ExportSummary> = {}): ExportSummary => ({ outcome, exported: 0, refused: 0, folders: [], ...extra });
     if (!isTrusted()) return empty('restricted');
     if (request.folders.length === 0) return empty('no-folder');
-    const { dshHome } = this.ctx.config.globalSettings();
-    const store = this.ctx.hostStore();
+    const ports = this.ctx.ports();
+    const { store } = ports;
     // The machine's mode, as DSH enforces it (a mode set with dsh-bridge trust included).
     const trustMode = await this.ctx.trustMode();
     if (trustMode === 'deny') {
@@ -86,11 +87,11 @@ export class Exporter {
       let reviewed: ReviewedExport;
       try {
         const config = this.ctx.config.folder(folder);
-        reviewed = await prepareFolderExport({
-          folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), dshHome,
+        reviewed = await reviewExport(ports, {
+          folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(),
           settings: config.view, invalidSetting: this.ctx.config.invalidSetting,
           policySettings: config.policySettings,
-          ...(config.analyzeOptions.vscodePolicyFile ? { vscodePolicyFile: config.analyzeOptions.vscodePolicyFile } : {}),
+          ...(config.identity.vscodePolicyFile ? { vscodePolicyFile: config.identity.vscodePolicyFile } : {}),
           ...(codeWorkspaceFile() ? { codeWorkspaceFile: codeWorkspaceFile() } : {}),
         });
       } catch (error) {
@@ -159,7 +160,7 @@ export class Exporter {
     const changed: string[] = [];
     let changedFile: string | undefined;
     for (const plan of plans) {
-      const file = plan.reviewed.analysis.usable ? await changedSinceReview(plan.reviewed) : undefined;
+      const file = plan.reviewed.analysis.usable ? await changedSinceReview(ports, plan.reviewed) : undefined;
       if (file === undefined) continue;
       changed.push(plan.folder.name);
       changedFile ??= file;
@@ -173,7 +174,7 @@ export class Exporter {
       const path = folder.uri.fsPath;
       let result: ExportResult;
       try {
-        result = await commitExport(plan.reviewed, { dshHome, inputs: plan.values, approvals: plan.approve });
+        result = await commitExport(ports, plan.reviewed, { inputs: plan.values, approvals: plan.approve });
       } catch (error) {
         return { ...refused(error, folder), exported: summary.exported, refused: summary.refused, folders: summary.folders };
       }
@@ -233,7 +234,7 @@ export class Exporter {
     // the workspace file, the dev container configuration), as the export reads them.
     const withServers: vscode.WorkspaceFolder[] = [];
     for (const f of folders) {
-      const analysis = await analyzeFolder(this.ctx.config.folder(f).analyzeOptions).catch((error: unknown) => {
+      const analysis = await analyzeFolder(this.ctx.ports(), this.ctx.config.folder(f).analyzeOptions).catch((error: unknown) => {
         this.log.error(`reading the MCP files of ${f.name} failed`, error);
         return undefined;
       });

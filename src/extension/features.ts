@@ -38,7 +38,7 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
   const { config } = ctx;
   const docsUri = problemLink;
   const diagnostics = ctx.push(new DiagnosticsOwner(config.onDidChange));
-  const mcp = ctx.push(new McpJsonCheck(diagnostics, (folder) => config.folder(folder).analyzeOptions, docsUri, log));
+  const mcp = ctx.push(new McpJsonCheck(diagnostics, (folder) => config.folder(folder).analyzeOptions, () => ctx.ports(), docsUri, log));
   const lsp = new LspSettingsCheck(diagnostics, userSettingsUri(context.globalStorageUri), docsUri, log);
   const toolChoice = new ToolChoiceCheck(diagnostics, userSettingsUri(context.globalStorageUri), docsUri, log);
   const status = ctx.push(new DeclarationStatus(mcp, ctx));
@@ -65,11 +65,6 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
     exporter: new Exporter(ctx),
     skills: skillsPart,
     importFlow: () => importFlow ??= Promise.resolve().then(() => ctx.push(new ImportFlow(ctx))),
-    async skillGate(folder) {
-      const part = await skillsPart();
-      await part.roots.refreshNow();
-      return part.roots.gateFor(folder);
-    },
   };
   const commands = new Commands(features);
   const table = commandTable(features, commands);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Analysis, AnalyzeOptions } from '../core/mcp/analyze';
-import { analyzeFolder } from '../core/app/export';
+import { analyzeFolder } from '../core/app/folderSources';
+import type { Ports } from '../core/app/ports';
 import type { Problem } from '../core/problems/problems';
 import { keepForDocument, type ChangedConcerns } from './decisions';
 import { toDiagnostic, type Check, type DiagnosticsOwner, type FileEvent } from './diagnostics';
@@ -51,6 +52,7 @@ export class McpJsonCheck implements Check, vscode.Disposable {
   constructor(
     private readonly owner: DiagnosticsOwner,
     private readonly options: (folder: vscode.WorkspaceFolder) => AnalyzeOptions,
+    private readonly ports: () => Pick<Ports, 'files'>,
     private readonly docsUri: (code: string) => vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
   ) {}
@@ -153,7 +155,7 @@ export class McpJsonCheck implements Check, vscode.Disposable {
       if (source?.folders.some((f) => f.uri.toString() === folder.uri.toString())) unsaved.set(source.spec.path, Buffer.from(d.getText(), 'utf8'));
       else if (folderOfDeclarationIgnore(d.uri)?.uri.toString() === folder.uri.toString()) unsaved.set(IGNORE_FILE, Buffer.from(d.getText(), 'utf8'));
     }
-    const analysis = await analyzeFolder(this.options(folder), (p) => unsaved.get(p));
+    const analysis = await analyzeFolder(this.ports(), this.options(folder), (p) => unsaved.get(p));
     if (this.latest.get(key) !== generation) return; // a newer run read the files again
     if (!analysis.usable && analysis.problems.some((p) => p.code === 'missing-source')) {
       this.publish(key, new Map());

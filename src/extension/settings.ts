@@ -32,6 +32,8 @@ export interface FolderConfig {
   /** The folder's settings as VS Code resolves them (default, user, workspace and folder layers). */
   view: SettingsView;
   settings: FolderSettings;
+  /** The folder and its settings as the use cases take them. */
+  identity: FolderIdentity;
   /** What the core needs to analyze the folder's mcp.json. */
   analyzeOptions: AnalyzeOptions;
   /** The MCP policy settings beyond `view` (for verify). */
@@ -140,15 +142,18 @@ export class Configuration implements vscode.Disposable {
     if (!config) {
       const view = settingsView(folder);
       const workspaceFile = codeWorkspaceFile();
+      const policySettings = policySettingsOf(folder);
+      const identity: FolderIdentity = {
+        folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), settings: view, invalidSetting: this.invalidSetting,
+        policySettings, ...(this.policyFile ? { vscodePolicyFile: this.policyFile } : {}),
+        ...(workspaceFile ? { codeWorkspaceFile: workspaceFile } : {}),
+      };
       config = {
         view,
         settings: { auto: readSetting(view, SETTING.auto, SETTING_SCHEMAS.auto, 'off', this.invalidSetting), ...readExportSettings(view, this.invalidSetting) },
-        policySettings: policySettingsOf(folder),
-        analyzeOptions: folderAnalyzeOptions({
-          folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), settings: view, invalidSetting: this.invalidSetting,
-          policySettings: policySettingsOf(folder), ...(this.policyFile ? { vscodePolicyFile: this.policyFile } : {}),
-          ...(workspaceFile ? { codeWorkspaceFile: workspaceFile } : {}),
-        }),
+        identity,
+        analyzeOptions: folderAnalyzeOptions(identity),
+        policySettings,
         customSkillRoots: readCustomSkillRoots(view, this.invalidSetting),
       };
       this.folders.set(key, config);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { verifyFolder } from '../core/app/export';
+import { verifyFolder } from '../core/app/verify';
 import { COMMAND } from './commandIds';
 import type { Ctx } from './ctx';
 import type { McpJsonCheck } from './mcpJsonCheck';
@@ -120,9 +120,8 @@ export class DeclarationStatus implements vscode.Disposable {
     const key = folder.uri.toString();
     let state = this.states.get(key);
     if (!state) {
-      const { dshHome } = this.ctx.config.globalSettings();
       state = (async () => {
-        const verify = await verifyFolder(folder.uri.fsPath, { dshHome, settings: this.ctx.config.folder(folder).view, policySettings: this.ctx.config.folder(folder).policySettings });
+        const verify = await verifyFolder(this.ctx.ports(), folder.uri.fsPath, { settings: this.ctx.config.folder(folder).view, policySettings: this.ctx.config.folder(folder).policySettings });
         const trustMode = await this.ctx.storedTrustMode();
         const record = await this.ctx.storedFolder(folder.uri.fsPath).catch(() => undefined);
         return folderState({ verify, trustMode, storedInputs: new Set(record?.inputs.keys()), approvals: record?.approvals ?? [] });

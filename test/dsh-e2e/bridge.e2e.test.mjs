@@ -282,7 +282,7 @@ if (!only || only === 'smallest') {
       await turn(s2);
       await turn(s2);
       assert.deepEqual(mcpTools('mPol2'), [], 'after the policy: nothing of the server reaches the model');
-      const lines = h.logs.filter((l) => l.includes(P) && l.includes('withheld: denied by the administrator\'s DSH policy'));
+      const lines = h.logs.filter((l) => l.includes(P) && l.includes('not started: Withheld by the DSH policy'));
       assert.equal(lines.length, 1, h.logs.filter((l) => l.includes('dsh-bridge')).join('\n'));
       assert.ok(lines[0].includes(file) && lines[0].includes('serverCommand'), lines[0]);
       t.diagnostic(lines[0]);

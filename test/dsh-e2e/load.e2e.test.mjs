@@ -278,10 +278,14 @@ test('DSH rc.8 load: 50 concurrent sessions in 10 workspaces (5 servers each: no
 
     // Every approved server comes up (slow ones within 4 s of their start); then a second request
     // lists exactly the folder's approved, startable servers and a call reaches the folder's own process.
-    await waitFor(() => sessions.every((s) => {
+    const notUp = () => sessions.flatMap((s) => {
       const names = h.root.tools.schemas(s.agent).map((x) => x.name).filter((n) => n.startsWith('mcp__')).sort();
-      return JSON.stringify(names) === JSON.stringify(startable(s.folder).map(pingOf).sort());
-    }), 180000, 'every session\'s approved servers to be up');
+      const want = startable(s.folder).map(pingOf).sort();
+      return JSON.stringify(names) === JSON.stringify(want) ? [] : [`${s.id} has [${names.join(', ')}], wants [${want.join(', ')}]`];
+    });
+    await waitFor(() => notUp().length === 0, 180000, 'every session\'s approved servers to be up').catch((error) => {
+      throw new Error(`${error.message} (load average ${load()}); not up: ${notUp().join('; ')}`);
+    });
     const allUpMs = Date.now() - firstStart;
     for (const s of sessions) {
       const [callee] = startable(s.folder);

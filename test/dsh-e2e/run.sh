@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # npm run test:dsh — the DSH end-to-end tests: installs the test host (once), builds the
 # extension/CLI/plugin bundles, packs the plugin into packages/dsh-bridge-dsh, then runs the
-# unit tests of the plugin helpers and the end-to-end tests on Node 24 with --expose-internals
-# (dsh-base's HMR row needs it). DSH_E2E_HOST=smallest|base runs one host; DSH_E2E_VERBOSE=1
+# end-to-end tests on Node 24 with --expose-internals (dsh-base's HMR row needs it); the plugin's
+# unit tests run in the unit tier (test/unit/dsh-plugin). DSH_E2E_HOST=smallest|base runs one host; DSH_E2E_VERBOSE=1
 # prints the DSH log.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -10,7 +10,6 @@ cd "$ROOT"
 NODE="$(bash scripts/setup-dsh-host.sh)"
 npm run --silent build
 node packages/dsh-bridge-dsh/scripts/copy-plugin.mjs
-npx mocha --no-config --node-option import=tsx --timeout 20000 'test/dsh-e2e/unit/**/*.test.ts'
 # DSH_E2E_SUITE=mcp|startup|tools|lsp-skills|load runs one file; the files run one after the other (CPU is scarce).
 case "${DSH_E2E_SUITE:-all}" in
   mcp) FILES=(test/dsh-e2e/bridge.e2e.test.mjs) ;;

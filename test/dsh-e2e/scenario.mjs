@@ -216,7 +216,7 @@ export async function runScenario(t, { h, ws, home, newSession, preexisting, unl
     ['tampered', 'T', /declaration refused \(tampered\)/],
     ['stale', 'S', /declaration refused \(stale\)/],
     ['wrong folder', 'W', /declaration refused \(wrong-folder\)/],
-    ['missing input', 'M', /needs input "everything-key", which has no value stored/],
+    ['missing input', 'M', /not started: Input "everything-key" has no value stored for .+ Fix: dsh-bridge inputs set everything-key --workspace /],
     ['declaration linked out of the workspace', 'L', /declaration refused \(unreadable\): .*outside-workspace/],
     ['duplicate keys', 'D', /declaration refused \(tampered\): the declaration has duplicate keys/],
     ['over-size declaration', 'Z', /declaration refused \(unreadable\): .*too-large/],

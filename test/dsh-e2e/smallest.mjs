@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { hostImport, loadPluginRow, REPO, smallestHost } from './host.mjs';
 import { serverProcesses, tempRoot, waitFor } from './fixtures.mjs';
 
-export const PLUGIN = path.join(REPO, 'packages/dsh-bridge-dsh/dist/dsh-plugin.js');
+// DSH_E2E_PLUGIN: another build of the plugin (e.g. an earlier commit's, to time both in one run).
+export const PLUGIN = process.env.DSH_E2E_PLUGIN ? path.resolve(process.env.DSH_E2E_PLUGIN) : path.join(REPO, 'packages/dsh-bridge-dsh/dist/dsh-plugin.js');
 export const BUNDLE = path.join(REPO, 'packages/dsh-bridge-dsh');
 
 export async function session(h, id, cwd, model) {

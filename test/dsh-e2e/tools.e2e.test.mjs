@@ -217,7 +217,7 @@ test('DSH rc.8: the plugin\'s own cost per request with a probed server-everythi
     }
     for (const line of figures) t.diagnostic(`plugin's own cost per request: ${line}`);
     // Nothing a user can feel (about 100 ms), even with 200 tools. That an unchanged tool is not
-    // judged again is proven in the unit tier (toolChoice.test.ts counts the hashing); timings on
+    // judged again is proven in the unit tier (test/unit/dsh-plugin/toolGate.test.ts counts the hashing); timings on
     // two shared cores are too noisy for a tighter bound here.
     for (const [serverName, ms] of laterMedian) assert.ok(ms < 100, `later requests with ${serverName}: ${ms} ms`);
   }, { beforePlugin: outer, pluginConfig: { startWaitMs: 1 } });

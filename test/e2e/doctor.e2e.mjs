@@ -30,7 +30,7 @@ describe('e2e: the doctor command shows what stands between the folder and DSH (
     assert.match(note, /fix: dsh-bridge export --workspace/);
     assert.match(text, /No DSH found: none installed by dsh-bridge, and no dsh on PATH\./);
     assert.match(text, /fix: dsh-bridge dsh install/);
-    assert.match(text, /No declaration in this folder/);
+    assert.match(text, /No declaration \(\.dsh\/declaration\.json\) in .*: nothing from DSH Bridge is mounted\./);
     await editor.screenshot('doctor-report');
   });
 });

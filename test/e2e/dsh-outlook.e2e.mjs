@@ -22,9 +22,10 @@ describe('e2e: what DSH gets, in the Verify notification (ws-lsp-skills)', funct
     await editor.runCommand('DSH: Export MCP Servers');
     await editor.waitForWorkspaceFile('.dsh/declaration.json');
     await editor.runCommand('DSH: Verify Declaration');
-    const before = await editor.waitForNotification(/DSH sessions there get/);
+    const before = await editor.waitForNotification(/DSH sessions there start/);
     console.log(`      notification: ${before}`);
-    assert.match(before, /signed by you and up to date\. DSH sessions there get MCP servers: echo; language servers: none; skills withheld: good\./);
+    // Trust mode "ask" (the default): DSH asks before it starts echo.
+    assert.match(before, /signed by you and up to date\. DSH sessions there start MCP servers: none; after asking: echo; withheld: none; language servers: [^;]+; skills withheld: good\./);
     await editor.notifications({ keepOpen: true }); // in the screenshot
     const shot = await editor.screenshot('verify-dsh-outlook');
     assert.ok(fs.statSync(shot).size > 10000, 'screenshot is empty');

@@ -2,12 +2,11 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { exportFolder, verifyFolder } from '../../src/core/app/export';
+import { verifyFolder } from '../../src/core/app/verify';
 import { DECLARATION_PATH } from '../../src/core/declaration/declarationModel';
 import { HostStore, resolveDshHome } from '../../src/core/node/hostStore';
-import { lspDeclarationSection } from '../../src/core/lsp/lspSection';
 import { readWorkspaceFile } from '../../src/core/node/reader';
-import { tempDir, workspace } from './helpers';
+import { exportFolder, folderIdentityOf, testPorts, tempDir, workspace } from './helpers';
 
 const SOURCE = `// demo
 {
@@ -23,9 +22,9 @@ const SOURCE = `// demo
 async function exported(source = SOURCE) {
   const folder = workspace(source);
   const dshHome = tempDir('dsh-home-');
-  const opts = { folder, folderName: path.basename(folder), userHome: '/home/dev', dshHome };
-  const result = await exportFolder(opts);
-  return { folder, dshHome, opts, result, file: path.join(folder, DECLARATION_PATH) };
+  const ports = testPorts(dshHome);
+  const result = await exportFolder(ports, folder);
+  return { folder, dshHome, ports, result, file: path.join(folder, DECLARATION_PATH) };
 }
 
 describe('declaration: export', () => {
@@ -48,9 +47,9 @@ describe('declaration: export', () => {
   });
 
   it('gives the same bytes for the same input and skips the write', async () => {
-    const { opts, result, file } = await exported();
+    const { ports, folder, result, file } = await exported();
     const before = statSync(file).mtimeMs;
-    const again = await exportFolder(opts);
+    const again = await exportFolder(ports, folder);
     assert.equal(again.text, result.text);
     assert.equal(again.written, false);
     assert.equal(again.unchanged, true);
@@ -58,13 +57,13 @@ describe('declaration: export', () => {
   });
 
   it('keeps the previous declaration when the source becomes unusable; verify then says stale', async () => {
-    const { folder, dshHome, opts, result, file } = await exported();
+    const { folder, dshHome, ports, result, file } = await exported();
     writeFileSync(path.join(folder, '.vscode/mcp.json'), '{"servers": {"a": {"command": "x"}');
-    const broken = await exportFolder(opts);
+    const broken = await exportFolder(ports, folder);
     assert.equal(broken.written, false);
     assert.equal(broken.analysis.usable, false);
     assert.equal(readFileSync(file, 'utf8'), result.text);
-    const v = await verifyFolder(folder, { dshHome });
+    const v = await verifyFolder(testPorts(dshHome), folder);
     assert.deepEqual(v.reasons.map((r) => r.code), ['stale']);
   });
 
@@ -72,17 +71,23 @@ describe('declaration: export', () => {
     const folder = workspace(SOURCE);
     const outside = tempDir('outside-');
     symlinkSync(outside, path.join(folder, '.dsh'));
-    await assert.rejects(exportFolder({ folder, folderName: 'x', userHome: '/h', dshHome: tempDir() }), /leaves the workspace/);
+    await assert.rejects(exportFolder(testPorts(tempDir()), folder), /leaves the workspace/);
     assert.equal(existsSync(path.join(outside, 'declaration.json')), false);
   });
 
   it('refuses export options DSH would refuse, and carries valid ones into every row', async () => {
     const folder = workspace(SOURCE);
-    const base = { folder, folderName: 'x', userHome: '/h', dshHome: tempDir() };
-    for (const bad of [{ toolCallTimeoutMs: 0 }, { toolCallTimeoutMs: 1.5 }, { reconnect: { initialDelayMs: 900, maxDelayMs: 500 } }, { reconnect: { jitter: 1 } as object }]) {
-      await assert.rejects(exportFolder({ ...base, ...bad }), /invalid export options/, JSON.stringify(bad));
+    const ports = testPorts(tempDir());
+    // Each value valid, together refused by DSH 0.2 (the first delay longer than the longest).
+    await assert.rejects(exportFolder(ports, folderIdentityOf(folder, { 'dsh.export.reconnect': { initialDelayMs: 900, maxDelayMs: 500 } })), /invalid export options \(reconnect\)/);
+    // A value of the wrong shape is reported and its default used (the settings reader's rule).
+    for (const bad of [{ 'dsh.export.toolCallTimeoutMs': 0 }, { 'dsh.export.toolCallTimeoutMs': 1.5 }, { 'dsh.export.reconnect': { jitter: 1 } }]) {
+      const reported: string[] = [];
+      const r = await exportFolder(ports, folderIdentityOf(folder, bad, { invalidSetting: (k) => reported.push(k) }), { dryRun: true });
+      assert.deepEqual(reported, Object.keys(bad), JSON.stringify(bad));
+      assert.ok(r.analysis.servers.every((s) => s.toolCallTimeoutMs === 60000 && s.reconnect.maxAttempts === 10));
     }
-    const r = await exportFolder({ ...base, toolCallTimeoutMs: 5000, failOnStartupError: true, reconnect: { maxAttempts: 3 } });
+    const r = await exportFolder(ports, folderIdentityOf(folder, { 'dsh.export.toolCallTimeoutMs': 5000, 'dsh.export.failOnStartupError': true, 'dsh.export.reconnect': { maxAttempts: 3 } }));
     for (const s of r.analysis.servers) {
       assert.equal(s.toolCallTimeoutMs, 5000);
       assert.equal(s.failOnStartupError, true);
@@ -93,7 +98,7 @@ describe('declaration: export', () => {
   it('dry run computes the text and writes nothing', async () => {
     const folder = workspace(SOURCE);
     const dshHome = tempDir();
-    const r = await exportFolder({ folder, folderName: 'x', userHome: '/h', dshHome, dryRun: true });
+    const r = await exportFolder(testPorts(dshHome), folder, { dryRun: true });
     assert.ok(r.text?.includes('"everything"'));
     assert.equal(existsSync(path.join(folder, '.dsh')), false);
     assert.equal(existsSync(path.join(dshHome, 'bridge')), false);
@@ -103,7 +108,7 @@ describe('declaration: export', () => {
 describe('declaration: verify', () => {
   it('accepts a fresh export', async () => {
     const { folder, dshHome } = await exported();
-    const v = await verifyFolder(folder, { dshHome });
+    const v = await verifyFolder(testPorts(dshHome), folder);
     assert.deepEqual(v.reasons, []);
     assert.equal(v.ok, true);
   });
@@ -128,26 +133,26 @@ describe('declaration: verify', () => {
       const { folder, dshHome, file } = await exported();
       const text = readFileSync(file, 'utf8');
       writeFileSync(file, damage(JSON.parse(text), text));
-      const v = await verifyFolder(folder, { dshHome });
+      const v = await verifyFolder(testPorts(dshHome), folder);
       assert.deepEqual(v.reasons.map((r) => r.code), expected, label);
       assert.equal(v.ok, false);
     }
   });
 
   it('checks the lsp and skills sections through the model: shape, lsp pin, digest', async () => {
-    const lsp = lspDeclarationSection({
-      registersAll: true,
-      servers: {
-        ts: {
-          command: '/usr/bin/tsserver', args: ['--stdio'], env: { API_TOKEN: 'canary-1' }, extensionToLanguage: { '.ts': 'typescript' },
-          initializationOptions: null, configuration: { a: 1 }, maxMessageBytes: 1, maxStderrBytes: 1, maxDocumentBytes: 1, shutdownTimeoutMs: 1, killGraceMs: 1,
-        },
-      },
-    });
-    const skills = { roots: [{ path: '/w/.dsh/skills', kind: 'project-dsh' as const, rank: 100, trust: 'untrusted' as const, pin: null, skills: ['a'] }] };
-    const base = await exported();
-    await exportFolder({ ...base.opts, sections: { lsp, skills } });
-    const fresh = await verifyFolder(base.folder, { dshHome: base.dshHome });
+    // The sections as the export makes them: dsh.lsp.servers from the settings (its command found
+    // by the PATH port) and the folder's project skill root, untrusted.
+    const settings = {
+      'dsh.lsp.servers': { ts: { command: '/usr/bin/tsserver', args: ['--stdio'], env: { API_TOKEN: 'canary-1' }, extensions: { '.ts': 'typescript' }, configuration: { a: 1 } } },
+    };
+    const withSections = async () => {
+      const folder = workspace(SOURCE, { '.dsh/skills/a/SKILL.md': '---\nname: a\ndescription: A skill\n---\nBody.\n' });
+      const dshHome = tempDir('dsh-home-');
+      await exportFolder(testPorts(dshHome, { resolveCommand: (command) => command }), folderIdentityOf(folder, settings));
+      return { folder, dshHome, file: path.join(folder, DECLARATION_PATH) };
+    };
+    const base = await withSections();
+    const fresh = await verifyFolder(testPorts(base.dshHome), base.folder);
     assert.deepEqual(fresh.reasons, []);
     assert.equal(fresh.declaration?.lsp?.servers.ts.command, '/usr/bin/tsserver', 'typed, no cast');
     assert.deepEqual(fresh.declaration?.skills?.roots.map((r) => r.trust), ['untrusted']);
@@ -161,24 +166,23 @@ describe('declaration: verify', () => {
       ['a top-level section outside the model', (doc) => { doc.mounts = []; }, ['tampered']],
     ];
     for (const [label, damage, expected] of cases) {
-      const { folder, dshHome, opts, file } = await exported();
-      await exportFolder({ ...opts, sections: { lsp, skills } });
+      const { folder, dshHome, file } = await withSections();
       const doc = JSON.parse(readFileSync(file, 'utf8'));
       damage(doc);
       writeFileSync(file, JSON.stringify(doc));
-      const v = await verifyFolder(folder, { dshHome });
+      const v = await verifyFolder(testPorts(dshHome), folder);
       assert.deepEqual(v.reasons.map((r) => r.code), expected, label);
     }
   });
 
   it('a declaration signed by another user\'s key is a bad signature', async () => {
     const { folder } = await exported();
-    const v = await verifyFolder(folder, { dshHome: tempDir('other-home-') });
+    const v = await verifyFolder(testPorts(tempDir('other-home-')), folder);
     assert.deepEqual(v.reasons.map((r) => r.code), ['bad-signature']);
   });
 
   it('missing declaration', async () => {
-    const v = await verifyFolder(workspace(SOURCE), { dshHome: tempDir() });
+    const v = await verifyFolder(testPorts(tempDir()), workspace(SOURCE));
     assert.deepEqual(v.reasons.map((r) => r.code), ['missing']);
   });
 });

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as z from 'zod/mini';
 import { DeclarationSchema } from '../../src/core/declaration/declarationModel';
 import { PROBLEM_CATALOG } from '../../src/core/app/problemCatalog';
+import { PLAN_MESSAGES } from '../../src/core/app/planReasons';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -17,6 +18,12 @@ describe('docs and generated files stay in sync with the code', () => {
     // The editor writes problemCodesPage() into its storage (src/extension/problemDocs.ts): the
     // .vsix ships no copy of it (gen-docs --check above keeps the repository's page the same text).
     assert.doesNotMatch(readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8'), /^!docs\//m);
+  });
+
+  it('docs/session-plan.md has a row for every reason code of the session plan, and no other', () => {
+    const page = readFileSync(path.join(ROOT, 'docs/session-plan.md'), 'utf8');
+    const documented = [...page.matchAll(/^\| `([a-z-]+)` \| /gm)].map((m) => m[1]);
+    assert.deepEqual(documented.sort(), Object.keys(PLAN_MESSAGES).sort());
   });
 
   it('docs/problem-codes.zh-cn.md explains every code in Simplified Chinese (templates as translated for the editor, every fix), the page the editor writes in Chinese', () => {

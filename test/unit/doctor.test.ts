@@ -7,7 +7,7 @@ import { DSH_VERSION, HMR_VERSION, LSP_PACKAGES, REQUIRED_PEERS, inspectProfile,
 import { PINNED_NODE_VERSION } from '../../src/cli/dshInstall';
 import { HostStore } from '../../src/core/node/hostStore';
 import { lockedVersions } from '../../src/cli/dshLayout';
-import { tempDir, workspace } from './helpers';
+import { testPorts, tempDir, workspace } from './helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
@@ -34,6 +34,9 @@ function cli(args: string[], home: string) {
   return spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, DSH_HOME: home, PATH: path.dirname(process.execPath) }, encoding: 'utf8' });
 }
 
+/** The doctor's report on a machine whose PATH finds no dsh, for the default (headless) profile. */
+const doctor = (folder: string, home: string, env: Record<string, string> = {}) => doctorReport(testPorts(home, { env: { PATH: '', ...env } }), { folder, profile: 'headless' });
+
 describe('doctor: what stands between a folder and its servers in DSH', function () {
   this.timeout(60000);
   before(function () {
@@ -43,14 +46,15 @@ describe('doctor: what stands between a folder and its servers in DSH', function
   it('on a bare machine: no DSH, no profile, nothing exported; each with its fix, every server named', async () => {
     const home = tempDir('doctor-home-');
     const folder = workspace(MCP);
-    const report = await doctorReport({ folder, dshHome: home, env: { PATH: '' } });
+    const report = await doctor(folder, home);
     assert.deepEqual(report.findings.map((f) => [f.message, f.fix]), [
       ['launcherMissing', 'dsh-bridge dsh install'],
       ['profileMissing', 'dsh-bridge dsh install'],
-      ['declarationMissing', `dsh-bridge export --workspace ${JSON.stringify(folder)}`],
-      ['trustAsk', `dsh-bridge trust pinned && dsh-bridge approve --workspace ${JSON.stringify(folder)}`],
     ]);
-    assert.deepEqual(report.servers.map((s) => [s.serverName, s.mount, s.why]), [['echo', false, 'whyNotExported'], ['plain', false, 'whyNotExported']]);
+    // What holds for the folder is the session plan's, with its fix.
+    assert.deepEqual(report.plan.blocked.map((r) => [r.code, r.fix?.command]), [['no-declaration', `dsh-bridge export --workspace ${folder}`]]);
+    assert.match(doctorLines(report).join('\n'), new RegExp(`\u2716 No declaration \\(\\.dsh/declaration\\.json\\) in ${folder}: nothing from DSH Bridge is mounted\\.\n  fix: dsh-bridge export --workspace `));
+    assert.deepEqual(report.servers.map((s) => [s.serverName, s.mount, s.why]), [['echo', false, 'not-exported'], ['plain', false, 'not-exported'], ['old', false, 'refused-at-export']]);
     assert.equal(report.ok, false);
   });
 
@@ -82,29 +86,29 @@ describe('doctor: what stands between a folder and its servers in DSH', function
     const folder = workspace(MCP);
     profileWithBundle(home);
     assert.equal(cli(['export', '--workspace', folder], home).status, 0);
-    const verdicts = async () => Object.fromEntries((await doctorReport({ folder, dshHome: home, env: { PATH: '' } })).servers.map((s) => [s.serverName, s.why ?? 'mount']));
+    const verdicts = async () => Object.fromEntries((await doctor(folder, home)).servers.map((s) => [s.serverName, s.mount ? 'mount' : s.why]));
 
-    let report = await doctorReport({ folder, dshHome: home, env: { PATH: '' } });
+    let report = await doctor(folder, home);
     assert.equal(report.findings.find((f) => f.area === 'hmr')?.message, 'hmrOff');
     assert.equal(report.findings.find((f) => f.area === 'bundle')?.message, 'bundleOk');
-    assert.deepEqual(await verdicts(), { echo: 'whyInput', plain: 'whyAsk', old: 'whyRejected' });
-    assert.match(doctorSummary(report), /^Would mount: none; would not: echo \(input "token" has no value stored for this folder; fix: dsh-bridge inputs set token --workspace ".+"\), plain \(the trust mode "ask" needs someone to answer/);
+    assert.deepEqual(await verdicts(), { echo: 'input-missing', plain: 'ask-mode', old: 'refused-at-export' });
+    assert.match(doctorSummary(report), /^Would mount: none; would not: echo \(Input "token" has no value stored for .+\.; fix: dsh-bridge inputs set token --workspace .+\), plain \(DSH asks before it starts, and a headless run has no one to answer: it does not start there; fix: dsh-bridge trust pinned && dsh-bridge approve plain --workspace /);
 
     assert.equal(await writeHmrFix(path.join(home, 'profiles/headless')), 'written');
     const store = new HostStore(home);
     await store.setInput(folder, 'token', 'doctor-canary');
     await store.setTrustMode('pinned');
-    assert.deepEqual(await verdicts(), { echo: 'whyNotApproved', plain: 'whyNotApproved', old: 'whyRejected' });
+    assert.deepEqual(await verdicts(), { echo: 'pin-not-approved', plain: 'pin-not-approved', old: 'refused-at-export' });
     const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
     for (const s of declaration.servers) await store.approve(folder, s.serverName, s.pin);
-    report = await doctorReport({ folder, dshHome: home, env: { PATH: '' } });
+    report = await doctor(folder, home);
     assert.deepEqual(report.servers.filter((s) => s.mount).map((s) => s.serverName), ['echo', 'plain']);
     assert.equal(report.findings.find((f) => f.area === 'hmr')?.message, 'hmrOk');
     assert.ok(!doctorLines(report).join('\n').includes('doctor-canary'), 'a stored value never appears');
 
     writeFileSync(path.join(folder, '.vscode/mcp.json'), `${MCP}\n`);
-    assert.deepEqual(await verdicts(), { echo: 'whyDeclaration', plain: 'whyDeclaration', old: 'whyRejected' });
-    assert.equal((await doctorReport({ folder, dshHome: tempDir('doctor-other-') })).findings.find((f) => f.area === 'declaration')?.args.code, 'bad-signature');
+    assert.deepEqual(await verdicts(), { echo: 'declaration-stale', plain: 'declaration-stale', old: 'refused-at-export' });
+    assert.deepEqual((await doctor(folder, tempDir('doctor-other-'))).plan.blocked.map((r) => r.code), ['declaration-bad-signature', 'declaration-stale']);
   });
 
   it('CLI: doctor --json ends in wouldMount / wouldNot with the fixing command; exit 1 until everything mounts', () => {
@@ -115,11 +119,11 @@ describe('doctor: what stands between a folder and its servers in DSH', function
     const out = JSON.parse(r.stdout);
     assert.deepEqual(out.wouldMount, []);
     assert.deepEqual(out.wouldNot.map((s: { serverName: string; fix: string }) => [s.serverName, s.fix]), [
-      ['echo', `dsh-bridge export --workspace ${JSON.stringify(folder)}`], ['plain', `dsh-bridge export --workspace ${JSON.stringify(folder)}`],
+      ['echo', `dsh-bridge export --workspace ${folder}`], ['plain', `dsh-bridge export --workspace ${folder}`], ['old', `dsh-bridge check --workspace ${folder}`],
     ]);
     const text = cli(['doctor', '--workspace', folder], home).stdout;
     assert.match(text, /\u2716 No DSH found: none installed by dsh-bridge, and no dsh on PATH\.\n {2}fix: dsh-bridge dsh install\n/);
-    assert.match(text, /\nWould mount: none; would not: echo \(not exported yet \(no declaration\); fix: dsh-bridge export --workspace .+\)/);
+    assert.match(text, /\nWould mount: none; would not: echo \(Not exported yet \(no declaration\)\.; fix: dsh-bridge export --workspace .+\)/);
   });
 
   it('dsh install refuses before touching anything: a Node that is not >= 22.19, a path the wrapper cannot quote, a usage error', () => {
@@ -201,9 +205,9 @@ describe('doctor: what stands between a folder and its servers in DSH', function
       '.vscode/settings.json': JSON.stringify({ 'dsh.lsp.servers': { ts: { command: 'node', args: ['tls.js', '--stdio'], extensions: { '.ts': 'typescript' }, env: { DOCTOR_API_TOKEN: 'not-written' } } } }),
     });
     assert.equal(cli(['export', '--workspace', folder], home).status, 0);
-    const lspVerdict = async (env: Record<string, string>) => (await doctorReport({ folder, dshHome: home, env: { PATH: '', ...env } })).servers.find((s) => s.name === 'lsp');
+    const lspVerdict = async (env: Record<string, string>) => (await doctor(folder, home, env)).servers.find((s) => s.name === 'lsp');
 
-    let report = await doctorReport({ folder, dshHome: home, env: { PATH: '' } });
+    let report = await doctor(folder, home);
     const finding = report.findings.find((f) => f.message === 'lspPackagesMissing');
     assert.equal(finding?.fix, 'dsh-bridge dsh install');
     assert.match(doctorLines(report).join('\n'), /Profile "headless" cannot load the language-server packages \(@deepseek-ai\/dsh-lsp, @deepseek-ai\/dsh-lsp-stdio, @deepseek-ai\/dsh-tool-lsp\)/);
@@ -218,7 +222,7 @@ describe('doctor: what stands between a folder and its servers in DSH', function
     for (const name of Object.keys(LSP_PACKAGES)) put(name, DSH_VERSION);
     assert.equal((await lspVerdict({}))?.why, 'whyLspPackages');
     for (const [name, version] of Object.entries(LSP_PACKAGES)) put(name, version);
-    report = await doctorReport({ folder, dshHome: home, env: { PATH: '' } });
+    report = await doctor(folder, home);
     assert.equal(report.findings.find((f) => f.message === 'lspPackagesMissing'), undefined);
     // The launcher rules: the language-server packages at their own versions, a wrong one is a mismatch.
     const nm = tempDir('nm-');
@@ -230,12 +234,12 @@ describe('doctor: what stands between a folder and its servers in DSH', function
     writeFileSync(path.join(nm, '@deepseek-ai/dsh-lsp/package.json'), JSON.stringify({ name: '@deepseek-ai/dsh-lsp', version: DSH_VERSION }));
     assert.deepEqual(launcherRuleMismatches(nm).map((m) => [m.name, m.want]), [['@deepseek-ai/dsh-lsp', LSP_PACKAGES['@deepseek-ai/dsh-lsp']]]);
 
-    assert.equal((await lspVerdict({}))?.why, 'whyLspValue');
-    assert.equal((await lspVerdict({ DOCTOR_API_TOKEN: 'x' }))?.why, 'whyAsk');
+    assert.equal((await lspVerdict({}))?.why, 'env-missing');
+    assert.equal((await lspVerdict({ DOCTOR_API_TOKEN: 'x' }))?.why, 'ask-mode');
     await new HostStore(home).setTrustMode('pinned');
-    assert.match(doctorSummary(await doctorReport({ folder, dshHome: home, env: { PATH: '' } })), /would not: lsp \(ts\) \(language server "ts" needs the environment variable DOCTOR_API_TOKEN/);
+    assert.match(doctorSummary(await doctor(folder, home)), /would not: lsp \(ts\) \(The environment variable DOCTOR_API_TOKEN is not set where DSH runs\.; fix: export DOCTOR_API_TOKEN=\.\.\.\)/);
     const notApproved = await lspVerdict({ DOCTOR_API_TOKEN: 'x' });
-    assert.deepEqual([notApproved?.why, notApproved?.fix], ['whyNotApproved', `dsh-bridge approve lsp --workspace ${JSON.stringify(folder)}`]);
+    assert.deepEqual([notApproved?.why, notApproved?.fix], ['pin-not-approved', `dsh-bridge approve lsp --workspace ${folder}`]);
     const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
     await new HostStore(home).approve(folder, '$lsp', declaration.lsp.pin);
     assert.equal((await lspVerdict({ DOCTOR_API_TOKEN: 'x' }))?.mount, true);

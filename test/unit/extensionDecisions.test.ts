@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { changedConcerns, declarationState, folderExportOutcome, folderState, inputIndexKey, inputSecretKey, keepForDocument, offersExport, problemDocsPath, statusHeadline, type FolderFacts } from '../../src/extension/decisions';
-import { analyzeFolder } from '../../src/core/app/export';
+import { analyzeFolder } from '../../src/core/app/folderSources';
+import { FILE_PORTS } from './helpers';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -104,7 +105,7 @@ describe('extension decisions (vscode-free)', () => {
       }
       return folder;
     };
-    const offered = async (folder: string, codeWorkspaceFile?: string) => offersExport(await analyzeFolder({ folder, folderName: path.basename(folder), userHome: os.homedir(), ...(codeWorkspaceFile ? { codeWorkspaceFile } : {}) }));
+    const offered = async (folder: string, codeWorkspaceFile?: string) => offersExport(await analyzeFolder(FILE_PORTS, { folder, folderName: path.basename(folder), userHome: os.homedir(), ...(codeWorkspaceFile ? { codeWorkspaceFile } : {}) }));
 
     it('offers a folder whose servers come from any file VS Code runs them from, or whose file has errors; not one without servers', async () => {
       const server = '{"command": "node", "args": ["s.js"]}';

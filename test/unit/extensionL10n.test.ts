@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DOCTOR_MESSAGES } from '../../src/core/app/doctor';
+import { PLAN_MESSAGES } from '../../src/core/app/planReasons';
 import { DANGER_MESSAGES } from '../../src/core/mcp/launchReview';
 import { PROBLEM_CATALOG } from '../../src/core/app/problemCatalog';
 import { PROBLEM_FIXES, PROBLEM_PAGE_WORDS } from '../../src/core/app/problemCodesPage';
@@ -29,6 +30,7 @@ function messageKeys(): string[] {
   keys.add(IGNORE_FIX_TITLE);
   for (const t of Object.values(DANGER_MESSAGES)) keys.add(t);
   for (const t of Object.values(DOCTOR_MESSAGES)) keys.add(t);
+  for (const t of Object.values(PLAN_MESSAGES)) keys.add(t);
   for (const [, t] of Object.values(IMPORT_NOTES)) keys.add(t);
   return [...keys];
 }

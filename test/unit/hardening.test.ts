@@ -3,10 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { main } from '../../src/cli/main';
-import { exportFolder, verifyFolder } from '../../src/core/app/export';
+import { verifyFolder } from '../../src/core/app/verify';
 import { reviewLaunch } from '../../src/core/mcp/launchReview';
 import { HostStore } from '../../src/core/node/hostStore';
-import { analyze, codes, tempDir, workspace } from './helpers';
+import { analyze, codes, exportFolder, testPorts, tempDir, workspace } from './helpers';
 
 /** Regression tests of issue "Hardening" (items 3, 4, 8-12), each reproduced as the attack run did. */
 
@@ -103,7 +103,7 @@ describe('hardening: no crash, consent holds (regressions)', () => {
 
   it('10: a declaration nested 3000 deep is refused by verify, not a crash', async () => {
     const folder = workspace('{"servers": {}}', { '.dsh/declaration.json': `{"x": ${'['.repeat(3000)}${']'.repeat(3000)}}` });
-    const result = await verifyFolder(folder, { dshHome: tempDir() });
+    const result = await verifyFolder(testPorts(tempDir()), folder);
     assert.equal(result.ok, false);
     assert.equal(result.reasons[0].code, 'tampered');
   });
@@ -117,7 +117,7 @@ describe('hardening: no crash, consent holds (regressions)', () => {
 
   describe('12: the declaration path is never opened except through the safe reader', () => {
     const mcp = '{"servers": {"s": {"command": "node"}}}';
-    const run = (folder: string, home: string) => exportFolder({ folder, folderName: 'w', userHome: '/h', dshHome: home });
+    const run = (folder: string, home: string) => exportFolder(testPorts(home), folder);
 
     it('a FIFO at the target: replaced, no hang', async function () {
       this.timeout(10000);
@@ -130,7 +130,7 @@ describe('hardening: no crash, consent holds (regressions)', () => {
       assert.equal(result.written, true);
       assert.ok(lstatSync(path.join(folder, '.dsh/declaration.json')).isFile());
       assert.ok(lstatSync(path.join(folder, '.dsh/declaration.schema.json')).isFile());
-      assert.equal((await verifyFolder(folder, { dshHome: home })).ok, true);
+      assert.equal((await verifyFolder(testPorts(home), folder)).ok, true);
     });
 
     it('a link to /dev/zero at the target: replaced without reading it', async () => {
@@ -159,7 +159,7 @@ describe('hardening: no crash, consent holds (regressions)', () => {
 
   describe('1: the envFile is pinned (its content is signed)', () => {
     const mcp = '{"servers": {"s": {"command": "node", "envFile": "${workspaceFolder}/.env"}}}';
-    const run = (folder: string, home: string) => exportFolder({ folder, folderName: 'w', userHome: '/h', dshHome: home });
+    const run = (folder: string, home: string) => exportFolder(testPorts(home), folder);
 
     it('an edit of the envFile after export makes verify fail as stale; a new export pins a new entry', async () => {
       const folder = workspace(mcp, { '.env': 'API_URL=https://api.example\n' });
@@ -169,10 +169,10 @@ describe('hardening: no crash, consent holds (regressions)', () => {
       assert.ok(server.transport === 'stdio');
       assert.match(String(server.envFileSha256), /^[0-9a-f]{64}$/);
       assert.deepEqual(server.envFileNames, ['API_URL']);
-      assert.equal((await verifyFolder(folder, { dshHome: home })).ok, true);
+      assert.equal((await verifyFolder(testPorts(home), folder)).ok, true);
 
       writeFileSync(path.join(folder, '.env'), 'API_URL=https://api.example\nNODE_OPTIONS=--require /tmp/evil.js\nLD_PRELOAD=/tmp/evil.so\n');
-      const stale = await verifyFolder(folder, { dshHome: home });
+      const stale = await verifyFolder(testPorts(home), folder);
       assert.equal(stale.ok, false);
       assert.deepEqual(stale.reasons.map((r) => r.code), ['stale']);
       assert.match(stale.reasons[0].message, /envFile of server "s" changed since the export/);
@@ -208,7 +208,7 @@ describe('hardening: no crash, consent holds (regressions)', () => {
   });
 
   describe('2: no rollback in the pinned mode', () => {
-    const run = (folder: string, home: string) => exportFolder({ folder, folderName: 'w', userHome: '/h', dshHome: home });
+    const run = (folder: string, home: string) => exportFolder(testPorts(home), folder);
     const OLD = '{"servers": {"old": {"command": "node", "args": ["old.js"]}, "kept": {"command": "node"}}}';
     const NEW = '{"servers": {"kept": {"command": "node"}}}';
 
@@ -219,7 +219,7 @@ describe('hardening: no crash, consent holds (regressions)', () => {
       const first = await run(folder, home);
       for (const s of first.analysis.servers) await store.approve(folder, s.serverName, s.pin);
       const oldDeclaration = readFileSync(path.join(folder, '.dsh/declaration.json'));
-      assert.equal((await verifyFolder(folder, { dshHome: home })).ok, true);
+      assert.equal((await verifyFolder(testPorts(home), folder)).ok, true);
 
       writeFileSync(path.join(folder, '.vscode/mcp.json'), NEW);
       await run(folder, home);
@@ -230,7 +230,7 @@ describe('hardening: no crash, consent holds (regressions)', () => {
       // The attacker restores the old mcp.json with its old, validly signed declaration.
       writeFileSync(path.join(folder, '.vscode/mcp.json'), OLD);
       writeFileSync(path.join(folder, '.dsh/declaration.json'), oldDeclaration);
-      const verdict = await verifyFolder(folder, { dshHome: home });
+      const verdict = await verifyFolder(testPorts(home), folder);
       assert.equal(verdict.ok, false);
       assert.deepEqual(verdict.reasons.map((r) => r.code), ['rollback']);
       assert.equal(await store.isApproved(folder, 'old', first.analysis.servers[0].pin), false);
@@ -249,7 +249,7 @@ describe('hardening: no crash, consent holds (regressions)', () => {
       writeFileSync(path.join(folder, '.vscode/mcp.json'), NEW.replace('"node"', '"node2"'));
       await run(folder, home);
       assert.deepEqual((await store.readFolder(folder)).approvals, []);
-      assert.equal((await verifyFolder(folder, { dshHome: home })).ok, true);
+      assert.equal((await verifyFolder(testPorts(home), folder)).ok, true);
     });
   });
 });

@@ -2,14 +2,15 @@ import { strict as assert } from 'node:assert';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ExportError, exportFolder, verifyFolder } from '../../src/core/app/export';
+import { ExportError } from '../../src/core/app/export';
+import { verifyFolder } from '../../src/core/app/verify';
 import { HostStore } from '../../src/core/node/hostStore';
-import { tempDir, workspace } from './helpers';
+import { exportFolder, testPorts, tempDir, workspace } from './helpers';
 
 /** Regression tests of issue "Hardening", items 7, 14, 15, 16: nothing written outside, no leftovers. */
 
 const MCP = '{"servers": {"s": {"command": "node"}}}';
-const run = (folder: string, home: string) => exportFolder({ folder, folderName: 'w', userHome: '/h', dshHome: home });
+const run = (folder: string, home: string) => exportFolder(testPorts(home), folder);
 
 /** The id of a process that has exited (its temp files are abandoned). */
 function deadPid(): number {
@@ -152,6 +153,6 @@ describe('hardening: files (regressions)', () => {
     const folder = workspace(MCP);
     const home = tempDir();
     await run(folder, home);
-    assert.equal((await verifyFolder(folder, { dshHome: home })).ok, true);
+    assert.equal((await verifyFolder(testPorts(home), folder)).ok, true);
   });
 });

@@ -2,6 +2,10 @@ import { mkdtempSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { analyzeSource, type AnalyzeOptions, type Analysis } from '../../src/core/mcp/analyze';
+import { commitExport, reviewExport, type ExportCommit, type ExportResult } from '../../src/core/app/export';
+import { nodePorts, type NodePorts } from '../../src/core/node/ports';
+import { probeRowOnDemand } from '../../src/core/node/probe/probeOnDemand';
+import { settingsViewOf, type FolderIdentity } from '../../src/core/settings/folderSettings';
 
 /** A temporary folder that removes itself after the test that made it. */
 export function tempDir(prefix = 'dsh-bridge-test-'): string {
@@ -49,6 +53,30 @@ export function covered(text: string, range: { start: { line: number; character:
   if (range.start.line !== range.end.line) return `${lines[range.start.line].slice(range.start.character)}...`;
   return lines[range.start.line].slice(range.start.character, range.end.character);
 }
+
+/**
+ * The use cases' real ports around a DSH home, as a face builds them (nodePorts), with an empty
+ * environment and the home given (default: the DSH home itself), so a test sees no variable or
+ * skill of the machine it runs on. `extra` replaces a port (a PATH resolver, a probe).
+ */
+export function testPorts(dshHome: string, extra: Partial<NodePorts> & { home?: string; env?: Record<string, string | undefined> } = {}): NodePorts {
+  const { home, env, ...replaced } = extra;
+  return { ...nodePorts({ dshHome, env: env ?? {}, home: home ?? dshHome, log: () => undefined, probeRow: probeRowOnDemand }), ...replaced };
+}
+
+/** The export as a face without prompts runs it: review, then commit (what `dsh-bridge export` does). */
+export async function exportFolder(ports: NodePorts, identity: FolderIdentity | string, commit: ExportCommit = {}): Promise<ExportResult> {
+  const id = typeof identity === 'string' ? folderIdentityOf(identity) : identity;
+  return commitExport(ports, await reviewExport(ports, id), commit);
+}
+
+/** A folder with the given settings (dotted keys), as the CLI reads them from one settings file. */
+export function folderIdentityOf(folder: string, settings: Record<string, unknown> = {}, extra: Partial<FolderIdentity> = {}): FolderIdentity {
+  return { folder, folderName: path.basename(folder), userHome: '/home/dev', settings: settingsViewOf(settings), ...extra };
+}
+
+/** Ports for a use case that only reads a folder's files (no DSH home is touched). */
+export const FILE_PORTS: Pick<NodePorts, 'files'> = { files: nodePorts({ dshHome: path.join(os.tmpdir(), 'dsh-bridge-no-home'), env: {} }).files };
 
 /** Whether a process runs (Linux: not a zombie, which kill(pid, 0) still finds; elsewhere kill(pid, 0)). */
 export function processRuns(pid: number): boolean {

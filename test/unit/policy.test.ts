@@ -5,9 +5,10 @@ import { checkServer, matchesEntry, serverMatchers, type ServerMatcher } from '.
 import { applyEditorPolicy, editorPolicyDigest, policyValueFromEffective, policyValueOf, readEditorPolicy, type PolicySettingsView } from '../../src/core/policy/editorPolicy';
 import { dshPolicyBlock, dshPolicyLayer } from '../../src/core/policy/dshPolicy';
 import { readAdminPolicy, readDshPolicy, readVscodePolicyFile, userPolicyFile } from '../../src/core/node/policyFiles';
-import { analyzeFolder, exportFolder, verifyFolder } from '../../src/core/app/export';
+import { analyzeFolder } from '../../src/core/app/folderSources';
+import { verifyFolder } from '../../src/core/app/verify';
 import { FIXABLE_CODES } from '../../src/core/mcp/quickFixes';
-import { analyze, options, tempDir, workspace } from './helpers';
+import { analyze, exportFolder, FILE_PORTS, folderIdentityOf, options, tempDir, testPorts, workspace } from './helpers';
 
 const name = (n: string) => ({ name: n });
 const url = (u: string) => ({ name: 's', url: u });
@@ -178,17 +179,18 @@ describe('policy: VS Code\'s server rules', () => {
       const folder = workspace(mcp);
       const dshHome = tempDir('dsh-home-');
       for (const access of ['none', 'registry']) {
-        const off = await analyzeFolder(options({ folder, resolveConfig: settings({ 'chat.mcp.access': access }) }));
+        const off = await analyzeFolder(FILE_PORTS, options({ folder, resolveConfig: settings({ 'chat.mcp.access': access }) }));
         assert.deepEqual(off.servers, []);
         assert.ok(off.rejected.every((r) => r.codes[0] === 'policy-access'), access);
       }
       const rules = { 'chat.mcp.deniedServers': [{ serverName: 'local' }] };
-      await exportFolder({ ...options({ folder, resolveConfig: settings(rules) }), dshHome });
+      const ports = testPorts(dshHome);
+      await exportFolder(ports, folderIdentityOf(folder, rules));
       const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
       assert.match(declaration.policy.digest, /^sha256:/);
       assert.ok(!declaration.servers.some((s: { name: string }) => s.name === 'local'));
-      assert.deepEqual((await verifyFolder(folder, { dshHome, settings: settings(rules) })).reasons, []);
-      const changed = await verifyFolder(folder, { dshHome, settings: settings({}) });
+      assert.deepEqual((await verifyFolder(ports, folder, { settings: settings(rules) })).reasons, []);
+      const changed = await verifyFolder(ports, folder, { settings: settings({}) });
       assert.deepEqual(changed.reasons.map((r) => [r.code, r.editorOnly]), [['stale', true]]);
       assert.match(changed.reasons[0].message, /policy .* changed since the export/);
     });
@@ -197,19 +199,20 @@ describe('policy: VS Code\'s server rules', () => {
       const folder = workspace(mcp);
       const dshHome = tempDir('dsh-home-');
       const policyFile = path.join(tempDir('vscode-policy-'), 'policy.json');
-      await exportFolder({ ...options({ folder }), dshHome });
-      assert.equal((await verifyFolder(folder, { dshHome, vscodePolicyFile: policyFile })).ok, true);
+      const ports = testPorts(dshHome);
+      await exportFolder(ports, folder);
+      assert.equal((await verifyFolder(ports, folder, { vscodePolicyFile: policyFile })).ok, true);
       writeFileSync(policyFile, JSON.stringify({ ChatDeniedMcpServers: JSON.stringify([{ serverName: 'github' }]) }));
-      const stale = await verifyFolder(folder, { dshHome, vscodePolicyFile: policyFile });
+      const stale = await verifyFolder(ports, folder, { vscodePolicyFile: policyFile });
       assert.deepEqual(stale.reasons.map((r) => [r.code, r.editorOnly]), [['stale', undefined]]);
       assert.match(stale.reasons[0].message, /appeared since the export/);
       // Exported under it: pinned, and a change of it is stale again.
       const file = await readVscodePolicyFile(policyFile);
       assert.deepEqual(file.values, { 'chat.mcp.deniedServers': [{ serverName: 'github' }] });
-      await exportFolder({ ...options({ folder, resolveConfig: (k) => file.values[k], vscodePolicyFile: { path: file.path, sha256: file.sha256 } }), dshHome });
-      assert.equal((await verifyFolder(folder, { dshHome, vscodePolicyFile: policyFile })).ok, true);
+      await exportFolder(ports, folderIdentityOf(folder, file.values, { vscodePolicyFile: { path: file.path, sha256: file.sha256 } }));
+      assert.equal((await verifyFolder(ports, folder, { vscodePolicyFile: policyFile })).ok, true);
       writeFileSync(policyFile, '{}');
-      assert.match((await verifyFolder(folder, { dshHome })).reasons[0].message, /changed since the export/);
+      assert.match((await verifyFolder(ports, folder)).reasons[0].message, /changed since the export/);
     });
   });
 
@@ -220,7 +223,7 @@ describe('policy: VS Code\'s server rules', () => {
     const settings = (values: Record<string, unknown>) => (key: string) => values[key];
 
     it('a server the policy blocks still owns its name: the later one stays shadowed', async () => {
-      const analysis = await analyzeFolder(options({ folder: twoFiles('github', 'github'), resolveConfig: settings({ 'chat.mcp.deniedServers': [{ serverUrl: 'https://api.githubcopilot.com/*' }] }) }));
+      const analysis = await analyzeFolder(FILE_PORTS, options({ folder: twoFiles('github', 'github'), resolveConfig: settings({ 'chat.mcp.deniedServers': [{ serverUrl: 'https://api.githubcopilot.com/*' }] }) }));
       assert.deepEqual(analysis.servers, []);
       assert.deepEqual(analysis.rejected.map((r) => r.codes[0]).sort(), ['policy-denied', 'shadowed-server']);
     });

@@ -99,11 +99,12 @@ describe('policy through the CLI: VS Code\'s policy file, --user-settings, and t
     assert.match(text, /other: denied by the administrator's DSH policy/);
     const doctor = cli(['doctor', '--workspace', folder, '--json'], home, env).json();
     const other = doctor.wouldNot.find((w: { name: string }) => w.name === 'other');
-    assert.equal(other.code, 'whyPolicy');
-    assert.match(other.why, /withheld by the DSH policy: denied by the administrator's DSH policy .*serverCommand/);
+    assert.equal(other.code, 'dsh-policy-denied');
+    assert.match(other.why, /Withheld by the DSH policy .*policy\.json: its rule \{"serverCommand":\["node","other\.js"\]\} denies it/);
+    assert.equal(other.fix, `dsh-bridge policy --workspace ${folder}`);
     // verify says the same of what a DSH session there gets.
     const verify = cli(['verify', '--workspace', folder, '--vscode-policy', path.join(folder, 'none.json'), '--json'], home, env).json();
-    assert.deepEqual(verify.dsh.servers, ['everything']);
+    assert.deepEqual(verify.dsh.asks, ['everything'], 'pinned, nothing approved: DSH asks (dsh.servers holds the servers that start without asking)');
     assert.deepEqual(verify.dsh.policyWithheld.map((w: { serverName: string }) => w.serverName), ['github', 'other']);
     // The user's own file narrows further; it cannot allow github back.
     mkdirSync(path.dirname(userPolicyFile(home)), { recursive: true });

@@ -5,13 +5,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { probeFolder, type ProbeFolderRequest } from '../../src/core/app/probe';
-import { prepareFolderExport } from '../../src/core/app/folderExport';
-import { commitExport, verifyFolder } from '../../src/core/app/export';
+import { commitExport, reviewExport } from '../../src/core/app/export';
+import { verifyFolder } from '../../src/core/app/verify';
 import { HostStore } from '../../src/core/node/hostStore';
 import { DeclarationSchema } from '../../src/core/declaration/declarationModel';
 import { settingLayersFromFiles, settingsViewFromFiles, settingsViewOf, type SettingsFileLayer } from '../../src/core/settings/folderSettings';
 import { toolPin } from '../../src/core/tools/toolDefinitions';
-import { filesContaining, tempDir, workspace } from './helpers';
+import { filesContaining, testPorts, tempDir, workspace } from './helpers';
 
 const FIXTURE = path.resolve(__dirname, '../fixtures/mcp-servers/tool-fixture.mjs');
 const SCRIPTED = path.resolve(__dirname, '../fixtures/mcp-servers/scripted-server.mjs');
@@ -22,8 +22,8 @@ function mcpJson(servers: Record<string, unknown>, inputs: unknown[] = []): stri
   return JSON.stringify({ inputs, servers }, null, 2);
 }
 
-function request(folder: string, dshHome: string, extra: Partial<ProbeFolderRequest> = {}): ProbeFolderRequest {
-  return { folder, folderName: path.basename(folder), userHome: '/home/dev', settings: settingsViewOf({}), dshHome, env: { PATH: process.env.PATH, HOME: process.env.HOME }, ...extra };
+function request(folder: string, extra: Partial<ProbeFolderRequest> = {}): ProbeFolderRequest {
+  return { folder, folderName: path.basename(folder), userHome: '/home/dev', settings: settingsViewOf({}), env: { PATH: process.env.PATH, HOME: process.env.HOME }, ...extra };
 }
 
 describe('probe: servers started as DSH starts them (real MCP servers)', function () {
@@ -32,7 +32,7 @@ describe('probe: servers started as DSH starts them (real MCP servers)', functio
   it('lists a stdio SDK server: tools with DSH public names, pins, token estimates, prompt count; recorded host-side', async () => {
     const folder = workspace(mcpJson({ 'my fixture': { command: NODE, args: [FIXTURE] } }));
     const dshHome = tempDir('dsh-home-');
-    const result = await probeFolder(request(folder, dshHome));
+    const result = await probeFolder(testPorts(dshHome), request(folder));
     assert.equal(result.error, undefined);
     const [server] = result.servers;
     assert.equal(server.outcome, 'ok', server.message);
@@ -61,7 +61,7 @@ describe('probe: servers started as DSH starts them (real MCP servers)', functio
 
   it('lists @modelcontextprotocol/server-everything (stdio)', async () => {
     const folder = workspace(mcpJson({ everything: { command: NODE, args: [EVERYTHING, 'stdio'] } }));
-    const result = await probeFolder(request(folder, tempDir('dsh-home-')));
+    const result = await probeFolder(testPorts(tempDir('dsh-home-')), request(folder));
     const [server] = result.servers;
     assert.equal(server.outcome, 'ok', `${server.message} ${server.stderr.join(' | ')}`);
     const names = server.tools.map((t) => t.name);
@@ -88,7 +88,7 @@ describe('probe: servers started as DSH starts them (real MCP servers)', functio
 
     it('lists the SDK fixture over Streamable HTTP', async () => {
       const folder = workspace(mcpJson({ remote: { type: 'http', url } }));
-      const [server] = (await probeFolder(request(folder, tempDir('dsh-home-')))).servers;
+      const [server] = (await probeFolder(testPorts(tempDir('dsh-home-')), request(folder))).servers;
       assert.equal(server.outcome, 'ok', server.message);
       assert.equal(server.transport, 'streamable-http');
       assert.deepEqual(server.tools.map((t) => t.publicName), ['mcp__remote__echo', 'mcp__remote__add', 'mcp__remote__danger']);
@@ -100,7 +100,7 @@ describe('probe: servers started as DSH starts them (real MCP servers)', functio
       try {
         const port = (page.address() as AddressInfo).port;
         const folder = workspace(mcpJson({ wrong: { type: 'http', url: `http://127.0.0.1:${port}/` }, closed: { type: 'http', url: 'http://127.0.0.1:9/mcp' } }));
-        const result = await probeFolder(request(folder, tempDir('dsh-home-'), { timeoutMs: 5000 }));
+        const result = await probeFolder(testPorts(tempDir('dsh-home-')), request(folder, { timeoutMs: 5000 }));
         const byName = Object.fromEntries(result.servers.map((s) => [s.name, s]));
         assert.equal(byName.wrong.outcome, 'not-mcp', byName.wrong.message);
         assert.equal(byName.closed.outcome, 'did-not-start', byName.closed.message);
@@ -121,7 +121,7 @@ describe('probe: servers started as DSH starts them (real MCP servers)', functio
     const dshHome = tempDir('dsh-home-');
     await new HostStore(dshHome).setInput(folder, 'tok', 'very-secret-value-123');
     const env = { PATH: process.env.PATH, MY_API_TOKEN: 'inherited-secret', PLAIN: 'plain-value', DSH_HOME: '/x' };
-    const [server] = (await probeFolder(request(folder, dshHome, { env }))).servers;
+    const [server] = (await probeFolder(testPorts(dshHome), request(folder, { env }))).servers;
     assert.equal(server.outcome, 'ok', server.message);
     const text = server.stderr.join('\n');
     assert.match(text, /env MY_API_TOKEN <unset>/);
@@ -140,7 +140,7 @@ describe('probe: servers started as DSH starts them (real MCP servers)', functio
       noValue: { command: NODE, args: [FIXTURE], env: { K: '${input:absent}' } },
     }, [{ type: 'promptString', id: 'absent', description: 'x' }]));
     const started = Date.now();
-    const result = await probeFolder(request(folder, tempDir('dsh-home-'), { timeoutMs: 8000, concurrency: 5 }));
+    const result = await probeFolder(testPorts(tempDir('dsh-home-')), request(folder, { timeoutMs: 8000, concurrency: 5 }));
     const byName = Object.fromEntries(result.servers.map((s) => [s.name, s]));
     assert.equal(byName.exits.outcome, 'did-not-start', byName.exits.message);
     assert.deepEqual(byName.exits.stderr, ['fixture: cannot start: missing configuration']);
@@ -159,12 +159,12 @@ describe('probe: servers started as DSH starts them (real MCP servers)', functio
     const dshHome = tempDir('dsh-home-');
     const store = new HostStore(dshHome);
     await store.setTrustMode('deny');
-    assert.deepEqual((await probeFolder(request(folder, dshHome, { names: ['a'] }))).servers.map((s) => s.outcome), ['trust-deny']);
+    assert.deepEqual((await probeFolder(testPorts(dshHome), request(folder, { names: ['a'] }))).servers.map((s) => s.outcome), ['trust-deny']);
     await store.setTrustMode('pinned');
-    const first = await probeFolder(request(folder, dshHome, { names: ['a', 'b', 'old', 'nope'] }));
+    const first = await probeFolder(testPorts(dshHome), request(folder, { names: ['a', 'b', 'old', 'nope'] }));
     assert.deepEqual(first.servers.map((s) => s.outcome), ['not-approved', 'not-approved', 'not-exported', 'not-found']);
     await store.approve(folder, 'a', first.servers[0].pin!);
-    const second = await probeFolder(request(folder, dshHome, { names: ['a', 'b'] }));
+    const second = await probeFolder(testPorts(dshHome), request(folder, { names: ['a', 'b'] }));
     assert.deepEqual(second.servers.map((s) => s.outcome), ['ok', 'not-approved']);
   });
 
@@ -176,36 +176,36 @@ describe('probe: servers started as DSH starts them (real MCP servers)', functio
       { level: 'workspace', kind: 'settings', text: '{"dsh.tools": {"fx": {"exclude": [], "only": ["echo", "danger"]}}}' },
     ];
     const identity = { settings: settingsViewFromFiles(layers), settingLayers: settingLayersFromFiles(layers) };
-    const probed = await probeFolder(request(folder, dshHome, identity));
+    const probed = await probeFolder(testPorts(dshHome), request(folder, identity));
     const [server] = probed.servers;
     assert.deepEqual(server.tools.map((t) => [t.name, t.allowed]), [['echo', true], ['add', false], ['danger', false]]);
     assert.deepEqual(server.choice, { only: ['danger', 'echo'], exclude: ['danger'] });
-    const reviewed = await prepareFolderExport({ ...request(folder, dshHome, identity), sectionEnvironment: { env: {}, homedir: dshHome } });
-    const exported = await commitExport(reviewed, { dshHome });
+    const reviewed = await reviewExport(testPorts(dshHome), request(folder, identity));
+    const exported = await commitExport(testPorts(dshHome), reviewed);
     const declaration = DeclarationSchema.parse(JSON.parse(exported.text!));
     const tools = declaration.servers[0].tools!;
     assert.deepEqual(tools.choice, { only: ['danger', 'echo'], exclude: ['danger'] });
     assert.deepEqual(Object.keys(tools.pins!), ['echo', 'add', 'danger']);
     assert.deepEqual(tools.pins!.echo, server.tools[0].pin);
     assert.equal(declaration.servers[0].pin, server.pin, 'the launch pin does not cover the tools');
-    const verified = await verifyFolder(folder, { dshHome });
+    const verified = await verifyFolder(testPorts(dshHome), folder);
     assert.deepEqual(verified.reasons, [], 'a declaration with tools verifies');
     const tampered = JSON.parse(exported.text!);
     tampered.servers[0].tools.pins.echo.description = tampered.servers[0].tools.pins.add.description;
     writeFileSync(path.join(folder, '.dsh/declaration.json'), JSON.stringify(tampered));
-    assert.deepEqual((await verifyFolder(folder, { dshHome })).reasons.map((r) => r.code), ['tampered'], 'the digest covers the tool pins');
+    assert.deepEqual((await verifyFolder(testPorts(dshHome), folder)).reasons.map((r) => r.code), ['tampered'], 'the digest covers the tool pins');
   });
 
   it('a probe of an older launch config is not pinned; a server never probed has no tools section', async () => {
     const dshHome = tempDir('dsh-home-');
     const folder = workspace(mcpJson({ fx: { command: NODE, args: [FIXTURE] }, other: { command: NODE, args: [FIXTURE] } }));
-    await probeFolder(request(folder, dshHome, { names: ['fx'] }));
-    const fresh = await prepareFolderExport({ ...request(folder, dshHome), sectionEnvironment: { env: {}, homedir: dshHome } });
+    await probeFolder(testPorts(dshHome), request(folder, { names: ['fx'] }));
+    const fresh = await reviewExport(testPorts(dshHome), request(folder));
     assert.ok(fresh.analysis.servers[0].tools?.pins);
     assert.equal(fresh.analysis.servers[1].tools, undefined);
     const changed = workspace(mcpJson({ fx: { command: NODE, args: [FIXTURE, '--stderr', 'x'] } }));
     await new HostStore(dshHome).recordProbes(changed, await new HostStore(dshHome).probedServers(folder));
-    const stale = await prepareFolderExport({ ...request(changed, dshHome), sectionEnvironment: { env: {}, homedir: dshHome } });
+    const stale = await reviewExport(testPorts(dshHome), request(changed));
     assert.equal(stale.analysis.servers[0].tools, undefined);
   });
 
@@ -217,7 +217,7 @@ describe('probe: servers started as DSH starts them (real MCP servers)', functio
     async function probeWith(folder: string, extra: Partial<ProbeFolderRequest> = {}) {
       const dshHome = tempDir('dsh-home-');
       await new HostStore(dshHome).setInput(folder, 'tok', canary);
-      return { dshHome, result: await probeFolder(request(folder, dshHome, extra)) };
+      return { dshHome, result: await probeFolder(testPorts(dshHome), request(folder, extra)) };
     }
 
     it('stderr cut at 16 KiB inside the secret: no part of it in the first lines', async () => {
@@ -249,7 +249,7 @@ describe('probe: servers started as DSH starts them (real MCP servers)', functio
       const recorded = await new HostStore(dshHome).probedServers(folder);
       assert.equal(recorded.leaky.tools[0].description, 'Looks. Sends key *** along.');
       assert.deepEqual(recorded.leaky.tools[0].pin, toolPin(real));
-      const exported = await commitExport(await prepareFolderExport({ ...request(folder, dshHome), sectionEnvironment: { env: {}, homedir: dshHome } }), { dshHome });
+      const exported = await commitExport(testPorts(dshHome), await reviewExport(testPorts(dshHome), request(folder)));
       assert.deepEqual(DeclarationSchema.parse(JSON.parse(exported.text!)).servers[0].tools?.pins?.look, toolPin(real), 'the export signs the real pin');
 
       assert.deepEqual(filesContaining(dshHome, canary).map((f) => path.relative(dshHome, f)), [path.relative(dshHome, new HostStore(dshHome).folderFile(folder))], 'before forget: only the input value itself');

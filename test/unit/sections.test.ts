@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { canonicalHash } from '../../src/core/json/canonicalJson';
-import { exportFolder } from '../../src/core/app/export';
 import { LspSectionSchema, SkillsSectionSchema } from '../../src/core/declaration/declarationModel';
 import { HostStore } from '../../src/core/node/hostStore';
 import type { CommandResolver } from '../../src/core/lsp/lsp';
-import { analyzeSections, computeDeclarationSections, lspConfigured, skillTrustProblems } from '../../src/core/app/sections';
-import { lspDeclarationSection, lspSectionPinMatches } from '../../src/core/lsp/lspSection';
+import { analyzeSections } from '../../src/core/app/sections';
+import { skillTrustProblems } from '../../src/core/skills/skillTrustProblems';
+import { lspConfigured, lspDeclarationSection, lspSectionPinMatches } from '../../src/core/lsp/lspSection';
+import { exportFolder, folderIdentityOf, testPorts } from './helpers';
 import { definingLayer, hasPath, mergeSettingLayers, settingValueInText } from '../../src/core/settings/settingLayers';
 
 const resolveCommand: CommandResolver = (command) => (command === 'tsserver' ? '/usr/bin/tsserver' : undefined);
@@ -96,7 +97,7 @@ describe('sections: the lsp section', () => {
   });
 });
 
-describe('sections: computeDeclarationSections on a real folder', () => {
+describe('sections: analyzeSections on a real folder', () => {
   let dir: string;
   let folder: string;
   let dshHome: string;
@@ -116,9 +117,12 @@ describe('sections: computeDeclarationSections on a real folder', () => {
   const servers = {
     ts: { command: 'tsserver', extensions: { TS: 'typescript' }, args: ['--stdio'] },
   };
+  /** The real ports with the agents home in the environment and a PATH that has only tsserver. */
+  const ports = () => testPorts(dshHome, { env: { DSH_AGENTS_HOME: agentsHome }, resolveCommand });
+  const sectionsOf = async (request: Omit<Parameters<typeof analyzeSections>[1], 'folder'> = {}) => (await analyzeSections(ports(), { folder, ...request })).sections;
 
   it('gives the normalized servers, registersAll and the pin; skills with trust state and pin', async () => {
-    const sections = await computeDeclarationSections({ folder, dshHome, agentsHome, lspServers: servers, resolveCommand, env: {} });
+    const sections = await sectionsOf({ lspServers: servers });
     assert.deepEqual(Object.keys(sections).sort(), ['lsp', 'skills']);
     assert.equal(sections.lsp!.registersAll, true);
     assert.deepEqual(sections.lsp!.servers.ts.extensionToLanguage, { '.ts': 'typescript' });
@@ -134,8 +138,8 @@ describe('sections: computeDeclarationSections on a real folder', () => {
   });
 
   it('an invalid entry: the section says DSH registers none and keeps only the valid entries', async () => {
-    const analysis = await analyzeSections({
-      folder, dshHome, agentsHome, resolveCommand, env: {},
+    const analysis = await analyzeSections(ports(), {
+      folder,
       lspServers: { ...servers, bad: { command: 'nope', extensions: { '.d.ts': 'typescript' } } },
     });
     assert.equal(analysis.sections.lsp!.registersAll, false);
@@ -144,14 +148,14 @@ describe('sections: computeDeclarationSections on a real folder', () => {
   });
 
   it('no lsp section without the setting; trust recorded host-side turns the root trusted, a change turns it changed', async () => {
-    const first = await computeDeclarationSections({ folder, dshHome, agentsHome, env: {} });
+    const first = await sectionsOf();
     assert.equal(first.lsp, undefined);
     const root = first.skills!.roots[0];
     await new HostStore(dshHome).trustSkillRoot(root.path, root.pin!);
-    const trusted = await computeDeclarationSections({ folder, dshHome, agentsHome, env: {} });
+    const trusted = await sectionsOf();
     assert.equal(trusted.skills!.roots[0].trust, 'trusted');
     await writeFile(path.join(folder, '.dsh/skills/review/helper.sh'), 'echo changed\n');
-    const changed = await computeDeclarationSections({ folder, dshHome, agentsHome, env: {} });
+    const changed = await sectionsOf();
     assert.equal(changed.skills!.roots[0].trust, 'changed');
     assert.notEqual(changed.skills!.roots[0].pin, root.pin);
   });
@@ -161,7 +165,7 @@ describe('sections: computeDeclarationSections on a real folder', () => {
     await writeFile(path.join(folder, 'my-skills/x/SKILL.md'), '---\nname: x\ndescription: d\n---\n');
     await mkdir(path.join(agentsHome, 'skills'), { recursive: true });
     await writeFile(path.join(agentsHome, 'skills/review.md'), '---\nname: review\ndescription: shadowed by the project\n---\n');
-    const analysis = await analyzeSections({ folder, dshHome, agentsHome, customSkillRoots: ['my-skills'], env: {} });
+    const analysis = await analyzeSections(ports(), { folder, customSkillRoots: ['my-skills'] });
     assert.deepEqual(analysis.sections.skills!.roots.map((r) => [r.kind, r.path]), [
       ['project-dsh', path.join(folder, '.dsh/skills')],
       ['custom', path.join(folder, 'my-skills')],
@@ -170,16 +174,14 @@ describe('sections: computeDeclarationSections on a real folder', () => {
     assert.ok(analysis.skills.problems.some((p) => p.code === 'skill-shadowed' && p.file === path.join(agentsHome, 'skills/review.md')));
   });
 
-  it('exportFolder hashes the sections into the digest (a changed section changes the declaration)', async () => {
+  it('the export hashes the sections into the digest (a changed section changes the declaration)', async () => {
     await mkdir(path.join(folder, '.vscode'), { recursive: true });
     await writeFile(path.join(folder, '.vscode/mcp.json'), '{"servers": {"a": {"command": "node"}}}');
-    const sections = await computeDeclarationSections({ folder, dshHome, agentsHome, lspServers: servers, resolveCommand, env: {} });
-    const base = { folder, folderName: 'repo', userHome: dir, dshHome, dryRun: true };
-    const a = JSON.parse((await exportFolder({ ...base, sections: { ...sections } })).text!) as Record<string, unknown>;
+    const sections = await sectionsOf({ lspServers: servers });
+    const a = JSON.parse((await exportFolder(ports(), folderIdentityOf(folder, { 'dsh.lsp.servers': servers }), { dryRun: true })).text!) as Record<string, unknown>;
     assert.deepEqual(a.lsp, sections.lsp);
     assert.deepEqual(a.skills, sections.skills);
-    const other = await computeDeclarationSections({ folder, dshHome, agentsHome, lspServers: { ts: { ...servers.ts, args: [] } }, resolveCommand, env: {} });
-    const b = JSON.parse((await exportFolder({ ...base, sections: { ...other } })).text!) as Record<string, unknown>;
+    const b = JSON.parse((await exportFolder(ports(), folderIdentityOf(folder, { 'dsh.lsp.servers': { ts: { ...servers.ts, args: [] } } }), { dryRun: true })).text!) as Record<string, unknown>;
     assert.notEqual(a.digest, b.digest);
   });
 });

@@ -4,12 +4,12 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { gateFolderSkills } from '../../src/core/app/sections';
+import { defaultSkillRoots, gateSessionSkills } from '../../src/core/app/sessionSkills';
 import { hashSkillRoot, skillBody } from '../../src/core/skills/skills';
 import { nodeSkillFs } from '../../src/core/node/skillFs';
 import { LSP_APPROVAL_NAME, toLspStdioConfig } from '../../src/core/lsp/lspRow';
 import { lspDeclarationSection } from '../../src/core/lsp/lspSection';
-import { tempDir } from './helpers';
+import { testPorts, tempDir } from './helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
@@ -34,18 +34,25 @@ function project() {
   return { folder, home, agentsHome, dsh: path.join(folder, '.dsh/skills'), agents: path.join(folder, '.agents/skills'), user: path.join(home, 'skills') };
 }
 
+/** What a session in the project gets, with these roots trusted in the real host store (the function the plugin's gate runs). */
+async function gateFolderSkills(p: ReturnType<typeof project>, recorded: Record<string, string>, customRoots: string[] = []) {
+  const ports = testPorts(p.home, { env: { DSH_AGENTS_HOME: p.agentsHome } });
+  for (const [root, pin] of Object.entries(recorded)) await ports.store.trustSkillRoot(root, pin);
+  return gateSessionSkills(ports, { cwd: p.folder, roots: defaultSkillRoots(ports, customRoots) });
+}
+
 describe('skill-root gate (core)', () => {
   it('withholds untrusted and changed project roots, offers a lower-rank trusted skill of the same name, never gates user roots', async () => {
     const p = project();
     const dshPin = (await hashSkillRoot({ path: p.dsh, skipSystem: false }, nodeSkillFs)).pin!;
-    let gate = await gateFolderSkills({ folder: p.folder, dshHome: p.home, agentsHome: p.agentsHome, recordedTrust: { [p.dsh]: dshPin } });
+    let gate = await gateFolderSkills(p, { [p.dsh]: dshPin });
     assert.deepEqual(gate.roots.map((r) => [r.kind, r.gate]), [['project-dsh', 'trusted'], ['project-agents', 'untrusted'], ['user-dsh', 'not-gated']]);
     assert.deepEqual(gate.trusted.map((c) => c.analysis.skill!.name), ['alpha']);
     assert.deepEqual(gate.shadows.map((s) => [s.name, s.withheldRoot, s.fallback?.root.path]), [['beta', p.agents, undefined], ['shared', p.agents, p.user]]);
     assert.deepEqual(gate.withheld.map((r) => r.path), [p.agents]);
 
     appendFileSync(path.join(p.dsh, 'alpha/SKILL.md'), 'edited\n');
-    gate = await gateFolderSkills({ folder: p.folder, dshHome: p.home, agentsHome: p.agentsHome, recordedTrust: { [p.dsh]: dshPin } });
+    gate = await gateFolderSkills(p, { [p.dsh]: dshPin });
     assert.equal(gate.roots[0].gate, 'changed');
     assert.equal(gate.roots[0].recordedPin, dshPin);
     assert.deepEqual(gate.shadows.map((s) => s.name), ['alpha', 'beta', 'shared']);
@@ -57,7 +64,7 @@ describe('skill-root gate (core)', () => {
     const custom = path.join(path.dirname(p.folder), 'custom-skills');
     put(path.join(custom, 'gamma/SKILL.md'), skill('gamma'));
     const agentsPin = (await hashSkillRoot({ path: p.agents, skipSystem: false }, nodeSkillFs)).pin!;
-    const gate = await gateFolderSkills({ folder: p.folder, dshHome: p.home, agentsHome: p.agentsHome, customRoots: [custom], recordedTrust: { [p.agents]: agentsPin } });
+    const gate = await gateFolderSkills(p, { [p.agents]: agentsPin }, [custom]);
     assert.deepEqual(gate.roots.map((r) => [r.kind, r.gate]), [['project-dsh', 'untrusted'], ['project-agents', 'trusted'], ['custom', 'untrusted'], ['user-dsh', 'not-gated']]);
     assert.deepEqual(gate.trusted.map((c) => c.analysis.skill!.name), ['beta', 'shared']);
     assert.deepEqual(gate.shadows.map((s) => s.name), ['alpha', 'gamma']);
@@ -162,12 +169,15 @@ describe('CLI: skills, verify\'s DSH outlook, approve lsp (dist/cli.js)', functi
     const v = run(p, ['verify', '--json']);
     assert.equal(v.code, 0, v.stderr);
     const dsh = JSON.parse(v.stdout).dsh;
-    assert.deepEqual(dsh.servers, ['echo']);
-    assert.deepEqual(dsh.languageServers, [{ id: 'ts', extensions: ['.ts'] }]);
+    // Trust mode "ask": nothing starts without DSH asking first.
+    assert.deepEqual([dsh.servers, dsh.asks], [[], ['echo']]);
+    assert.deepEqual([dsh.languageServers, dsh.languageServersOutcome], [[], 'asks']);
+    assert.deepEqual(dsh.plan.languageServers.servers, [{ id: 'ts', extensions: ['.ts'] }]);
     assert.deepEqual(dsh.skills.withheld.map((w: { name: string }) => w.name), ['alpha', 'beta', 'shared']);
     const human = run(p, ['verify']).stdout;
-    assert.match(human, /MCP servers:\s+echo/);
-    assert.match(human, /Language servers: ts \(\.ts\)/);
+    assert.match(human, /MCP servers:\n\s+asks\s+echo\s+Trust mode "ask": DSH asks before it starts\. Fix: dsh-bridge trust pinned && dsh-bridge approve echo --workspace /);
+    assert.match(human, /Language servers: asks ts \(\.ts\)/);
+    assert.match(human, /a headless run has no one to answer, so it does not start there/);
 
     // approve lsp: the exact launch first; without a terminal only --yes with the section's pin approves.
     const pin = JSON.parse(readFileSync(path.join(p.folder, '.dsh/declaration.json'), 'utf8')).lsp.pin;

@@ -2,10 +2,10 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { gateFolderSkills } from '../../src/core/app/sections';
+import { defaultSkillRoots, gateSessionSkills } from '../../src/core/app/sessionSkills';
 import { hashSkillRoot, scanSkill } from '../../src/core/skills/skills';
 import { nodeSkillFs } from '../../src/core/node/skillFs';
-import { rawHidden, tempDir } from './helpers';
+import { rawHidden, tempDir, testPorts } from './helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
@@ -31,6 +31,14 @@ async function project() {
   const dsh = path.join(folder, '.dsh/skills');
   const pin = (await hashSkillRoot({ path: dsh, skipSystem: false }, nodeSkillFs)).pin!;
   return { folder, home, agentsHome: path.join(base, 'agents'), dsh, pin, poisoned, userPoisoned };
+}
+
+/** What a session in the project gets (the function the plugin's gate runs), with this trust and these acceptances in the real host store. */
+async function gateFolderSkills(p: { folder: string; dshHome: string; agentsHome: string; recordedTrust: Record<string, string>; acceptedSkills: Array<{ file: string; pin: string }> }) {
+  const ports = testPorts(p.dshHome, { env: { DSH_AGENTS_HOME: p.agentsHome } });
+  for (const [root, pin] of Object.entries(p.recordedTrust)) await ports.store.trustSkillRoot(root, pin);
+  for (const { file, pin } of p.acceptedSkills) await ports.store.acceptSkill(file, pin);
+  return gateSessionSkills(ports, { cwd: p.folder, roots: defaultSkillRoots(ports) });
 }
 
 describe('skills: the scan withholds a skill until its content is accepted', () => {

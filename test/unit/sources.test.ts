@@ -5,8 +5,9 @@ import * as path from 'node:path';
 import { analyzeSource } from '../../src/core/mcp/analyze';
 import { applyQuickFix, quickFixesFor } from '../../src/core/mcp/quickFixes';
 import { DEVCONTAINER_SOURCE, DOT_MCP_SOURCE, type SourceSpec } from '../../src/core/mcp/sources';
-import { analyzeFolder, exportFolder, verifyFolder } from '../../src/core/app/export';
-import { codes, covered, options, tempDir } from './helpers';
+import { analyzeFolder } from '../../src/core/app/folderSources';
+import { verifyFolder } from '../../src/core/app/verify';
+import { codes, covered, exportFolder, FILE_PORTS, folderIdentityOf, options, testPorts, tempDir } from './helpers';
 import type { StdioDeclaredServer } from '../../src/core/declaration/declarationModel';
 import { HostStore } from '../../src/core/node/hostStore';
 import { probeFolder } from '../../src/core/app/probe';
@@ -159,7 +160,7 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       const { folder, codeWorkspace } = multiRoot({
         vscode: fixture('vscode-mcp.json'), dotMcp: fixture('dot-mcp.json'), devcontainer: fixture('devcontainer.json'), codeWorkspace: fixture('multi.code-workspace'),
       });
-      const a = await analyzeFolder({ ...options({ folder }), codeWorkspaceFile: codeWorkspace });
+      const a = await analyzeFolder(FILE_PORTS, { ...options({ folder }), codeWorkspaceFile: codeWorkspace });
       assert.ok(a.usable);
       assert.deepEqual(a.servers.map((s) => [s.name, s.source ?? a.sourcePath]), [
         ['github', '.vscode/mcp.json'], ['files', '.mcp.json'], ['docs', '.mcp.json'], ['bad-var', '.mcp.json'], ['time', codeWorkspace], ['postgres', '.devcontainer/devcontainer.json'],
@@ -182,14 +183,14 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       const home = tempDir('dsh-home-');
       const { folder, codeWorkspace } = multiRoot({ vscode: fixture('vscode-mcp.json'), dotMcp: fixture('dot-mcp.json'), codeWorkspace: fixture('multi.code-workspace') });
       const exportNow = async () => {
-        const r = await exportFolder({ ...options({ folder }), codeWorkspaceFile: codeWorkspace, dshHome: home });
+        const r = await exportFolder(testPorts(home), folderIdentityOf(folder, {}, { codeWorkspaceFile: codeWorkspace }));
         assert.ok(r.written || r.unchanged, 'exported');
-        assert.ok((await verifyFolder(folder, { dshHome: home })).ok);
+        assert.ok((await verifyFolder(testPorts(home), folder)).ok);
       };
       const staleAfter = async (change: () => void, why: RegExp) => {
         await exportNow();
         change();
-        const v = await verifyFolder(folder, { dshHome: home });
+        const v = await verifyFolder(testPorts(home), folder);
         assert.equal(v.ok, false);
         assert.ok(v.reasons.some((r) => r.code === 'stale' && why.test(r.message)), JSON.stringify(v.reasons));
       };
@@ -205,33 +206,33 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
     it('a workspace or dev container file is pinned by its MCP section: an unrelated edit keeps the declaration fresh', async () => {
       const home = tempDir('dsh-home-');
       const { folder, codeWorkspace } = multiRoot({ devcontainer: fixture('devcontainer.json'), codeWorkspace: fixture('multi.code-workspace') });
-      const r = await exportFolder({ ...options({ folder }), codeWorkspaceFile: codeWorkspace, dshHome: home });
+      const r = await exportFolder(testPorts(home), folderIdentityOf(folder, {}, { codeWorkspaceFile: codeWorkspace }));
       assert.ok(r.written);
       // Neither .vscode/mcp.json nor .mcp.json: the workspace file (absolute) is the declaration's source.
       const decl = JSON.parse(r.text!);
       assert.equal(decl.source.path, codeWorkspace);
-      assert.ok((await verifyFolder(folder, { dshHome: home })).ok);
+      assert.ok((await verifyFolder(testPorts(home), folder)).ok);
       const devcontainer = path.join(folder, '.devcontainer/devcontainer.json');
       writeFileSync(devcontainer, fixture('devcontainer.json').replace('"name": "app"', '"name": "app2", "forwardPorts": [3000]'));
       writeFileSync(codeWorkspace, fixture('multi.code-workspace').replace('// servers for every folder of the workspace', '"editor.tabSize": 2,'));
-      assert.deepEqual((await verifyFolder(folder, { dshHome: home })).reasons, [], 'edits outside the MCP sections');
+      assert.deepEqual((await verifyFolder(testPorts(home), folder)).reasons, [], 'edits outside the MCP sections');
       writeFileSync(codeWorkspace, fixture('multi.code-workspace').replace('0.6.2', '0.6.3'));
-      const stale = await verifyFolder(folder, { dshHome: home });
+      const stale = await verifyFolder(testPorts(home), folder);
       assert.ok(stale.reasons.some((x) => x.code === 'stale' && x.message.includes(`${codeWorkspace} changed`)), JSON.stringify(stale.reasons));
       writeFileSync(codeWorkspace, '{ "settings": { "mcp": ');
-      assert.ok((await verifyFolder(folder, { dshHome: home })).reasons.some((x) => x.code === 'stale'), 'a file that no longer parses is a change');
+      assert.ok((await verifyFolder(testPorts(home), folder)).reasons.some((x) => x.code === 'stale'), 'a file that no longer parses is a change');
     });
 
     it('with only .mcp.json, it is the declaration\'s source; one unusable source stops the export', async () => {
       const { folder } = multiRoot({ dotMcp: fixture('dot-mcp.json') });
-      const a = await analyzeFolder(options({ folder }));
+      const a = await analyzeFolder(FILE_PORTS, options({ folder }));
       assert.ok(a.usable);
       assert.equal(a.sourcePath, '.mcp.json');
       assert.deepEqual(a.sources!.map((s) => [s.path, s.sha256]), [['.vscode/mcp.json', null], ['.devcontainer/devcontainer.json', null], ['.devcontainer.json', null]]);
       assert.ok(a.servers.every((s) => s.source === undefined));
       mkdirSync(path.join(folder, '.devcontainer'));
       writeFileSync(path.join(folder, '.devcontainer/devcontainer.json'), '{ "customizations": { "vscode": { "mcp": { "servers": { ');
-      const broken = await analyzeFolder(options({ folder }));
+      const broken = await analyzeFolder(FILE_PORTS, options({ folder }));
       assert.equal(broken.usable, false);
       assert.ok(broken.problems.some((p) => p.code === 'invalid-json' && p.file === '.devcontainer/devcontainer.json'));
     });
@@ -245,7 +246,7 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
         mkdirSync(path.join(folder, '.devcontainer', sub), { recursive: true });
         if (text) writeFileSync(path.join(folder, '.devcontainer', sub, 'devcontainer.json'), text);
       }
-      const a = await analyzeFolder(options({ folder }));
+      const a = await analyzeFolder(FILE_PORTS, options({ folder }));
       assert.ok(a.usable);
       // The spec's order of precedence: the root file before the subfolders (sorted by name).
       assert.deepEqual(a.servers.map((s) => [s.name, s.source]), [['root', '.devcontainer.json']]);
@@ -259,18 +260,18 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       const sse = a.problems.find((p) => p.code === 'unsupported-transport')!;
       assert.equal(covered(server('py', 'py.js', ', "type": "sse"'), sse.range), '"sse"');
 
-      const r = await exportFolder({ ...options({ folder }), dshHome: home });
+      const r = await exportFolder(testPorts(home), folder);
       assert.ok(r.written);
-      assert.ok((await verifyFolder(folder, { dshHome: home })).ok);
+      assert.ok((await verifyFolder(testPorts(home), folder)).ok);
       // An edit of a subfolder's configuration, and a new one in another subfolder, make it stale.
       writeFileSync(path.join(folder, '.devcontainer/python/devcontainer.json'), server('py', 'py2.js'));
-      assert.deepEqual((await verifyFolder(folder, { dshHome: home })).reasons.map((x) => x.message), ['the source .devcontainer/python/devcontainer.json changed since the export']);
-      await exportFolder({ ...options({ folder }), dshHome: home });
+      assert.deepEqual((await verifyFolder(testPorts(home), folder)).reasons.map((x) => x.message), ['the source .devcontainer/python/devcontainer.json changed since the export']);
+      await exportFolder(testPorts(home), folder);
       writeFileSync(path.join(folder, '.devcontainer/empty/devcontainer.json'), server('e', 'e.js'));
-      assert.deepEqual((await verifyFolder(folder, { dshHome: home })).reasons.map((x) => x.message), ['the source .devcontainer/empty/devcontainer.json was created since the export']);
-      await exportFolder({ ...options({ folder }), dshHome: home });
+      assert.deepEqual((await verifyFolder(testPorts(home), folder)).reasons.map((x) => x.message), ['the source .devcontainer/empty/devcontainer.json was created since the export']);
+      await exportFolder(testPorts(home), folder);
       rmSync(path.join(folder, '.devcontainer.json'));
-      assert.deepEqual((await verifyFolder(folder, { dshHome: home })).reasons.map((x) => x.message), ['the source .devcontainer.json was removed since the export']);
+      assert.deepEqual((await verifyFolder(testPorts(home), folder)).reasons.map((x) => x.message), ['the source .devcontainer.json was removed since the export']);
     });
 
     it('an input is prompted with the definition of the file whose server uses it, not a same id of an earlier file', async () => {
@@ -278,7 +279,7 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
         vscode: '{ "inputs": [{ "type": "promptString", "id": "tok", "description": "unused here" }], "servers": {} }',
         devcontainer: '{ "customizations": { "vscode": { "mcp": { "inputs": [{ "type": "promptString", "id": "tok", "description": "DB token", "password": true }], "servers": { "db": { "command": "node", "args": ["db.js"], "env": { "DB_TOKEN": "${input:tok}" } } } } } } }',
       });
-      const a = await analyzeFolder(options({ folder }));
+      const a = await analyzeFolder(FILE_PORTS, options({ folder }));
       assert.deepEqual(a.servers.map((s) => [s.name, s.source]), [['db', '.devcontainer/devcontainer.json']]);
       assert.deepEqual(a.inputs, [{ id: 'tok', type: 'promptString', description: 'DB token', password: true }]);
       // What the editor prompts with: masked, as the devcontainer's definition says.
@@ -289,11 +290,11 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       const dshHome = tempDir('dsh-home-');
       const { folder } = multiRoot({ vscode: fixture('vscode-mcp.json'), dotMcp: fixture('dot-mcp.json') });
       await new HostStore(dshHome).setTrustMode('deny');
-      const result = await probeFolder({ folder, folderName: 'app', userHome: '/home/dev', settings: () => undefined, dshHome, record: false });
+      const result = await probeFolder(testPorts(dshHome), { folder, folderName: 'app', userHome: '/home/dev', settings: () => undefined, record: false });
       const names = result.servers.map((s) => s.name);
       assert.equal(names.filter((n) => n === 'github').length, 1, JSON.stringify(names));
       assert.deepEqual([...new Set(names)], names);
-      const missing = await probeFolder({ folder, folderName: 'app', userHome: '/home/dev', settings: () => undefined, dshHome, record: false, names: ['nope'] });
+      const missing = await probeFolder(testPorts(dshHome), { folder, folderName: 'app', userHome: '/home/dev', settings: () => undefined, record: false, names: ['nope'] });
       assert.equal(missing.servers[0].message, 'no server "nope" in this folder\'s MCP files');
     });
 
@@ -304,7 +305,7 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
 
       it('a higher server DSH refuses (sse) still owns its name: the lower one is shadowed, located on it and linked to the owner, and not exported', async () => {
         const { folder } = multiRoot({ vscode: SSE, dotMcp: STDIO });
-        const a = await analyzeFolder(options({ folder }));
+        const a = await analyzeFolder(FILE_PORTS, options({ folder }));
         assert.ok(a.usable);
         assert.deepEqual(a.servers, []);
         assert.deepEqual(a.rejected, [{ name: 'shared', codes: ['unsupported-transport'] }, { name: 'shared', codes: ['shadowed-server'] }]);
@@ -315,7 +316,7 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
         assert.equal(shadowed.related![0].file, '.vscode/mcp.json');
         assert.equal(covered(SSE, shadowed.related![0].range), '"shared"');
         // Unset, "disable" and a value of the wrong shape act alike.
-        for (const value of [null, 'disable']) assert.deepEqual((await analyzeFolder(options({ folder, resolveConfig: collision(value) }))).rejected, a.rejected);
+        for (const value of [null, 'disable']) assert.deepEqual((await analyzeFolder(FILE_PORTS, options({ folder, resolveConfig: collision(value) }))).rejected, a.rejected);
       });
 
       it('names are compared as VS Code compares them, ignoring case, across files and inside one; the first in VS Code\'s order owns it', async () => {
@@ -324,7 +325,7 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
           dotMcp: '{"mcpServers": {"X": {"command": "f"}, "other": {"command": "g"}}}',
           devcontainer: '{"customizations": {"vscode": {"mcp": {"servers": {"OTHER": {"command": "h"}, "Docs": {"type": "sse", "url": "https://e.x/sse"}}}}}}',
         });
-        const a = await analyzeFolder(options({ folder }));
+        const a = await analyzeFolder(FILE_PORTS, options({ folder }));
         assert.deepEqual(a.servers.map((s) => [s.name, s.transport === 'stdio' && s.command, s.source ?? null]), [['Docs', 'a', null], ['x', 'e', null], ['other', 'g', '.mcp.json']]);
         const shadowed = a.problems.filter((p) => p.code === 'shadowed-server').map((p) => [p.file, p.args.name, p.related![0].file]);
         assert.deepEqual(shadowed, [
@@ -338,7 +339,7 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       it('"suffix": VS Code runs both, DSH still one per name: the same export, duplicate-server instead of shadowed-server; the CLI reads it from the settings it is given', async () => {
         const { folder } = multiRoot({ vscode: SSE, dotMcp: STDIO });
         for (const value of ['suffix', 'anything else']) {
-          const a = await analyzeFolder(options({ folder, resolveConfig: collision(value) }));
+          const a = await analyzeFolder(FILE_PORTS, options({ folder, resolveConfig: collision(value) }));
           assert.deepEqual(a.servers, []);
           assert.deepEqual(a.rejected, [{ name: 'shared', codes: ['unsupported-transport'] }, { name: 'shared', codes: ['duplicate-server'] }]);
           assert.equal(a.problems.find((p) => p.code === 'duplicate-server')!.file, '.mcp.json');
@@ -357,7 +358,7 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
 
       it('server names that name Object.prototype members keep their own locations', async () => {
         const { folder } = multiRoot({ vscode: '{"servers": {"constructor": {"command": "a"}}}', dotMcp: '{"mcpServers": {"__proto__": {"command": "b"}, "toString": {"command": "c"}}}' });
-        const a = await analyzeFolder(options({ folder }));
+        const a = await analyzeFolder(FILE_PORTS, options({ folder }));
         assert.deepEqual(a.servers.map((s) => s.name), ['constructor', '__proto__', 'toString']);
         assert.deepEqual(Object.keys(a.serverKeys!), ['constructor', '__proto__', 'toString']);
         assert.equal(Object.getPrototypeOf(a.serverKeys), Object.prototype);
@@ -368,7 +369,7 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
 
     it('.mcp.json is skipped when chat.mcp.access turns VS Code\'s discovery of it off', async () => {
       const { folder } = multiRoot({ vscode: fixture('vscode-mcp.json'), dotMcp: fixture('dot-mcp.json') });
-      const off = await analyzeFolder(options({ folder, resolveConfig: (key) => (key === 'chat.mcp.access' ? 'registry' : undefined) }));
+      const off = await analyzeFolder(FILE_PORTS, options({ folder, resolveConfig: (key) => (key === 'chat.mcp.access' ? 'registry' : undefined) }));
       // registry runs only gallery servers: github (from .vscode/mcp.json) is refused by the policy, .mcp.json not read at all.
       assert.deepEqual(off.servers.map((s) => s.name), []);
       assert.deepEqual(off.rejected.map((r) => [r.name, r.codes]), [['github', ['policy-access']]]);
@@ -379,19 +380,19 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       const { folder } = multiRoot({ vscode: fixture('vscode-mcp.json'), dotMcp: fixture('dot-mcp.json') });
       const dshHome = tempDir('dsh-home-');
       const access = (value: unknown) => (key: string) => (key === 'chat.mcp.access' ? value : undefined);
-      const staleReasons = async (value: unknown) => (await verifyFolder(folder, { dshHome, settings: access(value) })).reasons;
+      const staleReasons = async (value: unknown) => (await verifyFolder(testPorts(dshHome), folder, { settings: access(value) })).reasons;
 
       // Exported with the default (all): .mcp.json was read, and the value is not written.
-      await exportFolder({ ...options({ folder, resolveConfig: access(undefined) }), dshHome });
+      await exportFolder(testPorts(dshHome), folderIdentityOf(folder, {}, { settings: access(undefined) }));
       assert.equal(JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8')).mcpAccess, undefined);
       assert.deepEqual(await staleReasons('all'), []);
       const off = await staleReasons('registry');
       assert.deepEqual(off, [{ code: 'stale', editorOnly: true, setting: 'chat.mcp.access', message: 'chat.mcp.access is "registry" now ("all" at the export): VS Code no longer reads .mcp.json' }]);
       // DSH's own verify (no settings) still accepts it: it cannot see VS Code's settings.
-      assert.equal((await verifyFolder(folder, { dshHome })).ok, true);
+      assert.equal((await verifyFolder(testPorts(dshHome), folder)).ok, true);
 
       // Exported with registry: pinned in the declaration; none reads the same files, all does not.
-      await exportFolder({ ...options({ folder, resolveConfig: access('registry') }), dshHome });
+      await exportFolder(testPorts(dshHome), folderIdentityOf(folder, {}, { settings: access('registry') }));
       const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
       assert.equal(declaration.mcpAccess, 'registry');
       assert.ok(!declaration.sources?.some((s: { path: string }) => s.path === '.mcp.json'));

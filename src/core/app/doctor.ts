@@ -1,24 +1,17 @@
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { analyzeFolder, verifyFolder } from './export';
-import { type VerifyResult } from '../declaration/declarationModel';
-import { type DeclaredServer } from '../declaration/declarationModel';
-import {
-  DEFAULT_PROFILE, DSH_VERSION, findLauncher, inspectProfile, launcherNode, launcherRuleMismatches, lspPackagesUnloadable, nodeFitsDsh, nodeVersion, packageVersion, type ProfileState,
-} from '../node/dshSide';
-import { LSP_APPROVAL_NAME, lspSectionUsable, toLspStdioConfig } from '../lsp/lspRow';
-import { HostStore } from '../node/hostStore';
-import { type TrustMode } from '../settings/folderSettings';
-import { formatMessage } from '../problems/problems';
-import { describeDshBlock, dshPolicyBlock, startIdentity } from '../policy/dshPolicy';
-import { readDshPolicy } from '../node/policyFiles';
-
 /**
- * `dsh-bridge doctor` and the editor's *Diagnose Setup (Doctor)*: what stands between a folder's
- * `.vscode/mcp.json` and its servers mounted in a DSH session, each finding with the command that
- * fixes it, and per server "would mount" or "would not (why)". Never throws; reads only.
+ * `dsh-bridge doctor` and the editor's *Diagnose Setup (Doctor)*: the session plan of a folder
+ * (what a DSH session there gets, {@link planSession}) and the facts of the DSH install that runs
+ * it (launcher, Node, profile, bundle, hmr row, language-server packages), each with the command
+ * that fixes it. The doctor decides nothing about servers itself: it words the plan, and says what
+ * `asks` means for the profile (a headless run has no one to answer). Never throws; reads only.
  * Words are English templates (the editor's l10n keys) filled with `{name}` arguments.
  */
+import { formatMessage } from '../problems/problems';
+import { folderAnalyzeOptions, type FolderIdentity } from '../settings/folderSettings';
+import { analyzeFolder } from './folderSources';
+import { planSession, unexportedServers, type PlanOutcome, type SessionPlan } from './plan';
+import { planFix, planMessage, type PlanArgs, type PlanReasonCode } from './planReasons';
+import type { Ports } from './ports';
 
 export const DOCTOR_MESSAGES = {
   nodeOk: 'Node {version} runs DSH ({node}).',
@@ -37,39 +30,26 @@ export const DOCTOR_MESSAGES = {
   hmrOff: 'Profile "{profile}": dsh-headless turns the hmr row off, and the rc.8 launcher then fails ("user patch-layer watching requires the Cordis HMR service").',
   hmrOk: 'Profile "{profile}": the hmr row is on.',
   patchBad: 'Profile "{profile}": cordis.patch.yml is not valid YAML ({error}).',
-  declarationOk: 'Declaration: signed with this user\'s key, intact and fresh; servers: {count}.',
-  declarationMissing: 'No declaration in this folder (.dsh/declaration.json).',
-  declarationRefused: 'Declaration refused ({code}): {message}.',
-  trustAsk: 'Trust mode "ask": DSH asks before each server starts; a headless run has no one to answer, so nothing mounts there.',
-  trustPinned: 'Trust mode "pinned": servers whose pin you approved start without asking.',
-  trustDeny: 'Trust mode "deny": nothing is mounted.',
-  storeUnreadable: 'The bridge store in the DSH home cannot be read: {error}.',
+  declarationOk: 'Declaration {path}: signed with this user\'s key, intact and fresh; servers: {count}.',
+  failed: 'The doctor could not finish: {error}.',
   whyNoBundle: 'the profile does not load the bridge',
-  whyDeclaration: 'the declaration is refused ({code})',
-  whyNotExported: 'not exported yet (no declaration)',
-  whyRejected: 'refused at export ({codes})',
-  whyDeny: 'the trust mode is "deny"',
-  whyPolicy: 'withheld by the DSH policy: {rule}',
-  policyRefused: 'A DSH policy file cannot be used, so every server is withheld: {rule}.',
+  policyRefused: 'The DSH policy {file} cannot be used ({rule}): every server is withheld.',
   policyOk: 'DSH policy: {files}.',
-  whyInput: 'input "{id}" has no value stored for this folder',
-  whyEnv: 'the environment variable {name} is not set here (DSH needs it in its own environment)',
-  whyNotApproved: 'its pin is not approved (pinned mode)',
-  whyLspInvalid: 'an entry of dsh.lsp.servers is invalid, and DSH then registers none of them',
   whyLspPackages: 'the profile cannot load the language-server packages',
-  whyLspValue: '{reason}',
-  whyAsk: 'the trust mode "ask" needs someone to answer (a headless run mounts nothing)',
+  asksHeadless: 'DSH asks before it starts, and a headless run has no one to answer: it does not start there',
   summary: 'Would mount: {mount}; would not: {notMount}.',
+  summaryAsks: 'Would mount: {mount}; after DSH asks: {asks}; would not: {notMount}.',
   fix: 'fix: {command}',
   none: 'none',
 } as const;
 export type DoctorMessage = keyof typeof DOCTOR_MESSAGES;
 
 export type DoctorStatus = 'ok' | 'warn' | 'fail';
-export type Args = Record<string, string | number>;
+export type Args = PlanArgs;
 
+/** A fact of the DSH install (what the session plan cannot know). */
 export interface DoctorFinding {
-  area: 'node' | 'launcher' | 'profile' | 'bundle' | 'hmr' | 'declaration' | 'trust' | 'policy';
+  area: 'node' | 'launcher' | 'profile' | 'bundle' | 'hmr' | 'policy';
   status: DoctorStatus;
   message: DoctorMessage;
   args: Args;
@@ -77,12 +57,19 @@ export interface DoctorFinding {
   fix?: string;
 }
 
+/**
+ * One server (or the language servers, `name: 'lsp'`) as the plan has it. `mount`: it starts in
+ * a session of the profile (the plan says `starts`, or `asks` on a profile where someone answers)
+ * and the profile can load it.
+ */
 export interface ServerVerdict {
   name: string;
   serverName: string;
+  outcome: PlanOutcome;
   mount: boolean;
-  why?: DoctorMessage;
-  args?: Args;
+  /** The plan's reason code, or the doctor's own when the install stops it (`whyNoBundle`, `whyLspPackages`). */
+  why: PlanReasonCode | DoctorMessage;
+  args: Args;
   fix?: string;
 }
 
@@ -90,62 +77,64 @@ export interface DoctorReport {
   folder: string;
   dshHome: string;
   profile: string;
+  /** The profile runs headless (dsh-headless): nobody answers DSH's questions there. */
+  headless: boolean;
+  /** The facts of the DSH install; what the plan says of the folder is in `plan` (its `blocked` and `notes`). */
   findings: DoctorFinding[];
   servers: ServerVerdict[];
-  /** Everything would mount and nothing failed. */
+  plan: SessionPlan;
+  /** No finding failed, nothing blocks the declaration, and every server and the language servers would mount. */
   ok: boolean;
 }
 
-export interface DoctorOptions {
+export interface DoctorRequest {
+  /** The folder (a session's cwd): the plan finds the declaration above it as the plugin does. */
   folder: string;
-  dshHome: string;
-  profile?: string;
-  env?: Readonly<Record<string, string | undefined>>;
+  /** The DSH profile whose sessions are meant (the CLI's --profile; the default `headless`). */
+  profile: string;
+  /** The folder's settings as the face sees them (for the servers of a folder not exported yet). */
+  identity?: FolderIdentity;
   /** Tells whether an installed bundle is this build's (the CLI knows its checkout; the editor does not). */
   bundleMatches?: (installedDir: string) => boolean;
 }
 
-const q = (s: string) => JSON.stringify(s);
-
-export async function doctorReport(options: DoctorOptions): Promise<DoctorReport> {
+export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pick<Ports, 'dshInstall'>, request: DoctorRequest): Promise<DoctorReport> {
+  const { profile } = request;
+  const { plan } = await planSession(ports, { cwd: request.folder, skills: false });
   try {
-    return await buildReport(options);
+    // Nothing exported: name the servers of the folder's own MCP files, so the summary says what is missing.
+    if (plan.declaration.state === 'missing') {
+      const identity = request.identity ?? { folder: request.folder, folderName: request.folder.split(/[\\/]/).pop() ?? '', userHome: ports.home, settings: () => undefined };
+      plan.servers.push(...unexportedServers(await analyzeFolder(ports, folderAnalyzeOptions(identity)), identity.folder));
+    }
+    return buildReport(ports, request, profile, plan);
   } catch (error) {
     // Never throws: an unexpected failure is one finding.
-    const profile = options.profile ?? DEFAULT_PROFILE;
     return {
-      folder: options.folder, dshHome: options.dshHome, profile, servers: [], ok: false,
-      findings: [{ area: 'declaration', status: 'fail', message: 'storeUnreadable', args: { error: error instanceof Error ? error.message : String(error) } }],
+      folder: request.folder, dshHome: ports.dshHome, profile, headless: true, servers: [], plan, ok: false,
+      findings: [{ area: 'launcher', status: 'fail', message: 'failed', args: { error: error instanceof Error ? error.message : String(error) } }],
     };
   }
 }
 
-async function buildReport(options: DoctorOptions): Promise<DoctorReport> {
-  const { folder, dshHome } = options;
-  const profile = options.profile ?? DEFAULT_PROFILE;
-  const env = options.env ?? process.env;
+function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: DoctorRequest, profile: string, plan: SessionPlan): DoctorReport {
   const findings: DoctorFinding[] = [];
   const add = (f: DoctorFinding) => findings.push(f);
-  const ws = `--workspace ${q(folder)}`;
-  const profileFlag = profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`;
-  const installFix = `dsh-bridge dsh install${profileFlag}`;
-
   // The DSH that would run, and its Node.
-  const launcher = findLauncher(dshHome, env.PATH ?? '');
-  let lspPackagesMissing = false;
+  const install = ports.dshInstall.inspect(profile, request.bundleMatches);
+  const installFix = `dsh-bridge dsh install${install.defaultProfile ? '' : ` --profile ${profile}`}`;
+  const { launcher, node } = install;
   if (!launcher) add({ area: 'launcher', status: 'fail', message: 'launcherMissing', args: {}, fix: installFix });
   else {
-    const node = launcherNode(launcher, env.PATH ?? '');
-    const version = node ? nodeVersion(node) : undefined;
-    if (!node || !version) add({ area: 'node', status: 'fail', message: 'nodeUnknown', args: { node: node ?? 'node' }, fix: `${installFix} --node /path/to/node` });
-    else if (!nodeFitsDsh(version)) add({ area: 'node', status: 'fail', message: 'nodeOld', args: { version, node }, fix: `${installFix} --node /path/to/node-22.19-or-newer` });
-    else add({ area: 'node', status: 'ok', message: 'nodeOk', args: { version, node } });
+    if (!node?.path || !node.version) add({ area: 'node', status: 'fail', message: 'nodeUnknown', args: { node: node?.path ?? 'node' }, fix: `${installFix} --node /path/to/node` });
+    else if (!node.fitsDsh) add({ area: 'node', status: 'fail', message: 'nodeOld', args: { version: node.version, node: node.path }, fix: `${installFix} --node /path/to/node-22.19-or-newer` });
+    else add({ area: 'node', status: 'ok', message: 'nodeOk', args: { version: node.version, node: node.path } });
     if (!launcher.nodeModules) add({ area: 'launcher', status: 'warn', message: 'launcherUnchecked', args: { command: launcher.command } });
     else {
-      const dshVersion = packageVersion(launcher.nodeModules, '@deepseek-ai/dsh') ?? 'unknown';
-      const wrong = launcherRuleMismatches(launcher.nodeModules);
-      if (dshVersion !== DSH_VERSION) add({ area: 'launcher', status: 'fail', message: 'launcherVersion', args: { command: launcher.command, version: dshVersion, want: DSH_VERSION }, fix: installFix });
-      else if (wrong.length) {
+      const dshVersion = install.dshVersion ?? 'unknown';
+      if (dshVersion !== install.wantedDshVersion) add({ area: 'launcher', status: 'fail', message: 'launcherVersion', args: { command: launcher.command, version: dshVersion, want: install.wantedDshVersion }, fix: installFix });
+      else if (install.mismatches.length) {
+        const wrong = install.mismatches;
         const list = wrong.slice(0, 6).map((m) => `${m.name} ${m.have ?? 'missing'} (want ${m.want})`).join(', ') + (wrong.length > 6 ? ` and ${wrong.length - 6} more` : '');
         add({ area: 'launcher', status: 'fail', message: 'launcherPeers', args: { command: launcher.command, list }, fix: installFix });
       } else add({ area: 'launcher', status: 'ok', message: 'launcherOk', args: { command: launcher.command, version: dshVersion } });
@@ -153,15 +142,11 @@ async function buildReport(options: DoctorOptions): Promise<DoctorReport> {
   }
 
   // The profile and the bridge bundle in it.
-  const state: ProfileState = inspectProfile(dshHome, profile, options.bundleMatches);
+  const state = install.profile;
   let bundleLoaded = false;
   if (!state.exists) add({ area: 'profile', status: 'fail', message: 'profileMissing', args: { profile, dir: state.dir }, fix: installFix });
   else {
-    const lspMissing = lspPackagesUnloadable(dshHome, profile);
-    if (lspMissing.length) {
-      lspPackagesMissing = true;
-      add({ area: 'profile', status: 'warn', message: 'lspPackagesMissing', args: { profile, list: lspMissing.join(', ') }, fix: installFix });
-    }
+    if (install.lspPackagesMissing.length) add({ area: 'profile', status: 'warn', message: 'lspPackagesMissing', args: { profile, list: install.lspPackagesMissing.join(', ') }, fix: installFix });
     if (!state.bundles.includes('dsh-bridge-dsh') || !state.bundleVersion) add({ area: 'bundle', status: 'fail', message: 'bundleMissing', args: { profile }, fix: installFix });
     else {
       bundleLoaded = true;
@@ -172,105 +157,72 @@ async function buildReport(options: DoctorOptions): Promise<DoctorReport> {
     else if (state.hmrDisabledByBundle && !state.hmrEnabledByUser) add({ area: 'hmr', status: 'fail', message: 'hmrOff', args: { profile }, fix: installFix });
     else add({ area: 'hmr', status: 'ok', message: 'hmrOk', args: { profile } });
   }
+  // dsh-headless runs one request with no one to answer DSH's questions; a missing profile is taken as the default, headless.
+  const headless = !state.exists || state.bundles.includes('@deepseek-ai/dsh-headless');
 
-  // The declaration, the trust mode and the stored values: per server, would it mount?
-  const verified: VerifyResult = await verifyFolder(folder, { dshHome });
-  const store = new HostStore(dshHome);
-  let trust: TrustMode = 'ask';
-  let inputs: ReadonlyMap<string, string> = new Map();
-  let approvals: Array<{ serverName: string; pin: string }> = [];
-  try {
-    trust = await store.trustMode();
-    const record = await store.readFolder(verified.declaration?.folder ?? folder);
-    inputs = record.inputs;
-    approvals = record.approvals;
-  } catch (error) {
-    add({ area: 'trust', status: 'fail', message: 'storeUnreadable', args: { error: error instanceof Error ? error.message : String(error) } });
-    trust = 'deny';
+  // The machine's DSH policy files (the plan withholds what they block; a refused file blocks everything).
+  for (const file of plan.policy ?? []) {
+    if (file.refused) add({ area: 'policy', status: 'fail', message: 'policyRefused', args: { file: file.file, rule: file.refused }, fix: planFix('policy', { workspace: plan.declaration.folder ?? request.folder }).command });
   }
-  if (verified.ok) add({ area: 'declaration', status: 'ok', message: 'declarationOk', args: { count: verified.declaration!.servers.length } });
-  else if (verified.reasons[0]?.code === 'missing') add({ area: 'declaration', status: 'fail', message: 'declarationMissing', args: {}, fix: `dsh-bridge export ${ws}` });
-  else for (const r of verified.reasons) add({ area: 'declaration', status: 'fail', message: 'declarationRefused', args: { code: r.code, message: r.message }, fix: `dsh-bridge export ${ws}` });
-  add(trust === 'ask'
-    ? { area: 'trust', status: 'warn', message: 'trustAsk', args: {}, fix: `dsh-bridge trust pinned && dsh-bridge approve ${ws}` }
-    : trust === 'deny' ? { area: 'trust', status: 'fail', message: 'trustDeny', args: {}, fix: 'dsh-bridge trust pinned' } : { area: 'trust', status: 'ok', message: 'trustPinned', args: {} });
+  if (plan.policy?.length && !plan.policy.some((f) => f.refused)) add({ area: 'policy', status: 'ok', message: 'policyOk', args: { files: plan.policy.map((f) => `${f.file} (${f.origin})`).join(', ') } });
 
-  // The DSH side's own policy (administrator's and user's files): what the plugin applies at mount.
-  const policy = await readDshPolicy(dshHome, env);
-  for (const layer of policy.layers) {
-    if (layer.refused) add({ area: 'policy', status: 'fail', message: 'policyRefused', args: { rule: describeDshBlock({ code: 'policy-unreadable', file: layer.file, origin: layer.origin, rule: layer.refused }) } });
-  }
-  if (policy.layers.length && !policy.layers.some((l) => l.refused)) add({ area: 'policy', status: 'ok', message: 'policyOk', args: { files: policy.layers.map((l) => `${l.file} (${l.origin})`).join(', ') } });
-
-  const servers: ServerVerdict[] = [];
-  const declaration = verified.declaration;
-  for (const server of declaration?.servers ?? []) servers.push(verdict(server));
-  if (!declaration) {
-    // Nothing exported (or unreadable): name the servers of the source, so the summary says what is missing.
-    const analysis = await analyzeFolder({ folder, folderName: path.basename(folder), userHome: os.homedir() });
-    for (const server of analysis.servers) servers.push(verdict(server));
-  }
-  for (const r of declaration?.rejected ?? []) {
-    servers.push({ name: r.name, serverName: r.name, mount: false, why: 'whyRejected', args: { codes: r.codes.join(', ') }, fix: `dsh-bridge check ${ws}` });
-  }
-
+  // Per server: the plan's outcome, and whether the install lets it mount.
+  // What holds for the whole declaration comes first (and the machine's policy: no setup step
+  // changes it), then what the install lacks, then the item's own reason.
+  const verdict = (name: string, serverName: string, outcome: PlanOutcome, reason: SessionPlan['servers'][number]['reason'], lspRow = false): ServerVerdict => {
+    const base = { name, serverName, outcome };
+    const ownReason = plan.blocked.length === 0 && reason.code !== 'refused-at-export' && reason.code !== 'not-exported' && !reason.code.startsWith('dsh-policy-');
+    if (ownReason && !bundleLoaded && state.exists) return { ...base, mount: false, why: 'whyNoBundle', args: {}, fix: installFix };
+    if (ownReason && lspRow && reason.code !== 'lsp-invalid-entry' && install.lspPackagesMissing.length && state.exists) return { ...base, mount: false, why: 'whyLspPackages', args: {}, fix: installFix };
+    const mount = outcome === 'starts' || (outcome === 'asks' && !headless);
+    return { ...base, mount, why: reason.code, args: reason.args, ...(reason.fix ? { fix: reason.fix.command } : {}) };
+  };
+  const servers = plan.servers.map((s) => verdict(s.name, s.serverName, s.outcome, s.reason));
   // The language servers ride in one row with one pin: one verdict, named as `approve` names it.
-  const lsp = declaration?.lsp;
-  if (lsp && Object.keys(lsp.servers).length) servers.push(lspVerdict(lsp));
+  const lsp = plan.languageServers;
+  if (lsp && lsp.servers.length) servers.push(verdict('lsp', `lsp (${lsp.servers.map((s) => s.id).join(', ')})`, lsp.outcome, lsp.reason, true));
 
-  function lspVerdict(section: NonNullable<typeof lsp>): ServerVerdict {
-    const base = { name: 'lsp', serverName: `lsp (${Object.keys(section.servers).join(', ')})` };
-    const not = (why: DoctorMessage, args: Args, fix?: string): ServerVerdict => ({ ...base, mount: false, why, args, fix });
-    if (!verified.ok) return not('whyDeclaration', { code: verified.reasons.map((r) => r.code).join(', ') || 'unreadable' }, `dsh-bridge export ${ws}`);
-    if (!lspSectionUsable(section)) return not('whyLspInvalid', {}, `dsh-bridge check ${ws}`);
-    if (lspPackagesMissing) return not('whyLspPackages', {}, installFix);
-    if (!bundleLoaded) return not('whyNoBundle', {}, installFix);
-    if (trust === 'deny') return not('whyDeny', {}, 'dsh-bridge trust pinned');
-    const row = toLspStdioConfig(section, { input: (id) => inputs.get(id), env: (name) => (Object.hasOwn(env, name) ? env[name] : undefined) });
-    if (!row.ok) return not('whyLspValue', { reason: row.reason });
-    if (trust === 'ask') return not('whyAsk', {}, `dsh-bridge trust pinned && dsh-bridge approve lsp ${ws}`);
-    if (!approvals.some((a) => a.serverName === LSP_APPROVAL_NAME && a.pin === section.pin)) return not('whyNotApproved', {}, `dsh-bridge approve lsp ${ws}`);
-    return { ...base, mount: true };
-  }
-
-  function verdict(server: DeclaredServer): ServerVerdict {
-    const base = { name: server.name, serverName: server.serverName };
-    const not = (why: DoctorMessage, args: Args, fix?: string): ServerVerdict => ({ ...base, mount: false, why, args, fix });
-    if (!verified.declaration) return not(verified.reasons[0]?.code === 'missing' ? 'whyNotExported' : 'whyDeclaration', { code: verified.reasons.map((r) => r.code).join(', ') }, `dsh-bridge export ${ws}`);
-    if (!verified.ok) return not('whyDeclaration', { code: verified.reasons.map((r) => r.code).join(', ') || 'unreadable' }, `dsh-bridge export ${ws}`);
-    // The machine's policy first: no setup step can change it.
-    const lookup = { input: (id: string) => inputs.get(id), env: (name: string) => (Object.hasOwn(env, name) ? env[name] : undefined) };
-    const block = dshPolicyBlock(policy, startIdentity(server, lookup));
-    if (block) return not('whyPolicy', { rule: describeDshBlock(block) }, `dsh-bridge policy ${ws}`);
-    if (!bundleLoaded) return not('whyNoBundle', {}, installFix);
-    if (trust === 'deny') return not('whyDeny', {}, 'dsh-bridge trust pinned');
-    const missingInput = server.inputRefs.find((id) => !inputs.has(id));
-    if (missingInput) return not('whyInput', { id: missingInput }, `dsh-bridge inputs set ${missingInput} ${ws}`);
-    const missingEnv = server.envRefs.find((name) => !Object.hasOwn(env, name) || env[name] === undefined);
-    if (missingEnv) return not('whyEnv', { name: missingEnv }, `export ${missingEnv}=...`);
-    if (trust === 'ask') return not('whyAsk', {}, `dsh-bridge trust pinned && dsh-bridge approve ${server.name === server.serverName ? server.name : q(server.name)} ${ws}`);
-    if (!approvals.some((a) => a.serverName === server.serverName && a.pin === server.pin)) return not('whyNotApproved', {}, `dsh-bridge approve ${q(server.name)} ${ws}`);
-    return { ...base, mount: true };
-  }
-
-  const ok = findings.every((f) => f.status !== 'fail') && servers.every((s) => s.mount);
-  return { folder, dshHome, profile, findings, servers, ok };
+  const ok = findings.every((f) => f.status !== 'fail') && plan.blocked.length === 0 && servers.every((s) => s.mount);
+  return { folder: request.folder, dshHome: ports.dshHome, profile, headless, findings, servers, plan, ok };
 }
 
-/** The report as English lines (the CLI's text), through `word` so the editor can translate. */
-export function doctorLines(report: DoctorReport, word: (template: string, args: Args) => string = formatMessage): string[] {
+type Word = (template: string, args: Args) => string;
+
+/** Why one server does not mount (or asks), worded: the plan's reason, or the doctor's for the profile. */
+export function verdictText(report: Pick<DoctorReport, 'headless'>, s: ServerVerdict, word: Word = formatMessage): string {
+  if (s.why in DOCTOR_MESSAGES) return word(DOCTOR_MESSAGES[s.why as DoctorMessage], s.args);
+  if (s.outcome === 'asks' && report.headless) return word(DOCTOR_MESSAGES.asksHeadless, {});
+  return planMessage({ code: s.why as PlanReasonCode, args: s.args }, word);
+}
+
+/**
+ * The report as English lines (the CLI's text), through `word` so the editor can translate: the
+ * install's facts, then what holds for the folder's whole declaration (the plan's `blocked` and
+ * `notes`), then the summary per server.
+ */
+export function doctorLines(report: DoctorReport, word: Word = formatMessage): string[] {
   const t = (m: DoctorMessage, args: Args = {}) => word(DOCTOR_MESSAGES[m], args);
   const lines: string[] = [];
-  for (const f of report.findings) {
-    lines.push(`${{ ok: '\u2714', warn: '\u26a0', fail: '\u2716' }[f.status]} ${t(f.message, f.args)}`);
-    if (f.fix) lines.push(`  ${t('fix', { command: f.fix })}`);
-  }
+  const line = (status: DoctorStatus, text: string, fix?: string) => {
+    lines.push(`${{ ok: '\u2714', warn: '\u26a0', fail: '\u2716' }[status]} ${text}`);
+    if (fix) lines.push(`  ${t('fix', { command: fix })}`);
+  };
+  for (const f of report.findings) line(f.status, t(f.message, f.args), f.fix);
+  const { declaration } = report.plan;
+  if (declaration.state === 'verified') line('ok', t('declarationOk', { path: declaration.path ?? '', count: report.plan.servers.filter((s) => s.pin).length }));
+  for (const r of report.plan.blocked) line('fail', planMessage(r, word), r.fix?.command);
+  for (const r of report.plan.notes) line('warn', planMessage(r, word), r.fix?.command);
   return [...lines, '', doctorSummary(report, word)];
 }
 
-export function doctorSummary(report: DoctorReport, word: (template: string, args: Args) => string = formatMessage): string {
+export function doctorSummary(report: DoctorReport, word: Word = formatMessage): string {
   const t = (m: DoctorMessage, args: Args = {}) => word(DOCTOR_MESSAGES[m], args);
-  const mount = report.servers.filter((s) => s.mount).map((s) => s.serverName);
-  const notMount = report.servers.filter((s) => !s.mount).map((s) => `${s.serverName} (${t(s.why!, s.args)}${s.fix ? `; ${t('fix', { command: s.fix })}` : ''})`);
-  return t('summary', { mount: mount.join(', ') || t('none'), notMount: notMount.join(', ') || t('none') });
+  const withFix = (s: ServerVerdict) => `${s.serverName} (${verdictText(report, s, word)}${s.fix ? `; ${t('fix', { command: s.fix })}` : ''})`;
+  const mount = report.servers.filter((s) => s.mount && s.outcome === 'starts').map((s) => s.serverName);
+  const asks = report.servers.filter((s) => s.mount && s.outcome === 'asks').map(withFix);
+  const notMount = report.servers.filter((s) => !s.mount).map(withFix);
+  const none = t('none');
+  return asks.length
+    ? t('summaryAsks', { mount: mount.join(', ') || none, asks: asks.join(', '), notMount: notMount.join(', ') || none })
+    : t('summary', { mount: mount.join(', ') || none, notMount: notMount.join(', ') || none });
 }

@@ -1,13 +1,13 @@
 /**
- * What the DSH side's own policy withholds from a declaration, as the DSH plugin decides it at
- * mount: each server on its launch as it would start (the host store's input values, the
- * environment). For `dsh-bridge policy`, `verify`'s outlook and the editor's *Verify Declaration*.
- * Never throws.
+ * The DSH side's own policy on a declaration's servers, each on its launch as it would start (the
+ * host store's input values, the environment). {@link policyBlockOf} is the one check: the session
+ * plan makes it before a server starts (see plan.ts), and {@link policyWithheld} over a
+ * declaration that may not verify, for `dsh-bridge policy`. Never throws.
  */
-import type { Declaration } from '../declaration/declarationModel';
-import { HostStore } from '../node/hostStore';
-import { readDshPolicy } from '../node/policyFiles';
+import type { Declaration, DeclaredServer } from '../declaration/declarationModel';
+import type { TemplateLookup } from '../declaration/template';
 import { describeDshBlock, dshPolicyBlock, startIdentity, type DshPolicy, type DshPolicyBlock } from '../policy/dshPolicy';
+import type { Ports } from './ports';
 
 export interface PolicyWithheld {
   name: string;
@@ -19,13 +19,25 @@ export interface PolicyWithheld {
   why: string;
 }
 
-export async function policyWithheld(declaration: Declaration | undefined, dshHome: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<{ policy: DshPolicy; withheld: PolicyWithheld[] }> {
-  const policy = await readDshPolicy(dshHome, env);
+/** The DSH policy in force; one that cannot be read at all fails closed (every server withheld). */
+export function dshPolicyOf(ports: Pick<Ports, 'policy'>): Promise<DshPolicy> {
+  return ports.policy.readDshPolicy().catch((error: unknown): DshPolicy => ({
+    layers: [{ file: 'the DSH policy', origin: 'admin', deny: [], refused: error instanceof Error ? error.message : String(error) }],
+  }));
+}
+
+/** Whether the policy withholds a declared server, on its launch rendered with `values`. */
+export function policyBlockOf(policy: DshPolicy, server: DeclaredServer, values: TemplateLookup): DshPolicyBlock | undefined {
+  return policy.layers.length ? dshPolicyBlock(policy, startIdentity(server, values)) : undefined;
+}
+
+export async function policyWithheld(ports: Pick<Ports, 'store' | 'env' | 'policy'>, declaration: Declaration | undefined): Promise<{ policy: DshPolicy; withheld: PolicyWithheld[] }> {
+  const policy = await dshPolicyOf(ports);
   if (!declaration || !policy.layers.length) return { policy, withheld: [] };
-  const inputs: ReadonlyMap<string, string> = (await new HostStore(dshHome).readFolder(declaration.folder).catch(() => undefined))?.inputs ?? new Map();
-  const lookup = { input: (id: string) => inputs.get(id), env: (name: string) => (Object.hasOwn(env, name) ? env[name] : undefined) };
+  const inputs: ReadonlyMap<string, string> = (await ports.store.readFolder(declaration.folder).catch(() => undefined))?.inputs ?? new Map();
+  const lookup = { input: (id: string) => inputs.get(id), env: (name: string) => (Object.hasOwn(ports.env, name) ? ports.env[name] : undefined) };
   const withheld = declaration.servers.flatMap((server) => {
-    const block = dshPolicyBlock(policy, startIdentity(server, lookup));
+    const block = policyBlockOf(policy, server, lookup);
     return block ? [{ name: server.name, serverName: server.serverName, code: block.code, file: block.file, origin: block.origin, why: describeDshBlock(block) }] : [];
   });
   return { policy, withheld };

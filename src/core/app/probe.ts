@@ -3,11 +3,11 @@
  * One use case for every face (the editor's "DSH: Probe MCP Servers", `dsh-bridge probe`).
  *
  * ```ts
- * const result = await probeFolder({ ...identity, dshHome });          // never throws
+ * const result = await probeFolder(ports, identity);                  // never throws
  * for (const s of result.servers) s.outcome === 'ok' ? s.tools : s.message + s.stderr
  * ```
  *
- * - The row is the one the DSH plugin builds (core/node/mcpRow.ts: the folder's current
+ * - The row is the one the DSH plugin builds (the MCP port's buildRow: the folder's current
  *   `.vscode/mcp.json` as exported, `${input:}` values from the host store, `${env:}` and the
  *   inherited environment from `env` scrubbed by DSH's rule, the envFile, the confined cwd).
  * - Consent (`consent: 'host-store'`, the default) is the export's: nothing in trust mode
@@ -22,16 +22,15 @@
  * - A successful probe is recorded in the host store (`<dshHome>/bridge/probes/`, never the
  *   workspace) unless `record: false`; the next export signs its tool pins into the
  *   declaration while the server's launch pin is unchanged.
- * - The probe's MCP client (probe/probeClient.ts) is loaded on the first probe, not before.
+ * - The probe's MCP client (core/node/probe/probeClient.ts, the MCP port's probeRow) is loaded on the first probe, not before.
  * - Every tool and the server's `instructions` are scanned for hidden instructions (core/scan,
  *   through tools/toolScan.ts), as shown and stored (masked), with the folder's other servers
  *   (probed now, or recorded before) as context; a tool with an error is `withheld` from DSH
  *   unless the host store records its acceptance for this definition pin.
  */
 import * as path from 'node:path';
-import { analyzeFolder } from './export';
-import { buildRow } from '../node/mcpRow';
-import { HostStore, type ProbedServerRecord } from '../node/hostStore';
+import { analyzeFolder } from './folderSources';
+import type { ProbedServerRecord } from '../node/hostStore';
 import { folderAnalyzeOptions, settingLayerValues, SETTING, type FolderIdentity } from '../settings/folderSettings';
 import type { DeclaredServer } from '../declaration/declarationModel';
 import type { Problem } from '../problems/problems';
@@ -45,6 +44,7 @@ import { firstLines, secretMask } from '../tools/maskSecrets';
 import type { ProcessLeft, RowProbe, RowProbeOptions } from '../node/probe/probeClient';
 import type { ScanFinding } from '../scan/scan';
 import { isToolAccepted, scanServers, toolScanState, type ToolScanState } from '../tools/toolScan';
+import type { Ports } from './ports';
 
 /**
  * - `ok`: started and listed.
@@ -128,12 +128,11 @@ export interface FolderProbe {
 }
 
 export interface ProbeFolderRequest extends FolderIdentity {
-  dshHome: string;
   /** Source names to probe; default every server of the source. */
   names?: readonly string[];
   /** Per server, for start, initialize and the lists. Default 20000. */
   timeoutMs?: number;
-  /** The environment DSH would run in: `${env:}` values and what a stdio server inherits (scrubbed). Default process.env. */
+  /** The environment DSH would run in: `${env:}` values and what a stdio server inherits (scrubbed). Default: the ports' environment. */
   env?: Readonly<Record<string, string | undefined>>;
   /** Whose scrubbing rule (default `rc.8`, the published line). */
   envRule?: DshEnvRule;
@@ -143,17 +142,11 @@ export interface ProbeFolderRequest extends FolderIdentity {
   record?: boolean;
   /** At most this many servers at once (default 2). */
   concurrency?: number;
-  /** For tests: the probe of one row (default: probe/probeClient.ts, loaded lazily). */
-  probeRow?: (row: Parameters<typeof import('../node/probe/probeClient').probeRow>[0], options: RowProbeOptions) => Promise<RowProbe>;
+  /** For tests: the probe of one row (default: the MCP port's). */
+  probeRow?: Ports['mcp']['probeRow'];
 }
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
-
-/** The probe's MCP client, evaluated on first use only (the bundler keeps a dynamic import lazy). */
-async function defaultProbeRow(): Promise<NonNullable<ProbeFolderRequest['probeRow']>> {
-  const mod = await import('../node/probe/probeClient.js');
-  return mod.probeRow;
-}
 
 const FAILURE_TEXT: Record<'did-not-start' | 'timed-out' | 'not-mcp', string> = {
   'did-not-start': 'did not start',
@@ -166,32 +159,34 @@ function errorText(error: unknown): string {
 }
 
 /** Probes the folder's servers (see the module comment). Never throws. */
-export async function probeFolder(request: ProbeFolderRequest): Promise<FolderProbe> {
+type ProbePorts = Pick<Ports, 'store' | 'files' | 'env' | 'now' | 'mcp'>;
+
+export async function probeFolder(ports: ProbePorts, request: ProbeFolderRequest): Promise<FolderProbe> {
   const folder = path.resolve(request.folder);
   const toolChoice = analyzeToolChoice(settingLayerValues(request, SETTING.tools));
   const empty: FolderProbe = { folder, servers: [], collisions: [], toolChoice, problems: [] };
   try {
-    return await probe(request, folder, toolChoice);
+    return await probe(ports, request, folder, toolChoice);
   } catch (error) {
     return { ...empty, error: errorText(error) };
   }
 }
 
-async function probe(request: ProbeFolderRequest, folder: string, toolChoice: ToolChoiceAnalysis): Promise<FolderProbe> {
-  const analysis = await analyzeFolder({ ...folderAnalyzeOptions(request), folder });
+async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: string, toolChoice: ToolChoiceAnalysis): Promise<FolderProbe> {
+  const analysis = await analyzeFolder(ports, { ...folderAnalyzeOptions(request), folder });
   const result: FolderProbe = { folder, servers: [], collisions: [], toolChoice, problems: analysis.problems };
   if (!analysis.usable) {
     result.error = 'the MCP configuration cannot be used (see the problems): nothing was probed';
     return result;
   }
-  const store = new HostStore(request.dshHome);
+  const { store } = ports;
   const trust = request.consent === 'given' ? 'ask' : await store.trustMode();
   const record = await store.readFolder(folder);
-  const env = request.env ?? process.env;
+  const env = request.env ?? ports.env;
   const known = [...record.inputs.values(), ...Object.entries(env).filter(([k, v]) => v !== undefined && isCredentialName(k)).map(([, v]) => v as string)];
   const wanted = request.names ? [...new Set(request.names)] : undefined;
   const timeoutMs = request.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
-  const runRow = request.probeRow ?? await defaultProbeRow();
+  const runRow = request.probeRow ?? ports.mcp.probeRow;
 
   const base = (name: string, outcome: ProbeOutcome, message: string, server?: DeclaredServer): ServerProbe => ({
     name, outcome, message, stderr: [], tools: [], allowedTokens: 0, recorded: false,
@@ -217,7 +212,7 @@ async function probe(request: ProbeFolderRequest, folder: string, toolChoice: To
       if (trust === 'pinned' && !record.approvals.some((a) => a.serverName === server.serverName && a.pin === server.pin)) {
         return base(name, 'not-approved', 'trust mode is "pinned" and this server\'s pin is not approved (approve it as for an export first)', server);
       }
-      const built = await buildRow(server, folder, {
+      const built = await ports.mcp.buildRow(server, folder, {
         input: (id) => record.inputs.get(id),
         env: (n) => (Object.hasOwn(env, n) ? env[n] : undefined),
       });
@@ -226,18 +221,18 @@ async function probe(request: ProbeFolderRequest, folder: string, toolChoice: To
       const masked = [...known, ...rowSecrets];
       // Every text taken from the server is masked with these before it is cut, shown or stored.
       const mask = secretMask(masked);
-      const started = Date.now();
+      const started = ports.now();
       let probed: RowProbe;
       try {
         probed = await runRow(built.row, { timeoutMs, parentEnv: env, envRule: request.envRule, mask });
       } catch (error) {
-        probed = { ok: false, failure: 'did-not-start', detail: errorText(error), elapsedMs: Date.now() - started, stderr: '' };
+        probed = { ok: false, failure: 'did-not-start', detail: errorText(error), elapsedMs: ports.now() - started, stderr: '' };
       }
       const stderr = firstLines(probed.stderr, masked);
       const leftRunning = probed.leftRunning?.length ? { leftRunning: probed.leftRunning } : {};
       if (!probed.ok) {
         const detail = firstLines(probed.detail, masked, 1, 400)[0] ?? '';
-        return { ...base(name, probed.failure, `${FAILURE_TEXT[probed.failure]}: ${detail}`, server), stderr, elapsedMs: Date.now() - started, ...leftRunning };
+        return { ...base(name, probed.failure, `${FAILURE_TEXT[probed.failure]}: ${detail}`, server), stderr, elapsedMs: ports.now() - started, ...leftRunning };
       }
       const choice = choiceFor(toolChoice, name);
       const tools: ProbedTool[] = probed.tools.map((t) => {
@@ -256,7 +251,7 @@ async function probe(request: ProbeFolderRequest, folder: string, toolChoice: To
       const allowed = tools.filter((t) => t.allowed);
       return {
         ...base(name, 'ok', `${tools.length} tool${tools.length === 1 ? '' : 's'}, ${allowed.length} allowed`, server),
-        stderr, startMs: probed.startMs, elapsedMs: Date.now() - started, tools,
+        stderr, startMs: probed.startMs, elapsedMs: ports.now() - started, tools,
         ...(probed.instructions !== undefined ? { instructions: mask.text(probed.instructions) } : {}),
         ...(probed.promptCount !== undefined ? { promptCount: probed.promptCount } : {}),
         ...(probed.resourceCount !== undefined ? { resourceCount: probed.resourceCount } : {}),
@@ -287,7 +282,7 @@ async function probe(request: ProbeFolderRequest, folder: string, toolChoice: To
   await scanProbed(store, folder, ok);
 
   if (request.record !== false && ok.length) {
-    const probedAt = new Date().toISOString();
+    const probedAt = new Date(ports.now()).toISOString();
     const entries: Record<string, ProbedServerRecord> = {};
     for (const r of ok) {
       entries[r.serverName!] = {
@@ -311,7 +306,7 @@ async function probe(request: ProbeFolderRequest, folder: string, toolChoice: To
  * other servers as context: those probed now, and those recorded by earlier probes. A tool with an
  * error is withheld unless the host store records its acceptance at this pin.
  */
-async function scanProbed(store: HostStore, folder: string, ok: ServerProbe[]): Promise<void> {
+async function scanProbed(store: ProbePorts['store'], folder: string, ok: ServerProbe[]): Promise<void> {
   if (ok.length === 0) return;
   const probedNow = new Set(ok.map((r) => r.serverName!));
   const recorded = await store.probedServers(folder).catch(() => ({} as Record<string, ProbedServerRecord>));

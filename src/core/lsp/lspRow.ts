@@ -19,7 +19,7 @@ export type LspStdioServer = LspServerConfig;
 
 export type LspRowResult =
   | { ok: true; config: { servers: Record<string, LspStdioServer> } }
-  | { ok: false; reason: string };
+  | { ok: false; reason: string; missing?: { kind: 'input' | 'env'; name: string } };
 
 export function toLspStdioConfig(section: LspDeclarationSection, lookup: TemplateLookup): LspRowResult {
   const servers: Record<string, LspStdioServer> = {};
@@ -29,7 +29,7 @@ export function toLspStdioConfig(section: LspDeclarationSection, lookup: Templat
       const rendered = renderTemplate(template, lookup);
       if ('missing' in rendered) {
         const what = rendered.missing.kind === 'env' ? `the environment variable ${rendered.missing.name}, which is not set in the DSH process` : `input "${rendered.missing.name}", which has no stored value`;
-        return { ok: false, reason: `language server "${id}" needs ${what} (for its env ${name})` };
+        return { ok: false, reason: `language server "${id}" needs ${what} (for its env ${name})`, missing: rendered.missing };
       }
       Object.defineProperty(env, name, { value: rendered.value, enumerable: true, writable: true, configurable: true });
     }

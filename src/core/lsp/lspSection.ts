@@ -4,8 +4,13 @@ import type { LspValidation } from './lsp';
 import { isCredentialName } from '../mcp/securityLint';
 import type { Template } from '../declaration/template';
 
-// Apart from sections.ts so that verify (CLI, DSH plugin) does not pull in skills and YAML.
+// Apart from lsp.ts and the skills code so that verify (CLI, DSH plugin) does not pull in their parsers.
 
+/** No setting, `null`, or VS Code's default `{}`: nothing configured, no `lsp` section. */
+export function lspConfigured(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  return !(typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0);
+}
 
 /** The `lsp` section from a validation of `dsh.lsp.servers`. */
 export function lspDeclarationSection(validation: Pick<LspValidation, 'servers' | 'registersAll'>): LspDeclarationSection {

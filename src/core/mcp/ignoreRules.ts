@@ -16,6 +16,8 @@ import type { QuickFix } from './quickFixes';
 /** The declaration's file name inside `.dsh`, the folder of the `.gitignore` that must ignore it. */
 export const DECLARATION_NAME = 'declaration.json';
 export const IGNORE_FILE = '.dsh/.gitignore';
+/** A `.dsh/.gitignore` at most this large is read. */
+export const MAX_IGNORE_BYTES = 64 * 1024;
 
 interface Pattern {
   pattern: string;

@@ -237,3 +237,41 @@ export async function writeHmrFix(dir: string): Promise<'written' | 'present' | 
   }
   return 'written';
 }
+
+/** What the doctor needs to know of the DSH that would run a session, read in one go. */
+export interface DshInstallFacts {
+  launcher?: FoundLauncher;
+  /** The Node the launcher runs on, its version (undefined: it does not run), and whether DSH rc.8 runs on it. */
+  node?: { path?: string; version?: string; fitsDsh: boolean };
+  /** `@deepseek-ai/dsh`'s version in the launcher's node_modules (undefined: not located). */
+  dshVersion?: string;
+  /** The DSH version the bridge is verified with. */
+  wantedDshVersion: string;
+  /** The profile asked about is the default one (`dsh install` needs no --profile for it). */
+  defaultProfile: boolean;
+  /** Packages that break the known-good rc.8 rules (empty when unchecked). */
+  mismatches: Mismatch[];
+  profile: ProfileState;
+  /** The language-server packages a session of the profile cannot import. */
+  lspPackagesMissing: string[];
+}
+
+/** The DSH install on this machine as the doctor reports it: launcher, Node, packages, profile. */
+export function inspectDshInstall(dshHome: string, profile: string, envPath: string, bundleMatches?: (installedDir: string) => boolean): DshInstallFacts {
+  const launcher = findLauncher(dshHome, envPath);
+  const facts: DshInstallFacts = {
+    mismatches: [], profile: inspectProfile(dshHome, profile, bundleMatches), lspPackagesMissing: [], wantedDshVersion: DSH_VERSION, defaultProfile: profile === DEFAULT_PROFILE,
+  };
+  if (launcher) {
+    facts.launcher = launcher;
+    const node = launcherNode(launcher, envPath);
+    const version = node ? nodeVersion(node) : undefined;
+    facts.node = { path: node, version, fitsDsh: nodeFitsDsh(version) };
+    if (launcher.nodeModules) {
+      facts.dshVersion = packageVersion(launcher.nodeModules, '@deepseek-ai/dsh') ?? 'unknown';
+      facts.mismatches = launcherRuleMismatches(launcher.nodeModules);
+    }
+  }
+  if (facts.profile.exists) facts.lspPackagesMissing = lspPackagesUnloadable(dshHome, profile);
+  return facts;
+}

@@ -1,12 +1,6 @@
 import * as path from 'node:path';
-import type { Analysis } from '../mcp/analyze';
-import { sha256Hex, withPin } from '../json/canonicalJson';
-import type { DeclaredServer } from '../declaration/declarationModel';
-import { nodeAtPath, parseJsonc } from '../json/jsonTree';
-import { makeProblem } from '../problems/problems';
+import { sha256Hex } from '../json/canonicalJson';
 import { isInside, readWorkspaceFile } from './reader';
-import { EMPTY_RANGE, LineIndex } from '../json/text';
-import { serverEntryPath, type SourceDialect } from '../mcp/sources';
 
 /**
  * The one envFile parser and loader of the bridge: the export pins what it reads, and the DSH
@@ -106,47 +100,3 @@ export async function loadEnvFile(file: string, folder: string): Promise<EnvFile
   return { ok: true, vars, names: [...parsed.keys()], sha256: sha256Hex(read.bytes) };
 }
 
-
-
-/**
- * Pins each exported stdio server's envFile: its content is part of what is signed. The file is
- * read now; the server gets `envFileSha256` (the bytes) and `envFileNames` (the variables it sets,
- * for the approval review) and a new pin, so a later edit of the file makes the declaration stale
- * and, in the pinned mode, asks again. A server whose envFile cannot be read, or whose path is only
- * known when DSH starts it (an input or env reference), cannot be pinned and is not exported.
- */
-export async function pinEnvFiles(analysis: Analysis, folder: string, sourceText: string, dialect: SourceDialect = 'vscode'): Promise<Analysis> {
-  if (!analysis.usable || !analysis.servers.some((s) => s.transport === 'stdio' && s.envFile !== undefined)) return analysis;
-  const lines = new LineIndex(sourceText);
-  const root = parseJsonc(sourceText).root;
-  const servers: DeclaredServer[] = [];
-  const rejected = [...analysis.rejected];
-  const problems = [...analysis.problems];
-  for (const server of analysis.servers) {
-    if (server.transport !== 'stdio' || server.envFile === undefined) {
-      servers.push(server);
-      continue;
-    }
-    const entryPath = serverEntryPath(root, dialect, server.name);
-    const node = entryPath ? nodeAtPath(root, [...entryPath, 'envFile']) : undefined;
-    const range = node ? lines.rangeAt(node.offset, node.length) : EMPTY_RANGE;
-    const refuse = (code: 'env-file-unpinnable' | 'env-file-unreadable', args: Record<string, string> = {}) => {
-      problems.push(makeProblem(code, analysis.sourcePath, range, args, { server: server.name }));
-      rejected.push({ name: server.name, codes: [code] });
-    };
-    if (typeof server.envFile !== 'string') {
-      refuse('env-file-unpinnable');
-      continue;
-    }
-    const loaded = await loadEnvFile(server.envFile, folder);
-    if (!loaded.ok) {
-      refuse('env-file-unreadable', { reason: loaded.reason });
-      continue;
-    }
-    const { pin: _pin, ...entry } = server;
-    servers.push(withPin({ ...entry, envFileSha256: loaded.sha256, envFileNames: loaded.names }) as DeclaredServer);
-  }
-  const used = new Set(servers.flatMap((s) => s.inputRefs));
-  problems.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-  return { ...analysis, servers, rejected, problems, inputs: analysis.inputs.filter((i) => used.has(i.id)) };
-}

@@ -11,6 +11,11 @@ export type McpRow = McpClientConfig;
 
 export type RowResult = { ok: true; row: McpRow } | { ok: false; reason: string; missing?: Omit<MissingValue, 'where'> };
 
+export interface RowOptions {
+  /** The folder's real path, when the caller renders many rows of it at once (resolved once, not per row). */
+  realFolder?: Promise<string>;
+}
+
 const REASONS: Record<string, string> = {
   command: 'the command is blank',
   url: 'the url is not a valid http or https URL',
@@ -30,7 +35,7 @@ function refuseMissing(m: MissingValue, folder: string): RowResult {
  * load-time rules applied (rc.8 accepts an empty command or a non-URL). A missing value
  * refuses the server; reasons never quote a value.
  */
-export async function buildRow(server: DeclaredServer, folder: string, lookup: TemplateLookup): Promise<RowResult> {
+export async function buildRow(server: DeclaredServer, folder: string, lookup: TemplateLookup, options: RowOptions = {}): Promise<RowResult> {
   let envFileValues: Record<string, string> | undefined;
   if (server.transport === 'stdio' && server.envFile !== undefined) {
     const envFile = renderTemplate(server.envFile, lookup);
@@ -50,7 +55,7 @@ export async function buildRow(server: DeclaredServer, folder: string, lookup: T
   const violations = check02Rules(rendered.config as unknown as Record<string, unknown>);
   if (violations.length) return { ok: false, reason: violations.map((v) => REASONS[v] ?? `DSH would refuse "${v}"`).join('; ') };
   if (rendered.config.transport === 'stdio' && rendered.config.cwd !== undefined) {
-    const cwd = await confinedCwd(rendered.config.cwd, folder);
+    const cwd = await confinedCwd(rendered.config.cwd, folder, options.realFolder);
     if (!cwd.ok) return cwd;
     return { ok: true, row: { ...rendered.config, cwd: cwd.path } };
   }
@@ -63,12 +68,12 @@ export async function buildRow(server: DeclaredServer, folder: string, lookup: T
  * is what the server gets, so a later swap of a link on the way no longer matters. A cwd the user
  * declared outside the folder is theirs to choose and is only required to exist.
  */
-async function confinedCwd(cwd: string, folder: string): Promise<{ ok: true; path: string } | { ok: false; reason: string }> {
+async function confinedCwd(cwd: string, folder: string, knownRealFolder?: Promise<string>): Promise<{ ok: true; path: string } | { ok: false; reason: string }> {
   let real: string;
   let realFolder: string;
   try {
     real = await fs.realpath(cwd);
-    realFolder = await fs.realpath(folder);
+    realFolder = await (knownRealFolder ?? fs.realpath(folder));
   } catch {
     return { ok: false, reason: 'the cwd does not exist' };
   }

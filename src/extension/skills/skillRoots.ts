@@ -2,9 +2,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { visibleLine } from '../../core/json/visibleText';
-import { gateSkills, isGatedKind, skillScanGate, type SkillGateResult, type SkillScanGate } from '../../core/skills/skillGate';
+import { gateSkills, isGatedKind, skillScanGate, type SkillScanGate } from '../../core/skills/skillGate';
 import type { Problem } from '../../core/problems/problems';
-import { skillTrustProblems } from '../../core/app/sections';
+import { skillTrustProblems } from '../../core/skills/skillTrustProblems';
 import { SKILL_TRUST_PROBLEM_CODES } from '../../core/skills/skillCodes';
 import { nodeSkillFs } from '../../core/node/skillFs';
 import { discoverSkills, resolveAgentsHome, skillTrustState, type SkillDiscovery, type SkillRootReport } from '../../core/skills/skills';
@@ -158,12 +158,6 @@ export class SkillRoots implements Check, vscode.Disposable {
       }
     }
     return [...byPath.values()];
-  }
-
-  /** What the DSH plugin's skill gate does in a session of `folder` (from the last discovery). */
-  gateFor(folder: vscode.WorkspaceFolder): SkillGateResult | undefined {
-    const entry = this.discoveries.get(folder.uri.toString());
-    return entry ? gateSkills(entry.discovery, this.recorded, this.accepted) : undefined;
   }
 
   recordedPin(rootPath: string): string | undefined {

@@ -4,7 +4,7 @@ import { showInformation, showWarning } from '../visible';
 import type { DeclaredServer } from '../../core/declaration/declarationModel';
 import { DANGER_MESSAGES, reviewLaunch } from '../../core/mcp/launchReview';
 import { translate } from '../l10n';
-import { analyzeFolder } from '../../core/app/export';
+import { analyzeFolder } from '../../core/app/folderSources';
 import type { HostStore } from '../../core/node/hostStore';
 import { probeFolder, type FolderProbe } from '../../core/app/probe';
 import { reviewServers } from '../approval';
@@ -62,7 +62,6 @@ export class ProbeRunner implements vscode.Disposable {
     if (!requireTrust(l10n.t('Probe'), this.log)) return none('restricted');
     const folder = target?.folder ?? await pickFolder();
     if (!folder) return none(fileFolders().length ? 'cancelled' : 'no-folder');
-    const { dshHome } = this.ctx.config.globalSettings();
     const trustMode = await this.ctx.trustMode();
     if (trustMode === 'deny') {
       const open = l10n.t('Open Settings');
@@ -71,7 +70,7 @@ export class ProbeRunner implements vscode.Disposable {
       });
       return none('denied');
     }
-    const analysis = await analyzeFolder(this.ctx.config.folder(folder).analyzeOptions);
+    const analysis = await analyzeFolder(this.ctx.ports(), this.ctx.config.folder(folder).analyzeOptions);
     const wanted = target?.names ? new Set(target.names) : undefined;
     const servers = analysis.servers.filter((s) => !wanted || wanted.has(s.name));
     if (servers.length === 0) {
@@ -87,8 +86,8 @@ export class ProbeRunner implements vscode.Disposable {
       { location: { viewId: SERVERS_VIEW_ID } },
       () => vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: visibleLine(l10n.t('Probing the MCP servers of {0}...', folder.name)) },
-        () => probeFolder({
-          folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(), dshHome,
+        () => probeFolder(this.ctx.ports(), {
+          folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(),
           settings: this.ctx.config.folder(folder).view, settingLayers: toolSettingLayers(folder), invalidSetting: this.ctx.config.invalidSetting,
           names: servers.map((s) => s.name), env: editorFreeEnv(process.env), consent: 'host-store',
         }),

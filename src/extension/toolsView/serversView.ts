@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { showWarning, shownTreeItem } from '../visible';
-import { verifyFolder } from '../../core/app/export';
+import { verifyFolder } from '../../core/app/verify';
 import { COMMAND, SERVERS_VIEW_ID } from '../commandIds';
 import type { Ctx } from '../ctx';
 import type { McpJsonCheck } from '../mcpJsonCheck';
@@ -204,10 +204,9 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
   private async computeFacts(folder: vscode.WorkspaceFolder): Promise<FolderFacts | undefined> {
     const analysed = this.mcp.get(folder) ?? await this.mcp.analyzeNow(folder);
     if (!analysed) return undefined;
-    const { dshHome } = this.ctx.config.globalSettings();
     const store = this.ctx.hostStore();
     const [verify, record, text, records, trustMode, accepted] = await Promise.all([
-      verifyFolder(folder.uri.fsPath, { dshHome, settings: this.ctx.config.folder(folder).view, policySettings: this.ctx.config.folder(folder).policySettings }),
+      verifyFolder(this.ctx.ports(), folder.uri.fsPath, { settings: this.ctx.config.folder(folder).view, policySettings: this.ctx.config.folder(folder).policySettings }),
       this.ctx.storedFolder(folder.uri.fsPath).catch(() => undefined),
       this.sourceText(folder),
       store.probedServers(folder.uri.fsPath).catch((error: unknown) => {

@@ -328,12 +328,13 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
       assert.deepStrictEqual([roots[agentsSkills()].trust, roots[agentsSkills()].pin, roots[agentsSkills()].skills], ['trusted', rootPin(agentsSkills()), ['good']]);
     });
 
-    it('after the export, Verify says what DSH sessions here get: the MCP server, both language servers, nothing withheld', async function () {
+    it('after the export, Verify says what DSH sessions here get: the MCP server, both language servers (DSH asks first: trust mode "ask"), nothing withheld', async function () {
       const verified = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri, { dsh: true });
       assert.strictEqual(verified.ok, true, JSON.stringify(verified.reasons));
       assert.strictEqual(verified.dsh.mounts, true);
-      assert.deepStrictEqual(verified.dsh.servers, ['echo']);
-      assert.deepStrictEqual(verified.dsh.languageServers.map((l) => l.id).sort(), ['js', 'ts']);
+      assert.deepStrictEqual([verified.dsh.servers, verified.dsh.asks], [[], ['echo']]);
+      assert.strictEqual(verified.dsh.languageServersOutcome, 'asks');
+      assert.deepStrictEqual(verified.dsh.plan.languageServers.servers.map((l) => l.id).sort(), ['js', 'ts']);
       assert.deepStrictEqual(verified.dsh.skills.withheld, []);
       assert.deepStrictEqual(verified.dsh.skills.roots.filter((r) => r.trust !== 'not-gated').map((r) => r.trust), ['trusted', 'trusted']);
     });

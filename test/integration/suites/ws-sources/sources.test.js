@@ -214,7 +214,8 @@ describe('ws-sources: every file VS Code runs the folder\'s servers from', funct
       const stale = await vscode.commands.executeCommand('dsh.verifyDeclaration', folder.uri, { dsh: true });
       assert.strictEqual(stale.ok, false);
       assert.deepStrictEqual(stale.reasons.map((r) => [r.code, r.message]), [['stale', 'chat.mcp.access is "registry" now ("all" at the export): VS Code no longer reads .mcp.json']]);
-      assert.ok(stale.dsh.servers.includes('files'), 'DSH, which cannot see the setting, still mounts the declaration');
+      assert.ok(stale.dsh.mounts && [...stale.dsh.servers, ...stale.dsh.asks].includes('files'), 'DSH, which cannot see the setting, still mounts the declaration');
+      assert.deepStrictEqual(stale.dsh.plan.notes.map((n) => n.code), ['declaration-stale-in-editor']);
       await waitFor(() => status().bar === '$(warning) DSH: stale', 10000, `the status bar to say stale (now ${JSON.stringify(status())})`);
       assert.match(status().detail, /^stale: chat\.mcp\.access changed which files VS Code runs servers from since the export/);
       // .mcp.json is no longer read: its Problems go.

@@ -1,0 +1,109 @@
+import * as path from 'node:path';
+import type { Analysis } from '../core/mcp/analyze';
+import { commitExport, exportRefused, reviewExport } from '../core/app/export';
+import { analyzeFolder } from '../core/app/folderSources';
+import { planMessage } from '../core/app/planReasons';
+import { DECLARATION_PATH, type DeclaredServer } from '../core/declaration/declarationModel';
+import type { Problem } from '../core/problems/problems';
+import { formatMessage } from '../core/problems/problems';
+import { countOf } from '../core/problems/plural';
+import { folderAnalyzeOptions, settingLayerValues, SETTING } from '../core/settings/folderSettings';
+import { checkToolChoice } from '../core/tools/toolChoice';
+import { expectNoArgs, type CliIo, type CommandContext } from './context';
+import { problemJson, shownPath } from './output';
+import { table } from './table';
+import { visibleLine } from '../core/json/visibleText';
+
+export const EXPORT_USAGE = 'export   Write .dsh/declaration.json from .vscode/mcp.json';
+export const CHECK_USAGE = 'check    Report problems only; writes nothing';
+
+export function serverSummaries(servers: readonly DeclaredServer[]) {
+  return servers.map((s) => ({ name: s.name, serverName: s.serverName, transport: s.transport, pin: s.pin, ...(s.source ? { source: s.source } : {}) }));
+}
+
+function report(analysis: Analysis, declaration: string | null, extra: Record<string, unknown> = {}, settingProblems: readonly Problem[] = []) {
+  return {
+    declaration,
+    servers: serverSummaries(analysis.servers),
+    rejected: analysis.rejected,
+    problems: [...analysis.problems, ...settingProblems].map(problemJson),
+    ...extra,
+  };
+}
+
+/** `dsh-bridge check`: the export's analysis and problems; nothing is written. */
+export async function runCheck(ctx: CommandContext): Promise<number> {
+  expectNoArgs(ctx);
+  const { identity, json, io } = ctx;
+  // dsh.tools problems, placed in the settings files given (the editor shows the same ones).
+  const settingProblems = checkToolChoice(settingLayerValues(identity, SETTING.tools)).problems;
+  const analysis = await analyzeFolder(ctx.ports, folderAnalyzeOptions(identity));
+  if (json) io.out(JSON.stringify(report(analysis, null, {}, settingProblems)));
+  else printHuman(analysis, identity.folder, io, settingProblems);
+  return analysis.usable ? 0 : 1;
+}
+
+/**
+ * `dsh-bridge export [--dry-run]`: the export use case, reviewed and committed in one go (the CLI
+ * asks nothing in between). On a machine whose trust mode is `deny` nothing is exported, and a dry
+ * run says so too: nothing would mount.
+ */
+export async function runExport(ctx: CommandContext): Promise<number> {
+  expectNoArgs(ctx);
+  const { identity, json, io, ports } = ctx;
+  const { folder } = identity;
+  const dryRun = ctx.options['dry-run'] === true;
+  const settingProblems = checkToolChoice(settingLayerValues(identity, SETTING.tools)).problems;
+  const refused = await exportRefused(ports);
+  if (refused) {
+    const analysis = await analyzeFolder(ports, folderAnalyzeOptions(identity));
+    const message = `${planMessage(refused, formatMessage)} ${dryRun ? 'A dry run: nothing would be exported, and nothing would mount.' : 'Nothing from this workspace is exported.'}`;
+    if (json) io.out(JSON.stringify(report(analysis, null, { written: false, error: message, code: refused.code }, settingProblems)));
+    else io.err(`dsh-bridge: ${message}`);
+    return 1;
+  }
+  const result = await commitExport(ports, await reviewExport(ports, identity), { dryRun });
+  const { analysis } = result;
+  if (result.sourceChanged) {
+    const message = 'an MCP configuration file changed while it was being exported: nothing was written; run the export again';
+    if (json) io.out(JSON.stringify(report(analysis, null, { written: false, error: message }, settingProblems)));
+    else io.err(`dsh-bridge: ${message}.`);
+    return 1;
+  }
+  const onDisk = !dryRun && result.text !== undefined;
+  if (json) {
+    io.out(JSON.stringify(report(analysis, onDisk ? DECLARATION_PATH : null, { written: result.written }, settingProblems)));
+    return analysis.usable ? 0 : 1;
+  }
+  printHuman(analysis, folder, io, settingProblems);
+  const shown = path.relative(process.cwd(), path.join(folder, DECLARATION_PATH)) || DECLARATION_PATH;
+  if (!analysis.usable) io.out('Nothing exported: the source could not be used (a previous declaration, if any, is left as it was and is now stale).');
+  else if (dryRun) io.out(`Dry run: ${countOf(analysis.servers.length, 'server')} would be exported to ${shown}.`);
+  else {
+    const refusedCount = analysis.rejected.length ? ` (${analysis.rejected.length} refused)` : '';
+    io.out(`${result.written ? 'Exported' : 'Up to date:'} ${countOf(analysis.servers.length, 'server')} to ${shown}${refusedCount}.`);
+  }
+  return analysis.usable ? 0 : 1;
+}
+
+function printHuman(analysis: Analysis, folder: string, io: CliIo, settingProblems: readonly Problem[] = []) {
+  if (analysis.servers.length) {
+    // The file column only when a server comes from a file other than .vscode/mcp.json.
+    const from = analysis.servers.some((s) => s.source) ? (s: DeclaredServer) => [shownPath(folder, s.source ?? analysis.sourcePath)] : () => [];
+    const rows = [['SERVER', 'DSH NAME', 'TRANSPORT', ...(analysis.servers.some((s) => s.source) ? ['FROM'] : []), 'PIN'],
+      ...analysis.servers.map((s) => [s.name, s.serverName, s.transport, ...from(s), `${s.pin.slice(0, 19)}…`])];
+    io.out(table(rows));
+  }
+  if (analysis.rejected.length) {
+    io.out('\nRefused:');
+    io.out(table(analysis.rejected.map((r) => [`  ${r.name}`, r.codes.join(', ')])));
+  }
+  const problems = [...analysis.problems, ...settingProblems];
+  if (problems.length) {
+    io.out('\nProblems:');
+    for (const p of problems) {
+      const where = `${shownPath(folder, p.file)}:${p.range.start.line + 1}:${p.range.start.character + 1}`;
+      io.out(`  ${visibleLine(`${where} ${p.severity} ${p.code}: ${p.message}`)}`);
+    }
+  }
+}

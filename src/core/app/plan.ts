@@ -1,0 +1,402 @@
+/**
+ * The session plan: what a DSH session in a folder gets from DSH Bridge, and what it does not,
+ * with a reason code, its arguments and the fix for each item. The DSH plugin mounts from it;
+ * `dsh-bridge verify`, `dsh-bridge doctor` and the editor show it; nothing else decides.
+ *
+ * For a session folder (a DSH session's cwd, or the folder an editor or the CLI works in) it finds
+ * the declaration as the plugin does (the nearest `.dsh/declaration.json` up to the project root,
+ * never above the home), verifies it, and reads the host store (trust mode, approvals, input
+ * values, skill-root trust, probed tool pins) and the environment (`${env:}`). Per cargo:
+ *
+ * - MCP servers: `starts` (trust mode `pinned` and the pin approved), `asks` (DSH asks inside the
+ *   turn: mode `ask`, or `pinned` without an approval of this pin) or `withheld` (the machine's DSH
+ *   policy, read at every plan, decides first on the launch as it would start); and per server
+ *   its tools: the choice and pins of the declaration, the last probe the host store recorded,
+ *   each known tool `offered`, `left-out`, `unpinned` or `withheld`.
+ * - Language servers: one outcome for the `lsp` section (one row, one pin), by the same rules.
+ * - Skill roots: each root's trust, the skills withheld and what is offered instead.
+ *
+ * What stays with the plugin is what happens in a session: a user's answer, a failed start and
+ * its backoff, a start in flight, a tool already provided by a parent session or a profile row.
+ * Never throws.
+ */
+import * as path from 'node:path';
+import { DECLARATION_PATH, type Declaration, type DeclaredServer, type VerifyResult } from '../declaration/declarationModel';
+import type { TemplateLookup } from '../declaration/template';
+import { toolAllowed, type ToolChoice } from '../declaration/toolsModel';
+import { LSP_APPROVAL_NAME, toLspStdioConfig } from '../lsp/lspRow';
+import { publicToolName } from '../mcp/toolNames';
+import type { ProbedServerRecord } from '../node/hostStore';
+import type { Analysis } from '../mcp/analyze';
+import type { SettingsView, TrustMode } from '../settings/folderSettings';
+import type { DshPolicyOrigin } from '../policy/dshPolicy';
+import type { SkillGateResult } from '../skills/skillGate';
+import { declarationReasonCode, planFix, reason, type PlanReason } from './planReasons';
+import type { Ports } from './ports';
+import { defaultSkillRoots, gateSessionSkills, type SessionSkillRoots } from './sessionSkills';
+import { verifyFolder, type VerifySettings } from './verify';
+import { dshPolicyOf, policyBlockOf } from './policyWithheld';
+
+export type PlanOutcome = 'starts' | 'asks' | 'withheld';
+export type ToolState = 'offered' | 'left-out' | 'unpinned' | 'withheld';
+
+export interface ToolPlan {
+  /** The server's raw tool name. */
+  name: string;
+  /** The name DSH gives it (`mcp__<serverName>__<name>`). */
+  publicName: string;
+  state: ToolState;
+  reason: PlanReason;
+}
+
+export interface ServerToolsPlan {
+  /** The declaration's `dsh.tools` choice for the server (absent: every tool). */
+  choice?: ToolChoice;
+  /** The declaration pins the server's tools (from a probe at the export). */
+  pinned: boolean;
+  /** The last probe the host store recorded: when, how many tools, and whether it ran the declared launch pin. */
+  probe?: { probedAt: string; tools: number; current: boolean };
+  /** Every tool known by name (pins, choice, the recorded probe), sorted. */
+  tools: ToolPlan[];
+  /** What happens to a tool the server lists at run time that is not named above. */
+  unlisted: { state: ToolState; reason: PlanReason };
+}
+
+export interface ServerPlan {
+  /** The name in the source file. */
+  name: string;
+  serverName: string;
+  transport?: DeclaredServer['transport'];
+  pin?: string;
+  /** The file that defines it, when it is not `.vscode/mcp.json`. */
+  source?: string;
+  outcome: PlanOutcome;
+  /** The first reason that decides the outcome (with its fix). */
+  reason: PlanReason;
+  tools?: ServerToolsPlan;
+}
+
+export interface LanguageServersPlan {
+  pin: string;
+  servers: Array<{ id: string; extensions: string[] }>;
+  outcome: PlanOutcome;
+  reason: PlanReason;
+}
+
+export interface SkillRootPlan {
+  path: string;
+  kind: string;
+  trust: 'trusted' | 'untrusted' | 'changed' | 'not-gated';
+  pin: string | null;
+  recordedPin: string | null;
+  skills: string[];
+  reason: PlanReason;
+}
+
+export interface SkillsPlan {
+  roots: SkillRootPlan[];
+  /** Names withheld from the session, with the root that would have won and what is offered instead. */
+  withheld: Array<{ name: string; root: string; offeredFrom: string | null }>;
+  /** Set when the roots could not be checked (every project and custom skill is withheld). */
+  error?: PlanReason;
+}
+
+export interface DeclarationPlan {
+  /** `verified`: it mounts (reasons only the editor sees aside); `refused`: it exists and does not verify; `missing`: none was found. */
+  state: 'verified' | 'refused' | 'missing';
+  /** The folder that holds it (the export's folder), when one was found. */
+  folder?: string;
+  /** Absolute path of the declaration, when one was found. */
+  path?: string;
+  /** Every folder looked in, nearest first. */
+  looked: string[];
+  /** The verify reasons, worded for people (code and message), in the order verify found them. */
+  reasons: VerifyResult['reasons'];
+  digest?: string;
+  exportSeq?: number;
+}
+
+/** One DSH policy file in force (docs/policy.md): `refused` says why it cannot be used (then every server is withheld). */
+export interface PolicyFilePlan {
+  file: string;
+  origin: DshPolicyOrigin;
+  refused?: string;
+}
+
+export interface SessionPlan {
+  /** The session folder asked about. */
+  cwd: string;
+  trustMode: TrustMode;
+  declaration: DeclarationPlan;
+  /** The machine's DSH policy files (absent: none). */
+  policy?: PolicyFilePlan[];
+  /** Why nothing of the declaration mounts (declaration refused or missing, trust mode `deny`, the store unreadable); empty when it mounts. */
+  blocked: PlanReason[];
+  /** What holds without stopping the mount (reasons only the editor sees, an unreadable folder record). */
+  notes: PlanReason[];
+  servers: ServerPlan[];
+  /** The declaration's language servers (absent: none configured). */
+  languageServers?: LanguageServersPlan;
+  /** Absent when the request left skills out (`skills: false`). */
+  skills?: SkillsPlan;
+}
+
+/** The plan with what a face needs besides it: the verified declaration and the skill gate's full result. */
+export interface PlannedSession {
+  plan: SessionPlan;
+  /** The verify result of the declaration found (absent: none found). */
+  verified?: VerifyResult;
+  /** The declaration whose servers the plan lists (also a refused one that parses). */
+  declaration?: Declaration;
+  /** The skill gate's result, with the candidates the plugin serves (absent with `skills: false` or on error). */
+  skillGate?: SkillGateResult;
+  /**
+   * The values the plan rendered each row with: the input values stored for the declaration's
+   * folder and the environment. Never part of {@link SessionPlan} (it goes out as JSON); the plugin
+   * starts its servers with these.
+   */
+  values: TemplateLookup;
+}
+
+export interface PlanRequest {
+  /** The session folder: a DSH session's cwd, or the folder the editor or the CLI works in. */
+  cwd: string;
+  /** The folder's settings as the editor sees them (`chat.mcp.access`, the MCP server policy); reasons found only through them do not stop DSH. */
+  settings?: SettingsView;
+  /** With `settings`: the policy settings beyond their effective values, and VS Code's policy file (see verifyFolder). */
+  verifySettings?: Omit<VerifySettings, 'settings'>;
+  /** Skill roots as DSH reads them (the plugin: its filesystem rows); default: DSH's defaults and the declaration's custom roots. */
+  skillRoots?: SessionSkillRoots;
+  /** false: leave skills out (the plugin's mount step; its skill gate runs the same function apart). */
+  skills?: boolean;
+  /**
+   * false: leave each server's `tools` out (the plugin's mount step: its tool gate judges the live
+   * tools of a session; the last probe's record need not be read at every step).
+   */
+  tools?: boolean;
+}
+
+type PlanPorts = Pick<Ports, 'dshHome' | 'store' | 'files' | 'env' | 'home' | 'cwd' | 'mcp' | 'policy'>;
+
+/** The session plan (see the module comment). Never throws. */
+export async function planSession(ports: PlanPorts, request: PlanRequest): Promise<PlannedSession> {
+  const cwd = path.resolve(request.cwd);
+  try {
+    return await plan(ports, { ...request, cwd });
+  } catch (error) {
+    const failed = reason('plan-failed', { error: errorText(error) });
+    return { plan: { cwd, trustMode: 'deny', declaration: { state: 'missing', looked: [], reasons: [] }, blocked: [failed], notes: [], servers: [] }, values: { input: () => undefined, env: () => undefined } };
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): Promise<PlannedSession> {
+  const { cwd } = request;
+  const blocked: PlanReason[] = [];
+  const notes: PlanReason[] = [];
+
+  // DSH is often started in a subfolder: the nearest declaration up to the project root applies.
+  const lookup = await ports.files.findDeclarationFolder(cwd, ports.home);
+  const verified = lookup.folder !== undefined ? await verifyFolder(ports, lookup.folder, { ...request.verifySettings, settings: request.settings }) : undefined;
+  const declaration = verified?.declaration;
+  // A reason only the editor's settings show does not stop DSH, which cannot see them.
+  const forDsh = verified?.reasons.filter((r) => !r.editorOnly) ?? [];
+  const mounts = verified !== undefined && declaration !== undefined && forDsh.length === 0;
+  // Where the declaration's servers start and their values are stored (the plugin's `folder`).
+  const folder = mounts ? declaration.folder : lookup.folder ?? cwd;
+  const declarationPath = lookup.folder !== undefined ? path.join(lookup.folder, DECLARATION_PATH) : undefined;
+  const exportFix = planFix('export', { workspace: folder });
+
+  if (!verified) blocked.push(reason('no-declaration', { looked: lookup.looked.join(', ') }, exportFix));
+  for (const r of forDsh) {
+    blocked.push(r.code === 'missing' ? reason('no-declaration', { looked: lookup.looked.join(', ') }, exportFix)
+      : reason(declarationReasonCode(r.code), { path: declarationPath ?? '', message: r.message }, exportFix));
+  }
+  for (const r of verified?.reasons.filter((x) => x.editorOnly) ?? []) {
+    notes.push(reason('declaration-stale-in-editor', { path: declarationPath ?? '', message: r.message }, exportFix));
+  }
+
+  let trustMode: TrustMode;
+  try {
+    trustMode = await ports.store.trustMode();
+  } catch (error) {
+    trustMode = 'deny';
+    blocked.push(reason('store-unreadable', { error: errorText(error) }));
+  }
+  if (trustMode === 'deny' && !blocked.some((r) => r.code === 'store-unreadable')) blocked.push(reason('trust-deny', {}, planFix('trust-pinned', {})));
+
+  let inputs: ReadonlyMap<string, string> = new Map();
+  let approvals: ReadonlyArray<{ serverName: string; pin: string }> = [];
+  let probes: Readonly<Record<string, ProbedServerRecord>> = {};
+  if (declaration) {
+    try {
+      const record = await ports.store.readFolder(folder);
+      inputs = record.inputs;
+      approvals = record.approvals;
+    } catch (error) {
+      notes.push(reason('folder-record-unreadable', { folder, error: errorText(error) }));
+    }
+    if (request.tools !== false) probes = await ports.store.probedServers(folder).catch(() => ({}));
+  }
+
+  const lookupValues: TemplateLookup = {
+    input: (id) => inputs.get(id),
+    env: (name) => (Object.hasOwn(ports.env, name) ? ports.env[name] : undefined),
+  };
+  const approvedKeys = new Set(approvals.map((a) => `${a.serverName} ${a.pin}`));
+  const approved = (serverName: string, pin: string) => approvedKeys.has(`${serverName} ${pin}`);
+  const consent = (name: string, serverName: string, pin: string, approveName: string): Pick<ServerPlan, 'outcome' | 'reason'> => {
+    if (trustMode === 'pinned' && approved(serverName, pin)) return { outcome: 'starts', reason: reason('approved') };
+    if (trustMode === 'pinned') return { outcome: 'asks', reason: reason('pin-not-approved', { name }, planFix('approve', { name: approveName, workspace: folder })) };
+    return { outcome: 'asks', reason: reason('ask-mode', { name }, planFix('trust-pinned', { name: approveName, workspace: folder })) };
+  };
+  const missingValue = (missing: { kind: 'input' | 'env'; name: string }): PlanReason => (missing.kind === 'input'
+    ? reason('input-missing', { id: missing.name, folder }, planFix('inputs-set', { id: missing.name, workspace: folder }))
+    : reason('env-missing', { name: missing.name }, planFix('set-env', { name: missing.name })));
+
+  // The machine's own policy, read at every plan: a file installed or changed applies at once.
+  const policy = await dshPolicyOf(ports);
+  const policyBlock = (server: DeclaredServer): PlanReason | undefined => {
+    const block = policyBlockOf(policy, server, lookupValues);
+    return block && reason(`dsh-${block.code}`, { file: block.file, origin: block.origin, rule: block.rule }, planFix('policy', { workspace: folder }));
+  };
+
+  const declared = declaration?.servers ?? [];
+  // Values first: a server that cannot start is refused without asking the user. The rows are
+  // rendered as the plugin starts them (the envFile read, the cwd resolved now), all at once.
+  const realFolder = Promise.resolve(mounts && !blocked.length ? ports.files.realpath(folder) : folder);
+  realFolder.catch(() => undefined);
+  const rows = mounts && !blocked.length ? await Promise.all(declared.map((server) => ports.mcp.buildRow(server, folder, lookupValues, { realFolder }))) : [];
+  const servers: ServerPlan[] = declared.map((server, i) => {
+    const entry: ServerPlan = {
+      name: server.name, serverName: server.serverName, transport: server.transport, pin: server.pin,
+      ...(server.source ? { source: server.source } : {}),
+      outcome: 'withheld', reason: blocked[0],
+      ...(request.tools !== false ? { tools: toolsPlan(server, Object.hasOwn(probes, server.serverName) ? probes[server.serverName] : undefined, folder) } : {}),
+    };
+    const row = rows[i];
+    if (!row) return entry;
+    // The machine's policy first: no setup step can change it. On the launch as it would start.
+    const withheld = policyBlock(server);
+    if (withheld) return { ...entry, reason: withheld };
+    if (!row.ok) return { ...entry, reason: row.missing ? missingValue(row.missing) : reason('row-refused', { reason: row.reason }, planFix('check', { workspace: folder })) };
+    return { ...entry, ...consent(server.name, server.serverName, server.pin, server.name) };
+  });
+  for (const rejected of declaration?.rejected ?? []) {
+    servers.push({ name: rejected.name, serverName: rejected.name, outcome: 'withheld', reason: reason('refused-at-export', { codes: rejected.codes.join(', ') }, planFix('check', { workspace: folder })) });
+  }
+
+  // The language servers ride in one row with one pin: one outcome, approved as `lsp`.
+  let languageServers: LanguageServersPlan | undefined;
+  const lsp = declaration?.lsp;
+  if (lsp && (!lsp.registersAll || Object.keys(lsp.servers).length > 0)) {
+    languageServers = {
+      pin: lsp.pin,
+      servers: Object.entries(lsp.servers).map(([id, s]) => ({ id, extensions: Object.keys(s.extensionToLanguage) })),
+      outcome: 'withheld',
+      reason: blocked[0],
+    };
+    if (mounts && !blocked.length) {
+      const row = lsp.registersAll ? toLspStdioConfig(lsp, lookupValues) : undefined;
+      if (!lsp.registersAll) languageServers.reason = reason('lsp-invalid-entry', {}, planFix('check', { workspace: folder }));
+      else if (row && !row.ok) languageServers.reason = row.missing ? missingValue(row.missing) : reason('row-refused', { reason: row.reason }, planFix('check', { workspace: folder }));
+      else Object.assign(languageServers, consent('lsp', LSP_APPROVAL_NAME, lsp.pin, 'lsp'));
+    }
+  }
+
+  let skills: SkillsPlan | undefined;
+  let skillGate: SkillGateResult | undefined;
+  if (request.skills !== false) {
+    const customRoots = (declaration?.skills?.roots ?? []).filter((r) => r.kind === 'custom').map((r) => r.path);
+    try {
+      skillGate = await gateSessionSkills(ports, { cwd, roots: request.skillRoots ?? defaultSkillRoots(ports, customRoots) });
+      skills = skillsPlan(skillGate, cwd);
+    } catch (error) {
+      skills = { roots: [], withheld: [], error: reason('skills-unreadable', { error: errorText(error) }) };
+    }
+  }
+
+  const declarationPlan: DeclarationPlan = {
+    state: mounts ? 'verified' : verified && verified.reasons[0]?.code !== 'missing' ? 'refused' : 'missing',
+    looked: lookup.looked,
+    reasons: verified?.reasons ?? [],
+    ...(lookup.folder !== undefined ? { folder: lookup.folder, path: declarationPath } : {}),
+    ...(declaration ? { digest: declaration.digest, ...(declaration.exportSeq !== undefined ? { exportSeq: declaration.exportSeq } : {}) } : {}),
+  };
+  return {
+    plan: {
+      cwd, trustMode, declaration: declarationPlan,
+      ...(policy.layers.length ? { policy: policy.layers.map((l) => ({ file: l.file, origin: l.origin, ...(l.refused ? { refused: l.refused } : {}) })) } : {}),
+      blocked, notes, servers,
+      ...(languageServers ? { languageServers } : {}),
+      ...(skills ? { skills } : {}),
+    },
+    ...(verified ? { verified } : {}),
+    ...(declaration ? { declaration } : {}),
+    ...(skillGate ? { skillGate } : {}),
+    values: lookupValues,
+  };
+}
+
+/**
+ * The servers of a folder's MCP files when nothing was exported (`analysis` of `workspace`, the
+ * folder an export would write): each withheld, `not-exported` (or `refused-at-export`, which the
+ * export would refuse). Doctor lists them, so a face can say what is missing; the plugin, which has
+ * nothing to mount, never reads the sources.
+ */
+export function unexportedServers(analysis: Pick<Analysis, 'servers' | 'rejected'>, workspace: string): ServerPlan[] {
+  return [
+    ...analysis.servers.map((server): ServerPlan => ({
+      name: server.name, serverName: server.serverName, transport: server.transport, ...(server.source ? { source: server.source } : {}),
+      outcome: 'withheld', reason: reason('not-exported', {}, planFix('export', { workspace })),
+    })),
+    ...analysis.rejected.map((rejected): ServerPlan => ({
+      name: rejected.name, serverName: rejected.name, outcome: 'withheld', reason: reason('refused-at-export', { codes: rejected.codes.join(', ') }, planFix('check', { workspace })),
+    })),
+  ];
+}
+
+/**
+ * One server's tools: the choice and pins the declaration signs, what the host store's last probe
+ * recorded, and what the plugin's tool gate does with each known tool (the gate judges the live
+ * definitions in the session; a definition that changed since its pin is withheld there).
+ */
+function toolsPlan(server: DeclaredServer, probe: ProbedServerRecord | undefined, folder: string): ServerToolsPlan {
+  const { choice, pins } = server.tools ?? {};
+  const names = new Set<string>([...Object.keys(pins ?? {}), ...(choice?.only ?? []), ...(choice?.exclude ?? []), ...(probe?.tools.map((t) => t.name) ?? [])]);
+  const probeFix = planFix('probe', { name: server.name, workspace: folder });
+  const exportFix = planFix('export', { workspace: folder });
+  const stateOf = (name: string | undefined): { state: ToolState; reason: PlanReason } => {
+    // A tool the declaration does not know by name is outside an allow-list, and in no exclude list.
+    const allowed = !choice || (name === undefined ? choice.only === undefined : toolAllowed(choice, name));
+    if (!allowed) return { state: 'left-out', reason: reason('tool-left-out') };
+    if (!pins) return { state: 'unpinned', reason: reason('tool-unpinned', {}, probeFix) };
+    if (name !== undefined && Object.hasOwn(pins, name)) return { state: 'offered', reason: reason('tool-pinned') };
+    return { state: 'withheld', reason: reason('tool-not-pinned', {}, probe ? exportFix : probeFix) };
+  };
+  const tools = [...names].sort().map((name) => ({ name, publicName: publicToolName(server.serverName, name), ...stateOf(name) }));
+  return {
+    ...(choice ? { choice } : {}),
+    pinned: pins !== undefined,
+    ...(probe ? { probe: { probedAt: probe.probedAt, tools: probe.tools.length, current: probe.pin === server.pin } } : {}),
+    tools,
+    unlisted: stateOf(undefined),
+  };
+}
+
+function skillsPlan(gate: SkillGateResult, cwd: string): SkillsPlan {
+  return {
+    roots: gate.roots.map((r) => {
+      const fix = planFix('skills-trust', { root: r.path, workspace: cwd });
+      const why = r.gate === 'not-gated' ? reason('root-not-gated')
+        : r.gate === 'trusted' ? reason('root-trusted')
+          : r.tooLarge ? reason('root-too-large')
+            : r.gate === 'changed' ? reason('root-changed', {}, fix) : reason('root-untrusted', {}, fix);
+      return { path: r.path, kind: r.kind, trust: r.gate, pin: r.pin ?? null, recordedPin: r.recordedPin ?? null, skills: r.skills, reason: why };
+    }),
+    withheld: gate.shadows.map((s) => ({ name: s.name, root: s.withheldRoot, offeredFrom: s.fallback?.root.path ?? null })),
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * The session plan's reason codes and fixes, as data: a code with its arguments, and a fix with
+ * its code, arguments and the exact `dsh-bridge` command line (never translated). Faces word a
+ * reason with {@link PLAN_MESSAGES} (English templates, the editor's l10n keys) and show the
+ * command as it is. docs/session-plan.md has the table of every code, its meaning and its fix.
+ */
+import type { VerifyCode } from '../declaration/declarationModel';
+
+export const PLAN_MESSAGES = {
+  // The declaration as a whole (every cargo of it).
+  'no-declaration': 'No declaration (.dsh/declaration.json) in {looked}: nothing from DSH Bridge is mounted.',
+  'declaration-unreadable': 'The declaration {path} cannot be used: {message}.',
+  'declaration-unsigned': 'The declaration {path} is refused: {message}.',
+  'declaration-bad-signature': 'The declaration {path} is refused: {message}.',
+  'declaration-tampered': 'The declaration {path} is refused: {message}.',
+  'declaration-wrong-folder': 'The declaration {path} is refused: {message}.',
+  'declaration-stale': 'The declaration {path} is stale: {message}.',
+  'declaration-rollback': 'The declaration {path} is refused: {message}.',
+  'declaration-stale-in-editor': 'The declaration {path} is stale for VS Code only: {message}. DSH, which cannot see VS Code\'s settings, still mounts it.',
+  'store-unreadable': 'The bridge settings in the DSH home cannot be read ({error}): nothing is mounted.',
+  'folder-record-unreadable': 'The stored input values and approvals of {folder} cannot be read ({error}): servers that need them do not start.',
+  'trust-deny': 'The trust mode is "deny" on this machine: nothing is mounted.',
+  'plan-failed': 'What a session gets could not be worked out ({error}): nothing is mounted.',
+  // One MCP server, or the language servers (one row, one pin).
+  'not-exported': 'Not exported yet (no declaration).',
+  'refused-at-export': 'Refused at export ({codes}).',
+  'input-missing': 'Input "{id}" has no value stored for {folder}.',
+  'env-missing': 'The environment variable {name} is not set where DSH runs.',
+  'row-refused': '{reason}.',
+  'dsh-policy-denied': 'Withheld by the DSH policy {file}: its rule {rule} denies it.',
+  'dsh-policy-not-allowed': 'Withheld by the DSH policy {file}: it is not in its allowlist ({rule}).',
+  'dsh-policy-unreadable': 'Withheld: the DSH policy {file} cannot be used ({rule}), so every server is withheld.',
+  'lsp-invalid-entry': 'An entry of dsh.lsp.servers is invalid, and DSH then registers none of the language servers.',
+  'approved': 'Its pin is approved: it starts without asking.',
+  'pin-not-approved': 'Trust mode "pinned" and its pin is not approved: DSH asks before it starts.',
+  'ask-mode': 'Trust mode "ask": DSH asks before it starts.',
+  // One tool of a server.
+  'tool-pinned': 'Offered while its definition is the one pinned at the export.',
+  'tool-unpinned': 'Offered as the server lists it: the server was never probed, so its tools are not pinned.',
+  'tool-left-out': 'Left out by dsh.tools.',
+  'tool-not-pinned': 'Withheld: it is not among the tools pinned at the export (in trust mode "ask", DSH asks).',
+  // One skill root.
+  'root-trusted': 'Trusted at its current content: its skills reach the session.',
+  'root-untrusted': 'Not trusted on this machine: its skills are withheld.',
+  'root-changed': 'Changed since it was trusted: its skills are withheld.',
+  'root-too-large': 'Too large to pin, so it cannot be trusted: its skills are withheld.',
+  'root-not-gated': 'Your own root: not gated.',
+  'skills-unreadable': 'The skill roots cannot be checked ({error}): every project and custom skill is withheld.',
+} as const;
+export type PlanReasonCode = keyof typeof PLAN_MESSAGES;
+
+export type PlanArgs = Record<string, string | number>;
+
+/**
+ * - `export`, `check`: run in the declaration's folder (or the session folder when none was found);
+ * - `trust-pinned`: the machine's trust mode; `approve`: one server's (or `lsp`) pin, in `pinned` mode;
+ * - `inputs-set`: one input value for the folder; `set-env`: a variable in DSH's environment;
+ * - `probe`: probe the server and export again (its tools get pins);
+ * - `skills-trust`: review and trust a skill root;
+ * - `policy`: show the MCP server policy in force and what it blocks (only its owner can change it).
+ */
+export type PlanFixCode = 'export' | 'check' | 'trust-pinned' | 'approve' | 'inputs-set' | 'set-env' | 'probe' | 'skills-trust' | 'policy';
+
+export interface PlanFix {
+  code: PlanFixCode;
+  args: Record<string, string>;
+  /** The command line that fixes it (POSIX shell quoting). */
+  command: string;
+}
+
+export interface PlanReason {
+  code: PlanReasonCode;
+  args: PlanArgs;
+  fix?: PlanFix;
+}
+
+/** One argument for a POSIX shell: as it is when it is plain, else in single quotes. */
+function shellArg(arg: string): string {
+  return arg !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A fix as data, with its command line. `workspace` is the folder `--workspace` names. */
+export function planFix(code: PlanFixCode, args: Record<string, string>): PlanFix {
+  const ws = `--workspace ${shellArg(args.workspace ?? '.')}`;
+  const command = {
+    export: () => `dsh-bridge export ${ws}`,
+    check: () => `dsh-bridge check ${ws}`,
+    'trust-pinned': () => (args.name !== undefined ? `dsh-bridge trust pinned && dsh-bridge approve ${shellArg(args.name)} ${ws}` : 'dsh-bridge trust pinned'),
+    approve: () => `dsh-bridge approve ${shellArg(args.name ?? '')} ${ws}`,
+    'inputs-set': () => `dsh-bridge inputs set ${shellArg(args.id ?? '')} ${ws}`,
+    'set-env': () => `export ${args.name ?? 'NAME'}=...`,
+    probe: () => `dsh-bridge probe ${shellArg(args.name ?? '')} ${ws} && dsh-bridge export ${ws}`,
+    'skills-trust': () => `dsh-bridge skills trust ${shellArg(args.root ?? '')} ${ws}`,
+    policy: () => `dsh-bridge policy ${ws}`,
+  }[code]();
+  return { code, args, command };
+}
+
+export function reason(code: PlanReasonCode, args: PlanArgs = {}, fix?: PlanFix): PlanReason {
+  return fix ? { code, args, fix } : { code, args };
+}
+
+/** The reason code of a verify code (`missing` is {@link PLAN_MESSAGES no-declaration}). */
+export function declarationReasonCode(code: Exclude<VerifyCode, 'missing'>): PlanReasonCode {
+  return `declaration-${code}`;
+}
+
+/** English words of a reason, through `word` (the editor passes its l10n). */
+export function planMessage(r: Pick<PlanReason, 'code' | 'args'>, word: (template: string, args: PlanArgs) => string): string {
+  return word(PLAN_MESSAGES[r.code], r.args);
+}

@@ -1,0 +1,90 @@
+/**
+ * The ports of the use cases: everything a use case reads or writes outside its arguments comes
+ * in through one {@link Ports} object (the host store, file access, the environment, the user's
+ * home, the clock, the DSH install, MCP server I/O, the policy files). Each face builds it once
+ * (`nodePorts()` in core/node/ports.ts) and hands it to every use case it calls; a test builds
+ * its own around a temp DSH home. The use cases import the Node adapters as types only (a lint
+ * rule), so no I/O of theirs goes around a port.
+ */
+import type { DeclarationDir, declarationSchemaText } from '../node/declarationDir';
+import type { DeclarationLookup } from '../node/declarationLookup';
+import type { DshInstallFacts } from '../node/dshSide';
+import type { EnvFileResult } from '../node/envFile';
+import type { HostStore } from '../node/hostStore';
+import type { McpRow, RowOptions, RowResult } from '../node/mcpRow';
+import type { RowProbe, RowProbeOptions } from '../node/probe/probeClient';
+import type { ReadResult } from '../node/reader';
+import type { VscodePolicyFile } from '../node/policyFiles';
+import type { DshPolicy } from '../policy/dshPolicy';
+import type { DeclaredServer } from '../declaration/declarationModel';
+import type { TemplateLookup } from '../declaration/template';
+import type { CommandResolver } from '../lsp/lsp';
+import type { SkillFs } from '../skills/skills';
+
+/** The host store (`<dshHome>/bridge/`) as the use cases use it. */
+export type HostStorePort = Pick<HostStore,
+  | 'dshHome' | 'signingKey' | 'readSigningKey' | 'trustMode' | 'readFolder' | 'setInput' | 'approve' | 'recordExport'
+  | 'exportSeq' | 'revokeApprovalsExcept' | 'probedServers' | 'recordProbes' | 'skillTrust' | 'acceptedDefinitions' | 'acceptTool' | 'acceptSkill'>;
+
+/** Reading and writing files: always through the confined, size-capped readers and the `.dsh` writer. */
+export interface FilePort {
+  /** A file of a workspace folder: a regular file whose real path stays inside the folder, at most `maxBytes`. */
+  readWorkspaceFile(folder: string, relativePath: string, maxBytes?: number): Promise<ReadResult>;
+  /** A regular file anywhere (the `.code-workspace` file), at most `maxBytes`. */
+  readRegularFile(file: string, maxBytes: number): Promise<ReadResult>;
+  /** The names under `<folder>/.devcontainer` that hold a `devcontainer.json`. */
+  devcontainerSubfolders(folder: string): Promise<string[]>;
+  /** The real path, or the path resolved when it does not exist. */
+  realpath(file: string): Promise<string>;
+  /** An envFile as the export pins it and DSH reads it. */
+  loadEnvFile(file: string, folder: string): Promise<EnvFileResult>;
+  /** The nearest folder at or above `cwd` holding `.dsh/declaration.json` (up to the project root, never above `home`). */
+  findDeclarationFolder(cwd: string, home: string): Promise<DeclarationLookup>;
+  /** `<folder>/.dsh`, created if needed and held open for confined writes. */
+  openDeclarationDir(folder: string): Promise<DeclarationDir>;
+  /** The declaration's JSON schema text as shipped (undefined when it cannot be read). */
+  declarationSchemaText: typeof declarationSchemaText;
+  /** Skill discovery and hashing. */
+  readonly skills: SkillFs;
+}
+
+/** The MCP server policy files of this machine (never a workspace's). */
+export interface PolicyPort {
+  /** Where VS Code reads its policy file (Linux), when a face names none. */
+  readonly vscodePolicyFile: string;
+  /** VS Code's policy file: its MCP policies and the digest of its bytes. */
+  readVscodePolicyFile(file: string): Promise<VscodePolicyFile>;
+  /** The DSH side's policy in force (the administrator's files, then the user's in the DSH home). */
+  readDshPolicy(): Promise<DshPolicy>;
+}
+
+/** The DSH install on this machine (the doctor's facts). */
+export interface DshInstallPort {
+  inspect(profile: string, bundleMatches?: (installedDir: string) => boolean): DshInstallFacts;
+}
+
+/** Starting an MCP server as DSH would: its row (envFile read, cwd resolved now) and one probe of it. */
+export interface McpPort {
+  buildRow(server: DeclaredServer, folder: string, lookup: TemplateLookup, options?: RowOptions): Promise<RowResult>;
+  probeRow(row: McpRow, options: RowProbeOptions): Promise<RowProbe>;
+}
+
+export interface Ports {
+  /** The DSH home whose `bridge/` store {@link store} is. */
+  readonly dshHome: string;
+  readonly store: HostStorePort;
+  readonly files: FilePort;
+  /** The environment of the process the use case speaks for (DSH's own in the plugin): `${env:}` values, PATH. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The user's home folder: a session's declaration is never looked for above it. */
+  readonly home: string;
+  /** The working directory relative paths of the environment resolve against (`$DSH_AGENTS_HOME`). */
+  readonly cwd: string;
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** PATH lookup of a language server's command. */
+  readonly resolveCommand: CommandResolver;
+  readonly dshInstall: DshInstallPort;
+  readonly mcp: McpPort;
+  readonly policy: PolicyPort;
+}

@@ -1,0 +1,185 @@
+/**
+ * Verify: whether a folder's `.dsh/declaration.json` may be mounted. Readable and well-formed,
+ * signed with this user's key, every pin and the digest intact, made for this folder, not older
+ * than the folder's last export, and made from the current sources and envFiles.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import * as path from 'node:path';
+import { canonicalHash, sha256Hex } from '../json/canonicalJson';
+import { DECLARATION_PATH, DeclarationSchema, type Declaration, type VerifyCode, type VerifyResult } from '../declaration/declarationModel';
+import { signDigest } from '../declaration/declaration';
+import { lspSectionPinMatches } from '../lsp/lspSection';
+import { findDuplicateKeys, parseJsonc } from '../json/jsonTree';
+import { declarationReadDotMcp, DOT_MCP_SOURCE, dotMcpDiscoveryOn, effectiveMcpAccess, MCP_ACCESS_SETTING } from '../mcp/sources';
+import type { AnalyzeOptions } from '../mcp/analyze';
+import type { SettingsView } from '../settings/folderSettings';
+import { editorPolicyDigest, POLICY_SETTING, readEditorPolicy } from '../policy/editorPolicy';
+import { changedSources, policyView } from './folderSources';
+import type { Ports } from './ports';
+
+const MAX_DECLARATION_BYTES = 8 * 1024 * 1024;
+
+type Reason = VerifyResult['reasons'][number];
+
+/** What the text alone says: the declaration, or why it is no declaration at all; and the pins and digest that do not match. */
+type Parsed = { declaration: Declaration; intact: Reason[] } | { refused: Reason };
+
+/**
+ * The last texts parsed, by the SHA-256 of their bytes: the plan verifies the session's
+ * declaration at every model step, and its text rarely changes. Only what follows from the bytes
+ * alone is kept (parse, schema, pins, digest); the signature, the folder, the export count and
+ * the sources are checked every time. The declaration is frozen: callers share it.
+ */
+const parsedTexts = new Map<string, Parsed>();
+const MAX_PARSED_TEXTS = 8;
+
+function parseDeclaration(bytes: Uint8Array): Parsed {
+  const key = sha256Hex(bytes);
+  const kept = parsedTexts.get(key);
+  if (kept) return kept;
+  const parsed = parseText(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  if (parsedTexts.size >= MAX_PARSED_TEXTS) parsedTexts.delete(parsedTexts.keys().next().value!);
+  parsedTexts.set(key, parsed);
+  return parsed;
+}
+
+function parseText(text: string): Parsed {
+  const refused = (message: string): Parsed => ({ refused: { code: 'tampered', message } });
+  const { root, errors, tooDeep } = parseJsonc(text);
+  if (tooDeep) return refused('the declaration nests deeper than any declaration can');
+  if (errors.length || !root) return refused('the declaration is not valid JSON');
+  if (findDuplicateKeys(root).length) return refused('the declaration has duplicate keys');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return refused('the declaration is not strict JSON');
+  }
+  const shape = DeclarationSchema.safeParse(json);
+  if (!shape.success) return refused('the declaration does not match the schema');
+  const declaration = shape.data;
+  const { digest, signature: _signature, ...body } = declaration;
+  const intact: Reason[] = [];
+  for (const server of declaration.servers) {
+    // `tools` (choice, tool pins) is outside the launch pin; the digest covers it.
+    const { pin, tools: _tools, ...rest } = server;
+    if (canonicalHash(rest) !== pin) intact.push({ code: 'tampered', message: `the pin of server "${server.serverName}" does not match its entry` });
+  }
+  if (declaration.lsp && !lspSectionPinMatches(declaration.lsp)) intact.push({ code: 'tampered', message: 'the pin of the lsp section does not match it' });
+  if (canonicalHash(body) !== digest) intact.push({ code: 'tampered', message: 'the digest does not match the document' });
+  return { declaration: deepFreeze(declaration), intact };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** What a face knows of the folder's settings (the DSH side knows none of them). */
+export interface VerifySettings {
+  /** The folder's effective settings: `chat.mcp.access` and the MCP server policy are checked against the export's. */
+  settings?: SettingsView;
+  /** The policy settings beyond their effective values (see core/policy/editorPolicy). */
+  policySettings?: AnalyzeOptions['policySettings'];
+  /** VS Code's policy file where the face reads it (default: the policy port's). */
+  vscodePolicyFile?: string;
+}
+
+/**
+ * Checks a folder's declaration (see the module comment). `settings`, when the face knows the
+ * folder's settings (the editor, the CLI), also checks that `chat.mcp.access` still chooses the
+ * files the export read and that the MCP server policy is the export's; the DSH side, which
+ * cannot see VS Code's settings, leaves that out. VS Code's policy file is checked for every face.
+ * Never throws.
+ */
+export async function verifyFolder(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folderPath: string, options: VerifySettings = {}): Promise<VerifyResult> {
+  try {
+    return await verify(ports, path.resolve(folderPath), options);
+  } catch (error) {
+    return { ok: false, reasons: [{ code: 'unreadable', message: `the declaration cannot be checked (${error instanceof Error ? error.message : String(error)})` }] };
+  }
+}
+
+async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: string, options: VerifySettings): Promise<VerifyResult> {
+  const { settings } = options;
+  const fail = (reason: Reason): VerifyResult => ({ ok: false, reasons: [reason] });
+  const read = await ports.files.readWorkspaceFile(folder, DECLARATION_PATH, MAX_DECLARATION_BYTES);
+  if (!read.ok) {
+    if (read.failure.kind === 'missing') return fail({ code: 'missing', message: 'no declaration: export first' });
+    return fail({ code: 'unreadable', message: `the declaration cannot be read (${read.failure.kind})` });
+  }
+  const parsed = parseDeclaration(read.bytes);
+  if ('refused' in parsed) return fail(parsed.refused);
+  const { declaration } = parsed;
+  const reasons: Reason[] = [];
+
+  if (!declaration.signature) {
+    reasons.push({ code: 'unsigned', message: 'the declaration carries no signature' });
+  } else {
+    const key = await ports.store.readSigningKey();
+    const expected = key ? signDigest(declaration.digest, key) : undefined;
+    const { signature } = declaration;
+    if (!expected || expected.length !== signature.length || !timingSafeEqual(Buffer.from(expected), Buffer.from(signature))) {
+      reasons.push({ code: 'bad-signature', message: key ? 'the signature was not made with this user\'s key' : 'no signing key on this machine' });
+    }
+  }
+  reasons.push(...parsed.intact);
+  if ((await ports.files.realpath(declaration.folder)) !== (await ports.files.realpath(folder))) {
+    reasons.push({ code: 'wrong-folder', message: 'the declaration was made for another folder' });
+  }
+  for (const server of declaration.servers) {
+    if (server.transport !== 'stdio' || server.envFile === undefined) continue;
+    if (server.envFileSha256 === undefined || typeof server.envFile !== 'string') {
+      reasons.push({ code: 'stale', message: `the envFile of server "${server.serverName}" is not pinned (made by an older export): export again` });
+      continue;
+    }
+    const envFile = await ports.files.loadEnvFile(server.envFile, folder);
+    if (!envFile.ok) reasons.push({ code: 'stale', message: `${envFile.reason} (server "${server.serverName}")` });
+    else if (envFile.sha256 !== server.envFileSha256) reasons.push({ code: 'stale', message: `the envFile of server "${server.serverName}" changed since the export` });
+  }
+  // A declaration older than the folder's last export (restored with an old mcp.json) is refused.
+  // Only a declaration signed with this user's key can be a rollback (any other is refused already).
+  const signedHere = !reasons.some((r) => r.code === 'bad-signature' || r.code === 'unsigned');
+  const lastSeq = signedHere ? await ports.store.exportSeq(declaration.folder).catch(() => undefined) : 0;
+  if (lastSeq === undefined) reasons.push({ code: 'rollback', message: 'the host store record of this folder cannot be read, so the declaration cannot be shown to be the newest' });
+  else if ((declaration.exportSeq ?? 0) < lastSeq) {
+    reasons.push({ code: 'rollback', message: `the declaration is from export ${declaration.exportSeq ?? 0} of this folder; export ${lastSeq} was made since (an old declaration was restored)` });
+  }
+  // The source and every other file VS Code runs servers from: an edit, a removal or a new file is a change.
+  for (const changed of await changedSources(ports, folder, [{ path: declaration.source.path, sha256: declaration.source.sha256 }, ...(declaration.sources ?? [])])) {
+    const how = { changed: 'changed since the export', removed: 'was removed since the export', created: 'was created since the export', unreadable: 'can no longer be read' }[changed.now];
+    reasons.push({ code: 'stale', message: `the source ${changed.path} ${how}` });
+  }
+  if (settings) {
+    const now = effectiveMcpAccess(settings(MCP_ACCESS_SETTING));
+    const readThen = declarationReadDotMcp(declaration);
+    if (dotMcpDiscoveryOn(now) !== readThen) {
+      const was = declaration.mcpAccess ?? (readThen ? 'all' : 'none or registry');
+      reasons.push({ code: 'stale', editorOnly: true, setting: MCP_ACCESS_SETTING, message: `${MCP_ACCESS_SETTING} is "${now}" now ("${was}" at the export): VS Code ${readThen ? 'no longer reads' : 'now reads'} ${DOT_MCP_SOURCE.path}` });
+    }
+    const digestNow = editorPolicyDigest(readEditorPolicy(policyView({ resolveConfig: settings, policySettings: options.policySettings })));
+    if (digestNow !== declaration.policy?.digest) {
+      reasons.push({ code: 'stale', editorOnly: true, setting: 'policy', message: `the editor's MCP server policy (${POLICY_SETTING.allowed}, ${POLICY_SETTING.denied}, ${POLICY_SETTING.managedOnly}) changed since the export` });
+    }
+  }
+  // VS Code's policy file is seen by every face on the machine, the DSH side included.
+  const policyFileChange = await vscodePolicyFileChange(ports, declaration.policy?.file, options.vscodePolicyFile ?? ports.policy.vscodePolicyFile);
+  if (policyFileChange) reasons.push({ code: 'stale', message: policyFileChange });
+  return { ok: reasons.length === 0, reasons, declaration };
+}
+
+/**
+ * Whether VS Code's policy file differs from the one the export read: the pinned file changed or
+ * went away, or (no pin) a file now exists at `defaultPath`. A message, or undefined.
+ */
+async function vscodePolicyFileChange(ports: Pick<Ports, 'policy'>, pinned: { path: string; sha256: string | null } | undefined, defaultPath: string): Promise<string | undefined> {
+  const file = pinned?.path ?? defaultPath;
+  const now = await ports.policy.readVscodePolicyFile(file);
+  const was = pinned?.sha256 ?? null;
+  if (now.sha256 === was) return undefined;
+  if (was === null) return `VS Code's policy file ${file} appeared since the export`;
+  return now.sha256 === null ? `VS Code's policy file ${file} was removed since the export` : `VS Code's policy file ${file} changed since the export`;
+}

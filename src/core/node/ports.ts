@@ -1,0 +1,70 @@
+/**
+ * The real ports of the use cases (their interface: core/app/ports.ts), built once per face:
+ * the CLI per run, the extension per DSH home, the DSH plugin per load. This is the one place a
+ * {@link HostStore} is constructed.
+ */
+import * as os from 'node:os';
+import { DeclarationDir, declarationSchemaText } from './declarationDir';
+import { findDeclarationFolder } from './declarationLookup';
+import { inspectDshInstall } from './dshSide';
+import { loadEnvFile } from './envFile';
+import { devcontainerSubfolders, realpathOrResolved } from './folderFiles';
+import { HostStore, type HostStoreOptions } from './hostStore';
+import { buildRow, type McpRow } from './mcpRow';
+import type { RowProbe, RowProbeOptions } from './probe/probeClient';
+import { createPathResolver } from './commandPath';
+import { readRegularFile, readWorkspaceFile } from './reader';
+import { nodeSkillFs } from './skillFs';
+import { readDshPolicy, readVscodePolicyFile, VSCODE_POLICY_FILE } from './policyFiles';
+
+export interface NodePortsOptions extends HostStoreOptions {
+  dshHome: string;
+  /** Default: this process's environment. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Default: os.homedir(). */
+  home?: string;
+  /** Default: process.cwd(). */
+  cwd?: string;
+  /** How one row is probed (`probeRowOnDemand` from ./probe/probeOnDemand); a face that does not probe leaves it out. */
+  probeRow?: (row: McpRow, options: RowProbeOptions) => Promise<RowProbe>;
+}
+
+export function nodePorts(options: NodePortsOptions) {
+  const env = options.env ?? process.env;
+  return {
+    dshHome: options.dshHome,
+    store: new HostStore(options.dshHome, { log: options.log, onWrite: options.onWrite }),
+    files: {
+      readWorkspaceFile,
+      readRegularFile,
+      devcontainerSubfolders,
+      realpath: realpathOrResolved,
+      loadEnvFile,
+      findDeclarationFolder,
+      openDeclarationDir: (folder: string) => DeclarationDir.open(folder),
+      declarationSchemaText,
+      skills: nodeSkillFs,
+    },
+    env,
+    home: options.home ?? os.homedir(),
+    cwd: options.cwd ?? process.cwd(),
+    now: () => Date.now(),
+    resolveCommand: createPathResolver({ env }),
+    dshInstall: {
+      inspect: (profile: string, bundleMatches?: (installedDir: string) => boolean) => inspectDshInstall(options.dshHome, profile, env.PATH ?? '', bundleMatches),
+    },
+    mcp: {
+      buildRow,
+      probeRow: options.probeRow ?? (async (): Promise<RowProbe> => {
+        throw new Error('this face does not probe MCP servers');
+      }),
+    },
+    policy: {
+      vscodePolicyFile: VSCODE_POLICY_FILE,
+      readVscodePolicyFile,
+      readDshPolicy: () => readDshPolicy(options.dshHome, env),
+    },
+  };
+}
+
+export type NodePorts = ReturnType<typeof nodePorts>;

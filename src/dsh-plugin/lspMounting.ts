@@ -1,0 +1,77 @@
+/**
+ * The folder's language servers into one session, from its plan, as an MCP server is treated:
+ * `starts` (approved pin) without asking, `asks` through DSH's in-turn approval, `withheld` said
+ * once; then one isolated lsp service for the session. A failed start is not tried again until
+ * the declaration or the section's pin changes.
+ */
+import { LSP_APPROVAL_NAME, describeLspServers, lspReviewLines, lspSectionUsable, toLspStdioConfig } from '../core/lsp/lspRow';
+import { errorText } from './errors';
+import { LSP_TOOL_NAME, mountLsp } from './lspMount';
+import { approvalReason, reasonText, shortPin, type MountContext, type StepPlan } from './mcpMounting';
+import { decideMount } from './mountDecision';
+import { mountKey, type Session } from './session';
+import type { Ctx } from './types';
+
+export async function mountLanguageServers(session: Session, step: StepPlan, at: MountContext & { ctx: Ctx }, signal: AbortSignal | undefined): Promise<void> {
+  const { plan, declaration } = step.planned;
+  const where = session.where;
+  const section = plan.blocked.length === 0 ? declaration?.lsp : undefined;
+  const usable = lspSectionUsable(section);
+  if (session.lsp && (!usable || session.lsp.pin !== section.pin)) {
+    const mount = session.lsp;
+    session.lsp = undefined;
+    session.lspStopped = true;
+    await mount.mounted.unmount();
+    at.log.info(`${where}: stopped the language servers of session ${session.agent.id} (the lsp section ${usable ? 'changed' : 'left the declaration or the declaration is no longer valid'})`);
+  }
+  const entry = plan.languageServers;
+  if (!section || !entry || session.ended || at.disposed() || signal?.aborted) return;
+  const k = mountKey(LSP_APPROVAL_NAME, section.pin);
+  const label = `language servers ${describeLspServers(section)} (pin ${shortPin(section.pin)})`;
+  const failure = session.failed.get(k);
+  if (failure && failure.digest !== step.facts.digest) session.failed.delete(k);
+  const mounted = new Map(session.lsp ? [[LSP_APPROVAL_NAME, session.lsp]] : []);
+  const decision = decideMount({ name: LSP_APPROVAL_NAME, pin: section.pin, outcome: entry.outcome, reason: entry.reason }, { ...session, mounts: mounted, starting: new Map() }, step.facts);
+  if (decision.kind === 'skip') return;
+  if (decision.kind === 'withheld') {
+    session.once(`${where}: language servers not started: ${reasonText(decision.reason)}`);
+    return;
+  }
+  if (!usable) return;
+  if (at.providedAlready(session, LSP_TOOL_NAME, true)) {
+    session.once(`${where}: ${label} not started for session ${session.agent.id}: an lsp tool is already visible there (a profile row)`, 'info');
+    return;
+  }
+  if (decision.kind === 'ask') {
+    const allowed = await session.askToStart({
+      key: k,
+      turn: step.facts.turn,
+      label,
+      toolName: LSP_TOOL_NAME,
+      reason: approvalReason(`Start language servers ${describeLspServers(section)} from ${step.declarationPath}?`, lspReviewLines(section), plan.trustMode),
+    }, signal);
+    if (!allowed) return;
+    session.allowed.add(k);
+  }
+  if (session.ended || at.disposed() || signal?.aborted) return;
+  // Rendered again at start: the DSH environment is read now, not at approval time.
+  const built = toLspStdioConfig(section, step.values);
+  if (!built.ok) {
+    session.once(`${where}: ${label} not started: ${built.reason}`);
+    return;
+  }
+  const parent = await session.context();
+  if (!parent) return;
+  try {
+    const lsp = await mountLsp(at.ctx, parent, built.config);
+    if (session.ended || at.disposed()) {
+      await lsp.unmount();
+      return;
+    }
+    session.lsp = { pin: section.pin, mounted: lsp };
+    at.log.info(`${where}: started ${label} for session ${session.agent.id} (each server spawns on its first query)`);
+  } catch (error) {
+    session.failed.set(k, { digest: step.facts.digest, failures: 1 });
+    session.once(`${where}: ${label} failed to start: ${errorText(error)}; not retried in this session until the declaration or its pin changes`);
+  }
+}
