@@ -52,6 +52,11 @@ export async function folderIdentity(folder: string, codeWorkspace: string | und
   return {
     identity: {
       folder, folderName, userHome: os.homedir(), settings: view, settingLayers: layerValues, invalidSetting, ...(codeWorkspace !== undefined ? { codeWorkspaceFile: path.resolve(codeWorkspace) } : {}),
+      // The files of the layers, pinned by the export (the folder's own also when it does not exist yet).
+      settingsFiles: [
+        ...layers.filter((l) => l.level !== 'folder' && !(l.level === 'workspace' && l.kind === 'settings')).map((l) => ({ path: l.file!, layer: l.level })),
+        { path: '.vscode/settings.json', layer: codeWorkspace ? 'folder' : 'workspace' },
+      ],
       policySettings: { policy, layers: (key) => layerValues(key).map((l) => l.value) },
       vscodePolicyFile: { path: policyFile.path, sha256: policyFile.sha256 },
     },

@@ -26,6 +26,10 @@ import { promptForInput } from './prompts';
 import { requireTrust } from './trust';
 import { sentences, translate } from './l10n';
 import { planViewModel, rowsWith } from './planView';
+import { choiceIsNarrowing } from '../core/declaration/toolsModel';
+import { verifyFolder } from '../core/app/verify';
+import { choiceFor, TOOLS_SETTING } from '../core/tools/toolChoice';
+import { folderToolChoice } from './toolsView/toolSettings';
 import { l10n } from './l10nLookup';
 
 /** One folder for a command: the folder of a URI argument, the only folder, or a pick. */
@@ -203,6 +207,27 @@ export class Commands {
     // Any file a folder's servers come from (docs/sources.md); a workspace file holds every folder's.
     if (!vscode.workspace.isTrusted) return;
     for (const folder of sourceOf(doc.uri)?.folders ?? []) this.exportFolderOnSave(folder);
+  }
+
+  /**
+   * After a change of `dsh.tools`: with `dsh.export.auto`, a folder whose declaration is stale only
+   * because its tool choice narrowed is exported again at once (nothing needs a review: tools are
+   * outside the launch pin). A wider choice is never applied here: it waits for Export and its
+   * review, and until then the declaration is stale everywhere (DSH withholds it).
+   */
+  async exportNarrowedToolChoices(): Promise<void> {
+    if (!vscode.workspace.isTrusted) return;
+    for (const folder of fileFolders()) {
+      const config = this.ctx.config.folder(folder);
+      if (config.settings.auto !== 'onSave') continue;
+      const verified = await verifyFolder(this.ctx.ports(), folder.uri.fsPath, { settings: config.view, policySettings: config.policySettings });
+      const declaration = verified.declaration;
+      if (verified.ok || !declaration || !verified.reasons.every((r) => r.code === 'stale' && r.setting === TOOLS_SETTING)) continue;
+      const choices = folderToolChoice(folder);
+      const narrowing = declaration.servers.every((s) => choiceIsNarrowing(choiceFor(choices, s.name), s.tools?.choice, Object.keys(s.tools?.pins ?? {})));
+      this.log.info(`dsh.tools of ${folder.name} changed since the export: ${narrowing ? 'a narrowing, exported again (dsh.export.auto)' : 'wider, so it waits for Export and its review'}`);
+      if (narrowing) this.exportFolderOnSave(folder);
+    }
   }
 
   private exportFolderOnSave(folder: vscode.WorkspaceFolder): void {

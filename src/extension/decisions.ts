@@ -41,6 +41,8 @@ export interface FolderState {
   staleBySettings?: true;
   /** With staleBySettings: only `chat.mcp.access` changed (which files are read), or the MCP server policy did too. */
   staleSetting?: 'access' | 'policy';
+  /** Stale (for DSH too) because session settings changed in a settings file: their names. */
+  staleSettings?: string[];
 }
 
 export interface FolderFacts {
@@ -58,6 +60,7 @@ export function folderState(facts: FolderFacts): FolderState {
   return {
     state,
     ...(bySettings ? { staleBySettings: true as const, staleSetting: facts.verify.reasons.every((r) => r.setting === 'chat.mcp.access') ? 'access' as const : 'policy' as const } : {}),
+    ...(staleSettingsOf(facts.verify.reasons)),
     exported: d.servers.length,
     refused: d.rejected.length,
     missingInputs: [...new Set(d.inputs.map((i) => i.id))].filter((id) => !facts.storedInputs.has(id)),
@@ -65,6 +68,11 @@ export function folderState(facts: FolderFacts): FolderState {
       ? d.servers.filter((s) => !facts.approvals.some((a) => a.serverName === s.serverName && a.pin === s.pin)).map((s) => s.serverName)
       : [],
   };
+}
+
+function staleSettingsOf(reasons: FolderFacts['verify']['reasons']): Pick<FolderState, 'staleSettings'> {
+  const names = [...new Set(reasons.filter((r) => r.code === 'stale' && !r.editorOnly && r.setting).map((r) => r.setting!))];
+  return names.length ? { staleSettings: names } : {};
 }
 
 /** What the status bar item says first (one word-sized state) and which action a click runs. */

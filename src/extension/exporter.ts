@@ -14,6 +14,8 @@ import type { Ctx } from './ctx';
 import { isTrusted } from './trust';
 import { codeWorkspaceFile, fileFolders } from './mcpFiles';
 import { offersExport } from './decisions';
+import { settingsFileRefs, userSettingsUri } from './settingLayers';
+import { toolSettingLayers } from './toolsView/toolSettings';
 import { countOf } from '../core/problems/plural';
 import { l10n } from './l10nLookup';
 
@@ -93,6 +95,9 @@ export class Exporter {
           policySettings: config.policySettings,
           ...(config.identity.vscodePolicyFile ? { vscodePolicyFile: config.identity.vscodePolicyFile } : {}),
           ...(codeWorkspaceFile() ? { codeWorkspaceFile: codeWorkspaceFile() } : {}),
+          // dsh.tools: every layer narrows (the merged value would let a folder's list replace the user's).
+          settingLayers: toolSettingLayers(folder),
+          settingsFiles: settingsFileRefs(userSettingsUri(this.ctx.globalStorageUri)),
         });
       } catch (error) {
         return refused(error, folder);

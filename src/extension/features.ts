@@ -79,6 +79,7 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
     // A change of the setting writes the machine's mode; another DSH home keeps its own (ctx.trustMode()).
     if (changed.home) ctx.watchHostStore();
     if (changed.trustMode || changed.home) void ctx.trustMode().catch((error) => log.error('writing the trust mode to the host store failed', error));
+    if (changed.tools) void commands.exportNarrowedToolChoices().catch((error) => log.error('exporting a narrowed dsh.tools failed', error));
     status.refresh();
   }));
 

@@ -21,6 +21,21 @@ export function userSettingsUri(globalStorageUri: vscode.Uri): vscode.Uri {
   return vscode.Uri.joinPath(globalStorageUri, '..', '..', 'settings.json');
 }
 
+/**
+ * The settings files of a folder's layers, as the declaration pins them (user settings when it is
+ * a local file, the `.code-workspace` file of a multi-root workspace, the folder's own
+ * `.vscode/settings.json`): an edit of a session setting in one of them makes the declaration stale.
+ */
+export function settingsFileRefs(userSettings: vscode.Uri | undefined): Array<{ path: string; layer: 'user' | 'workspace' | 'folder' }> {
+  const workspaceFile = vscode.workspace.workspaceFile;
+  const multiRoot = workspaceFile !== undefined && workspaceFile.scheme !== 'untitled';
+  return [
+    ...(userSettings?.scheme === 'file' ? [{ path: userSettings.fsPath, layer: 'user' as const }] : []),
+    ...(multiRoot && workspaceFile.scheme === 'file' ? [{ path: workspaceFile.fsPath, layer: 'workspace' as const }] : []),
+    { path: '.vscode/settings.json', layer: multiRoot ? 'folder' : 'workspace' },
+  ];
+}
+
 /** The layers of a setting for a folder, lowest priority first (default, user, workspace, folder). */
 export function settingLayers(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined, setting: string): SettingLayer[] {
   const inspected = vscode.workspace.getConfiguration(undefined, folder.uri).inspect<unknown>(setting);

@@ -48,7 +48,8 @@ function detailLines(s: FolderState, pending: string | undefined): string[] {
   const bySettings = s.staleSetting === 'policy'
     ? l10n.t('stale: the MCP server policy changed since the export')
     : l10n.t('stale: chat.mcp.access changed which files VS Code runs servers from since the export');
-  const lines = [pending, s.staleBySettings ? bySettings : stateWords(s.state)];
+  const settingsWords = s.staleSettings ? l10n.t('stale: {0} changed since the export; DSH withholds the declaration until you export', s.staleSettings.join(', ')) : undefined;
+  const lines = [pending, s.staleBySettings ? bySettings : settingsWords ?? stateWords(s.state)];
   if (s.state !== 'missing') {
     if (s.missingInputs.length) lines.push(missingWords(s.missingInputs));
     if (s.unapproved.length) lines.push(unapprovedWords(s.unapproved));

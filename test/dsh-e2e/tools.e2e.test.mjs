@@ -134,6 +134,35 @@ test('DSH rc.8: a tool whose pinned definition has hidden instructions is absent
   await s2.dispose();
 }));
 
+test('DSH rc.8: dsh.tools edited in .vscode/settings.json after the export: the session does not keep the removed tool (the declaration is stale: the plugin stops the server and withholds it, saying why and the fix) until the export, which signs the narrower choice', { timeout: 120000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+  const { folder } = toolsWorkspace(tmp.root, tmp.home);
+  const declared = readDeclaration(folder).servers[0];
+  setTrustMode(tmp.home, 'pinned');
+  approvePin(tmp.home, folder, 'fx', declared.pin);
+  const s1 = await session(h, 'sF', folder, 'mF');
+  await turn(s1);
+  assert.deepEqual(mcpNames(h.llm.requests.get('mF')[0]), ['mcp__fx__add', 'mcp__fx__echo']);
+
+  // The user leaves `add` out too (what the servers view's checkbox writes), and exports nothing.
+  fs.writeFileSync(path.join(folder, '.vscode/settings.json'), JSON.stringify({ 'dsh.tools': { fx: { exclude: ['danger', 'add'] } } }));
+  await turn(s1);
+  const [, second] = h.llm.requests.get('mF');
+  assert.deepEqual(mcpNames(second), [], 'no tool of the stale declaration is offered, the removed one included');
+  const refused = said(h, 'declaration refused (stale): dsh.tools in .vscode/settings.json changed since the export; nothing from it is mounted');
+  assert.equal(refused.length, 1, h.logs.filter((l) => l.includes('dsh-bridge')).join('\n'));
+  assert.equal(said(h, 'stopped "fx"').length, 1, 'the running server is stopped');
+  t.diagnostic(refused[0]);
+  await s1.dispose();
+
+  // The export signs the narrower choice: a new session gets echo only.
+  cli(tmp.home, ['export', '--workspace', folder]);
+  assert.deepEqual(readDeclaration(folder).servers[0].tools.choice, { exclude: ['add', 'danger'] });
+  const s2 = await session(h, 'sG', folder, 'mG');
+  await turn(s2);
+  assert.deepEqual(mcpNames(h.llm.requests.get('mG')[0]), ['mcp__fx__echo']);
+  await s2.dispose();
+}));
+
 test('DSH rc.8: every tool of a probed @modelcontextprotocol/server-everything equals its pin as dsh-mcp-client registers it (the probe and DSH read the same definitions)', { timeout: 120000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const folder = everythingWorkspace(tmp.root, 'E', { home: tmp.home, input: 'v', exportIt: false });
   cli(tmp.home, ['probe', '--workspace', folder]);

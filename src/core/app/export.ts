@@ -17,6 +17,7 @@ import { analyzeToolChoice } from '../tools/toolChoice';
 import { withDeclaredTools } from '../tools/declaredTools';
 import { analyzeFolder, changedSources } from './folderSources';
 import { analyzeSections } from './sections';
+import { pinSettingsFiles, settingsFilesOf } from './settingsFiles';
 import { planFix, reason, type PlanReason } from './planReasons';
 import type { Ports } from './ports';
 
@@ -62,8 +63,8 @@ export interface ReviewedExport {
  * Reads and analyzes the folder's sources once with the folder's settings as the face sees them
  * (`${config:}`, `dsh.export.*`, `chat.mcp.access`), and computes the `lsp` and `skills` sections
  * (`dsh.lsp.servers`, `dsh.skills.customRoots`) and each server's `tools` (the `dsh.tools` choice,
- * every layer narrowing; the pins of its last probe while its launch pin is unchanged). Nothing is
- * written. The sections are left out when the sources are unusable (nothing will be written then).
+ * every layer narrowing; the pins of its last probe while its launch pin is unchanged), and pins the
+ * settings files of those layers (`settingsFiles`). Nothing is written. The sections are left out when the sources are unusable (nothing will be written then).
  */
 export async function reviewExport(ports: Pick<Ports, 'dshHome' | 'store' | 'files' | 'env' | 'home' | 'cwd' | 'resolveCommand'>, identity: FolderIdentity): Promise<ReviewedExport> {
   const folder = path.resolve(identity.folder);
@@ -82,7 +83,9 @@ export async function reviewExport(ports: Pick<Ports, 'dshHome' | 'store' | 'fil
   // An unreadable probe record is no pins (the servers behave as never probed), never a failed export.
   const probes = await ports.store.probedServers(folder).catch(() => ({}));
   const servers = withDeclaredTools(analysis.servers, analyzeToolChoice(settingLayerValues(identity, SETTING.tools)), probes);
-  return { ...reviewed, analysis: { ...analysis, servers }, sections };
+  // The settings files of the layers read above: an edit of one of their session settings makes the declaration stale.
+  const settingsFiles = await pinSettingsFiles(ports, folder, settingsFilesOf(identity));
+  return { ...reviewed, analysis: { ...analysis, servers }, sections: { ...sections, ...(settingsFiles.length ? { settingsFiles } : {}) } };
 }
 
 /** The first source file whose bytes are no longer the ones reviewed (changed, removed, created or unreadable), if any. */

@@ -46,7 +46,7 @@ export function folderSources(options: Pick<AnalyzeOptions, 'resolveConfig' | 'c
 }
 
 /** A source's bytes: a folder file through the confined reader, the workspace file (outside the folder) as a regular file. */
-function readSource(ports: Pick<Ports, 'files'>, folder: string, sourcePath: string): Promise<ReadResult> {
+export function readSource(ports: Pick<Ports, 'files'>, folder: string, sourcePath: string): Promise<ReadResult> {
   return isFolderRelative(sourcePath) ? ports.files.readWorkspaceFile(folder, sourcePath, MAX_SOURCE_BYTES) : ports.files.readRegularFile(sourcePath, MAX_SOURCE_BYTES);
 }
 

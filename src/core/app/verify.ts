@@ -1,11 +1,12 @@
 /**
  * Verify: whether a folder's `.dsh/declaration.json` may be mounted. Readable and well-formed,
  * signed with this user's key, every pin and the digest intact, made for this folder, not older
- * than the folder's last export, and made from the current sources and envFiles.
+ * than the folder's last export, and made from the current sources, envFiles, session settings
+ * (every settings file the export read) and probed tool pins.
  */
 import { timingSafeEqual } from 'node:crypto';
 import * as path from 'node:path';
-import { canonicalHash, sha256Hex } from '../json/canonicalJson';
+import { canonicalHash, canonicalJson, sha256Hex } from '../json/canonicalJson';
 import { DECLARATION_PATH, DeclarationSchema, type Declaration, type VerifyCode, type VerifyResult } from '../declaration/declarationModel';
 import { signDigest } from '../declaration/declaration';
 import { lspSectionPinMatches } from '../lsp/lspSection';
@@ -15,6 +16,8 @@ import type { AnalyzeOptions } from '../mcp/analyze';
 import type { SettingsView } from '../settings/folderSettings';
 import { editorPolicyDigest, POLICY_SETTING, readEditorPolicy } from '../policy/editorPolicy';
 import { changedSources, policyView } from './folderSources';
+import { changedSettingsFiles } from './settingsFiles';
+import { probedToolPins } from '../tools/declaredTools';
 import type { Ports } from './ports';
 
 const MAX_DECLARATION_BYTES = 8 * 1024 * 1024;
@@ -153,6 +156,15 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
     const how = { changed: 'changed since the export', removed: 'was removed since the export', created: 'was created since the export', unreadable: 'can no longer be read' }[changed.now];
     reasons.push({ code: 'stale', message: `the source ${changed.path} ${how}` });
   }
+  // The settings files of the layers the export read: an edit of a session setting in one of them.
+  for (const change of await changedSettingsFiles(ports, folder, declaration.settingsFiles ?? [])) {
+    if ('unreadable' in change) reasons.push({ code: 'stale', file: change.path, message: `the settings file ${change.path} can no longer be read (${change.unreadable})` });
+    else {
+      for (const setting of change.settings) reasons.push({ code: 'stale', file: change.path, setting, message: `${setting} in ${change.path} changed since the export` });
+    }
+  }
+  // The probed tool pins the export signed: a newer probe (other tools, other definitions) is a change.
+  reasons.push(...await probeChanges(ports, declaration));
   if (settings) {
     const now = effectiveMcpAccess(settings(MCP_ACCESS_SETTING));
     const readThen = declarationReadDotMcp(declaration);
@@ -169,6 +181,21 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
   const policyFileChange = await vscodePolicyFileChange(ports, declaration.policy?.file, options.vscodePolicyFile ?? ports.policy.vscodePolicyFile);
   if (policyFileChange) reasons.push({ code: 'stale', message: policyFileChange });
   return { ok: reasons.length === 0, reasons, declaration };
+}
+
+/** Each server whose tool pins from the probe record now differ from the ones the export signed. */
+async function probeChanges(ports: Pick<Ports, 'store'>, declaration: Declaration): Promise<Reason[]> {
+  if (declaration.servers.length === 0) return [];
+  // An unreadable record gives no pins, as at the export.
+  const probes = await ports.store.probedServers(declaration.folder).catch(() => ({}));
+  const reasons: Reason[] = [];
+  for (const server of declaration.servers) {
+    const now = probedToolPins(server, probes);
+    if (canonicalJson(now ?? null) !== canonicalJson(server.tools?.pins ?? null)) {
+      reasons.push({ code: 'stale', message: `server "${server.serverName}" was probed since the export: its recorded tool pins are not the ones signed` });
+    }
+  }
+  return reasons;
 }
 
 /**

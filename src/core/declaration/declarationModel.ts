@@ -186,6 +186,17 @@ export const DeclarationSchema = z.strictObject({
     digest: z.optional(sha256PinSchema),
     file: z.optional(z.strictObject({ path: z.string().check(z.minLength(1)), sha256: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))) })),
   })),
+  /**
+   * The settings files the export read the session settings from (`dsh.tools`, `dsh.lsp.servers`,
+   * `dsh.skills.customRoots`, `dsh.export.*`): `path` (absolute, or relative to the folder), the
+   * `layer` it is, and `sha256:` of each of these settings' value in it (none: it sets none or does
+   * not exist). Any change of one of them makes the declaration stale.
+   */
+  settingsFiles: z.optional(z.array(z.strictObject({
+    path: z.string().check(z.minLength(1)),
+    layer: z.enum(['user', 'workspace', 'folder']),
+    settings: z.record(z.string(), sha256PinSchema),
+  }))),
   inputs: z.array(DeclaredInputSchema),
   servers: z.array(DeclaredServerSchema),
   rejected: z.array(RejectedServerSchema),
@@ -198,7 +209,7 @@ export const DeclarationSchema = z.strictObject({
 });
 export type Declaration = z.infer<typeof DeclarationSchema>;
 /** The optional sections (lsp, skills), covered by the digest and the signature like the rest. */
-export type DeclarationSections = Pick<Declaration, 'lsp' | 'skills'>;
+export type DeclarationSections = Pick<Declaration, 'lsp' | 'skills' | 'settingsFiles'>;
 
 /** What `verify` says of a folder's declaration: the contract the faces show and the DSH side enforces. */
 export type VerifyCode = 'rollback' | 'missing' | 'unreadable' | 'unsigned' | 'bad-signature' | 'tampered' | 'wrong-folder' | 'stale';
@@ -208,7 +219,8 @@ export interface VerifyResult {
   /**
    * `editorOnly`: found only through the editor's settings (`chat.mcp.access`), which the DSH side
    * cannot see: the declaration is stale for the editor and the CLI, but DSH still mounts it.
+   * `setting` and `file`: the setting (and the settings file) whose change makes it stale.
    */
-  reasons: Array<{ code: VerifyCode; message: string; editorOnly?: true; setting?: string }>;
+  reasons: Array<{ code: VerifyCode; message: string; editorOnly?: true; setting?: string; file?: string }>;
   declaration?: Declaration;
 }

@@ -33,3 +33,16 @@ export function toolAllowed(choice: ToolChoice | undefined, tool: string): boole
 export function choiceNarrows(choice: ToolChoice | undefined): choice is ToolChoice {
   return !!choice && (choice.only !== undefined || choice.exclude.length > 0);
 }
+
+/**
+ * Whether `now` offers no tool that `then` did not (it only leaves more out, or is the same), over
+ * the tools named in either choice or in `known` (the pinned or probed ones) and any other tool a
+ * server may list (offered unless there is an `only` list). A narrowing may be applied without a
+ * review; anything wider needs the export's review.
+ */
+export function choiceIsNarrowing(now: ToolChoice | undefined, then: ToolChoice | undefined, known: Iterable<string> = []): boolean {
+  const named = new Set([...known, ...(now?.only ?? []), ...(now?.exclude ?? []), ...(then?.only ?? []), ...(then?.exclude ?? [])]);
+  for (const tool of named) if (toolAllowed(now, tool) && !toolAllowed(then, tool)) return false;
+  // A tool named nowhere: offered by a choice without `only`.
+  return !(now?.only === undefined && then?.only !== undefined);
+}

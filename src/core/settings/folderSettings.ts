@@ -109,6 +109,12 @@ export interface FolderIdentity {
   policySettings?: AnalyzeOptions['policySettings'];
   /** VS Code's policy file as the face read it, pinned into the declaration. */
   vscodePolicyFile?: AnalyzeOptions['vscodePolicyFile'];
+  /**
+   * The settings files the face reads the folder's layers from (absolute, or `.vscode/settings.json`
+   * relative to the folder), pinned into the declaration (core/settings/sessionSettings). Default:
+   * the folder's `.vscode/settings.json`, as the workspace layer, or the folder layer beside a `.code-workspace` file.
+   */
+  settingsFiles?: ReadonlyArray<{ path: string; layer: SettingsFileLayer['level'] }>;
 }
 
 /** The layers of a setting for a folder, lowest priority first (see {@link FolderIdentity.settingLayers}). */

@@ -24,12 +24,21 @@ export function withDeclaredTools(
     const tools: DeclaredTools = {};
     const choice = choiceFor(choices, server.name);
     if (choiceNarrows(choice)) tools.choice = choice;
-    const probe = Object.hasOwn(probes, server.serverName) ? probes[server.serverName] : undefined;
-    if (probe && probe.pin === server.pin) {
-      const pins: Record<string, ToolPin> = {};
-      for (const t of probe.tools) Object.defineProperty(pins, t.name, { value: t.pin, enumerable: true, writable: true, configurable: true });
-      tools.pins = pins;
-    }
+    const pins = probedToolPins(server, probes);
+    if (pins) tools.pins = pins;
     return tools.choice || tools.pins ? { ...server, tools } : server;
   });
+}
+
+/**
+ * The tool pins an export takes for a server from the recorded probes: those of its probe with
+ * its current launch pin, or undefined (never probed, or probed with another launch config).
+ * Verify compares them with the declared pins: a newer probe makes the declaration stale.
+ */
+export function probedToolPins(server: Pick<DeclaredServer, 'serverName' | 'pin'>, probes: Readonly<Record<string, RecordedProbe>>): Record<string, ToolPin> | undefined {
+  const probe = Object.hasOwn(probes, server.serverName) ? probes[server.serverName] : undefined;
+  if (!probe || probe.pin !== server.pin) return undefined;
+  const pins: Record<string, ToolPin> = {};
+  for (const t of probe.tools) Object.defineProperty(pins, t.name, { value: t.pin, enumerable: true, writable: true, configurable: true });
+  return pins;
 }

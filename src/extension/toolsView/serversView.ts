@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { showWarning, shownTreeItem } from '../visible';
+import { showInformation, showWarning, shownTreeItem } from '../visible';
 import { verifyFolder } from '../../core/app/verify';
 import { COMMAND, SERVERS_VIEW_ID } from '../commandIds';
 import type { Ctx } from '../ctx';
@@ -9,7 +9,7 @@ import { folderCounts, folderRows, serverEntries, type FolderRows, type ServerRo
 import { serverTools, type ServerTools, type ToolRow } from './probeFacts';
 import type { ProbeDiagnostics } from './probeDiagnostics';
 import type { ProbeRunner } from './probeRunner';
-import { folderToolChoice, toggleTool } from './toolSettings';
+import { folderToolChoice, toggleTool, toolChoiceTarget, TOOL_CHOICE_TARGET_SETTING } from './toolSettings';
 import type { ScanFinding } from '../../core/scan/scan';
 import { SCAN_CODES } from '../../core/scan/scanCodes';
 import { translate } from '../l10n';
@@ -359,18 +359,40 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
       if (node.kind !== 'tool') continue;
       const allow = state === vscode.TreeItemCheckboxState.Checked;
       try {
-        const result = await toggleTool(node.folder, node.server, node.tool.name, allow);
-        this.log.info(`dsh.tools of ${node.folder.name}: ${node.server} / ${node.tool.name} ${allow ? 'allowed' : 'left out'} (${result})`);
+        const target = toolChoiceTarget();
+        const result = await toggleTool(node.folder, node.server, node.tool.name, allow, target);
+        this.log.info(`dsh.tools of ${node.folder.name} in ${target === 'user' ? 'user settings' : 'the folder settings'}: ${node.server} / ${node.tool.name} ${allow ? 'allowed' : 'left out'} (${result})`);
         if (result === 'still-left-out') {
           void showWarning(l10n.t('"{0}" stays left out: your user or workspace settings leave it out in dsh.tools, and a folder can only narrow them.', node.tool.name));
         } else if (result === 'invalid') {
           void showWarning(l10n.t('The folder\'s dsh.tools is not of the expected shape, so it was not changed: see Problems in its settings.'));
+        } else {
+          void this.saidWhere(node.folder, node.tool.name, allow, target);
         }
       } catch (error) {
         this.log.error(`writing dsh.tools of ${node.folder.name} failed`, error);
       }
     }
     this.refresh();
+  }
+
+  /**
+   * Says where a tool choice was written (the folder's settings are usually committed) and what
+   * happens next: a narrowing is exported at once with `dsh.export.auto`, anything else waits for
+   * Export (the declaration is stale until then). Offers the other place for later choices.
+   */
+  private async saidWhere(folder: vscode.WorkspaceFolder, tool: string, allow: boolean, target: 'folder' | 'user'): Promise<void> {
+    const where = target === 'user'
+      ? l10n.t('"{0}" is {1} in your user settings (dsh.tools, every folder).', tool, allow ? l10n.t('allowed') : l10n.t('left out'))
+      : l10n.t('"{0}" is {1} in {2} (dsh.tools; this file is usually committed).', tool, allow ? l10n.t('allowed') : l10n.t('left out'), vscode.workspace.asRelativePath(vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json')));
+    const next = !allow && this.ctx.config.folder(folder).settings.auto === 'onSave'
+      ? l10n.t('It is exported at once (dsh.export.auto).')
+      : l10n.t('The declaration is stale until you export: DSH withholds its servers until then.');
+    const other = target === 'user' ? l10n.t('Write to the Folder\'s Settings from Now On') : l10n.t('Write to My User Settings from Now On');
+    const exportNow = l10n.t('Export');
+    const pick = await showInformation(`${where} ${next}`, ...(allow || this.ctx.config.folder(folder).settings.auto !== 'onSave' ? [exportNow] : []), other);
+    if (pick === other) await vscode.workspace.getConfiguration().update(TOOL_CHOICE_TARGET_SETTING, target === 'user' ? 'folder' : 'user', vscode.ConfigurationTarget.Global);
+    if (pick === exportNow) await vscode.commands.executeCommand(COMMAND.export, folder.uri);
   }
 
   /** Opens mcp.json of the node's folder with the server's key selected. */

@@ -28,16 +28,26 @@ export function folderToolChoice(folder: vscode.WorkspaceFolder): ToolChoiceAnal
 
 export type ToolToggle = 'written' | 'still-left-out' | 'invalid';
 
+/** `dsh.toolChoiceTarget`: where a checkbox writes `dsh.tools`. */
+export const TOOL_CHOICE_TARGET_SETTING = 'dsh.toolChoiceTarget';
+export type ToolChoiceTarget = 'folder' | 'user';
+
+export function toolChoiceTarget(): ToolChoiceTarget {
+  return vscode.workspace.getConfiguration().get<unknown>(TOOL_CHOICE_TARGET_SETTING) === 'user' ? 'user' : 'folder';
+}
+
 /**
- * A tool's checkbox: writes the folder's own `dsh.tools` (workspace folder settings, shareable
- * with the repository). Checking a tool another layer leaves out cannot bring it back (every
- * layer only narrows): `still-left-out` says so. A folder value of another shape is not touched.
+ * A tool's checkbox: writes `dsh.tools` in the layer `dsh.toolChoiceTarget` names, the folder's
+ * own settings (shareable with the repository) or the user's. Checking a tool another layer leaves
+ * out cannot bring it back (every layer only narrows): `still-left-out` says so. A layer value of
+ * another shape is not touched.
  */
-export async function toggleTool(folder: vscode.WorkspaceFolder, server: string, tool: string, allow: boolean): Promise<ToolToggle> {
+export async function toggleTool(folder: vscode.WorkspaceFolder, server: string, tool: string, allow: boolean, target: ToolChoiceTarget = 'folder'): Promise<ToolToggle> {
   const config = vscode.workspace.getConfiguration(undefined, folder.uri);
-  const edit = editToolChoice(config.inspect<unknown>(TOOLS_SETTING)?.workspaceFolderValue, server, tool, allow);
+  const inspected = config.inspect<unknown>(TOOLS_SETTING);
+  const edit = editToolChoice(target === 'user' ? inspected?.globalValue : inspected?.workspaceFolderValue, server, tool, allow);
   if (!edit.ok) return 'invalid';
-  await config.update(TOOLS_SETTING, edit.value, vscode.ConfigurationTarget.WorkspaceFolder);
+  await config.update(TOOLS_SETTING, edit.value, target === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.WorkspaceFolder);
   if (allow && !toolAllowed(choiceFor(folderToolChoice(folder), server), tool)) return 'still-left-out';
   return 'written';
 }

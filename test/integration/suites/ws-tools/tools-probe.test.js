@@ -89,7 +89,8 @@ describe('ws-tools: DSH: Probe MCP Servers on real servers', function () {
       return byLabel(s.items, 'notes')?.children.length ? s : undefined;
     }, 20000, 'the tools of "notes" in the view');
     const notes = byLabel(v.items, 'notes');
-    assert.match(notes.description, /^exported · 3 tools · ~\d+ tokens$/);
+    // Probed after the export: the declaration no longer has the pins the probe recorded, so it is stale.
+    assert.match(notes.description, /^stale · 3 tools · ~\d+ tokens$/);
     assert.deepStrictEqual(notes.children.map((t) => [t.label, t.checked]), [['echo', true], ['add', true], ['danger', true]]);
     assert.match(notes.children[0].description, /^mcp__notes__echo · ~\d+ tokens$/);
     assert.match(notes.children[0].tooltip, /^Echoes the text back\.\n\nDSH name: mcp__notes__echo\nAdds about \d+ tokens to every request\.$/);
@@ -104,7 +105,7 @@ describe('ws-tools: DSH: Probe MCP Servers on real servers', function () {
       const s = await view();
       return byLabel(byLabel(s.items, 'notes').children, 'danger')?.checked === false ? s : undefined;
     }, 20000, 'danger unchecked');
-    assert.match(byLabel(v.items, 'notes').description, /^exported · 2 of 3 tools · ~\d+ tokens$/);
+    assert.match(byLabel(v.items, 'notes').description, /^stale · 2 of 3 tools · ~\d+ tokens$/);
   });
 
   it('after an export pins the tools, a changed description is a drift diagnostic; "Re-probe and accept" clears it and re-signs', async function () {
@@ -129,6 +130,28 @@ describe('ws-tools: DSH: Probe MCP Servers on real servers', function () {
     const now = readDecl().servers.find((s) => s.name === 'notes').tools.pins.echo;
     assert.notStrictEqual(now.description, pinned.description, 'the new description is signed');
     assert.strictEqual(now.inputSchema, pinned.inputSchema);
+  });
+
+  it('a narrowing of dsh.tools (what a checkbox writes) with dsh.export.auto is exported at once; a wider one makes the status say stale and waits for Export', async function () {
+    const declPath = path.join(folderPath(), '.dsh', 'declaration.json');
+    const status = () => extension().exports.status();
+    await setting('export.auto', 'onSave');
+    try {
+      await waitFor(() => (status().state?.state === 'up-to-date' ? true : undefined), 20000, `fresh before (now ${JSON.stringify(status())})`);
+      await setting('tools', { notes: { exclude: ['danger', 'add'] } }, vscode.ConfigurationTarget.WorkspaceFolder);
+      await waitFor(() => ((readDecl().servers.find((s) => s.name === 'notes').tools?.choice?.exclude ?? []).includes('add') ? true : undefined), 20000, 'the narrowing exported by itself');
+      await waitFor(() => (status().state?.state === 'up-to-date' ? true : undefined), 20000, `fresh after the narrowing (now ${JSON.stringify(status())})`);
+      const before = fs.readFileSync(declPath, 'utf8');
+      await setting('tools', { notes: { exclude: ['danger'] } }, vscode.ConfigurationTarget.WorkspaceFolder);
+      await waitFor(() => (status().state?.state === 'stale' ? true : undefined), 20000, `stale after the wider choice (now ${JSON.stringify(status())})`);
+      assert.match(status().detail, /stale: dsh\.tools changed since the export; DSH withholds the declaration until you export/);
+      assert.strictEqual(fs.readFileSync(declPath, 'utf8'), before, 'a wider choice is never applied without the export');
+    } finally {
+      await setting('export.auto', undefined);
+    }
+    const summary = await vscode.commands.executeCommand('dsh.exportMcpServers', workspaceFolder().uri);
+    assert.strictEqual(summary.outcome, 'exported');
+    assert.deepStrictEqual(readDecl().servers.find((s) => s.name === 'notes').tools.choice, { exclude: ['danger'] });
   });
 
   it('a secret a server puts in a tool description is masked in the view, and "Forget Stored MCP Input Values" leaves it nowhere in the DSH home', async function () {

@@ -1,6 +1,6 @@
 // The differential test of "what does a DSH session here get?": over generated workspace states
 // (sources, trust mode, approvals, input values, the environment, skill roots, tool choices and
-// pins, edits after the export, tampering, subfolder sessions, the user's DSH policy file), the
+// pins, edits after the export (a source, a session setting, a newer probe), tampering, subfolder sessions, the user's DSH policy file), the
 // DSH plugin's mount decision (its real mount rule and tool gate over the plan it computes),
 // `dsh-bridge verify --json` and `dsh-bridge doctor --json` (the real CLI entry, run in-process:
 // 2,000 processes would take minutes on two cores), and the editor's view model agree on every
@@ -51,7 +51,7 @@ const stateArb = fc.record({
   trust: fc.constantFrom('ask', 'pinned', 'deny'),
   storeInputs: fc.boolean(),
   envSet: fc.boolean(),
-  edit: fc.constantFrom('none', 'none', 'stale', 'tampered', 'rollback', 'other-key', 'cwd-gone', 'not-exported'),
+  edit: fc.constantFrom('none', 'none', 'stale', 'tampered', 'rollback', 'other-key', 'cwd-gone', 'not-exported', 'settings-tools', 'settings-lsp', 'settings-export', 'reprobe'),
   session: fc.constantFrom('folder', 'sub', 'sub-no-git'),
   lsp: fc.constantFrom('none', 'ok', 'env', 'invalid'),
   lspApproved: fc.boolean(),
@@ -60,11 +60,13 @@ const stateArb = fc.record({
   policy: fc.constantFrom('none', 'none', 'deny-s0', 'allow-s0', 'broken'),
 });
 type State = typeof stateArb extends fc.Arbitrary<infer T> ? T : never;
+/** Edits after the export that make the declaration stale: a source, a session setting, a newer probe. */
+const STALE_EDITS = ['stale', 'settings-tools', 'settings-lsp', 'settings-export', 'reprobe'];
 
 /** What the docs say a session gets, per server name (`starts`, `asks`, or `withheld <code>`). */
 function modelOutcomes(state: State, names: string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  const declarationCode = { stale: 'declaration-stale', tampered: 'declaration-tampered', rollback: 'declaration-rollback', 'other-key': 'declaration-bad-signature' } as Record<string, string>;
+  const declarationCode = { stale: 'declaration-stale', 'settings-tools': 'declaration-stale', 'settings-lsp': 'declaration-stale', 'settings-export': 'declaration-stale', reprobe: 'declaration-stale', tampered: 'declaration-tampered', rollback: 'declaration-rollback', 'other-key': 'declaration-bad-signature' } as Record<string, string>;
   state.servers.forEach((s, i) => {
     const name = names[i];
     if (s.sse) out[name] = 'withheld refused-at-export';
@@ -90,7 +92,9 @@ async function runCli(argv: string[]): Promise<{ code: number; json: any }> {
   return { code, json: JSON.parse(out.join('\n')) };
 }
 
-async function checkState(state: State, base: string, agentsHome: string): Promise<void> {
+async function checkState(generated: State, base: string, agentsHome: string): Promise<void> {
+  // A newer probe needs an exported server to probe.
+  const state = generated.edit === 'reprobe' && generated.servers.every((s) => s.sse) ? { ...generated, edit: 'none' as const } : generated;
   const folder = path.join(base, `ws-${Math.random().toString(36).slice(2)}`);
   const home = path.join(folder, '.dsh-home');
   const write = (rel: string, text: string) => {
@@ -136,6 +140,15 @@ async function checkState(state: State, base: string, agentsHome: string): Promi
   if (state.edit !== 'not-exported') await exportFolder(ports, identity);
   const file = path.join(folder, DECLARATION_PATH);
   if (state.edit === 'stale') write('.vscode/mcp.json', JSON.stringify({ ...JSON.parse(source), servers: { ...servers, added: { command: NODE } } }));
+  // An edit of a session setting in the folder's settings file, or a newer probe, after the export.
+  if (state.edit === 'settings-tools') write('.vscode/settings.json', JSON.stringify({ ...settings, 'dsh.tools': { ...tools, s0: { exclude: ['echo', 'add'] } } }));
+  if (state.edit === 'settings-lsp') write('.vscode/settings.json', JSON.stringify({ ...settings, 'dsh.lsp.servers': { other: { command: NODE, extensions: { '.go': 'go' } } } }));
+  if (state.edit === 'settings-export') write('.vscode/settings.json', JSON.stringify({ ...settings, dsh: { export: { toolCallTimeoutMs: 1234 } } }));
+  if (state.edit === 'reprobe') {
+    const s0 = reviewed.servers.find((x) => x.serverName === 's0') ?? reviewed.servers[0];
+    const changed = { ...TOOLS[0], description: 'Echoes, changed.' };
+    if (s0) await ports.store.recordProbes(folder, { [s0.serverName]: { name: s0.name, pin: s0.pin, probedAt: '2026-01-02T00:00:00.000Z', tools: [{ ...changed, pin: toolPin(changed) }] } });
+  }
   if (state.edit === 'tampered') {
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     if (doc.servers[0]) doc.servers[0].args = ['--evil'];
@@ -235,12 +248,12 @@ async function checkState(state: State, base: string, agentsHome: string): Promi
   assert.deepEqual([verify.json.dsh.servers, verify.json.dsh.asks], [starts, asks], `verify --json servers/asks: ${label}`);
   const lspStarts = pluginPlan.languageServers?.outcome === 'starts';
   assert.deepEqual(doctor.json.wouldMount, [...starts, ...(lspStarts ? ['lsp (ts)'] : [])], `doctor --json wouldMount (headless: asks do not mount): ${label}`);
-  assert.equal(verify.code, state.session === 'sub-no-git' || ['not-exported', 'stale', 'tampered', 'rollback', 'other-key'].includes(state.edit) ? 1 : 0, `verify exit code: ${label}`);
+  assert.equal(verify.code, state.session === 'sub-no-git' || ['not-exported', ...STALE_EDITS, 'tampered', 'rollback', 'other-key'].includes(state.edit) ? 1 : 0, `verify exit code: ${label}`);
 
   // Language servers: one outcome everywhere, as the rules say.
   const lspOutcomes = [pluginPlan, verifyPlan, doctorPlan, editorPlan].map((p) => (p.languageServers ? outcomeOf(p.languageServers) : 'none'));
   const lspModel = state.lsp === 'none' || state.session === 'sub-no-git' || state.edit === 'not-exported' ? 'none'
-    : ['stale', 'tampered', 'rollback', 'other-key'].includes(state.edit) ? 'withheld' : state.trust === 'deny' ? 'withheld trust-deny'
+    : [...STALE_EDITS, 'tampered', 'rollback', 'other-key'].includes(state.edit) ? 'withheld' : state.trust === 'deny' ? 'withheld trust-deny'
       : state.lsp === 'invalid' ? 'withheld lsp-invalid-entry' : state.lsp === 'env' && !state.envSet ? 'withheld env-missing'
         : state.trust === 'pinned' && state.lspApproved ? 'starts' : 'asks';
   assert.deepEqual(new Set(lspOutcomes).size, 1, `language servers differ: ${lspOutcomes.join(' / ')}: ${label}`);
