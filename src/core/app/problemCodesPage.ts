@@ -1,4 +1,11 @@
 import { PROBLEM_CATALOG } from './problemCatalog';
+import { SCAN_CODES } from '../scan/scanCodes';
+
+/**
+ * What to do about any code of the scan: docs/poisoning.md explains each rule with an example, so
+ * the page (and the .vsix, whose bundles carry its texts) says it once rather than per code.
+ */
+const SCAN_FIX = 'What the rule finds, with an example: [docs/poisoning.md](poisoning.md#rules). An error withholds the tool or skill from DSH sessions until you accept that exact definition ([how](poisoning.md#accepting-a-definition)); any change withholds it again. A warning or an information is shown only.';
 
 /** What to do about a code, where the message alone does not say it. */
 export const PROBLEM_FIXES: Readonly<Record<string, string>> = {
@@ -51,27 +58,7 @@ export const PROBLEM_FIXES: Readonly<Record<string, string>> = {
   'probe-not-mcp': 'The process started but wrote something that is not MCP JSON-RPC on stdout (a banner, logs), or sent one message of more than 10 MiB (a stdio line, an HTTP answer, an SSE event). Make it log to stderr, or check that the command starts the MCP server and not a CLI.',
   'probe-refused': 'The server was not started: the row DSH would build is incomplete (a missing input value: *DSH: Enter MCP Input Values...*; a working folder that no longer exists).',
   'tool-changed': 'Read the tool\'s new description and schema in the *MCP Servers for DSH* view (hover the tool). If you accept them, use the quick fix *Re-probe and accept its tools*: it probes the server again and exports, signing the new pins. Until then DSH sessions do not offer that tool, and in `ask` mode DSH asks again showing the change.',
-  'hidden-tag-text': 'Unicode tag characters (U+E0000-E007F) show nothing and are read by the model as the ASCII they mirror; the message shows that text. Outside a subdivision flag emoji they have no use in a description. The tool or skill is withheld from DSH sessions until you accept this exact definition ([how](poisoning.md#accepting-a-definition)); better, remove the server or the skill.',
-  'hidden-variation-selectors': 'A run of variation selectors after one character encodes bytes (one per selector) that no one sees; the message shows them read as UTF-8. Withheld until accepted, as every error of this area.',
-  'hidden-invisible-run': 'Three or more zero-width or invisible format characters in a row hide something: when the run uses two kinds of character as bits that spell ASCII, the decoded text is shown. Withheld until accepted.',
-  'bidi-override': 'A bidirectional override, embedding or isolate (U+202A-202E, U+2066-2069) makes the text display in another order than the model reads it (Trojan Source). Withheld until accepted.',
-  'ansi-escape': 'An ANSI escape sequence can conceal, recolour or overwrite text in a terminal that shows it (a CLI, a log), so what you read is not what the model reads. Withheld until accepted.',
-  'hidden-characters': 'Other hidden characters (a control character, a single zero-width character, a bidi mark, a line separator, a lone surrogate): shown escaped wherever DSH Bridge shows the text. A warning: the definition is still offered.',
-  'instruction-override': 'A definition that tells the model to set aside its previous, system or safety instructions, or that claims precedence over them. Withheld until accepted.',
-  'secrecy-request': 'A definition that asks the model to hide something from you ("do not tell the user", "keep this secret", "silently send"). No tool needs that. Withheld until accepted.',
-  'instruction-tag': 'A tag such as `<IMPORTANT>`, `<system>` or a chat-template marker, the usual wrapper of injected instructions. A warning: read the text it wraps.',
-  'precondition-instruction': 'A description that tells the model to do something else first ("before using this tool, read ..."). A warning: a legitimate tool rarely needs it; read what it asks.',
-  'addressed-to-model': 'A description that gives the model orders ("the assistant must", "you must") rather than describing the tool. An information: many are harmless.',
-  'other-server-tool': 'A definition that names a tool of another server of the folder (its DSH name `mcp__<server>__<tool>`, or its own name): tool shadowing, where one server steers how another server\'s tools are used. Withheld until accepted.',
-  'tool-hook': 'A definition that sets rules for when another tool is used ("when send_email is called, ..."): shadowing, also of a tool not probed yet. Withheld until accepted.',
-  'sensitive-file': 'A credential file (SSH keys, cloud credentials, `.netrc`, a `.env`, an MCP client\'s configuration) named in a definition. A warning: read why it is named.',
-  'home-path': 'A path in a home folder (`~/...`, `/home/<user>`, `/Users/<user>`, `%USERPROFILE%`). A warning.',
-  'read-sensitive-file': 'A definition that tells the model to read or send a credential file. Withheld until accepted.',
-  'exfiltration': 'A definition that tells the model to put secrets, keys or a file\'s contents into a parameter, a header or a URL, or a URL whose query is a placeholder for such data. Withheld until accepted.',
-  'large-definition': 'Longer than servers send: the longest description of the clean servers the tests start is 2,781 characters; the bounds are in [docs/poisoning.md](poisoning.md#bounds). A warning; it also costs tokens in every request.',
-  'oversized-definition': 'Far beyond the bounds of [docs/poisoning.md](poisoning.md#bounds): too long to review, and a place to hide what the model obeys. Withheld until accepted.',
-  'deep-schema': 'An input schema nested deeper than 64 levels: no parameter needs it, and deeper levels are not read. Withheld until accepted.',
-  'unscannable': 'The definition could not be read whole (an object whose keys cannot be listed, more than two million values). Withheld until accepted.',
+  ...Object.fromEntries(Object.keys(SCAN_CODES).map((code) => [code, SCAN_FIX])),
   'tool-new': 'The server offers a tool the declaration has no pin for. Check it in the view; the quick fix *Re-probe and accept its tools* pins it (or leave it out with its checkbox, which writes `dsh.tools`).',
 };
 
