@@ -6,7 +6,8 @@ import { visibleLine } from '../../src/core/json/visibleText';
 
 /**
  * The scanner never throws and stays linear: random and adversarial text and schemas, and
- * 10 MB descriptions and deep or wide schemas with a time bound per byte. `npm run fuzz:long`
+ * 10 MB descriptions and deep or wide schemas with a time bound per character, relative to a
+ * benign text of the same length scanned beside it. `npm run fuzz:long`
  * runs the properties with DSH_FUZZ_RUNS cases each.
  */
 const RUNS = Number(process.env.DSH_FUZZ_RUNS) || 0;
@@ -14,12 +15,19 @@ const SEED = process.env.DSH_FUZZ_SEED === undefined ? undefined : Number(proces
 const params = (defaultRuns: number) => ({ numRuns: RUNS || defaultRuns, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: true });
 
 /**
- * Microseconds per input character a scan may take: generous for a shared machine under load
- * (measured here at 0.1-1 µs unloaded), and still orders of magnitude below what a backtracking
- * rule would take on these inputs (a quadratic pass over 10 MB is hours).
+ * The time bound is relative to the machine as it runs now (a shared 2-core machine under load is
+ * many times slower than an idle one, and a fixed bound in milliseconds failed there): a scan may
+ * take RATIO times what scanning a benign description of the same length takes, measured next to
+ * it, plus FLOOR_MS (timer and garbage-collector noise on small inputs). The worst shape here is
+ * about 6 times the benign text per character; a rule that backtracks or a quadratic pass is
+ * thousands of times slower on these sizes. Each is timed up to ATTEMPTS times, input and baseline
+ * alike, and the fastest counts: a pause of the machine in one run is not the scanner's.
  */
-const MICROS_PER_CHAR = 5;
-const FIXED_MS = 200;
+const RATIO = 30;
+const FLOOR_MS = 100;
+const ATTEMPTS = 3;
+const BENIGN = 'Returns the current weather for a city, in metric units. Use it when the user asks about the weather.\n';
+const CONTEXT = { serverName: 's', otherTools: [{ serverName: 'o', tool: 'send_email' }] };
 
 const HIDDEN = ['\u0000', '\u0007', '\u001b', '\u001b[', '\u001b]', '\u009b', '\r', '\u202e', '\u2066', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff',
   '\u{e0041}', '\u{e007f}', '\u{1f3f4}', '\ufe0f', '\u{e0100}', '\u2028', '\ud800', '\udc00', '😀', '❤\ufe0f'];
@@ -41,13 +49,26 @@ function checkFindings(findings: readonly ScanFinding[], texts: Record<string, s
   }
 }
 
-function timed<T>(what: string, chars: number, run: () => T): T {
+const fill = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+
+function elapsed(run: () => unknown): number {
   const started = performance.now();
-  const result = run();
-  const ms = performance.now() - started;
-  const bound = FIXED_MS + (chars * MICROS_PER_CHAR) / 1000;
-  assert.ok(ms <= bound, `${what}: ${ms.toFixed(0)} ms for ${chars} characters, over ${bound.toFixed(0)} ms`);
-  return result;
+  run();
+  return performance.now() - started;
+}
+
+/** `run` (a scan of `chars` characters of input) within RATIO times a benign scan of that length, plus FLOOR_MS; its result. */
+function timed<T>(what: string, chars: number, run: () => T): T {
+  const benign = fill(BENIGN, chars);
+  let result!: T;
+  let best = Infinity;
+  let baseline = Infinity;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    best = Math.min(best, elapsed(() => { result = run(); }));
+    baseline = Math.min(baseline, elapsed(() => scanTool({ name: 'benign', description: benign, inputSchema: {} }, CONTEXT)));
+    if (best <= FLOOR_MS + RATIO * baseline) return result;
+  }
+  assert.fail(`${what}: ${best.toFixed(0)} ms for ${chars} characters, over ${FLOOR_MS} ms + ${RATIO} x ${baseline.toFixed(1)} ms (a benign text of that length, measured beside it)`);
 }
 
 describe('scan fuzz: never throws, shows nothing raw, linear', function () {
@@ -55,7 +76,7 @@ describe('scan fuzz: never throws, shows nothing raw, linear', function () {
 
   it('random and adversarial descriptions, names and instructions', () => {
     fc.assert(fc.property(text, text, (name, description) => {
-      const tool = timed('tool', name.length + description.length, () => scanTool({ name, description, inputSchema: {} }, { serverName: 's', otherTools: [{ serverName: 'o', tool: 'send_email' }] }));
+      const tool = timed('tool', name.length + description.length, () => scanTool({ name, description, inputSchema: {} }, CONTEXT));
       checkFindings(tool, { name, description });
       const instructions = scanInstructions(description);
       checkFindings(instructions, { instructions: description });
@@ -76,7 +97,6 @@ describe('scan fuzz: never throws, shows nothing raw, linear', function () {
   });
 
   it('10 MB descriptions (random pieces, hidden characters, phrases), and 1 MB of each adversarial shape', () => {
-    const fill = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
     const MB = 1024 * 1024;
     const shapes: Array<[string, string, number]> = [
       ['random pieces', fc.sample(text, { numRuns: 50, seed: 7 }).join(' '), 10 * MB],
@@ -97,7 +117,7 @@ describe('scan fuzz: never throws, shows nothing raw, linear', function () {
       ['an emoji and its selectors', `😀${fill('\u{e0100}', MB)}`],
     ];
     for (const [what, description] of [...shapes.map(([w, unit, size]): [string, string] => [`${w} (${size / MB} MB)`, fill(unit, size)]), ...special]) {
-      const found = timed(what, description.length, () => scanTool({ name: 'big', description, inputSchema: {} }, { serverName: 's', otherTools: [{ serverName: 'o', tool: 'send_email' }] }));
+      const found = timed(what, description.length, () => scanTool({ name: 'big', description, inputSchema: {} }, CONTEXT));
       assert.ok(found.some((f) => f.code === 'oversized-definition'), `${what}: oversized`);
       assert.ok(found.length <= 20 * 21, `${what}: ${found.length} findings`);
     }
