@@ -5,7 +5,7 @@ import { CommandUsageError, type CommandContext } from './context';
 import { visibleLine } from '../core/json/visibleText';
 import { table } from './table';
 import { findingCounts, findingLines } from './findings';
-import { acceptToolCommand } from '../core/tools/toolScan';
+import { planFix } from '../core/app/planReasons';
 
 export const PROBE_USAGE = 'probe [NAME...]         start each server (or the NAMEd ones) as DSH would, list its tools, stop it;\n                           recorded on this machine so the next export pins the tools (--timeout MS, default 20000)';
 
@@ -78,7 +78,7 @@ function printFindings(folder: string, server: ServerProbe, io: CommandContext['
   for (const t of server.tools) {
     if (t.findings.length === 0) continue;
     const verdict = t.scan === 'withheld'
-      ? `withheld from DSH sessions until you accept this definition: ${acceptToolCommand(folder, server.serverName!, t.name, t.pin.definition)}`
+      ? `withheld from DSH sessions until you accept this definition: ${planFix('tools-accept', { name: server.serverName!, tool: t.name, pin: t.pin.definition, workspace: folder }).command}`
       : t.scan === 'accepted' ? `offered: you accepted this definition (pin ${t.pin.definition})` : 'offered (no error)';
     io.out(`  ${visibleLine(t.name)}: ${findingCounts(t.findings)}; ${verdict}`);
     for (const f of t.findings) for (const line of findingLines(f, '    ')) io.out(line);

@@ -6,7 +6,7 @@ import { CommandUsageError, type CliIo, type CommandContext } from './context';
 import { visibleLine } from '../core/json/visibleText';
 import { table } from './table';
 import { findingCounts, findingLines } from './findings';
-import { acceptSkillCommand } from '../core/tools/toolScan';
+import { planFix } from '../core/app/planReasons';
 import type { SkillCandidate } from '../core/skills/skills';
 
 export const SKILLS_USAGE = [
@@ -67,7 +67,7 @@ export function printSkillGate(result: SkillGateResult, io: CliIo, indent = '', 
     io.out(`${indent}  ${visibleLine(`withheld: "${s.name}" from ${s.withheldRoot}${why}${s.fallback ? ` (offered instead from ${s.fallback.root.path})` : ''}`)}`);
   }
   for (const skill of scannedSkills(result)) {
-    const verdict = skill.state === 'withheld' ? `withheld from DSH sessions until you accept this content: ${acceptSkillCommand(skill.file, skill.pin, folder)}`
+    const verdict = skill.state === 'withheld' ? `withheld from DSH sessions until you accept this content: ${planFix('skills-accept', { file: skill.file, pin: skill.pin, workspace: folder }).command}`
       : skill.state === 'accepted' ? `loaded: you accepted this content (pin ${skill.pin})` : 'loaded (no error)';
     io.out(`${indent}  ${visibleLine(`skill "${skill.name}" (${skill.file})`)}: ${findingCounts(skill.findings)}; ${verdict}`);
     for (const f of skill.findings) for (const line of findingLines(f, `${indent}    `)) io.out(line);

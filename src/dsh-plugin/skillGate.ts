@@ -5,7 +5,7 @@ import { resolveDshHome } from '../core/node/hostStore';
 import { isGatedKind, skillScanGate, type GatedSkillRoot, type SkillGateResult, type SkillShadow } from '../core/skills/skillGate';
 import type { SkillRootKind } from '../core/declaration/declarationModel';
 import { analyzeSkillText, discoverSkills, hashSkillRoot, resolveAgentsHome, scanSkill, skillBody, type SkillCandidate } from '../core/skills/skills';
-import { acceptSkillCommand } from '../core/tools/toolScan';
+import { planFix } from '../core/app/planReasons';
 import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
 import { errorText } from './errors';
 
@@ -238,9 +238,9 @@ export class SkillGate {
     session.logged.add(key);
     const codes = [...new Set(scanned.candidate.scan.findings.filter((f) => f.severity === 'error').map((f) => f.code))].join(', ');
     this.log.warn(
-      `dsh-bridge: ${where}: skill "${shadow.name}" (${shadow.file}) is withheld from session ${session.agent.id}: its scan found ${codes}`
+      `dsh-bridge: ${where}: skill "${shadow.name}" (${shadow.file}) is withheld from session ${session.agent.id} (reason skill-hidden-instructions): its scan found ${codes}`
       + `${shadow.fallback ? `; offered instead: "${shadow.name}" from ${shadow.fallback.root.path}` : ''}`
-      + `; review it (dsh-bridge skills list) and accept this content: ${acceptSkillCommand(shadow.file, scanned.candidate.scan.pin, where)}`,
+      + `; review it (dsh-bridge skills list) and accept this content: ${planFix('skills-accept', { file: shadow.file, pin: scanned.candidate.scan.pin, workspace: where }).command}`,
     );
   }
 

@@ -22,7 +22,8 @@ import { canonicalHash } from '../core/json/canonicalJson';
 import { publicToolName, serverOfTool, toolNamePrefix } from '../core/mcp/toolNames';
 import { toolAllowed } from '../core/declaration/toolsModel';
 import { compareToolWithPin, toolPin, type ToolChange } from '../core/tools/toolDefinitions';
-import { acceptToolCommand, scanContextOf, type AcceptedTool } from '../core/tools/toolScan';
+import { scanContextOf, type AcceptedTool } from '../core/tools/toolScan';
+import { planFix } from '../core/app/planReasons';
 import { scanTool, withholds, type ScanFinding } from '../core/scan/scan';
 import type { ToolSchema } from './types';
 import { errorText } from './errors';
@@ -363,7 +364,7 @@ export class SessionToolGate {
       if (poisoned) whats.push(describeFindings(scan.findings));
       const what = whats.join('; and ');
       const fix = poisoned && scan.raw !== undefined && scan.pin !== undefined && verdict.offer
-        ? `to accept it: ${acceptToolCommand(this.folder, serverName, scan.raw, scan.pin)}`
+        ? `reason tool-hidden-instructions; to accept it: ${planFix('tools-accept', { name: serverName, tool: scan.raw, pin: scan.pin, workspace: this.folder }).command}`
         : 'probe and export again to accept it';
       if (at.trust === 'ask' && at.ask && this.unanswered.get(definition) === at.turn) continue;
       if (at.trust === 'ask' && at.ask) {

@@ -289,7 +289,7 @@ async function skillScenario(t, c) {
     const line = h.logs.filter((l) => l.includes(`skill "deploy" (${deploy}) is withheld from session sP`));
     assert.equal(line.length, 1, h.logs.filter((l) => l.includes('dsh-bridge')).join('\n'));
     assert.match(line[0], /its scan found read-sensitive-file, secrecy-request, hidden-tag-text; .*dsh-bridge skills accept /);
-    assert.ok(h.logs.some((l) => l.includes(`skill "user-notes" (${notes}) is withheld from session sP: its scan found instruction-override`)));
+    assert.ok(h.logs.some((l) => l.includes(`skill "user-notes" (${notes}) is withheld from session sP (reason skill-hidden-instructions): its scan found instruction-override`)));
     t.diagnostic(line[0]);
 
     // Accepted (headless) at its content: the next step's catalog has it, and it loads.

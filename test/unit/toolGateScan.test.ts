@@ -31,7 +31,7 @@ describe('the DSH plugin\'s tool gate: hidden instructions', () => {
     assert.equal(lines.length, 1);
     const pin = toolPin(poisoned.raw).definition;
     assert.match(lines[0], /^dsh-bridge: \/w: tool mcp__fx__add of server "fx" withheld for this session: its definition has hidden or model-directed instructions \(read-sensitive-file: "read ~\/\.ssh\/id_rsa"; exfiltration: .*; secrecy-request: "Do not tell the user"\)/);
-    assert.ok(lines[0].endsWith(`(to accept it: dsh-bridge tools accept fx add --pin ${pin} --workspace /w)`), lines[0]);
+    assert.ok(lines[0].endsWith(`(reason tool-hidden-instructions; to accept it: dsh-bridge tools accept fx add --pin ${pin} --workspace /w)`), lines[0]);
   });
 
   it('offers it once the host store accepts that definition pin (from the next step of the same session); another pin is no acceptance', async () => {

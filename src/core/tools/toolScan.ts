@@ -66,18 +66,3 @@ export function toolScanState(findings: readonly ScanFinding[], accepted: boolea
   if (!withholds(findings)) return 'flagged';
   return accepted ? 'accepted' : 'withheld';
 }
-
-/** The command line that accepts one tool definition (shown by every face beside a withheld tool). */
-export function acceptToolCommand(folder: string, serverName: string, tool: string, pin: string): string {
-  return ['dsh-bridge', 'tools', 'accept', shellArg(serverName), shellArg(tool), '--pin', pin, '--workspace', shellArg(folder)].join(' ');
-}
-
-/** The command line that accepts one SKILL.md at its content. */
-export function acceptSkillCommand(file: string, pin: string, folder: string): string {
-  return ['dsh-bridge', 'skills', 'accept', shellArg(file), '--pin', pin, '--workspace', shellArg(folder)].join(' ');
-}
-
-/** One argument for a POSIX shell: as it is when plain, else in single quotes. */
-function shellArg(arg: string): string {
-  return arg !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
