@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { Analysis } from '../core/mcp/analyze';
 import { commitExport, exportRefused, reviewExport } from '../core/app/export';
 import { analyzeFolder } from '../core/app/folderSources';
+import { planSession } from '../core/app/plan';
 import { planMessage } from '../core/app/planReasons';
 import { DECLARATION_PATH, type DeclaredServer } from '../core/declaration/declarationModel';
 import type { Problem } from '../core/problems/problems';
@@ -62,7 +63,8 @@ export async function runExport(ctx: CommandContext): Promise<number> {
     else io.err(`dsh-bridge: ${message}`);
     return 1;
   }
-  const result = await commitExport(ports, await reviewExport(ports, identity), { dryRun });
+  const reviewed = await reviewExport(ports, identity);
+  const result = await commitExport(ports, reviewed, { dryRun });
   const { analysis } = result;
   if (result.sourceChanged) {
     const message = 'an MCP configuration file changed while it was being exported: nothing was written; run the export again';
@@ -71,8 +73,14 @@ export async function runExport(ctx: CommandContext): Promise<number> {
     return 1;
   }
   const onDisk = !dryRun && result.text !== undefined;
+  const lspIds = Object.keys(reviewed.sections.lsp?.servers ?? {});
+  const awaiting = onDisk ? await pinsAwaitingApproval(ports, folder) : [];
   if (json) {
-    io.out(JSON.stringify(report(analysis, onDisk ? DECLARATION_PATH : null, { written: result.written }, settingProblems)));
+    io.out(JSON.stringify(report(analysis, onDisk ? DECLARATION_PATH : null, {
+      written: result.written,
+      languageServers: reviewed.sections.lsp ? lspIds : null,
+      awaitingApproval: awaiting.map((a) => ({ name: a.name, fix: a.fix })),
+    }, settingProblems)));
     return analysis.usable ? 0 : 1;
   }
   printHuman(analysis, folder, io, settingProblems);
@@ -83,7 +91,26 @@ export async function runExport(ctx: CommandContext): Promise<number> {
     const refusedCount = analysis.rejected.length ? ` (${analysis.rejected.length} refused)` : '';
     io.out(`${result.written ? 'Exported' : 'Up to date:'} ${countOf(analysis.servers.length, 'server')} to ${shown}${refusedCount}.`);
   }
+  if (analysis.usable) {
+    const would = dryRun ? 'would be' : Object.keys(reviewed.sections.lsp?.servers ?? {}).length === 1 ? 'is' : 'are';
+    const lsp = reviewed.sections.lsp;
+    if (!lsp) io.out('Language servers: none (dsh.lsp.servers is not set).');
+    else if (!lsp.registersAll || !lspIds.length) io.out(`Language servers: none. ${planMessage({ code: 'lsp-invalid-entry', args: {} }, formatMessage)}`);
+    else io.out(visibleLine(`Language servers: ${countOf(lspIds.length, 'language server')} ${would} in the lsp section (${lspIds.join(', ')}).`));
+  }
+  if (awaiting.length) {
+    io.out(`Trust mode "pinned": ${countOf(awaiting.length, 'new pin')} ${awaiting.length === 1 ? 'awaits' : 'await'} approval before ${awaiting.length === 1 ? 'it starts' : 'they start'} without asking (${awaiting.map((a) => a.name).join(', ')}). Approve with:`);
+    for (const a of awaiting) io.out(`  ${visibleLine(a.fix)}`);
+  }
   return analysis.usable ? 0 : 1;
+}
+
+/** After an export in trust mode `pinned`: what the session plan says still waits for an approval (servers and `lsp`). */
+async function pinsAwaitingApproval(ports: CommandContext['ports'], folder: string): Promise<Array<{ name: string; fix: string }>> {
+  const { plan } = await planSession(ports, { cwd: folder, skills: false, tools: false });
+  if (plan.trustMode !== 'pinned' || plan.declaration.folder !== folder) return [];
+  const waiting = [...plan.servers.map((s) => [s.serverName, s.reason] as const), ...(plan.languageServers ? [['lsp', plan.languageServers.reason] as const] : [])];
+  return waiting.filter(([, r]) => r.code === 'pin-not-approved' && r.fix).map(([name, r]) => ({ name, fix: r.fix?.command ?? '' }));
 }
 
 function printHuman(analysis: Analysis, folder: string, io: CliIo, settingProblems: readonly Problem[] = []) {

@@ -6,7 +6,7 @@ import { HostStoreError, resolveDshHome } from '../core/node/hostStore';
 import { nodePorts } from '../core/node/ports';
 import { probeRowOnDemand } from '../core/node/probe/probeOnDemand';
 import { VSCODE_POLICY_FILE } from '../core/node/policyFiles';
-import { COMMAND_OPTIONS, COMMANDS, COMMANDS_USAGE } from './commands';
+import { COMMAND_OPTIONS, commandHelp, COMMANDS, COMMANDS_USAGE } from './commands';
 import { CommandUsageError, type CliIo } from './context';
 import { folderIdentity } from './folderIdentity';
 
@@ -97,7 +97,9 @@ export async function main(argv: string[], terminal: CliIo = processIo): Promise
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    io.out(USAGE);
+    // `dsh-bridge <command> --help`: that command's help; otherwise the global one.
+    const name = positionals[0];
+    io.out(name !== undefined && Object.hasOwn(COMMANDS, name) ? commandHelp(name, COMMANDS[name]) : USAGE);
     return 0;
   }
   if (values.version) {

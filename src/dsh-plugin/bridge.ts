@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { planSession, type PlannedSession } from '../core/app/plan';
 import type { Ports } from '../core/app/ports';
+import type { SlowStartRecord } from '../core/node/hostStore';
 import { DECLARATION_PATH } from '../core/declaration/declarationModel';
 import { toolNamePrefix } from '../core/mcp/toolNames';
 import { visibleLine } from '../core/json/visibleText';
@@ -17,11 +18,11 @@ import { countOf } from '../core/problems/plural';
 import { assembleSession } from './assemble';
 import { errorText } from './errors';
 import { mountLanguageServers } from './lspMounting';
-import { mountServers, reasonText, type MountContext, type StepPlan } from './mcpMounting';
+import { mountServers, reasonText, seconds, type MountContext, type StepPlan } from './mcpMounting';
 import { McpClientModules } from './mcpModules';
-import { Session } from './session';
+import { Session, type Starting } from './session';
 import { SkillGate } from './skillGate';
-import { DEFAULT_START_WAIT_MS, defaultStartConcurrency, StartSlots, waitAtMost } from './startPolicy';
+import { DEFAULT_START_WAIT_MS, defaultStartConcurrency, HEADLESS_START_WAIT_MS, StartSlots, waitAtMost } from './startPolicy';
 import type { AgentLike, AgentsService, AssembleContext, Ctx, Logger, PromptAssembly, ToolsService } from './types';
 
 export interface BridgeOptions {
@@ -31,6 +32,10 @@ export interface BridgeOptions {
   notice?: (line: string) => void;
   /** How long a step's request waits for the servers starting in that step (then it goes on with those ready). */
   startWaitMs?: number;
+  /** A one-shot run with no one to answer (dsh-headless): its request waits for its servers up to {@link headlessStartWaitMs}. */
+  headless?: () => boolean;
+  /** How long a headless run's request waits for the servers starting in its step (default: the MCP SDK's initialize timeout). */
+  headlessStartWaitMs?: number;
   /** false: start servers one after another and wait for each (the behaviour before the bounded wait). */
   parallelStart?: boolean;
   /** At most this many server starts at a time in this DSH process, all sessions together (default: twice the CPUs, at least 4). */
@@ -76,7 +81,7 @@ export class Bridge {
     if (notice) this.notice = (line) => notice(visibleLine(line));
     this.modules = new McpClientModules(ctx, log);
     this.startSlots = new StartSlots(options.startConcurrency ?? defaultStartConcurrency(os.availableParallelism()));
-    if (options.gateSkillRoots !== false) this.skillGate = new SkillGate(ctx, ports, log);
+    if (options.gateSkillRoots !== false) this.skillGate = new SkillGate(ctx, ports, log, this.notice);
   }
 
   start(): void {
@@ -194,8 +199,42 @@ export class Bridge {
     const launched = await mountServers(session, step, at, signal);
     await mountLanguageServers(session, step, at, signal);
     // This step's request waits for the servers started in it, at most startWaitMs: the ones up
-    // by then are in it, the others join the request of the step after they are up.
-    if (launched.length) await waitAtMost(Promise.allSettled(launched), this.options.startWaitMs ?? DEFAULT_START_WAIT_MS, signal);
+    // by then are in it, the others join the request of the step after they are up. A headless
+    // run is one request nobody watches: it waits for them up to their start timeout.
+    if (!launched.length) return;
+    const headless = this.options.headless?.() === true;
+    const waitMs = headless ? this.options.headlessStartWaitMs ?? HEADLESS_START_WAIT_MS : this.options.startWaitMs ?? DEFAULT_START_WAIT_MS;
+    await waitAtMost(Promise.allSettled(launched.map((s) => s.done)), waitMs, signal);
+    if (!session.ended && !this.disposed && !signal?.aborted) this.sayStillStarting(session, step.folder, launched, waitMs, headless);
+  }
+
+  /**
+   * A request that goes without a server still starting says so (the log, a headless run's
+   * stderr) with how long it has been starting, and the host store keeps it for the doctor; a
+   * server that made its request in time is forgotten there.
+   */
+  private sayStillStarting(session: Session, folder: string, launched: readonly Starting[], waitMs: number, headless: boolean): void {
+    const { where } = session;
+    const now = Date.now();
+    const late = launched.filter((s) => !s.settled && session.starting.get(s.serverName) === s);
+    const inTime = launched.filter((s) => session.mounts.get(s.serverName)?.pin === s.pin).map((s) => s.serverName);
+    const record = (slow: ReadonlyMap<string, SlowStartRecord>, names: string[] = []) =>
+      this.ports.store.recordSlowStarts(folder, slow, names).catch((error) => (this.log.debug ?? this.log.info).call(this.log, `${where}: the slow start was not recorded for the doctor (${errorText(error)})`));
+    const slow = new Map<string, SlowStartRecord>(late.map((s) => [s.serverName, { pin: s.pin, at: new Date(now).toISOString(), startingMs: now - s.since, waitMs, headless }]));
+    if (slow.size || inTime.length) void record(slow, inTime);
+    for (const s of late) {
+      const waited = seconds(now - s.since);
+      session.once(headless
+        ? `${where}: server ${s.label} is still starting after ${waited}: this headless run goes on without its tools (it waits ${seconds(waitMs)} for its servers: headlessStartWaitMs)`
+        : `${where}: server ${s.label} is still starting after ${waited}: this request goes without its tools (a request waits ${seconds(waitMs)} for the servers starting in its step: startWaitMs); they join the first request after it is up`);
+      void s.done.then(() => {
+        if (session.ended || session.mounts.get(s.serverName)?.pin !== s.pin) return;
+        const upAfterMs = Date.now() - s.since;
+        session.once(`${where}: server ${s.label} is up after ${seconds(upAfterMs)}: its tools join the next request`, 'info');
+        const entry = slow.get(s.serverName);
+        if (entry) void record(new Map([[s.serverName, { ...entry, upAfterMs }]]));
+      });
+    }
   }
 
   /** Why nothing of the declaration mounts, said once per session (nothing found is only a debug line). */

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import { resolveDshHome } from '../core/node/hostStore';
 import { nodePorts } from '../core/node/ports';
 import { Bridge, type BridgeBookkeeping } from './bridge';
-import { startConcurrency, startWaitMs } from './startPolicy';
+import { HEADLESS_START_WAIT_MS, startConcurrency, startWaitMs } from './startPolicy';
 import type { Ctx, Logger } from './types';
 
 export interface Config {
@@ -25,6 +25,12 @@ export interface Config {
    * join the request of the first step after they are up. 0 = never wait.
    */
   startWaitMs?: number;
+  /**
+   * How long (ms) a headless run's request (dsh-headless: one request, no one to answer) waits for
+   * the MCP servers starting in its step (default 60000, the MCP SDK's initialize timeout). A
+   * server still starting then is said on stderr; the run goes on without it.
+   */
+  headlessStartWaitMs?: number;
   /** false: start servers one after another, each waited for in full (the behaviour before startWaitMs). Default true. */
   parallelStart?: boolean;
   /**
@@ -50,14 +56,16 @@ export function bookkeeping(): BridgeBookkeeping[] {
 export function apply(ctx: Ctx, config: Config | undefined): void {
   const logger = typeof ctx.logger === 'function' ? (ctx.logger as unknown as (name: string) => Logger)('dsh-bridge') : ctx.logger;
   // A headless run (dsh-headless provides `headlessStartup`) prints no DSH log: its refusals go to stderr too.
+  const headless = () => ctx.get('headlessStartup') !== undefined;
   const notice = (line: string) => {
-    if (ctx.get('headlessStartup') !== undefined) process.stderr.write(`${line}\n`);
+    if (headless()) process.stderr.write(`${line}\n`);
   };
   // The use cases' ports, built once: the host store of the DSH home, DSH's own environment (`${env:}`).
   const ports = nodePorts({ dshHome: resolveDshHome(config?.dshHome), log: (line) => logger.info(`dsh-bridge: ${line}`) });
   const bridge = new Bridge(ctx, ports, {
     gateSkillRoots: config?.gateSkillRoots !== false, notice,
-    startWaitMs: startWaitMs(config?.startWaitMs), parallelStart: config?.parallelStart !== false,
+    startWaitMs: startWaitMs(config?.startWaitMs), headless,
+    headlessStartWaitMs: startWaitMs(config?.headlessStartWaitMs, HEADLESS_START_WAIT_MS), parallelStart: config?.parallelStart !== false,
     startConcurrency: startConcurrency(config?.startConcurrency, os.availableParallelism()),
   }, logger);
   bridge.start();

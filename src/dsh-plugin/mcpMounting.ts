@@ -24,6 +24,9 @@ import type { Logger } from './types';
 
 export const shortPin = (pin: string) => pin.slice(0, 'sha256:'.length + 12);
 
+/** A duration as the log says it: `3.2 s`. */
+export const seconds = (ms: number) => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+
 /** A plan reason as one log line's tail: its words, and the command that fixes it. */
 export function reasonText(reason: PlannedSession['plan']['blocked'][number]): string {
   return `${planMessage(reason, formatMessage)}${reason.fix ? ` Fix: ${reason.fix.command}` : ''}`;
@@ -68,7 +71,7 @@ export interface StepPlan {
  * Brings the session's MCP servers in line with the plan. Returns the starts launched in this step
  * (the step's request waits for them, bounded).
  */
-export async function mountServers(session: Session, step: StepPlan, at: MountContext, signal: AbortSignal | undefined): Promise<Array<Promise<void>>> {
+export async function mountServers(session: Session, step: StepPlan, at: MountContext, signal: AbortSignal | undefined): Promise<Starting[]> {
   const { plan, declaration } = step.planned;
   const where = session.where;
   // What may run: every declared server, while the declaration mounts at all (a server whose
@@ -87,7 +90,7 @@ export async function mountServers(session: Session, step: StepPlan, at: MountCo
   if (!declaration || plan.blocked.length) return [];
 
   const byName = new Map(declaration.servers.map((s) => [s.serverName, s]));
-  const launched: Array<Promise<void>> = [];
+  const launched: Starting[] = [];
   for (const entry of plan.servers) {
     if (session.ended || at.disposed() || signal?.aborted) break;
     const server = byName.get(entry.serverName);
@@ -122,10 +125,10 @@ export async function mountServers(session: Session, step: StepPlan, at: MountCo
     if (session.ended || at.disposed() || signal?.aborted) break;
 
     // Started in the background: the next server's approval and start do not wait for it.
-    const starting: Starting = { pin: server.pin, done: Promise.resolve() };
+    const starting: Starting = { serverName: server.serverName, pin: server.pin, label, since: Date.now(), done: Promise.resolve() };
     session.starting.set(server.serverName, starting);
-    starting.done = startServer(session, server, starting, step, label, at);
-    launched.push(starting.done);
+    starting.done = startServer(session, server, starting, step, label, at).finally(() => { starting.settled = true; });
+    launched.push(starting);
     if (!at.parallelStart) await starting.done;
   }
   return launched;
@@ -164,7 +167,7 @@ async function startServer(session: Session, server: DeclaredServer, starting: S
     }
     session.failed.delete(k);
     session.mounts.set(server.serverName, { serverName: server.serverName, pin: server.pin, mounted });
-    at.log.info(`${where}: started ${label} for session ${session.agent.id}${mounted.instance > 0 ? ` (mcp-client instance ${mounted.instance})` : ''}`);
+    at.log.info(`${where}: started ${label} for session ${session.agent.id} after ${seconds(Date.now() - starting.since)}${mounted.instance > 0 ? ` (mcp-client instance ${mounted.instance})` : ''}`);
   } finally {
     leave?.();
     if (current()) session.starting.delete(server.serverName);

@@ -22,8 +22,15 @@ export interface FailedStart {
 
 /** A server being started in the background (it joins the session's requests when it is up). */
 export interface Starting {
+  serverName: string;
   pin: string;
+  /** How the log names it: `"name" (pin sha256:...)`. */
+  label: string;
+  /** When its start was launched (ms since the epoch). */
+  since: number;
   done: Promise<void>;
+  /** Its start has ended (up, failed, or given up). */
+  settled?: boolean;
 }
 
 export interface ServerMount {

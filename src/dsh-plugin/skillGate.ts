@@ -70,7 +70,19 @@ interface GateSession {
 export class SkillGate {
   private readonly sessions = new Map<AgentLike, GateSession>();
 
-  constructor(private readonly ctx: Ctx, private readonly ports: Pick<Ports, 'store' | 'files' | 'env' | 'home' | 'cwd'>, private readonly log: Logger) {}
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly ports: Pick<Ports, 'store' | 'files' | 'env' | 'home' | 'cwd'>,
+    private readonly log: Logger,
+    /** Where a withheld skill is also said when the DSH log is not shown (a headless run's stderr). */
+    private readonly notice?: (line: string) => void,
+  ) {}
+
+  /** A warning in the DSH log, and on a headless run's stderr. */
+  private warn(line: string): void {
+    this.log.warn(line);
+    this.notice?.(line);
+  }
 
   /** Adds the session's provider (idempotent). */
   attach(agent: AgentLike): void {
@@ -209,7 +221,7 @@ export class SkillGate {
       const line = `dsh-bridge: ${where}: the skill roots cannot be checked (${errorText(error)}): every project and custom skill known to this session is withheld`;
       if (!session.logged.has(line)) {
         session.logged.add(line);
-        this.log.warn(line);
+        this.warn(line);
       }
       for (const name of await this.gatedNames(this.cwdOf(session, cwd))) session.known.add(name);
       return [...session.known].sort().map((name) => this.withheld(name, undefined));
@@ -223,7 +235,7 @@ export class SkillGate {
     const offered = result.shadows.filter((s) => s.withheldRoot === root.path && s.fallback).map((s) => `"${s.name}" from ${s.fallback!.root.path}`);
     const why = root.gate === 'changed' ? 'changed since it was trusted' : root.tooLarge ? 'too large to pin, so it cannot be trusted' : 'not trusted';
     const skills = root.skills.length ? root.skills.map((n) => `"${n}"`).join(', ') : 'none';
-    this.log.warn(
+    this.warn(
       `dsh-bridge: ${where}: skill root ${root.path} is ${why}: its skills (${skills}) are withheld from session ${session.agent.id}`
       + `${offered.length ? `; offered instead: ${offered.join(', ')}` : ''}`
       + `; to trust it, review it in VS Code (DSH: Review Skill Roots) or run: dsh-bridge skills trust ${JSON.stringify(root.path)} --workspace ${JSON.stringify(where)}`,
@@ -288,7 +300,7 @@ export class SkillGate {
         const current = await hashSkillRoot({ path: locator.root, skipSystem: false, kind: locator.kind }, this.ports.files.skills);
         if (recorded === undefined || current.pin !== recorded) {
           session.control?.invalidate();
-          this.log.warn(`dsh-bridge: skill "${candidate.name}" not loaded: its root ${locator.root} changed since it was trusted`);
+          this.warn(`dsh-bridge: skill "${candidate.name}" not loaded: its root ${locator.root} changed since it was trusted`);
           return undefined;
         }
       }

@@ -3,9 +3,15 @@ import type { Reconnect } from '../core/declaration/declarationModel';
 /** How long the first request of a step waits for servers starting in it, unless configured. */
 export const DEFAULT_START_WAIT_MS = 3000;
 
+/**
+ * How long a headless run's request waits for its servers unless configured: the MCP SDK's
+ * default request timeout, which ends a start whose server never answers `initialize`.
+ */
+export const HEADLESS_START_WAIT_MS = 60000;
+
 /** The plugin's `startWaitMs` config as a usable number (a bad value falls back to the default). */
-export function startWaitMs(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 2147483647 ? value : DEFAULT_START_WAIT_MS;
+export function startWaitMs(value: unknown, fallback = DEFAULT_START_WAIT_MS): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 2147483647 ? value : fallback;
 }
 
 /**

@@ -366,7 +366,14 @@ export class Commands {
     const why = blocked ? ` ${planMessage(blocked, translate)}` : '';
     const subfolder = model.declarationFolder !== undefined && model.declarationFolder !== folder.uri.fsPath
       ? ` ${l10n.t('(The declaration of {0}, the nearest above this folder.)', model.declarationFolder)}` : '';
-    if (ok) {
+    // Up to date, and what the export refused said in the same sentence: never "up to date" alone while something is refused.
+    const refusedAtExport = plan.servers.filter((s) => s.reason.code === 'refused-at-export').length;
+    if (ok && refusedAtExport) {
+      const upToDate = refusedAtExport === 1
+        ? l10n.t('The DSH declaration of {0} is signed by you and up to date, but 1 server was refused at the export: see Problems.', folder.name)
+        : l10n.t('The DSH declaration of {0} is signed by you and up to date, but {1} servers were refused at the export: see Problems.', folder.name, refusedAtExport);
+      void showWarning(`${upToDate}${subfolder}${outlook}${why}`);
+    } else if (ok) {
       void showInformation(`${l10n.t('The DSH declaration of {0} is signed by you and up to date.', folder.name)}${subfolder}${outlook}${why}`);
     } else {
       const exportNow = l10n.t('Export');

@@ -1,28 +1,55 @@
 import * as vscode from 'vscode';
-import { showInformation, showWarning } from './visible';
+import { showInformation, showQuickPick, showWarning } from './visible';
 import { doctorLines, doctorReport, doctorSummary, type DoctorReport } from '../core/app/doctor';
-import { DEFAULT_PROFILE } from '../core/node/dshSide';
+import type { PlanFixCode } from '../core/app/planReasons';
+import { bridgeProfiles, DEFAULT_PROFILE } from '../core/node/dshSide';
 import type { FolderIdentity } from '../core/settings/folderSettings';
+import { COMMAND } from './commandIds';
 import type { Ctx } from './ctx';
 import { translate } from './l10n';
 import { visibleLine } from '../core/json/visibleText';
 import { l10n } from './l10nLookup';
 
+/** The editor's command for each kind of fix (none: the report shows the command line only). */
+const FIX_COMMANDS: Partial<Record<PlanFixCode | 'install', string>> = {
+  install: COMMAND.installDshSide, export: COMMAND.export, approve: COMMAND.export, 'inputs-set': COMMAND.enterInputValues,
+  probe: COMMAND.probeMcpServers, 'skills-trust': COMMAND.reviewSkillRoots, check: 'workbench.actions.view.problems',
+};
+
+const html = (text: string) => visibleLine(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 /**
  * *DSH: Diagnose Setup (Doctor)*: the core's doctor report for one folder (the same as
- * `dsh-bridge doctor`: the session plan and the DSH install's facts), worded through l10n, opened
- * as a document, with the summary as a message.
+ * `dsh-bridge doctor`: the session plan and the DSH install's facts) for the profile the user
+ * runs (the DSH home's profile with the bridge; asked when there are several), worded through
+ * l10n, in a read-only view whose links run each fix (command links enabled for those commands
+ * only), each fix once; the summary as a message without the fixes.
  */
-export async function showDoctorReport(folder: vscode.WorkspaceFolder, identity: FolderIdentity, ctx: Ctx): Promise<DoctorReport> {
+export async function showDoctorReport(folder: vscode.WorkspaceFolder, identity: FolderIdentity, ctx: Ctx): Promise<DoctorReport | undefined> {
   const ports = ctx.ports();
-  const report = await doctorReport(ports, { folder: folder.uri.fsPath, profile: DEFAULT_PROFILE, identity });
+  const profiles = bridgeProfiles(ports.dshHome);
+  const profile = profiles.length <= 1 ? profiles[0] ?? DEFAULT_PROFILE
+    : (await showQuickPick(profiles.map((label) => ({ label })), { placeHolder: l10n.t('Diagnose which DSH profile?'), ignoreFocusOut: true }))?.label;
+  if (!profile) return undefined;
+  // The editor's user is at a terminal: a profile not installed yet is not taken as headless.
+  const report = await doctorReport(ports, { folder: folder.uri.fsPath, profile, identity, interactive: true });
   const title = l10n.t('DSH Bridge doctor: {0} (DSH home {1}, profile {2})', folder.name, ports.dshHome, report.profile);
-  const lines = doctorLines(report, translate);
   ctx.log.info(`doctor ${folder.name}: ${doctorSummary(report)}`);
-  // The report quotes the folder, the DSH home and the declaration: each line shown escaped.
-  const document = await vscode.workspace.openTextDocument({ content: [title, '', ...lines, ''].map(visibleLine).join('\n'), language: 'plaintext' });
-  await vscode.window.showTextDocument(document, { preview: true });
-  const summary = doctorSummary(report, translate);
+
+  const fixes = new Map<string, string | undefined>();
+  for (const f of [...report.findings, ...report.servers]) if (f.fix) fixes.set(f.fix, f.fixCode && FIX_COMMANDS[f.fixCode]);
+  for (const r of [...report.plan.blocked, ...report.plan.notes]) if (r.fix) fixes.set(r.fix.command, FIX_COMMANDS[r.fix.code]);
+  const fixPrefix = translate('fix: {command}', { command: '' }).trim();
+  const summary = doctorSummary(report, translate, false);
+  // Each line as the CLI has it, without the fix lines and with the summary without fixes: every fix is listed once, below.
+  const lines = [...doctorLines(report, translate).slice(0, -1).filter((line) => !line.trimStart().startsWith(fixPrefix)), summary];
+  const fixItems = [...fixes].map(([command, id]) => `<li><code>${html(command)}</code>${id ? ` <a href="command:${id}">${html(l10n.t('Run the fix'))}</a>` : ''}</li>`);
+  const panel = vscode.window.createWebviewPanel('dsh.doctor', title, vscode.ViewColumn.Active, {
+    enableScripts: false, enableCommandUris: [...new Set([...fixes.values()].filter((id): id is string => id !== undefined))],
+  });
+  panel.webview.html = `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<style>body{font-family:var(--vscode-font-family);color:var(--vscode-foreground)}li{margin:.3em 0}pre{white-space:pre-wrap}</style></head><body>
+<h2>${html(title)}</h2><pre>${lines.map(html).join('\n')}</pre>${fixItems.length ? `<h3>${html(l10n.t('Fixes'))}</h3><ul>${fixItems.join('')}</ul>` : ''}</body></html>`;
   if (report.ok) void showInformation(summary);
   else void showWarning(summary);
   return report;

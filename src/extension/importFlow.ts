@@ -4,9 +4,10 @@ import * as vscode from 'vscode';
 import { showError, showInformation, showQuickPick, showWarning } from './visible';
 import { CLIENT_NAMES, IMPORT_CLIENTS, noteTemplate, type ImportClient, type ImportNote } from '../core/import/importNotes';
 import { planImport, type ImportPlan } from '../core/import/importPlan';
-import { displayPath, importLocations, readImportSources, readImportTarget, TARGET_PATH, writeImportTarget } from '../core/node/importFiles';
-import { translate } from './l10n';
-import { visibleLine } from '../core/json/visibleText';
+import { displayPath, importLocations, readImportSources, readImportTarget, removeImportedOriginals, TARGET_PATH, writeImportTarget } from '../core/node/importFiles';
+import { importReportMarkdown, refusedAtExport, type ExportRefusal } from '../core/import/importReport';
+import type { ImportSourceFile } from '../core/import/clientFiles';
+import { sentences, translate } from './l10n';
 import { requireTrust } from './trust';
 import type { Ctx } from './ctx';
 import { l10n } from './l10nLookup';
@@ -24,6 +25,10 @@ export interface ImportSummary {
   outcome: 'imported' | 'cancelled' | 'nothing' | 'failed' | 'restricted' | 'changed';
   client?: ImportClient;
   servers: string[];
+  /** Imported servers the export refuses (e.g. an `sse` one). */
+  refused?: string[];
+  /** Carried servers removed from their source file at the user's choice. */
+  originalsRemoved?: string[];
   inputs: string[];
   secretsStored: string[];
   notes: Array<Pick<ImportNote, 'code' | 'kind' | 'server' | 'field'>>;
@@ -41,6 +46,8 @@ export interface ImportArgs {
   files?: string[];
   /** Answers the "import?" question after the preview opened (tests): true applies, false cancels. */
   apply?: boolean | ((preview: { left: vscode.Uri; right: vscode.Uri }) => boolean | Thenable<boolean>);
+  /** Answers the offer to remove the carried originals from their source files (tests); default: ask, and keep them unless told. */
+  removeOriginals?: boolean;
 }
 
 const none = (outcome: ImportSummary['outcome'], client?: ImportClient, plan?: ImportPlan): ImportSummary => ({
@@ -104,7 +111,9 @@ export class ImportFlow implements vscode.Disposable {
     // Ids with a stored value are the user's (here or stored by the CLI): the import gives its credentials other ids.
     const storedInputIds = await this.ctx.storedInputIds(root);
     const plan = planImport({ client, sources: read.sources, folder: root, target: target.text, readNotes: read.notes, storedInputIds });
-    this.logReport(plan, read.sources.map((s) => s.file));
+    const refusals = refusedAtExport(plan, root);
+    const files = read.sources.map((s) => s.file);
+    this.log.info(importReportMarkdown(plan, files, refusals));
     if (!plan.ok || !plan.changed) {
       const failed = !plan.ok || plan.notes.some((n) => n.kind === 'error');
       const message = !read.sources.length && !read.notes.length
@@ -123,12 +132,12 @@ export class ImportFlow implements vscode.Disposable {
     if (target.text === undefined) this.previews.set(left.toString(), '');
     try {
       await vscode.commands.executeCommand('vscode.diff', left, right, l10n.t('{0} (preview of the import from {1})', TARGET_PATH, CLIENT_NAMES[client]), { preview: true });
-      const answer = typeof args.apply === 'function' ? await args.apply({ left, right }) : args.apply ?? await this.ask(plan, folder, read.sources.map((s) => s.file));
+      const answer = typeof args.apply === 'function' ? await args.apply({ left, right }) : args.apply ?? await this.ask(plan, folder, files, refusals, right);
       if (!answer) {
         void showInformation(l10n.t('Import cancelled: nothing was written.'));
         return none('cancelled', client, plan);
       }
-      return await this.apply(folder, plan, read.sources.map((s) => s.file));
+      return await this.apply(folder, plan, read.sources, refusals, args.removeOriginals);
     } finally {
       await this.closePreview(right);
       this.previews.delete(right.toString());
@@ -136,7 +145,8 @@ export class ImportFlow implements vscode.Disposable {
     }
   }
 
-  private async apply(folder: vscode.WorkspaceFolder, plan: ImportPlan, files: string[]): Promise<ImportSummary> {
+  private async apply(folder: vscode.WorkspaceFolder, plan: ImportPlan, sources: ImportSourceFile[], refusals: ExportRefusal[], removeOriginals: boolean | undefined): Promise<ImportSummary> {
+    const files = sources.map((s) => s.file);
     const root = folder.uri.fsPath;
     // Values first: a file naming an input whose value is missing is worse than a stored value unused.
     for (const s of plan.secrets) await this.ctx.secrets.store(root, s.inputId, s.value);
@@ -149,66 +159,90 @@ export class ImportFlow implements vscode.Disposable {
       return none(result.reason === 'changed' ? 'changed' : 'failed', plan.client, plan);
     }
     this.log.info(`import: wrote ${TARGET_PATH} of ${root}: ${plan.servers.map((s) => s.name).join(', ')}; credentials stored for ${plan.secrets.map((s) => s.inputId).join(', ') || 'none'}`);
-    void this.tell('info', importedMessage(plan), folder, () => this.showReport(plan, folder, files));
-    return {
-      outcome: 'imported', client: plan.client, servers: plan.servers.map((s) => s.name), inputs: plan.inputs.map((i) => i.id),
-      secretsStored: plan.secrets.map((s) => s.inputId), notes: summaryNotes(plan),
+    // The originals in the client's own project files still hold the servers (and their
+    // credentials): offered for removal, kept unless the user says so (home folder files never).
+    const carried = sources.filter((s) => s.scope === 'project' && plan.client !== 'codex')
+      .map((s) => ({ source: s, names: plan.servers.filter((p) => p.file === s.file).map((p) => p.sourceName) }))
+      .filter((c) => c.names.length);
+    const removeLabel = l10n.t('Remove Them from {0}', carried.map((c) => c.source.file).join(', '));
+    const summary = {
+      outcome: 'imported' as const, client: plan.client, servers: plan.servers.map((s) => s.name), inputs: plan.inputs.map((i) => i.id),
+      secretsStored: plan.secrets.map((s) => s.inputId), notes: summaryNotes(plan), refused: refusals.map((r) => r.server), originalsRemoved: [] as string[],
     };
+    const remove = async () => {
+      for (const c of carried) {
+        const removal = await removeImportedOriginals(folder.uri.fsPath, c.source.file, c.source.text, c.names);
+        summary.originalsRemoved.push(...removal.removed);
+        if ('reason' in removal) {
+          this.log.warn(`import: ${c.source.file} left as it is: ${removal.message}`);
+          void showWarning(l10n.t('{0} was left as it is: the log says why.', c.source.file));
+        } else {
+          this.log.info(`import: removed ${removal.removed.join(', ')} from ${c.source.file}`);
+          void showInformation(l10n.t('Removed from {0}: {1}.', c.source.file, removal.removed.join(', ')));
+        }
+      }
+    };
+    const message = sentences([importedMessage(plan, refusals), ...(carried.length ? [l10n.t('The originals, with their credentials, are still in {0}.', carried.map((c) => c.source.file).join(', '))] : [])]);
+    if (removeOriginals !== undefined) {
+      void this.tell('info', message, folder, () => this.showReport(plan, folder, files, refusals));
+      if (removeOriginals) await remove();
+    } else {
+      void this.tell('info', message, folder, () => this.showReport(plan, folder, files, refusals), carried.length ? { label: removeLabel, run: remove } : undefined);
+    }
+    return summary;
   }
 
-  private async ask(plan: ImportPlan, folder: vscode.WorkspaceFolder, files: string[]): Promise<boolean> {
+  /**
+   * The question beside the preview, not over it: a notification, so the diff stays in view and
+   * scrollable while the user decides. Closing the preview cancels.
+   */
+  private async ask(plan: ImportPlan, folder: vscode.WorkspaceFolder, files: string[], refusals: ExportRefusal[], right: vscode.Uri): Promise<boolean> {
     const n = plan.servers.length;
     const question = n === 1
       ? l10n.t('Add 1 MCP server from {0} to .vscode/mcp.json, as the preview shows?', CLIENT_NAMES[plan.client])
       : l10n.t('Add {0} MCP servers from {1} to .vscode/mcp.json, as the preview shows?', n, CLIENT_NAMES[plan.client]);
     const importLabel = l10n.t('Import');
-    const showLog = l10n.t('Show Report');
-    for (;;) {
-      // Modal: nothing else happens until the user has decided, and the preview stays in view.
-      const choice = await showInformation(question, { modal: true, detail: lossLine(plan) }, importLabel, showLog);
-      if (choice !== showLog) return choice === importLabel;
-      await this.showReport(plan, folder, files);
+    const showReport = l10n.t('Show Report');
+    const cancel = l10n.t('Cancel');
+    let closed: vscode.Disposable | undefined;
+    const previewClosed = new Promise<undefined>((resolve) => {
+      closed = vscode.window.tabGroups.onDidChangeTabs((e) => {
+        if (e.closed.some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === right.toString())) resolve(undefined);
+      });
+    });
+    try {
+      for (;;) {
+        const choice = await Promise.race([showInformation(sentences([question, lossLine(plan, refusals)]), importLabel, showReport, cancel), previewClosed]);
+        if (choice !== showReport) return choice === importLabel;
+        await this.showReport(plan, folder, files, refusals);
+      }
+    } finally {
+      closed?.dispose();
     }
   }
 
   /**
-   * The report in a read-only document beside the preview: visible whatever the log level (the
-   * log has it at info only). Notes never hold a credential, so neither does the report.
+   * The report: a read-only Markdown document beside the preview, grouped by server, visible
+   * whatever the log level. Notes never hold a credential, so neither does the report.
    */
-  private async showReport(plan: ImportPlan, folder: vscode.WorkspaceFolder, files: string[]): Promise<void> {
-    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${folder.name}/import-report.txt`, query: `report-${Date.now().toString(36)}` });
-    this.previews.set(uri.toString(), [this.reportHeader(plan, files), ...this.reportLines(plan)].map(visibleLine).join('\n') + '\n');
+  private async showReport(plan: ImportPlan, folder: vscode.WorkspaceFolder, files: string[], refusals: ExportRefusal[]): Promise<void> {
+    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${folder.name}/import-report.md`, query: `report-${Date.now().toString(36)}` });
+    this.previews.set(uri.toString(), importReportMarkdown(plan, files, refusals, (english, args) => translate(english, args ?? {})));
     try {
-      await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+      await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
     } finally {
       this.previews.delete(uri.toString());
     }
   }
 
-  private reportHeader(plan: ImportPlan, files: string[]): string {
-    return `import from ${CLIENT_NAMES[plan.client]} (${files.join(', ') || 'no file'}): ${plan.servers.length} to add, ${plan.notes.length} notes`;
-  }
-
-  private reportLines(plan: ImportPlan): string[] {
-    return plan.notes.map((n) => {
-      const where = [n.file, n.server && `server "${n.server}"`, n.field].filter(Boolean).join(': ');
-      const template = noteTemplate(n.code);
-      return `import: ${n.kind}: ${where}: ${template ? translate(template, n.args) : n.message}`;
-    });
-  }
-
-  private logReport(plan: ImportPlan, files: string[]): void {
-    this.log.info(this.reportHeader(plan, files));
-    for (const line of this.reportLines(plan)) this.log.info(line);
-  }
-
-  private async tell(level: 'info' | 'error', message: string, folder?: vscode.WorkspaceFolder, report?: () => Promise<void>): Promise<void> {
+  private async tell(level: 'info' | 'error', message: string, folder?: vscode.WorkspaceFolder, report?: () => Promise<void>, extra?: { label: string; run: () => Promise<void> }): Promise<void> {
     const showLog = l10n.t('Show Logs');
     const open = l10n.t('Open mcp.json');
     const showReport = l10n.t('Show Report');
     // The report, not the log, when there is one: the log may be set above info.
-    const actions = [...(folder ? [open] : []), report ? showReport : showLog];
+    const actions = [...(folder ? [open] : []), report ? showReport : showLog, ...(extra ? [extra.label] : [])];
     const choice = level === 'error' ? await showError(message, ...actions) : await showInformation(message, ...actions);
+    if (extra && choice === extra.label) await extra.run();
     if (choice === showLog) this.log.show(true);
     if (choice === showReport && report) await report();
     if (choice === open && folder) await vscode.window.showTextDocument(vscode.Uri.file(path.join(folder.uri.fsPath, TARGET_PATH)));
@@ -257,18 +291,29 @@ export class ImportFlow implements vscode.Disposable {
   }
 }
 
-/** "3 fields could not be carried" etc., for the question's detail. */
-function lossLine(plan: ImportPlan): string {
+/** What the export refuses of the carried servers: named, with the reason in the report. */
+function refusedLine(refusals: ExportRefusal[]): string[] {
+  if (!refusals.length) return [];
+  const names = refusals.map((r) => `"${r.server}"`).join(', ');
+  return [refusals.length === 1
+    ? l10n.t('{0} is carried, but the export refuses it ({1}): Show Report says why.', names, refusals[0].reasons.map((r) => r.code).join(', '))
+    : l10n.t('{0} carried servers are refused by the export ({1}): Show Report says why.', refusals.length, names)];
+}
+
+/** "3 fields could not be carried" etc., said with the question. */
+function lossLine(plan: ImportPlan, refusals: ExportRefusal[]): string {
   const lost = plan.notes.filter((n) => n.kind === 'lost' || n.kind === 'skipped' || n.kind === 'error').length;
   const parts = [
-    lost === 0 ? l10n.t('Everything was carried.') : lost === 1 ? l10n.t('1 item could not be carried: Show Report lists it.') : l10n.t('{0} items could not be carried: Show Report lists them.', lost),
+    ...(lost === 0 && !refusals.length ? [l10n.t('Everything was carried.')] : []),
+    ...(lost === 1 ? [l10n.t('1 item could not be carried: Show Report lists it.')] : lost > 1 ? [l10n.t('{0} items could not be carried: Show Report lists them.', lost)] : []),
+    ...refusedLine(refusals),
   ];
   if (plan.secrets.length === 1) parts.push(l10n.t('1 credential goes to secret storage, not into the file.'));
   else if (plan.secrets.length > 1) parts.push(l10n.t('{0} credentials go to secret storage, not into the file.', plan.secrets.length));
-  return parts.join(' ');
+  return sentences(parts);
 }
 
-function importedMessage(plan: ImportPlan): string {
+function importedMessage(plan: ImportPlan, refusals: ExportRefusal[]): string {
   const n = plan.servers.length;
   const parts = [n === 1
     ? l10n.t('Imported 1 MCP server from {0} into .vscode/mcp.json.', CLIENT_NAMES[plan.client])
@@ -276,10 +321,11 @@ function importedMessage(plan: ImportPlan): string {
   const lost = plan.notes.filter((n) => n.kind === 'lost' || n.kind === 'skipped' || n.kind === 'error').length;
   if (lost === 1) parts.push(l10n.t('1 item could not be carried: Show Report lists it.'));
   else if (lost > 1) parts.push(l10n.t('{0} items could not be carried: Show Report lists them.', lost));
+  parts.push(...refusedLine(refusals));
   if (plan.secrets.length === 1) parts.push(l10n.t('1 credential was moved to secret storage.'));
   else if (plan.secrets.length > 1) parts.push(l10n.t('{0} credentials were moved to secret storage.', plan.secrets.length));
   const toEnter = plan.inputs.length - plan.secrets.length;
   if (toEnter === 1) parts.push(l10n.t('Enter 1 input value with DSH: Enter MCP Input Values.'));
   else if (toEnter > 1) parts.push(l10n.t('Enter {0} input values with DSH: Enter MCP Input Values.', toEnter));
-  return parts.join(' ');
+  return sentences(parts);
 }

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
-import { verifyFolder } from '../core/app/verify';
 import { COMMAND } from './commandIds';
 import type { Ctx } from './ctx';
 import type { McpJsonCheck } from './mcpJsonCheck';
-import { folderState, statusHeadline, type DeclarationState, type FolderState, type StatusAction } from './decisions';
+import { declarationState, type DeclarationState } from './decisions';
+import { planOfFolder } from './folderPlan';
+import { folderHeadline, folderViewModel, type FolderAction, type FolderHeadline, type FolderViewModel } from './planView';
+import { countWords } from './planWords';
 import { fileFolders, folderOfMcpJson, MCP_SOURCES_SELECTOR } from './mcpFiles';
 import { visibleLine } from '../core/json/visibleText';
 import { l10n } from './l10nLookup';
@@ -23,14 +25,6 @@ function stateWords(state: DeclarationState): string {
   }
 }
 
-function exportedWords(n: number): string {
-  return n === 1 ? l10n.t('DSH: 1 server exported') : l10n.t('DSH: {0} servers exported', n);
-}
-
-function refusedWords(n: number): string {
-  return n === 1 ? l10n.t('1 server refused') : l10n.t('{0} servers refused', n);
-}
-
 function missingWords(ids: string[]): string {
   return ids.length === 1
     ? l10n.t('DSH has no value for input {0}: enter it', ids[0])
@@ -43,19 +37,67 @@ function unapprovedWords(names: string[]): string {
     : l10n.t('{0} are not approved: DSH will ask before it starts them', names.join(', '));
 }
 
+/** What the status items show now: their texts, the tooltip's Markdown, the screen reader's label, the state and its counts. */
+export interface StatusSnapshot {
+  text: string;
+  detail: string | undefined;
+  bar: string;
+  barVisible: boolean;
+  tooltip: string | undefined;
+  accessibilityLabel: string | undefined;
+  state: { state: DeclarationState; headline: FolderHeadline; counts: FolderViewModel['counts']; rows: number } | undefined;
+  folder: string | undefined;
+  selector: vscode.DocumentSelector;
+}
+
+/** What the status items keep of a folder: the plan's view of its files, and the declaration's state as verify names it. */
+export interface StatusState {
+  state: DeclarationState;
+  view: FolderViewModel;
+  headline: FolderHeadline;
+  action: FolderAction;
+  /** Stale only through VS Code's settings: which (DSH, which cannot see them, still mounts it). */
+  staleSetting?: 'access' | 'policy';
+  /** Stale (for DSH too) because session settings changed in a settings file: their names. */
+  staleSettings?: string[];
+}
+
+/** The declaration-wide line: what the declaration is, and for one that is current, whether every server is in it. */
+function declarationLine(s: StatusState): string {
+  if (s.staleSetting) {
+    return s.staleSetting === 'policy'
+      ? l10n.t('stale: the MCP server policy changed since the export')
+      : l10n.t('stale: chat.mcp.access changed which files VS Code runs servers from since the export');
+  }
+  if (s.staleSettings) return l10n.t('stale: {0} changed since the export; DSH withholds the declaration until you export', s.staleSettings.join(', '));
+  if (s.headline === 'no-servers') return l10n.t('No MCP server in this folder yet: add one to .vscode/mcp.json, then export.');
+  if (s.headline === 'deny') return l10n.t('Trust mode "deny": DSH mounts nothing of this folder.');
+  const refused = s.view.counts.refused;
+  if (s.state === 'up-to-date' && refused) {
+    return refused === 1 ? l10n.t('the declaration is up to date, but 1 server was refused: see Problems')
+      : l10n.t('the declaration is up to date, but {0} servers were refused: see Problems', refused);
+  }
+  return stateWords(s.state);
+}
+
 /** Every line the status says about a folder, most important first (the hover's detail, the tooltip). */
-function detailLines(s: FolderState, pending: string | undefined): string[] {
-  const bySettings = s.staleSetting === 'policy'
-    ? l10n.t('stale: the MCP server policy changed since the export')
-    : l10n.t('stale: chat.mcp.access changed which files VS Code runs servers from since the export');
-  const settingsWords = s.staleSettings ? l10n.t('stale: {0} changed since the export; DSH withholds the declaration until you export', s.staleSettings.join(', ')) : undefined;
-  const lines = [pending, s.staleBySettings ? bySettings : settingsWords ?? stateWords(s.state)];
-  if (s.state !== 'missing') {
-    if (s.missingInputs.length) lines.push(missingWords(s.missingInputs));
-    if (s.unapproved.length) lines.push(unapprovedWords(s.unapproved));
-    if (s.refused) lines.push(refusedWords(s.refused));
+function detailLines(s: StatusState, pending: string | undefined): string[] {
+  const lines = [pending, declarationLine(s)];
+  if (s.state !== 'missing' && !s.view.blocked.length) {
+    const missing = [...new Set(s.view.rows.filter((r) => r.reason?.code === 'input-missing').map((r) => String(r.reason!.args.id)))];
+    if (missing.length) lines.push(missingWords(missing));
+    const unapproved = s.view.rows.filter((r) => r.state === 'not-approved').map((r) => r.serverName ?? r.name);
+    if (unapproved.length) lines.push(unapprovedWords(unapproved));
+    const withheld = s.view.rows.filter((r) => r.state === 'withheld' && r.reason?.code !== 'input-missing').map((r) => r.serverName ?? r.name);
+    if (withheld.length) lines.push(withheldWords(withheld));
   }
   return lines.filter((l): l is string => !!l);
+}
+
+function withheldWords(names: string[]): string {
+  return names.length === 1
+    ? l10n.t('{0} is withheld from DSH sessions: Verify says why', names[0])
+    : l10n.t('{0} are withheld from DSH sessions: Verify says why', names.join(', '));
 }
 
 /**
@@ -73,9 +115,9 @@ export class DeclarationStatus implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.item, this.bar];
   private readonly pending = new Map<string, string>();
   /** Each folder's state as last computed (by folder URI). */
-  private readonly states = new Map<string, Promise<FolderState>>();
+  private readonly states = new Map<string, Promise<StatusState>>();
   private sequence = 0;
-  private last: { folder: string; state: FolderState } | undefined;
+  private last: { folder: string; state: StatusState } | undefined;
   private shown = false;
 
   constructor(
@@ -116,16 +158,19 @@ export class DeclarationStatus implements vscode.Disposable {
     return this.ctx.log;
   }
 
-  /** The folder's state: kept, or computed from the declaration on disk and the host store. */
-  private stateOf(folder: vscode.WorkspaceFolder): Promise<FolderState> {
+  /** The folder's state: kept, or computed from the session plan (the declaration on disk, the host store) over its MCP files. */
+  private stateOf(folder: vscode.WorkspaceFolder): Promise<StatusState> {
     const key = folder.uri.toString();
     let state = this.states.get(key);
     if (!state) {
       state = (async () => {
-        const verify = await verifyFolder(this.ctx.ports(), folder.uri.fsPath, { settings: this.ctx.config.folder(folder).view, policySettings: this.ctx.config.folder(folder).policySettings });
-        const trustMode = await this.ctx.storedTrustMode();
-        const record = await this.ctx.storedFolder(folder.uri.fsPath).catch(() => undefined);
-        return folderState({ verify, trustMode, storedInputs: new Set(record?.inputs.keys()), approvals: record?.approvals ?? [] });
+        const [planned, analysed] = await Promise.all([planOfFolder(this.ctx, folder), this.mcp.get(folder) ?? this.mcp.analyzeNow(folder)]);
+        const verify = planned.verified ?? { ok: false, reasons: [{ code: 'missing' }] };
+        const view = folderViewModel(planned.plan, analysed?.analysis ?? { usable: true, sourcePath: '.vscode/mcp.json', servers: [], rejected: [], problems: [] });
+        const editorOnly = verify.reasons.length > 0 && verify.reasons.every((r) => 'editorOnly' in r && r.editorOnly);
+        const staleSetting = editorOnly ? (verify.reasons.every((r) => 'setting' in r && r.setting === 'chat.mcp.access') ? 'access' as const : 'policy' as const) : undefined;
+        const staleSettings = [...new Set(verify.reasons.flatMap((r) => (r.code === 'stale' && !('editorOnly' in r && r.editorOnly) && 'setting' in r && r.setting ? [r.setting] : [])))];
+        return { state: declarationState(verify), view, ...folderHeadline(view), ...(staleSetting ? { staleSetting } : {}), ...(staleSettings.length ? { staleSettings } : {}) };
       })();
       this.states.set(key, state);
       state.catch(() => this.states.get(key) === state && this.states.delete(key));
@@ -156,45 +201,56 @@ export class DeclarationStatus implements vscode.Disposable {
     this.last = { folder: folder.uri.fsPath, state };
     const pending = this.pending.get(folder.uri.toString());
     const trusted = vscode.workspace.isTrusted;
-    const { headline, action } = statusHeadline(state);
+    const { headline, action } = state;
     const lines = detailLines(state, pending);
     if (!trusted) lines.push(l10n.t('Restricted Mode: export needs trust'));
     const command = trusted
       ? this.actionCommand(pending ? 'export' : action, folder)
       : { title: l10n.t('Manage Workspace Trust'), command: 'workbench.trust.manage' };
     const bad = headline === 'not-verified';
-    const fine = headline === 'exported' && !pending;
+    const fine = (headline === 'exported' || headline === 'no-servers') && !pending;
+    const counts = state.view.rows.length ? countWords(state.view.counts) : undefined;
 
-    // The language status item on mcp.json: the count, then what matters.
-    this.item.text = state.state === 'missing' ? l10n.t('DSH: not exported') : exportedWords(state.exported);
-    // Lines name folders, inputs and servers from mcp.json: shown escaped.
-    this.item.detail = visibleLine(lines.join(' \u2014 '));
+    // The language status item on the MCP files: the headline, then the counts the view shows and what matters.
+    const words: Record<FolderHeadline, string> = {
+      'no-servers': l10n.t('DSH: no servers'),
+      'exported': l10n.t('DSH: exported'),
+      'stale': l10n.t('DSH: stale'),
+      'not-exported': l10n.t('DSH: not exported'),
+      'deny': l10n.t('DSH: trust mode deny'),
+      'needs-inputs': l10n.t('DSH: needs inputs'),
+      'refused': state.view.counts.refused === 1 ? l10n.t('DSH: 1 refused') : l10n.t('DSH: {0} refused', state.view.counts.refused),
+      'unapproved': l10n.t('DSH: not approved'),
+      'withheld': l10n.t('DSH: withheld'),
+      'not-verified': l10n.t('DSH: refused by DSH'),
+    };
+    const title = pending ? l10n.t('DSH: needs your export') : words[headline];
+    this.item.text = title;
+    // Lines name folders, inputs and servers from the MCP files: shown escaped.
+    this.item.detail = visibleLine([counts, ...lines].filter((l) => l !== undefined).join(' \u2014 '));
     this.item.severity = bad ? vscode.LanguageStatusSeverity.Error : fine ? vscode.LanguageStatusSeverity.Information : vscode.LanguageStatusSeverity.Warning;
     this.item.command = command;
+    this.item.accessibilityInformation = { label: visibleLine([title, counts, ...lines].filter((l) => l !== undefined).join('. ')) };
 
-    // The status bar item: shown for a folder that has an mcp.json or a declaration.
+    // The status bar item: shown for a folder that has an MCP file or a declaration.
     const relevant = !!this.mcp.get(folder) || state.state !== 'missing';
     if (!relevant) {
       this.hideBar();
       return;
     }
-    const words: Record<typeof headline, string> = {
-      'exported': l10n.t('DSH: exported'),
-      'stale': l10n.t('DSH: stale'),
-      'not-exported': l10n.t('DSH: not exported'),
-      'needs-inputs': l10n.t('DSH: needs inputs'),
-      'refused': l10n.t('DSH: {0} refused', state.refused),
-      'unapproved': l10n.t('DSH: not approved'),
-      'not-verified': l10n.t('DSH: refused by DSH'),
-    };
-    const icon = bad ? '$(error)' : fine ? '$(check)' : '$(warning)';
-    this.bar.text = `${icon} ${pending ? l10n.t('DSH: needs your export') : words[headline]}`;
+    const icon = bad ? '$(error)' : headline === 'no-servers' && !pending ? '$(info)' : fine ? '$(check)' : '$(warning)';
+    this.bar.text = `${icon} ${title}`;
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendText(`${visibleLine(`${folder.name}: ${state.state === 'missing' ? l10n.t('DSH: not exported') : exportedWords(state.exported)}`)}\n\n`);
+    tooltip.appendText(`${visibleLine(counts ? `${folder.name}: ${counts}` : folder.name)}\n\n`);
     for (const l of lines) tooltip.appendText(`${visibleLine(l)}\n\n`);
-    tooltip.appendText(l10n.t('Click: {0}', command.title));
+    // What a click does, as a link that does it (trusted for that one command only).
+    const args = command.arguments ? `?${encodeURIComponent(JSON.stringify(command.arguments))}` : '';
+    tooltip.appendMarkdown(`[${escapeLinkText(command.title)}](command:${command.command}${args})`);
+    tooltip.isTrusted = { enabledCommands: [command.command] };
     this.bar.tooltip = tooltip;
     this.bar.command = command;
+    // The screen reader reads this, not the Markdown tooltip (whose spaces are written as &nbsp;).
+    this.bar.accessibilityInformation = { label: visibleLine([`${folder.name}: ${title}`, counts, ...lines].filter((l) => l !== undefined).join('. ')) };
     this.bar.backgroundColor = bad ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.bar.show();
     this.shown = true;
@@ -205,22 +261,37 @@ export class DeclarationStatus implements vscode.Disposable {
     this.shown = false;
   }
 
-  private actionCommand(action: StatusAction, folder: vscode.WorkspaceFolder): vscode.Command {
+  /** The command a click runs, titled with what it does (the words of its command where there is one). */
+  private actionCommand(action: FolderAction, folder: vscode.WorkspaceFolder): vscode.Command {
     switch (action) {
-      case 'export': return { title: l10n.t('Export'), command: COMMAND.export, arguments: [folder.uri] };
-      case 'enter-inputs': return { title: l10n.t('Enter Input Values'), command: COMMAND.enterInputValues, arguments: [folder.uri] };
+      case 'export': return { title: l10n.t('Export MCP Servers to DSH'), command: COMMAND.export, arguments: [folder.uri] };
+      case 'enter-inputs': return { title: l10n.t('Enter MCP Input Values'), command: COMMAND.enterInputValues, arguments: [folder.uri] };
       case 'show-problems': return { title: l10n.t('Show Problems'), command: 'workbench.actions.view.problems' };
-      case 'verify': return { title: l10n.t('Verify'), command: COMMAND.verifyDeclaration, arguments: [folder.uri] };
+      case 'verify': return { title: l10n.t('Verify Declaration'), command: COMMAND.verifyDeclaration, arguments: [folder.uri] };
       case 'open-declaration': return { title: l10n.t('Open Declaration'), command: COMMAND.openDeclaration, arguments: [folder.uri] };
+      case 'trust': return { title: l10n.t('Change the Trust Mode'), command: 'workbench.action.openSettings', arguments: ['dsh.trustMode'] };
     }
   }
 
   /** What the items show now (for tests and the activation API; nothing secret). */
-  snapshot(): { text: string; detail: string | undefined; bar: string; barVisible: boolean; state: FolderState | undefined; folder: string | undefined; selector: vscode.DocumentSelector } {
-    return { text: this.item.text, detail: this.item.detail, bar: this.bar.text, barVisible: this.shown, state: this.last?.state, folder: this.last?.folder, selector: this.item.selector };
+  snapshot(): StatusSnapshot {
+    const tooltip = this.bar.tooltip;
+    const s = this.last?.state;
+    return {
+      text: this.item.text, detail: this.item.detail, bar: this.bar.text, barVisible: this.shown,
+      tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value,
+      accessibilityLabel: this.bar.accessibilityInformation?.label,
+      state: s && { state: s.state, headline: s.headline, counts: s.view.counts, rows: s.view.rows.length },
+      folder: this.last?.folder, selector: this.item.selector,
+    };
   }
 
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
   }
+}
+
+/** A link's text in Markdown: its brackets and backslashes escaped. */
+function escapeLinkText(text: string): string {
+  return text.replace(/[\\[\]]/g, (c) => `\\${c}`);
 }

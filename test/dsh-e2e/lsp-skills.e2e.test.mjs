@@ -21,7 +21,8 @@ const toolResult = (request) => {
 };
 const allText = (request) => JSON.stringify(request.messages);
 
-async function withHost(t, kind, run, { pluginConfig = {} } = {}) {
+/** @param {any} t @param {string} kind @param {(c: any) => Promise<void>} run @param {{ pluginConfig?: object, beforePlugin?: (h: any) => void }} [options] */
+async function withHost(t, kind, run, { pluginConfig = {}, beforePlugin } = {}) {
   const tmp = tempRoot();
   const saved = { DSH_HOME: process.env.DSH_HOME, DSH_AGENTS_HOME: process.env.DSH_AGENTS_HOME };
   let h;
@@ -32,6 +33,7 @@ async function withHost(t, kind, run, { pluginConfig = {} } = {}) {
     const started = Date.now();
     if (kind === 'smallest') {
       h = await smallestHost({ lspAndSkills: true });
+      beforePlugin?.(h);
       await loadPluginRow(h.root, PLUGIN, pluginConfig);
     } else {
       h = await baseHost({ home: tmp.home, bundleDir: BUNDLE });
@@ -366,6 +368,31 @@ if (!only || only === 'smallest') {
       loader.import = original;
     }
   }));
+
+  test('a headless run that withholds a skill says so on stderr (once), with the root and the trust command', { timeout: 60000 }, (t) => withHost(t, 'smallest', async (c) => {
+    const { K } = skillWorkspaces(c.tmp.root, c.tmp.home);
+    const untrustedRoot = path.join(K, '.agents/skills');
+    const stderr = [];
+    const write = process.stderr.write;
+    process.stderr.write = function (chunk, ...rest) {
+      if (String(chunk).startsWith('dsh-bridge:')) stderr.push(...String(chunk).split('\n').filter(Boolean));
+      return write.call(this, chunk, ...rest);
+    };
+    try {
+      const S = await c.session('sH', K, 'mH');
+      c.script('mH', [{ text: 'ok' }]);
+      await c.turn(S);
+      await c.turn(S);
+      assert.deepEqual(catalogNames(c.requests('mH')[0]), ['proj-helper', 'shared-name', 'user-only']);
+      await S.dispose();
+    } finally {
+      process.stderr.write = write;
+    }
+    t.diagnostic(stderr.join('\n'));
+    const lines = stderr.filter((l) => l.includes(`skill root ${untrustedRoot} is not trusted: its skills ("shared-name", "sneaky") are withheld from session sH`));
+    assert.equal(lines.length, 1, stderr.join('\n'));
+    assert.match(lines[0], /dsh-bridge skills trust /);
+  }, { beforePlugin: (h) => h.root.provide('headlessStartup', { task: 'go' }) }));
 
   test('gateSkillRoots: false leaves DSH\'s skill loading as it is', { timeout: 60000 }, (t) => withHost(t, 'smallest', async (c) => {
     const { K } = skillWorkspaces(c.tmp.root, c.tmp.home);

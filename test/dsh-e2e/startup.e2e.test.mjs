@@ -6,11 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { approvalAnswerer, HERE, HOST_DIR, hostImport, smallestHost } from './host.mjs';
-import { approvePin, cli, countIn, everythingWorkspace, readDeclaration, SERVER_JS, setTrustMode, tempRoot, waitFor } from './fixtures.mjs';
+import { approvePin, CLI, cli, countIn, everythingWorkspace, readDeclaration, SERVER_JS, setTrustMode, tempRoot, waitFor } from './fixtures.mjs';
 import { session, withSmallest } from './smallest.mjs';
 
 // Smallest host only: DSH_E2E_HOST=base skips this file.
@@ -187,7 +187,7 @@ test('DSH rc.8: servers start in parallel; the first request waits at most start
 
 /** The dsh-mcp-client copy a session's server was started through (the plugin's "started" line; 0 = the host's own). */
 function copyOf(logs, sessionId) {
-  const pattern = new RegExp(`started "everything" \\(pin [^)]*\\) for session ${sessionId}(?: \\(mcp-client instance (\\d+)\\))?$`);
+  const pattern = new RegExp(`started "everything" \\(pin [^)]*\\) for session ${sessionId} after \\d+\\.\\d s(?: \\(mcp-client instance (\\d+)\\))?$`);
   const found = logs.map((l) => pattern.exec(l)).filter(Boolean).at(-1);
   assert.ok(found, `no start line for ${sessionId}`);
   return found[1] === undefined ? 0 : Number(found[1]);
@@ -424,3 +424,89 @@ test('DSH rc.8: the plugin\'s cost on a session\'s first request (no declaration
   t.diagnostic(`first request, median of ${N} sessions: without the plugin ${median(without)} ms; with it, no declaration ${median(withPlugin)} ms; with an approved server-everything ${median(approved)} ms (all: ${without.join(',')} / ${withPlugin.join(',')} / ${approved.join(',')})`);
   assert.ok(median(withPlugin) - median(without) < 250, `the plugin adds ${median(withPlugin) - median(without)} ms to a first request without a declaration`);
 });
+
+/** A workspace with one slow fixture server, approved in trust mode pinned (it starts without asking). */
+function slowWorkspace(tmp, delayMs) {
+  const W = workspace(tmp, 'W', { servers: { slow: fixtureServer('slow', delayMs) } });
+  setTrustMode(tmp.home, 'pinned');
+  const [server] = readDeclaration(W).servers;
+  approvePin(tmp.home, W, server.serverName, server.pin);
+  return { W, pin: server.pin };
+}
+
+/** What the plugin writes to this process's stderr (a headless run's notices), while `body` runs. */
+async function capturingStderr(body) {
+  const lines = [];
+  const write = process.stderr.write;
+  process.stderr.write = function (chunk, ...rest) {
+    const text = String(chunk);
+    if (text.startsWith('dsh-bridge:')) lines.push(...text.split('\n').filter(Boolean));
+    return write.call(this, chunk, ...rest);
+  };
+  try {
+    await body(lines);
+  } finally {
+    process.stderr.write = write;
+  }
+  return lines;
+}
+
+/** dsh-headless provides `headlessStartup` (its one task): how the plugin knows a run is headless. */
+const asHeadless = (h) => h.root.provide('headlessStartup', { task: 'go' });
+
+test('DSH rc.8: a request that goes without a server still starting says so in the log, with the server and how long it has been starting; doctor says it from the plugin\'s record', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+  const { W } = slowWorkspace(tmp, 6000);
+  const s = await session(h, 'sSlow', W, 'mSlow');
+  await turn(s);
+  const [first] = h.llm.requests.get('mSlow');
+  assert.ok(!mcpNames(first).includes('mcp__slow__ping'), 'still starting: not in the first request');
+  const line = h.logs.find((l) => l.includes('is still starting after'));
+  t.diagnostic(line ?? 'no line');
+  assert.match(line ?? '', /dsh-bridge: .*: server "slow" \(pin sha256:[0-9a-f]{12}\) is still starting after (\d+\.\d) s: this request goes without its tools \(a request waits 1\.5 s for the servers starting in its step: startWaitMs\); they join the first request after it is up/);
+  assert.ok(Number(/after (\d+\.\d) s/.exec(line)[1]) >= 1.5, 'how long it has been starting, at least the wait');
+  await waitFor(() => h.logs.some((l) => /server "slow" \(pin [^)]+\) is up after \d+\.\d s: its tools join the next request/.test(l)), 30000, 'the up line');
+  // Exit 1 here (no DSH installed for the CLI to find); its text is what counts. The record of
+  // the server's start time is written just after the up line is logged.
+  const doctorText = () => spawnSync(process.execPath, [CLI, 'doctor', '--workspace', W], { env: { ...process.env, DSH_HOME: tmp.home }, encoding: 'utf8' }).stdout;
+  let doctor = '';
+  await waitFor(() => (doctor = doctorText()).includes('it was up after'), 15000, 'doctor to read the up time').catch(() => undefined);
+  t.diagnostic(doctor);
+  assert.match(doctor, /\u26a0 slow: in the last DSH session here \(.+\), the request that started it went without it: it was still starting after \d+\.\d s \(the request waited 1\.5 s\); it was up after \d+\.\d s\./);
+  assert.match(doctor, /^Would mount: slow \(not in the first request of the last session: still starting after \d+\.\d s\); would not: none\.$/m);
+  await turn(s);
+  assert.ok(mcpNames(h.llm.requests.get('mSlow')[1]).includes('mcp__slow__ping'), 'joined the next request');
+  await s.dispose();
+}, { pluginConfig: { startWaitMs: 1500 } }));
+
+test('DSH rc.8: a headless one-shot run waits for its approved servers up to their start timeout, not startWaitMs', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+  const DELAY = 5000;
+  const { W } = slowWorkspace(tmp, DELAY);
+  const stderr = await capturingStderr(async () => {
+    const s = await session(h, 'sHeadless', W, 'mHeadless');
+    h.llm.scripts.set('mHeadless', [{ tool: 'mcp__slow__ping', args: {} }, { text: 'ok' }]);
+    const sent = Date.now();
+    await turn(s);
+    const [first, second] = h.llm.requests.get('mHeadless');
+    t.diagnostic(`first request after ${first.at - sent} ms`);
+    assert.ok(mcpNames(first).includes('mcp__slow__ping'), 'the one request has the slow server\'s tool');
+    assert.ok(first.at - sent >= DELAY - 500, 'it waited for the server, past startWaitMs');
+    assert.deepEqual(toolResult(second), { text: 'pong from slow', isError: false });
+    await s.dispose();
+  });
+  assert.ok(!stderr.some((l) => l.includes('still starting')), stderr.join('\n'));
+}, { pluginConfig: { startWaitMs: 1000 }, beforePlugin: asHeadless }));
+
+test('DSH rc.8: a headless run whose server is still starting when its wait ends says so on stderr, naming the server and how long it has been starting', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+  const { W } = slowWorkspace(tmp, 8000);
+  const stderr = await capturingStderr(async () => {
+    const s = await session(h, 'sHeadlessLate', W, 'mHeadlessLate');
+    await turn(s);
+    const [first] = h.llm.requests.get('mHeadlessLate');
+    assert.ok(!mcpNames(first).includes('mcp__slow__ping'));
+    await s.dispose();
+  });
+  t.diagnostic(stderr.join('\n'));
+  const line = stderr.find((l) => l.includes('still starting'));
+  assert.match(line ?? '', /^dsh-bridge: .*: server "slow" \(pin sha256:[0-9a-f]{12}\) is still starting after (\d+\.\d) s: this headless run goes on without its tools \(it waits 2\.0 s for its servers: headlessStartWaitMs\)$/);
+  assert.ok(Number(/after (\d+\.\d) s/.exec(line)[1]) >= 2, 'how long it has been starting');
+}, { pluginConfig: { headlessStartWaitMs: 2000 }, beforePlugin: asHeadless }));

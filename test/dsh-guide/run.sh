@@ -94,7 +94,7 @@ echo "// edited" >> "$PROJECT/.vscode/mcp.json"
 (cd "$PROJECT" && dsh --profile headless --patch "$TRY" "try" >"$TMP/stale.out" 2>"$TMP/stale.err") || true
 grep -q "declaration refused (stale)" "$TMP/stale.err" || fail "a stale declaration was silent in a headless run: $(cat "$TMP/stale.err")"
 doctor="$(dsh-bridge doctor --workspace "$PROJECT" || true)"
-grep -q "would not: everything (the declaration is refused (stale); fix: dsh-bridge export --workspace" <<<"$doctor" || fail "doctor did not explain the stale declaration: $doctor"
+grep -qE "would not: everything, lsp \(ts\) \(The declaration .* is stale: .*; fix: dsh-bridge export --workspace " <<<"$doctor" || fail "doctor did not explain the stale declaration: $doctor"
 # A user who already has DSH rc.8 on PATH: --bundle-only checks that dsh (version, peers) and adds
 # only the bundle, to a second DSH home. npm's own bin link of the launcher stands for "their" dsh.
 HOME2="$TMP/dsh-home-2"

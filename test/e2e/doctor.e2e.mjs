@@ -1,7 +1,8 @@
 // UI flow in a real VS Code workbench (code-server + chromium via Playwright), on the installed
 // .vsix: F1 > "DSH: Diagnose Setup (Doctor)" on test/fixtures/ws-export, on a machine
-// without DSH (the run's fresh DSH home). The user sees the report in an editor, each finding
-// with the command that fixes it, and the would-mount summary as a notification.
+// without DSH (the run's fresh DSH home). The user sees the report in a read-only view (a
+// webview: closing it asks nothing), each fix listed once with a link that runs it, and the
+// would-mount summary as a notification without the fixes repeated.
 import assert from 'node:assert/strict';
 import { startEditor } from '../harness/e2e-driver.mjs';
 import { screenshotFailuresAndClose } from './hooks.mjs';
@@ -15,22 +16,42 @@ describe('e2e: the doctor command shows what stands between the folder and DSH (
 
   screenshotFailuresAndClose(() => editor);
 
-  it('report document with fixes, and the summary notification', async function () {
+  it('read-only report with each fix once and a link that runs it; the summary notification; closing asks nothing', async function () {
     await editor.openWorkspace('ws-export');
     const page = editor.page;
     await editor.runCommand('DSH: Diagnose Setup (Doctor)');
-    const lines = page.locator('.editor-instance .view-lines');
-    // The editor renders spaces as no-break spaces.
-    const report = (t) => t.replace(/\u00a0/g, ' ').includes('No DSH found');
-    await page.waitForFunction(() => [...document.querySelectorAll('.editor-instance .view-lines')].some((e) => e.innerText.replace(/\u00a0/g, ' ').includes('No DSH found')), null, { timeout: 30000 });
-    const text = (await lines.allInnerTexts()).find(report).replace(/\u00a0/g, ' ');
-    assert.match(await page.locator('.tab.active').innerText(), /DSH Bridge doctor: ws-export/);
-    // Only once the report is open: the driver types into the palette, and focus moves to the report when it opens.
-    const note = await editor.waitForNotification(/Would mount: none; would not: /);
-    assert.match(note, /fix: dsh-bridge export --workspace/);
+    assert.match(await page.locator('.tab.active').innerText({ timeout: 30000 }), /DSH Bridge doctor: ws-export/);
+    // The webview's content is in nested frames: the report's own frame has the title.
+    let frame;
+    for (const until = Date.now() + 30000; !frame; await new Promise((r) => setTimeout(r, 250))) {
+      for (const f of page.frames()) if ((await f.locator('h2').innerText({ timeout: 200 }).catch(() => '')).includes('DSH Bridge doctor')) frame = f;
+      if (!frame && Date.now() > until) throw new Error('the doctor report did not render');
+    }
+    const text = (await frame.locator('body').innerText()).replace(/\u00a0/g, ' ');
     assert.match(text, /No DSH found: none installed by dsh-bridge, and no dsh on PATH\./);
-    assert.match(text, /fix: dsh-bridge dsh install/);
-    assert.match(text, /No declaration \(\.dsh\/declaration\.json\) in .*: nothing from DSH Bridge is mounted\./);
+    assert.match(text, /No declaration \(\.dsh\/declaration\.json\) in /);
+    // An interactive user is not told about headless runs.
+    assert.doesNotMatch(text, /headless run has no one to answer/);
+    // Each fix once, in the list of fixes; the report's lines hold none.
+    const fixes = await frame.locator('li code').allInnerTexts();
+    assert.equal(new Set(fixes).size, fixes.length, `a fix repeated: ${JSON.stringify(fixes)}`);
+    assert.ok(fixes.some((f) => f.startsWith('dsh-bridge dsh install')), JSON.stringify(fixes));
+    assert.ok(fixes.some((f) => f.startsWith('dsh-bridge export --workspace')), JSON.stringify(fixes));
+    assert.doesNotMatch(await frame.locator('pre').innerText(), /fix: /);
+    const note = await editor.waitForNotification(/Would mount: none; would not: /);
+    assert.doesNotMatch(note, /fix: /);
     await editor.screenshot('doctor-report');
+
+    // The export fix's link runs DSH: Export MCP Servers (its result is a notification).
+    const exportItem = frame.locator('li', { hasText: 'dsh-bridge export --workspace' }).first();
+    await exportItem.locator('a', { hasText: 'Run the fix' }).click();
+    await editor.waitForNotification(/Exported|exported/, { timeout: 60000 });
+
+    // Closing the report asks nothing (it is not an unsaved document).
+    await page.locator('.tab', { hasText: 'DSH Bridge doctor' }).first().click();
+    await editor.runCommand('View: Close Editor');
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'closing the report asked something');
+    assert.equal(await page.locator('.tab', { hasText: 'DSH Bridge doctor' }).count(), 0);
   });
 });

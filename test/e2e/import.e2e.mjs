@@ -1,7 +1,9 @@
 // UI flow in a real VS Code workbench (code-server + chromium via Playwright), on the extension
 // under development (dist/): F1 > "DSH: Import MCP Servers..." on test/fixtures/ws-import. The user picks Cursor in
 // the quick pick (its found file listed), sees .vscode/mcp.json as a diff before anything is
-// written, confirms in the dialog, and reads the summary (real plural forms) as a notification.
+// written, confirms in a notification beside it (no modal over the diff), reads the report
+// (Markdown, by server) and the summary (the sse server the export refuses named), and removes
+// the carried originals from .cursor/mcp.json.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,9 +30,10 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
 
   screenshotFailuresAndClose(() => editor);
 
-  it('quick pick, diff preview, confirmation, summary; the file keeps its comment and holds no credential', async function () {
+  it('quick pick, diff preview with the question beside it (no modal), Markdown report, honest summary, originals removed on request', async function () {
     const folder = await editor.openWorkspace('ws-import');
     const mcp = path.join(folder, '.vscode', 'mcp.json');
+    const cursorFile = path.join(folder, '.cursor', 'mcp.json');
     const before = fs.readFileSync(mcp, 'utf8');
     const page = editor.page;
     await editor.runCommand('DSH: Import MCP Servers...');
@@ -40,11 +43,22 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
     assert.equal(cursor.description, '.cursor/mcp.json');
     await editor.answerQuickInput('Cursor');
 
-    // The preview: a diff editor of .vscode/mcp.json, and the question, before anything is written.
-    const question = await editor.dialog();
-    assert.match(question, /Add 3 MCP servers from Cursor to \.vscode\/mcp\.json, as the preview shows\?/);
-    assert.match(question, /1 item could not be carried: Show Report lists it\. 1 credential goes to secret storage, not into the file\./);
+    // The preview: a diff editor of .vscode/mcp.json, the question a notification beside it: no
+    // modal covers the diff, which takes the mouse wheel. The question names the sse server the
+    // export refuses instead of "Everything was carried".
+    const question = /Add 3 MCP servers from Cursor to \.vscode\/mcp\.json, as the preview shows\?/;
+    // The toast first: the palette the center's toggling uses would lose focus to it arriving.
+    await page.locator('.notification-toast .notification-list-item-message', { hasText: question }).first().waitFor({ timeout: 30000 });
+    const asked = await editor.waitForNotification(question);
+    assert.match(asked, /1 item could not be carried: Show Report lists it\. "events" is carried, but the export refuses it \(unsupported-transport\): Show Report says why\. 1 credential goes to secret storage, not into the file\./);
+    assert.doesNotMatch(asked, /Everything was carried/);
     await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 30000 });
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'a modal dialog covers the preview');
+    const modified = page.locator('.monaco-diff-editor .editor.modified').first();
+    const box = await modified.boundingBox();
+    assert.ok(box, 'the diff editor is not visible');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    assert.equal(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('.monaco-diff-editor') !== null, [box.x + box.width / 2, box.y + box.height / 2]), true, 'something covers the diff');
     assert.match(await page.locator('.tab.active').innerText(), /mcp\.json/);
     const added = (await page.locator('.monaco-diff-editor .editor.modified .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
     assert.match(added, /"github": \{/);
@@ -52,36 +66,99 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
     assert.equal(fs.readFileSync(mcp, 'utf8'), before, 'written before the confirmation');
     await editor.screenshot('import-preview');
 
-    // "Show Report": a read-only document opens beside the preview with one line per note (what
-    // was lost, what changed, where), whatever the log level; the same question comes back, still
-    // before anything is written.
-    await page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: /^Show Report$/ }).click();
-    const output = page.locator('.part.editor .view-lines', { hasText: 'import: lost: ' }).first();
+    // "Show Report": a read-only Markdown document beside the preview, one section per server
+    // (each sentence once), whatever the log level; the question comes back, nothing written.
+    await editor.clickNotificationButton(question, 'Show Report');
     let report = '';
     for (const until = Date.now() + 30000; ;) {
-      // Wrapped lines are joined (a wrap keeps its space at the end of the first part).
-      report = (await output.innerText({ timeout: 1000 }).catch(() => '')).replace(/\u00a0/g, ' ').replace(/\n/g, '');
-      if (/import: lost: /.test(report)) break;
-      if (Date.now() > until) throw new Error(`the report did not show in its document (shows "${report}")`);
+      // The editor renders spaces as no-break spaces; wrapped lines are joined (a wrap keeps its space at the end of the first part).
+      const texts = (await page.locator('.part.editor .view-lines').allInnerTexts().catch(() => [])).map((t) => t.replace(/\u00a0/g, ' '));
+      report = (texts.find((t) => t.includes('# Import from Cursor')) ?? '').replace(/\n/g, '');
+      if (report.includes('## `events`')) break;
+      if (Date.now() > until) throw new Error(`the report did not show in its document (shows ${JSON.stringify(texts)})`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    assert.match(report, /import: lost: \.cursor\/mcp\.json: server "docs": auth: "auth" has no VS Code equivalent and is not carried\./);
-    assert.match(report, /import: changed: \.cursor\/mcp\.json: server "events": url: Cursor connects to "url" over SSE/);
-    assert.match(report, /import: secret: \.cursor\/mcp\.json: server "github": env\.GITHUB_PERSONAL_ACCESS_TOKEN: The literal credential was replaced by \$\{input:github-GITHUB_PERSONAL_ACCESS_TOKEN\}/);
+    assert.match((await page.locator('.tab', { hasText: 'import-report' }).first().innerText()).replace(/\s+/g, ''), /import-report\.md/);
+    for (const name of ['github', 'docs', 'events']) assert.equal(report.split(`## \`${name}\``).length, 2, report);
+    assert.match(report, /- \*\*Not carried\*\* `auth`: "auth" has no VS Code equivalent and is not carried\./);
+    assert.match(report, /- \*\*Refused by the export\*\* \(`unsupported-transport`\): DSH supports stdio and Streamable HTTP only; sse is not supported\./);
+    assert.match(report, /- \*\*Credential\*\* `env\.GITHUB_PERSONAL_ACCESS_TOKEN`: The literal credential was replaced by \$\{input:github-GITHUB_PERSONAL_ACCESS_TOKEN\}/);
+    assert.doesNotMatch(report, /import: lost:/);
     assert.ok(!report.includes(TOKEN), 'the report never holds the credential');
-    assert.match(await editor.dialog(), /Add 3 MCP servers from Cursor to \.vscode\/mcp\.json, as the preview shows\?/);
     assert.equal(fs.readFileSync(mcp, 'utf8'), before, 'Show Report writes nothing');
     await editor.screenshot('import-show-report');
 
-    await editor.clickDialogButton('Import');
-    const note = await editor.waitForNotification(/Imported 3 MCP servers from Cursor into \.vscode\/mcp\.json\./);
-    assert.match(note, /1 item could not be carried: Show Report lists it\. 1 credential was moved to secret storage\./);
+    await editor.clickNotificationButton(question, 'Import');
+    const done = /Imported 3 MCP servers from Cursor into \.vscode\/mcp\.json\./;
+    const note = await editor.waitForNotification(done);
+    assert.match(note, /1 item could not be carried: Show Report lists it\. "events" is carried, but the export refuses it \(unsupported-transport\): Show Report says why\. 1 credential was moved to secret storage\. The originals, with their credentials, are still in \.cursor\/mcp\.json\./);
     const written = fs.readFileSync(mcp, 'utf8');
     assert.match(written, /\/\/ Team servers: this comment stays/);
     assert.match(written, /"events": \{\s*"type": "sse"/);
     assert.ok(!written.includes(TOKEN));
+    assert.ok(fs.readFileSync(cursorFile, 'utf8').includes(TOKEN), 'the originals are kept unless the user removes them');
     await editor.notifications({ keepOpen: true });
     await editor.screenshot('import-summary');
+
+    // Removing the originals is the user's explicit choice: a button of the summary.
+    await editor.clickNotificationButton(done, 'Remove Them from .cursor/mcp.json');
+    await editor.waitForNotification(/Removed from \.cursor\/mcp\.json: github, docs, events\./);
+    const source = fs.readFileSync(cursorFile, 'utf8');
+    assert.ok(!source.includes(TOKEN), 'the credential is still in .cursor/mcp.json');
+    assert.doesNotMatch(source, /"github"|"docs"|"events"/);
+    assert.match(source, /\/\/ Cursor's project servers/);
+  });
+});
+
+describe('e2e: importing Claude Code\'s .mcp.json, then the servers view by file (ws-import-claude)', function () {
+  let editor;
+
+  before(async function () {
+    editor = await startEditor();
+  });
+
+  screenshotFailuresAndClose(() => editor);
+
+  it('after the import and an export: the copies in .vscode/mcp.json exported, the originals shadowed under .mcp.json, counts equal to the rows', async function () {
+    const folder = await editor.openWorkspace('ws-import-claude');
+    const page = editor.page;
+    await editor.runCommand('DSH: Import MCP Servers...');
+    await editor.quickPickRows({ title: 'Import MCP Servers' });
+    await editor.answerQuickInput('Claude Code');
+    assert.match(await editor.dialog(), /Add 3 MCP servers from Claude Code to \.vscode\/mcp\.json, as the preview shows\?/);
+    await editor.clickDialogButton('Import');
+    await editor.waitForNotification(/Imported 3 MCP servers from Claude Code into \.vscode\/mcp\.json\./);
+    await editor.runCommand('Notifications: Clear All Notifications').catch(() => undefined);
+    await editor.runCommand('DSH: Export MCP Servers');
+    await editor.waitForWorkspaceFile('.dsh/declaration.json');
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8')).servers.map((s) => s.name), ['alpha', 'beta', 'gamma']);
+
+    // The Explorer's view: one row per file and name, never every server twice as refused.
+    const header = page.locator('.pane-header', { hasText: 'MCP Servers for DSH' }).first();
+    await header.waitFor({ state: 'visible', timeout: 60000 });
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    const pane = page.locator('.pane', { has: header }).first();
+    const expected = [
+      ['alpha', 'exported'], ['beta', 'exported'], ['gamma', 'exported'],
+      ['alpha', 'shadowed by .vscode/mcp.json'], ['beta', 'shadowed by .vscode/mcp.json'], ['gamma', 'shadowed by .vscode/mcp.json'],
+    ];
+    let shown = [];
+    for (const until = Date.now() + 60000; ;) {
+      const rows = pane.locator('.pane-body .monaco-list-row');
+      shown = [];
+      for (let i = 0; i < await rows.count(); i++) {
+        shown.push([
+          (await rows.nth(i).locator('.label-name').first().innerText().catch(() => '')).trim(),
+          (await rows.nth(i).locator('.label-description').first().innerText().catch(() => '')).trim(),
+        ]);
+      }
+      if (JSON.stringify(shown) === JSON.stringify(expected)) break;
+      if (Date.now() > until) throw new Error(`the view shows ${JSON.stringify(shown)}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    assert.equal((await header.locator('.description').innerText()).trim(), '3 servers \u00b7 3 shadowed');
+    await editor.statusBarItem('dsh-bridge.status', { text: /DSH: exported/ });
+    console.log(`      screenshot: ${await editor.screenshot('import-claude-servers-view-by-file')}`);
   });
 });
 
@@ -100,11 +177,12 @@ describe('e2e: the import in Simplified Chinese (code-server --locale zh-cn, ws-
     const rows = await editor.quickPickRows({ title: zh('Import MCP Servers') });
     assert.ok(rows.some((r) => r.label === 'Cursor'), JSON.stringify(rows));
     await editor.answerQuickInput('Cursor');
-    const question = await editor.dialog();
-    assert.match(question, literally(zh('Add {0} MCP servers from {1} to .vscode/mcp.json, as the preview shows?', { 0: 3, 1: 'Cursor' })));
+    const asked = literally(zh('Add {0} MCP servers from {1} to .vscode/mcp.json, as the preview shows?', { 0: 3, 1: 'Cursor' }));
+    const question = await editor.waitForNotification(asked);
     assert.match(question, literally(zh('1 credential goes to secret storage, not into the file.')));
+    assert.match(question, literally(zh('{0} is carried, but the export refuses it ({1}): Show Report says why.', { 0: '"events"', 1: 'unsupported-transport' })));
     await editor.screenshot('import-preview-zh-cn');
-    await editor.clickDialogButton(zh('Import'));
+    await editor.clickNotificationButton(asked, zh('Import'));
     const note = await editor.waitForNotification(literally(zh('Imported {0} MCP servers from {1} into .vscode/mcp.json.', { 0: 3, 1: 'Cursor' })));
     assert.match(note, literally(zh('1 item could not be carried: Show Report lists it.')));
     await editor.notifications({ keepOpen: true });

@@ -6,6 +6,7 @@
 // consent dialog of trust mode "ask", the tools under each server, a tool's checkbox writing the
 // folder's dsh.tools, and the Problems row of a server that does not start. Screenshots are kept.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startEditor } from '../harness/e2e-driver.mjs';
@@ -36,12 +37,14 @@ async function viewRows(pane) {
   return out;
 }
 
+/** Waits until the view shows exactly these rows ([label, description], a description may be a RegExp). */
 async function waitForRows(pane, expected, what, timeout = 60000) {
   let last;
+  const matches = (rows) => rows.length === expected.length && rows.every(([l, d], i) => l === expected[i][0] && (expected[i][1] instanceof RegExp ? expected[i][1].test(d) : d === expected[i][1]));
   for (const until = Date.now() + timeout; ;) {
     last = await viewRows(pane);
-    if (JSON.stringify(last) === JSON.stringify(expected)) return last;
-    if (Date.now() > until) throw new Error(`${what}: the view shows ${JSON.stringify(last)}, expected ${JSON.stringify(expected)}`);
+    if (matches(last)) return last;
+    if (Date.now() > until) throw new Error(`${what}: the view shows ${JSON.stringify(last)}, expected ${expected.map(([l, d]) => `[${l}, ${d}]`).join(', ')}`);
     await sleep(300);
   }
 }
@@ -99,13 +102,18 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     };
     fs.writeFileSync(path.join(ws, '.vscode/mcp.json'), `${JSON.stringify({ servers }, null, 2)}\n`);
     const { header, pane } = await openView(page);
-    await waitForRows(pane, [['everything', 'stale'], ['legacy-events', 'refused: unsupported-transport'], ['notes', 'stale'], ['broken', 'not exported']], 'after the edit');
+    // The declaration is stale: DSH mounts none of them, so every row says so (the new one too), and so does the count (4 rows).
+    await waitForRows(pane, [['everything', 'stale'], ['legacy-events', 'refused: unsupported-transport \u00b7 stale'], ['notes', 'stale'], ['broken', 'stale']], 'after the edit');
+    assert.equal((await header.locator('.description').innerText()).trim(), '3 servers \u00b7 1 refused \u00b7 stale');
+    console.log(`      screenshot: ${await editor.screenshot('servers-view-stale-every-row')}`);
 
     await header.hover();
     await header.locator('.action-label[aria-label="Probe MCP Servers"]').click();
     const dialog = await editor.dialog();
-    assert.match(dialog, /Start these MCP servers of ws-tools to list their tools\?/);
-    assert.match(dialog, /as DSH would start it/);
+    assert.match(dialog, /Probe these MCP servers of ws-tools to list their tools\?/);
+    // Worded per transport: these three run here (stdio); none is only contacted at a URL.
+    assert.match(dialog, /Local \(stdio\) servers run on this computer with your user's privileges, as DSH would start them/);
+    assert.doesNotMatch(dialog, /contacted at their URLs/);
     for (const name of ['everything', 'notes', 'broken']) assert.match(dialog, new RegExp(`^${name}: `, 'm'), `the dialog does not show the launch of ${name}`);
     console.log(`      screenshot: ${await editor.screenshot('servers-view-probe-consent')}`);
     await editor.clickDialogButton('Probe');
@@ -118,10 +126,16 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     assert.match(notesRow[1], /^stale · 3 tools · ~\d+ tokens$/);
     assert.match((await rows()).find(([l]) => l === 'everything')[1], /^stale · \d+ tools · ~[\d,]+ tokens$/);
 
-    // Expand "notes": its tools, each with DSH's public name and a checked box.
+    // The server that exited: the failure on its row, as a warning.
+    assert.equal((await rows()).find(([l]) => l === 'broken')[1], 'stale \u00b7 probe failed');
+    const brokenRow = pane.locator('.pane-body .monaco-list-row', { hasText: /^broken/ }).first();
+    assert.equal(await brokenRow.locator('.codicon-warning').count(), 1, 'the failed probe\'s row has no warning icon');
+
+    // Expand "notes": its tools, each with the token estimate first (the sidebar cuts the end), then DSH's public name, and a checked box.
     await pane.locator('.pane-body .monaco-list-row', { hasText: /^notes/ }).first().locator('.monaco-tl-twistie').click();
     const danger = pane.locator('.pane-body .monaco-list-row', { hasText: 'mcp__notes__danger' }).first();
     await danger.waitFor({ state: 'visible', timeout: 30000 });
+    assert.match((await danger.locator('.label-description').first().innerText()).trim(), /^~\d+ tokens \u00b7 mcp__notes__danger$/);
     const box = danger.locator('.custom-view-tree-node-item-checkbox');
     assert.equal(await box.getAttribute('aria-checked'), 'true');
     console.log(`      screenshot: ${await editor.screenshot('servers-view-tools')}`);
@@ -138,10 +152,65 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     const problems = await editor.readProblems({ timeout: 30000 });
     const broken = problems.find((p) => p.code === 'probe-did-not-start');
     assert.ok(broken, `no probe-did-not-start row: ${JSON.stringify(problems.map((p) => p.message))}`);
+    // A probe failure is a warning, not an error of the user's mcp.json.
+    assert.equal(broken.severity, 'warning', JSON.stringify(broken));
     assert.match(broken.message, /MCP server "broken" did not start when probed: /);
     // The stderr lines follow on lines of their own, shown under the row.
     const panel = await page.locator('.markers-panel').innerText();
     assert.match(panel, /First lines of its stderr \(secrets masked\):\s+fixture: port 7 is taken\s+fixture: cannot start: missing configuration/);
     console.log(`      screenshot: ${await editor.screenshot('servers-view-probe-problem')}`);
+  });
+
+  it('the status bar item: a tooltip that says what a click does, a screen-reader label; trust mode deny on every row; an empty file is no warning', async function () {
+    const page = editor.page;
+    const ws = editor.workspace;
+    const { header, pane } = await openView(page);
+    const description = async () => (await header.locator('.description').innerText().catch(() => '')).trim();
+    // "notes" was expanded by the previous test: collapsed, the view shows its 4 server rows.
+    const notes = pane.locator('.pane-body .monaco-list-row', { hasText: /^notes/ }).first();
+    if ((await notes.getAttribute('aria-expanded')) === 'true') await notes.locator('.monaco-tl-twistie').click();
+    // Exported: 4 rows, "3 servers · 1 refused"; the failed probe still on its row.
+    await header.hover();
+    await header.locator('.action-label[aria-label="Export to DSH"]').click();
+    await waitForRows(pane, [['everything', /^exported · \d+ tools/], ['legacy-events', 'refused: unsupported-transport'], ['notes', /^exported · 2 of 3 tools/], ['broken', 'exported · probe failed']], 'after the export');
+    // The count beside exactly these 4 rows.
+    assert.equal(await description(), '3 servers \u00b7 1 refused');
+
+    // The status bar item: its screen-reader label is words (no &nbsp;), its tooltip ends with the action as a link.
+    const bar = await editor.statusBarItem('dsh-bridge.status', { text: /DSH: 1 refused/ });
+    const label = await bar.locator.locator('[aria-label]').first().getAttribute('aria-label') ?? await bar.locator.getAttribute('aria-label');
+    console.log(`      status bar label: ${label}`);
+    assert.doesNotMatch(label, /&nbsp;|Click:/);
+    assert.match(label, /^ws-tools: DSH: 1 refused\. 3 servers · 1 refused\. the declaration is up to date, but 1 server was refused: see Problems/);
+    await bar.locator.hover();
+    const hover = page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Show Problems' }).first();
+    await hover.waitFor({ state: 'visible', timeout: 15000 });
+    const hoverText = await hover.innerText();
+    assert.doesNotMatch(hoverText, /Click:/);
+    assert.equal(await hover.locator('a', { hasText: 'Show Problems' }).count(), 1, 'the action is not a link');
+    console.log(`      screenshot: ${await editor.screenshot('status-bar-tooltip')}`);
+    await page.mouse.move(700, 450);
+
+    // Trust mode deny, set where a user sets it outside the editor (the CLI): every row and the count say so.
+    const cli = (...args) => {
+      const r = spawnSync(process.execPath, [path.join(REPO, 'dist/cli.js'), ...args], { env: { ...process.env, DSH_HOME: editor.run.dshHome }, encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+    };
+    cli('trust', 'deny');
+    await waitForRows(pane, [['everything', /^trust mode deny/], ['legacy-events', 'refused: unsupported-transport \u00b7 trust mode deny'], ['notes', /^trust mode deny/], ['broken', 'trust mode deny \u00b7 probe failed']], 'in trust mode deny');
+    assert.equal(await description(), '3 servers \u00b7 1 refused \u00b7 trust mode deny');
+    await editor.statusBarItem('dsh-bridge.status', { text: /DSH: trust mode deny/ });
+    console.log(`      screenshot: ${await editor.screenshot('servers-view-deny')}`);
+    cli('trust', 'ask');
+    await waitForRows(pane, [['everything', /^exported/], ['legacy-events', 'refused: unsupported-transport'], ['notes', /^exported/], ['broken', 'exported \u00b7 probe failed']], 'back in trust mode ask');
+
+    // An empty {"servers":{}} and no declaration: a state, not a warning.
+    fs.rmSync(path.join(ws, '.dsh/declaration.json'));
+    fs.writeFileSync(path.join(ws, '.vscode/mcp.json'), '{"servers":{}}\n');
+    // (The view shows its welcome content then; the integration suite reads its empty tree.)
+    const empty = await editor.statusBarItem('dsh-bridge.status', { text: /DSH: no servers/ });
+    assert.equal(await empty.locator.locator('.codicon-warning').count(), 0, 'a warning icon on an empty mcp.json');
+    assert.equal(await empty.locator.locator('.codicon-info').count(), 1);
+    console.log(`      screenshot: ${await editor.screenshot('status-bar-no-servers')}`);
   });
 });

@@ -70,7 +70,7 @@ describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, 
     assert.doesNotMatch(expected, /[\u3002\uff1a] | \d/);
     const note = await editor.waitForNotification(new RegExp(`^${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
     assert.match(note, CJK);
-    const bar = await editor.statusBarItem('dsh-bridge.status', { text: new RegExp(zh('DSH: {0} refused', { 0: 1 })) });
+    const bar = await editor.statusBarItem('dsh-bridge.status', { text: new RegExp(zh('DSH: 1 refused')) });
     console.log(`      notification: ${note}; status bar: ${bar.text}`);
     await editor.notifications({ keepOpen: true });
     console.log(`      screenshot: ${await editor.screenshot('zh-cn-export-notification')}`);

@@ -420,6 +420,22 @@ class Editor {
     }
   }
 
+  /**
+   * Clicks the button `label` of the notification whose text matches `re` (waits for it), in the
+   * notification center, which lists every notification; the center is closed again after.
+   */
+  async clickNotificationButton(re, label, { timeout = 30000 } = {}) {
+    await this.waitForNotification(re, { timeout });
+    const center = this.page.locator('.notifications-center');
+    if (!(await center.isVisible().catch(() => false))) {
+      await this.runCommand('Notifications: Show Notifications');
+      await center.waitFor({ state: 'visible', timeout: 10000 });
+    }
+    const item = center.locator('.notification-list-item', { has: this.page.locator('.notification-list-item-message', { hasText: re }) }).first();
+    await item.locator('.monaco-button', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }).first().click();
+    if (await center.isVisible().catch(() => false)) await this.runCommand('Notifications: Hide Notifications');
+  }
+
   /** The open modal dialog: waits for it; returns its text. */
   async dialog({ timeout = 30000 } = {}) {
     const box = this.page.locator(DIALOG);

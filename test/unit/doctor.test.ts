@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { doctorLines, doctorReport, doctorSummary } from '../../src/core/app/doctor';
-import { DSH_VERSION, HMR_VERSION, LSP_PACKAGES, REQUIRED_PEERS, inspectProfile, launcherRuleMismatches, missingLspPackages, nodeFitsDsh, writeHmrFix } from '../../src/core/node/dshSide';
+import { bridgeProfiles, DSH_VERSION, HMR_VERSION, LSP_PACKAGES, REQUIRED_PEERS, inspectProfile, launcherRuleMismatches, missingLspPackages, nodeFitsDsh, writeHmrFix } from '../../src/core/node/dshSide';
 import { PINNED_NODE_VERSION } from '../../src/cli/dshInstall';
 import { HostStore } from '../../src/core/node/hostStore';
 import { lockedVersions } from '../../src/cli/dshLayout';
@@ -56,6 +56,22 @@ describe('doctor: what stands between a folder and its servers in DSH', function
     assert.match(doctorLines(report).join('\n'), new RegExp(`\u2716 No declaration \\(\\.dsh/declaration\\.json\\) in ${folder}: nothing from DSH Bridge is mounted\\.\n  fix: dsh-bridge export --workspace `));
     assert.deepEqual(report.servers.map((s) => [s.serverName, s.mount, s.why]), [['echo', false, 'not-exported'], ['plain', false, 'not-exported'], ['old', false, 'refused-at-export']]);
     assert.equal(report.ok, false);
+  });
+
+  it('the editor: an interactive user with no profile yet is not taken as headless; each fix comes with its code; bridgeProfiles lists the profiles with the bridge', async () => {
+    const home = tempDir('dsh-home-');
+    const folder = workspace(JSON.stringify({ servers: { files: { command: 'node', args: ['x.js'] } } }));
+    const ports = testPorts(home, { env: { PATH: '' } });
+    assert.equal((await doctorReport(ports, { folder, profile: 'headless' })).headless, true);
+    const report = await doctorReport(ports, { folder, profile: 'headless', interactive: true });
+    assert.equal(report.headless, false);
+    assert.ok(report.findings.some((f) => f.fix?.startsWith('dsh-bridge dsh install') && f.fixCode === 'install'), JSON.stringify(report.findings));
+    assert.ok(report.servers.some((s) => s.fix?.startsWith('dsh-bridge export') && s.fixCode === 'export'), JSON.stringify(report.servers));
+    assert.doesNotMatch(doctorSummary(report, undefined, false), /fix: /);
+    assert.deepEqual(bridgeProfiles(home), []);
+    profileWithBundle(home);
+    mkdirSync(path.join(home, 'profiles', 'other'), { recursive: true });
+    assert.deepEqual(bridgeProfiles(home), ['headless']);
   });
 
   it('FIFOs in the DSH home (profile manifest, patch layer, a package.json, the launcher) are never waited on', function () {
@@ -123,7 +139,8 @@ describe('doctor: what stands between a folder and its servers in DSH', function
     ]);
     const text = cli(['doctor', '--workspace', folder], home).stdout;
     assert.match(text, /\u2716 No DSH found: none installed by dsh-bridge, and no dsh on PATH\.\n {2}fix: dsh-bridge dsh install\n/);
-    assert.match(text, /\nWould mount: none; would not: echo \(Not exported yet \(no declaration\)\.; fix: dsh-bridge export --workspace .+\)/);
+    // Servers with the same reason and fix are named together: the reason once.
+    assert.match(text, /\nWould mount: none; would not: echo, plain \(Not exported yet \(no declaration\)\.; fix: dsh-bridge export --workspace [^)]+\), old \(Refused at export/);
   });
 
   it('dsh install refuses before touching anything: a Node that is not >= 22.19, a path the wrapper cannot quote, a usage error', () => {

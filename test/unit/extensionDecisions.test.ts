@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { changedConcerns, declarationState, folderExportOutcome, folderState, inputIndexKey, inputSecretKey, keepForDocument, offersExport, problemDocsPath, statusHeadline, type FolderFacts } from '../../src/extension/decisions';
+import { changedConcerns, declarationState, folderExportOutcome, inputIndexKey, inputSecretKey, keepForDocument, offersExport, problemDocsPath } from '../../src/extension/decisions';
 import { analyzeFolder } from '../../src/core/app/folderSources';
 import { FILE_PORTS } from './helpers';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,47 +22,6 @@ describe('extension decisions (vscode-free)', () => {
     assert.equal(s('rollback', 'stale'), 'older');
     assert.equal(s('tampered', 'rollback'), 'changed');
     assert.equal(s('bad-signature', 'rollback'), 'other-key');
-  });
-
-  describe('folderState and statusHeadline: one source (the declaration) for every count', () => {
-    const decl = {
-      servers: [{ serverName: 'a', pin: 'p1' }, { serverName: 'b', pin: 'p2' }, { serverName: 'c', pin: 'p3' }],
-      rejected: [{ name: 'old' }],
-      inputs: [{ id: 'token' }, { id: 'token' }, { id: 'region' }],
-    };
-    const facts = (over: Partial<FolderFacts> = {}): FolderFacts => ({
-      verify: { ok: true, reasons: [], declaration: decl }, trustMode: 'ask', storedInputs: new Set(['token', 'region']), approvals: [], ...over,
-    });
-
-    it('counts servers and refusals from the declaration; all well: exported, click opens it', () => {
-      const s = folderState(facts());
-      assert.deepEqual(s, { state: 'up-to-date', exported: 3, refused: 1, missingInputs: [], unapproved: [] });
-      assert.deepEqual(statusHeadline({ ...s, refused: 0 }), { headline: 'exported', action: 'open-declaration' });
-      assert.deepEqual(statusHeadline(s), { headline: 'refused', action: 'show-problems' });
-    });
-
-    it('a forgotten input is missing: needs inputs, click enters them', () => {
-      const s = folderState(facts({ storedInputs: new Set(['region']) }));
-      assert.deepEqual(s.missingInputs, ['token']);
-      assert.deepEqual(statusHeadline(s), { headline: 'needs-inputs', action: 'enter-inputs' });
-    });
-
-    it('pinned: servers without an approval for their current pin are named', () => {
-      const s = folderState(facts({ trustMode: 'pinned', approvals: [{ serverName: 'a', pin: 'p1' }, { serverName: 'b', pin: 'old' }] }));
-      assert.deepEqual(s.unapproved, ['b', 'c']);
-      assert.deepEqual(folderState(facts({ trustMode: 'ask' })).unapproved, [], 'ask mode approves nothing ahead');
-      assert.deepEqual(statusHeadline({ ...s, refused: 0 }), { headline: 'unapproved', action: 'export' });
-    });
-
-    it('stale, missing and refused-by-DSH states win over the rest, each with its action', () => {
-      const stale = folderState(facts({ verify: { ok: false, reasons: [{ code: 'stale' }], declaration: decl }, storedInputs: new Set() }));
-      assert.deepEqual(statusHeadline(stale), { headline: 'stale', action: 'export' });
-      const missing = folderState(facts({ verify: { ok: false, reasons: [{ code: 'missing' }] } }));
-      assert.deepEqual(missing, { state: 'missing', exported: 0, refused: 0, missingInputs: [], unapproved: [] });
-      assert.deepEqual(statusHeadline(missing), { headline: 'not-exported', action: 'export' });
-      const otherKey = folderState(facts({ verify: { ok: false, reasons: [{ code: 'bad-signature' }], declaration: decl } }));
-      assert.deepEqual(statusHeadline(otherKey), { headline: 'not-verified', action: 'verify' });
-    });
   });
 
   it('changedConcerns: only dsh.* sections matter, each to its own concern', () => {

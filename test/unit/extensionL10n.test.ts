@@ -9,6 +9,7 @@ import { PROBLEM_FIXES, PROBLEM_PAGE_WORDS } from '../../src/core/app/problemCod
 import { QUICK_FIX_TITLES } from '../../src/core/mcp/quickFixes';
 import { TOOL_CHOICE_FIX_TITLES } from '../../src/core/tools/toolChoiceFixes';
 import { IMPORT_NOTES } from '../../src/core/import/importNotes';
+import { IMPORT_REPORT_WORDS } from '../../src/core/import/importReport';
 import { IGNORE_FIX_TITLE } from '../../src/core/mcp/ignoreRules';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -32,6 +33,7 @@ function messageKeys(): string[] {
   for (const t of Object.values(DOCTOR_MESSAGES)) keys.add(t);
   for (const t of Object.values(PLAN_MESSAGES)) keys.add(t);
   for (const [, t] of Object.values(IMPORT_NOTES)) keys.add(t);
+  for (const t of Object.values(IMPORT_REPORT_WORDS)) keys.add(t);
   return [...keys];
 }
 

@@ -10,8 +10,9 @@ import { formatMessage } from '../problems/problems';
 import { folderAnalyzeOptions, type FolderIdentity } from '../settings/folderSettings';
 import { analyzeFolder } from './folderSources';
 import { planSession, unexportedServers, type PlanOutcome, type SessionPlan } from './plan';
-import { planFix, planMessage, type PlanArgs, type PlanReasonCode } from './planReasons';
+import { planFix, planMessage, type PlanArgs, type PlanFixCode, type PlanReasonCode } from './planReasons';
 import type { Ports } from './ports';
+import type { SlowStartRecord } from '../node/hostStore';
 
 export const DOCTOR_MESSAGES = {
   nodeOk: 'Node {version} runs DSH ({node}).',
@@ -37,6 +38,11 @@ export const DOCTOR_MESSAGES = {
   policyOk: 'DSH policy: {files}.',
   whyLspPackages: 'the profile cannot load the language-server packages',
   asksHeadless: 'DSH asks before it starts, and a headless run has no one to answer: it does not start there',
+  serverNotMount: '{server} would not mount: {why}',
+  slowStart: '{server}: in the last DSH session here ({at}), the request that started it went without it: it was still starting after {starting} (the request waited {wait}).',
+  slowStartUp: '{server}: in the last DSH session here ({at}), the request that started it went without it: it was still starting after {starting} (the request waited {wait}); it was up after {up}.',
+  slowStartFix: 'wait longer: startWaitMs in the dsh-bridge row of the profile\'s cordis.patch.yml (a headless run waits up to headlessStartWaitMs, 60 s)',
+  mountLate: '{server} (not in the first request of the last session: still starting after {starting})',
   summary: 'Would mount: {mount}; would not: {notMount}.',
   summaryAsks: 'Would mount: {mount}; after DSH asks: {asks}; would not: {notMount}.',
   fix: 'fix: {command}',
@@ -55,6 +61,8 @@ export interface DoctorFinding {
   args: Args;
   /** A command line that fixes it (never translated). */
   fix?: string;
+  /** What the fix does, as data: `install` (dsh-bridge dsh install), or the plan's fix code. */
+  fixCode?: PlanFixCode | 'install';
 }
 
 /**
@@ -71,6 +79,10 @@ export interface ServerVerdict {
   why: PlanReasonCode | DoctorMessage;
   args: Args;
   fix?: string;
+  /** The last DSH session in the folder: the request that started this server (same pin) went without it, still starting. */
+  slowStart?: SlowStartRecord;
+  /** What the fix does, as data (a face offers its own command for it): the plan's fix code, or `install`. */
+  fixCode?: PlanFixCode | 'install';
 }
 
 export interface DoctorReport {
@@ -94,6 +106,11 @@ export interface DoctorRequest {
   profile: string;
   /** The folder's settings as the face sees them (for the servers of a folder not exported yet). */
   identity?: FolderIdentity;
+  /**
+   * Someone answers DSH's questions where the face's user runs DSH (the editor): a profile that
+   * does not exist yet is then not taken as headless. Default false (the CLI: the default profile is headless).
+   */
+  interactive?: boolean;
   /** Tells whether an installed bundle is this build's (the CLI knows its checkout; the editor does not). */
   bundleMatches?: (installedDir: string) => boolean;
 }
@@ -107,7 +124,9 @@ export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pi
       const identity = request.identity ?? { folder: request.folder, folderName: request.folder.split(/[\\/]/).pop() ?? '', userHome: ports.home, settings: () => undefined };
       plan.servers.push(...unexportedServers(await analyzeFolder(ports, folderAnalyzeOptions(identity)), identity.folder));
     }
-    return buildReport(ports, request, profile, plan);
+    // What the plugin recorded of the last sessions' slow starts (none when it cannot be read).
+    const slowStarts = plan.declaration.folder === undefined ? new Map<string, SlowStartRecord>() : await ports.store.slowStarts(plan.declaration.folder).catch(() => new Map<string, SlowStartRecord>());
+    return buildReport(ports, request, profile, plan, slowStarts);
   } catch (error) {
     // Never throws: an unexpected failure is one finding.
     return {
@@ -117,9 +136,9 @@ export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pi
   }
 }
 
-function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: DoctorRequest, profile: string, plan: SessionPlan): DoctorReport {
+function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: DoctorRequest, profile: string, plan: SessionPlan, slowStarts: ReadonlyMap<string, SlowStartRecord>): DoctorReport {
   const findings: DoctorFinding[] = [];
-  const add = (f: DoctorFinding) => findings.push(f);
+  const add = (f: DoctorFinding) => findings.push(f.fix?.startsWith('dsh-bridge dsh install') ? { ...f, fixCode: 'install' } : f.fix?.startsWith('dsh-bridge policy') ? { ...f, fixCode: 'policy' } : f);
   // The DSH that would run, and its Node.
   const install = ports.dshInstall.inspect(profile, request.bundleMatches);
   const installFix = `dsh-bridge dsh install${install.defaultProfile ? '' : ` --profile ${profile}`}`;
@@ -158,7 +177,7 @@ function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: Doct
     else add({ area: 'hmr', status: 'ok', message: 'hmrOk', args: { profile } });
   }
   // dsh-headless runs one request with no one to answer DSH's questions; a missing profile is taken as the default, headless.
-  const headless = !state.exists || state.bundles.includes('@deepseek-ai/dsh-headless');
+  const headless = state.exists ? state.bundles.includes('@deepseek-ai/dsh-headless') : request.interactive !== true;
 
   // The machine's DSH policy files (the plan withholds what they block; a refused file blocks everything).
   for (const file of plan.policy ?? []) {
@@ -172,12 +191,16 @@ function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: Doct
   const verdict = (name: string, serverName: string, outcome: PlanOutcome, reason: SessionPlan['servers'][number]['reason'], lspRow = false): ServerVerdict => {
     const base = { name, serverName, outcome };
     const ownReason = plan.blocked.length === 0 && reason.code !== 'refused-at-export' && reason.code !== 'not-exported' && !reason.code.startsWith('dsh-policy-');
-    if (ownReason && !bundleLoaded && state.exists) return { ...base, mount: false, why: 'whyNoBundle', args: {}, fix: installFix };
-    if (ownReason && lspRow && reason.code !== 'lsp-invalid-entry' && install.lspPackagesMissing.length && state.exists) return { ...base, mount: false, why: 'whyLspPackages', args: {}, fix: installFix };
+    if (ownReason && !bundleLoaded && state.exists) return { ...base, mount: false, why: 'whyNoBundle', args: {}, fix: installFix, fixCode: 'install' };
+    if (ownReason && lspRow && reason.code !== 'lsp-invalid-entry' && install.lspPackagesMissing.length && state.exists) return { ...base, mount: false, why: 'whyLspPackages', args: {}, fix: installFix, fixCode: 'install' };
     const mount = outcome === 'starts' || (outcome === 'asks' && !headless);
-    return { ...base, mount, why: reason.code, args: reason.args, ...(reason.fix ? { fix: reason.fix.command } : {}) };
+    return { ...base, mount, why: reason.code, args: reason.args, ...(reason.fix ? { fix: reason.fix.command, fixCode: reason.fix.code } : {}) };
   };
-  const servers = plan.servers.map((s) => verdict(s.name, s.serverName, s.outcome, s.reason));
+  const servers = plan.servers.map((s) => {
+    const v = verdict(s.name, s.serverName, s.outcome, s.reason);
+    const slow = slowStarts.get(s.serverName);
+    return v.mount && slow && slow.pin === s.pin ? { ...v, slowStart: slow } : v;
+  });
   // The language servers ride in one row with one pin: one verdict, named as `approve` names it.
   const lsp = plan.languageServers;
   if (lsp && lsp.servers.length) servers.push(verdict('lsp', `lsp (${lsp.servers.map((s) => s.id).join(', ')})`, lsp.outcome, lsp.reason, true));
@@ -212,15 +235,37 @@ export function doctorLines(report: DoctorReport, word: Word = formatMessage): s
   if (declaration.state === 'verified') line('ok', t('declarationOk', { path: declaration.path ?? '', count: report.plan.servers.filter((s) => s.pin).length }));
   for (const r of report.plan.blocked) line('fail', planMessage(r, word), r.fix?.command);
   for (const r of report.plan.notes) line('warn', planMessage(r, word), r.fix?.command);
+  // Each server that would not mount for a reason of its own, on its own line with its fix
+  // (what holds for the whole declaration is said once, above).
+  if (report.plan.blocked.length === 0) {
+    for (const s of report.servers) if (!s.mount) line(s.outcome === 'asks' ? 'warn' : 'fail', t('serverNotMount', { server: s.serverName, why: verdictText(report, s, word) }), s.fix);
+  }
+  for (const s of report.servers) {
+    const slow = s.slowStart;
+    if (!slow) continue;
+    const args = { server: s.serverName, at: slow.at, starting: seconds(slow.startingMs), wait: seconds(slow.waitMs), up: slow.upAfterMs === undefined ? '' : seconds(slow.upAfterMs) };
+    line('warn', t(slow.upAfterMs === undefined ? 'slowStart' : 'slowStartUp', args), t('slowStartFix'));
+  }
   return [...lines, '', doctorSummary(report, word)];
 }
 
-export function doctorSummary(report: DoctorReport, word: Word = formatMessage): string {
+/** A duration as the doctor says it: `3.2 s`. */
+const seconds = (ms: number) => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+
+/** The one line per run; `fixes: false` leaves each server's fix out (a face that lists each fix once elsewhere). */
+export function doctorSummary(report: DoctorReport, word: Word = formatMessage, fixes = true): string {
   const t = (m: DoctorMessage, args: Args = {}) => word(DOCTOR_MESSAGES[m], args);
-  const withFix = (s: ServerVerdict) => `${s.serverName} (${verdictText(report, s, word)}${s.fix ? `; ${t('fix', { command: s.fix })}` : ''})`;
-  const mount = report.servers.filter((s) => s.mount && s.outcome === 'starts').map((s) => s.serverName);
-  const asks = report.servers.filter((s) => s.mount && s.outcome === 'asks').map(withFix);
-  const notMount = report.servers.filter((s) => !s.mount).map(withFix);
+  const why = (s: ServerVerdict) => `${verdictText(report, s, word)}${fixes && s.fix ? `; ${t('fix', { command: s.fix })}` : ''}`;
+  // Servers with the same reason and fix (a refused declaration) are named together: each reason once.
+  const grouped = (list: ServerVerdict[]) => {
+    const byWhy = new Map<string, string[]>();
+    for (const s of list) byWhy.set(why(s), [...byWhy.get(why(s)) ?? [], s.serverName]);
+    return [...byWhy].map(([text, names]) => `${names.join(', ')} (${text})`);
+  };
+  const named = (s: ServerVerdict) => s.slowStart ? t('mountLate', { server: s.serverName, starting: seconds(s.slowStart.startingMs) }) : s.serverName;
+  const mount = report.servers.filter((s) => s.mount && s.outcome === 'starts').map(named);
+  const asks = grouped(report.servers.filter((s) => s.mount && s.outcome === 'asks'));
+  const notMount = grouped(report.servers.filter((s) => !s.mount));
   const none = t('none');
   return asks.length
     ? t('summaryAsks', { mount: mount.join(', ') || none, asks: asks.join(', '), notMount: notMount.join(', ') || none })

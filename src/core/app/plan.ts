@@ -297,7 +297,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     return { ...entry, ...consent(server.name, server.serverName, server.pin, server.name) };
   });
   for (const rejected of declaration?.rejected ?? []) {
-    servers.push({ name: rejected.name, serverName: rejected.name, outcome: 'withheld', reason: reason('refused-at-export', { codes: rejected.codes.join(', ') }, planFix('check', { workspace: folder })) });
+    servers.push({ name: rejected.name, serverName: rejected.name, outcome: 'withheld', reason: reason('refused-at-export', { codes: [...new Set(rejected.codes)].join(', ') }, planFix('check', { workspace: folder })) });
   }
 
   // The language servers ride in one row with one pin: one outcome, approved as `lsp`.
@@ -365,7 +365,7 @@ export function unexportedServers(analysis: Pick<Analysis, 'servers' | 'rejected
       outcome: 'withheld', reason: reason('not-exported', {}, planFix('export', { workspace })),
     })),
     ...analysis.rejected.map((rejected): ServerPlan => ({
-      name: rejected.name, serverName: rejected.name, outcome: 'withheld', reason: reason('refused-at-export', { codes: rejected.codes.join(', ') }, planFix('check', { workspace })),
+      name: rejected.name, serverName: rejected.name, outcome: 'withheld', reason: reason('refused-at-export', { codes: [...new Set(rejected.codes)].join(', ') }, planFix('check', { workspace })),
     })),
   ];
 }

@@ -35,7 +35,7 @@ import { folderAnalyzeOptions, settingLayerValues, SETTING, type FolderIdentity 
 import type { DeclaredServer } from '../declaration/declarationModel';
 import type { Problem } from '../problems/problems';
 import type { DshEnvRule } from '../mcp/dshEnv';
-import { isCredentialName } from '../mcp/securityLint';
+import { commandBase, isCredentialName } from '../mcp/securityLint';
 import { publicToolName } from '../mcp/toolNames';
 import { analyzeToolChoice, choiceFor, type ToolChoiceAnalysis } from '../tools/toolChoice';
 import { toolAllowed, type ToolChoice, type ToolPin } from '../declaration/toolsModel';
@@ -53,8 +53,9 @@ import type { Ports } from './ports';
  * - `trust-deny`, `not-approved`: no consent (trust mode `deny`; `pinned` without approval of this pin).
  * - `refused`: the row cannot be built (a missing input value, a blank command, a cwd gone).
  * - `did-not-start`, `timed-out`, `not-mcp`: the server itself (see `message` and `stderr`).
+ * - `cancelled`: the request's signal was aborted (the server, if it ran, was stopped).
  */
-export type ProbeOutcome = 'ok' | 'not-found' | 'not-exported' | 'trust-deny' | 'not-approved' | 'refused' | 'did-not-start' | 'timed-out' | 'not-mcp';
+export type ProbeOutcome = 'ok' | 'not-found' | 'not-exported' | 'trust-deny' | 'not-approved' | 'refused' | 'did-not-start' | 'timed-out' | 'not-mcp' | 'cancelled';
 
 export interface ProbedTool {
   /** The server's raw tool name (an identifier: shown as it is). */
@@ -107,6 +108,8 @@ export interface ServerProbe {
   choice?: ToolChoice;
   /** The probe was written to the host store (the next export pins these tools). */
   recorded: boolean;
+  /** The package launcher it starts through (`npx`, `uvx`, `docker run`, ...): a first start downloads the package. */
+  launcher?: string;
   /**
    * Processes the server started that still ran after the probe stopped its process group and
    * what it saw the server start (Linux: they left the group before the probe saw them, e.g. a
@@ -142,13 +145,29 @@ export interface ProbeFolderRequest extends FolderIdentity {
   record?: boolean;
   /** At most this many servers at once (default 2). */
   concurrency?: number;
+  /** Aborting stops the probe: running servers are stopped, the rest not started (`cancelled`). */
+  signal?: AbortSignal;
+  /** Told as each server's probe starts: its source name, its place (1-based) and the count. */
+  onProgress?: (name: string, index: number, total: number) => void;
   /** For tests: the probe of one row (default: the MCP port's). */
   probeRow?: Ports['mcp']['probeRow'];
 }
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
+/** For a server started through a package launcher when no timeout is given: its first start downloads the package. */
+export const DOWNLOAD_PROBE_TIMEOUT_MS = 120_000;
 
-const FAILURE_TEXT: Record<'did-not-start' | 'timed-out' | 'not-mcp', string> = {
+/** The package launcher a stdio row starts through, if any (a first start downloads the package). */
+export function packageLauncher(command: string, args: readonly string[]): string | undefined {
+  const base = commandBase(command);
+  if (['npx', 'bunx', 'pnpx', 'uvx'].includes(base)) return base;
+  if ((base === 'uv' && args[0] === 'tool' && args[1] === 'run') || (base === 'pnpm' && args[0] === 'dlx')) return `${base} ${args[0]}`;
+  if ((base === 'docker' || base === 'podman') && args[0] === 'run') return `${base} run`;
+  return undefined;
+}
+
+const FAILURE_TEXT: Record<'did-not-start' | 'timed-out' | 'not-mcp' | 'cancelled', string> = {
+  'cancelled': 'cancelled',
   'did-not-start': 'did not start',
   'timed-out': 'timed out',
   'not-mcp': 'does not speak MCP',
@@ -185,7 +204,7 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
   const env = request.env ?? ports.env;
   const known = [...record.inputs.values(), ...Object.entries(env).filter(([k, v]) => v !== undefined && isCredentialName(k)).map(([, v]) => v as string)];
   const wanted = request.names ? [...new Set(request.names)] : undefined;
-  const timeoutMs = request.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  const cancelled = () => request.signal?.aborted === true;
   const runRow = request.probeRow ?? ports.mcp.probeRow;
 
   const base = (name: string, outcome: ProbeOutcome, message: string, server?: DeclaredServer): ServerProbe => ({
@@ -208,6 +227,7 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
       continue;
     }
     jobs.push(async () => {
+      if (cancelled()) return base(name, 'cancelled', 'cancelled before it started', server);
       if (trust === 'deny') return base(name, 'trust-deny', 'trust mode is "deny" on this machine: nothing is started', server);
       if (trust === 'pinned' && !record.approvals.some((a) => a.serverName === server.serverName && a.pin === server.pin)) {
         return base(name, 'not-approved', 'trust mode is "pinned" and this server\'s pin is not approved (approve it as for an export first)', server);
@@ -221,18 +241,22 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
       const masked = [...known, ...rowSecrets];
       // Every text taken from the server is masked with these before it is cut, shown or stored.
       const mask = secretMask(masked);
+      const launcher = built.row.transport === 'stdio' ? packageLauncher(built.row.command, built.row.args) : undefined;
+      const timeoutMs = request.timeoutMs ?? (launcher ? DOWNLOAD_PROBE_TIMEOUT_MS : DEFAULT_PROBE_TIMEOUT_MS);
       const started = ports.now();
       let probed: RowProbe;
       try {
-        probed = await runRow(built.row, { timeoutMs, parentEnv: env, envRule: request.envRule, mask });
+        probed = await runRow(built.row, { timeoutMs, parentEnv: env, envRule: request.envRule, mask, ...(request.signal ? { signal: request.signal } : {}) });
       } catch (error) {
         probed = { ok: false, failure: 'did-not-start', detail: errorText(error), elapsedMs: ports.now() - started, stderr: '' };
       }
       const stderr = firstLines(probed.stderr, masked);
       const leftRunning = probed.leftRunning?.length ? { leftRunning: probed.leftRunning } : {};
       if (!probed.ok) {
-        const detail = firstLines(probed.detail, masked, 1, 400)[0] ?? '';
-        return { ...base(name, probed.failure, `${FAILURE_TEXT[probed.failure]}: ${detail}`, server), stderr, elapsedMs: ports.now() - started, ...leftRunning };
+        let detail = firstLines(probed.detail, masked, 1, 400)[0] ?? '';
+        // A first start through a launcher downloads the package: say so, and how to get past it.
+        if (probed.failure === 'timed-out' && launcher) detail += ` (it starts through ${launcher}, which may still have been downloading the package on a first start: let it finish in a terminal, or probe again)`;
+        return { ...base(name, probed.failure, `${FAILURE_TEXT[probed.failure]}: ${detail}`, server), stderr, elapsedMs: ports.now() - started, ...(launcher ? { launcher } : {}), ...leftRunning };
       }
       const choice = choiceFor(toolChoice, name);
       const tools: ProbedTool[] = probed.tools.map((t) => {
@@ -255,6 +279,7 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
         ...(probed.instructions !== undefined ? { instructions: mask.text(probed.instructions) } : {}),
         ...(probed.promptCount !== undefined ? { promptCount: probed.promptCount } : {}),
         ...(probed.resourceCount !== undefined ? { resourceCount: probed.resourceCount } : {}),
+        ...(launcher ? { launcher } : {}),
         allowedTokens: allowed.reduce((n, t) => n + t.tokens, 0),
         ...leftRunning,
       };
@@ -266,6 +291,7 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
   const worker = async () => {
     while (next < jobs.length) {
       const i = next++;
+      request.onProgress?.(order[i], i + 1, jobs.length);
       try {
         results[i] = await jobs[i]();
       } catch (error) {

@@ -104,7 +104,7 @@ const DOCKER_FLAGS_WITH_VALUE = new Set([
   '--mount', '--entrypoint', '-l', '--label', '--platform', '-h', '--hostname', '--add-host', '--cpus', '-m', '--memory', '--pull',
 ]);
 
-function commandBase(command: string): string {
+export function commandBase(command: string): string {
   const base = command.split(/[\\/]/).pop() ?? command;
   return base.replace(/\.(exe|cmd|bat)$/i, '').toLowerCase();
 }

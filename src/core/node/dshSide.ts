@@ -275,3 +275,14 @@ export function inspectDshInstall(dshHome: string, profile: string, envPath: str
   if (facts.profile.exists) facts.lspPackagesMissing = lspPackagesUnloadable(dshHome, profile);
   return facts;
 }
+
+/** The profiles of the DSH home that load the bridge's bundle (the ones a user of the bridge runs), sorted; never throws. */
+export function bridgeProfiles(dshHome: string): string[] {
+  try {
+    return readdirSync(path.join(dshHome, 'profiles'), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && d.name !== 'node_modules' && inspectProfile(dshHome, d.name).bundles.includes('dsh-bridge-dsh'))
+      .map((d) => d.name).sort();
+  } catch {
+    return [];
+  }
+}

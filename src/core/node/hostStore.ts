@@ -83,6 +83,25 @@ const ProbedServer = z.object({
 });
 export type ProbedServerRecord = z.infer<typeof ProbedServer>;
 const ProbesFile = z.object({ version: z.literal(1), folder: z.string(), servers: keyedMap(ProbedServer) });
+/**
+ * A server that a session's first request went without because it was still starting (the
+ * plugin's bounded wait ended first): the DSH plugin records it for the doctor, per folder and
+ * serverName, and removes it when a later first request had the server. No secret in it.
+ */
+const SlowStart = z.object({
+  pin: z.string(),
+  /** When the request went without it (ISO time). */
+  at: z.string(),
+  /** How long it had been starting then. */
+  startingMs: z.number(),
+  /** How long the request waited (startWaitMs, or the headless run's wait). */
+  waitMs: z.number(),
+  headless: z.boolean(),
+  /** How long its start took in the end, when it came up in that session. */
+  upAfterMs: z.optional(z.number()),
+});
+export type SlowStartRecord = z.infer<typeof SlowStart>;
+const SlowStartsFile = z.object({ version: z.literal(1), folder: z.string(), servers: keyedMap(SlowStart) });
 const SkillTrustFile = z.object({ version: z.literal(1), roots: z.record(z.string(), z.string()) });
 /**
  * Definitions the user accepted despite an error-level scan finding (core/scan), each bound to its
@@ -99,7 +118,7 @@ export type AcceptedDefinitions = z.infer<typeof AcceptedFile>;
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 /** The folders the store keeps below bridge/. */
-const STORE_DIRS = ['folders', 'exports', 'probes'];
+const STORE_DIRS = ['folders', 'exports', 'probes', 'starts'];
 /** A record larger than this is not the store's (a probe record of many tools stays far below it). */
 const MAX_RECORD_BYTES = 32 * 1024 * 1024;
 const KEY_FILE = 'signing.key';
@@ -398,6 +417,32 @@ export class HostStore {
       Object.defineProperty(current, serverName, { value, enumerable: true, writable: true, configurable: true });
     }
     await this.writeJson(this.probesFile(absolute), { version: 1, folder: absolute, servers: current });
+  }
+
+  private startsFile(folder: string): string {
+    return path.join(this.bridgeDir, 'starts', `${sha256Hex(path.resolve(folder))}.json`);
+  }
+
+  /** The servers a first request in this folder last went without (still starting), by serverName. */
+  async slowStarts(folder: string): Promise<Map<string, SlowStartRecord>> {
+    const absolute = path.resolve(folder);
+    const record = await this.readJson(this.startsFile(absolute), SlowStartsFile);
+    if (record && record.folder !== absolute) throw new HostStoreError('start record does not match its folder');
+    return record?.servers ?? new Map();
+  }
+
+  /**
+   * Records servers a first request went without (`slow`), or that came up later (`slow` again,
+   * with `upAfterMs`), and forgets those a first request had (`inTime`). Writes only on a change.
+   */
+  async recordSlowStarts(folder: string, slow: ReadonlyMap<string, SlowStartRecord>, inTime: readonly string[] = []): Promise<void> {
+    const absolute = path.resolve(folder);
+    const current = await this.slowStarts(absolute).catch(() => new Map<string, SlowStartRecord>());
+    const before = JSON.stringify([...current]);
+    for (const name of inTime) current.delete(name);
+    for (const [name, value] of slow) current.set(name, value);
+    if (JSON.stringify([...current]) === before) return;
+    await this.writeJson(this.startsFile(absolute), { version: 1, folder: absolute, servers: Object.fromEntries(current) });
   }
 
   /** Trusted skill roots: absolute root path -> the content pin the user reviewed. */

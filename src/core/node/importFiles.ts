@@ -6,6 +6,7 @@ import type { ReadFailure } from '../problems/readFailure';
 import { decodeText } from '../json/text';
 import { makeNote, type ImportClient, type ImportNote } from '../import/importNotes';
 import type { ImportSourceFile } from '../import/clientFiles';
+import { withoutCarried } from '../import/importReport';
 
 /**
  * The file side of the import: where each client keeps its MCP servers, reading those files,
@@ -122,4 +123,37 @@ export async function writeImportTarget(folder: string, before: string, after: s
     await confined.close();
   }
   return { written: true };
+}
+
+export type OriginalsRemoval = { removed: string[] } | { removed: []; reason: 'changed' | 'refused' | 'nothing'; message: string };
+
+/**
+ * Removes the carried servers (`names`, as named in the source) from a source file in the folder
+ * (`file`, as {@link displayPath} shows it), atomically, keeping its mode, only if the file still
+ * holds `before` (the text the import read), and only entries of those names: what was not
+ * carried stays. A file outside the folder (the home folder's) is never edited.
+ */
+export async function removeImportedOriginals(folder: string, file: string, before: string, names: readonly string[]): Promise<OriginalsRemoval> {
+  const refused = (reason: 'changed' | 'refused' | 'nothing', message: string): OriginalsRemoval => ({ removed: [], reason, message });
+  try {
+    if (path.isAbsolute(file) || file.startsWith('~') || file.split('/').includes('..')) return refused('refused', `${file} is not in the folder`);
+    const read = await readWorkspaceFile(folder, file, MAX_IMPORT_BYTES);
+    if (!read.ok) return refused('refused', `${file} cannot be read (${failureReason(read.failure)})`);
+    const text = decodeText(read.bytes);
+    if (!text.ok || text.text !== before) return refused('changed', `${file} changed after the import read it`);
+    const after = withoutCarried(before, names);
+    if (after === undefined) return refused('nothing', `${file} holds none of these servers`);
+    const realFolder = await fs.realpath(folder);
+    const target = path.join(realFolder, file);
+    const mode = (await fs.stat(target)).mode & 0o777;
+    const confined = await ConfinedDir.open(path.dirname(target), realFolder);
+    try {
+      await confined.write(path.basename(target), after.text, mode);
+    } finally {
+      await confined.close();
+    }
+    return { removed: after.removed };
+  } catch (error) {
+    return refused('refused', (error as Error)?.message ?? String(error));
+  }
 }

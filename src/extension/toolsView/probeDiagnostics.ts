@@ -12,7 +12,7 @@ import type { Range } from '../../core/json/text';
 import { visibleLine } from '../../core/json/visibleText';
 import { l10n } from '../l10nLookup';
 
-const FAILED: Record<string, ProbeProblemCode> = {
+export const PROBE_FAILED: Readonly<Record<string, ProbeProblemCode>> = {
   'did-not-start': 'probe-did-not-start',
   'timed-out': 'probe-timed-out',
   'not-mcp': 'probe-not-mcp',
@@ -64,11 +64,11 @@ export class ProbeDiagnostics implements vscode.Disposable, vscode.CodeActionPro
       byFile.set(uri.toString(), entry);
     };
     for (const s of probe?.servers ?? []) {
-      const code = FAILED[s.outcome];
+      const code = Object.hasOwn(PROBE_FAILED, s.outcome) ? PROBE_FAILED[s.outcome] : undefined;
       if (!code) continue;
       const detail = s.message.replace(/^(did not start|timed out|does not speak MCP|not started): /, '');
       const lines = s.stderr.length ? `\n${l10n.t('First lines of its stderr (secrets masked):')}\n${s.stderr.map(visibleLine).join('\n')}` : '';
-      add(s.name, code, `${message(code, { server: s.name, detail })}${lines}`, code === 'probe-refused' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error);
+      add(s.name, code, `${message(code, { server: s.name, detail })}${lines}`, vscode.DiagnosticSeverity.Warning);
     }
     for (const [server, t] of tools) {
       for (const tool of t.tools) {

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { showInformation, showWarning } from '../visible';
 import type { DeclaredServer } from '../../core/declaration/declarationModel';
 import { DANGER_MESSAGES, reviewLaunch } from '../../core/mcp/launchReview';
-import { translate } from '../l10n';
+import { sentences, translate } from '../l10n';
 import { analyzeFolder } from '../../core/app/folderSources';
 import type { HostStore } from '../../core/node/hostStore';
 import { probeFolder, type FolderProbe } from '../../core/app/probe';
@@ -82,15 +82,21 @@ export class ProbeRunner implements vscode.Disposable {
       this.log.info(`probe of ${folder.name} cancelled: nothing was started`);
       return none('cancelled');
     }
+    // Cancellable, with the server being probed: a first package download can take a while.
     const result = await this.serial(() => vscode.window.withProgress(
       { location: { viewId: SERVERS_VIEW_ID } },
       () => vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: visibleLine(l10n.t('Probing the MCP servers of {0}...', folder.name)) },
-        () => probeFolder(this.ctx.ports(), {
-          folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(),
-          settings: this.ctx.config.folder(folder).view, settingLayers: toolSettingLayers(folder), invalidSetting: this.ctx.config.invalidSetting,
-          names: servers.map((s) => s.name), env: editorFreeEnv(process.env), consent: 'host-store',
-        }),
+        { location: vscode.ProgressLocation.Notification, title: visibleLine(l10n.t('Probing the MCP servers of {0}...', folder.name)), cancellable: true },
+        (progress, token) => {
+          const abort = new AbortController();
+          const cancelled = token.onCancellationRequested(() => abort.abort());
+          return probeFolder(this.ctx.ports(), {
+            folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(),
+            settings: this.ctx.config.folder(folder).view, settingLayers: toolSettingLayers(folder), invalidSetting: this.ctx.config.invalidSetting,
+            names: servers.map((s) => s.name), env: editorFreeEnv(process.env), consent: 'host-store', signal: abort.signal,
+            onProgress: (name, index, total) => progress.report({ message: visibleLine(l10n.t('{0} of {1}: {2}', index, total, name)), increment: 100 / total }),
+          }).finally(() => cancelled.dispose());
+        },
       ),
     ));
     this.last.set(folder.uri.toString(), result);
@@ -135,11 +141,15 @@ export class ProbeRunner implements vscode.Disposable {
       return [`${review.name}: ${review.launch}`, ...review.dangers.map((d) => `  \u26a0 ${translate(DANGER_MESSAGES[d.code], { token: d.token })}`)];
     });
     const probe = l10n.t('Probe');
+    const local = servers.filter((s) => s.transport === 'stdio').length;
+    const remote = servers.length - local;
     const message = servers.length === 1
-      ? l10n.t('Start MCP server "{0}" to list its tools?', servers[0].name)
-      : l10n.t('Start these MCP servers of {0} to list their tools?', folder.name);
+      ? (local ? l10n.t('Start MCP server "{0}" to list its tools?', servers[0].name) : l10n.t('Contact MCP server "{0}" to list its tools?', servers[0].name))
+      : l10n.t('Probe these MCP servers of {0} to list their tools?', folder.name);
+    // What happens differs by transport: a local server runs here, a remote one is only contacted.
     const detail = [
-      l10n.t('Each runs on this computer with your user\'s privileges, as DSH would start it, and is stopped once it has listed its tools:'),
+      ...(local ? [l10n.t('Local (stdio) servers run on this computer with your user\'s privileges, as DSH would start them, and are stopped once they have listed their tools.')] : []),
+      ...(remote ? [l10n.t('Remote (http) servers do not run on this computer: they are contacted at their URLs, with their headers.')] : []),
       '', ...lines,
     ].join('\n');
     return (await showInformation(message, { modal: true, detail }, probe)) === probe;
@@ -147,13 +157,20 @@ export class ProbeRunner implements vscode.Disposable {
 
   private report(result: FolderProbe, folder: vscode.WorkspaceFolder): void {
     const ok = result.servers.filter((s) => s.outcome === 'ok');
-    const failed = result.servers.filter((s) => s.outcome !== 'ok');
+    const stopped = result.servers.filter((s) => s.outcome === 'cancelled').length;
+    const failed = result.servers.filter((s) => s.outcome !== 'ok' && s.outcome !== 'cancelled');
     const tools = ok.reduce((n, s) => n + s.tools.length, 0);
     const parts: string[] = [];
     if (ok.length === 1) parts.push(tools === 1 ? l10n.t('Probed 1 MCP server of {0}: 1 tool.', folder.name) : l10n.t('Probed 1 MCP server of {0}: {1} tools.', folder.name, tools));
     else if (ok.length > 1) parts.push(tools === 1 ? l10n.t('Probed {0} MCP servers of {1}: 1 tool.', ok.length, folder.name) : l10n.t('Probed {0} MCP servers of {1}: {2} tools.', ok.length, folder.name, tools));
     if (failed.length === 1) parts.push(l10n.t('1 server could not be probed: see Problems.'));
     else if (failed.length > 1) parts.push(l10n.t('{0} servers could not be probed: see Problems.', failed.length));
+    // A launcher's first start downloads the package: a time-out then says so, and what to do.
+    for (const s of failed.filter((f) => f.outcome === 'timed-out' && f.launcher)) {
+      parts.push(l10n.t('"{0}" starts through {1}, which may still have been downloading the package on its first start: probe again once the download is done.', s.name, s.launcher!));
+    }
+    if (stopped === 1) parts.push(l10n.t('Probe cancelled: 1 server was not probed.'));
+    else if (stopped > 1) parts.push(l10n.t('Probe cancelled: {0} servers were not probed.', stopped));
     if (result.collisions.length) parts.push(l10n.t('Some tools get the same DSH name: see the view.'));
     const withheld = ok.reduce((n, s) => n + s.tools.filter((t) => t.scan === 'withheld').length, 0);
     if (withheld === 1) parts.push(l10n.t('1 tool has hidden or model-directed instructions and is withheld from DSH sessions until you accept it: see the view.'));
@@ -161,9 +178,10 @@ export class ProbeRunner implements vscode.Disposable {
     const left = result.servers.flatMap((s) => s.leftRunning ?? []);
     if (left.length === 1) parts.push(l10n.t('A process a server started still runs (pid {0}): see the log.', left[0].pid));
     else if (left.length > 1) parts.push(l10n.t('{0} processes the servers started still run: see the log.', left.length));
-    const show = failed.length || result.collisions.length || left.length || withheld ? showWarning : showInformation;
+    const show = failed.length || result.collisions.length || left.length || stopped || withheld ? showWarning : showInformation;
     const showProblems = l10n.t('Show Problems');
-    void show(parts.join(' '), ...(failed.length ? [showProblems] : [])).then((c) => {
+    if (!parts.length) return;
+    void show(sentences(parts), ...(failed.length ? [showProblems] : [])).then((c) => {
       if (c === showProblems) void vscode.commands.executeCommand('workbench.actions.view.problems');
     });
   }

@@ -1,18 +1,22 @@
 import * as vscode from 'vscode';
 import { showInformation, showWarning, shownTreeItem } from '../visible';
-import { verifyFolder } from '../../core/app/verify';
 import { COMMAND, SERVERS_VIEW_ID } from '../commandIds';
 import type { Ctx } from '../ctx';
 import type { McpJsonCheck } from '../mcpJsonCheck';
 import { fileFolders, mcpJsonUri, readFileBytes, sourceUri } from '../mcpFiles';
-import { folderCounts, folderRows, serverEntries, type FolderRows, type ServerRow, type ServerState } from './serverRows';
+import { serverEntries } from './serverRows';
+import { planOfFolder } from '../folderPlan';
+import { folderViewModel, type FolderViewModel, type ServerRowState, type ServerViewRow } from '../planView';
+import { countWords } from '../planWords';
+import { planMessage } from '../../core/app/planReasons';
+import { translate } from '../l10n';
+import { PROBE_FAILED } from './probeDiagnostics';
 import { serverTools, type ServerTools, type ToolRow } from './probeFacts';
 import type { ProbeDiagnostics } from './probeDiagnostics';
 import type { ProbeRunner } from './probeRunner';
 import { folderToolChoice, toggleTool, toolChoiceTarget, TOOL_CHOICE_TARGET_SETTING } from './toolSettings';
 import type { ScanFinding } from '../../core/scan/scan';
 import { SCAN_CODES } from '../../core/scan/scanCodes';
-import { translate } from '../l10n';
 import { l10n } from '../l10nLookup';
 
 /** Set while the view's provider runs: the view is contributed `when` it is, so it shows only where the bridge is active. */
@@ -20,51 +24,92 @@ const ACTIVE_CONTEXT = 'dsh.serversViewActive';
 const REFRESH_DEBOUNCE_MS = 150;
 
 type FolderNode = { kind: 'folder'; folder: vscode.WorkspaceFolder };
-type ServerNode = { kind: 'server'; folder: vscode.WorkspaceFolder; row: ServerRow };
+type ServerNode = { kind: 'server'; folder: vscode.WorkspaceFolder; row: ServerViewRow };
 type MessageNode = { kind: 'message'; folder: vscode.WorkspaceFolder; text: string; tooltip: string };
 type ToolNode = { kind: 'tool'; folder: vscode.WorkspaceFolder; server: string; serverName?: string; tool: ToolRow };
 export type ViewNode = FolderNode | ServerNode | MessageNode | ToolNode;
 
-/** What the view knows of a folder: its servers' rows, and the tools of those probed. */
+/** What the view knows of a folder: its rows (the session plan over its MCP files), and the tools of the servers probed. */
 interface FolderFacts {
-  rows: FolderRows;
+  view: FolderViewModel;
   tools: Map<string, ServerTools>;
 }
 
-/** The words of a server's state: the short one beside its name, and the sentence of its tooltip. */
-function stateWords(row: ServerRow): { short: string; long: string } {
-  const codes = row.codes.join(', ');
-  const words: Record<ServerState, () => { short: string; long: string }> = {
-    'refused': () => ({ short: l10n.t('refused: {0}', codes), long: l10n.t('The export refuses this entry ({0}): DSH does not get it. Problems says why.', codes) }),
-    'declaration-refused': () => ({ short: l10n.t('refused by DSH'), long: l10n.t('DSH refuses the declaration of this folder as a whole. Verify it to see why, then export again.') }),
-    'not-exported': () => ({ short: l10n.t('not exported'), long: l10n.t('Not in the declaration yet: DSH sessions do not get it until you export.') }),
-    'stale': () => ({ short: l10n.t('stale'), long: l10n.t('Changed since the export: DSH still runs the exported entry until you export again.') }),
-    'not-approved': () => ({ short: l10n.t('not approved'), long: l10n.t('Exported, but not approved for its current pin (trust mode "pinned"): DSH asks before it starts it.') }),
-    'exported': () => ({ short: l10n.t('exported'), long: l10n.t('Exported as it is: DSH sessions of this folder get it.') }),
-  };
-  return words[row.state]();
+/** The short words of a reason that withholds a server (its sentence is the plan's message). */
+function withheldWords(row: ServerViewRow): string {
+  const args = row.reason?.args ?? {};
+  switch (row.reason?.code) {
+    case 'input-missing': return l10n.t('withheld: input {0} has no value', String(args.id));
+    case 'env-missing': return l10n.t('withheld: {0} is not set', String(args.name));
+    case 'dsh-policy-denied':
+    case 'dsh-policy-not-allowed':
+    case 'dsh-policy-unreadable': return l10n.t('withheld by the DSH policy');
+    default: return l10n.t('withheld: it cannot start as declared');
+  }
 }
 
-const STATE_ICONS: Record<ServerState, [string, string | undefined]> = {
+/** The declaration-wide words (stale, deny, refused by DSH, not exported): on the folder and on every row. */
+function blockedWords(state: ServerRowState): { short: string; long: string } | undefined {
+  switch (state) {
+    case 'not-exported': return { short: l10n.t('not exported'), long: l10n.t('Not in the declaration yet: DSH sessions do not get it until you export.') };
+    case 'stale': return { short: l10n.t('stale'), long: l10n.t('The declaration is stale (an MCP file changed since the export): DSH sessions get none of this folder\'s servers until you export again.') };
+    case 'deny': return { short: l10n.t('trust mode deny'), long: l10n.t('The trust mode is "deny" on this machine: DSH sessions get no server.') };
+    case 'declaration-refused': return { short: l10n.t('refused by DSH'), long: l10n.t('DSH refuses the declaration of this folder as a whole. Verify it to see why, then export again.') };
+    default: return undefined;
+  }
+}
+
+/** The words of a server's state: the short one beside its name, and the sentence of its tooltip. */
+function stateWords(row: ServerViewRow): { short: string; long: string } {
+  const codes = row.codes.join(', ');
+  // "Not exported" beside a refused entry says nothing new: the entry never is.
+  const blocked = row.blocked && row.blocked.code !== 'no-declaration' ? blockedWords(blockedStateOf(row.blocked.code)) : undefined;
+  const withBlocked = (w: { short: string; long: string }) => (blocked ? { short: `${w.short} \u00b7 ${blocked.short}`, long: `${w.long}\n${blocked.long}` } : w);
+  switch (row.state) {
+    case 'shadowed': return withBlocked({
+      short: l10n.t('shadowed by {0}', row.shadowedBy ?? ''),
+      long: l10n.t('{0} defines this name too and takes precedence, as in VS Code: this entry is not exported.', row.shadowedBy ?? ''),
+    });
+    case 'refused': return withBlocked({ short: l10n.t('refused: {0}', codes), long: l10n.t('The export refuses this entry ({0}): DSH does not get it. Problems says why.', codes) });
+    case 'changed': return { short: l10n.t('changed'), long: l10n.t('Changed since the export: DSH still runs the exported entry until you export again.') };
+    case 'not-approved': return { short: l10n.t('not approved'), long: l10n.t('Exported, but not approved for its current pin (trust mode "pinned"): DSH asks before it starts it.') };
+    case 'withheld': {
+      const fix = row.reason?.fix ? `\n${l10n.t('Fix: {0}', row.reason.fix.command)}` : '';
+      return { short: withheldWords(row), long: `${row.reason ? planMessage(row.reason, translate) : ''}${fix}` };
+    }
+    case 'exported': return {
+      short: l10n.t('exported'),
+      long: row.reason?.code === 'ask-mode'
+        ? `${l10n.t('Exported as it is: DSH sessions of this folder get it.')} ${l10n.t('DSH asks before it starts it (trust mode "ask").')}`
+        : l10n.t('Exported as it is: DSH sessions of this folder get it.'),
+    };
+    default: return blockedWords(row.state)!;
+  }
+}
+
+/** The row state of a declaration-wide reason (as the view model gives it to exportable rows). */
+function blockedStateOf(code: string): ServerRowState {
+  return code === 'no-declaration' ? 'not-exported' : code === 'declaration-stale' ? 'stale' : code === 'trust-deny' ? 'deny' : 'declaration-refused';
+}
+
+const STATE_ICONS: Record<ServerRowState, [string, string | undefined]> = {
+  'shadowed': ['circle-slash', undefined],
   'refused': ['error', 'problemsErrorIcon.foreground'],
   'declaration-refused': ['error', 'problemsErrorIcon.foreground'],
   'not-exported': ['circle-large-outline', undefined],
   'stale': ['warning', 'problemsWarningIcon.foreground'],
+  'deny': ['circle-slash', 'problemsWarningIcon.foreground'],
+  'changed': ['warning', 'problemsWarningIcon.foreground'],
   'not-approved': ['shield', 'problemsWarningIcon.foreground'],
+  'withheld': ['warning', 'problemsWarningIcon.foreground'],
   'exported': ['pass', 'testing.iconPassed'],
 };
 
-function serverCountWords(n: number): string {
-  return n === 1 ? l10n.t('1 server') : l10n.t('{0} servers', n);
-}
-
-function refusedCountWords(n: number): string {
-  return n === 1 ? l10n.t('1 refused') : l10n.t('{0} refused', n);
-}
-
-function countWords(rows: FolderRows): string {
-  const { servers, refused } = folderCounts(rows);
-  return refused ? `${serverCountWords(servers)} \u00b7 ${refusedCountWords(refused)}` : serverCountWords(servers);
+/** The folder's count, and the declaration-wide state beside it (stale, deny, ...). */
+function folderWords(view: FolderViewModel): string {
+  // Without a declaration every row says "not exported" already.
+  const blocked = view.blocked[0] && view.blocked[0].code !== 'no-declaration' ? blockedWords(blockedStateOf(view.blocked[0].code)) : undefined;
+  return blocked && view.rows.length ? `${countWords(view.counts)} \u00b7 ${blocked.short}` : countWords(view.counts);
 }
 
 function toolCountWords(n: number): string {
@@ -197,41 +242,38 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     return facts;
   }
 
-  private async folderRows(folder: vscode.WorkspaceFolder): Promise<FolderRows | undefined> {
-    return (await this.folderFacts(folder))?.rows;
+  private async folderView(folder: vscode.WorkspaceFolder): Promise<FolderViewModel | undefined> {
+    return (await this.folderFacts(folder))?.view;
   }
 
   private async computeFacts(folder: vscode.WorkspaceFolder): Promise<FolderFacts | undefined> {
     const analysed = this.mcp.get(folder) ?? await this.mcp.analyzeNow(folder);
     if (!analysed) return undefined;
     const store = this.ctx.hostStore();
-    const [verify, record, text, records, trustMode, accepted] = await Promise.all([
-      verifyFolder(this.ctx.ports(), folder.uri.fsPath, { settings: this.ctx.config.folder(folder).view, policySettings: this.ctx.config.folder(folder).policySettings }),
-      this.ctx.storedFolder(folder.uri.fsPath).catch(() => undefined),
+    const [planned, text, records, accepted] = await Promise.all([
+      planOfFolder(this.ctx, folder),
       this.sourceText(folder),
       store.probedServers(folder.uri.fsPath).catch((error: unknown) => {
         this.log.warn(`the recorded probes of ${folder.name} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
         return {};
       }),
-      this.ctx.storedTrustMode().catch(() => 'deny' as const),
       store.acceptedDefinitions().then((a) => a.tools, () => []),
     ]);
-    const rows = folderRows({
-      analysis: analysed.analysis,
-      verify,
-      trustMode,
-      approvals: record?.approvals ?? [],
-      order: text === undefined ? undefined : serverEntries(text).map((e) => e.name),
+    // A probe that just failed is said on the server's row (a warning), not only in Problems.
+    const probeFailures = new Map((this.probes.lastProbe(folder)?.servers ?? []).filter((p) => Object.hasOwn(PROBE_FAILED, p.outcome)).map((p) => [p.name, p.message]));
+    const view = folderViewModel(planned.plan, analysed.analysis, {
+      ...(text === undefined ? {} : { order: serverEntries(text).map((e) => e.name) }),
+      probeFailures,
     });
     const tools = serverTools({
       servers: analysed.analysis.servers,
       records,
       choices: folderToolChoice(folder),
-      declared: (verify.declaration?.servers ?? []).map((d) => ({ serverName: d.serverName, pin: d.pin, ...(d.tools?.pins ? { toolPins: d.tools.pins } : {}) })),
+      declared: (planned.declaration?.servers ?? []).map((d) => ({ serverName: d.serverName, pin: d.pin, ...(d.tools?.pins ? { toolPins: d.tools.pins } : {}) })),
       folder: folder.uri.fsPath,
       accepted,
     });
-    return { rows, tools };
+    return { view, tools };
   }
 
   /** The text the user sees: an open document's (maybe unsaved), else the file's. */
@@ -246,33 +288,42 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
     if (!node) {
       const folders = fileFolders();
-      const withFile: Array<{ folder: vscode.WorkspaceFolder; rows: FolderRows }> = [];
+      const withFile: Array<{ folder: vscode.WorkspaceFolder; view: FolderViewModel }> = [];
       for (const folder of folders) {
-        const rows = await this.folderRows(folder);
-        if (rows) withFile.push({ folder, rows });
+        const view = await this.folderView(folder);
+        if (view) withFile.push({ folder, view });
       }
-      const servers = withFile.flatMap((f) => f.rows.servers);
-      this.view.description = servers.length === 0 ? undefined : countWords({ usable: true, declarationState: 'missing', servers });
+      const rows = withFile.reduce((n, f) => n + f.view.rows.length, 0);
+      // The counts add up to the rows; one folder: its declaration-wide state beside them too.
+      this.view.description = rows === 0 ? undefined
+        : withFile.length === 1 ? folderWords(withFile[0].view)
+          : countWords(withFile.reduce((c, f) => ({ servers: c.servers + f.view.counts.servers, refused: c.refused + f.view.counts.refused, shadowed: c.shadowed + f.view.counts.shadowed }), { servers: 0, refused: 0, shadowed: 0 }));
       // One folder: its servers at the top; several: a node per folder (the Explorer's own habit).
-      if (folders.length === 1 && withFile.length === 1) return this.folderChildren(withFile[0].folder, withFile[0].rows);
-      return withFile.filter((f) => f.rows.servers.length || !f.rows.usable).map((f) => ({ kind: 'folder', folder: f.folder }));
+      if (folders.length === 1 && withFile.length === 1) return this.folderChildren(withFile[0].folder, withFile[0].view);
+      return withFile.filter((f) => f.view.rows.length || !f.view.usable).map((f) => ({ kind: 'folder', folder: f.folder }));
     }
     if (node.kind === 'folder') {
-      const rows = await this.folderRows(node.folder);
-      return rows ? this.folderChildren(node.folder, rows) : [];
+      const view = await this.folderView(node.folder);
+      return view ? this.folderChildren(node.folder, view) : [];
     }
     if (node.kind === 'server') {
-      const tools = (await this.folderFacts(node.folder))?.tools.get(node.row.name);
+      const tools = await this.toolsOf(node);
       return tools ? tools.tools.map((tool) => ({ kind: 'tool', folder: node.folder, server: node.row.name, serverName: node.row.serverName, tool })) : [];
     }
     return [];
   }
 
-  private folderChildren(folder: vscode.WorkspaceFolder, rows: FolderRows): ViewNode[] {
-    if (!rows.usable) {
+  /** A server row's probed tools: the exported entry's (a shadowed or refused entry has none of its own). */
+  private async toolsOf(node: ServerNode): Promise<ServerTools | undefined> {
+    if (node.row.state === 'shadowed' || node.row.state === 'refused') return undefined;
+    return (await this.folderFacts(node.folder))?.tools.get(node.row.name);
+  }
+
+  private folderChildren(folder: vscode.WorkspaceFolder, view: FolderViewModel): ViewNode[] {
+    if (!view.usable) {
       return [{ kind: 'message', folder, text: l10n.t('{0} cannot be used: see Problems', '.vscode/mcp.json'), tooltip: l10n.t('DSH gets no server of this folder until the errors are fixed.') }];
     }
-    return rows.servers.map((row) => ({ kind: 'server', folder, row }));
+    return view.rows.map((row) => ({ kind: 'server', folder, row }));
   }
 
   /** Names, tool names and descriptions come from mcp.json and the servers: every item is shown escaped. */
@@ -283,29 +334,33 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
   private async treeItem(node: ViewNode): Promise<vscode.TreeItem> {
     switch (node.kind) {
       case 'folder': {
-        const rows = await this.folderRows(node.folder);
+        const view = await this.folderView(node.folder);
         const item = new vscode.TreeItem(node.folder.name, vscode.TreeItemCollapsibleState.Expanded);
         item.id = `folder:${node.folder.uri.toString()}`;
         item.iconPath = vscode.ThemeIcon.Folder;
         item.resourceUri = node.folder.uri;
-        item.description = rows ? countWords(rows) : undefined;
+        item.description = view ? folderWords(view) : undefined;
         item.contextValue = 'dsh.folder';
         return item;
       }
       case 'server': {
         const { row, folder } = node;
         const words = stateWords(row);
-        const tools = (await this.folderFacts(folder))?.tools.get(row.name);
+        const tools = await this.toolsOf(node);
         const item = new vscode.TreeItem(row.name, tools?.tools.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-        item.id = `server:${folder.uri.toString()}:${row.name}`;
-        item.description = tools ? `${words.short} \u00b7 ${toolsWords(tools)}` : words.short;
-        const [icon, color] = STATE_ICONS[row.state];
+        // By file and name: the same name in two files (an import's original) is two rows.
+        item.id = `server:${folder.uri.toString()}:${row.key}`;
+        const failed = row.probeFailed !== undefined ? l10n.t('probe failed') : undefined;
+        item.description = [words.short, failed, tools ? toolsWords(tools) : undefined].filter((w) => w !== undefined).join(' \u00b7 ');
+        const [icon, color] = failed ? ['warning', 'problemsWarningIcon.foreground'] : STATE_ICONS[row.state];
         item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
         const dshName = row.serverName && row.serverName !== row.name ? ` \u2014 ${l10n.t('DSH name: {0}', row.serverName)}` : '';
+        const where = row.file !== '.vscode/mcp.json' ? ` \u2014 ${row.file}` : '';
         const probed = tools ? `\n${l10n.t('Probed {0}.', new Date(tools.probedAt).toLocaleString(vscode.env.language))}` : '';
-        item.tooltip = `${row.name}${dshName}\n${words.long}${probed}`;
+        const probeLine = row.probeFailed !== undefined ? `\n${l10n.t('The last probe failed: {0}', row.probeFailed)}` : '';
+        item.tooltip = `${row.name}${dshName}${where}\n${words.long}${probeLine}${probed}`;
         // Flags read by the menus' `viewItem =~` clauses.
-        item.contextValue = ['dsh.server', row.state === 'refused' ? 'refused' : 'exportable probeable'].join(' ');
+        item.contextValue = ['dsh.server', row.state === 'refused' || row.state === 'shadowed' ? 'refused' : 'exportable probeable'].join(' ');
         item.accessibilityInformation = { label: `${row.name}, ${item.description}` };
         return item;
       }
@@ -313,7 +368,8 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         const { tool } = node;
         const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
         item.id = `tool:${node.folder.uri.toString()}:${node.server}:${tool.name}`;
-        const flags = [tool.publicName, tokenWords(tool.tokens)];
+        // The estimate first: the default sidebar width cuts the end of the long DSH name.
+        const flags = [tokenWords(tool.tokens), tool.publicName];
         if (tool.collision) flags.push(l10n.t('same DSH name as another tool'));
         if (tool.drift?.state === 'changed') flags.push(l10n.t('changed since the pinned probe'));
         if (tool.drift?.state === 'new') flags.push(l10n.t('new since the pinned probe'));
@@ -400,9 +456,16 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     const target = this.target(node, name);
     if (!target) return;
     // A server of another file (.mcp.json, the dev container or workspace file) opens there (docs/sources.md).
-    const keys = this.mcp.get(target.folder)?.analysis.serverKeys;
-    const elsewhere = target.name !== undefined && keys && Object.hasOwn(keys, target.name) ? keys[target.name] : undefined;
-    const doc = await vscode.workspace.openTextDocument(elsewhere ? sourceUri(target.folder.uri, elsewhere.file) : mcpJsonUri(target.folder));
+    const analysis = this.mcp.get(target.folder)?.analysis;
+    const keys = analysis?.serverKeys;
+    const exported = target.name !== undefined && keys && Object.hasOwn(keys, target.name) ? keys[target.name] : undefined;
+    // A row of another file's entry of the name (shadowed, refused): its own file, where its problem is.
+    const own = target.file !== undefined && target.file !== exported?.file
+      ? analysis?.problems.find((p) => p.file === target.file && p.server === target.name) ?? { file: target.file, range: undefined }
+      : undefined;
+    const elsewhere = own ? (own.range ? { file: own.file, range: own.range } : undefined) : exported;
+    const ownFile = own && !own.range && own.file !== '.vscode/mcp.json' ? own.file : undefined;
+    const doc = await vscode.workspace.openTextDocument(elsewhere ? sourceUri(target.folder.uri, elsewhere.file) : ownFile ? sourceUri(target.folder.uri, ownFile) : mcpJsonUri(target.folder));
     const entry = elsewhere ?? (target.name === undefined ? undefined : serverEntries(doc.getText()).find((e) => e.name === target.name));
     const selection = entry ? new vscode.Range(entry.range.start.line, entry.range.start.character, entry.range.end.line, entry.range.end.character) : undefined;
     await vscode.window.showTextDocument(doc, { selection, preview: false });
@@ -439,14 +502,15 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
   }
 
   /** A view node, or (programmatic use) a folder URI and an entry name. */
-  target(node: unknown, name?: unknown): { folder: vscode.WorkspaceFolder; name?: string } | undefined {
+  target(node: unknown, name?: unknown): { folder: vscode.WorkspaceFolder; name?: string; file?: string } | undefined {
     if (node instanceof vscode.Uri) {
       const folder = vscode.workspace.getWorkspaceFolder(node);
       return folder ? { folder, name: typeof name === 'string' ? name : undefined } : undefined;
     }
     if (typeof node !== 'object' || node === null || !('kind' in node) || !('folder' in node)) return undefined;
     const n = node as ViewNode;
-    return { folder: n.folder, name: n.kind === 'server' ? n.row.name : n.kind === 'tool' ? n.server : undefined };
+    if (n.kind === 'server') return { folder: n.folder, name: n.row.name, file: n.row.file };
+    return { folder: n.folder, name: n.kind === 'tool' ? n.server : undefined };
   }
 
   /** What the view shows now, as rendered items (for tests and the activation API; nothing secret). */
@@ -461,6 +525,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         tooltip: typeof item.tooltip === 'string' ? item.tooltip : item.tooltip?.value,
         contextValue: item.contextValue,
         state: node.kind === 'server' ? node.row.state : undefined,
+        ...(node.kind === 'server' ? { file: node.row.file } : {}),
         ...(checkbox !== undefined ? { checked: checkbox === vscode.TreeItemCheckboxState.Checked } : {}),
         children: await Promise.all(children.map(render)),
       };
@@ -479,7 +544,9 @@ export interface RenderedItem {
   description: string | undefined;
   tooltip: string | undefined;
   contextValue: string | undefined;
-  state: ServerState | undefined;
+  state: ServerRowState | undefined;
+  /** Servers: the file that defines the entry. */
+  file?: string;
   /** Tools: whether the checkbox is checked (DSH offers the tool). */
   checked?: boolean;
   children: RenderedItem[];

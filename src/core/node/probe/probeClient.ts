@@ -28,7 +28,7 @@ import { ProcessWatch, type ProcessLeft } from './processTree';
 
 export type { ProcessLeft } from './processTree';
 
-export type RowProbeFailure = 'did-not-start' | 'timed-out' | 'not-mcp';
+export type RowProbeFailure = 'did-not-start' | 'timed-out' | 'not-mcp' | 'cancelled';
 
 /**
  * `stderr`, `detail` and `server` are masked by `mask` (a server's text is masked before it is
@@ -53,6 +53,8 @@ export interface RowProbeOptions {
   onSpawn?: (pid: number) => void;
   /** Masks every text taken from the server before it is cut or returned (default: the credential-shaped rules only). */
   mask?: SecretMask;
+  /** Aborting ends the probe at once as `cancelled`, the server stopped as after any probe. */
+  signal?: AbortSignal;
 }
 
 const CLIENT_INFO = { name: 'dsh-bridge-probe', version: '0.1.0' };
@@ -560,6 +562,9 @@ export async function probeRow(row: McpClientConfig, options: RowProbeOptions): 
   const timer = setTimeout(() => (timedOut = true) && expire(rpc.garbage
     ? new ProbeFailure('not-mcp', `no MCP answer within ${options.timeoutMs} ms (it wrote something that is not MCP: ${rpc.garbage})`)
     : new ProbeFailure('timed-out', `no MCP answer within ${options.timeoutMs} ms`)), Math.max(1, options.timeoutMs));
+  const cancel = () => expire(new ProbeFailure('cancelled', 'cancelled by the user'));
+  if (options.signal?.aborted) cancel();
+  options.signal?.addEventListener('abort', cancel, { once: true });
   const bounded = <T>(work: Promise<T>): Promise<T> => Promise.race([work, expired]);
   const call = async <S extends z.ZodMiniType>(method: string, schema: S, params?: object): Promise<z.output<S>> => {
     const parsed = schema.safeParse(await bounded(rpc.request(method, params)));
@@ -631,6 +636,7 @@ export async function probeRow(row: McpClientConfig, options: RowProbeOptions): 
     }
   }
   clearTimeout(timer);
+  options.signal?.removeEventListener('abort', cancel);
   const leftRunning = await connection?.stop().catch(() => []) ?? [];
   // Masked whole, before anything shows a part of it; a capture cut at its limit loses what the cut split.
   result.stderr = stderrCut ? mask.head(stderr) : mask.text(stderr);

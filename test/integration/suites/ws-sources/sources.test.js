@@ -217,7 +217,7 @@ describe('ws-sources: every file VS Code runs the folder\'s servers from', funct
       assert.ok(stale.dsh.mounts && [...stale.dsh.servers, ...stale.dsh.asks].includes('files'), 'DSH, which cannot see the setting, still mounts the declaration');
       assert.deepStrictEqual(stale.dsh.plan.notes.map((n) => n.code), ['declaration-stale-in-editor']);
       await waitFor(() => status().bar === '$(warning) DSH: stale', 10000, `the status bar to say stale (now ${JSON.stringify(status())})`);
-      assert.match(status().detail, /^stale: chat\.mcp\.access changed which files VS Code runs servers from since the export/);
+      assert.match(status().detail, /(^| \u2014 )stale: chat\.mcp\.access changed which files VS Code runs servers from since the export/);
       // .mcp.json is no longer read: its Problems go.
       await waitFor(() => codes(uriOf('.mcp.json')).length === 0, 15000, `no diagnostics in .mcp.json (now ${codes(uriOf('.mcp.json'))})`);
       // Exported again under the new value: pinned, and fresh.

@@ -80,26 +80,28 @@ describe('ws-tools: the "MCP Servers for DSH" view', function () {
     assert.match(v.items[0].tooltip, /Exported as it is: DSH sessions of this folder get it\./);
   });
 
-  it('an entry edited after the export is stale, the others stay exported', async function () {
-    fs.writeFileSync(mcpPath(), original.replace('"notes.js"', '"notes.js", "--verbose"'));
-    await viewShows([['everything', 'exported'], ['legacy-events', 'refused: unsupported-transport'], ['notes', 'stale']], 'after editing notes');
-  });
-
   it('trust mode pinned: exported servers without an approval read not approved', async function () {
     await setting('dsh', 'trustMode', 'pinned');
-    const v = await viewShows([['everything', 'not approved'], ['legacy-events', 'refused: unsupported-transport'], ['notes', 'stale']], 'in trust mode pinned');
+    const v = await viewShows([['everything', 'not approved'], ['legacy-events', 'refused: unsupported-transport'], ['notes', 'not approved']], 'in trust mode pinned');
     assert.match(v.items[0].tooltip, /not approved for its current pin/);
     await setting('dsh', 'trustMode', undefined);
-    await viewShows([['everything', 'exported'], ['legacy-events', 'refused: unsupported-transport'], ['notes', 'stale']], 'back in trust mode ask');
+    await viewShows([['everything', 'exported'], ['legacy-events', 'refused: unsupported-transport'], ['notes', 'exported']], 'back in trust mode ask');
+  });
+
+  it('an entry edited after the export makes the declaration stale: every row says so (DSH mounts none of them), the count too', async function () {
+    fs.writeFileSync(mcpPath(), original.replace('"notes.js"', '"notes.js", "--verbose"'));
+    const v = await viewShows([['everything', 'stale'], ['legacy-events', 'refused: unsupported-transport \u00b7 stale'], ['notes', 'stale']], 'after editing notes');
+    assert.strictEqual(v.description, '2 servers \u00b7 1 refused \u00b7 stale');
+    assert.match(v.items[0].tooltip, /The declaration is stale/);
   });
 
   it('a declaration changed by hand: every server reads refused by DSH', async function () {
     const text = fs.readFileSync(declPath(), 'utf8');
     fs.writeFileSync(declPath(), text.replace('"toolCallTimeoutMs": 60000', '"toolCallTimeoutMs": 60001'));
     assert.notStrictEqual(fs.readFileSync(declPath(), 'utf8'), text, 'fixture changed: nothing to tamper with');
-    await viewShows([['everything', 'refused by DSH'], ['legacy-events', 'refused: unsupported-transport'], ['notes', 'refused by DSH']], 'after tampering');
+    await viewShows([['everything', 'refused by DSH'], ['legacy-events', 'refused: unsupported-transport \u00b7 refused by DSH'], ['notes', 'refused by DSH']], 'after tampering');
     fs.writeFileSync(declPath(), text);
-    await viewShows([['everything', 'exported'], ['legacy-events', 'refused: unsupported-transport'], ['notes', 'stale']], 'after restoring the declaration');
+    await viewShows([['everything', 'stale'], ['legacy-events', 'refused: unsupported-transport \u00b7 stale'], ['notes', 'stale']], 'after restoring the declaration');
   });
 
   it('"Open Entry in mcp.json" opens the file with the server\'s key selected', async function () {

@@ -75,7 +75,8 @@ describe('ws-tools: DSH: Probe MCP Servers on real servers', function () {
     assert.strictEqual(diagnostics.length, 1);
     const d = diagnostics[0];
     assert.strictEqual(codeLink(d).value, 'probe-did-not-start');
-    assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Error);
+    // A probe failure is a warning: the user's mcp.json is not in error.
+    assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Warning);
     const text = fs.readFileSync(mcpUri().fsPath, 'utf8');
     assert.strictEqual(text.split('\n')[d.range.start.line].slice(d.range.start.character, d.range.end.character), '"broken"', 'on the entry\'s key');
     assert.match(d.message, /^MCP server "broken" did not start when probed: /);
@@ -92,11 +93,15 @@ describe('ws-tools: DSH: Probe MCP Servers on real servers', function () {
     // Probed after the export: the declaration no longer has the pins the probe recorded, so it is stale.
     assert.match(notes.description, /^stale · 3 tools · ~\d+ tokens$/);
     assert.deepStrictEqual(notes.children.map((t) => [t.label, t.checked]), [['echo', true], ['add', true], ['danger', true]]);
-    assert.match(notes.children[0].description, /^mcp__notes__echo · ~\d+ tokens$/);
+    // The estimate first: the default sidebar width cuts the end of the long DSH name.
+    assert.match(notes.children[0].description, /^~\d+ tokens · mcp__notes__echo$/);
     assert.match(notes.children[0].tooltip, /^Echoes the text back\.\n\nDSH name: mcp__notes__echo\nAdds about \d+ tokens to every request\.$/);
     const everything = byLabel(v.items, 'everything');
-    assert.ok(everything.children.length >= 5 && everything.children.every((t) => t.description.startsWith('mcp__everything__')));
+    assert.ok(everything.children.length >= 5 && everything.children.every((t) => /^~[\d,]+ tokens · mcp__everything__/.test(t.description)));
     assert.strictEqual(byLabel(v.items, 'broken').children.length, 0, 'a server that did not start has no tools');
+    // The failure is on its row too, as a warning.
+    assert.match(byLabel(v.items, 'broken').description, / · probe failed$/);
+    assert.match(byLabel(v.items, 'broken').tooltip, /The last probe failed: /);
   });
 
   it('dsh.tools of the folder unchecks a tool and leaves its tokens out', async function () {
