@@ -63,11 +63,11 @@ describe('e2e: the servers view marks a tool with hidden instructions, and accep
     // The tool row: an error icon and "withheld: 1 finding" before its DSH name.
     const poisoned = pane.locator('.pane-body .monaco-list-row', { hasText: 'mcp__notes__list_notes' }).first();
     await poisoned.waitFor({ state: 'visible', timeout: 30000 });
-    const description = await rowDescription(poisoned, /^withheld: 1 finding · mcp__notes__list_notes · ~\d+ tokens$/, 'the poisoned tool');
+    const description = await rowDescription(poisoned, /^withheld: 1 finding · ~\d+ tokens · mcp__notes__list_notes$/, 'the poisoned tool');
     console.log(`      row: list_notes  ${description}`);
     assert.equal(await poisoned.locator('.codicon-error').count(), 1, 'the error icon');
     const clean = pane.locator('.pane-body .monaco-list-row', { hasText: 'mcp__notes__echo' }).first();
-    assert.match(await rowDescription(clean, /mcp__notes__echo/, 'the clean tool'), /^mcp__notes__echo · ~\d+ tokens$/);
+    assert.match(await rowDescription(clean, /mcp__notes__echo/, 'the clean tool'), /^~\d+ tokens · mcp__notes__echo$/);
     assert.equal(await clean.locator('.codicon-tools').count(), 1);
 
     // The hover: the finding with the hidden span made visible and what it says.
@@ -92,7 +92,7 @@ describe('e2e: the servers view marks a tool with hidden instructions, and accep
     assert.match(dialog, /Any change of its definition withholds it again\./);
     console.log(`      screenshot: ${await editor.screenshot('servers-view-scan-accept-dialog')}`);
     await editor.clickDialogButton('Accept This Definition');
-    await rowDescription(poisoned, /^accepted \(1 finding\) · mcp__notes__list_notes/, 'after the acceptance');
+    await rowDescription(poisoned, /^accepted \(1 finding\) · ~\d+ tokens · mcp__notes__list_notes$/, 'after the acceptance');
     const accepted = JSON.parse(fs.readFileSync(path.join(editor.run.dshHome, 'bridge/accepted.json'), 'utf8'));
     assert.deepEqual(accepted.tools.map((t) => [t.folder, t.serverName, t.tool, /^sha256:[0-9a-f]{64}$/.test(t.pin)]), [[ws, 'notes', 'list_notes', true]]);
     assert.equal(await poisoned.locator('.codicon-warning').count() + await poisoned.locator('.codicon-tools').count(), 1, 'no error icon once accepted');
