@@ -1,5 +1,6 @@
 // Bundles the extension, the CLI and the DSH plugin with esbuild.
-//   node scripts/build.mjs [--release]   (--release: minified, no sourcemaps)
+//   node scripts/build.mjs [--release] [--sizes]   (--release: minified, no sourcemaps;
+//   --sizes: each bundle's 25 biggest modules, bytes in the output, and one chain that pulls each in)
 // The .vsix is built by scripts/package-vsix.mjs (`npm run package`), which calls buildBundles()
 // into its own folder and minifies the extension's two files once more.
 import { build } from 'esbuild';
@@ -35,13 +36,13 @@ export const ENTRIES = [
  * Builds the bundles into `outdir` (the repository by default: dist/...); `only: 'vsix'` builds
  * the two files of the extension alone. Returns the files written.
  */
-export async function buildBundles({ release = false, outdir = ROOT, only } = {}) {
+export async function buildBundles({ release = false, outdir = ROOT, only, sizes = false } = {}) {
   const written = [];
   for (const e of ENTRIES) {
     if (only === 'vsix' && !e.vsix) continue;
     if (!existsSync(path.join(ROOT, e.in))) continue;
     const outfile = path.join(outdir, e.out);
-    await build({
+    const result = await build({
       absWorkingDir: ROOT,
       bundle: true,
       platform: 'node',
@@ -62,12 +63,37 @@ export async function buildBundles({ release = false, outdir = ROOT, only } = {}
       banner: e.banner ? { js: e.banner } : undefined,
       plugins: [yamlEsm, ...(e.plugins ?? [])],
     });
+    if (sizes) printSizes(e, result.metafile);
     written.push(outfile);
   }
   return written;
 }
 
+/** The biggest inputs of a bundle and, for each, the shortest import chain from the entry. */
+function printSizes(entry, metafile) {
+  const inputs = Object.values(metafile.outputs).find((o) => o.entryPoint === entry.in)?.inputs ?? {};
+  const importers = new Map();
+  for (const [file, info] of Object.entries(metafile.inputs)) {
+    for (const i of info.imports) if (i.path in inputs) importers.set(i.path, [...(importers.get(i.path) ?? []), file]);
+  }
+  const chain = (file) => {
+    const from = new Map([[file, undefined]]);
+    for (const queue = [file]; queue.length > 0;) {
+      const at = queue.shift();
+      if (at === entry.in) break;
+      for (const by of importers.get(at) ?? []) if (!from.has(by)) { from.set(by, at); queue.push(by); }
+    }
+    const path = [];
+    for (let at = entry.in; at !== undefined && from.has(entry.in); at = from.get(at)) path.push(at);
+    return path.join(' > ');
+  };
+  const rows = Object.entries(inputs).map(([file, info]) => [info.bytesInOutput, file]).sort((a, b) => b[0] - a[0]);
+  const total = rows.reduce((sum, [bytes]) => sum + bytes, 0);
+  console.log(`${entry.out}: ${total} bytes from ${rows.length} modules`);
+  for (const [bytes, file] of rows.slice(0, 25)) console.log(`  ${String(bytes).padStart(7)}  ${file}\n           ${chain(file)}`);
+}
+
 // Run as a script (a path with spaces or through a link too).
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
-  await buildBundles({ release: process.argv.includes('--release') });
+  await buildBundles({ release: process.argv.includes('--release'), sizes: process.argv.includes('--sizes') });
 }

@@ -2,7 +2,7 @@
 // from the corpus and the real servers' tool lists (each server is started: test/oracle/servers,
 // scripts/setup-oracles.sh). `--check` exits 1 when the README differs.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { corpusFigures, figuresSection, poisonedCases, probeCleanServers, SECTION } from '../test/unit/poisoning.corpus';
+import { corpusFigures, figuresSection, poisonedCases, probeCleanServers, SECTION } from '../test/unit/core/scan/corpus.fixture';
 
 async function main(): Promise<number> {
   const readme = new URL('../README.md', import.meta.url);

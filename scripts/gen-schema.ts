@@ -1,5 +1,6 @@
-// Writes schemas/declaration.schema.json from the zod model, so the schema cannot drift from the code.
-import { writeFileSync } from 'node:fs';
+// Writes schemas/declaration.schema.json from the zod model, so the schema cannot drift from the
+// code. `--check` exits 1 when the committed file is not exactly what it would write.
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { DECLARATION_SCHEMA_ID, DeclarationSchema } from '../src/core/declaration/declarationModel';
 
@@ -13,4 +14,13 @@ const out = {
 };
 // Compact: it ships in the .vsix (every KiB counts against its budget), and an export writes its
 // copy beside the declaration indented anyway.
-writeFileSync(new URL('../schemas/declaration.schema.json', import.meta.url), `${JSON.stringify(out)}\n`);
+const file = new URL('../schemas/declaration.schema.json', import.meta.url);
+const text = `${JSON.stringify(out)}\n`;
+if (process.argv.includes('--check')) {
+  if (readFileSync(file, 'utf8') !== text) {
+    console.error('schemas/declaration.schema.json is out of date: run npm run docs');
+    process.exit(1);
+  }
+} else {
+  writeFileSync(file, text);
+}

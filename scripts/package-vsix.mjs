@@ -10,7 +10,7 @@
 //   package.json without its npm scripts and devDependencies, which only development reads;
 // - l10n bundles: keyed by l10nKey (a hash of the English text, src/extension/l10nKey.ts)
 //   instead of the English text, which the code already carries; fails on a collision;
-// - CHANGELOG.md: this version's section, then a link to the whole history in the repository.
+// - CHANGELOG.md: this version's heading with a link to its entries, and to the whole history.
 // The e2e tier installs archives made by packageVsix() (test/harness/e2e-driver.mjs).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -47,14 +47,20 @@ export function rekeyBundle(bundle, l10nKey) {
 }
 
 /**
- * The changelog a user of this version reads: the top section (Unreleased while it is built from
- * main, else this version's), then where the earlier ones are. The preamble before it stays.
+ * The changelog the .vsix ships: the preamble and the top section's heading (Unreleased while it is
+ * built from main, else this version's), whose entries are read in the repository, then where the
+ * earlier ones are. The entries themselves cost about 11 KiB of the archive's 200 KiB budget (they
+ * grow with every change), so the Extensions view's changelog tab links to them instead.
  */
 export function changelogForVsix(text, historyUrl) {
   const sections = [...text.matchAll(/^## .*$/gm)];
-  if (sections.length < 2) return text;
-  const earlier = sections.slice(1).map((m) => /^## \[?([^\]\s]+)\]?/.exec(m[0])?.[1]).filter(Boolean);
-  return `${text.slice(0, sections[1].index).trimEnd()}\n\n## Earlier versions\n\n${earlier.join(', ')}: see the [full changelog](${historyUrl}).\n`;
+  if (sections.length === 0) return text;
+  const [top, ...rest] = sections;
+  const earlier = rest.map((m) => /^## \[?([^\]\s]+)\]?/.exec(m[0])?.[1]).filter(Boolean);
+  // The heading's anchor as GitHub makes it: lower case, punctuation dropped, each space a hyphen.
+  const anchor = top[0].slice(3).trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  return `${text.slice(0, top.index).trimEnd()}\n\n${top[0]}\n\nWhat changed in this version: see the [changelog](${historyUrl}#${anchor}).\n`
+    + (earlier.length ? `\n## Earlier versions\n\n${earlier.join(', ')}: see the [full changelog](${historyUrl}).\n` : '');
 }
 
 /** The allow-list of .vscodeignore ("**" then "!pattern" lines) as regular expressions. */

@@ -3,7 +3,7 @@
 // builds differ in one place that changes a parsed value: the YAML 1.1 `!!binary` tag decodes
 // with Node's Buffer in the CommonJS build (the one DSH loads) and with atob in the ES build.
 // That branch is put back here, so the bundle parses every file exactly as DSH does; the unit
-// test yamlEsm.test.ts compares the two builds on the repository's YAML and on edge cases.
+// test test/unit/scripts/build.test.ts compares the two builds on the repository's YAML and on edge cases.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';

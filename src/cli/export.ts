@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Analysis } from '../core/mcp/analyze';
+import type { Analysis } from '../core/mcp/analysis';
 import { commitExport, exportRefused, reviewExport } from '../core/app/export';
 import { analyzeFolder } from '../core/app/folderSources';
 import { planSession } from '../core/app/plan';

@@ -7,7 +7,7 @@ import { visibleLine } from '../core/json/visibleText';
 import { table } from './table';
 import { findingCounts, findingLines } from './findings';
 import { planFix } from '../core/app/planReasons';
-import type { SkillCandidate } from '../core/skills/skills';
+import type { SkillCandidate } from '../core/skills/discovery';
 
 export const SKILLS_USAGE = [
   'skills   Skill-root trust on this machine (what DSH sessions in the folder load):',

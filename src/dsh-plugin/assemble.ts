@@ -27,7 +27,7 @@ function visibleTools(host: AssembleHost, context: AssembleContext, session: Ses
 
 /** The visible tools minus those the session's tool gate keeps out (asks in `ask` mode; never throws: the gate fails closed). */
 async function gateTools(host: AssembleHost, session: Session, visible: ToolSchema[], signal: AbortSignal | undefined): Promise<ToolSchema[]> {
-  if (session.mounts.size === 0 || (session.trust !== 'ask' && session.trust !== 'pinned')) return visible;
+  if (session.mounts.size === 0 || (session.trustMode !== 'ask' && session.trustMode !== 'pinned')) return visible;
   const approval = host.ctx.get('approval') as ApprovalService | undefined;
   const servers = [...session.mounts.keys()];
   const log = (line: string, level: 'info' | 'warn' = 'warn') => {
@@ -41,7 +41,7 @@ async function gateTools(host: AssembleHost, session: Session, visible: ToolSche
     return session.toolGate.failClosed(visible, servers, { where: session.where, log }, error);
   }
   return session.toolGate.offered(visible, servers, {
-    trust: session.trust,
+    trustMode: session.trustMode,
     turn,
     where: session.where,
     ask: approval ? (tool, question) => approval.request({ agent: session.agent, toolName: tool.name, reason: question, signal }) : undefined,

@@ -174,7 +174,7 @@ export class Bridge {
     // schedule), and the tool gate judges the session's live tools: neither is planned here.
     const planned = await planSession(this.ports, { cwd, skills: false, tools: false });
     const { plan, declaration } = planned;
-    session.trust = plan.trustMode;
+    session.trustMode = plan.trustMode;
     this.logBlocked(session, planned);
     const mounts = plan.blocked.length === 0 && declaration !== undefined;
     session.toolGate.declare(mounts ? declaration.servers : [], mounts ? declaration.digest : '');

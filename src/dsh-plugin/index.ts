@@ -4,6 +4,7 @@
  * `packages/dsh-bridge-dsh` (CommonJS, bundled; no runtime dependency on `@deepseek-ai/*`:
  * the host's own dsh-mcp-client is obtained through its loader at run time).
  */
+import { visibleLine } from '../core/json/visibleText';
 import * as os from 'node:os';
 import { resolveDshHome } from '../core/node/hostStore';
 import { nodePorts } from '../core/node/ports';
@@ -61,7 +62,7 @@ export function apply(ctx: Ctx, config: Config | undefined): void {
     if (headless()) process.stderr.write(`${line}\n`);
   };
   // The use cases' ports, built once: the host store of the DSH home, DSH's own environment (`${env:}`).
-  const ports = nodePorts({ dshHome: resolveDshHome(config?.dshHome), log: (line) => logger.info(`dsh-bridge: ${line}`) });
+  const ports = nodePorts({ dshHome: resolveDshHome(config?.dshHome), log: (line) => logger.info(visibleLine(`dsh-bridge: ${line}`)) });
   const bridge = new Bridge(ctx, ports, {
     gateSkillRoots: config?.gateSkillRoots !== false, notice,
     startWaitMs: startWaitMs(config?.startWaitMs), headless,

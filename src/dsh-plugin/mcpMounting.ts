@@ -38,8 +38,8 @@ export function reasonText(reason: PlannedSession['plan']['blocked'][number]): s
  * The question quotes the declaration's names: it is shown on one line, hidden characters
  * escaped, as the review's lines already are.
  */
-export function approvalReason(question: string, review: readonly string[], trust: TrustMode): string {
-  const note = trust === 'pinned' ? ['This pin was not approved in the editor or with dsh-bridge approve.'] : [];
+export function approvalReason(question: string, review: readonly string[], trustMode: TrustMode): string {
+  const note = trustMode === 'pinned' ? ['This pin was not approved in the editor or with dsh-bridge approve.'] : [];
   return [visibleLine(question), ...review, ...note].join('\n');
 }
 

@@ -87,7 +87,7 @@ export class Session implements MountState {
   /** Which tools of the mounted servers reach the model (dsh.tools choice, tool pins). */
   readonly toolGate = new SessionToolGate();
   /** The trust mode and log prefix of the last plan (the tool gate asks and logs with them). */
-  trust: TrustMode = 'ask';
+  trustMode: TrustMode = 'ask';
   where = 'dsh-bridge';
   ended = false;
   /** Aborted when the session ends: its starts still queued for a slot leave the queue. */

@@ -4,7 +4,11 @@ import { gateSessionSkills, type SessionSkillRoots } from '../core/app/sessionSk
 import { resolveDshHome } from '../core/node/hostStore';
 import { isGatedKind, skillScanGate, type GatedSkillRoot, type SkillGateResult, type SkillShadow } from '../core/skills/skillGate';
 import type { SkillRootKind } from '../core/declaration/declarationModel';
-import { analyzeSkillText, discoverSkills, hashSkillRoot, resolveAgentsHome, scanSkill, skillBody, type SkillCandidate } from '../core/skills/skills';
+import { analyzeSkillText, skillBody } from '../core/skills/frontMatter';
+import { scanSkill } from '../core/skills/skillScan';
+import { discoverSkills, type SkillCandidate } from '../core/skills/discovery';
+import { hashSkillRoot } from '../core/skills/rootPins';
+import { resolveAgentsHome } from '../core/skills/skillRoots';
 import { planFix } from '../core/app/planReasons';
 import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
 import { errorText } from './errors';
@@ -294,9 +298,9 @@ export class SkillGate {
     if (!locator) return undefined;
     try {
       if (locator.gated) {
-        const trust = await this.ports.store.skillTrust();
+        const recordedTrust = await this.ports.store.skillTrust();
         const root = path.resolve(locator.root);
-        const recorded = Object.hasOwn(trust, root) ? trust[root] : undefined;
+        const recorded = Object.hasOwn(recordedTrust, root) ? recordedTrust[root] : undefined;
         const current = await hashSkillRoot({ path: locator.root, skipSystem: false, kind: locator.kind }, this.ports.files.skills);
         if (recorded === undefined || current.pin !== recorded) {
           session.control?.invalidate();

@@ -133,7 +133,7 @@ export type ToolApproval = 'allowed-once' | 'rejected' | 'cancelled' | 'unavaila
 
 export interface GateContext {
   /** `ask`: a changed or new tool is asked about; `pinned`: it is withheld without asking. */
-  trust: 'ask' | 'pinned';
+  trustMode: 'ask' | 'pinned';
   /** The session's turn marker (a cancelled or unanswered question is asked again next turn). */
   turn: string;
   /** DSH's approval for one tool (undefined: no approval service). */
@@ -366,8 +366,8 @@ export class SessionToolGate {
       const fix = poisoned && scan.raw !== undefined && scan.pin !== undefined && verdict.offer
         ? `reason tool-hidden-instructions; to accept it: ${planFix('tools-accept', { name: serverName, tool: scan.raw, pin: scan.pin, workspace: this.folder }).command}`
         : 'probe and export again to accept it';
-      if (at.trust === 'ask' && at.ask && this.unanswered.get(definition) === at.turn) continue;
-      if (at.trust === 'ask' && at.ask) {
+      if (at.trustMode === 'ask' && at.ask && this.unanswered.get(definition) === at.turn) continue;
+      if (at.trustMode === 'ask' && at.ask) {
         // One line, as DSH shows it: the server's name and the tool's description with hidden characters escaped.
         const question = visibleLine(`Offer tool ${tool.name} of MCP server "${entry.name}" in this session? ${what[0].toUpperCase()}${what.slice(1)}. Description now: "${shownDescription(tool.description ?? '')}"`);
         const outcome = await at.ask(tool, question);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { analyzeSource, type AnalyzeOptions } from '../core/mcp/analyze';
+import { analyzeSource } from '../core/mcp/analyze';
+import type { AnalyzeOptions } from '../core/mcp/analyzeOptions';
 import { FIXABLE_CODES, quickFixesFor, type QuickFix } from '../core/mcp/quickFixes';
 import { declarationIgnoreFix, declarationIgnoreProblem } from '../core/mcp/ignoreRules';
 import type { Problem } from '../core/problems/problems';

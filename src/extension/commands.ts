@@ -23,7 +23,7 @@ import { folderExportOutcome, type FolderExportOutcome } from './decisions';
 import { fileFolders, sourceOf } from './mcpFiles';
 import { explainProblem } from './problemDocs';
 import { promptForInput } from './prompts';
-import { requireTrust } from './trust';
+import { requireWorkspaceTrust } from './workspaceTrust';
 import { sentences, translate } from './l10n';
 import { planViewModel, rowsWith } from './planView';
 import { choiceIsNarrowing } from '../core/declaration/toolsModel';
@@ -136,7 +136,7 @@ export class Commands {
   }
 
   async exportCommand(arg?: unknown): Promise<ExportSummary | undefined> {
-    if (!requireTrust(l10n.t('Export'), this.log)) return { outcome: 'restricted', exported: 0, refused: 0, folders: [] };
+    if (!requireWorkspaceTrust(l10n.t('Export'), this.log)) return { outcome: 'restricted', exported: 0, refused: 0, folders: [] };
     const folders = await this.exporter.pickFolders(arg);
     if (!folders) return { outcome: 'cancelled', exported: 0, refused: 0, folders: [] };
     if (folders.length === 0) {
@@ -247,7 +247,7 @@ export class Commands {
   }
 
   async enterInputValues(arg?: unknown): Promise<string[] | undefined> {
-    if (!requireTrust(l10n.t('Entering input values'), this.log)) return undefined;
+    if (!requireWorkspaceTrust(l10n.t('Entering input values'), this.log)) return undefined;
     const folder = await oneFolder(arg);
     if (!folder) return undefined;
     const analysis = await analyzeFolder(this.ctx.ports(), this.ctx.config.folder(folder).analyzeOptions);

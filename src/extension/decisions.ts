@@ -1,6 +1,6 @@
 /**
  * Decisions of the editor layer that need no editor: kept free of `vscode` so that plain-Node
- * unit tests cover them (test/unit/extensionDecisions.test.ts).
+ * unit tests cover them (test/unit/extension/decisions.test.ts).
  */
 
 /**
@@ -86,7 +86,10 @@ export function folderExportOutcome(folder: { usable: boolean; servers: number }
   return folder.servers > 0 ? 'exported' : 'nothing-to-export';
 }
 
-/** The page of the problem codes (docs/ in the repository; the editor writes the page of that name into its storage): in Simplified Chinese when the editor is, else in English. */
+/**
+ * The page of the problem codes (docs/ in the repository; the editor writes the page of that name
+ * into its storage): in Simplified Chinese when the editor is, else in English.
+ */
 export function problemDocsPath(language: string): string {
   return /^zh-(cn|hans|sg)\b/i.test(language) ? 'docs/problem-codes.zh-cn.md' : 'docs/problem-codes.md';
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { showInformation, showQuickPick, showWarning } from './visible';
-import { doctorLines, doctorReport, doctorSummary, type DoctorReport } from '../core/app/doctor';
+import { doctorFixes, doctorLines, doctorReport, doctorSummary, type DoctorReport } from '../core/app/doctor';
 import type { PlanFixCode } from '../core/app/planReasons';
 import { bridgeProfiles, DEFAULT_PROFILE } from '../core/node/dshSide';
 import type { FolderIdentity } from '../core/settings/folderSettings';
@@ -36,13 +36,10 @@ export async function showDoctorReport(folder: vscode.WorkspaceFolder, identity:
   const title = l10n.t('DSH Bridge doctor: {0} (DSH home {1}, profile {2})', folder.name, ports.dshHome, report.profile);
   ctx.log.info(`doctor ${folder.name}: ${doctorSummary(report)}`);
 
-  const fixes = new Map<string, string | undefined>();
-  for (const f of [...report.findings, ...report.servers]) if (f.fix) fixes.set(f.fix, f.fixCode && FIX_COMMANDS[f.fixCode]);
-  for (const r of [...report.plan.blocked, ...report.plan.notes]) if (r.fix) fixes.set(r.fix.command, FIX_COMMANDS[r.fix.code]);
-  const fixPrefix = translate('fix: {command}', { command: '' }).trim();
+  // Each line as the CLI has it, without the fixes (the summary too): every fix is listed once, below, with its command.
+  const fixes = new Map([...doctorFixes(report, translate)].map(([text, code]) => [text, code && FIX_COMMANDS[code]] as const));
   const summary = doctorSummary(report, translate, false);
-  // Each line as the CLI has it, without the fix lines and with the summary without fixes: every fix is listed once, below.
-  const lines = [...doctorLines(report, translate).slice(0, -1).filter((line) => !line.trimStart().startsWith(fixPrefix)), summary];
+  const lines = doctorLines(report, translate, false);
   const fixItems = [...fixes].map(([command, id]) => `<li><code>${html(command)}</code>${id ? ` <a href="command:${id}">${html(l10n.t('Run the fix'))}</a>` : ''}</li>`);
   const panel = vscode.window.createWebviewPanel('dsh.doctor', title, vscode.ViewColumn.Active, {
     enableScripts: false, enableCommandUris: [...new Set([...fixes.values()].filter((id): id is string => id !== undefined))],

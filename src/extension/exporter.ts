@@ -11,7 +11,7 @@ import type { DeclaredServer } from '../core/declaration/declarationModel';
 import { InputCommandError, promptForInput } from './prompts';
 import type { InputSecrets } from './secrets';
 import type { Ctx } from './ctx';
-import { isTrusted } from './trust';
+import { isWorkspaceTrusted } from './workspaceTrust';
 import { codeWorkspaceFile, fileFolders } from './mcpFiles';
 import { offersExport } from './decisions';
 import { settingsFileRefs, userSettingsUri } from './settingLayers';
@@ -66,7 +66,7 @@ export class Exporter {
 
   async run(request: ExportRequest): Promise<ExportSummary> {
     const empty = (outcome: ExportSummary['outcome'], extra: Partial<ExportSummary> = {}): ExportSummary => ({ outcome, exported: 0, refused: 0, folders: [], ...extra });
-    if (!isTrusted()) return empty('restricted');
+    if (!isWorkspaceTrusted()) return empty('restricted');
     if (request.folders.length === 0) return empty('no-folder');
     const ports = this.ctx.ports();
     const { store } = ports;

@@ -8,7 +8,7 @@ import { displayPath, importLocations, readImportSources, readImportTarget, remo
 import { importReportMarkdown, refusedAtExport, type ExportRefusal } from '../core/import/importReport';
 import type { ImportSourceFile } from '../core/import/clientFiles';
 import { sentences, translate } from './l10n';
-import { requireTrust } from './trust';
+import { requireWorkspaceTrust } from './workspaceTrust';
 import type { Ctx } from './ctx';
 import { l10n } from './l10nLookup';
 
@@ -85,7 +85,7 @@ export class ImportFlow implements vscode.Disposable {
   }
 
   private async runOnce(args: ImportArgs): Promise<ImportSummary> {
-    if (!requireTrust(l10n.t('Import'), this.log)) return none('restricted');
+    if (!requireWorkspaceTrust(l10n.t('Import'), this.log)) return none('restricted');
     const folder = await this.pickFolder(args.folder);
     if (!folder) return none('cancelled');
     const root = folder.uri.fsPath;

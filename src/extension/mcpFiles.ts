@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { SOURCE_PATH } from '../core/mcp/analyze';
+import { SOURCE_PATH } from '../core/mcp/analysis';
 import { DOT_MCP_SOURCE, isDevcontainerPath, isFolderRelative, VSCODE_SOURCE, type SourceSpec } from '../core/mcp/sources';
 import { MAX_SOURCE_BYTES, readRegularFile } from '../core/node/reader';
 import { IGNORE_FILE } from '../core/mcp/ignoreRules';

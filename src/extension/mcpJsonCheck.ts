@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { Analysis, AnalyzeOptions } from '../core/mcp/analyze';
+import type { Analysis } from '../core/mcp/analysis';
+import type { AnalyzeOptions } from '../core/mcp/analyzeOptions';
 import { analyzeFolder } from '../core/app/folderSources';
 import type { Ports } from '../core/app/ports';
 import type { Problem } from '../core/problems/problems';
@@ -159,8 +160,8 @@ export class McpJsonCheck implements Check, vscode.Disposable {
     if (this.latest.get(key) !== generation) return; // a newer run read the files again
     if (!analysis.usable && analysis.problems.some((p) => p.code === 'missing-source')) {
       this.publish(key, new Map());
-      this.results.delete(key);
-      this.changed.fire(folder);
+      // Only a change is news: listeners that analyze on demand (the status item) would loop on "still none".
+      if (this.results.delete(key)) this.changed.fire(folder);
       return;
     }
     const byFile = new Map<string, Analysis['problems']>();

@@ -1,6 +1,7 @@
 /**
- * The editor's view model of a session plan: what the Verify notification, the status item and
- * the servers view show of "what does a DSH session in this folder get". Free of `vscode`, so
+ * The editor's view models of a session plan: `planViewModel` for the Verify notification and log,
+ * `folderViewModel` (the plan over the folder's MCP files) for the status items and the servers
+ * view: "what does a DSH session in this folder get". Free of `vscode`, so
  * plain-Node unit tests cover it (test/unit/extension/planView.test.ts) and the differential test
  * compares it with the plugin, `verify` and `doctor`. Rows are keyed by source file and server
  * name; declaration-wide reasons (stale, deny, another key, another folder) are the folder's and
@@ -143,7 +144,7 @@ export interface FolderSourceEntries {
 const SHADOW_CODES: ReadonlySet<string> = new Set(['shadowed-server', 'duplicate-server']);
 
 /** The state of every exportable row while the declaration as a whole does not mount. */
-function blockedState(code: PlanReasonCode): ServerRowState {
+export function blockedState(code: PlanReasonCode): ServerRowState {
   if (code === 'no-declaration') return 'not-exported';
   if (code === 'declaration-stale') return 'stale';
   if (code === 'trust-deny') return 'deny';

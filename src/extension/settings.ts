@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
-import type { AnalyzeOptions } from '../core/mcp/analyze';
+import type { AnalyzeOptions } from '../core/mcp/analyzeOptions';
 import {
   folderAnalyzeOptions, readCustomSkillRoots, readExportSettings, readSetting, SETTING, SETTING_SCHEMAS, TRUST_MODES,
   type ExportSettings, type FolderIdentity, type SettingsView, type TrustMode,

@@ -4,6 +4,7 @@ import type { Ctx } from './ctx';
 import type { McpJsonCheck } from './mcpJsonCheck';
 import { declarationState, type DeclarationState } from './decisions';
 import { planOfFolder } from './folderPlan';
+import { verifyReasonsOf } from '../core/app/planJson';
 import { folderHeadline, folderViewModel, type FolderAction, type FolderHeadline, type FolderViewModel } from './planView';
 import { countWords } from './planWords';
 import { fileFolders, folderOfMcpJson, MCP_SOURCES_SELECTOR } from './mcpFiles';
@@ -103,8 +104,9 @@ function withheldWords(names: string[]): string {
 /**
  * The folder's DSH state where users look: a language status item on every MCP source file and a
  * status bar item for the active folder, with a click that runs the action the state needs.
- * Counts come from one source, the declaration on disk. Each folder's state is computed once
- * (verify + host store) and kept until something it depends on changes: mcp.json analysed again,
+ * Counts come from one source, the session plan over the folder's MCP files (folderViewModel), the
+ * rows the servers view shows. Each folder's state is computed once and kept until something it
+ * depends on changes: the MCP files analysed again,
  * the declaration or the host store changed on disk, the settings or trust changed, or a command
  * wrote. Switching editors only shows the kept state of another folder.
  */
@@ -165,11 +167,11 @@ export class DeclarationStatus implements vscode.Disposable {
     if (!state) {
       state = (async () => {
         const [planned, analysed] = await Promise.all([planOfFolder(this.ctx, folder), this.mcp.get(folder) ?? this.mcp.analyzeNow(folder)]);
-        const verify = planned.verified ?? { ok: false, reasons: [{ code: 'missing' }] };
+        const verify = { ok: planned.verified?.ok === true, reasons: verifyReasonsOf(planned) };
         const view = folderViewModel(planned.plan, analysed?.analysis ?? { usable: true, sourcePath: '.vscode/mcp.json', servers: [], rejected: [], problems: [] });
-        const editorOnly = verify.reasons.length > 0 && verify.reasons.every((r) => 'editorOnly' in r && r.editorOnly);
-        const staleSetting = editorOnly ? (verify.reasons.every((r) => 'setting' in r && r.setting === 'chat.mcp.access') ? 'access' as const : 'policy' as const) : undefined;
-        const staleSettings = [...new Set(verify.reasons.flatMap((r) => (r.code === 'stale' && !('editorOnly' in r && r.editorOnly) && 'setting' in r && r.setting ? [r.setting] : [])))];
+        const editorOnly = verify.reasons.length > 0 && verify.reasons.every((r) => r.editorOnly);
+        const staleSetting = editorOnly ? (verify.reasons.every((r) => r.setting === 'chat.mcp.access') ? 'access' as const : 'policy' as const) : undefined;
+        const staleSettings = [...new Set(verify.reasons.flatMap((r) => (r.code === 'stale' && !r.editorOnly && r.setting ? [r.setting] : [])))];
         return { state: declarationState(verify), view, ...folderHeadline(view), ...(staleSetting ? { staleSetting } : {}), ...(staleSettings.length ? { staleSettings } : {}) };
       })();
       this.states.set(key, state);

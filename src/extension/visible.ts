@@ -48,7 +48,10 @@ export function shownItem<T extends vscode.QuickPickItem>(item: T): T {
   };
 }
 
-/** `window.showQuickPick` over items shown escaped (a title that quotes a file: escaped by the caller); resolves to the items the caller gave (their labels may be ids). */
+/**
+ * `window.showQuickPick` over items shown escaped (a title that quotes a file: escaped by the
+ * caller); resolves to the items the caller gave (their labels may be ids).
+ */
 export function showQuickPick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions & { canPickMany: true }): Promise<T[] | undefined>;
 export function showQuickPick<T extends vscode.QuickPickItem>(items: readonly T[], options?: vscode.QuickPickOptions): Promise<T | undefined>;
 export async function showQuickPick<T extends vscode.QuickPickItem>(items: readonly T[], options?: vscode.QuickPickOptions): Promise<T | T[] | undefined> {

@@ -79,25 +79,32 @@ export function approvePin(home, folder, serverName, pin) {
   fs.writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
 }
 
-/** Live child processes of this process running the test MCP server, with their cwd. */
-export function serverProcesses() {
+/** Live (not zombie) child processes of this process, each with its argv (Linux /proc). */
+export function liveChildren() {
   const out = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid !== process.pid) continue;
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (!cmdline.includes(SERVER_JS)) continue;
-      const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-      if (state === 'Z') continue;
-      out.push({ pid: Number(entry), cwd: fs.readlinkSync(`/proc/${entry}/cwd`) });
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(ppid) !== process.pid || state === 'Z') continue;
+      out.push({ pid: Number(entry), argv: fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0') });
     } catch {
       // the process ended while we looked
     }
   }
   return out;
+}
+
+/** Live child processes of this process running the test MCP server, with their cwd. */
+export function serverProcesses() {
+  return liveChildren().filter((p) => p.argv.includes(SERVER_JS)).flatMap(({ pid }) => {
+    try {
+      return [{ pid, cwd: fs.readlinkSync(`/proc/${pid}/cwd`) }];
+    } catch {
+      return []; // ended while we looked
+    }
+  });
 }
 
 export const countIn = (folder) => serverProcesses().filter((p) => p.cwd === folder).length;

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { HERE, hostImport, smallestHost } from './host.mjs';
-import { cli, readDeclaration, tempRoot, waitFor } from './fixtures.mjs';
+import { cli, liveChildren, readDeclaration, tempRoot, waitFor } from './fixtures.mjs';
 import { PLUGIN, session, withSmallest } from './smallest.mjs';
 
 const SKIP = process.env.DSH_E2E_HOST === 'base' ? 'smallest host only' : typeof globalThis.gc !== 'function' ? 'needs --expose-gc' : false;
@@ -59,21 +59,10 @@ async function settledMemory() {
 
 /** Live (not zombie) child processes of this process that carry the marker: [{pid, folder, server}]. */
 function markedProcesses() {
-  const out = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) !== process.pid || fields[0] === 'Z') continue;
-      const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      const at = argv.indexOf(MARKER);
-      if (at >= 0) out.push({ pid: Number(entry), folder: argv[at + 1], server: argv[at + 2] });
-    } catch {
-      // ended while we looked
-    }
-  }
-  return out;
+  return liveChildren().flatMap(({ pid, argv }) => {
+    const at = argv.indexOf(MARKER);
+    return at >= 0 ? [{ pid, folder: argv[at + 1], server: argv[at + 2] }] : [];
+  });
 }
 
 /** The SDK fixture over stdio, marked with its folder and name; `kind` normal | slow (delayMs) | broken (exit 1 at start). */
@@ -376,7 +365,11 @@ test('DSH rc.8 load: 500 session starts and ends (25 at a time) leave no server 
     // Fewer servers per session than the concurrent test, every kind of outcome: a server that
     // starts (and one the folder leaves unapproved), a slow one, one failing at start under the
     // plugin's backoff and one under dsh-mcp-client's reconnect, nothing approved, no declaration.
-    /** @type {Array<{ name: string, sessions: number, servers?: Record<string, string>, approve?: string[], expect: string[], settings?: object, folder?: string }>} */
+    /**
+     * @type {Array<{
+     *   name: string, sessions: number, servers?: Record<string, string>, approve?: string[], expect: string[], settings?: object, folder?: string
+     * }>}
+     */
     const kinds = [
       { name: 'F', sessions: 3, servers: { n1: 'normal', n2: 'normal' }, approve: ['n1'], expect: ['n1'] },
       { name: 'S', sessions: 2, servers: { slow: 'slow' }, approve: ['slow'], expect: ['slow'] },

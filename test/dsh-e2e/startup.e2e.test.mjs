@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { approvalAnswerer, HERE, HOST_DIR, hostImport, smallestHost } from './host.mjs';
-import { approvePin, CLI, cli, countIn, everythingWorkspace, readDeclaration, SERVER_JS, setTrustMode, tempRoot, waitFor } from './fixtures.mjs';
+import { approvePin, CLI, cli, countIn, everythingWorkspace, liveChildren, readDeclaration, SERVER_JS, setTrustMode, tempRoot, waitFor } from './fixtures.mjs';
 import { session, withSmallest } from './smallest.mjs';
 
 // Smallest host only: DSH_E2E_HOST=base skips this file.
@@ -39,19 +39,7 @@ const fixtureServer = (name, delayMs = 0) => ({ type: 'stdio', command: process.
 
 /** Live child processes of this process running the SDK fixture. */
 function fixtureProcesses() {
-  const out = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) !== process.pid || fields[0] === 'Z') continue;
-      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(FIXTURE)) out.push(Number(entry));
-    } catch {
-      // ended while we looked
-    }
-  }
-  return out;
+  return liveChildren().filter((p) => p.argv.includes(FIXTURE)).map((p) => p.pid);
 }
 
 const SECRET = 'sekret-review-5d2a';

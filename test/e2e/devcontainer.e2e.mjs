@@ -5,17 +5,10 @@
 // problems under that file, with the message a user reads. A screenshot is kept.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { startEditor } from '../harness/e2e-driver.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 describe('e2e: a workspace whose servers are only in dev container configurations (ws-devcontainer)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor();
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor();
 
   it('activates without a command and shows the Problems of both configurations', async function () {
     await editor.openWorkspace('ws-devcontainer');

@@ -4,17 +4,10 @@
 // webview: closing it asks nothing), each fix listed once with a link that runs it, and the
 // would-mount summary as a notification without the fixes repeated.
 import assert from 'node:assert/strict';
-import { startEditor } from '../harness/e2e-driver.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 describe('e2e: the doctor command shows what stands between the folder and DSH (ws-export)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor();
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor();
 
   it('read-only report with each fix once and a link that runs it; the summary notification; closing asks nothing', async function () {
     await editor.openWorkspace('ws-export');

@@ -5,17 +5,10 @@
 // plugin withholds; trusting the root from "DSH: Review Skill Roots" empties the withheld list.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { startEditor } from '../harness/e2e-driver.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 describe('e2e: what DSH gets, in the Verify notification (ws-lsp-skills)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor();
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor();
 
   it('Verify names the MCP server and the withheld project skill; after trusting the root nothing is withheld', async function () {
     await editor.openWorkspace('ws-lsp-skills');

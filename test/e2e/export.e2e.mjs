@@ -5,9 +5,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { startEditor } from '../harness/e2e-driver.mjs';
 import { FIXTURES_DIR } from '../harness/lib.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -23,15 +22,9 @@ function displayedPosition(file, jsonPath) {
 const failDemo = () => ['1', 'all', 'e2e'].includes(process.env.DSH_BRIDGE_FAIL_DEMO || '');
 
 describe('e2e: export from the command palette (ws-basic)', function () {
-  let editor;
-
-  before(async function () {
-    // The desktop default: the browser build of VS Code saves every edit after a second by
-    // default (files.autoSave afterDelay), which would hide whether the quick fix itself saves.
-    editor = await startEditor({ settings: { 'files.autoSave': 'off' } });
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  // The desktop default: the browser build of VS Code saves every edit after a second by
+  // default (files.autoSave afterDelay), which would hide whether the quick fix itself saves.
+  const editor = suiteEditor({ settings: { 'files.autoSave': 'off' } });
 
   it('F1 > "DSH: Export MCP Servers" writes the declaration; Problems lists the refused sse server', async function () {
     const ws = await editor.openWorkspace('ws-basic');

@@ -7,9 +7,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
 import { REPO } from '../harness/lib.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 const TOKEN = 'ghp_R8x2Kq9ZtW4mLp7VbN3cYd6Fh1Js5Ga0QeUo';
 const bundle = JSON.parse(fs.readFileSync(path.join(REPO, 'l10n/bundle.l10n.zh-cn.json'), 'utf8'));
@@ -22,13 +21,7 @@ const zh = (key, args = {}) => {
 const literally = (text) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 
 describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor();
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor();
 
   it('quick pick, diff preview with the question beside it (no modal), Markdown report, honest summary, originals removed on request', async function () {
     const folder = await editor.openWorkspace('ws-import');
@@ -111,13 +104,7 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
 });
 
 describe('e2e: importing Claude Code\'s .mcp.json, then the servers view by file (ws-import-claude)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor();
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor();
 
   it('after the import and an export: the copies in .vscode/mcp.json exported, the originals shadowed under .mcp.json, counts equal to the rows', async function () {
     const folder = await editor.openWorkspace('ws-import-claude');
@@ -125,8 +112,11 @@ describe('e2e: importing Claude Code\'s .mcp.json, then the servers view by file
     await editor.runCommand('DSH: Import MCP Servers...');
     await editor.quickPickRows({ title: 'Import MCP Servers' });
     await editor.answerQuickInput('Claude Code');
-    assert.match(await editor.dialog(), /Add 3 MCP servers from Claude Code to \.vscode\/mcp\.json, as the preview shows\?/);
-    await editor.clickDialogButton('Import');
+    // The question is a notification beside the preview, as for Cursor (no modal).
+    const question = /Add 3 MCP servers from Claude Code to \.vscode\/mcp\.json, as the preview shows\?/;
+    await page.locator('.notification-toast .notification-list-item-message', { hasText: question }).first().waitFor({ timeout: 30000 });
+    await editor.waitForNotification(question);
+    await editor.clickNotificationButton(question, 'Import');
     await editor.waitForNotification(/Imported 3 MCP servers from Claude Code into \.vscode\/mcp\.json\./);
     await editor.runCommand('Notifications: Clear All Notifications').catch(() => undefined);
     await editor.runCommand('DSH: Export MCP Servers');
@@ -163,13 +153,7 @@ describe('e2e: importing Claude Code\'s .mcp.json, then the servers view by file
 });
 
 describe('e2e: the import in Simplified Chinese (code-server --locale zh-cn, ws-import)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor({ locale: 'zh-cn' });
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor({ locale: 'zh-cn' });
 
   it('the command title, the quick pick, the question and the summary read in Chinese, counts in their plural messages', async function () {
     await editor.openWorkspace('ws-import');

@@ -8,19 +8,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 const PICK_TITLE = 'Export MCP servers of which folders?';
 
 describe('e2e: multi-root export with the folder pick (ws-multi)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor();
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor();
 
   it('F1 > "DSH: Export MCP Servers" shows the folder pick with both folders; choosing all writes both declarations', async function () {
     const ws = await editor.openWorkspace('ws-multi');

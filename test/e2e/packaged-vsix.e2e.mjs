@@ -1,5 +1,5 @@
 // UI flow with the PACKAGED extension: `npm run package`'s packaging (scripts/package-vsix.mjs:
-// the .vscodeignore allow-list staged and made smaller, vsce offline, zopfli) into the run dir,
+// the .vscodeignore allow-list staged and made smaller, vsce offline, zopfli), packaged once per run,
 // installed into a fresh code-server, then a user's first minutes on
 // test/fixtures/ws-basic: the extension activates from the .vsix, the Problems panel shows its
 // diagnostic with the README link code, and the export command works from the palette.
@@ -7,21 +7,16 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
-import { REPO, createRun, log } from '../harness/lib.mjs';
+import { REPO, log } from '../harness/lib.mjs';
+import { packagedVsix } from '../harness/e2e-driver.mjs';
 import { BUDGET_BYTES } from '../../scripts/recompress-vsix.mjs';
-import { packageVsix } from '../../scripts/package-vsix.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
-  let editor;
   let vsix;
   let readmeTargets;
-
-  before(async function () {
-    const run = createRun('vsix');
-    vsix = path.join(run.dir, 'dsh-bridge.vsix');
-    await packageVsix(vsix); // as `npm run package` ships it
+  const editor = suiteEditor(async () => {
+    vsix = await packagedVsix(); // as `npm run package` ships it; packaged once per test run (every flow installs it)
     const listed = spawnSync('npx', ['vsce', 'ls', '--no-dependencies', '--readme-path', 'README.marketplace.md'], { cwd: REPO, encoding: 'utf8', timeout: 120000 }).stdout.trim().split('\n').sort();
     log(`vsix ${vsix}: ${fs.statSync(vsix).size} bytes; files: ${listed.join(' ')}`);
     // The allow-list: nothing but the bundle, the manifest and its strings, the icon, the schema and the docs.
@@ -50,11 +45,8 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     assert.deepEqual(Object.keys(shipped).filter((k) => !/^[\w-]{5}$/.test(k)), []);
     // What users download, held to the budget as `npm run package` holds it.
     assert.ok(fs.statSync(vsix).size <= BUDGET_BYTES, `the .vsix is ${fs.statSync(vsix).size} bytes`);
-    run.cleanup();
-    editor = await startEditor({ vsix });
+    return { vsix };
   });
-
-  screenshotFailuresAndClose(() => editor);
 
   it('activates from the .vsix: Problems shows the refused server; export writes the declaration; palette titles say DSH once', async function () {
     const ws = await editor.openWorkspace('ws-basic');
@@ -66,10 +58,13 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     const decl = JSON.parse(fs.readFileSync(await editor.waitForWorkspaceFile('.dsh/declaration.json'), 'utf8'));
     assert.deepEqual(decl.servers.map((s) => s.name), ['files']);
     // The schema copy beside it comes from the .vsix's schemas/ file (read at run time, not bundled).
-    assert.equal(fs.readFileSync(path.join(ws, '.dsh/declaration.schema.json'), 'utf8'), fs.readFileSync(path.join(REPO, 'schemas/declaration.schema.json'), 'utf8'));
+    // The shipped file is compact (the .vsix budget); the copy is written indented for people.
+    const shipped = JSON.parse(fs.readFileSync(path.join(REPO, 'schemas/declaration.schema.json'), 'utf8'));
+    assert.equal(fs.readFileSync(path.join(ws, '.dsh/declaration.schema.json'), 'utf8'), `${JSON.stringify(shipped, null, 2)}\n`);
     assert.ok(fs.existsSync(path.join(ws, '.vscode/mcp.json')));
     console.log(`      screenshot: ${await editor.screenshot('vsix-export')}`);
-    // The picture of the user README (media/readme/status-and-problem.png, quantized with pngquant): the Problems row with its code link, and the DSH status bar item.
+    // The picture of the user README (media/readme/status-and-problem.png, quantized with
+    // pngquant): the Problems row with its code link, and the DSH status bar item.
     await editor.statusBarItem('dsh-bridge.status', { text: /DSH: 1 refused/ });
     console.log(`      screenshot: ${await editor.screenshot('readme-status-and-problem', { clip: { x: 0, y: 575, width: 1400, height: 325 } })}`);
     const titles = await editor.paletteTitles('DSH:', { waitFor: 'DSH: Open Declaration' });

@@ -13,8 +13,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 const folderRecord = (dshHome, folder) => path.join(dshHome, 'bridge', 'folders', `${crypto.createHash('sha256').update(path.resolve(folder)).digest('hex')}.json`);
 const DIALOG = '.monaco-dialog-box';
@@ -22,15 +21,9 @@ const dialog = async (editor) => ({ text: await editor.dialog() });
 const click = (editor, label) => editor.clickDialogButton(label);
 
 describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinned)', function () {
-  let editor;
   let ws;
-
-  before(async function () {
-    // dsh.trustMode is an application-scope (user) setting: set it where the user would.
-    editor = await startEditor({ settings: { 'dsh.trustMode': 'pinned' } });
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  // dsh.trustMode is an application-scope (user) setting: set it where the user would.
+  const editor = suiteEditor({ settings: { 'dsh.trustMode': 'pinned' } });
 
   /** The open dialog: its text, its icon (warning / info) and the label of the focused button (what Enter presses). */
   const dialogState = async () => {

@@ -7,20 +7,13 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 const folderRecord = (dshHome, folder) => path.join(dshHome, 'bridge', 'folders', `${crypto.createHash('sha256').update(path.resolve(folder)).digest('hex')}.json`);
 const DIALOG = '.monaco-dialog-box';
 
 describe('e2e: trust mode "pinned" reviews the language servers (ws-pinned-lsp)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor({ settings: { 'dsh.trustMode': 'pinned' } });
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor({ settings: { 'dsh.trustMode': 'pinned' } });
 
   it('one review for the lsp section; Approve records its pin; the next export asks nothing', async function () {
     const ws = await editor.openWorkspace('ws-pinned-lsp');

@@ -12,19 +12,17 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 describe('e2e: Restricted Mode (Workspace Trust on, folder not trusted)', function () {
-  let editor;
   let ws;
+  const editor = suiteEditor({
+    workspaceTrust: true,
+    settings: { 'security.workspace.trust.banner': 'always' }, // the Restricted Mode banner, in the screenshot
+    hostTests: 'test/integration/restricted',
+  });
 
   before(async function () {
-    editor = await startEditor({
-      workspaceTrust: true,
-      settings: { 'security.workspace.trust.banner': 'always' }, // the Restricted Mode banner, in the screenshot
-      hostTests: 'test/integration/restricted',
-    });
     ws = await editor.openWorkspace('ws-problems', {
       hostTests: true,
       // Skill files a repository could ship: discovery must not read them in Restricted Mode.
@@ -37,8 +35,6 @@ describe('e2e: Restricted Mode (Workspace Trust on, folder not trusted)', functi
       },
     });
   });
-
-  screenshotFailuresAndClose(() => editor);
 
   it('in the extension host: diagnostics work; export, prompting and export on save are refused in code', async function () {
     const { code, lines, logFile } = await editor.hostTestsResult();
@@ -62,13 +58,7 @@ describe('e2e: Restricted Mode (Workspace Trust on, folder not trusted)', functi
 });
 
 describe('e2e: Review Skill Roots in Restricted Mode says discovery waits for Workspace Trust', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor({ workspaceTrust: true });
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor({ workspaceTrust: true });
 
   it('a folder with a skill root, not trusted: the review names the wait for trust, not "no root exists"; trusting it lists the root', async function () {
     await editor.openWorkspace('ws-problems', {

@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 const CANARY = `canary-${crypto.randomBytes(9).toString('hex')}`;
 
@@ -30,13 +29,7 @@ function filesContaining(dir, needle) {
 const folderRecord = (dshHome, folder) => path.join(dshHome, 'bridge', 'folders', `${crypto.createHash('sha256').update(path.resolve(folder)).digest('hex')}.json`);
 
 describe('e2e: a secret input typed into the masked prompt goes to the host store only (ws-secret)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor();
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor();
 
   it('export with a typed secret: declaration references the input, host store holds it, nothing else does', async function () {
     const ws = await editor.openWorkspace('ws-secret');

@@ -8,9 +8,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
 import { REPO, sleep } from '../harness/lib.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 const VIEW = 'MCP Servers for DSH';
 const FIXTURE = path.join(REPO, 'test/fixtures/mcp-servers/tool-fixture.mjs');
@@ -34,13 +33,7 @@ async function rowDescription(row, re, what, timeout = 30000) {
 }
 
 describe('e2e: the servers view marks a tool with hidden instructions, and accepts its definition (installed .vsix, ws-tools)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor();
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor(); // the packaged .vsix, installed
 
   it('probe: the poisoned tool is withheld (icon, description), its hover shows the span made visible and the decoded text; accepting it asks, then records the pin', async function () {
     const servers = { notes: { command: process.execPath, args: [FIXTURE, '--poison', 'tag-smuggling'] } };

@@ -9,9 +9,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
 import { REPO, log, sleep } from '../harness/lib.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 const VIEW = 'MCP Servers for DSH';
 
@@ -50,13 +49,7 @@ async function waitForRows(pane, expected, what, timeout = 60000) {
 }
 
 describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor(); // the packaged .vsix, installed
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor(); // the packaged .vsix, installed
 
   it('lists the servers with their states and counts; the title bar export turns them exported; the inline action opens the entry', async function () {
     const ws = await editor.openWorkspace('ws-tools');

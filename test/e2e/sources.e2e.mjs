@@ -6,9 +6,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
 import { FIXTURES_DIR } from '../harness/lib.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 /** 1-based line/column, as the Problems panel shows them, of the first `needle` in a fixture file. */
 function displayedPosition(rel, needle) {
@@ -19,13 +18,7 @@ function displayedPosition(rel, needle) {
 }
 
 describe('e2e: problems of every source file in the Problems panel (ws-sources)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor();
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor();
 
   it('each file\'s problems are listed under it; the shadowed server opens where it is written', async function () {
     await editor.openWorkspace('ws-sources');

@@ -5,8 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 const SETTINGS = `{
   // Which tools of each MCP server DSH may offer
@@ -17,13 +16,7 @@ const SETTINGS = `{
 `;
 
 describe('e2e: dsh.tools problems in Problems (ws-basic, packaged .vsix)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor();
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor();
 
   it('shows each bad shape of dsh.tools on its line of settings.json with its message and code, and offers the fix there', async function () {
     await editor.openWorkspace('ws-basic', {

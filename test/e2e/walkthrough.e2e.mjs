@@ -7,29 +7,28 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
 import { RUNS_DIR, sleep, tools } from '../harness/lib.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 const WALKTHROUGH = 'Get started with DSH Bridge';
 
 describe('e2e: the walkthrough, step by step (ws-basic, installed .vsix)', function () {
-  let editor;
   let bin;
   let marker;
-
-  before(async function () {
+  const editor = suiteEditor(async () => {
     fs.mkdirSync(RUNS_DIR, { recursive: true });
     bin = fs.mkdtempSync(path.join(RUNS_DIR, 'walkthrough-bin-'));
     marker = path.join(bin, 'dsh-bridge-args.txt');
     fs.writeFileSync(path.join(bin, 'dsh-bridge'), `#!/bin/sh\nprintf '%s\\n' "$*" > '${marker}'\n`, { mode: 0o755 });
-    editor = await startEditor({ env: { PATH: `${bin}:${path.dirname(tools().node)}:${process.env.PATH}` } });
+    return { env: { PATH: `${bin}:${path.dirname(tools().node)}:${process.env.PATH}` } };
+  });
+
+  before(function () {
     // The extension host takes PATH from the user's login shell, and a terminal runs an
     // interactive one: both read the run's own HOME, where the stand-in goes first on PATH.
     for (const rc of ['.profile', '.bashrc']) fs.writeFileSync(path.join(editor.run.home, rc), `export PATH="${bin}:$PATH"\n`);
   });
 
-  screenshotFailuresAndClose(() => editor);
   after(() => fs.rmSync(bin, { recursive: true, force: true }));
 
   it('each step shows its picture, and its button runs its command', async function () {
@@ -88,7 +87,7 @@ describe('e2e: the walkthrough, step by step (ws-basic, installed .vsix)', funct
 
     const installShot = await run('Install the DSH side', 'Install the DSH Side', 'dsh-bridge dsh install');
     const text = await editor.dialog();
-    // The run's DSH home is the default one ($DSH_HOME): no --dsh-home (another one is named, see test/unit/dshSideInstall.test.ts).
+    // The run's DSH home is the default one ($DSH_HOME): no --dsh-home (another one is named, see test/unit/core/app/dshSideInstall.test.ts).
     const expected = 'dsh-bridge dsh install --node auto';
     assert.match(text, /Install DSH and the DSH Bridge plugin with .*dsh-bridge\?/);
     assert.ok(text.includes(expected), `the dialog does not show "${expected}":\n${text}`);

@@ -7,9 +7,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEditor } from '../harness/e2e-driver.mjs';
 import { REPO } from '../harness/lib.mjs';
-import { screenshotFailuresAndClose } from './hooks.mjs';
+import { suiteEditor } from './hooks.mjs';
 
 const bundle = JSON.parse(fs.readFileSync(path.join(REPO, 'l10n/bundle.l10n.zh-cn.json'), 'utf8'));
 const nls = JSON.parse(fs.readFileSync(path.join(REPO, 'package.nls.zh-cn.json'), 'utf8'));
@@ -21,13 +20,7 @@ const zh = (key, args = {}) => {
 };
 
 describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, ws-basic)', function () {
-  let editor;
-
-  before(async function () {
-    editor = await startEditor({ locale: 'zh-cn', settings: { 'files.autoSave': 'off' } });
-  });
-
-  screenshotFailuresAndClose(() => editor);
+  const editor = suiteEditor({ locale: 'zh-cn', settings: { 'files.autoSave': 'off' } });
 
   it('a diagnostic, a command title, the export notification and the status bar item read in Chinese', async function () {
     await editor.openWorkspace('ws-basic');

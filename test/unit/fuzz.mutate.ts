@@ -1,7 +1,8 @@
 /**
- * Mutations of the shipped mcp.json fixtures for the fuzz test: the file is held as a tree whose
- * objects are lists of entries (so duplicate keys and "__proto__" survive), mutated at random
- * places, and printed back as JSON text.
+ * Mutations of the shipped mcp.json fixtures for the fuzz tests (`*.fuzz.test.ts`): the file is
+ * held as a tree whose objects are lists of entries (so duplicate keys and "__proto__" survive),
+ * mutated at random places, and printed back as JSON text. CI runs each property with its own
+ * number of cases; `npm run fuzz:long` runs every property with DSH_FUZZ_RUNS cases.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
@@ -11,6 +12,15 @@ import { parseTree, type Node } from 'jsonc-parser';
 export type Tree = null | boolean | number | string | { arr: Tree[] } | { obj: Array<[string, Tree]> };
 
 const ROOT = path.resolve(__dirname, '../..');
+
+/** The number of cases `npm run fuzz:long` asks for (0: each property's own). */
+export const FUZZ_RUNS = Number(process.env.DSH_FUZZ_RUNS) || 0;
+const FUZZ_SEED = process.env.DSH_FUZZ_SEED === undefined ? undefined : Number(process.env.DSH_FUZZ_SEED);
+
+/** fast-check's parameters for a property that runs `defaultRuns` cases in CI. */
+export function fuzzSettings(defaultRuns: number): fc.Parameters<unknown> {
+  return { numRuns: FUZZ_RUNS || defaultRuns, ...(FUZZ_SEED === undefined ? {} : { seed: FUZZ_SEED }), endOnFailure: true };
+}
 
 /** Every `.vscode/mcp.json` the repository ships (test fixtures and the example). */
 export function fixtureFiles(): string[] {

@@ -1,7 +1,12 @@
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { analyzeSource, type AnalyzeOptions, type Analysis } from '../../src/core/mcp/analyze';
+import { analyzeSource } from '../../src/core/mcp/analyze';
+import type { Analysis } from '../../src/core/mcp/analysis';
+import type { AnalyzeOptions } from '../../src/core/mcp/analyzeOptions';
+import type { QuickFix } from '../../src/core/mcp/quickFixes';
+import { applyEdits } from 'jsonc-parser';
 import { commitExport, reviewExport, type ExportCommit, type ExportResult } from '../../src/core/app/export';
 import { nodePorts, type NodePorts } from '../../src/core/node/ports';
 import { probeRowOnDemand } from '../../src/core/node/probe/probeOnDemand';
@@ -31,6 +36,11 @@ export function workspace(mcpJson: string | Buffer | undefined, files: Record<st
     writeFileSync(path.join(dir, rel), text);
   }
   return dir;
+}
+
+/** The text after a fix: its edits applied, as the editor applies a code action's edits. */
+export function applyQuickFix(text: string, fix: Pick<QuickFix, 'edits'>): string {
+  return applyEdits(text, fix.edits.map((e) => ({ ...e })));
 }
 
 export const FOLDER = '/home/dev/projects/app';
@@ -114,4 +124,16 @@ export function filesContaining(dir: string, text: string): string[] {
 export function rawHidden(text: string): string | undefined {
   const m = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\u{e0000}-\u{e007f}]|\p{Cs}/u.exec(text);
   return m ? `U+${m[0].codePointAt(0)!.toString(16).padStart(4, '0')} at ${m.index} in ${JSON.stringify(text.slice(Math.max(0, m.index - 40), m.index + 40))}` : undefined;
+}
+
+/** The id of a process that has exited (its temp files are abandoned). */
+export function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(r.stdout);
+}
+
+/** Every file below `dir` (relative paths), none when it does not exist. */
+export function allFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => !lstatSync(path.join(dir, f)).isDirectory());
 }

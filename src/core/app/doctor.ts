@@ -221,14 +221,15 @@ export function verdictText(report: Pick<DoctorReport, 'headless'>, s: ServerVer
 /**
  * The report as English lines (the CLI's text), through `word` so the editor can translate: the
  * install's facts, then what holds for the folder's whole declaration (the plan's `blocked` and
- * `notes`), then the summary per server.
+ * `notes`), then the summary per server. `fixes: false` leaves the fixes out (a face that lists each
+ * fix once elsewhere: `doctorFixes`).
  */
-export function doctorLines(report: DoctorReport, word: Word = formatMessage): string[] {
+export function doctorLines(report: DoctorReport, word: Word = formatMessage, fixes = true): string[] {
   const t = (m: DoctorMessage, args: Args = {}) => word(DOCTOR_MESSAGES[m], args);
   const lines: string[] = [];
   const line = (status: DoctorStatus, text: string, fix?: string) => {
     lines.push(`${{ ok: '\u2714', warn: '\u26a0', fail: '\u2716' }[status]} ${text}`);
-    if (fix) lines.push(`  ${t('fix', { command: fix })}`);
+    if (fix && fixes) lines.push(`  ${t('fix', { command: fix })}`);
   };
   for (const f of report.findings) line(f.status, t(f.message, f.args), f.fix);
   const { declaration } = report.plan;
@@ -246,7 +247,22 @@ export function doctorLines(report: DoctorReport, word: Word = formatMessage): s
     const args = { server: s.serverName, at: slow.at, starting: seconds(slow.startingMs), wait: seconds(slow.waitMs), up: slow.upAfterMs === undefined ? '' : seconds(slow.upAfterMs) };
     line('warn', t(slow.upAfterMs === undefined ? 'slowStart' : 'slowStartUp', args), t('slowStartFix'));
   }
-  return [...lines, '', doctorSummary(report, word)];
+  return [...lines, '', doctorSummary(report, word, fixes)];
+}
+
+/**
+ * Every fix the report names, once each, in report order: the command line (or, for a slow start,
+ * the advice) and the fix's code when a face has a command of its own for it.
+ */
+export function doctorFixes(report: DoctorReport, word: Word = formatMessage): Map<string, PlanFixCode | 'install' | undefined> {
+  const fixes = new Map<string, PlanFixCode | 'install' | undefined>();
+  for (const f of report.findings) if (f.fix) fixes.set(f.fix, f.fixCode);
+  for (const r of [...report.plan.blocked, ...report.plan.notes]) if (r.fix) fixes.set(r.fix.command, r.fix.code);
+  for (const s of report.servers) {
+    if (s.fix && !fixes.has(s.fix)) fixes.set(s.fix, s.fixCode);
+    if (s.slowStart) fixes.set(word(DOCTOR_MESSAGES.slowStartFix, {}), undefined);
+  }
+  return fixes;
 }
 
 /** A duration as the doctor says it: `3.2 s`. */

@@ -5,7 +5,8 @@
  * exactly that, signed, atomically, inside the folder's `.dsh`.
  */
 import * as path from 'node:path';
-import { invalidExportOptions, type Analysis } from '../mcp/analyze';
+import type { Analysis } from '../mcp/analysis';
+import { invalidExportOptions } from '../mcp/analyzeOptions';
 import {
   DECLARATION_PATH, DECLARATION_SCHEMA_PATH, DECLARATION_SCHEMA_REF, DECLARATION_VERSION, type DeclarationSections,
 } from '../declaration/declarationModel';

@@ -5,7 +5,9 @@
  * check share {@link changedSources}.
  */
 import * as path from 'node:path';
-import { analyzeSource, emptyAnalysis, SOURCE_PATH, type AnalyzeOptions, type Analysis } from '../mcp/analyze';
+import { analyzeSource } from '../mcp/analyze';
+import { emptyAnalysis, SOURCE_PATH, type Analysis } from '../mcp/analysis';
+import { type AnalyzeOptions } from '../mcp/analyzeOptions';
 import { withPin } from '../json/canonicalJson';
 import type { DeclaredServer } from '../declaration/declarationModel';
 import { nodeAtPath, parseJsonc } from '../json/jsonTree';

@@ -29,7 +29,7 @@ import { toolAllowed, type ToolChoice } from '../declaration/toolsModel';
 import { LSP_APPROVAL_NAME, toLspStdioConfig } from '../lsp/lspRow';
 import { publicToolName } from '../mcp/toolNames';
 import type { ProbedServerRecord } from '../node/hostStore';
-import type { Analysis } from '../mcp/analyze';
+import type { Analysis } from '../mcp/analysis';
 import type { SettingsView, TrustMode } from '../settings/folderSettings';
 import type { DshPolicyOrigin } from '../policy/dshPolicy';
 import type { SkillGateResult } from '../skills/skillGate';
@@ -175,7 +175,8 @@ export interface PlanRequest {
   skills?: boolean;
   /**
    * false: leave each server's `tools` out (the plugin's mount step: its tool gate judges the live
-   * tools of a session; the last probe's record need not be read at every step).
+   * tools of a session). Verify still reads the last probe's record at every plan: a newer probe
+   * makes the declaration stale.
    */
   tools?: boolean;
 }

@@ -4,6 +4,7 @@
  * reason with {@link PLAN_MESSAGES} (English templates, the editor's l10n keys) and show the
  * command as it is. docs/session-plan.md has the table of every code, its meaning and its fix.
  */
+import { shellQuote } from '../mcp/launchReview';
 import type { VerifyCode } from '../declaration/declarationModel';
 
 export const PLAN_MESSAGES = {
@@ -79,10 +80,8 @@ export interface PlanReason {
   fix?: PlanFix;
 }
 
-/** One argument for a POSIX shell: as it is when it is plain, else in single quotes. */
-function shellArg(arg: string): string {
-  return arg !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
+/** One argument of a fix's command line, for a POSIX shell. */
+const shellArg = (arg: string) => shellQuote(arg, { runnable: true });
 
 /** A fix as data, with its command line. `workspace` is the folder `--workspace` names. */
 export function planFix(code: PlanFixCode, args: Record<string, string>): PlanFix {

@@ -11,15 +11,16 @@ import type { DeclarationLookup } from '../node/declarationLookup';
 import type { DshInstallFacts } from '../node/dshSide';
 import type { EnvFileResult } from '../node/envFile';
 import type { HostStore } from '../node/hostStore';
-import type { McpRow, RowOptions, RowResult } from '../node/mcpRow';
+import type { RowOptions, RowResult } from '../node/mcpRow';
+import type { McpClientConfig } from '../mcp/dshRow';
 import type { RowProbe, RowProbeOptions } from '../node/probe/probeClient';
 import type { ReadResult } from '../node/reader';
 import type { VscodePolicyFile } from '../node/policyFiles';
 import type { DshPolicy } from '../policy/dshPolicy';
 import type { DeclaredServer } from '../declaration/declarationModel';
 import type { TemplateLookup } from '../declaration/template';
-import type { CommandResolver } from '../lsp/lsp';
-import type { SkillFs } from '../skills/skills';
+import type { CommandResolver } from '../lsp/lspCommand';
+import type { SkillFs } from '../skills/skillFileAccess';
 
 /** The host store (`<dshHome>/bridge/`) as the use cases use it. */
 export type HostStorePort = Pick<HostStore,
@@ -67,7 +68,7 @@ export interface DshInstallPort {
 /** Starting an MCP server as DSH would: its row (envFile read, cwd resolved now) and one probe of it. */
 export interface McpPort {
   buildRow(server: DeclaredServer, folder: string, lookup: TemplateLookup, options?: RowOptions): Promise<RowResult>;
-  probeRow(row: McpRow, options: RowProbeOptions): Promise<RowProbe>;
+  probeRow(row: McpClientConfig, options: RowProbeOptions): Promise<RowProbe>;
 }
 
 export interface Ports {

@@ -1,4 +1,4 @@
-import { LSP_PROBLEM_CODES } from '../lsp/lsp';
+import { LSP_PROBLEM_CODES } from '../lsp/lspCodes';
 import { PROBLEM_CODES, type Severity } from '../problems/problems';
 import { SKILL_PROBLEM_CODES, SKILL_TRUST_PROBLEM_CODES } from '../skills/skillCodes';
 import { TOOL_CHOICE_PROBLEM_CODES } from '../tools/toolChoice';

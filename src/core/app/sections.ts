@@ -8,9 +8,11 @@
  * - `skills`: every existing skill root in DSH's order with its trust state and content pin: the
  *   signed record of what the user reviewed (declarationModel.ts is the contract both sides read).
  */
-import { validateLspServers, type LspValidation } from '../lsp/lsp';
+import { validateLspServers, type LspValidation } from '../lsp/lspValidation';
 import { lspConfigured, lspDeclarationSection } from '../lsp/lspSection';
-import { discoverSkills, resolveAgentsHome, skillsDeclarationSection, type SkillDiscovery } from '../skills/skills';
+import { discoverSkills, type SkillDiscovery } from '../skills/discovery';
+import { resolveAgentsHome } from '../skills/skillRoots';
+import { skillsDeclarationSection } from '../skills/rootTrust';
 import type { DeclarationSections } from '../declaration/declarationModel';
 import type { Ports } from './ports';
 

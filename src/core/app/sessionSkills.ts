@@ -4,7 +4,9 @@
  * records and the accepted skill definitions of the host store, core/skills/skillGate.ts).
  */
 import { isGatedKind, gateSkills, type SkillGateResult } from '../skills/skillGate';
-import { discoverSkills, hashSkillRoot, resolveAgentsHome } from '../skills/skills';
+import { discoverSkills } from '../skills/discovery';
+import { hashSkillRoot } from '../skills/rootPins';
+import { resolveAgentsHome } from '../skills/skillRoots';
 import type { Ports } from './ports';
 
 /** Where DSH's `dsh-skill-filesystem` looks for a session's skills. */

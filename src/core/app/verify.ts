@@ -12,7 +12,7 @@ import { signDigest } from '../declaration/declaration';
 import { lspSectionPinMatches } from '../lsp/lspSection';
 import { findDuplicateKeys, parseJsonc } from '../json/jsonTree';
 import { declarationReadDotMcp, DOT_MCP_SOURCE, dotMcpDiscoveryOn, effectiveMcpAccess, MCP_ACCESS_SETTING } from '../mcp/sources';
-import type { AnalyzeOptions } from '../mcp/analyze';
+import type { AnalyzeOptions } from '../mcp/analyzeOptions';
 import type { SettingsView } from '../settings/folderSettings';
 import { editorPolicyDigest, POLICY_SETTING, readEditorPolicy } from '../policy/editorPolicy';
 import { changedSources, policyView } from './folderSources';

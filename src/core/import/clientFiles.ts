@@ -2,6 +2,7 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import { describeParseError, nodeValue, parseJsonc } from '../json/jsonTree';
 import { LineIndex } from '../json/text';
 import { CLIENT_NAMES, makeNote, type ImportClient, type ImportNote } from './importNotes';
+import { isRecord } from '../json/jsonValue';
 
 /**
  * Reading other clients' MCP files into server entries, one dialect each. Pure: the text comes
@@ -28,7 +29,6 @@ export interface SourceServer {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const has = (o: Json, key: string) => Object.hasOwn(o, key);
 
 /** The servers of one file of `client`, and why any part of it was not read. Never throws. */
@@ -39,9 +39,9 @@ export function readSourceFile(client: ImportClient, source: ImportSourceFile, f
   if (!parsed) return { servers: [], notes };
   const servers: SourceServer[] = [];
   const take = (map: unknown, scope: SourceScope) => {
-    if (!isObject(map)) return;
+    if (!isRecord(map)) return;
     for (const [name, entry] of Object.entries(map)) {
-      if (!isObject(entry)) {
+      if (!isRecord(entry)) {
         notes.push(makeNote('invalid-server', { ...where, server: name }, { client: CLIENT_NAMES[client], reason: 'not an object' }));
         continue;
       }
@@ -50,16 +50,16 @@ export function readSourceFile(client: ImportClient, source: ImportSourceFile, f
   };
   if (client === 'codex') {
     take(parsed.mcp_servers, source.scope);
-  } else if (client === 'claude' && isObject(parsed.projects)) {
+  } else if (client === 'claude' && isRecord(parsed.projects)) {
     // ~/.claude.json: user-scope servers at the root, local-scope ones under the project's path.
     take(parsed.mcpServers, 'user');
     for (const [project, settings] of Object.entries(parsed.projects)) {
-      if (isObject(settings) && samePath(project, folder)) take(settings.mcpServers, 'local');
+      if (isRecord(settings) && samePath(project, folder)) take(settings.mcpServers, 'local');
     }
   } else {
     take(parsed.mcpServers, source.scope);
   }
-  if (client === 'gemini' && isObject(parsed.mcp)) applyGeminiLists(parsed.mcp, servers, notes, source.file);
+  if (client === 'gemini' && isRecord(parsed.mcp)) applyGeminiLists(parsed.mcp, servers, notes, source.file);
   if (!servers.length && !notes.length) notes.push(makeNote('no-servers', where));
   return { servers, notes };
 }
@@ -107,11 +107,11 @@ function parseJson(client: ImportClient, source: ImportSourceFile, notes: Import
     return undefined;
   }
   const value = nodeValue(root);
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     notes.push(makeNote('wrong-dialect', where, { actual: `a JSON ${Array.isArray(value) ? 'array' : typeof value}`, expected: expectedFormat(client) }));
     return undefined;
   }
-  if (!has(value, 'mcpServers') && !(client === 'claude' && isObject(value.projects))) {
+  if (!has(value, 'mcpServers') && !(client === 'claude' && isRecord(value.projects))) {
     const other = ['servers', 'mcp_servers'].find((k) => has(value, k));
     if (other) {
       notes.push(makeNote('wrong-dialect', where, { actual: DIALECT_OF_ROOT[other], expected: expectedFormat(client) }));
@@ -130,7 +130,7 @@ function parseCodex(source: ImportSourceFile, notes: ImportNote[]): Json | undef
   if (/^\s*\{/.test(source.text)) {
     const json = parseJsonc(source.text);
     const root = json.errors.length ? undefined : nodeValue(json.root);
-    const actual = isObject(root) && has(root, 'servers') ? DIALECT_OF_ROOT.servers : isObject(root) && has(root, 'mcpServers') ? DIALECT_OF_ROOT.mcpServers : 'a JSON file';
+    const actual = isRecord(root) && has(root, 'servers') ? DIALECT_OF_ROOT.servers : isRecord(root) && has(root, 'mcpServers') ? DIALECT_OF_ROOT.mcpServers : 'a JSON file';
     notes.push(makeNote('wrong-dialect', where, { actual, expected: expectedFormat('codex') }));
     return undefined;
   }
@@ -143,11 +143,11 @@ function parseCodex(source: ImportSourceFile, notes: ImportNote[]): Json | undef
     notes.push(makeNote('parse-error', where, { line: e.line ?? 1, column: e.column ?? 1, reason }));
     return undefined;
   }
-  if (isObject(value) && !has(value, 'mcp_servers') && has(value, 'mcpServers')) {
+  if (isRecord(value) && !has(value, 'mcp_servers') && has(value, 'mcpServers')) {
     notes.push(makeNote('wrong-dialect', where, { actual: 'a TOML file with "mcpServers" tables', expected: expectedFormat('codex') }));
     return undefined;
   }
-  return isObject(value) ? value : undefined;
+  return isRecord(value) ? value : undefined;
 }
 
 /** Paths as Claude Code keys its projects: separators and a drive letter's case do not matter. */

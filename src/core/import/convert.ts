@@ -1,6 +1,7 @@
 import { connectionStringPasswords, findArgCredentials, isCredentialName, looksLikeCredentialValue, type CredentialSpan } from '../mcp/securityLint';
 import { CLIENT_NAMES, makeNote, type ImportClient, type ImportNote } from './importNotes';
 import type { SourceServer } from './clientFiles';
+import { isRecord } from '../json/jsonValue';
 
 /**
  * One server entry of another client's file, as a `.vscode/mcp.json` entry with the same
@@ -25,7 +26,6 @@ export interface ConvertedServer {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const ENV_NAME = '[A-Za-z_][A-Za-z0-9_]*';
 /** `${VAR}` and `${VAR:-default}` (Claude Code, Gemini CLI). */
@@ -118,7 +118,7 @@ export function convertServer(client: ImportClient, source: SourceServer, alloca
     }
     const env: Json = {};
     if (raw.env !== undefined) {
-      if (!isObject(raw.env)) notes.push(makeNote('invalid-field', at('env'), { reason: 'not an object' }));
+      if (!isRecord(raw.env)) notes.push(makeNote('invalid-field', at('env'), { reason: 'not an object' }));
       else for (const [k, v] of Object.entries(raw.env)) {
         const field = `env.${k}`;
         if (typeof v === 'number') env[k] = v;
@@ -146,7 +146,7 @@ export function convertServer(client: ImportClient, source: SourceServer, alloca
     const headerSources: Array<[string, unknown]> = client === 'codex' ? [['http_headers', raw.http_headers]] : [['headers', raw.headers]];
     for (const [field, map] of headerSources) {
       if (map === undefined) continue;
-      if (!isObject(map)) {
+      if (!isRecord(map)) {
         notes.push(makeNote('invalid-field', at(field), { reason: 'not an object' }));
         continue;
       }
@@ -159,7 +159,7 @@ export function convertServer(client: ImportClient, source: SourceServer, alloca
       }
     }
     if (client === 'codex') {
-      if (isObject(raw.env_http_headers)) {
+      if (isRecord(raw.env_http_headers)) {
         for (const [k, v] of Object.entries(raw.env_http_headers)) {
           if (typeof v !== 'string' || !new RegExp(`^${ENV_NAME}$`).test(v)) {
             notes.push(makeNote('invalid-field', at(`env_http_headers.${k}`), { reason: 'not a variable name' }));
@@ -190,7 +190,7 @@ export function convertServer(client: ImportClient, source: SourceServer, alloca
       }
     }
     if (Object.keys(headers).length) out.headers = headers;
-    if (client === 'claude' && isObject(raw.oauth)) {
+    if (client === 'claude' && isRecord(raw.oauth)) {
       if (typeof raw.oauth.clientId === 'string') out.oauth = { clientId: raw.oauth.clientId };
       for (const k of Object.keys(raw.oauth)) if (k !== 'clientId') notes.push(makeNote('field-dropped', at(`oauth.${k}`)));
     }
@@ -228,7 +228,7 @@ function handled(client: ImportClient, key: string, transport: 'stdio' | 'http' 
   if (key === urlField) return true;
   if (client === 'codex') return ['http_headers', 'env_http_headers', 'bearer_token_env_var', 'bearer_token'].includes(key);
   if (key === 'headers') return true;
-  return client === 'claude' && key === 'oauth' && isObject(raw.oauth);
+  return client === 'claude' && key === 'oauth' && isRecord(raw.oauth);
 }
 
 /** Shell-style references of Claude Code and Gemini CLI, as `${env:NAME}`; one note per reference. */

@@ -3,7 +3,7 @@ import { createScanner, type Node } from 'jsonc-parser';
 import { canonicalJson } from '../json/canonicalJson';
 import { describeParseError, nodeValue, parseJsonc, propertyValue } from '../json/jsonTree';
 import { LineIndex } from '../json/text';
-import { DEFAULT_LIMITS } from '../mcp/analyze';
+import { DEFAULT_LIMITS } from '../mcp/analyzeOptions';
 import { detectFormatting } from '../mcp/quickFixes';
 import { MAX_SOURCE_BYTES } from '../problems/readFailure';
 import { convertServer, type TakenSecret } from './convert';

@@ -39,7 +39,7 @@ const WHITESPACE = /\s/u;
 const bmpClasses = new Uint8Array(0x10000);
 const NOT_HIDDEN = 255;
 /** The class of a code point on its own, or undefined when it is not hidden (a surrogate code point counts as lone). */
-export function hiddenClass(codePoint: number): HiddenClass | undefined {
+function hiddenClass(codePoint: number): HiddenClass | undefined {
   const known = codePoint < 0x10000 ? bmpClasses[codePoint] : 0;
   if (known) return known === NOT_HIDDEN ? undefined : HIDDEN_CLASSES[known - 1][0];
   const ch = String.fromCodePoint(codePoint);

@@ -1,15 +1,9 @@
+/** The one `@deepseek-ai/dsh-lsp-stdio` row that runs every language server, and how a reviewer reads it. */
 import type { DeclaredLspServer, LspDeclarationSection } from '../declaration/declarationModel';
 import { shellQuote } from '../mcp/launchReview';
 import { renderTemplate, type TemplateLookup } from '../declaration/template';
-import type { LspServerConfig } from './lsp';
+import type { LspServerConfig } from './lspModel';
 import { visibleLine } from '../json/visibleText';
-
-/**
- * The DSH side's rendering of a verified `lsp` section into the config of one
- * `@deepseek-ai/dsh-lsp-stdio` instance (contract section 4): env templates resolved (a
- * credential-named variable is a reference to the DSH process environment), every other field
- * as declared. A missing variable refuses the whole row: dsh-lsp-stdio registers all or nothing.
- */
 
 /** The name under which the host store records the approved pin of a folder's `lsp` section (never an MCP serverName: `$` is not allowed there). */
 export const LSP_APPROVAL_NAME = '$lsp';
@@ -21,6 +15,12 @@ export type LspRowResult =
   | { ok: true; config: { servers: Record<string, LspStdioServer> } }
   | { ok: false; reason: string; missing?: { kind: 'input' | 'env'; name: string } };
 
+/**
+ * The DSH side's rendering of a verified `lsp` section into the config of one
+ * `@deepseek-ai/dsh-lsp-stdio` instance (contract section 4): env templates resolved (a
+ * credential-named variable is a reference to the DSH process environment), every other field
+ * as declared. A missing variable refuses the whole row: dsh-lsp-stdio registers all or nothing.
+ */
 export function toLspStdioConfig(section: LspDeclarationSection, lookup: TemplateLookup): LspRowResult {
   const servers: Record<string, LspStdioServer> = {};
   for (const [id, server] of Object.entries(section.servers)) {
@@ -55,7 +55,7 @@ export function toLspStdioConfig(section: LspDeclarationSection, lookup: Templat
 
 /** The exact command line of a language server as a reviewer reads it (each argument quoted for a POSIX shell when needed, hidden characters escaped). */
 export function lspLaunchLine(server: Pick<DeclaredLspServer, 'command' | 'args'>): string {
-  return visibleLine([server.command, ...server.args].map(shellQuote).join(' '));
+  return visibleLine([server.command, ...server.args].map((a) => shellQuote(a)).join(' '));
 }
 
 /** The review of a declaration's language servers (one dsh-lsp-stdio row: one pin covers all), as `reviewLines` words it. */

@@ -1,6 +1,6 @@
 import { canonicalHash } from '../json/canonicalJson';
 import type { DeclaredLspServer, LspDeclarationSection } from '../declaration/declarationModel';
-import type { LspValidation } from './lsp';
+import type { LspValidation } from './lspValidation';
 import { isCredentialName } from '../mcp/securityLint';
 import type { Template } from '../declaration/template';
 

@@ -64,9 +64,13 @@ export function isFlagged(review: LaunchReview): boolean {
   return review.dangers.length > 0 || review.unpinned !== undefined;
 }
 
-/** POSIX-shell quoting for display, so that the line shows where each argument starts and ends. */
-export function shellQuote(arg: string): string {
-  if (arg !== '' && /^[A-Za-z0-9_@%+=:,./${}-]+$/.test(arg)) return arg;
+/**
+ * POSIX-shell quoting, so that a line shows where each argument starts and ends. For display a
+ * `${input:x}` stays as written; `{ runnable: true }` quotes `$`, `{` and `}` too, for a command
+ * the user copies into a shell (a fix).
+ */
+export function shellQuote(arg: string, { runnable = false } = {}): string {
+  if (arg !== '' && (runnable ? /^[A-Za-z0-9_@%+=:,./-]+$/ : /^[A-Za-z0-9_@%+=:,./${}-]+$/).test(arg)) return arg;
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -108,7 +112,7 @@ function base(command: string): string {
 }
 
 /** Finds dangerous patterns in a command and its arguments (each kind reported once). */
-export function findDangers(command: string, args: readonly string[]): Danger[] {
+function findDangers(command: string, args: readonly string[]): Danger[] {
   const found = new Map<DangerCode, Danger>();
   const add = (code: DangerCode, token: string) => {
     if (!found.has(code)) found.set(code, { code, token });
@@ -192,7 +196,7 @@ export function reviewLaunch(server: DeclaredServer): LaunchReview {
     const unpinned = findUnpinnedLauncher(command, args);
     return {
       ...common,
-      launch: visibleLine([command, ...args].map(shellQuote).join(' ')),
+      launch: visibleLine([command, ...args].map((a) => shellQuote(a)).join(' ')),
       cwd: visibleLine(templateText(server.cwd)),
       envNames: names(Object.keys(server.env)),
       envFile: server.envFile === undefined ? undefined : visibleLine(templateText(server.envFile)),

@@ -5,7 +5,7 @@
 import { canonicalJson, withPin } from '../json/canonicalJson';
 import { makeProblem, type Problem } from '../problems/problems';
 import type { DeclaredInput, DeclaredServer, RejectedServer } from '../declaration/declarationModel';
-import { emptyAnalysis, type Analysis, type ServerEntryKey, type SourcePin } from './analyze';
+import { emptyAnalysis, type Analysis, type ServerEntryKey, type SourcePin } from './analysis';
 import type { InputDefinition } from './mcpModel';
 import { SOURCE_ORDER, type CollisionBehavior, type SourceSpec } from './sources';
 import { EMPTY_RANGE } from '../json/text';

@@ -3,7 +3,7 @@ import { commaBetween, nodeValue, parseJsonc, properties, propertyValue } from '
 import type { Problem } from '../problems/problems';
 import { isCredentialName } from './securityLint';
 import { LineIndex, type Range } from '../json/text';
-import { dialectOf, SECTION_PATH, sectionNode, serverEntryPath } from './sources';
+import { dialectOf, MCP_BLOCK_PATH, mcpBlockNode, serverEntryPath } from './sources';
 
 /**
  * Quick fixes for problems of `.vscode/mcp.json`, as text edits computed with jsonc-parser's
@@ -58,9 +58,9 @@ function parse(text: string): Node | undefined {
   return parseJsonc(text).root;
 }
 
-/** Index of the input whose `id` is `id` in the (last) `inputs` array of the MCP section, or -1. */
-function inputIndex(section: Node | undefined, id: string): number {
-  const inputs = propertyValue(section, 'inputs');
+/** Index of the input whose `id` is `id` in the (last) `inputs` array of the MCP block, or -1. */
+function inputIndex(block: Node | undefined, id: string): number {
+  const inputs = propertyValue(block, 'inputs');
   if (inputs?.type !== 'array') return -1;
   let found = -1;
   (inputs.children ?? []).forEach((node, i) => {
@@ -78,9 +78,9 @@ export function quickFixesFor(text: string, problem: Problem, options: QuickFixO
   const root = parse(text);
   if (!root || root.type !== 'object') return [];
   const dialect = dialectOf(problem.file);
-  const section = sectionNode(root, dialect);
-  if (!section || section.type !== 'object') return [];
-  const sectionPath = SECTION_PATH[dialect];
+  const block = mcpBlockNode(root, dialect);
+  if (!block || block.type !== 'object') return [];
+  const blockPath = MCP_BLOCK_PATH[dialect];
   const formattingOptions = detectFormatting(text);
   const lines = new LineIndex(text);
   const server = problem.server;
@@ -104,33 +104,33 @@ export function quickFixesFor(text: string, problem: Problem, options: QuickFixO
       return [{ id: 'remove-sandbox', title: 'Remove "sandboxEnabled" (export without a sandbox)', args: {}, edits, isPreferred: false }];
     }
     case 'wrong-root-key': {
-      const key = properties(section).find((p) => p.key === 'mcpServers' && sameRange(lines.rangeAt(p.keyNode.offset, p.keyNode.length), problem.range))
-        ?? properties(section).find((p) => p.key === 'mcpServers');
+      const key = properties(block).find((p) => p.key === 'mcpServers' && sameRange(lines.rangeAt(p.keyNode.offset, p.keyNode.length), problem.range))
+        ?? properties(block).find((p) => p.key === 'mcpServers');
       if (!key) return [];
-      if (properties(section).some((p) => p.key === 'servers')) return moveIntoServers(text, section, sectionPath, formattingOptions);
+      if (properties(block).some((p) => p.key === 'servers')) return moveIntoServers(text, block, blockPath, formattingOptions);
       // A key cannot be renamed with modify(); replacing only the key's text keeps everything else.
       const edits = [{ offset: key.keyNode.offset, length: key.keyNode.length, content: '"servers"' }];
       return [{ id: 'rename-mcpServers', title: 'Rename "mcpServers" to "servers"', args: {}, edits, isPreferred: true }];
     }
     case 'wrong-dialect': {
       // VS Code's format pasted into `.mcp.json`: the servers move under Claude Code's key.
-      if (dialect !== 'dot-mcp' || properties(section).some((p) => p.key === 'mcpServers')) return [];
-      const keys = properties(section).filter((p) => p.key === 'servers');
+      if (dialect !== 'dot-mcp' || properties(block).some((p) => p.key === 'mcpServers')) return [];
+      const keys = properties(block).filter((p) => p.key === 'servers');
       if (keys.length !== 1 || !sameRange(lines.rangeAt(keys[0].keyNode.offset, keys[0].keyNode.length), problem.range)) return [];
       const edits = [{ offset: keys[0].keyNode.offset, length: keys[0].keyNode.length, content: '"mcpServers"' }];
       return [{ id: 'rename-servers', title: 'Rename "servers" to "mcpServers" (the format of .mcp.json)', args: {}, edits, isPreferred: true }];
     }
     case 'unmasked-secret-input': {
       const id = String(problem.args.id ?? '');
-      const index = inputIndex(section, id);
+      const index = inputIndex(block, id);
       if (index < 0) return [];
-      const edits = modify(text, [...sectionPath, 'inputs', index, 'password'], true, { formattingOptions });
+      const edits = modify(text, [...blockPath, 'inputs', index, 'password'], true, { formattingOptions });
       return [{ id: 'add-password', title: 'Mask input "{id}": add "password": true', args: { id }, edits: toEdits(edits), isPreferred: true }];
     }
     case 'undefined-input': {
       const id = String(problem.args.id ?? '');
-      if (id === '' || dialect === 'dot-mcp' || inputIndex(section, id) >= 0) return [];
-      const inputs = propertyValue(section, 'inputs');
+      if (id === '' || dialect === 'dot-mcp' || inputIndex(block, id) >= 0) return [];
+      const inputs = propertyValue(block, 'inputs');
       if (inputs && inputs.type !== 'array') return [];
       const definition: Record<string, unknown> = {
         type: 'promptString',
@@ -138,7 +138,7 @@ export function quickFixesFor(text: string, problem: Problem, options: QuickFixO
         description: options.inputDescription?.(id) ?? id,
       };
       if (isCredentialName(id)) definition.password = true;
-      const edits = modify(text, [...sectionPath, 'inputs', -1], definition, { formattingOptions, isArrayInsertion: true });
+      const edits = modify(text, [...blockPath, 'inputs', -1], definition, { formattingOptions, isArrayInsertion: true });
       return [{
         id: 'define-input',
         title: definition.password ? 'Define input "{id}" (masked prompt)' : 'Define input "{id}" (prompt)',
@@ -163,20 +163,20 @@ function nodeAt(root: Node, path: readonly string[]): Node | undefined {
  * `servers` (an entry of `mcpServers` replaces one of the same name) and `mcpServers` goes. The
  * moved entries are written anew (their inner comments do not survive, as in VS Code's rewrite).
  */
-function moveIntoServers(text: string, section: Node, sectionPath: readonly string[], formattingOptions: FormattingOptions): QuickFix[] {
-  const legacy = propertyValue(section, 'mcpServers');
-  const servers = propertyValue(section, 'servers');
+function moveIntoServers(text: string, block: Node, blockPath: readonly string[], formattingOptions: FormattingOptions): QuickFix[] {
+  const legacy = propertyValue(block, 'mcpServers');
+  const servers = propertyValue(block, 'servers');
   if (legacy?.type !== 'object' || servers?.type !== 'object') return [];
   let after = text;
   for (const p of properties(legacy)) {
     if (!p.valueNode) continue;
-    after = applyEdits(after, modify(after, [...sectionPath, 'servers', p.key], nodeValue(p.valueNode), { formattingOptions }));
+    after = applyEdits(after, modify(after, [...blockPath, 'servers', p.key], nodeValue(p.valueNode), { formattingOptions }));
   }
   const moved = parse(after);
-  let section2: Node | undefined = moved;
-  for (const key of sectionPath) section2 = propertyValue(section2, key);
-  if (!section2) return [];
-  after = applyEdits(after, removeProperty(after, section2, 'mcpServers'));
+  let block2: Node | undefined = moved;
+  for (const key of blockPath) block2 = propertyValue(block2, key);
+  if (!block2) return [];
+  after = applyEdits(after, removeProperty(after, block2, 'mcpServers'));
   const edits = [{ offset: 0, length: text.length, content: after }];
   return [{ id: 'merge-mcpServers', title: 'Move the "mcpServers" entries into "servers"', args: {}, edits, isPreferred: true }];
 }
@@ -221,11 +221,6 @@ function removeProperty(text: string, object: Node, key: string): TextEdit[] {
     edits.push({ offset: start, length: stop - start, content: '' });
   });
   return edits;
-}
-
-/** The text after a fix (for tests and previews). */
-export function applyQuickFix(text: string, fix: QuickFix): string {
-  return applyEdits(text, fix.edits.map((e) => ({ ...e })));
 }
 
 /** Every English title template of the fixes (l10n keys). */

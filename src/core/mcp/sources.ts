@@ -47,8 +47,8 @@ export function devcontainerSubfolderSources(names: readonly string[]): SourceSp
     .map((name) => ({ path: `.devcontainer/${name}/devcontainer.json`, dialect: 'devcontainer' as const }));
 }
 
-/** Where the MCP section (servers, inputs) sits in each kind of file. */
-export const SECTION_PATH: Record<SourceDialect, readonly string[]> = {
+/** Where the MCP block (servers, inputs) sits in each kind of file. */
+export const MCP_BLOCK_PATH: Record<SourceDialect, readonly string[]> = {
   vscode: [],
   'dot-mcp': [],
   'code-workspace': ['settings', 'mcp'],
@@ -63,7 +63,7 @@ export const SECTION_PATH: Record<SourceDialect, readonly string[]> = {
 export const SOURCE_ORDER: Record<SourceDialect, number> = { vscode: 0, 'dot-mcp': 1, 'code-workspace': 100, devcontainer: 150 };
 
 /**
- * The server maps of a section, in the order VS Code merges them: a later map wins a name.
+ * The server maps of an MCP block, in the order VS Code merges them: a later map wins a name.
  * VS Code reads a legacy `mcpServers` beside `servers` as `{...servers, ...mcpServers}` (and
  * rewrites the file so); `.mcp.json` has only `mcpServers`.
  */
@@ -74,10 +74,10 @@ export const SERVER_MAP_KEYS: Record<SourceDialect, readonly string[]> = {
   devcontainer: ['servers', 'mcpServers'],
 };
 
-/** The MCP section of a parsed file (the root for `.vscode/mcp.json` and `.mcp.json`), if present. */
-export function sectionNode(root: Node | undefined, dialect: SourceDialect): Node | undefined {
+/** The MCP block of a parsed file (the root for `.vscode/mcp.json` and `.mcp.json`), if present. */
+export function mcpBlockNode(root: Node | undefined, dialect: SourceDialect): Node | undefined {
   let node = root;
-  for (const key of SECTION_PATH[dialect]) {
+  for (const key of MCP_BLOCK_PATH[dialect]) {
     if (node?.type !== 'object') return undefined;
     node = propertyValue(node, key);
   }
@@ -89,14 +89,14 @@ export function sectionNode(root: Node | undefined, dialect: SourceDialect): Nod
  * reads it; for a `.mcp.json` without `mcpServers`, the flat root map.
  */
 export function serverEntryPath(root: Node | undefined, dialect: SourceDialect, name: string): string[] | undefined {
-  const section = sectionNode(root, dialect);
-  if (section?.type !== 'object') return undefined;
+  const block = mcpBlockNode(root, dialect);
+  if (block?.type !== 'object') return undefined;
   const maps = SERVER_MAP_KEYS[dialect];
   for (let i = maps.length - 1; i >= 0; i--) {
-    const map = propertyValue(section, maps[i]);
-    if (map?.type === 'object' && propertyValue(map, name)) return [...SECTION_PATH[dialect], maps[i], name];
+    const map = propertyValue(block, maps[i]);
+    if (map?.type === 'object' && propertyValue(map, name)) return [...MCP_BLOCK_PATH[dialect], maps[i], name];
   }
-  if (dialect === 'dot-mcp' && !propertyValue(section, 'mcpServers') && propertyValue(section, name)) return [name];
+  if (dialect === 'dot-mcp' && !propertyValue(block, 'mcpServers') && propertyValue(block, name)) return [name];
   return undefined;
 }
 
@@ -144,19 +144,19 @@ export function declarationReadDotMcp(declaration: { mcpAccess?: McpAccess; sour
 /**
  * The pin of a source file, hex SHA-256. `.vscode/mcp.json` and `.mcp.json` are MCP files through
  * and through: their exact bytes. A workspace or dev container file holds much else (editor
- * settings, the image): its pin covers the canonical JSON of its MCP section only, so an unrelated
+ * settings, the image): its pin covers the canonical JSON of its MCP block only, so an unrelated
  * edit does not make the declaration stale. A file that cannot be read that way (syntax errors,
- * duplicate keys) is pinned by its bytes, which never equal a section pin. Never throws.
+ * duplicate keys) is pinned by its bytes, which never equal a block pin. Never throws.
  */
 export function sourceDigest(bytes: Uint8Array, dialect: SourceDialect): string {
   const whole = sha256Hex(bytes);
-  if (SECTION_PATH[dialect].length === 0) return whole;
+  if (MCP_BLOCK_PATH[dialect].length === 0) return whole;
   const decoded = decodeText(bytes);
   if (!decoded.ok) return whole;
   const { root, errors, tooDeep } = parseJsonc(decoded.text);
   if (errors.length || tooDeep || findDuplicateKeys(root).length) return whole;
   try {
-    return sha256Hex(`mcp-section\n${canonicalJson(nodeValue(sectionNode(root, dialect)) ?? null)}`);
+    return sha256Hex(`mcp-section\n${canonicalJson(nodeValue(mcpBlockNode(root, dialect)) ?? null)}`);
   } catch {
     return whole;
   }

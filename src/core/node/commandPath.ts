@@ -2,7 +2,7 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { CommandResolver } from '../lsp/lsp';
+import type { CommandResolver } from '../lsp/lspCommand';
 
 export interface PathResolverOptions {
   /** The environment DSH starts with; its PATH, unless a server's `env` sets PATH. */

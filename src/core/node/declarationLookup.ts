@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { findProjectRoot } from '../skills/skills';
+import { findProjectRoot } from '../skills/projectRoot';
 import { nodeSkillFs } from './skillFs';
 import { DECLARATION_PATH } from '../declaration/declarationModel';
 

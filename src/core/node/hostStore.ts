@@ -10,6 +10,7 @@ import { readRegularFile } from './reader';
 import { readFailureReason } from '../problems/readFailure';
 import { ToolPinSchema } from '../declaration/toolsModel';
 import { secretMask } from '../tools/maskSecrets';
+import { isRecord } from '../json/jsonValue';
 
 /**
  * The host side of the bridge, under `<dshHome>/bridge/` (never in a workspace): the signing
@@ -44,7 +45,7 @@ export type Approval = z.infer<typeof Approval>;
  */
 function keyedMap<T>(value: z.ZodMiniType<T>) {
   return z.pipe(
-    z.custom<object>((v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
+    z.custom<object>(isRecord),
     z.transform((entries: object, payload) => {
       const map = new Map<string, T>();
       for (const [key, item] of Object.entries(entries)) {

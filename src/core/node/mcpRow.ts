@@ -6,10 +6,8 @@ import * as path from 'node:path';
 import { loadEnvFile } from './envFile';
 import { isInside } from './reader';
 
-/** One `@deepseek-ai/dsh-mcp-client` instance config, valid for rc.8 and the stricter 0.2 rules. */
-export type McpRow = McpClientConfig;
-
-export type RowResult = { ok: true; row: McpRow } | { ok: false; reason: string; missing?: Omit<MissingValue, 'where'> };
+/** The server's row: one `@deepseek-ai/dsh-mcp-client` instance config, valid for rc.8 and the stricter 0.2 rules. */
+export type RowResult = { ok: true; row: McpClientConfig } | { ok: false; reason: string; missing?: Omit<MissingValue, 'where'> };
 
 export interface RowOptions {
   /** The folder's real path, when the caller renders many rows of it at once (resolved once, not per row). */

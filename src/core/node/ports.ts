@@ -10,7 +10,8 @@ import { inspectDshInstall } from './dshSide';
 import { loadEnvFile } from './envFile';
 import { devcontainerSubfolders, realpathOrResolved } from './folderFiles';
 import { HostStore, type HostStoreOptions } from './hostStore';
-import { buildRow, type McpRow } from './mcpRow';
+import { buildRow } from './mcpRow';
+import type { McpClientConfig } from '../mcp/dshRow';
 import type { RowProbe, RowProbeOptions } from './probe/probeClient';
 import { createPathResolver } from './commandPath';
 import { readRegularFile, readWorkspaceFile } from './reader';
@@ -26,7 +27,7 @@ export interface NodePortsOptions extends HostStoreOptions {
   /** Default: process.cwd(). */
   cwd?: string;
   /** How one row is probed (`probeRowOnDemand` from ./probe/probeOnDemand); a face that does not probe leaves it out. */
-  probeRow?: (row: McpRow, options: RowProbeOptions) => Promise<RowProbe>;
+  probeRow?: (row: McpClientConfig, options: RowProbeOptions) => Promise<RowProbe>;
 }
 
 export function nodePorts(options: NodePortsOptions) {

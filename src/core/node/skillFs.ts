@@ -1,6 +1,6 @@
 import { access, readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { MAX_SKILL_FILE_BYTES, SkillFileRefused, type SkillEntryType, type SkillFs, type SkillReadLimits } from '../skills/skills';
+import { MAX_SKILL_FILE_BYTES, SkillFileRefused, type SkillEntryType, type SkillFs, type SkillReadLimits } from '../skills/skillFileAccess';
 import { readRegularFile, readWorkspaceFile } from './reader';
 
 /** The safe reader for skill files: regular files only, size-capped before reading, confined when asked. */
@@ -18,8 +18,8 @@ function isAbsent(error: unknown): boolean {
 }
 
 /**
- * The real file system for skill discovery and hashing (core/skills/skills.ts takes it as a
- * parameter): links followed, skill files read through the safe reader above.
+ * The real file system for skill discovery and hashing (core/skills/discovery.ts and
+ * rootPins.ts take it as a parameter): links followed, skill files read through the safe reader above.
  */
 export const nodeSkillFs: SkillFs = {
   async list(dir) {

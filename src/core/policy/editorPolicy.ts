@@ -18,7 +18,7 @@ import { parseTree, type ParseError } from 'jsonc-parser';
 import { canonicalHash } from '../json/canonicalJson';
 import { findDuplicateKeys, nodeValue } from '../json/jsonTree';
 import { makeProblem, type Problem } from '../problems/problems';
-import type { Analysis } from '../mcp/analyze';
+import type { Analysis } from '../mcp/analysis';
 import type { DeclaredServer } from '../declaration/declarationModel';
 import { templateRefs, templateText } from '../declaration/template';
 import { effectiveMcpAccess, type McpAccess } from '../mcp/sources';

@@ -4,10 +4,11 @@
  * a value of the wrong shape falls back to its default (reported once through `invalid`).
  */
 import * as z from 'zod/mini';
-import type { AnalyzeOptions } from '../mcp/analyze';
+import type { AnalyzeOptions } from '../mcp/analyzeOptions';
 import { DSH_DEFAULTS, type Reconnect } from '../declaration/declarationModel';
 import { nodeValue, parseJsonc, propertyValue } from '../json/jsonTree';
-import { isPlainObject, mergeSettingLayers, type SettingLayerValue } from './settingLayers';
+import { mergeSettingLayers, type SettingLayerValue } from './settingLayers';
+import { isRecord } from '../json/jsonValue';
 
 /** The effective value of a setting for one folder (the editor: `getConfiguration(undefined, folderUri).get(key)`). */
 export type SettingsView = (key: string) => unknown;
@@ -168,7 +169,7 @@ function valueTree(settings: Record<string, unknown>, level: SettingsFileLayer['
         const fresh: Record<string, unknown> = {};
         Object.defineProperty(node, segment, { value: fresh, enumerable: true, writable: true, configurable: true });
         node = fresh;
-      } else if (isPlainObject(next)) {
+      } else if (isRecord(next)) {
         node = next;
       } else {
         blocked = true; // VS Code reports the conflict and keeps the first value
@@ -203,7 +204,7 @@ function fileTrees(layers: readonly SettingsFileLayer[]): Array<Record<string, u
     const { root } = parseJsonc(layer.text);
     const container = layer.kind === 'code-workspace' ? propertyValue(root, 'settings') : root;
     const value = container?.type === 'object' ? nodeValue(container) : undefined;
-    return isPlainObject(value) ? valueTree(value, layer.level) : undefined;
+    return isRecord(value) ? valueTree(value, layer.level) : undefined;
   });
 }
 
@@ -211,7 +212,7 @@ function lookupIn(tree: unknown): SettingsView {
   return (key) => {
     let current: unknown = tree;
     for (const segment of key.split('.')) {
-      if (!isPlainObject(current) || !Object.hasOwn(current, segment)) return undefined;
+      if (!isRecord(current) || !Object.hasOwn(current, segment)) return undefined;
       current = current[segment];
     }
     return structuredClone(current);

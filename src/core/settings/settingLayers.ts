@@ -5,6 +5,7 @@
  */
 import { nodeValue, parseJsonc, propertyValue } from '../json/jsonTree';
 import type { JsonPath, SettingsFileKind, SettingsSource } from './settingsFile';
+import { isRecord } from '../json/jsonValue';
 
 /** One layer's value of a setting (`undefined`: not set in that layer). */
 export interface SettingLayerValue {
@@ -14,11 +15,6 @@ export interface SettingLayerValue {
   source?: SettingsSource;
 }
 
-/** A JSON object (not an array, not null). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
@@ -26,7 +22,7 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
 function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(source)) {
     const existing = Object.hasOwn(target, key) ? target[key] : undefined;
-    if (isPlainObject(existing) && isPlainObject(value)) mergeInto(existing, value);
+    if (isRecord(existing) && isRecord(value)) mergeInto(existing, value);
     else setOwn(target, key, structuredClone(value));
   }
 }
@@ -40,8 +36,8 @@ export function mergeSettingLayers(layers: readonly unknown[]): unknown {
   let result: unknown;
   for (const layer of layers) {
     if (layer === undefined) continue;
-    if (isPlainObject(result) && isPlainObject(layer)) mergeInto(result, layer);
-    else if (isPlainObject(layer)) {
+    if (isRecord(result) && isRecord(layer)) mergeInto(result, layer);
+    else if (isRecord(layer)) {
       const fresh: Record<string, unknown> = {};
       mergeInto(fresh, layer);
       result = fresh;
@@ -70,7 +66,7 @@ export function hasPath(value: unknown, path: JsonPath): boolean {
       if (!Array.isArray(current) || key >= current.length) return false;
       current = current[key];
     } else {
-      if (!isPlainObject(current) || !Object.hasOwn(current, key)) return false;
+      if (!isRecord(current) || !Object.hasOwn(current, key)) return false;
       current = current[key];
     }
   }

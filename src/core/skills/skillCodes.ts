@@ -1,6 +1,7 @@
-import type { Severity } from '../problems/problems';
+import { formatMessage, type Problem, type RelatedInformation, type Severity } from '../problems/problems';
+import type { Range } from '../json/text';
 
-// The skill code tables live apart from skills.ts so that a code catalog (loaded when the
+// The skill code tables live apart from the skills code so that a code catalog (loaded when the
 // extension activates) does not pull in the YAML parser.
 
 /**
@@ -34,3 +35,11 @@ export const SKILL_TRUST_PROBLEM_CODES = {
 } as const satisfies Record<string, readonly [Severity, string]>;
 
 export type SkillTrustProblemCode = keyof typeof SKILL_TRUST_PROBLEM_CODES;
+
+/** A problem of a skill file, worded from {@link SKILL_PROBLEM_CODES}. */
+export function skillProblem(code: SkillProblemCode, file: string, range: Range, args: Record<string, string | number> = {}, related?: RelatedInformation[]): Problem {
+  const [severity, template] = SKILL_PROBLEM_CODES[code];
+  const out: Problem = { code, severity, message: formatMessage(template, args), args, file, range };
+  if (related?.length) out.related = related;
+  return out;
+}

@@ -14,8 +14,9 @@
  */
 import * as path from 'node:path';
 import type { SkillRootKind } from '../declaration/declarationModel';
-import { skillTrustState, type SkillCandidate, type SkillDiscovery } from './skills';
 import { withholds } from '../scan/scan';
+import { skillTrustState } from './rootTrust';
+import type { SkillCandidate, SkillDiscovery } from './discovery';
 
 /** A SKILL.md the user accepted despite an error-level finding, at this pin (the host store's record). */
 export interface AcceptedSkill {

@@ -1,6 +1,7 @@
 import { formatMessage, type Problem } from '../problems/problems';
 import { SKILL_TRUST_PROBLEM_CODES, type SkillTrustProblemCode } from './skillCodes';
-import { skillTrustState, type SkillDiscovery } from './skills';
+import { skillTrustState } from './rootTrust';
+import { type SkillDiscovery } from './discovery';
 
 /**
  * What DSH does not know about a skill root (it has no trust step) but the user must: a problem on

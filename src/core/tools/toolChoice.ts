@@ -18,9 +18,10 @@
  * and is reported where it is written.
  */
 import type { ToolChoice } from '../declaration/toolsModel';
-import { isPlainObject, type SettingLayerValue } from '../settings/settingLayers';
+import type { SettingLayerValue } from '../settings/settingLayers';
 import { formatMessage, type Problem, type Severity } from '../problems/problems';
 import { settingRange, type JsonPath, type JsonTarget, type SettingsSource } from '../settings/settingsFile';
+import { isRecord } from '../json/jsonValue';
 
 export const TOOLS_SETTING = 'dsh.tools';
 
@@ -93,14 +94,14 @@ export function analyzeToolChoice(layers: readonly ToolChoiceLayer[]): ToolChoic
     const value = layer.value;
     if (value === undefined || value === null) return;
     const root: JsonPath = [TOOLS_SETTING];
-    if (!isPlainObject(value)) {
+    if (!isRecord(value)) {
       add('tools-invalid-setting', index, root, 'value', {});
       allBlocked = true;
       return;
     }
     for (const [server, entry] of Object.entries(value)) {
       const at: JsonPath = [TOOLS_SETTING, server];
-      if (!isPlainObject(entry)) {
+      if (!isRecord(entry)) {
         add('tools-invalid-entry', index, at, 'value', { server }, server);
         setChoice(server, NOTHING);
         continue;
@@ -159,7 +160,7 @@ export function placeToolChoiceProblems(problems: readonly ToolChoiceProblem[], 
   return out;
 }
 
-export interface ToolChoiceCheck {
+export interface ToolChoiceCheckResult {
   analysis: ToolChoiceAnalysis;
   /** The problems placed on their nodes in the settings files of their layers. */
   problems: Problem[];
@@ -171,7 +172,7 @@ export interface ToolChoiceCheck {
  * The check of `dsh.tools` that every face runs (the editor's Problems, `dsh-bridge check`):
  * every layer analysed on its own (see the module comment), each problem placed in its file.
  */
-export function checkToolChoice(layers: readonly ToolChoiceLayer[]): ToolChoiceCheck {
+export function checkToolChoice(layers: readonly ToolChoiceLayer[]): ToolChoiceCheckResult {
   const analysis = analyzeToolChoice(layers);
   const problems = placeToolChoiceProblems(analysis.problems, (layer) => layers[layer]?.source);
   return { analysis, problems, unplaced: analysis.problems.length - problems.length };

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { LSP_PROBLEM_CODES, LSP_SETTING, validateLspServers, type LspValidation } from '../../core/lsp/lsp';
+import { LSP_PROBLEM_CODES } from '../../core/lsp/lspCodes';
+import { LSP_SETTING } from '../../core/lsp/lspModel';
+import { validateLspServers, type LspValidation } from '../../core/lsp/lspValidation';
 import { placeSettingProblems } from '../../core/settings/settingsFile';
 import { createPathResolver } from '../../core/node/commandPath';
 import type { Problem } from '../../core/problems/problems';

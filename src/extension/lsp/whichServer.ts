@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { showInformation } from '../visible';
-import { finalExtension, LSP_SETTING, lspServerFor } from '../../core/lsp/lsp';
+import { finalExtension, lspServerFor } from '../../core/lsp/lspRouting';
+import { LSP_SETTING } from '../../core/lsp/lspModel';
 import { fileFolders } from '../mcpFiles';
 import type { LspSettingsCheck } from './lspSettingsCheck';
 import { l10n } from '../l10nLookup';

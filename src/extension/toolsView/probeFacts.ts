@@ -1,6 +1,6 @@
 /**
  * What the view and the diagnostics say about probed tools, decided without the editor (plain
- * Node: test/unit/probeFacts.test.ts): each server's tools from its last recorded probe, with
+ * Node: test/unit/extension/toolsView/probeFacts.test.ts): each server's tools from its last recorded probe, with
  * DSH's public name, the token estimate, whether `dsh.tools` allows it, collisions, and drift
  * against the tool pins the declaration signs.
  */

@@ -10,7 +10,7 @@ import { probeFolder, type FolderProbe } from '../../core/app/probe';
 import { reviewServers } from '../approval';
 import { fileFolders } from '../mcpFiles';
 import type { Ctx } from '../ctx';
-import { requireTrust } from '../trust';
+import { requireWorkspaceTrust } from '../workspaceTrust';
 import { editorFreeEnv } from './probeFacts';
 import { toolSettingLayers } from './toolSettings';
 import { SERVERS_VIEW_ID } from '../commandIds';
@@ -59,7 +59,7 @@ export class ProbeRunner implements vscode.Disposable {
 
   async run(target: ProbeTarget | undefined): Promise<ProbeSummary> {
     const none = (outcome: ProbeSummary['outcome']): ProbeSummary => ({ outcome, folders: [] });
-    if (!requireTrust(l10n.t('Probe'), this.log)) return none('restricted');
+    if (!requireWorkspaceTrust(l10n.t('Probe'), this.log)) return none('restricted');
     const folder = target?.folder ?? await pickFolder();
     if (!folder) return none(fileFolders().length ? 'cancelled' : 'no-folder');
     const trustMode = await this.ctx.trustMode();

@@ -4,12 +4,12 @@ import { COMMAND, SERVERS_VIEW_ID } from '../commandIds';
 import type { Ctx } from '../ctx';
 import type { McpJsonCheck } from '../mcpJsonCheck';
 import { fileFolders, mcpJsonUri, readFileBytes, sourceUri } from '../mcpFiles';
-import { serverEntries } from './serverRows';
+import { serverEntries } from './serverEntries';
 import { planOfFolder } from '../folderPlan';
-import { folderViewModel, type FolderViewModel, type ServerRowState, type ServerViewRow } from '../planView';
+import { blockedState, folderViewModel, type FolderViewModel, type ServerRowState, type ServerViewRow } from '../planView';
 import { countWords } from '../planWords';
 import { planMessage } from '../../core/app/planReasons';
-import { translate } from '../l10n';
+import { sentences, translate } from '../l10n';
 import { PROBE_FAILED } from './probeDiagnostics';
 import { serverTools, type ServerTools, type ToolRow } from './probeFacts';
 import type { ProbeDiagnostics } from './probeDiagnostics';
@@ -63,7 +63,7 @@ function blockedWords(state: ServerRowState): { short: string; long: string } | 
 function stateWords(row: ServerViewRow): { short: string; long: string } {
   const codes = row.codes.join(', ');
   // "Not exported" beside a refused entry says nothing new: the entry never is.
-  const blocked = row.blocked && row.blocked.code !== 'no-declaration' ? blockedWords(blockedStateOf(row.blocked.code)) : undefined;
+  const blocked = row.blocked && row.blocked.code !== 'no-declaration' ? blockedWords(blockedState(row.blocked.code)) : undefined;
   const withBlocked = (w: { short: string; long: string }) => (blocked ? { short: `${w.short} \u00b7 ${blocked.short}`, long: `${w.long}\n${blocked.long}` } : w);
   switch (row.state) {
     case 'shadowed': return withBlocked({
@@ -80,16 +80,11 @@ function stateWords(row: ServerViewRow): { short: string; long: string } {
     case 'exported': return {
       short: l10n.t('exported'),
       long: row.reason?.code === 'ask-mode'
-        ? `${l10n.t('Exported as it is: DSH sessions of this folder get it.')} ${l10n.t('DSH asks before it starts it (trust mode "ask").')}`
+        ? sentences([l10n.t('Exported as it is: DSH sessions of this folder get it.'), l10n.t('DSH asks before it starts it (trust mode "ask").')])
         : l10n.t('Exported as it is: DSH sessions of this folder get it.'),
     };
     default: return blockedWords(row.state)!;
   }
-}
-
-/** The row state of a declaration-wide reason (as the view model gives it to exportable rows). */
-function blockedStateOf(code: string): ServerRowState {
-  return code === 'no-declaration' ? 'not-exported' : code === 'declaration-stale' ? 'stale' : code === 'trust-deny' ? 'deny' : 'declaration-refused';
 }
 
 const STATE_ICONS: Record<ServerRowState, [string, string | undefined]> = {
@@ -108,7 +103,7 @@ const STATE_ICONS: Record<ServerRowState, [string, string | undefined]> = {
 /** The folder's count, and the declaration-wide state beside it (stale, deny, ...). */
 function folderWords(view: FolderViewModel): string {
   // Without a declaration every row says "not exported" already.
-  const blocked = view.blocked[0] && view.blocked[0].code !== 'no-declaration' ? blockedWords(blockedStateOf(view.blocked[0].code)) : undefined;
+  const blocked = view.blocked[0] && view.blocked[0].code !== 'no-declaration' ? blockedWords(blockedState(view.blocked[0].code)) : undefined;
   return blocked && view.rows.length ? `${countWords(view.counts)} \u00b7 ${blocked.short}` : countWords(view.counts);
 }
 
@@ -158,12 +153,12 @@ function toolsWords(t: ServerTools): string {
 }
 
 /**
- * The "MCP Servers for DSH" view in the Explorer: each folder's servers of `.vscode/mcp.json`
- * with their DSH state, inline actions (export, probe, open the entry), and under each probed
- * server its tools (DSH's public name, description, token estimate, collisions, drift) with a
- * checkbox that writes the folder's `dsh.tools`. The states are read from the cached analysis
- * (McpJsonCheck), the declaration on disk (verify), the host store's approvals and recorded
- * probes; they are recomputed, debounced, when any of those changes, and only while the view
+ * The "MCP Servers for DSH" view in the Explorer: each folder's servers of its MCP files, one row
+ * per file and name, with the session plan's state, inline actions (export, probe, open the entry),
+ * and under each probed server its tools (token estimate, DSH's public name, description,
+ * collisions, drift) with a checkbox that writes `dsh.tools` where `dsh.toolChoiceTarget` says.
+ * The states are the session plan's (folderViewModel over the cached analysis of McpJsonCheck)
+ * with the recorded probes; they are recomputed, debounced, when any of those changes, and only while the view
  * asks (a collapsed or hidden view computes nothing), except for folders with a probe, whose
  * tool diagnostics follow every change.
  */
@@ -446,7 +441,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
       : l10n.t('The declaration is stale until you export: DSH withholds its servers until then.');
     const other = target === 'user' ? l10n.t('Write to the Folder\'s Settings from Now On') : l10n.t('Write to My User Settings from Now On');
     const exportNow = l10n.t('Export');
-    const pick = await showInformation(`${where} ${next}`, ...(allow || this.ctx.config.folder(folder).settings.auto !== 'onSave' ? [exportNow] : []), other);
+    const pick = await showInformation(sentences([where, next]), ...(allow || this.ctx.config.folder(folder).settings.auto !== 'onSave' ? [exportNow] : []), other);
     if (pick === other) await vscode.workspace.getConfiguration().update(TOOL_CHOICE_TARGET_SETTING, target === 'user' ? 'folder' : 'user', vscode.ConfigurationTarget.Global);
     if (pick === exportNow) await vscode.commands.executeCommand(COMMAND.export, folder.uri);
   }

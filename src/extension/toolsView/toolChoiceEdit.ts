@@ -1,14 +1,11 @@
 /**
  * The edit a tool's checkbox makes to one layer of `dsh.tools` (the folder's settings). Pure and
- * free of `vscode` (test/unit/toolChoiceEdit.test.ts). It touches only the tool's own name in
+ * free of `vscode` (test/unit/extension/toolsView/toolChoiceEdit.test.ts). It touches only the tool's own name in
  * that server's lists and keeps everything else of the value as written.
  */
+import { isRecord } from '../../core/json/jsonValue';
 
 type Json = Record<string, unknown>;
-
-function isPlainObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export type ToolChoiceEdit =
   | { ok: true; value: Json | undefined }
@@ -23,10 +20,10 @@ export type ToolChoiceEdit =
  * bring it back (every layer only narrows).
  */
 export function editToolChoice(layerValue: unknown, server: string, tool: string, allow: boolean): ToolChoiceEdit {
-  if (layerValue !== undefined && layerValue !== null && !isPlainObject(layerValue)) return { ok: false, reason: 'invalid-setting' };
-  const value: Json = isPlainObject(layerValue) ? { ...layerValue } : {};
+  if (layerValue !== undefined && layerValue !== null && !isRecord(layerValue)) return { ok: false, reason: 'invalid-setting' };
+  const value: Json = isRecord(layerValue) ? { ...layerValue } : {};
   const current = Object.hasOwn(value, server) ? value[server] : undefined;
-  if (current !== undefined && !isPlainObject(current)) return { ok: false, reason: 'invalid-entry' };
+  if (current !== undefined && !isRecord(current)) return { ok: false, reason: 'invalid-entry' };
   const entry: Json = { ...(current ?? {}) };
   for (const key of ['exclude', 'only']) {
     if (entry[key] !== undefined && !(Array.isArray(entry[key]) && (entry[key] as unknown[]).every((t) => typeof t === 'string'))) return { ok: false, reason: 'invalid-list' };

@@ -5,7 +5,6 @@ import { dropTools, mergeTools, TOOL_ORDER_REST } from '../../../src/dsh-plugin/
 const tool = (name: string) => ({ name, description: name, parameters: { type: 'object' } });
 const names = (a: { tools: { name: string }[] }) => a.tools.map((t) => t.name);
 
-
 describe('dsh-plugin: mergeTools', () => {
   it('without toolOrder: inserts in code-unit order, as DSH sorts', () => {
     const a = { tools: ['a_tool', 'bash', 'zed'].map(tool) };

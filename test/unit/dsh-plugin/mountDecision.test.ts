@@ -8,14 +8,14 @@ import { exportFolder, testPorts, tempDir, workspace } from '../helpers';
 
 const NODE = process.execPath;
 
-async function planned(trust: 'ask' | 'pinned' | 'deny', approve: string[] = []) {
+async function planned(trustMode: 'ask' | 'pinned' | 'deny', approve: string[] = []) {
   const folder = workspace(JSON.stringify({
     inputs: [{ id: 'tok', type: 'promptString', description: 'token', password: true }],
     servers: { a: { command: NODE, args: ['a.js'] }, b: { command: NODE, args: ['b.js'] }, keyed: { command: NODE, env: { T: '${input:tok}' } } },
   }));
   const ports = testPorts(tempDir('mount-home-'));
   const { analysis } = await exportFolder(ports, folder);
-  await ports.store.setTrustMode(trust);
+  await ports.store.setTrustMode(trustMode);
   for (const name of approve) {
     const server = analysis.servers.find((s) => s.serverName === name)!;
     await ports.store.approve(folder, server.serverName, server.pin);

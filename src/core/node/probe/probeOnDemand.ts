@@ -1,4 +1,4 @@
-import type { McpRow } from '../mcpRow';
+import type { McpClientConfig } from '../../mcp/dshRow';
 import type { RowProbe, RowProbeOptions } from './probeClient';
 
 /**
@@ -6,6 +6,6 @@ import type { RowProbe, RowProbeOptions } from './probeClient';
  * client is evaluated on the first probe only (the bundler keeps a dynamic import lazy), and a face
  * that never probes (the DSH plugin) does not bundle it.
  */
-export async function probeRowOnDemand(row: McpRow, options: RowProbeOptions): Promise<RowProbe> {
+export async function probeRowOnDemand(row: McpClientConfig, options: RowProbeOptions): Promise<RowProbe> {
   return (await import('./probeClient.js')).probeRow(row, options);
 }

@@ -33,7 +33,7 @@ function textRange(text, needle) {
   return { start: positionAt(text, offset), end: positionAt(text, offset + needle.length) };
 }
 
-/** The pin as docs/declaration.md and src/core/skills/skills.ts define it, computed here independently. */
+/** The pin as docs/declaration.md and src/core/skills/rootPins.ts define it, computed here independently. */
 function rootPin(root) {
   const records = [];
   const walk = (dir, rel) => {

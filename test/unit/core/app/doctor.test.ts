@@ -1,0 +1,126 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { doctorLines, doctorReport, doctorSummary } from '../../../../src/core/app/doctor';
+import { bridgeProfiles, DSH_VERSION, LSP_PACKAGES, launcherRuleMismatches, missingLspPackages, writeHmrFix } from '../../../../src/core/node/dshSide';
+import { HostStore } from '../../../../src/core/node/hostStore';
+import { lockedVersions } from '../../../../src/cli/dshLayout';
+import { testPorts, tempDir, workspace } from '../../helpers';
+import { CLI, MCP, ROOT, cli, doctor, profileWithBundle } from './doctor.fixture';
+
+describe('doctor: what stands between a folder and its servers in DSH', function () {
+  this.timeout(60000);
+  before(function () {
+    if (!existsSync(CLI)) spawnSync('node', ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  });
+
+  it('on a bare machine: no DSH, no profile, nothing exported; each with its fix, every server named', async () => {
+    const home = tempDir('doctor-home-');
+    const folder = workspace(MCP);
+    const report = await doctor(folder, home);
+    assert.deepEqual(report.findings.map((f) => [f.message, f.fix]), [
+      ['launcherMissing', 'dsh-bridge dsh install'],
+      ['profileMissing', 'dsh-bridge dsh install'],
+    ]);
+    // What holds for the folder is the session plan's, with its fix.
+    assert.deepEqual(report.plan.blocked.map((r) => [r.code, r.fix?.command]), [['no-declaration', `dsh-bridge export --workspace ${folder}`]]);
+    assert.match(doctorLines(report).join('\n'), new RegExp(`\u2716 No declaration \\(\\.dsh/declaration\\.json\\) in ${folder}: nothing from DSH Bridge is mounted\\.\n  fix: dsh-bridge export --workspace `));
+    assert.deepEqual(report.servers.map((s) => [s.serverName, s.mount, s.why]), [['echo', false, 'not-exported'], ['plain', false, 'not-exported'], ['old', false, 'refused-at-export']]);
+    assert.equal(report.ok, false);
+  });
+
+  it('the editor: an interactive user with no profile yet is not taken as headless; each fix comes with its code; bridgeProfiles lists the profiles with the bridge', async () => {
+    const home = tempDir('dsh-home-');
+    const folder = workspace(JSON.stringify({ servers: { files: { command: 'node', args: ['x.js'] } } }));
+    const ports = testPorts(home, { env: { PATH: '' } });
+    assert.equal((await doctorReport(ports, { folder, profile: 'headless' })).headless, true);
+    const report = await doctorReport(ports, { folder, profile: 'headless', interactive: true });
+    assert.equal(report.headless, false);
+    assert.ok(report.findings.some((f) => f.fix?.startsWith('dsh-bridge dsh install') && f.fixCode === 'install'), JSON.stringify(report.findings));
+    assert.ok(report.servers.some((s) => s.fix?.startsWith('dsh-bridge export') && s.fixCode === 'export'), JSON.stringify(report.servers));
+    assert.doesNotMatch(doctorSummary(report, undefined, false), /fix: /);
+    assert.deepEqual(bridgeProfiles(home), []);
+    profileWithBundle(home);
+    mkdirSync(path.join(home, 'profiles', 'other'), { recursive: true });
+    assert.deepEqual(bridgeProfiles(home), ['headless']);
+  });
+
+  it('walks a folder from refused to mounted: bundle, hmr row, input, trust, approval; stale after an edit', async () => {
+    const home = tempDir('doctor-home-');
+    const folder = workspace(MCP);
+    profileWithBundle(home);
+    assert.equal(cli(['export', '--workspace', folder], home).status, 0);
+    const verdicts = async () => Object.fromEntries((await doctor(folder, home)).servers.map((s) => [s.serverName, s.mount ? 'mount' : s.why]));
+
+    let report = await doctor(folder, home);
+    assert.equal(report.findings.find((f) => f.area === 'hmr')?.message, 'hmrOff');
+    assert.equal(report.findings.find((f) => f.area === 'bundle')?.message, 'bundleOk');
+    assert.deepEqual(await verdicts(), { echo: 'input-missing', plain: 'ask-mode', old: 'refused-at-export' });
+    assert.match(doctorSummary(report), /^Would mount: none; would not: echo \(Input "token" has no value stored for .+\.; fix: dsh-bridge inputs set token --workspace .+\), plain \(DSH asks before it starts, and a headless run has no one to answer: it does not start there; fix: dsh-bridge trust pinned && dsh-bridge approve plain --workspace /);
+
+    assert.equal(await writeHmrFix(path.join(home, 'profiles/headless')), 'written');
+    const store = new HostStore(home);
+    await store.setInput(folder, 'token', 'doctor-canary');
+    await store.setTrustMode('pinned');
+    assert.deepEqual(await verdicts(), { echo: 'pin-not-approved', plain: 'pin-not-approved', old: 'refused-at-export' });
+    const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
+    for (const s of declaration.servers) await store.approve(folder, s.serverName, s.pin);
+    report = await doctor(folder, home);
+    assert.deepEqual(report.servers.filter((s) => s.mount).map((s) => s.serverName), ['echo', 'plain']);
+    assert.equal(report.findings.find((f) => f.area === 'hmr')?.message, 'hmrOk');
+    assert.ok(!doctorLines(report).join('\n').includes('doctor-canary'), 'a stored value never appears');
+
+    writeFileSync(path.join(folder, '.vscode/mcp.json'), `${MCP}\n`);
+    assert.deepEqual(await verdicts(), { echo: 'declaration-stale', plain: 'declaration-stale', old: 'refused-at-export' });
+    assert.deepEqual((await doctor(folder, tempDir('doctor-other-'))).plan.blocked.map((r) => r.code), ['declaration-bad-signature', 'declaration-stale']);
+  });
+
+  it('language servers: one verdict for the lsp row; a profile that cannot load the language-server packages is named with its fix', async () => {
+    const home = tempDir('doctor-home-');
+    profileWithBundle(home);
+    await writeHmrFix(path.join(home, 'profiles/headless'));
+    const folder = workspace('{ "servers": {} }', {
+      '.vscode/settings.json': JSON.stringify({ 'dsh.lsp.servers': { ts: { command: 'node', args: ['tls.js', '--stdio'], extensions: { '.ts': 'typescript' }, env: { DOCTOR_API_TOKEN: 'not-written' } } } }),
+    });
+    assert.equal(cli(['export', '--workspace', folder], home).status, 0);
+    const lspVerdict = async (env: Record<string, string>) => (await doctor(folder, home, env)).servers.find((s) => s.name === 'lsp');
+
+    let report = await doctor(folder, home);
+    const finding = report.findings.find((f) => f.message === 'lspPackagesMissing');
+    assert.equal(finding?.fix, 'dsh-bridge dsh install');
+    assert.match(doctorLines(report).join('\n'), /Profile "headless" cannot load the language-server packages \(@deepseek-ai\/dsh-lsp, @deepseek-ai\/dsh-lsp-stdio, @deepseek-ai\/dsh-tool-lsp\)/);
+    assert.deepEqual(report.servers.map((s) => [s.serverName, s.why]), [['lsp (ts)', 'whyLspPackages']]);
+
+    // In DSH's module fallback at another version: still not loadable; at the pinned ones: loadable.
+    const fallback = path.join(home, 'profiles/node_modules');
+    const put = (name: string, version: string) => {
+      mkdirSync(path.join(fallback, name), { recursive: true });
+      writeFileSync(path.join(fallback, name, 'package.json'), JSON.stringify({ name, version }));
+    };
+    for (const name of Object.keys(LSP_PACKAGES)) put(name, DSH_VERSION);
+    assert.equal((await lspVerdict({}))?.why, 'whyLspPackages');
+    for (const [name, version] of Object.entries(LSP_PACKAGES)) put(name, version);
+    report = await doctor(folder, home);
+    assert.equal(report.findings.find((f) => f.message === 'lspPackagesMissing'), undefined);
+    // The launcher rules: the language-server packages at their own versions, a wrong one is a mismatch.
+    const nm = tempDir('nm-');
+    for (const [name, version] of Object.entries(lockedVersions())) {
+      mkdirSync(path.join(nm, name), { recursive: true });
+      writeFileSync(path.join(nm, name, 'package.json'), JSON.stringify({ name, version }));
+    }
+    assert.deepEqual([launcherRuleMismatches(nm), missingLspPackages(nm)], [[], []]);
+    writeFileSync(path.join(nm, '@deepseek-ai/dsh-lsp/package.json'), JSON.stringify({ name: '@deepseek-ai/dsh-lsp', version: DSH_VERSION }));
+    assert.deepEqual(launcherRuleMismatches(nm).map((m) => [m.name, m.want]), [['@deepseek-ai/dsh-lsp', LSP_PACKAGES['@deepseek-ai/dsh-lsp']]]);
+
+    assert.equal((await lspVerdict({}))?.why, 'env-missing');
+    assert.equal((await lspVerdict({ DOCTOR_API_TOKEN: 'x' }))?.why, 'ask-mode');
+    await new HostStore(home).setTrustMode('pinned');
+    assert.match(doctorSummary(await doctor(folder, home)), /would not: lsp \(ts\) \(The environment variable DOCTOR_API_TOKEN is not set where DSH runs\.; fix: export DOCTOR_API_TOKEN=\.\.\.\)/);
+    const notApproved = await lspVerdict({ DOCTOR_API_TOKEN: 'x' });
+    assert.deepEqual([notApproved?.why, notApproved?.fix], ['pin-not-approved', `dsh-bridge approve lsp --workspace ${folder}`]);
+    const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
+    await new HostStore(home).approve(folder, '$lsp', declaration.lsp.pin);
+    assert.equal((await lspVerdict({ DOCTOR_API_TOKEN: 'x' }))?.mount, true);
+  });
+});
