@@ -224,12 +224,11 @@ class HiddenRun {
 // ---------------------------------------------------------------------------------------------
 // Phrase rules: keyword classes, matched once each over the text
 
-const w = (...words: string[]) => words.join('|');
 /** One regular expression per class: alternatives of words (whitespace between them), no nested repetition over the text. */
 const CLASS_SOURCES = {
-  neg: String.raw`\b(?:not|never|no|cannot|can't|won't|don't|doesn't|mustn't|shouldn't|avoid|avoids|refuse|refuses|unable)\b`,
+  neg: String.raw`\b(?:not|never|no|cannot|(?:can|won|don|doesn|mustn|shouldn)'t|avoids?|refuses?|unable)\b`,
   secrecyNeg: String.raw`\b(?:do\s+not|don't|never|must\s+not|mustn't|should\s+not|shouldn't|without|no\s+need\s+to|avoid)\b`,
-  disclose: String.raw`\b(?:${w('tell', 'telling', 'mention', 'mentioning', 'inform', 'informing', 'reveal', 'revealing', 'disclose', 'disclosing', 'notify', 'notifying', 'alert', 'alerting', 'let', 'show', 'showing', 'explain', 'explaining', 'say', 'saying', 'report', 'reporting', 'warn', 'warning', 'acknowledge', 'acknowledging')})\b`,
+  disclose: String.raw`\b(?:(?:tell|mention|inform|reveal|notify|alert|show|explain|say|report|warn)(?:ing)?|disclos(?:e|ing)|acknowledg(?:e|ing)|let)\b`,
   discloseThat: String.raw`\b(?:tell|mention|reveal|disclose)\s+(?:that|this|it|these|any\s+of\s+(?:this|it))\b`,
   audience: String.raw`\b(?:user|users|user's|human|humans|operator|person|anyone|anybody)\b`,
   secretKeep: [
@@ -248,7 +247,7 @@ const CLASS_SOURCES = {
   ].join('|'),
   tag: String.raw`<\s*\/?\s*(?:important|system|instructions?|admin|secret|hidden|critical|override|assistant|sys|system[-_ ]prompt)\s*>|\[\/?INST\]|<<\/?SYS>>|<\|(?:im_start|im_end|system|endoftext)\|>`,
   beforeTool: String.raw`\b(?:before|prior\s+to)\s+(?:you\s+)?(?:using|calling|invoking|running|executing|use|call|invoke|run|execute)\s+(?:this|the|any|each|every|another)\s+(?:\w+\s+)?tools?\b`,
-  action: String.raw`\b(?:${w('read', 'fetch', 'open', 'call', 'invoke', 'run', 'load', 'cat', 'send', 'upload', 'include', 'pass', 'visit', 'access', 'execute', 'list')})\b`,
+  action: String.raw`\b(?:read|fetch|open|call|invoke|run|load|cat|send|upload|include|pass|visit|access|execute|list)\b`,
   addressed: [
     String.raw`\b(?:the|an?|dear)\s+(?:assistant|ai|ai\s+model|ai\s+assistant|ai\s+agent|model|llm|language\s+model|agent|chatbot)\s+(?:must|should|shall|needs?\s+to|has\s+to|is\s+required\s+to|is\s+instructed\s+to)\b`,
     String.raw`\bas\s+an?\s+(?:ai|assistant|language\s+model|llm)\b`,
@@ -268,9 +267,9 @@ const CLASS_SOURCES = {
    */
   clientFile: String.raw`\bmcp\.json\b|\bclaude_desktop_config\.json\b|\.cursor\/|(?<![\w.-])\.env(?:\.(?:local|production|prod|development|dev|staging))?(?![\w-]|\.\w)`,
   home: String.raw`~\/[\w.-]+|\$HOME\b|\$\{HOME\}|%USERPROFILE%|%APPDATA%|%HOMEPATH%|(?<![\w.~-])\/(?:home|Users)\/[\w.-]+|\b[A-Za-z]:\\Users\\[\w.-]+`,
-  readVerb: String.raw`\b(?:${w('read', 'reads', 'reading', 'open', 'opens', 'cat', 'load', 'loads', 'get', 'fetch', 'include', 'includes', 'send', 'sends', 'upload', 'copy', 'attach', 'access', 'print', 'dump', 'output', 'extract', 'collect', 'grab', 'retrieve', 'pass', 'provide', 'paste', 'share', 'forward', 'post', 'exfiltrate', 'steal', 'obtain')})\b`,
-  readPassive: String.raw`\b(?:is|are|be|been|being|gets?)\s+(?:${w('read', 'passed', 'sent', 'included', 'attached', 'uploaded', 'copied', 'forwarded', 'posted', 'provided', 'loaded', 'shared')})\b`,
-  passVerb: String.raw`\b(?:${w('pass', 'passes', 'passing', 'put', 'puts', 'include', 'includes', 'including', 'insert', 'add', 'append', 'attach', 'embed', 'send', 'sends', 'sending', 'upload', 'post', 'encode', 'copy', 'provide', 'supply', 'fill', 'set', 'forward', 'leak', 'exfiltrate', 'transmit')})\b`,
+  readVerb: String.raw`\b(?:read(?:s|ing)?|(?:open|load|include|send)s?|cat|get|fetch|upload|copy|attach|access|print|dump|output|extract|collect|grab|retrieve|pass|provide|paste|share|forward|post|exfiltrate|steal|obtain)\b`,
+  readPassive: String.raw`\b(?:is|are|be|been|being|gets?)\s+(?:read|sent|copied|(?:pass|includ|attach|upload|forward|post|provid|load|shar)ed)\b`,
+  passVerb: String.raw`\b(?:pass(?:es|ing)?|puts?|includ(?:e|es|ing)|send(?:s|ing)?|insert|add|append|attach|embed|upload|post|encode|copy|provide|supply|fill|set|forward|leak|exfiltrate|transmit)\b`,
   sink: String.raw`\b(?:parameter|param|argument|arg|field|query|url|uri|header|body|endpoint|webhook|payload|sidenote|side\s+note|note|comment|metadata)s?\b|\bas\s+[\x60'"][\w.-]+[\x60'"]|\bin(?:to)?\s+(?:the\s+)?[\x60'"][\w.-]+[\x60'"]|https?:\/\/`,
   secretNoun: [
     String.raw`\b(?:secrets?|tokens?|api[\s_-]?keys?|access\s+keys?|private\s+keys?|ssh\s+keys?|passwords?|passphrases?|credentials?|cookies?|session\s+(?:ids?|tokens?))\b`,
@@ -359,29 +358,20 @@ function sentenceEnds(text: string): number[] {
   return ends;
 }
 
-/** Index of the first element of sorted `xs` greater than `x`. */
-function upperBound(xs: readonly number[], x: number): number {
+/** How many leading values of an ascending sequence (`length` values, `valueAt` each) are at most `x`. */
+function countAtMost(length: number, valueAt: (i: number) => number, x: number): number {
   let lo = 0;
-  let hi = xs.length;
+  let hi = length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (xs[mid] <= x) lo = mid + 1;
+    if (valueAt(mid) <= x) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
 /** The last hit (sorted, not overlapping) that ends at or before `x`, as an index, or -1. */
-function lastEndingBy(hits: readonly Hit[], x: number): number {
-  let lo = 0;
-  let hi = hits.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (hits[mid].end <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
-}
+const lastEndingBy = (hits: readonly Hit[], x: number) => countAtMost(hits.length, (i) => hits[i].end, x) - 1;
 
 /**
  * At most this many hits of one class in one text: a text that holds more is far beyond the
@@ -411,8 +401,8 @@ class TextHits {
   }
 
   sentence(offset: number): number {
-    this.ends ??= sentenceEnds(this.text);
-    return upperBound(this.ends, offset);
+    const ends = (this.ends ??= sentenceEnds(this.text));
+    return countAtMost(ends.length, (i) => ends[i], offset);
   }
 }
 
@@ -630,14 +620,8 @@ const PLAIN_TOKEN = /^[\w.\/~$%:\\-]*$/;
 
 function scanString(text: string, place: Place, context: ScanContext, out: Findings): void {
   if (text.length === 0) return;
-  if (PLAIN_TOKEN.test(text)) {
-    // A key or an identifier: a tool name, a file, a home path.
-    const hits = new TextHits(text);
-    if (place.target !== 'skill') scanReferences(hits, place, context, out);
-    scanPhrases(hits, place, out);
-    return;
-  }
-  scanHidden(text, place, out);
+  // A plain token (a key, a tool name, a file, a home path) holds no hidden character.
+  if (!PLAIN_TOKEN.test(text)) scanHidden(text, place, out);
   const hits = new TextHits(text);
   if (place.target !== 'skill') scanReferences(hits, place, context, out);
   scanPhrases(hits, place, out);

@@ -7,9 +7,7 @@ import { nodeSkillFs } from '../../core/node/skillFs';
 import { hashSkillRoot } from '../../core/skills/rootPins';
 import type { SkillCandidate } from '../../core/skills/discovery';
 import { scanSkill } from '../../core/skills/skillScan';
-import type { SkillScanGate } from '../../core/skills/skillGate';
-import { SCAN_CODES } from '../../core/scan/scanCodes';
-import { translate } from '../l10n';
+import { findingMessage, findingStateWords } from '../findingWords';
 import type { Ctx } from '../ctx';
 import { trustWord, type RootView, type SkillRoots, type SkillsSnapshot } from './skillRoots';
 import { visibleLine } from '../../core/json/visibleText';
@@ -56,14 +54,6 @@ function invocability(c: SkillCandidate): string {
   if (inv.modelInvocable) return l10n.t('only the model can invoke it');
   if (inv.userInvocable) return l10n.t('only the user can invoke it');
   return l10n.t('nobody can invoke it');
-}
-
-function scanWords(gate: SkillScanGate | undefined, count: number): string[] {
-  if (count === 0) return [];
-  const findings = count === 1 ? l10n.t('1 finding') : l10n.t('{0} findings', count);
-  if (gate === 'withheld') return [l10n.t('withheld: {0}', findings)];
-  if (gate === 'accepted') return [l10n.t('accepted ({0})', findings)];
-  return [findings];
 }
 
 const ICON: Record<RootView['trust'], string> = { trusted: '$(verified)', untrusted: '$(shield)', changed: '$(warning)' };
@@ -142,9 +132,9 @@ export class SkillReview {
             invocability(c),
             ...(c.winner ? [] : [l10n.t('shadowed by another root')]),
             ...(view.gated && view.trust !== 'trusted' ? [l10n.t('withheld from DSH sessions until you trust this root')] : []),
-            ...scanWords(this.roots.scanGate(c), c.scan.findings.length),
+            ...(c.scan.findings.length ? [findingStateWords(this.roots.scanGate(c), c.scan.findings.length)] : []),
           ].join(' \u00b7 '),
-          detail: [s.description, ...c.scan.findings.map((f) => `${f.code}: ${translate(SCAN_CODES[f.code][1], f.args)} ${f.excerpt}`)].join(' \u2014 '),
+          detail: [s.description, ...c.scan.findings.map((f) => `${f.code}: ${findingMessage(f)} ${f.excerpt}`)].join(' \u2014 '),
           file: c.file,
         });
         if (this.roots.scanGate(c) === 'withheld') {

@@ -16,7 +16,7 @@ import type { ProbeDiagnostics } from './probeDiagnostics';
 import type { ProbeRunner } from './probeRunner';
 import { folderToolChoice, toggleTool, toolChoiceTarget, TOOL_CHOICE_TARGET_SETTING } from './toolSettings';
 import type { ScanFinding } from '../../core/scan/scan';
-import { SCAN_CODES } from '../../core/scan/scanCodes';
+import { findingCountWords, findingMessage, findingStateWords } from '../findingWords';
 import { l10n } from '../l10nLookup';
 
 /** Set while the view's provider runs: the view is contributed `when` it is, so it shows only where the bridge is active. */
@@ -111,10 +111,6 @@ function toolCountWords(n: number): string {
   return n === 1 ? l10n.t('1 tool') : l10n.t('{0} tools', n);
 }
 
-function findingCountWords(n: number): string {
-  return n === 1 ? l10n.t('1 finding') : l10n.t('{0} findings', n);
-}
-
 const FIELD_WORDS: Record<ScanFinding['field'], () => string> = {
   name: () => l10n.t('name'),
   description: () => l10n.t('description'),
@@ -126,17 +122,18 @@ const FIELD_WORDS: Record<ScanFinding['field'], () => string> = {
 /** A finding in a tooltip: where, the message, and the span made visible (the tree item seam escapes the rest). */
 export function findingLines(f: ScanFinding): string[] {
   const where = f.path?.length ? `${FIELD_WORDS[f.field]()} ${f.path.join('.')}` : FIELD_WORDS[f.field]();
-  return [`\u2022 ${f.code} (${where}): ${translate(SCAN_CODES[f.code][1], f.args)}`, `  ${f.excerpt}`];
+  return [`\u2022 ${f.code} (${where}): ${findingMessage(f)}`, `  ${f.excerpt}`];
 }
 
 /** What the scan says beside a tool and at the head of its findings in the tooltip. */
 function scanWords(tool: ToolRow): { short: string; long: string } | undefined {
+  if (tool.scan === 'clean') return undefined;
   const count = findingCountWords(tool.findings.length);
+  const short = findingStateWords(tool.scan === 'flagged' ? undefined : tool.scan, tool.findings.length);
   switch (tool.scan) {
-    case 'clean': return undefined;
-    case 'flagged': return { short: count, long: l10n.t('Hidden or model-directed text ({0}), no error: DSH offers it.', count) };
-    case 'accepted': return { short: l10n.t('accepted ({0})', count), long: l10n.t('You accepted this definition despite its findings ({0}); any change withholds it again.', count) };
-    case 'withheld': return { short: l10n.t('withheld: {0}', count), long: l10n.t('Withheld from DSH sessions: hidden or model-directed instructions ({0}). Accept this exact definition from the tool\'s menu if you trust it.', count) };
+    case 'flagged': return { short, long: l10n.t('Hidden or model-directed text ({0}), no error: DSH offers it.', count) };
+    case 'accepted': return { short, long: l10n.t('You accepted this definition despite its findings ({0}); any change withholds it again.', count) };
+    case 'withheld': return { short, long: l10n.t('Withheld from DSH sessions: hidden or model-directed instructions ({0}). Accept this exact definition from the tool\'s menu if you trust it.', count) };
   }
 }
 

@@ -74,7 +74,7 @@ describe('skills: the scan withholds a skill until its content is accepted', () 
       const { pin } = scanSkill(skill('deploy', POISON));
       assert.ok(list.stdout.includes(`skill "deploy" (${p.poisoned}): 2 errors; withheld from DSH sessions until you accept this content: dsh-bridge skills accept ${p.poisoned} --pin ${pin} --workspace ${p.folder}`), list.stdout);
       assert.match(list.stdout, /^ {4}error {3}read-sensitive-file \(skill\): Tells the model to read a credential file: "read ~\/\.aws\/credentials"\.$/m);
-      assert.match(list.stdout, /^ {4}error {3}hidden-tag-text \(skill\): Hidden text in Unicode tag characters, invisible to you and read by the model: "AB"\.$/m);
+      assert.match(list.stdout, /^ {4}error {3}hidden-tag-text \(skill\): Text hidden in Unicode tag characters: "AB"\.$/m);
       const json = JSON.parse(run(['skills', 'list', '--json']).stdout);
       assert.deepEqual(json.scanned.map((s: { name: string; state: string }) => [s.name, s.state]), [['deploy', 'withheld'], ['notes', 'withheld']]);
       const stale = run(['skills', 'accept', p.poisoned, '--pin', `sha256:${'1'.repeat(64)}`]);
