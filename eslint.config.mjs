@@ -48,6 +48,150 @@ const coreFloors = {
   },
 };
 
+/** Names every Node script has (ES2022 and Node's own), for the .mjs tests and their harness. */
+const NODE_GLOBALS = Object.fromEntries([
+  'process', 'Buffer', 'console', 'global', 'globalThis', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate',
+  'queueMicrotask', 'structuredClone', 'URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'AbortController', 'AbortSignal', 'fetch', 'Response', 'Request',
+  'Headers', 'FormData', 'Blob', 'performance', 'EventTarget', 'Event', 'WebAssembly', 'atob', 'btoa', 'crypto', 'MessageChannel', 'BroadcastChannel',
+].map((name) => [name, 'readonly']));
+/** Mocha's globals (test/e2e runs under mocha; the DSH tier under node:test, which imports its own). */
+const MOCHA_GLOBALS = Object.fromEntries(['describe', 'it', 'before', 'after', 'beforeEach', 'afterEach', 'context', 'specify'].map((name) => [name, 'readonly']));
+/** What a function that runs in the editor's page (page.evaluate and the like) may name. */
+const BROWSER_GLOBALS = ['document', 'window', 'navigator', 'getComputedStyle', 'HTMLElement', 'Element', 'Node', 'NodeFilter', 'MutationObserver', 'KeyboardEvent', 'MouseEvent', 'location', 'requestAnimationFrame'];
+const PAGE_FUNCTIONS = new Set(['evaluate', 'evaluateHandle', 'waitForFunction', '$eval', '$$eval', 'addInitScript']);
+
+/** A browser name is only defined in a function Playwright runs in the page: anywhere else it is an undefined name. */
+const browserOnlyInPage = {
+  meta: { type: 'problem', schema: [], messages: { outside: '{{name}} exists only in the page: use it inside a function passed to page.evaluate (or waitForFunction, $eval).' } },
+  create(context) {
+    const inPage = (node) => {
+      for (let n = node.parent; n; n = n.parent) {
+        const call = n.parent;
+        if ((n.type === 'ArrowFunctionExpression' || n.type === 'FunctionExpression') && call?.type === 'CallExpression' && call.arguments.includes(n)
+          && call.callee.type === 'MemberExpression' && PAGE_FUNCTIONS.has(call.callee.property.name)) return true;
+      }
+      return false;
+    };
+    return {
+      'Program:exit'(program) {
+        const scope = context.sourceCode.getScope(program);
+        for (const variable of scope.variables.filter((v) => BROWSER_GLOBALS.includes(v.name) && v.defs.length === 0)) {
+          for (const ref of variable.references) if (!inPage(ref.identifier)) context.report({ node: ref.identifier, messageId: 'outside', data: { name: variable.name } });
+        }
+      },
+    };
+  },
+};
+
+/**
+ * The faces (the editor, the CLI, the DSH plugin) show what a core use case decided; they never
+ * decide. From the core they import the use cases (src/core/app), types from anywhere, and what
+ * FACE_ALLOWED names: presentation helpers, names of the contract, and the Node adapters a face
+ * builds its ports from. `names`: only these bindings of the module (absent: all of it).
+ */
+const FACE_ALLOWED = [
+  { module: 'node/', reason: 'the Node adapters (files, host store, processes) a face builds its ports from: they read and write, never decide' },
+  { module: 'json/visibleText', reason: 'escapes control and bidi characters of text from files and servers before it is shown' },
+  { module: 'problems/plural', reason: 'picks the plural form of a count in a message' },
+  { module: 'problems/problems', names: ['formatMessage'], reason: 'words a code\'s template, its arguments escaped' },
+  { module: 'json/text', reason: 'positions and ranges of a text, and bytes decoded to text' },
+  { module: 'json/jsonTree', reason: 'the JSONC tree and its ranges, to find an entry in a file a face shows or opens' },
+  { module: 'settings/settingsFile', reason: 'the JSONC range of a setting in a settings file, to place a problem' },
+  { module: 'json/jsonValue', names: ['isRecord'], reason: 'a type guard' },
+  { module: 'declaration/declarationModel', names: ['DECLARATION_PATH'], reason: 'where the declaration is: a name of the contract' },
+  { module: 'mcp/toolNames', reason: 'DSH\'s tool names (mcp__<server>__<tool>): a name of the contract, both ways' },
+];
+
+/**
+ * Imports of deciding core modules that faces still make, by face file (issue 22: each is to move
+ * into a use case the face calls). The rule fails on any import not listed here, so the list only
+ * shrinks.
+ */
+const FACE_DEBT = {
+  'cli/approve.ts': ['lsp/lspRow', 'mcp/launchReview'],
+  'cli/export.ts': ['settings/folderSettings', 'tools/toolChoice'],
+  'cli/folderIdentity.ts': ['problems/readFailure', 'settings/folderSettings'],
+  'cli/import.ts': ['import/importNotes', 'import/importPlan', 'import/importReport'],
+  'cli/inputs.ts': ['settings/folderSettings'],
+  'cli/policy.ts': ['policy/editorPolicy', 'policy/serverMatch', 'settings/folderSettings'],
+  'cli/trust.ts': ['settings/folderSettings'],
+  'dsh-plugin/lspMounting.ts': ['lsp/lspRow'],
+  'dsh-plugin/mcpMounting.ts': ['mcp/launchReview'],
+  'dsh-plugin/skillGate.ts': ['skills/discovery', 'skills/frontMatter', 'skills/rootPins', 'skills/skillGate', 'skills/skillRoots'],
+  'dsh-plugin/toolGate.ts': ['declaration/toolsModel', 'json/canonicalJson', 'tools/toolDefinitions'],
+  'extension/approval.ts': ['lsp/lspRow', 'mcp/launchReview'],
+  'extension/codeActions.ts': ['mcp/analyze', 'mcp/ignoreRules', 'mcp/quickFixes'],
+  'extension/commands.ts': ['lsp/lspRow'],
+  'extension/exporter.ts': ['declaration/exportError', 'lsp/lspRow'],
+  'extension/importFlow.ts': ['import/importNotes', 'import/importPlan', 'import/importReport'],
+  'extension/lsp/lspSettingsCheck.ts': ['lsp/lspModel', 'lsp/lspValidation'],
+  'extension/lsp/whichServer.ts': ['lsp/lspModel', 'lsp/lspRouting'],
+  'extension/mcpFiles.ts': ['mcp/analysis', 'mcp/ignoreRules', 'mcp/sources'],
+  'extension/mcpJsonCheck.ts': ['mcp/ignoreRules'],
+  'extension/planView.ts': ['mcp/sources'],
+  'extension/settingLayers.ts': ['settings/settingLayers'],
+  'extension/settings.ts': ['policy/editorPolicy', 'settings/folderSettings'],
+  'extension/skills/review.ts': ['skills/rootPins'],
+  'extension/skills/skillRoots.ts': ['skills/discovery', 'skills/rootTrust', 'skills/skillGate', 'skills/skillRoots', 'skills/skillTrustProblems'],
+  'extension/toolsView/probeRunner.ts': ['mcp/launchReview'],
+  'extension/toolsView/toolChoiceCheck.ts': ['tools/toolChoice', 'tools/toolChoiceFixes'],
+  'extension/toolsView/toolSettings.ts': ['tools/toolChoice'],
+};
+
+/** The core module (`json/visibleText`) a path lies at, or undefined outside src/core. */
+function coreModule(file) {
+  const rel = path.relative(path.resolve('src/core'), file);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? undefined : rel.split(path.sep).join('/').replace(/\.(ts|js)$/, '');
+}
+
+/** The value bindings an import or re-export takes (type-only ones left out); undefined: the whole module. */
+function valueNames(node) {
+  if (node.importKind === 'type' || node.exportKind === 'type') return [];
+  if (!node.specifiers) return undefined;
+  const names = [];
+  for (const s of node.specifiers) {
+    if (s.importKind === 'type' || s.exportKind === 'type') continue;
+    if (s.type !== 'ImportSpecifier' && s.type !== 'ExportSpecifier') return undefined; // default or namespace
+    const imported = s.type === 'ImportSpecifier' ? s.imported : s.local;
+    names.push(imported.type === 'Identifier' ? imported.name : String(imported.value));
+  }
+  return names;
+}
+
+const faceImports = {
+  meta: { type: 'problem', schema: [], messages: {
+    decides: 'A face imports from the core the use cases (core/app), types, and what FACE_ALLOWED in eslint.config.mjs names; core/{{module}} decides: call a use case that does (or import its types only).',
+    paid: 'FACE_DEBT in eslint.config.mjs lists core/{{module}} for this file, which no longer imports it: remove it from the list.',
+  } },
+  create(context) {
+    const face = path.relative(path.resolve('src'), context.filename).split(path.sep).join('/');
+    const debt = Object.hasOwn(FACE_DEBT, face) ? FACE_DEBT[face] : [];
+    const owed = new Set(debt);
+    const check = (node, source, names) => {
+      if ((names && names.length === 0) || typeof source !== 'string' || !source.startsWith('.')) return;
+      const module = coreModule(path.resolve(path.dirname(context.filename), source));
+      if (module === undefined || module.startsWith('app/')) return;
+      if (debt.includes(module)) {
+        owed.delete(module);
+        return;
+      }
+      const allowed = FACE_ALLOWED.some((a) => (a.module.endsWith('/') ? module.startsWith(a.module) : module === a.module) && (!a.names || (names && names.every((n) => a.names.includes(n)))));
+      if (!allowed) context.report({ node, messageId: 'decides', data: { module } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value, valueNames(node)),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value, valueNames(node)),
+      ExportAllDeclaration: (node) => check(node, node.source.value, node.exportKind === 'type' ? [] : undefined),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value, undefined),
+      'Program:exit': (node) => {
+        for (const module of owed) context.report({ node, messageId: 'paid', data: { module } });
+      },
+    };
+  },
+};
+
+const house = { rules: { 'core-floors': coreFloors, 'face-imports': faceImports } };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'out/**', '.cache/**'] },
   {
@@ -72,9 +216,28 @@ export default tseslint.config(
     },
   },
   {
+    // The .mjs tests and their harness: Node (and mocha in test/e2e); the editor's page only inside
+    // the functions Playwright runs there. Undefined and unused names fail.
+    files: ['test/e2e/**/*.mjs', 'test/dsh-e2e/**/*.mjs', 'test/harness/**/*.mjs', 'test/e2e/.mocharc.cjs'],
+    languageOptions: { globals: { ...NODE_GLOBALS, ...Object.fromEntries(BROWSER_GLOBALS.map((name) => [name, 'readonly'])) } },
+    plugins: { page: { rules: { 'browser-only-in-page': browserOnlyInPage } } },
+    rules: { 'no-undef': 'error', 'no-unused-vars': ['error', { args: 'after-used', argsIgnorePattern: '^_', caughtErrors: 'none' }], 'page/browser-only-in-page': 'error' },
+  },
+  { files: ['test/e2e/**/*.mjs'], languageOptions: { globals: MOCHA_GLOBALS } },
+  { files: ['test/e2e/.mocharc.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', __dirname: 'readonly' } } },
+  {
     files: ['src/core/**/*.ts'],
-    plugins: { house: { rules: { 'core-floors': coreFloors } } },
+    plugins: { house },
     rules: { 'house/core-floors': 'error' },
+  },
+  {
+    files: ['src/extension/**/*.ts', 'src/cli/**/*.ts', 'src/dsh-plugin/**/*.ts'],
+    plugins: { house, '@typescript-eslint': tseslint.plugin },
+    rules: {
+      'house/face-imports': 'error',
+      // A type import says so, so that house/face-imports tells it from a value import.
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+    },
   },
   {
     files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'src/dsh-plugin/**/*.ts'],

@@ -17,7 +17,7 @@ import { serializeDeclaration } from '../src/core/declaration/declaration';
 import { buildDeclarationBody, commitExport, reviewExport } from '../src/core/app/export';
 import { planSession } from '../src/core/app/plan';
 import { nodePorts } from '../src/core/node/ports';
-import { settingsViewOf } from '../src/core/settings/folderSettings';
+import { settingsViewFromFiles } from '../src/core/settings/folderSettings';
 import { parseJsonc } from '../src/core/json/jsonTree';
 import { generate } from './generate';
 
@@ -146,8 +146,8 @@ async function planVsExport(): Promise<void> {
   out('');
   out('## Session plan vs export (same folder on disk, warm; ratio = median plan / median export, same run, interleaved)');
   out('');
-  out('| servers | export ms | plan at a model step / export | full plan (tools, skills) / export |');
-  out('|---:|---:|---:|---:|');
+  out('| servers | export ms | plan at a model step / export (ms) | the same, servers running / export (ms) | full plan (tools, skills) / export |');
+  out('|---:|---:|---:|---:|---:|');
   for (const count of (process.env.BENCH_PLAN_SIZES ?? '50,500').split(',').map(Number)) {
     const base = mkdtempSync(path.join(os.tmpdir(), 'dsh-bench-plan-'));
     try {
@@ -157,7 +157,7 @@ async function planVsExport(): Promise<void> {
       for (let i = 0; i < count; i++) mkdirSync(path.join(folder, 'tools', String(i)), { recursive: true });
       writeFileSync(path.join(folder, '.vscode/mcp.json'), generate(count));
       const ports = nodePorts({ dshHome: path.join(base, 'dsh-home'), home: base, log: () => undefined });
-      const identity = { folder, folderName: 'app', userHome: base, settings: settingsViewOf({ 'dsh.export.toolCallTimeoutMs': 60000 }) };
+      const identity = { folder, folderName: 'app', userHome: base, settings: settingsViewFromFiles([{ level: 'user', kind: 'settings', text: JSON.stringify({ 'dsh.export.toolCallTimeoutMs': 60000 }) }]) };
         const exported = await commitExport(ports, await reviewExport(ports, identity));
       if (exported.analysis.servers.length !== count) throw new Error(`bench input broken: ${exported.analysis.servers.length} of ${count} exported`);
       await ports.store.setTrustMode('pinned');
@@ -165,12 +165,15 @@ async function planVsExport(): Promise<void> {
       for (const s of exported.analysis.servers) await ports.store.approve(folder, s.serverName, s.pin);
       const check = await planSession(ports, { cwd: folder, skills: false });
       if (check.plan.servers.filter((s) => s.outcome === 'starts').length !== count) throw new Error(`bench plan broken: ${JSON.stringify(check.plan.servers.find((s) => s.outcome !== 'starts'))}`);
+      // The plugin's step once its servers run: their rows are kept while their values stay.
+      const running = new Map(exported.analysis.servers.map((s) => [s.serverName, s.pin]));
       const t = await raceAsync({
         export: async () => commitExport(ports, await reviewExport(ports, identity)),
-        step: () => planSession(ports, { cwd: folder, skills: false, tools: false }),
+        step: () => planSession(ports, { cwd: folder, skills: false, tools: false, policyWithoutDeclaration: false }),
+        running: () => planSession(ports, { cwd: folder, skills: false, tools: false, running, policyWithoutDeclaration: false }),
         full: () => planSession(ports, { cwd: folder }),
       }, count >= 500 ? 9 : 15);
-      out(`| ${count} | ${fmt(t.export)} | **${fmt(t.step / t.export)}** | ${fmt(t.full / t.export)} |`);
+      out(`| ${count} | ${fmt(t.export)} | **${fmt(t.step / t.export)}** (${fmt(t.step)}) | ${fmt(t.running / t.export)} (${fmt(t.running)}) | ${fmt(t.full / t.export)} |`);
     } finally {
       rmSync(base, { recursive: true, force: true });
     }

@@ -25,9 +25,32 @@ const features = {
   },
 };
 
+/**
+ * The modules dist/extension.js carries for activate(), which features.js takes from it rather
+ * than bundling a second copy: extension.ts re-exports them, and one module of the features
+ * binds each name from a require of the loaded file.
+ */
+const ACTIVATION_MODULES = ['src/extension/commandIds.ts', 'src/extension/l10nLookup.ts', 'src/extension/log.ts', 'src/extension/visible.ts', 'src/core/json/visibleText.ts'];
+const fromActivation = {
+  name: 'from-activation',
+  setup(b) {
+    const shared = new Set(ACTIVATION_MODULES.map((m) => path.join(ROOT, m)));
+    b.onResolve({ filter: /^\.\/extension\.js$/, namespace: 'from-activation' }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const file = path.resolve(args.resolveDir, args.path);
+      return shared.has(`${file}.ts`) || shared.has(file) ? { path: 'activation', namespace: 'from-activation' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'from-activation' }, async () => {
+      const r = await build({ absWorkingDir: ROOT, entryPoints: [ENTRIES[0].in], bundle: true, platform: 'node', format: 'esm', write: false, metafile: true, external: ['vscode', './features'], logLevel: 'warning' });
+      const names = Object.values(r.metafile.outputs)[0].exports.filter((n) => n !== 'activate' && n !== 'deactivate');
+      return { contents: `export const { ${names.join(', ')} } = require('./extension.js');`, loader: 'js' };
+    });
+  },
+};
+
 export const ENTRIES = [
   { in: 'src/extension/extension.ts', out: 'dist/extension.js', external: ['vscode'], plugins: [features], vsix: true },
-  { in: 'src/extension/features.ts', out: 'dist/features.js', external: ['vscode'], vsix: true },
+  { in: 'src/extension/features.ts', out: 'dist/features.js', external: ['vscode'], plugins: [fromActivation], vsix: true },
   { in: 'src/cli/main.ts', out: 'dist/cli.js', banner: '#!/usr/bin/env node' },
   { in: 'src/dsh-plugin/index.ts', out: 'dist/dsh-plugin.js' },
 ];

@@ -2,8 +2,10 @@
 // every code of the catalog with what to do about it; in Chinese, every text as
 // l10n/bundle.l10n.zh-cn.json translates it), so the repository has the pages the diagnostics'
 // code links open; the editor writes the same page, in its display language, into its storage when
-// a code is clicked. `--check` exits 1 when a page is out of date.
+// a code is clicked. `--check` exits 1 when a page is out of date. docs/session-plan.md is written
+// by hand; this checks that its table has a row for every reason code of the plan, and no other.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { PLAN_MESSAGES } from '../src/core/app/planReasons';
 import { problemCodesPage } from '../src/core/app/problemCodesPage';
 
 const zhBundle = JSON.parse(readFileSync(new URL('../l10n/bundle.l10n.zh-cn.json', import.meta.url), 'utf8')) as Record<string, string>;
@@ -33,5 +35,12 @@ for (const { file, text } of PAGES) {
   } else {
     writeFileSync(url, text);
   }
+}
+const planPage = readFileSync(new URL('../docs/session-plan.md', import.meta.url), 'utf8');
+const documented = new Set([...planPage.matchAll(/^\| `([a-z-]+)` \| /gm)].map((m) => m[1]));
+const codes = new Set(Object.keys(PLAN_MESSAGES));
+for (const [code, where] of [...[...codes].filter((c) => !documented.has(c)).map((c) => [c, 'has no row'] as const), ...[...documented].filter((c) => !codes.has(c)).map((c) => [c, 'has a row of no reason code'] as const)]) {
+  console.error(`docs/session-plan.md ${where}: ${code}`);
+  stale = true;
 }
 if (stale) process.exit(1);

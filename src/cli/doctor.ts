@@ -23,8 +23,7 @@ export async function runDoctor(ctx: CommandContext): Promise<number> {
       // The install's facts, then what holds for the whole declaration (area "plan": the plan's reason codes).
       findings: [
         ...report.findings.map((f) => ({ area: f.area, status: f.status, code: f.message, message: word(f.message, f.args), fix: f.fix ?? null })),
-        ...[...report.plan.blocked.map((r) => ['fail', r] as const), ...report.plan.notes.map((r) => ['warn', r] as const)]
-          .map(([status, r]) => ({ area: 'plan', status, code: r.code, message: planMessage(r, formatMessage), fix: r.fix?.command ?? null })),
+        ...report.planFindings.map(({ status, reason: r }) => ({ area: 'plan', status, code: r.code, message: planMessage(r, formatMessage), fix: r.fix?.command ?? null })),
       ],
       wouldMount: report.servers.filter((s) => s.mount).map((s) => s.serverName),
       // Servers the last DSH session's first request went without (still starting), as the plugin recorded them.

@@ -10,13 +10,13 @@ import {
 import { BUNDLE_DIR, LAUNCHER_LOCK_DIR, PLUGIN_FILE, bundleMatchesCheckout, lockMismatches, lockStamp, lockedVersions } from './dshLayout';
 import { readTextFileSync } from '../core/node/reader';
 
+/** The Node `--node auto` installs when the one running the CLI is older than DSH needs (npm's node-<os>-<arch> packages ship the binary). */
+const PINNED_NODE_VERSION = '24.22.3';
+
 export const DSH_USAGE = [
   'dsh install [--profile NAME] [--node PATH|auto] [--bundle-only]   install DSH rc.8 (pinned lockfile) and this bridge\'s bundle into a profile;',
-  '                           --node auto: this Node if it fits DSH (>= 22.19), else Node 24.22.3 from npm into the DSH home',
+  `                           --node auto: this Node if it fits DSH (>= 22.19), else Node ${PINNED_NODE_VERSION} from npm into the DSH home`,
 ].join('\n  ');
-
-/** The Node `--node auto` installs when the one running the CLI is older than DSH needs (npm's node-<os>-<arch> packages ship the binary). */
-export const PINNED_NODE_VERSION = '24.22.3';
 
 const STAMP = '.dsh-bridge-lock-stamp';
 
@@ -257,9 +257,4 @@ function addBundle(dshHome: string, profile: string, launcher: FoundLauncher, en
   say('bridge bundle', `${before.bundleVersion ? 'updated' : 'added'} ${BUNDLE_NAME} ${after.bundleVersion} (${path.basename(tarball)}); profile bundles: ${after.bundles.join(', ')}`);
 }
 
-export const DSH_OPTIONS = {
-  profile: { type: 'string' },
-  node: { type: 'string' },
-  'bundle-only': { type: 'boolean' },
-} as const;
 

@@ -1,5 +1,5 @@
 import { formatMessage } from '../core/problems/problems';
-import { SCAN_CODES } from '../core/scan/scanCodes';
+import { findingTemplate } from '../core/app/scanFindings';
 import type { ScanFinding } from '../core/scan/scan';
 import { countOf } from '../core/problems/plural';
 import { visibleLine } from '../core/json/visibleText';
@@ -17,7 +17,7 @@ export function findingPlace(f: ScanFinding): string {
  * visible, and what hidden characters decode to.
  */
 export function findingLines(f: ScanFinding, indent: string): string[] {
-  const lines = [`${indent}${f.severity.padEnd(7)} ${f.code} (${findingPlace(f)}): ${formatMessage(SCAN_CODES[f.code][1], f.args)}`];
+  const lines = [`${indent}${f.severity.padEnd(7)} ${f.code} (${findingPlace(f)}): ${formatMessage(findingTemplate(f), f.args)}`];
   if (f.excerpt) lines.push(`${indent}        ${f.excerpt}`);
   if (f.decoded !== undefined && f.code === 'hidden-invisible-run') lines.push(`${indent}        decoded: ${visibleLine(f.decoded)}`);
   return lines;

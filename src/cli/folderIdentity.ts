@@ -6,7 +6,7 @@ import { MAX_SOURCE_BYTES, readRegularFile, readWorkspaceFile } from '../core/no
 import { readFailureReason } from '../core/problems/readFailure';
 import { readVscodePolicyFile, VSCODE_POLICY_FILE } from '../core/node/policyFiles';
 import {
-  readSetting, SETTING, SETTING_SCHEMAS, settingLayersFromFiles, settingsViewFromFiles, type FolderIdentity, type SettingsFileLayer, type SettingsView,
+  FOLDER_SETTINGS_PATH, folderSettingsFiles, readSetting, SETTING, SETTING_SCHEMAS, settingLayersFromFiles, settingsViewFromFiles, type FolderIdentity, type SettingsFileLayer, type SettingsView,
 } from '../core/settings/folderSettings';
 import { CommandUsageError, type CliIo } from './context';
 
@@ -18,23 +18,34 @@ import { CommandUsageError, type CliIo } from './context';
  * usage error.
  */
 export async function folderIdentity(folder: string, codeWorkspace: string | undefined, userSettings: string | undefined, io: CliIo, vscodePolicy?: string): Promise<{ identity: FolderIdentity; userHomeSetting?: string }> {
-  const given = async (file: string, option: string) => {
+  const readGiven = async (file: string, option: string) => {
     const read = await readRegularFile(file, MAX_SOURCE_BYTES);
     if (!read.ok) throw new CommandUsageError(`${option} ${file} cannot be read (${readFailureReason(read.failure, MAX_SOURCE_BYTES)})`);
     return Buffer.from(read.bytes).toString('utf8');
   };
+  // Each file of the layers, with how this face reads it: a given file as above, the folder's own
+  // through the confined reader (it may not exist).
+  const given = (file: string | undefined, option: string) => file === undefined ? undefined : { path: path.resolve(file), read: () => readGiven(file, option) };
+  const files = folderSettingsFiles({
+    user: given(userSettings, '--user-settings'),
+    codeWorkspace: given(codeWorkspace, '--code-workspace'),
+    folder: { path: FOLDER_SETTINGS_PATH, read: async () => {
+      const read = await readWorkspaceFile(folder, FOLDER_SETTINGS_PATH);
+      return read.ok ? Buffer.from(read.bytes).toString('utf8') : undefined;
+    } },
+  });
   const layers: SettingsFileLayer[] = [];
-  if (userSettings !== undefined) layers.push({ level: 'user', kind: 'settings', text: await given(userSettings, '--user-settings'), file: path.resolve(userSettings) });
+  for (const { level, kind, file } of files) {
+    const text = await file.read();
+    if (text !== undefined) layers.push({ level, kind, text, file: file.path });
+  }
   let folderName = path.basename(folder);
-  if (codeWorkspace !== undefined) {
-    const text = await given(codeWorkspace, '--code-workspace');
-    layers.push({ level: 'workspace', kind: 'code-workspace', text, file: path.resolve(codeWorkspace) });
-    const entry = workspaceFolderEntry(text, path.dirname(path.resolve(codeWorkspace)), folder);
+  const workspaceLayer = layers.find((l) => l.kind === 'code-workspace');
+  if (codeWorkspace !== undefined && workspaceLayer) {
+    const entry = workspaceFolderEntry(workspaceLayer.text, path.dirname(path.resolve(codeWorkspace)), folder);
     if (!entry) throw new CommandUsageError(`${codeWorkspace} does not list the folder ${folder}`);
     folderName = entry.name ?? folderName;
   }
-  const settings = await readWorkspaceFile(folder, '.vscode/settings.json');
-  if (settings.ok) layers.push({ level: codeWorkspace ? 'folder' : 'workspace', kind: 'settings', text: Buffer.from(settings.bytes).toString('utf8'), file: '.vscode/settings.json' });
   const filesView = settingsViewFromFiles(layers);
   const layerValues = settingLayersFromFiles(layers);
   // VS Code's policy file: a policy value overrides every settings level, as in the editor.
@@ -53,10 +64,7 @@ export async function folderIdentity(folder: string, codeWorkspace: string | und
     identity: {
       folder, folderName, userHome: os.homedir(), settings: view, settingLayers: layerValues, invalidSetting, ...(codeWorkspace !== undefined ? { codeWorkspaceFile: path.resolve(codeWorkspace) } : {}),
       // The files of the layers, pinned by the export (the folder's own also when it does not exist yet).
-      settingsFiles: [
-        ...layers.filter((l) => l.level !== 'folder' && !(l.level === 'workspace' && l.kind === 'settings')).map((l) => ({ path: l.file!, layer: l.level })),
-        { path: '.vscode/settings.json', layer: codeWorkspace ? 'folder' : 'workspace' },
-      ],
+      settingsFiles: files.map(({ level, file }) => ({ path: file.path, layer: level })),
       policySettings: { policy, layers: (key) => layerValues(key).map((l) => l.value) },
       vscodePolicyFile: { path: policyFile.path, sha256: policyFile.sha256 },
     },

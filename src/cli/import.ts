@@ -4,6 +4,10 @@ import * as readline from 'node:readline';
 import { createTwoFilesPatch } from 'diff';
 import { CLIENT_NAMES, IMPORT_CLIENTS, type ImportClient, type ImportNote } from '../core/import/importNotes';
 import { importPreviewId, planImport } from '../core/import/importPlan';
+import { refusedAtExport, type ExportRefusal } from '../core/import/importReport';
+import { problemTemplate } from '../core/app/problemCatalog';
+import { problemFix } from '../core/app/problemCodesPage';
+import { formatMessage } from '../core/problems/problems';
 import { readImportSources, readImportTarget, TARGET_PATH, writeImportTarget } from '../core/node/importFiles';
 import { countOf } from '../core/problems/plural';
 import { CommandUsageError, stringList, type CommandContext } from './context';
@@ -28,11 +32,36 @@ export async function askYesNo(question: string, input: NodeJS.ReadStream = proc
   return /^(y|yes)$/i.test(answer.trim());
 }
 
+/** " (the export refuses 1 of them: "events")", or nothing. */
+function refusedOf(refusals: readonly ExportRefusal[]): string {
+  if (!refusals.length) return '';
+  return visibleLine(` (the export refuses ${refusals.length === 1 ? '1 of them' : `${refusals.length} of them`}: ${refusals.map((r) => `"${r.server}"`).join(', ')})`);
+}
+
 function noteLines(notes: readonly ImportNote[]): string[] {
   return notes.map((n) => {
     const where = [n.file, n.server && `server "${n.server}"`, n.field].filter(Boolean).join(': ');
     return `  ${n.kind.padEnd(7)} ${visibleLine(`${where}: ${n.message}`)}`;
   });
+}
+
+/** Each reason of a refusal with its message and, where the problem-code page has one, its fix. */
+function refusalReasons(refusal: ExportRefusal): Array<{ code: string; message: string; fix?: string }> {
+  return refusal.reasons.map(({ code, args }) => {
+    const fix = problemFix(code, { quickFix: false });
+    return { code, message: formatMessage(problemTemplate(code) ?? code, args), ...(fix === undefined ? {} : { fix }) };
+  });
+}
+
+function refusalLines(refusals: readonly ExportRefusal[]): string[] {
+  const lines = [`\n${refusals.length === 1 ? '1 server to add will be refused by the export' : `${refusals.length} servers to add will be refused by the export`} (DSH would not start ${refusals.length === 1 ? 'it' : 'them'}):`];
+  for (const r of refusals) {
+    for (const reason of refusalReasons(r)) {
+      lines.push(`  ${visibleLine(`"${r.server}": ${reason.code}: ${reason.message}`)}`);
+      if (reason.fix) lines.push(`    ${visibleLine(`fix: ${reason.fix}`)}`);
+    }
+  }
+  return lines;
 }
 
 export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askYesNo): Promise<number> {
@@ -69,6 +98,8 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
   // Keyed with this machine's signing key (created on first use, as an export does): the id covers the credential values.
   const preview = importPreviewId(plan, await store.signingKey());
   const failed = !plan.ok || (!plan.servers.length && plan.notes.some((n) => n.kind === 'error'));
+  // The editor's decision: the servers .vscode/mcp.json as written would not export.
+  const refusals = refusedAtExport(plan, folder);
   const summary = {
     from: client,
     files: read.sources.map((s) => s.file),
@@ -76,6 +107,7 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
     servers: plan.servers.map((s) => ({ name: s.name, sourceName: s.sourceName, file: s.file })),
     inputs: plan.inputs.map((i) => i.id),
     notes: plan.notes.map(({ code, kind, file, server, field, message }) => ({ code, kind, file, server, field, message })),
+    refusedByExport: refusals.map((r) => ({ server: r.server, reasons: refusalReasons(r) })),
   };
   const print = (extra: Record<string, unknown>) => {
     if (json) io.out(JSON.stringify({ ...summary, ...extra }));
@@ -87,8 +119,9 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
       io.out(`\nWhat changed or could not be carried (${countOf(plan.notes.length, 'note')}):`);
       for (const line of noteLines(plan.notes)) io.out(line);
     }
+    if (refusals.length) for (const line of refusalLines(refusals)) io.out(line);
     io.out(plan.changed
-      ? `\n${countOf(plan.servers.length, 'server')} from ${CLIENT_NAMES[client]} to add to ${TARGET_PATH}${plan.inputs.length ? `, with ${countOf(plan.inputs.length, 'password input')}` : ''} (preview ${preview}).`
+      ? `\n${countOf(plan.servers.length, 'server')} from ${CLIENT_NAMES[client]} to add to ${TARGET_PATH}${refusedOf(refusals)}${plan.inputs.length ? `, with ${countOf(plan.inputs.length, 'password input')}` : ''} (preview ${preview}).`
       : plan.ok ? `\nNothing to add to ${TARGET_PATH}.` : `\nNothing was written to ${TARGET_PATH}: the errors above say why.`);
   }
   if (failed || !plan.changed || dryRun) {
@@ -129,7 +162,7 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
   }
   print({ written: true, secretsStored: plan.secrets.map((s) => s.inputId) });
   if (!json) {
-    io.out(`Wrote ${TARGET_PATH}: ${countOf(plan.servers.length, 'server')} imported from ${CLIENT_NAMES[client]}.`);
+    io.out(`Wrote ${TARGET_PATH}: ${countOf(plan.servers.length, 'server')} imported from ${CLIENT_NAMES[client]}${refusedOf(refusals)}.`);
     if (plan.secrets.length) io.out(`Stored ${countOf(plan.secrets.length, 'credential')} for ${plan.secrets.map((s) => s.inputId).join(', ')} in ${store.bridgeDir} (not in the workspace).`);
     const missing = plan.inputs.filter((i) => !plan.secrets.some((s) => s.inputId === i.id)).map((i) => i.id);
     if (missing.length) io.out(`Enter the ${missing.length === 1 ? 'value' : 'values'} of ${missing.join(', ')} with: dsh-bridge inputs set <id>`);

@@ -1,7 +1,7 @@
 /** The import command's usage and options, apart from its code: the CLI loads that (and its TOML parser and diff) only when the command runs. */
 export const IMPORT_USAGE = `import --from cursor|claude|gemini|codex [FILE...] [--dry-run] [--yes PREVIEW]
-             convert another client's MCP servers into .vscode/mcp.json: shows the diff and what
-             could not be carried; asks before writing (without a terminal, pass --yes with the
+             convert another client's MCP servers into .vscode/mcp.json: shows the diff, what
+             could not be carried and which servers the export will refuse; asks before writing (without a terminal, pass --yes with the
              preview id that --dry-run printed); literal credentials become password inputs whose
              values are stored on this machine, never in the file`;
 

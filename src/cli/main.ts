@@ -5,29 +5,17 @@ import { visibleJson, visibleText } from '../core/json/visibleText';
 import { HostStoreError, resolveDshHome } from '../core/node/hostStore';
 import { nodePorts } from '../core/node/ports';
 import { probeRowOnDemand } from '../core/node/probe/probeOnDemand';
-import { VSCODE_POLICY_FILE } from '../core/node/policyFiles';
-import { COMMAND_OPTIONS, commandHelp, COMMANDS, COMMANDS_USAGE } from './commands';
+import { commandHelp, COMMANDS, COMMANDS_USAGE } from './commands';
 import { CommandUsageError, type CliIo } from './context';
 import { folderIdentity } from './folderIdentity';
+import { globalOptionsHelp, OPTIONS } from './options';
 
 const USAGE = `Usage: dsh-bridge <command> [options]
 
 Commands:
 ${COMMANDS_USAGE}
 
-Options:
-  --workspace DIR        the workspace folder (default: the current directory)
-  --code-workspace FILE  the .code-workspace file that holds the folder: its settings and
-                         the folder's name apply, as in the editor
-  --user-settings FILE   the editor's user settings.json: its settings apply, as in the editor
-  --vscode-policy FILE   VS Code's policy file (default ${VSCODE_POLICY_FILE}, VS Code's on Linux):
-                         its MCP policies override every settings file, as in the editor
-  --dsh-home DIR         the DSH home (default: dsh.home of --user-settings, else $DSH_HOME,
-                         else ~/.dsh)
-  --dry-run              export: compute and report, write nothing
-  --json                 print one JSON object (also on failure)
-  -h, --help             this help
-  -v, --version          the version
+${globalOptionsHelp()}
 
 Settings (dsh.export.*, dsh.lsp.servers, dsh.skills.customRoots, \${config:...}) are read as the
 editor merges them: --user-settings, then --code-workspace, then <folder>/.vscode/settings.json.
@@ -79,18 +67,7 @@ export async function main(argv: string[], terminal: CliIo = processIo): Promise
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: {
-        workspace: { type: 'string' },
-        'code-workspace': { type: 'string' },
-        'user-settings': { type: 'string' },
-        'vscode-policy': { type: 'string' },
-        'dsh-home': { type: 'string' },
-        'dry-run': { type: 'boolean' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-        ...COMMAND_OPTIONS,
-      },
+      options: OPTIONS,
     });
   } catch (error) {
     return usageError((error as Error).message, argv.includes('--json'), io);

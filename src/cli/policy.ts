@@ -1,7 +1,5 @@
-import * as path from 'node:path';
 import { analyzeFolder } from '../core/app/folderSources';
-import { verifyFolder } from '../core/app/verify';
-import { DECLARATION_PATH } from '../core/declaration/declarationModel';
+import { planSession } from '../core/app/plan';
 import { folderAnalyzeOptions } from '../core/settings/folderSettings';
 import { readEditorPolicy, POLICY_SETTING } from '../core/policy/editorPolicy';
 import { describeMatcher } from '../core/policy/serverMatch';
@@ -27,10 +25,9 @@ export async function runPolicy(ctx: CommandContext): Promise<number> {
   const refused = analysis.rejected.filter((r) => r.codes.some((c) => POLICY_CODES.has(c)));
   const refusedWhy = refused.map((r) => ({ name: r.name, code: r.codes[0], message: analysis.problems.find((p) => p.server === r.name && p.code === r.codes[0])?.message ?? r.codes[0] }));
 
-  // The declaration a DSH session in the folder would mount (the nearest up to the project root), verified or not.
-  const lookup = await ports.files.findDeclarationFolder(ctx.folder, ports.home);
-  const verified = lookup.folder !== undefined ? await verifyFolder(ports, lookup.folder) : undefined;
-  const { policy: dsh, withheld } = await policyWithheld(ports, verified?.declaration);
+  // The declaration a DSH session in the folder would mount (the nearest up to the project root), verified or not: the plan's.
+  const { plan, declaration } = await planSession(ports, { cwd: ctx.folder, skills: false, tools: false });
+  const { policy: dsh, withheld } = await policyWithheld(ports, declaration);
   const vscodeFile = identity.vscodePolicyFile;
   if (ctx.json) {
     ctx.io.out(JSON.stringify({
@@ -43,7 +40,7 @@ export async function runPolicy(ctx: CommandContext): Promise<number> {
       dsh: {
         files: [ADMIN_POLICY_FILE, userPolicyFile(ctx.dshHome)],
         layers: dsh.layers.map((l) => ({ file: l.file, origin: l.origin, allowedServers: l.allow ?? null, deniedServers: l.deny, refused: l.refused ?? null })),
-        declaration: verified?.declaration && lookup.folder !== undefined ? path.join(lookup.folder, DECLARATION_PATH) : null,
+        declaration: declaration ? plan.declaration.path ?? null : null,
         withheld,
       },
     }));
@@ -65,7 +62,7 @@ export async function runPolicy(ctx: CommandContext): Promise<number> {
       out(`    allowedServers: ${l.allow ? l.allow.map((m) => describeMatcher(m)).join(', ') || '[] (blocks every server)' : 'not set'}`);
       out(`    deniedServers: ${l.deny.length ? l.deny.map((m) => describeMatcher(m)).join(', ') : 'none'}`);
     }
-    if (!verified?.declaration) out('  No declaration in this folder: nothing to withhold.');
+    if (!declaration) out('  No declaration in this folder: nothing to withhold.');
     else out(withheld.length ? '  Withheld from this folder\'s declaration:' : '  Withheld from this folder\'s declaration: none');
     for (const w of withheld) out(`    ${w.serverName}: ${w.why}`);
   }

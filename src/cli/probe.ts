@@ -9,9 +9,6 @@ import { planFix } from '../core/app/planReasons';
 
 export const PROBE_USAGE = 'probe [NAME...]         start each server (or the NAMEd ones) as DSH would, list its tools, stop it;\n                           recorded on this machine so the next export pins the tools (--timeout MS, default 20000)';
 
-export const PROBE_OPTIONS = {
-  timeout: { type: 'string' },
-} as const;
 
 const MAX_DESCRIPTION = 72;
 

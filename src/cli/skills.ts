@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { planSession } from '../core/app/plan';
-import { defaultSkillRoots, gateSessionSkills } from '../core/app/sessionSkills';
+import { planMessage } from '../core/app/planReasons';
+import { formatMessage } from '../core/problems/problems';
 import { type SkillGateResult } from '../core/skills/skillGate';
 import { CommandUsageError, type CliIo, type CommandContext } from './context';
 import { visibleLine } from '../core/json/visibleText';
@@ -18,17 +19,16 @@ export const SKILLS_USAGE = [
   '           skills accept <SKILL.md> accept a skill withheld for its scan findings (--pin PIN: only if unchanged; a relative path is in the folder)',
 ].join('\n  ');
 
-export const SKILLS_OPTIONS = { pin: { type: 'string' } } as const;
 
 /**
- * The skill roots a DSH session in the folder reads, gated as the DSH plugin gates them (the same
- * function): project and user roots, and the custom roots the editor exported into the
- * declaration the session finds. Every root is pinned, so the list shows each pin.
+ * The skill roots a DSH session in the folder reads, as the session plan has them (gated as the
+ * DSH plugin gates them): project and user roots, and the custom roots the editor exported into
+ * the declaration the session finds. Every root is pinned, so the list shows each pin.
  */
 async function folderSkills(ctx: CommandContext): Promise<SkillGateResult> {
-  const { declaration } = await planSession(ctx.ports, { cwd: ctx.folder, skills: false });
-  const customRoots = (declaration?.skills?.roots ?? []).filter((r) => r.kind === 'custom').map((r) => r.path);
-  return gateSessionSkills(ctx.ports, { cwd: ctx.folder, roots: defaultSkillRoots(ctx.ports, customRoots), pinEveryRoot: true });
+  const { plan, skillGate } = await planSession(ctx.ports, { cwd: ctx.folder, tools: false, pinEverySkillRoot: true });
+  if (!skillGate) throw new Error(plan.skills?.error ? planMessage(plan.skills.error, formatMessage) : 'the skill roots could not be read');
+  return skillGate;
 }
 
 const GATE_WORDS = { trusted: 'trusted', untrusted: 'not trusted', changed: 'changed since trusted', 'not-gated': 'not gated (your own)' } as const;

@@ -1,5 +1,4 @@
-import { scanServers, isToolAccepted } from '../core/tools/toolScan';
-import { withholds } from '../core/scan/scan';
+import { acceptProbedTool } from '../core/app/scanFindings';
 import { CommandUsageError, type CommandContext } from './context';
 import { findingCounts, findingLines } from './findings';
 import { visibleLine } from '../core/json/visibleText';
@@ -23,29 +22,22 @@ export async function runTools(ctx: CommandContext): Promise<number> {
   if (args.length !== 2) throw new CommandUsageError('"tools accept" takes the server (its name in mcp.json or its DSH name) and the tool');
   const [serverArg, toolName] = args;
   const expectedPin = typeof ctx.options.pin === 'string' ? ctx.options.pin : undefined;
-  const { store } = ctx.ports;
-  const records = await store.probedServers(folder);
-  const entry = Object.entries(records).find(([serverName, r]) => serverName === serverArg || r.name === serverArg);
-  if (!entry) {
+  const acceptance = await acceptProbedTool(ctx.ports, folder, serverArg, toolName, expectedPin);
+  if (acceptance.outcome === 'no-probe') {
     io.err(`dsh-bridge: ${visibleLine(serverArg)} has no recorded probe in ${folder}: run "dsh-bridge probe" first.`);
     return 1;
   }
-  const [serverName, record] = entry;
-  const tool = record.tools.find((t) => t.name === toolName);
-  if (!tool) {
+  if (acceptance.outcome === 'no-tool') {
     io.err(`dsh-bridge: the last probe of ${visibleLine(serverArg)} listed no tool ${visibleLine(toolName)}.`);
     return 1;
   }
-  const pin = tool.pin.definition;
-  if (expectedPin !== undefined && expectedPin !== pin) {
-    io.err(`dsh-bridge: ${visibleLine(toolName)} of ${visibleLine(serverArg)} has pin ${pin} in the last probe, not ${expectedPin}: it changed since you reviewed it; nothing was accepted.`);
+  if (acceptance.outcome === 'pin-changed') {
+    io.err(`dsh-bridge: ${visibleLine(toolName)} of ${visibleLine(serverArg)} has pin ${acceptance.pin} in the last probe, not ${expectedPin}: it changed since you reviewed it; nothing was accepted.`);
     return 1;
   }
-  const findings = scanServers(Object.entries(records).map(([name, r]) => ({ serverName: name, tools: r.tools }))).get(serverName)?.tools.get(toolName) ?? [];
-  const already = isToolAccepted((await store.acceptedDefinitions()).tools, { folder, serverName, tool: toolName }, pin);
-  if (!already) await store.acceptTool(folder, serverName, toolName, pin);
+  const { serverName, record, pin, findings, withheldBefore } = acceptance;
   if (json) {
-    io.out(JSON.stringify({ accepted: { folder, serverName, tool: toolName, pin }, findings, withheldBefore: withholds(findings) && !already }));
+    io.out(JSON.stringify({ accepted: { folder, serverName, tool: toolName, pin }, findings, withheldBefore }));
     return 0;
   }
   io.out(`Tool ${visibleLine(toolName)} of server ${visibleLine(record.name)} (DSH: ${serverName}), pin ${pin}`);

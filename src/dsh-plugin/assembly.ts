@@ -2,7 +2,7 @@ import { serverOfTool } from '../core/mcp/toolNames';
 import type { PromptAssembly, ToolSchema } from './types';
 
 /** DSH's reserved `toolOrder` entry marking where unlisted tools go (dsh-system-prompt). */
-export const TOOL_ORDER_REST = '<unlisted-tools>';
+const TOOL_ORDER_REST = '<unlisted-tools>';
 
 /** Code-unit comparison, as dsh-system-prompt orders unlisted tools (locale-independent). */
 function compareNames(a: string, b: string): number {

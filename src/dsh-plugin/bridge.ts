@@ -172,23 +172,24 @@ export class Bridge {
     session.where = where;
     // The skills part of the plan is the skill gate's (it runs the same function on its own
     // schedule), and the tool gate judges the session's live tools: neither is planned here.
-    const planned = await planSession(this.ports, { cwd, skills: false, tools: false });
+    // Servers running (or starting) keep their row's answer while its values stay the same.
+    const running = new Map([...session.mounts, ...session.starting].map(([serverName, s]) => [serverName, s.pin]));
+    const planned = await planSession(this.ports, { cwd, skills: false, tools: false, running, policyWithoutDeclaration: false });
     const { plan, declaration } = planned;
     session.trustMode = plan.trustMode;
     this.logBlocked(session, planned);
     const mounts = plan.blocked.length === 0 && declaration !== undefined;
     session.toolGate.declare(mounts ? declaration.servers : [], mounts ? declaration.digest : '');
 
-    const folder = mounts ? declaration.folder : plan.declaration.folder ?? cwd;
     // Tool definitions the user accepted despite a scan's error (read each step: an acceptance counts from the next one).
     try {
-      session.toolGate.accept(folder, mounts && declaration.servers.length ? (await this.ports.store.acceptedDefinitions()).tools : []);
+      session.toolGate.accept(planned.folder, mounts && declaration.servers.length ? (await this.ports.store.acceptedDefinitions()).tools : []);
     } catch (error) {
-      session.toolGate.accept(folder, []);
+      session.toolGate.accept(planned.folder, []);
       session.once(`${where}: the accepted tool definitions cannot be read (${errorText(error)}): tools with scan errors are withheld`);
     }
     const step: StepPlan = {
-      planned, folder, declarationPath: path.join(plan.declaration.folder ?? cwd, DECLARATION_PATH), values: planned.values,
+      planned, folder: planned.folder, declarationPath: plan.declaration.path ?? path.join(cwd, DECLARATION_PATH), values: planned.values,
       facts: { digest: mounts ? declaration.digest : '', turn: session.turnMarker(), now: Date.now() },
     };
     const at: MountContext & { ctx: Ctx } = {
@@ -250,13 +251,12 @@ export class Bridge {
         session.once(`${where}: trust mode is "deny" on this machine: nothing from the declaration is mounted`, 'info');
       } else if (r.code === 'store-unreadable') {
         session.once(`${where}: the bridge settings in the DSH home cannot be read (${r.args.error}): nothing is mounted`);
-      } else if (!r.code.startsWith('declaration-')) {
+      } else if (r.code.startsWith('declaration-')) {
+        // A declaration that does not verify: one line per verify reason, in verify's words.
+        session.once(`${where}: declaration refused (${r.code.slice('declaration-'.length)}): ${r.args.message}; nothing from it is mounted`);
+      } else {
         session.once(`${where}: ${reasonText(r)}`);
       }
-    }
-    // A declaration that does not verify: one line per verify reason, in verify's words.
-    for (const r of plan.declaration.reasons) {
-      if (!r.editorOnly && r.code !== 'missing') session.once(`${where}: declaration refused (${r.code}): ${r.message}; nothing from it is mounted`);
     }
   }
 

@@ -4,9 +4,9 @@ import type { Ctx, Fiber, PromptAssembly } from './types';
 
 // Built at run time so no bundler or lint rule mistakes them for static dependencies.
 const scoped = (name: string) => ['@deepseek-ai', name].join('/');
-export const LSP_SPECIFIER = scoped('dsh-lsp');
-export const LSP_STDIO_SPECIFIER = scoped('dsh-lsp-stdio');
-export const TOOL_LSP_SPECIFIER = scoped('dsh-tool-lsp');
+const LSP_SPECIFIER = scoped('dsh-lsp');
+const LSP_STDIO_SPECIFIER = scoped('dsh-lsp-stdio');
+const TOOL_LSP_SPECIFIER = scoped('dsh-tool-lsp');
 
 /** The model tool and prompt section dsh-tool-lsp registers. */
 export const LSP_TOOL_NAME = 'lsp';

@@ -5,7 +5,7 @@ import { dynamicImport, importHostModule } from './hostModules';
 import type { Ctx, Fiber, Logger, McpClientModule } from './types';
 
 /** Built at run time so no bundler or lint rule mistakes it for a static dependency. */
-export const MCP_CLIENT_SPECIFIER = ['@deepseek-ai', 'dsh-mcp-client'].join('/');
+const MCP_CLIENT_SPECIFIER = ['@deepseek-ai', 'dsh-mcp-client'].join('/');
 
 /** rc.8's message when a serverName is already reserved in the app (`ctx.root`). */
 const RESERVED = /serverName "[^"]*" is already in use/;
@@ -23,7 +23,7 @@ function causeChainText(error: unknown): string {
   return text;
 }
 
-export function isReservationConflict(error: unknown): boolean {
+function isReservationConflict(error: unknown): boolean {
   return RESERVED.test(causeChainText(error));
 }
 

@@ -52,8 +52,3 @@ export function decideMount(entry: { name: string; pin: string; outcome: PlanOut
   if (state.unanswered.get(key) === at.turn) return { kind: 'skip', why: 'unanswered' };
   return entry.outcome === 'starts' || state.allowed.has(key) ? { kind: 'start' } : { kind: 'ask' };
 }
-
-/** A session where nothing happened yet: its first step. */
-export const FRESH_SESSION: MountState = {
-  mounts: new Map(), starting: new Map(), rejected: new Set(), allowed: new Set(), failed: new Map(), unanswered: new Map(),
-};

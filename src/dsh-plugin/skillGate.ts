@@ -2,10 +2,10 @@ import * as path from 'node:path';
 import type { Ports } from '../core/app/ports';
 import { gateSessionSkills, type SessionSkillRoots } from '../core/app/sessionSkills';
 import { resolveDshHome } from '../core/node/hostStore';
-import { isGatedKind, skillScanGate, type GatedSkillRoot, type SkillGateResult, type SkillShadow } from '../core/skills/skillGate';
+import { isGatedKind, type GatedSkillRoot, type SkillGateResult, type SkillShadow } from '../core/skills/skillGate';
 import type { SkillRootKind } from '../core/declaration/declarationModel';
 import { analyzeSkillText, skillBody } from '../core/skills/frontMatter';
-import { scanSkill } from '../core/skills/skillScan';
+import { skillContentGate } from '../core/app/scanFindings';
 import { discoverSkills, type SkillCandidate } from '../core/skills/discovery';
 import { hashSkillRoot } from '../core/skills/rootPins';
 import { resolveAgentsHome } from '../core/skills/skillRoots';
@@ -14,7 +14,7 @@ import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
 import { errorText } from './errors';
 
 /** The provider name the gate registers in each session's layer of the skill registry. */
-export const SKILL_GATE_PROVIDER = 'dsh-bridge-skill-gate';
+const SKILL_GATE_PROVIDER = 'dsh-bridge-skill-gate';
 const SKILL_FILESYSTEM = ['@deepseek-ai', 'dsh-skill-filesystem'].join('/');
 
 
@@ -312,7 +312,7 @@ export class SkillGate {
       const raw = await this.ports.files.skills.readText(locator.path, { within: locator.kind === 'custom' ? undefined : locator.root });
       if (raw === undefined) return undefined;
       // Its content as loaded now: an edit after the catalog that the scan withholds is not loaded.
-      if (skillScanGate({ file: locator.path, scan: scanSkill(raw) }, (await this.ports.store.acceptedDefinitions()).skills) === 'withheld') {
+      if (skillContentGate(locator.path, raw, (await this.ports.store.acceptedDefinitions()).skills) === 'withheld') {
         session.control?.invalidate();
         this.log.warn(`dsh-bridge: skill "${candidate.name}" not loaded: its SKILL.md now has hidden or model-directed instructions that are not accepted`);
         return undefined;

@@ -59,7 +59,7 @@ export function startConcurrency(value: unknown, cpus: number): number {
 }
 
 /** How long one start holds its slot at most: a server slow to answer `initialize` stops holding back the others then. */
-export const START_SLOT_MS = 1000;
+const START_SLOT_MS = 1000;
 
 /**
  * Server starts running at once in this DSH process: at most `limit`, each holding its slot until

@@ -22,9 +22,10 @@ import { canonicalHash } from '../core/json/canonicalJson';
 import { publicToolName, serverOfTool, toolNamePrefix } from '../core/mcp/toolNames';
 import { toolAllowed } from '../core/declaration/toolsModel';
 import { compareToolWithPin, toolPin, type ToolChange } from '../core/tools/toolDefinitions';
-import { scanContextOf, type AcceptedTool } from '../core/tools/toolScan';
+import type { AcceptedTool } from '../core/tools/toolScan';
 import { planFix } from '../core/app/planReasons';
-import { scanTool, withholds, type ScanFinding } from '../core/scan/scan';
+import type { ScanFinding } from '../core/scan/scan';
+import { findingsWithhold, scanLiveTool } from '../core/app/scanFindings';
 import type { ToolSchema } from './types';
 import { errorText } from './errors';
 import { visibleLine } from '../core/json/visibleText';
@@ -61,7 +62,7 @@ interface CachedVerdict {
  * changed tool list is registered anew (new objects) after `tools/list_changed`. A hit also needs
  * the same name and description, so an unchanged tool is hashed once per session and declaration.
  */
-export class ServerToolRules {
+class ServerToolRules {
   /** Public name -> the raw tool name behind it, among the names the declaration knows. */
   private readonly rawByPublic = new Map<string, string>();
   private readonly verdicts = new WeakMap<object, CachedVerdict>();
@@ -113,18 +114,18 @@ export class ServerToolRules {
 }
 
 /** The canonical hash of a live tool's definition as the gate sees it (the key of an answer given for it). */
-export function liveDefinition(tool: ToolSchema): string {
+function liveDefinition(tool: ToolSchema): string {
   return hashOf({ name: tool.name, description: tool.description ?? '', parameters: tool.parameters ?? null }) ?? `unhashable:${tool.name}`;
 }
 
 /** "its description changed" / "its input schema changed" / "both its description and input schema changed". */
-export function describeChanges(changes: readonly ToolChange[]): string {
+function describeChanges(changes: readonly ToolChange[]): string {
   if (changes.length === 2) return 'its description and its input schema changed';
   return changes[0] === 'description' ? 'its description changed' : 'its input schema changed';
 }
 
 /** A tool's description for an approval question: one line, bounded. */
-export function shownDescription(description: string, max = 400): string {
+function shownDescription(description: string, max = 400): string {
   const line = description.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
@@ -263,7 +264,7 @@ export class SessionToolGate {
     const candidate = tool.name.slice(prefix.length);
     const raw = publicToolName(serverName, candidate) === tool.name ? candidate : undefined;
     const description = tool.description ?? '';
-    const findings = scanTool({ name: raw ?? candidate, description, inputSchema: tool.parameters }, scanContextOf(context.servers, serverName));
+    const findings = scanLiveTool({ name: raw ?? candidate, description, inputSchema: tool.parameters }, context.servers, serverName);
     let pin: string | undefined;
     try {
       pin = raw === undefined ? undefined : toolPin({ name: raw, description, inputSchema: tool.parameters }).definition;
@@ -346,7 +347,7 @@ export class SessionToolGate {
         continue;
       }
       const scan = this.scanOf(tool, serverName, context);
-      const poisoned = withholds(scan.findings) && !scan.accepted;
+      const poisoned = findingsWithhold(scan.findings) && !scan.accepted;
       if (verdict.offer && !poisoned) {
         if (!this.withheld.has(tool.name)) out.push(tool);
         continue;

@@ -12,7 +12,7 @@ import { l10n } from './l10nLookup';
 export type ApprovalChoice = 'approve' | 'skip' | 'cancel';
 
 /** A pin as a reader can compare it: the hash's first 12 hex digits; the full pin on demand. */
-export function shortPin(pin: string): string {
+function shortPin(pin: string): string {
   return `${pin.slice(0, 'sha256:'.length + 12)}\u2026`;
 }
 
@@ -27,7 +27,7 @@ function dangerTexts(review: LaunchReview): string[] {
 }
 
 /** The text of the review: the exact launch, untruncated, what is dangerous in it, and the pin (short unless `fullPin`). */
-export function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolder, fullPin = false): { message: string; detail: string } {
+function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolder, fullPin = false): { message: string; detail: string } {
   const r = reviewLaunch(server);
   const lines: string[] = [];
   const dangers = dangerTexts(r);
@@ -68,7 +68,7 @@ export function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolde
  * before it trusts an MCP server: a warning, and Skip is the default button, so neither Enter
  * nor Escape approves it; only a click on Approve does.
  */
-export async function askApproval(server: DeclaredServer, folder: vscode.WorkspaceFolder): Promise<ApprovalChoice> {
+async function askApproval(server: DeclaredServer, folder: vscode.WorkspaceFolder): Promise<ApprovalChoice> {
   const approve = l10n.t('Approve');
   const skip = l10n.t('Skip');
   const showPin = l10n.t('Show Full Pin');

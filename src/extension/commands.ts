@@ -17,6 +17,7 @@ import type { LspSettingsCheck } from './lsp/lspSettingsCheck';
 import type { McpJsonCheck } from './mcpJsonCheck';
 import type { SkillsPart } from './skills/index';
 import type { DeclarationStatus } from './statusItem';
+import type { FolderPlans } from './folderPlan';
 import type { ToolsFeature } from './toolsView';
 import { whichLanguageServer } from './lsp/whichServer';
 import { folderExportOutcome, type FolderExportOutcome } from './decisions';
@@ -26,9 +27,7 @@ import { promptForInput } from './prompts';
 import { requireWorkspaceTrust } from './workspaceTrust';
 import { sentences, translate } from './l10n';
 import { planViewModel, rowsWith } from './planView';
-import { choiceIsNarrowing } from '../core/declaration/toolsModel';
-import { verifyFolder } from '../core/app/verify';
-import { choiceFor, TOOLS_SETTING } from '../core/tools/toolChoice';
+import { toolChoiceChange, verifyFolder } from '../core/app/verify';
 import { folderToolChoice } from './toolsView/toolSettings';
 import { l10n } from './l10nLookup';
 
@@ -50,6 +49,8 @@ export interface Features {
   /** The skills part, loaded on first use (it brings the YAML parser). */
   skills(): Promise<SkillsPart>;
   status: DeclarationStatus;
+  /** Each folder's session plan, as the status item and the view show it. */
+  plans: FolderPlans;
   tools: ToolsFeature;
   exporter: Exporter;
   /** DSH: Import MCP Servers..., loaded on first use (it brings the TOML parser). */
@@ -221,10 +222,9 @@ export class Commands {
       const config = this.ctx.config.folder(folder);
       if (config.settings.auto !== 'onSave') continue;
       const verified = await verifyFolder(this.ctx.ports(), folder.uri.fsPath, { settings: config.view, policySettings: config.policySettings });
-      const declaration = verified.declaration;
-      if (verified.ok || !declaration || !verified.reasons.every((r) => r.code === 'stale' && r.setting === TOOLS_SETTING)) continue;
-      const choices = folderToolChoice(folder);
-      const narrowing = declaration.servers.every((s) => choiceIsNarrowing(choiceFor(choices, s.name), s.tools?.choice, Object.keys(s.tools?.pins ?? {})));
+      const change = toolChoiceChange(verified, folderToolChoice(folder));
+      if (!change) continue;
+      const narrowing = change === 'narrowed';
       this.log.info(`dsh.tools of ${folder.name} changed since the export: ${narrowing ? 'a narrowing, exported again (dsh.export.auto)' : 'wider, so it waits for Export and its review'}`);
       if (narrowing) this.exportFolderOnSave(folder);
     }
@@ -350,7 +350,8 @@ export class Commands {
     if (!folder) return undefined;
     const planned = await planSession(this.ctx.ports(), { cwd: folder.uri.fsPath, settings: this.ctx.config.folder(folder).view, verifySettings: { policySettings: this.ctx.config.folder(folder).policySettings } });
     const { plan, verified } = planned;
-    this.status.refresh();
+    // What Verify found is what the status item and the view show from now on.
+    this.features.plans.keep(folder, planned);
     const reasons = verifyReasonsOf(planned).map((r) => ({ code: r.code, message: r.message }));
     const ok = verified?.ok === true;
     this.log.info(`verify ${folder.name}: ${ok ? 'ok' : reasons.map((r) => `${r.code} (${r.message})`).join('; ')}`);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { FolderRecord, HostStore } from '../core/node/hostStore';
 import { nodePorts, type NodePorts } from '../core/node/ports';
-import { probeRowOnDemand } from '../core/node/probe/probeOnDemand';
+import { probeRow } from '../core/node/probe/probeClient';
 import type { TrustMode } from '../core/settings/folderSettings';
 import { showErrorWithLogs } from './log';
 import { InputSecrets } from './secrets';
@@ -65,11 +65,13 @@ export class Ctx {
   /**
    * The use cases' ports for the DSH home the settings name now, built once per home: its host
    * store's warnings go to the log, and a write through it drops what was kept of that file.
+   * The probe's client is imported directly: the features are loaded lazily already, and a
+   * dynamic import would make the bundler wrap each module it reaches in a lazy initializer.
    */
   ports(): NodePorts {
     const { dshHome } = this.config.globalSettings();
     if (this.built?.dshHome !== dshHome) {
-      this.built = nodePorts({ dshHome, log: (line) => this.log.warn(line), onWrite: (file) => this.storeReads.delete(file), probeRow: probeRowOnDemand });
+      this.built = nodePorts({ dshHome, log: (line) => this.log.warn(line), onWrite: (file) => this.storeReads.delete(file), probeRow });
     }
     return this.built;
   }

@@ -62,7 +62,7 @@ export function inputIndexKey(folder: string): string {
 }
 
 /** Codes not shown for a document open in the editor, whose JSON language reports them itself. */
-export const SHOWN_BY_EDITOR_WHEN_OPEN: ReadonlySet<string> = new Set(['invalid-json']);
+const SHOWN_BY_EDITOR_WHEN_OPEN: ReadonlySet<string> = new Set(['invalid-json']);
 
 export function keepForDocument(code: string, openInEditor: boolean): boolean {
   return !(openInEditor && SHOWN_BY_EDITOR_WHEN_OPEN.has(code));

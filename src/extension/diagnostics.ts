@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { problemTemplate } from '../core/app/problemCatalog';
 import type { Problem, Severity } from '../core/problems/problems';
 import type { ChangedConcerns } from './decisions';
 import { translate } from './l10n';
@@ -8,7 +9,7 @@ import { DECLARATION_IGNORE_SELECTOR, MCP_SOURCES_GLOB } from './mcpFiles';
 /** The `source` of every diagnostic of the extension (mcp.json, settings files, SKILL.md). */
 export const DIAGNOSTIC_SOURCE = 'dsh-bridge';
 /** How long an edit waits for the next keystroke before it is checked. */
-export const DEBOUNCE_MS = 300;
+const DEBOUNCE_MS = 300;
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -39,11 +40,9 @@ export function toDiagnostic(problem: Problem, message: string, uriOf: (file: st
   return d;
 }
 
-export type Templates = Readonly<Record<string, readonly [Severity, string]>>;
-
-/** A problem of a settings file or a skill file, worded from the caller's code table. */
-export function sectionMessage(problem: Pick<Problem, 'code' | 'args' | 'message'>, templates: Templates): string {
-  const template = Object.hasOwn(templates, problem.code) ? templates[problem.code][1] : undefined;
+/** A problem of a settings file or a skill file, worded from the problem catalog (its English message for a code not in it). */
+function problemMessage(problem: Pick<Problem, 'code' | 'args' | 'message'>): string {
+  const template = problemTemplate(problem.code);
   return template ? translate(template, problem.args) : problem.message;
 }
 
@@ -51,7 +50,7 @@ export function sectionMessage(problem: Pick<Problem, 'code' | 'args' | 'message
  * Groups problems by file into diagnostics, dropping exact duplicates (the same user-level file
  * analysed for several workspace folders).
  */
-export function diagnosticsByFile(problems: readonly Problem[], templates: Templates, uriOf: (file: string) => vscode.Uri, docsUri: (code: string) => vscode.Uri): Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }> {
+export function diagnosticsByFile(problems: readonly Problem[], uriOf: (file: string) => vscode.Uri, docsUri: (code: string) => vscode.Uri): Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }> {
   const out = new Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }>();
   const seen = new Set<string>();
   for (const p of problems) {
@@ -61,7 +60,7 @@ export function diagnosticsByFile(problems: readonly Problem[], templates: Templ
     const uri = uriOf(p.file);
     let entry = out.get(uri.toString());
     if (!entry) out.set(uri.toString(), entry = { uri, diagnostics: [] });
-    entry.diagnostics.push(toDiagnostic(p, sectionMessage(p, templates), uriOf, docsUri));
+    entry.diagnostics.push(toDiagnostic(p, problemMessage(p), uriOf, docsUri));
   }
   return out;
 }

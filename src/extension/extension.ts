@@ -5,6 +5,13 @@ import { showErrorWithLogs } from './log';
 import { visibleLog } from './visible';
 import { l10n } from './l10nLookup';
 
+// What dist/features.js takes from this file instead of bundling them again (scripts/build.mjs).
+export * from './commandIds';
+export * from './visible';
+export * from '../core/json/visibleText';
+export { l10n } from './l10nLookup';
+export { showErrorWithLogs } from './log';
+
 /** What activate() returns: timings and read-only state for tests; nothing secret. */
 export interface ExtensionApi {
   /** Time spent in activate() itself. */

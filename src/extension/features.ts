@@ -5,6 +5,7 @@ import { commandTable, Commands, runCommand, type Features } from './commands';
 import { Ctx } from './ctx';
 import { DiagnosticsOwner } from './diagnostics';
 import { Exporter } from './exporter';
+import { FolderPlans } from './folderPlan';
 import { LspSettingsCheck } from './lsp/lspSettingsCheck';
 import { TOOL_CHOICE_FILES, ToolChoiceCheck, ToolChoiceCodeActions } from './toolsView/toolChoiceCheck';
 import { userSettingsUri } from './settingLayers';
@@ -14,6 +15,7 @@ import { problemLink } from './problemDocs';
 import { ImportFlow } from './importFlow';
 import { createSkillsPart, type SkillsPart } from './skills/index';
 import type { SkillsSnapshot } from './skills/skillRoots';
+import { StaleSettingsCheck, StaleSettingsCodeActions } from './staleSettingsCheck';
 import { DeclarationStatus } from './statusItem';
 import { ToolsFeature } from './toolsView';
 
@@ -41,8 +43,10 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
   const mcp = ctx.push(new McpJsonCheck(diagnostics, (folder) => config.folder(folder).analyzeOptions, () => ctx.ports(), docsUri, log));
   const lsp = new LspSettingsCheck(diagnostics, userSettingsUri(context.globalStorageUri), docsUri, log);
   const toolChoice = new ToolChoiceCheck(diagnostics, userSettingsUri(context.globalStorageUri), docsUri, log);
-  const status = ctx.push(new DeclarationStatus(mcp, ctx));
-  const tools = ctx.push(new ToolsFeature(mcp, ctx));
+  const plans = ctx.push(new FolderPlans(ctx, mcp));
+  const staleSettings = ctx.push(new StaleSettingsCheck(diagnostics, plans, ctx, docsUri));
+  const status = ctx.push(new DeclarationStatus(mcp, ctx, plans));
+  const tools = ctx.push(new ToolsFeature(mcp, ctx, plans));
 
   let disposed = false;
   let skills: Promise<SkillsPart> | undefined;
@@ -61,7 +65,7 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
 
   let importFlow: Promise<ImportFlow> | undefined;
   const features: Features = {
-    ctx, diagnostics, mcp, lsp, status, tools,
+    ctx, diagnostics, mcp, lsp, status, plans, tools,
     exporter: new Exporter(ctx),
     skills: skillsPart,
     importFlow: () => importFlow ??= Promise.resolve().then(() => ctx.push(new ImportFlow(ctx))),
@@ -72,6 +76,7 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
   ctx.push(vscode.workspace.onDidSaveTextDocument((doc) => commands.exportOnSave(doc)));
   ctx.push(vscode.languages.registerCodeActionsProvider(MCP_SOURCES_SELECTOR, new McpCodeActions(mcp, (folder) => config.folder(folder).analyzeOptions), { providedCodeActionKinds: McpCodeActions.kinds }));
   ctx.push(vscode.languages.registerCodeActionsProvider(TOOL_CHOICE_FILES, new ToolChoiceCodeActions(), { providedCodeActionKinds: ToolChoiceCodeActions.kinds }));
+  ctx.push(vscode.languages.registerCodeActionsProvider(TOOL_CHOICE_FILES, new StaleSettingsCodeActions(), { providedCodeActionKinds: StaleSettingsCodeActions.kinds }));
   ctx.push(vscode.languages.registerCodeActionsProvider(DECLARATION_IGNORE_SELECTOR, new DeclarationIgnoreCodeActions(), { providedCodeActionKinds: DeclarationIgnoreCodeActions.kinds }));
   ctx.push(config.onDidChange((changed) => {
     const { trustMode } = config.globalSettings();
@@ -80,12 +85,12 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
     if (changed.home) ctx.watchHostStore();
     if (changed.trustMode || changed.home) void ctx.trustMode().catch((error) => log.error('writing the trust mode to the host store failed', error));
     if (changed.tools) void commands.exportNarrowedToolChoices().catch((error) => log.error('exporting a narrowed dsh.tools failed', error));
-    status.refresh();
   }));
 
   diagnostics.add(mcp);
   diagnostics.add(lsp);
   diagnostics.add(toolChoice);
+  diagnostics.add(staleSettings);
   // The skills part starts from a timer: loading it (YAML) stays off this path.
   // The trust mode is read (and the setting brought in line with the machine's) from the same timer.
   const start = setTimeout(() => {

@@ -7,6 +7,25 @@ type Args = Array<string | number | boolean> | [Record<string, unknown>];
 const PLACEHOLDER = /{([^}]+)}/g;
 
 /**
+ * The bundle as the .vsix ships it (scripts/package-vsix.mjs): the l10nKey of each English
+ * message, concatenated, and the translations in the same order.
+ */
+interface ShippedBundle {
+  keys: string;
+  translations: string[];
+}
+
+function shippedTranslation(message: string): string | undefined {
+  const bundle = vscode.l10n.bundle as Partial<ShippedBundle> | undefined;
+  if (typeof bundle?.keys !== 'string' || !Array.isArray(bundle.translations)) return undefined;
+  const key = l10nKey(message);
+  for (let at = bundle.keys.indexOf(key); at >= 0; at = bundle.keys.indexOf(key, at + 1)) {
+    if (at % key.length === 0) return bundle.translations[at / key.length];
+  }
+  return undefined;
+}
+
+/**
  * vscode.l10n.t that also reads the bundle as the .vsix ships it (keyed by l10nKey, see there).
  * A message found under its key is filled as vscode.l10n.t fills one; anything else goes to
  * vscode.l10n.t itself (English, and the repository's bundles keyed by the English text). Every
@@ -14,7 +33,7 @@ const PLACEHOLDER = /{([^}]+)}/g;
  */
 export const l10n = {
   t(message: string, ...args: Args): string {
-    const shipped = vscode.l10n.bundle?.[l10nKey(message)];
+    const shipped = shippedTranslation(message);
     if (shipped === undefined) return vscode.l10n.t(message, ...(args as Array<string | number | boolean>));
     // As vscode.l10n.t reads its arguments: one object of named values, or the values in order.
     const values = (typeof args[0] === 'object' ? args[0] : args) as Record<string, unknown>;

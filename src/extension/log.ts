@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { showError } from './visible';
 import { l10n } from './l10nLookup';
 

@@ -23,7 +23,7 @@ export function fileFolders(): readonly vscode.WorkspaceFolder[] {
 }
 
 /** Selector of every `.vscode/mcp.json` on disk (for code actions and the status item). */
-export const MCP_JSON_SELECTOR: vscode.DocumentFilter = { scheme: 'file', pattern: '**/.vscode/mcp.json' };
+const MCP_JSON_SELECTOR: vscode.DocumentFilter = { scheme: 'file', pattern: '**/.vscode/mcp.json' };
 
 /** The multi-root workspace file, when the window was opened through one on disk. */
 export function codeWorkspaceFile(): string | undefined {

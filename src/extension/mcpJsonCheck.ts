@@ -19,7 +19,7 @@ export interface FolderAnalysis {
 }
 
 /** Converts the core's problems of mcp.json to diagnostics (`open`: the editor shows its syntax errors itself). */
-export function toDiagnostics(problems: Problem[], folderUri: vscode.Uri, docsUri: (code: string) => vscode.Uri, open: boolean): vscode.Diagnostic[] {
+function toDiagnostics(problems: Problem[], folderUri: vscode.Uri, docsUri: (code: string) => vscode.Uri, open: boolean): vscode.Diagnostic[] {
   const uriOf = (file: string) => sourceUri(folderUri, file);
   // VS Code's JSON language already reports syntax errors of an open document; for a closed
   // file nothing else does, so there they are kept.

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { type JsonPath, type SettingsFileKind, type SettingsSource } from '../core/settings/settingsFile';
 import { definingLayer, mergeSettingLayers, settingValueInText } from '../core/settings/settingLayers';
+import { FOLDER_SETTINGS_PATH, folderSettingsFiles } from '../core/app/settingsFiles';
 import { readFileBytes } from './mcpFiles';
 
 /** One layer of a setting (`dsh.lsp.servers`, `dsh.tools`) as VS Code's `inspect` reports it, with the file that holds it. */
@@ -21,33 +22,34 @@ export function userSettingsUri(globalStorageUri: vscode.Uri): vscode.Uri {
   return vscode.Uri.joinPath(globalStorageUri, '..', '..', 'settings.json');
 }
 
-/**
- * The settings files of a folder's layers, as the declaration pins them (user settings when it is
- * a local file, the `.code-workspace` file of a multi-root workspace, the folder's own
- * `.vscode/settings.json`): an edit of a session setting in one of them makes the declaration stale.
- */
-export function settingsFileRefs(userSettings: vscode.Uri | undefined): Array<{ path: string; layer: 'user' | 'workspace' | 'folder' }> {
+/** Whether the window is a multi-root workspace (a saved `.code-workspace` file), and that file. */
+function workspaceFileOf(): { multiRoot: boolean; workspaceFile?: vscode.Uri } {
   const workspaceFile = vscode.workspace.workspaceFile;
-  const multiRoot = workspaceFile !== undefined && workspaceFile.scheme !== 'untitled';
-  return [
-    ...(userSettings?.scheme === 'file' ? [{ path: userSettings.fsPath, layer: 'user' as const }] : []),
-    ...(multiRoot && workspaceFile.scheme === 'file' ? [{ path: workspaceFile.fsPath, layer: 'workspace' as const }] : []),
-    { path: '.vscode/settings.json', layer: multiRoot ? 'folder' : 'workspace' },
-  ];
+  return workspaceFile !== undefined && workspaceFile.scheme !== 'untitled' ? { multiRoot: true, workspaceFile } : { multiRoot: false };
 }
 
-/** The layers of a setting for a folder, lowest priority first (default, user, workspace, folder). */
-export function settingLayers(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined, setting: string): SettingLayer[] {
+/**
+ * The settings files of a folder's layers as the declaration pins them (the core's list, of the
+ * files that are local): an edit of a session setting in one of them makes the declaration stale.
+ */
+export function settingsFileRefs(userSettings: vscode.Uri | undefined): Array<{ path: string; layer: 'user' | 'workspace' | 'folder' }> {
+  const { multiRoot, workspaceFile } = workspaceFileOf();
+  const local = (uri: vscode.Uri | undefined) => (uri?.scheme === 'file' ? uri.fsPath : undefined);
+  return folderSettingsFiles({ user: local(userSettings), codeWorkspace: local(workspaceFile), multiRoot, folder: FOLDER_SETTINGS_PATH })
+    .map(({ level, file }) => ({ path: file, layer: level }));
+}
+
+/** The layers of a setting for a folder, lowest priority first (default, user, workspace, folder), each with the core's file of its layer. */
+function settingLayers(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined, setting: string): SettingLayer[] {
   const inspected = vscode.workspace.getConfiguration(undefined, folder.uri).inspect<unknown>(setting);
-  const folderSettings = vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json');
-  const workspaceFile = vscode.workspace.workspaceFile;
-  const multiRoot = workspaceFile !== undefined && workspaceFile.scheme !== 'untitled';
+  const folderSettings = vscode.Uri.joinPath(folder.uri, FOLDER_SETTINGS_PATH);
+  const { multiRoot, workspaceFile } = workspaceFileOf();
+  const files = folderSettingsFiles({ user: userSettings, codeWorkspace: workspaceFile, multiRoot, folder: folderSettings });
+  const workspace = files.find((f) => f.level === 'workspace');
   return [
     { name: 'default', value: inspected?.defaultValue, kind: 'settings' },
     { name: 'user', value: inspected?.globalValue, uri: userSettings, kind: 'settings' },
-    multiRoot
-      ? { name: 'workspace', value: inspected?.workspaceValue, uri: workspaceFile, kind: 'code-workspace' }
-      : { name: 'workspace', value: inspected?.workspaceValue, uri: folderSettings, kind: 'settings' },
+    { name: 'workspace', value: inspected?.workspaceValue, uri: workspace?.file, kind: workspace?.kind ?? 'settings' },
     { name: 'folder', value: inspected?.workspaceFolderValue, uri: folderSettings, kind: 'settings' },
   ];
 }

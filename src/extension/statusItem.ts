@@ -3,7 +3,7 @@ import { COMMAND } from './commandIds';
 import type { Ctx } from './ctx';
 import type { McpJsonCheck } from './mcpJsonCheck';
 import { declarationState, type DeclarationState } from './decisions';
-import { planOfFolder } from './folderPlan';
+import type { FolderPlans } from './folderPlan';
 import { verifyReasonsOf } from '../core/app/planJson';
 import { folderHeadline, folderViewModel, type FolderAction, type FolderHeadline, type FolderViewModel } from './planView';
 import { countWords } from './planWords';
@@ -105,10 +105,8 @@ function withheldWords(names: string[]): string {
  * The folder's DSH state where users look: a language status item on every MCP source file and a
  * status bar item for the active folder, with a click that runs the action the state needs.
  * Counts come from one source, the session plan over the folder's MCP files (folderViewModel), the
- * rows the servers view shows. Each folder's state is computed once and kept until something it
- * depends on changes: the MCP files analysed again,
- * the declaration or the host store changed on disk, the settings or trust changed, or a command
- * wrote. Switching editors only shows the kept state of another folder.
+ * rows the servers view shows. Each folder's state is computed once and kept until its plan is
+ * dropped (FolderPlans says when). Switching editors only shows the kept state of another folder.
  */
 export class DeclarationStatus implements vscode.Disposable {
   /** On every file the folder's servers come from (docs/sources.md), not only `.vscode/mcp.json`. */
@@ -125,16 +123,15 @@ export class DeclarationStatus implements vscode.Disposable {
   constructor(
     private readonly mcp: McpJsonCheck,
     private readonly ctx: Ctx,
+    private readonly plans: FolderPlans,
   ) {
     this.item.name = l10n.t('DSH Declaration');
     this.item.text = l10n.t('DSH');
     this.bar.name = l10n.t('DSH Bridge');
     this.disposables.push(
-      ctx.onDidChangeDeclaration((uri) => this.refresh(vscode.workspace.getWorkspaceFolder(uri))),
-      mcp.onDidAnalyze((result) => this.refresh('folder' in result ? result.folder : result)),
+      // The plans are dropped on every change the state depends on (the MCP files analysed again included).
+      plans.onDidChange((folder) => this.forget(folder)),
       vscode.window.onDidChangeActiveTextEditor(() => this.show()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),
-      ctx.onDidChangeHostStore(() => this.refresh()),
     );
   }
 
@@ -145,8 +142,13 @@ export class DeclarationStatus implements vscode.Disposable {
     this.refresh(folder);
   }
 
-  /** Drops the kept state of one folder (or of all) and shows the active folder's. */
+  /** Computes the state of one folder (or of all) again, from a new plan: after a command wrote. */
   refresh(folder?: vscode.WorkspaceFolder): void {
+    this.plans.drop(folder);
+  }
+
+  /** Drops the kept state of one folder (or of all) and shows the active folder's. */
+  private forget(folder: vscode.WorkspaceFolder | undefined): void {
     if (folder) this.states.delete(folder.uri.toString());
     else this.states.clear();
     this.show();
@@ -166,7 +168,7 @@ export class DeclarationStatus implements vscode.Disposable {
     let state = this.states.get(key);
     if (!state) {
       state = (async () => {
-        const [planned, analysed] = await Promise.all([planOfFolder(this.ctx, folder), this.mcp.get(folder) ?? this.mcp.analyzeNow(folder)]);
+        const [planned, analysed] = await Promise.all([this.plans.get(folder), this.mcp.get(folder) ?? this.mcp.analyzeNow(folder)]);
         const verify = { ok: planned.verified?.ok === true, reasons: verifyReasonsOf(planned) };
         const view = folderViewModel(planned.plan, analysed?.analysis ?? { usable: true, sourcePath: '.vscode/mcp.json', servers: [], rejected: [], problems: [] });
         const editorOnly = verify.reasons.length > 0 && verify.reasons.every((r) => r.editorOnly);

@@ -6,7 +6,8 @@
 // DSH's approval here (as in a headless run), so `asks` never starts. The unit tier's differential
 // (test/unit/core/app/plan.differential.test.ts) checks the faces against each other over 1,000
 // states; this one checks the plan against what a real session carries.
-// Run: DSH_E2E_SUITE=plan npm run test:dsh (DSH_DIFF_SEED replays a run, DSH_E2E_PLAN_STATES sets the count).
+// Run: DSH_E2E_SUITE=plan npm run test:dsh (DSH_DIFF_SEED picks the states, default 20261201: the run prints
+// it, and a failure names it; DSH_E2E_PLAN_STATES sets the count).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -19,7 +20,10 @@ import { session, withSmallest } from './smallest.mjs';
 const SKIP = process.env.DSH_E2E_HOST === 'base' ? 'smallest host only' : false;
 const FIXTURE = path.join(HERE, 'mcp-fixture-server.mjs');
 const STATES = Math.max(20, Number(process.env.DSH_E2E_PLAN_STATES) || 24);
-const SEED = Number(process.env.DSH_DIFF_SEED) || Date.now() % 2147483647;
+/** The generator's seed: the same seed gives the same states, so a failure replays with it. */
+const SEED = process.env.DSH_DIFF_SEED === undefined ? 20261201 : Number(process.env.DSH_DIFF_SEED);
+if (!Number.isSafeInteger(SEED)) throw new Error(`DSH_DIFF_SEED must be an integer, not ${process.env.DSH_DIFF_SEED}`);
+console.log(`plan differential: seed ${SEED} (DSH_DIFF_SEED=${SEED} DSH_E2E_SUITE=plan npm run test:dsh replays it)`);
 
 /** A small seeded generator (mulberry32): the same seed gives the same states. */
 function rng(seed) {
@@ -101,7 +105,6 @@ function plannedTools(home, cwd) {
 }
 
 test(`DSH rc.8: the first request of a session carries exactly what verify --json plans, over ${STATES} generated workspace states`, { timeout: 600000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
-  t.diagnostic(`seed ${SEED} (DSH_DIFF_SEED=${SEED} replays it)`);
   const r = rng(SEED);
   approvalAnswerer(h.root); // nobody answers: every question is `unavailable`, as in a headless run
   const seen = new Set();
@@ -113,7 +116,7 @@ test(`DSH rc.8: the first request of a session carries exactly what verify --jso
     await turn(s);
     const [first] = h.llm.requests.get(`m-plan-${i}`);
     const carried = first.tools.map((x) => x.name).filter((n) => n.startsWith('mcp__')).sort();
-    const what = `state ${i} ${JSON.stringify(state)}: plan starts ${JSON.stringify(dsh.servers)}, asks ${JSON.stringify(dsh.asks)}, withheld ${JSON.stringify(dsh.withheld)}, blocked ${JSON.stringify(dsh.plan.blocked.map((b) => b.code))}`;
+    const what = `seed ${SEED} (DSH_DIFF_SEED replays it), state ${i} ${JSON.stringify(state)}: plan starts ${JSON.stringify(dsh.servers)}, asks ${JSON.stringify(dsh.asks)}, withheld ${JSON.stringify(dsh.withheld)}, blocked ${JSON.stringify(dsh.plan.blocked.map((b) => b.code))}`;
     assert.deepEqual(carried, planned, what);
     for (const name of [...dsh.asks, ...dsh.withheld.map((w) => w.serverName)]) assert.ok(!carried.some((n) => n.startsWith(`mcp__${name}__`)), `${what}: ${name} is not started`);
     seen.add(state.kind);
@@ -125,5 +128,5 @@ test(`DSH rc.8: the first request of a session carries exactly what verify --jso
     await s.dispose();
   }
   t.diagnostic(`covered: ${[...seen].sort().join(', ')}`);
-  for (const kind of [...new Set(KINDS), 'trust:ask', 'trust:pinned', 'trust:deny', 'starts', 'asks', 'withheld']) assert.ok(seen.has(kind), `the states covered ${kind}`);
+  for (const kind of [...new Set(KINDS), 'trust:ask', 'trust:pinned', 'trust:deny', 'starts', 'asks', 'withheld']) assert.ok(seen.has(kind), `the states of seed ${SEED} covered ${kind}`);
 }));

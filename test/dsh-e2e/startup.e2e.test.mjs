@@ -442,9 +442,13 @@ async function capturingStderr(body) {
 /** dsh-headless provides `headlessStartup` (its one task): how the plugin knows a run is headless. */
 const asHeadless = (h) => h.root.provide('headlessStartup', { task: 'go' });
 
-test('DSH rc.8: a request that goes without a server still starting says so in the log, with the server and how long it has been starting; doctor says it from the plugin\'s record', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+test('DSH rc.8: a request that goes without a server still starting says so in the log, with the server and how long it has been starting; doctor says it from the plugin\'s record (the session and doctor in a linked path of the folder)', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const { W } = slowWorkspace(tmp, 6000);
-  const s = await session(h, 'sSlow', W, 'mSlow');
+  // The session runs in a link to the folder: the record is kept where the plan keeps the
+  // folder's values (the declaration's folder), and doctor finds it from the link as from the folder.
+  const linked = path.join(tmp.root, 'W-link');
+  fs.symlinkSync(W, linked, 'dir');
+  const s = await session(h, 'sSlow', linked, 'mSlow');
   await turn(s);
   const [first] = h.llm.requests.get('mSlow');
   assert.ok(!mcpNames(first).includes('mcp__slow__ping'), 'still starting: not in the first request');
@@ -455,12 +459,15 @@ test('DSH rc.8: a request that goes without a server still starting says so in t
   await waitFor(() => h.logs.some((l) => /server "slow" \(pin [^)]+\) is up after \d+\.\d s: its tools join the next request/.test(l)), 30000, 'the up line');
   // Exit 1 here (no DSH installed for the CLI to find); its text is what counts. The record of
   // the server's start time is written just after the up line is logged.
-  const doctorText = () => spawnSync(process.execPath, [CLI, 'doctor', '--workspace', W], { env: { ...process.env, DSH_HOME: tmp.home }, encoding: 'utf8' }).stdout;
+  const doctorText = (folder) => spawnSync(process.execPath, [CLI, 'doctor', '--workspace', folder], { env: { ...process.env, DSH_HOME: tmp.home }, encoding: 'utf8' }).stdout;
   let doctor = '';
-  await waitFor(() => (doctor = doctorText()).includes('it was up after'), 15000, 'doctor to read the up time').catch(() => undefined);
-  t.diagnostic(doctor);
-  assert.match(doctor, /\u26a0 slow: in the last DSH session here \(.+\), the request that started it went without it: it was still starting after \d+\.\d s \(the request waited 1\.5 s\); it was up after \d+\.\d s\./);
-  assert.match(doctor, /^Would mount: slow \(not in the first request of the last session: still starting after \d+\.\d s\); would not: none\.$/m);
+  await waitFor(() => (doctor = doctorText(W)).includes('it was up after'), 15000, 'doctor to read the up time').catch(() => undefined);
+  for (const folder of [W, linked]) {
+    doctor = doctorText(folder);
+    t.diagnostic(doctor);
+    assert.match(doctor, /\u26a0 slow: in the last DSH session here \(.+\), the request that started it went without it: it was still starting after \d+\.\d s \(the request waited 1\.5 s\); it was up after \d+\.\d s\./, `doctor --workspace ${folder}`);
+    assert.match(doctor, /^Would mount: slow \(not in the first request of the last session: still starting after \d+\.\d s\); would not: none\.$/m, `doctor --workspace ${folder}`);
+  }
   await turn(s);
   assert.ok(mcpNames(h.llm.requests.get('mSlow')[1]).includes('mcp__slow__ping'), 'joined the next request');
   await s.dispose();

@@ -10,7 +10,8 @@ import { applyEdits } from 'jsonc-parser';
 import { commitExport, reviewExport, type ExportCommit, type ExportResult } from '../../src/core/app/export';
 import { nodePorts, type NodePorts } from '../../src/core/node/ports';
 import { probeRowOnDemand } from '../../src/core/node/probe/probeOnDemand';
-import { settingsViewOf, type FolderIdentity } from '../../src/core/settings/folderSettings';
+import type { MountState } from '../../src/dsh-plugin/mountDecision';
+import { settingsViewFromFiles, type FolderIdentity, type SettingsView } from '../../src/core/settings/folderSettings';
 
 /** A temporary folder that removes itself after the test that made it. */
 export function tempDir(prefix = 'dsh-bridge-test-'): string {
@@ -81,8 +82,13 @@ export async function exportFolder(ports: NodePorts, identity: FolderIdentity | 
 }
 
 /** A folder with the given settings (dotted keys), as the CLI reads them from one settings file. */
+/** The settings view of a user settings.json holding these values (the CLI's path: settings files). */
+export function userSettings(values: Readonly<Record<string, unknown>>): SettingsView {
+  return settingsViewFromFiles([{ level: 'user', kind: 'settings', text: JSON.stringify(values) }]);
+}
+
 export function folderIdentityOf(folder: string, settings: Record<string, unknown> = {}, extra: Partial<FolderIdentity> = {}): FolderIdentity {
-  return { folder, folderName: path.basename(folder), userHome: '/home/dev', settings: settingsViewOf(settings), ...extra };
+  return { folder, folderName: path.basename(folder), userHome: '/home/dev', settings: userSettings(settings), ...extra };
 }
 
 /** Ports for a use case that only reads a folder's files (no DSH home is touched). */
@@ -136,4 +142,9 @@ export function deadPid(): number {
 export function allFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => !lstatSync(path.join(dir, f)).isDirectory());
+}
+
+/** What a DSH session remembers before its first step (a new Session of the plugin holds the same). */
+export function freshSession(): MountState {
+  return { mounts: new Map(), starting: new Map(), rejected: new Set(), allowed: new Set(), failed: new Map(), unanswered: new Map() };
 }

@@ -10,7 +10,7 @@ import { formatMessage } from '../problems/problems';
 import { folderAnalyzeOptions, type FolderIdentity } from '../settings/folderSettings';
 import { analyzeFolder } from './folderSources';
 import { planSession, unexportedServers, type PlanOutcome, type SessionPlan } from './plan';
-import { planFix, planMessage, type PlanArgs, type PlanFixCode, type PlanReasonCode } from './planReasons';
+import { planFix, planMessage, type PlanArgs, type PlanFixCode, type PlanReason, type PlanReasonCode } from './planReasons';
 import type { Ports } from './ports';
 import type { SlowStartRecord } from '../node/hostStore';
 
@@ -65,6 +65,16 @@ export interface DoctorFinding {
   fixCode?: PlanFixCode | 'install';
 }
 
+/** A reason of the plan that holds for the whole declaration, at the level the doctor gives it. */
+export interface PlanFinding {
+  status: Exclude<DoctorStatus, 'ok'>;
+  reason: PlanReason;
+}
+
+function planFindingsOf(plan: SessionPlan): PlanFinding[] {
+  return [...plan.blocked.map((reason) => ({ status: 'fail' as const, reason })), ...plan.notes.map((reason) => ({ status: 'warn' as const, reason }))];
+}
+
 /**
  * One server (or the language servers, `name: 'lsp'`) as the plan has it. `mount`: it starts in
  * a session of the profile (the plan says `starts`, or `asks` on a profile where someone answers)
@@ -91,8 +101,10 @@ export interface DoctorReport {
   profile: string;
   /** The profile runs headless (dsh-headless): nobody answers DSH's questions there. */
   headless: boolean;
-  /** The facts of the DSH install; what the plan says of the folder is in `plan` (its `blocked` and `notes`). */
+  /** The facts of the DSH install; what the plan says of the whole declaration is in `planFindings`. */
   findings: DoctorFinding[];
+  /** What holds for the folder's whole declaration, with its level: each of the plan's `blocked` fails, each of its `notes` warns. */
+  planFindings: PlanFinding[];
   servers: ServerVerdict[];
   plan: SessionPlan;
   /** No finding failed, nothing blocks the declaration, and every server and the language servers would mount. */
@@ -117,20 +129,20 @@ export interface DoctorRequest {
 
 export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pick<Ports, 'dshInstall'>, request: DoctorRequest): Promise<DoctorReport> {
   const { profile } = request;
-  const { plan } = await planSession(ports, { cwd: request.folder, skills: false });
+  const { plan, folder } = await planSession(ports, { cwd: request.folder, skills: false });
   try {
     // Nothing exported: name the servers of the folder's own MCP files, so the summary says what is missing.
     if (plan.declaration.state === 'missing') {
       const identity = request.identity ?? { folder: request.folder, folderName: request.folder.split(/[\\/]/).pop() ?? '', userHome: ports.home, settings: () => undefined };
       plan.servers.push(...unexportedServers(await analyzeFolder(ports, folderAnalyzeOptions(identity)), identity.folder));
     }
-    // What the plugin recorded of the last sessions' slow starts (none when it cannot be read).
-    const slowStarts = plan.declaration.folder === undefined ? new Map<string, SlowStartRecord>() : await ports.store.slowStarts(plan.declaration.folder).catch(() => new Map<string, SlowStartRecord>());
+    // What the plugin recorded of the last sessions' slow starts, where it records them (none when it cannot be read).
+    const slowStarts = plan.declaration.folder === undefined ? new Map<string, SlowStartRecord>() : await ports.store.slowStarts(folder).catch(() => new Map<string, SlowStartRecord>());
     return buildReport(ports, request, profile, plan, slowStarts);
   } catch (error) {
     // Never throws: an unexpected failure is one finding.
     return {
-      folder: request.folder, dshHome: ports.dshHome, profile, headless: true, servers: [], plan, ok: false,
+      folder: request.folder, dshHome: ports.dshHome, profile, headless: true, servers: [], plan, planFindings: planFindingsOf(plan), ok: false,
       findings: [{ area: 'launcher', status: 'fail', message: 'failed', args: { error: error instanceof Error ? error.message : String(error) } }],
     };
   }
@@ -206,7 +218,7 @@ function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: Doct
   if (lsp && lsp.servers.length) servers.push(verdict('lsp', `lsp (${lsp.servers.map((s) => s.id).join(', ')})`, lsp.outcome, lsp.reason, true));
 
   const ok = findings.every((f) => f.status !== 'fail') && plan.blocked.length === 0 && servers.every((s) => s.mount);
-  return { folder: request.folder, dshHome: ports.dshHome, profile, headless, findings, servers, plan, ok };
+  return { folder: request.folder, dshHome: ports.dshHome, profile, headless, findings, planFindings: planFindingsOf(plan), servers, plan, ok };
 }
 
 type Word = (template: string, args: Args) => string;
@@ -234,8 +246,7 @@ export function doctorLines(report: DoctorReport, word: Word = formatMessage, fi
   for (const f of report.findings) line(f.status, t(f.message, f.args), f.fix);
   const { declaration } = report.plan;
   if (declaration.state === 'verified') line('ok', t('declarationOk', { path: declaration.path ?? '', count: report.plan.servers.filter((s) => s.pin).length }));
-  for (const r of report.plan.blocked) line('fail', planMessage(r, word), r.fix?.command);
-  for (const r of report.plan.notes) line('warn', planMessage(r, word), r.fix?.command);
+  for (const { status, reason: r } of report.planFindings) line(status, planMessage(r, word), r.fix?.command);
   // Each server that would not mount for a reason of its own, on its own line with its fix
   // (what holds for the whole declaration is said once, above).
   if (report.plan.blocked.length === 0) {
@@ -257,7 +268,7 @@ export function doctorLines(report: DoctorReport, word: Word = formatMessage, fi
 export function doctorFixes(report: DoctorReport, word: Word = formatMessage): Map<string, PlanFixCode | 'install' | undefined> {
   const fixes = new Map<string, PlanFixCode | 'install' | undefined>();
   for (const f of report.findings) if (f.fix) fixes.set(f.fix, f.fixCode);
-  for (const r of [...report.plan.blocked, ...report.plan.notes]) if (r.fix) fixes.set(r.fix.command, r.fix.code);
+  for (const { reason: r } of report.planFindings) if (r.fix) fixes.set(r.fix.command, r.fix.code);
   for (const s of report.servers) {
     if (s.fix && !fixes.has(s.fix)) fixes.set(s.fix, s.fixCode);
     if (s.slowStart) fixes.set(word(DOCTOR_MESSAGES.slowStartFix, {}), undefined);

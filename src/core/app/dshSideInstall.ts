@@ -5,7 +5,7 @@
 import { shellQuote } from '../mcp/launchReview';
 
 /** The repository the `dsh-bridge` command and the plugin are installed from (package.json `repository`). */
-export const BRIDGE_REPOSITORY = 'https://github.com/dsh-bridge/dsh-bridge.git';
+const BRIDGE_REPOSITORY = 'https://github.com/dsh-bridge/dsh-bridge.git';
 
 export interface DshSideInstallOptions {
   /** `dsh-bridge` is on PATH: its `dsh install` is all it takes. */

@@ -24,7 +24,7 @@ import type { ReadResult } from '../node/reader';
 import { applyEditorPolicy, readEditorPolicy, type PolicySettingsView } from '../policy/editorPolicy';
 import type { Ports } from './ports';
 
-export function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Problem {
+function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Problem {
   switch (failure.kind) {
     case 'missing': return makeProblem('missing-source', file, EMPTY_RANGE, { path: file });
     case 'not-a-regular-file': return makeProblem('not-a-regular-file', file, EMPTY_RANGE, { path: file });
@@ -39,7 +39,7 @@ export function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Pr
  * `chat.mcp.access` turns its discovery off), the workspace file when there is one, and the dev
  * container configurations (`subfolders`: the names under `.devcontainer/` that hold one).
  */
-export function folderSources(options: Pick<AnalyzeOptions, 'resolveConfig' | 'codeWorkspaceFile'>, subfolders: readonly string[] = []): SourceSpec[] {
+function folderSources(options: Pick<AnalyzeOptions, 'resolveConfig' | 'codeWorkspaceFile'>, subfolders: readonly string[] = []): SourceSpec[] {
   const specs = [VSCODE_SOURCE];
   if (dotMcpDiscoveryOn(options.resolveConfig?.(MCP_ACCESS_SETTING))) specs.push(DOT_MCP_SOURCE);
   if (options.codeWorkspaceFile) specs.push({ path: path.resolve(options.codeWorkspaceFile), dialect: 'code-workspace' });
@@ -157,13 +157,11 @@ async function changedSource(ports: Pick<Ports, 'files'>, folder: string, pin: {
  * pinned one by one). The one enumeration that verify and the export's review check both use.
  */
 export async function changedSources(ports: Pick<Ports, 'files'>, folder: string, pins: ReadonlyArray<{ path: string; sha256: string | null }>): Promise<SourceChange[]> {
-  const changes: SourceChange[] = [];
-  for (const pin of pins) {
-    const changed = await changedSource(ports, folder, pin);
-    if (changed) changes.push(changed);
-  }
+  // Read at once, told in the pins' order.
+  const [changed, subfolders] = await Promise.all([Promise.all(pins.map((pin) => changedSource(ports, folder, pin))), ports.files.devcontainerSubfolders(folder)]);
+  const changes = changed.filter((c): c is SourceChange => c !== undefined);
   const pinnedPaths = new Set(pins.map((p) => p.path));
-  for (const name of await ports.files.devcontainerSubfolders(folder)) {
+  for (const name of subfolders) {
     const file = `.devcontainer/${name}/devcontainer.json`;
     if (!pinnedPaths.has(file)) changes.push({ path: file, now: 'created' });
   }

@@ -29,6 +29,7 @@ import { toolAllowed, type ToolChoice } from '../declaration/toolsModel';
 import { LSP_APPROVAL_NAME, toLspStdioConfig } from '../lsp/lspRow';
 import { publicToolName } from '../mcp/toolNames';
 import type { ProbedServerRecord } from '../node/hostStore';
+import type { RowOptions, RowResult } from '../node/mcpRow';
 import type { Analysis } from '../mcp/analysis';
 import type { SettingsView, TrustMode } from '../settings/folderSettings';
 import type { DshPolicyOrigin } from '../policy/dshPolicy';
@@ -38,7 +39,7 @@ import type { Ports } from './ports';
 import { defaultSkillRoots, gateSessionSkills, type SessionSkillRoots } from './sessionSkills';
 import { isToolAccepted, scanServers, type AcceptedTool, type ServerScan } from '../tools/toolScan';
 import { withholds, type ScanFinding } from '../scan/scan';
-import { verifyFolder, type VerifySettings } from './verify';
+import { verifyFolderReading, type VerifySettings } from './verify';
 import { dshPolicyOf, policyBlockOf } from './policyWithheld';
 
 export type PlanOutcome = 'starts' | 'asks' | 'withheld';
@@ -160,6 +161,12 @@ export interface PlannedSession {
    * starts its servers with these.
    */
   values: TemplateLookup;
+  /**
+   * Where the declaration's servers start and the host store keeps their input values, approvals
+   * and slow starts: the declaration's own folder when it mounts (also from a subfolder or a
+   * linked path), else the folder it was found in (or the session folder).
+   */
+  folder: string;
 }
 
 export interface PlanRequest {
@@ -173,12 +180,22 @@ export interface PlanRequest {
   skillRoots?: SessionSkillRoots;
   /** false: leave skills out (the plugin's mount step; its skill gate runs the same function apart). */
   skills?: boolean;
+  /** Also pin the skill roots that are not gated (the user's own: `dsh-bridge skills` lists every pin). */
+  pinEverySkillRoot?: boolean;
   /**
    * false: leave each server's `tools` out (the plugin's mount step: its tool gate judges the live
    * tools of a session). Verify still reads the last probe's record at every plan: a newer probe
    * makes the declaration stale.
    */
   tools?: boolean;
+  /**
+   * The servers running (or starting) in the session asked about, serverName -> pin (the plugin's
+   * step): the row of one is not rendered again while the values it was rendered with are the
+   * same; the plan's answer for it is the one it gave then.
+   */
+  running?: ReadonlyMap<string, string>;
+  /** false: without a declaration, leave the DSH policy files unread (the plugin's step: there is nothing to judge). */
+  policyWithoutDeclaration?: boolean;
 }
 
 type PlanPorts = Pick<Ports, 'dshHome' | 'store' | 'files' | 'env' | 'home' | 'cwd' | 'mcp' | 'policy'>;
@@ -190,7 +207,7 @@ export async function planSession(ports: PlanPorts, request: PlanRequest): Promi
     return await plan(ports, { ...request, cwd });
   } catch (error) {
     const failed = reason('plan-failed', { error: errorText(error) });
-    return { plan: { cwd, trustMode: 'deny', declaration: { state: 'missing', looked: [], reasons: [] }, blocked: [failed], notes: [], servers: [] }, values: { input: () => undefined, env: () => undefined } };
+    return { plan: { cwd, trustMode: 'deny', declaration: { state: 'missing', looked: [], reasons: [] }, blocked: [failed], notes: [], servers: [] }, values: { input: () => undefined, env: () => undefined }, folder: cwd };
   }
 }
 
@@ -205,7 +222,10 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
 
   // DSH is often started in a subfolder: the nearest declaration up to the project root applies.
   const lookup = await ports.files.findDeclarationFolder(cwd, ports.home);
-  const verified = lookup.folder !== undefined ? await verifyFolder(ports, lookup.folder, { ...request.verifySettings, settings: request.settings }) : undefined;
+  // The trust mode is read while the declaration is verified (a step waits for the slower of the two).
+  const storedMode = ports.store.trustMode().then((mode) => ({ mode }), (error: unknown) => ({ error }));
+  const checked = lookup.folder !== undefined ? await verifyFolderReading(ports, lookup.folder, { ...request.verifySettings, settings: request.settings }) : undefined;
+  const verified = checked?.verified;
   const declaration = verified?.declaration;
   // A reason only the editor's settings show does not stop DSH, which cannot see them.
   const forDsh = verified?.reasons.filter((r) => !r.editorOnly) ?? [];
@@ -224,15 +244,13 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     notes.push(reason('declaration-stale-in-editor', { path: declarationPath ?? '', message: r.message }, exportFix));
   }
 
-  let trustMode: TrustMode;
-  try {
-    trustMode = await ports.store.trustMode();
-  } catch (error) {
-    trustMode = 'deny';
-    blocked.push(reason('store-unreadable', { error: errorText(error) }));
-  }
+  const stored = await storedMode;
+  const trustMode: TrustMode = 'mode' in stored ? stored.mode : 'deny';
+  if ('error' in stored) blocked.push(reason('store-unreadable', { error: errorText(stored.error) }));
   if (trustMode === 'deny' && !blocked.some((r) => r.code === 'store-unreadable')) blocked.push(reason('trust-deny', {}, planFix('trust-pinned', {})));
 
+  // The machine's own policy, read at every plan (while the folder's record is): a file installed or changed applies at once.
+  const policyRead = declaration || request.policyWithoutDeclaration !== false ? dshPolicyOf(ports) : Promise.resolve({ layers: [] });
   let inputs: ReadonlyMap<string, string> = new Map();
   let approvals: ReadonlyArray<{ serverName: string; pin: string }> = [];
   let probes: Readonly<Record<string, ProbedServerRecord>> = {};
@@ -245,8 +263,10 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     } catch (error) {
       notes.push(reason('folder-record-unreadable', { folder, error: errorText(error) }));
     }
+    // Verify read the record a moment ago (of the declaration's folder, which this is when it mounts).
+    const read = checked?.reads.probes;
     if (request.tools !== false) {
-      probes = await ports.store.probedServers(folder).catch(() => ({}));
+      probes = read && path.resolve(read.folder) === path.resolve(folder) ? read.records : await ports.store.probedServers(folder).catch(() => ({}));
       // Unreadable acceptances accept nothing: a tool with a scan error stays withheld.
       acceptedTools = (await ports.store.acceptedDefinitions().catch(() => undefined))?.tools ?? [];
     }
@@ -267,8 +287,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     ? reason('input-missing', { id: missing.name, folder }, planFix('inputs-set', { id: missing.name, workspace: folder }))
     : reason('env-missing', { name: missing.name }, planFix('set-env', { name: missing.name })));
 
-  // The machine's own policy, read at every plan: a file installed or changed applies at once.
-  const policy = await dshPolicyOf(ports);
+  const policy = await policyRead;
   const policyBlock = (server: DeclaredServer): PlanReason | undefined => {
     const block = policyBlockOf(policy, server, lookupValues);
     return block && reason(`dsh-${block.code}`, { file: block.file, origin: block.origin, rule: block.rule }, planFix('policy', { workspace: folder }));
@@ -281,7 +300,10 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   // rendered as the plugin starts them (the envFile read, the cwd resolved now), all at once.
   const realFolder = Promise.resolve(mounts && !blocked.length ? ports.files.realpath(folder) : folder);
   realFolder.catch(() => undefined);
-  const rows = mounts && !blocked.length ? await Promise.all(declared.map((server) => ports.mcp.buildRow(server, folder, lookupValues, { realFolder }))) : [];
+  const rowOptions: RowOptions = { realFolder, envFiles: checked?.reads.envFiles };
+  const rows = mounts && !blocked.length
+    ? await Promise.all(declared.map((server) => renderedRow(ports, server, folder, lookupValues, rowOptions, request.running?.get(server.serverName) === server.pin)))
+    : [];
   const servers: ServerPlan[] = declared.map((server, i) => {
     const entry: ServerPlan = {
       name: server.name, serverName: server.serverName, transport: server.transport, pin: server.pin,
@@ -324,7 +346,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   if (request.skills !== false) {
     const customRoots = (declaration?.skills?.roots ?? []).filter((r) => r.kind === 'custom').map((r) => r.path);
     try {
-      skillGate = await gateSessionSkills(ports, { cwd, roots: request.skillRoots ?? defaultSkillRoots(ports, customRoots) });
+      skillGate = await gateSessionSkills(ports, { cwd, roots: request.skillRoots ?? defaultSkillRoots(ports, customRoots), pinEveryRoot: request.pinEverySkillRoot });
       skills = skillsPlan(skillGate, cwd);
     } catch (error) {
       skills = { roots: [], withheld: [], error: reason('skills-unreadable', { error: errorText(error) }) };
@@ -350,8 +372,36 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     ...(declaration ? { declaration } : {}),
     ...(skillGate ? { skillGate } : {}),
     values: lookupValues,
+    folder,
   };
 }
+
+type LookedUp = Array<{ kind: 'input' | 'env'; name: string; value: string | undefined }>;
+
+/** The last row rendered of each declared server (a frozen entry of a kept declaration): its folder, the values it looked up, the answer. */
+const renderedRows = new WeakMap<DeclaredServer, { folder: string; looked: LookedUp; row: RowResult }>();
+
+/**
+ * A server's row as the plugin would start it. For a server `running` in the session, the answer
+ * last rendered for the same entry in the same folder is kept while every value it looked up is
+ * the same (its envFile is pinned and verify compared it; its cwd was resolved when it started,
+ * and a start resolves it again).
+ */
+async function renderedRow(ports: Pick<Ports, 'mcp'>, server: DeclaredServer, folder: string, values: TemplateLookup, options: RowOptions, running: boolean): Promise<RowResult> {
+  if (!Object.isFrozen(server)) return ports.mcp.buildRow(server, folder, values, options);
+  const kept = renderedRows.get(server);
+  if (running && kept?.row.ok && kept.folder === folder && kept.looked.every((v) => values[v.kind](v.name) === v.value)) return kept.row;
+  const looked: LookedUp = [];
+  const noted = (kind: 'input' | 'env') => (name: string) => {
+    const value = values[kind](name);
+    looked.push({ kind, name, value });
+    return value;
+  };
+  const row = await ports.mcp.buildRow(server, folder, { input: noted('input'), env: noted('env') }, options);
+  renderedRows.set(server, { folder, looked, row });
+  return row;
+}
+
 
 /**
  * The servers of a folder's MCP files when nothing was exported (`analysis` of `workspace`, the

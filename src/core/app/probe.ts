@@ -147,18 +147,28 @@ export interface ProbeFolderRequest extends FolderIdentity {
   concurrency?: number;
   /** Aborting stops the probe: running servers are stopped, the rest not started (`cancelled`). */
   signal?: AbortSignal;
-  /** Told as each server's probe starts: its source name, its place (1-based) and the count. */
-  onProgress?: (name: string, index: number, total: number) => void;
+  /**
+   * Told as a server's probe starts, and as one ends while others still run: the servers being
+   * probed now (source name, 1-based place) in the order they started, how many are done, the count.
+   * A server never started (the probe was cancelled first) is not told.
+   */
+  onProgress?: (progress: ProbeProgress) => void;
   /** For tests: the probe of one row (default: the MCP port's). */
   probeRow?: Ports['mcp']['probeRow'];
 }
 
-export const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
+export interface ProbeProgress {
+  probing: ReadonlyArray<{ name: string; index: number }>;
+  done: number;
+  total: number;
+}
+
+const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
 /** For a server started through a package launcher when no timeout is given: its first start downloads the package. */
-export const DOWNLOAD_PROBE_TIMEOUT_MS = 120_000;
+const DOWNLOAD_PROBE_TIMEOUT_MS = 120_000;
 
 /** The package launcher a stdio row starts through, if any (a first start downloads the package). */
-export function packageLauncher(command: string, args: readonly string[]): string | undefined {
+function packageLauncher(command: string, args: readonly string[]): string | undefined {
   const base = commandBase(command);
   if (['npx', 'bunx', 'pnpx', 'uvx'].includes(base)) return base;
   if ((base === 'uv' && args[0] === 'tool' && args[1] === 'run') || (base === 'pnpm' && args[0] === 'dlx')) return `${base} ${args[0]}`;
@@ -288,15 +298,25 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
 
   const results: ServerProbe[] = new Array(jobs.length);
   let next = 0;
+  let done = 0;
+  // The servers being probed now, in the order they started.
+  const probing = new Map<number, string>();
+  const tell = () => request.onProgress?.({ probing: [...probing].map(([i, name]) => ({ name, index: i + 1 })), done, total: jobs.length });
   const worker = async () => {
     while (next < jobs.length) {
       const i = next++;
-      request.onProgress?.(order[i], i + 1, jobs.length);
+      if (!cancelled()) {
+        probing.set(i, order[i]);
+        tell();
+      }
       try {
         results[i] = await jobs[i]();
       } catch (error) {
         results[i] = base(order[i], 'did-not-start', `did not start: ${errorText(error)}`);
       }
+      done++;
+      // When no other server starts next, the ones still running are what is being probed.
+      if (probing.delete(i) && probing.size && (next >= jobs.length || cancelled())) tell();
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(request.concurrency ?? 2, jobs.length)) }, worker));

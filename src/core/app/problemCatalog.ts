@@ -1,5 +1,6 @@
 import { LSP_PROBLEM_CODES } from '../lsp/lspCodes';
 import { PROBLEM_CODES, type Severity } from '../problems/problems';
+import { SESSION_SETTING_PROBLEM_CODES } from '../settings/sessionSettings';
 import { SKILL_PROBLEM_CODES, SKILL_TRUST_PROBLEM_CODES } from '../skills/skillCodes';
 import { TOOL_CHOICE_PROBLEM_CODES } from '../tools/toolChoice';
 import { PROBE_PROBLEM_CODES } from '../tools/probeProblemCodes';
@@ -14,6 +15,7 @@ export const PROBLEM_CATALOG: ReadonlyArray<{ area: string; codes: Record<string
   { area: 'Tool choice (dsh.tools)', codes: TOOL_CHOICE_PROBLEM_CODES },
   { area: 'Probe and tool pins', codes: PROBE_PROBLEM_CODES },
   { area: 'Hidden instructions (tool definitions, server instructions, SKILL.md)', codes: SCAN_CODES },
+  { area: 'Freshness of the declaration (session settings)', codes: SESSION_SETTING_PROBLEM_CODES },
 ];
 
 const ALL: Record<string, readonly [Severity, string]> = Object.assign({}, ...PROBLEM_CATALOG.map((a) => a.codes));

@@ -8,7 +8,7 @@ import { SCAN_CODES } from '../scan/scanCodes';
 const SCAN_FIX = 'What the rule finds, with an example: [docs/poisoning.md](poisoning.md#rules). An error withholds the tool or skill from DSH sessions until you accept that exact definition ([how](poisoning.md#accepting-a-definition)); any change withholds it again. A warning or an information is shown only.';
 
 /** What to do about a code, where the message alone does not say it. */
-export const PROBLEM_FIXES: Readonly<Record<string, string>> = {
+const PROBLEM_FIXES: Readonly<Record<string, string>> = {
   'invalid-json': 'Fix the syntax at the marked position. Until then nothing is exported and the previous declaration is reported stale: a half-written entry never launches.',
   'duplicate-key': 'Delete one of the two definitions. JSON readers disagree about which one wins, so the whole server is refused until only one is left; a duplicated `servers` or `inputs` at the top makes the whole file unusable (nothing is exported), and both occurrences are marked.',
   'too-deep': 'Flatten the value: no MCP configuration needs this depth. Every reader of the bridge checks depth first, so a hostile file cannot exhaust the stack.',
@@ -59,11 +59,12 @@ export const PROBLEM_FIXES: Readonly<Record<string, string>> = {
   'probe-refused': 'The server was not started: the row DSH would build is incomplete (a missing input value: *DSH: Enter MCP Input Values...*; a working folder that no longer exists).',
   'tool-changed': 'Read the tool\'s new description and schema in the *MCP Servers for DSH* view (hover the tool). If you accept them, use the quick fix *Re-probe and accept its tools*: it probes the server again and exports, signing the new pins. Until then DSH sessions do not offer that tool, and in `ask` mode DSH asks again showing the change.',
   ...Object.fromEntries(Object.keys(SCAN_CODES).map((code) => [code, SCAN_FIX])),
+  'declaration-stale-setting': 'The export signs every settings layer of `dsh.tools`, `dsh.lsp.servers`, `dsh.skills.customRoots` and `dsh.export.*`; this one was edited since, so the DSH plugin refuses the declaration (nothing of it mounts) and `verify`, `doctor` and the status item say stale. Quick fix: *Export MCP Servers to DSH*, which signs the new value. To keep what was exported instead, undo the edit: the problem goes away when the value is the signed one again.',
   'tool-new': 'The server offers a tool the declaration has no pin for. Check it in the view; the quick fix *Re-probe and accept its tools* pins it (or leave it out with its checkbox, which writes `dsh.tools`).',
 };
 
 /** The words of the page around the catalog's templates and the fixes: l10n messages too. */
-export const PROBLEM_PAGE_WORDS = {
+const PROBLEM_PAGE_WORDS = {
   title: 'DSH Bridge problem codes',
   intro: 'Every problem DSH Bridge reports in the editor (and the CLI prints) has a code; the code in the Problems panel links to its entry here: what it means and what to do about it.',
   severity: { error: 'error', warning: 'warning', info: 'info' } as Readonly<Record<string, string>>,
@@ -76,6 +77,12 @@ export const PROBLEM_PAGE_WORDS = {
  * with a line linking the other language (`links`); the editor writes it into its storage when a
  * code is clicked rather than shipping copies in the .vsix, whose bundles carry every text already.
  */
+/** The problem-code page's fix for a code, if it has one; `quickFix: false` drops a leading "Quick fix:" (where no editor offers one). */
+export function problemFix(code: string, { quickFix = true } = {}): string | undefined {
+  if (!Object.hasOwn(PROBLEM_FIXES, code)) return undefined;
+  return quickFix ? PROBLEM_FIXES[code] : PROBLEM_FIXES[code].replace(/^Quick fix: /, '');
+}
+
 export function problemCodesPage(t: (english: string) => string = (s) => s, links: readonly string[] = []): string {
   const out: string[] = [`# ${t(PROBLEM_PAGE_WORDS.title)}`, '', t(PROBLEM_PAGE_WORDS.intro), ...links, ''];
   for (const { area, codes } of PROBLEM_CATALOG) {

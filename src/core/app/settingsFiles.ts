@@ -4,24 +4,34 @@
  * confined reader, a file outside the folder (user settings, the `.code-workspace` file) as a regular file.
  */
 import * as path from 'node:path';
-import type { FolderIdentity } from '../settings/folderSettings';
-import { changedSettings, pinSettingsFile, type SettingsFilePin, type SettingsFileRef } from '../settings/sessionSettings';
+import { decodeText, EMPTY_RANGE } from '../json/text';
+import { formatMessage, type Problem } from '../problems/problems';
+import { FOLDER_SETTINGS_PATH, folderSettingsFiles, type FolderIdentity } from '../settings/folderSettings';
+import { settingRange } from '../settings/settingsFile';
+import { changedSettings, pinSettingsFile, SESSION_SETTING_PROBLEM_CODES, SESSION_SETTINGS, settingsFileKind, type SettingsFilePin, type SettingsFileRef } from '../settings/sessionSettings';
+import { deepFreeze, KeptByBytes } from '../json/keptByBytes';
 import { readSource } from './folderSources';
+import type { DeclarationPlan } from './plan';
 import type { Ports } from './ports';
 
-export const FOLDER_SETTINGS_PATH = '.vscode/settings.json';
+/** The settings files of a folder, in layer order: the one list every face reads and pins (re-exported for the faces). */
+export { FOLDER_SETTINGS_PATH, folderSettingsFiles };
 
 /** The files a face reads the folder's settings layers from (see {@link FolderIdentity.settingsFiles}). */
 export function settingsFilesOf(identity: Pick<FolderIdentity, 'settingsFiles' | 'codeWorkspaceFile'>): SettingsFileRef[] {
   if (identity.settingsFiles) return identity.settingsFiles.map((f) => ({ path: path.isAbsolute(f.path) ? path.resolve(f.path) : f.path, layer: f.layer }));
-  return [{ path: FOLDER_SETTINGS_PATH, layer: identity.codeWorkspaceFile ? 'folder' : 'workspace' }];
+  // A face that names no files: the folder's own (the only one the core can find by itself).
+  return folderSettingsFiles({ folder: FOLDER_SETTINGS_PATH, multiRoot: identity.codeWorkspaceFile !== undefined }).map((f) => ({ path: f.file, layer: f.level }));
 }
 
 type Read = { pin: SettingsFilePin } | { unreadable: string };
 
+/** The settings files pinned, by file and bytes: verify pins each one again at every model step (the user's settings.json too). Frozen: shared. */
+const pinnedSettings = new KeptByBytes<SettingsFilePin>(32);
+
 async function readPin(ports: Pick<Ports, 'files'>, folder: string, ref: SettingsFileRef): Promise<Read> {
   const read = await readSource(ports, folder, ref.path);
-  if (read.ok) return { pin: pinSettingsFile(ref, read.bytes) };
+  if (read.ok) return { pin: pinnedSettings.of(`${ref.layer} ${ref.path}`, read.bytes, () => deepFreeze(pinSettingsFile(ref, read.bytes))) };
   if (read.failure.kind === 'missing') return { pin: pinSettingsFile(ref, undefined) };
   return { unreadable: read.failure.kind };
 }
@@ -42,8 +52,9 @@ export type SettingsFileChange = { path: string; settings: string[] } | { path: 
 /** Every pinned settings file whose session settings changed since the export (or that cannot be read now). */
 export async function changedSettingsFiles(ports: Pick<Ports, 'files'>, folder: string, pins: readonly SettingsFilePin[]): Promise<SettingsFileChange[]> {
   const changes: SettingsFileChange[] = [];
-  for (const pinned of pins) {
-    const read = await readPin(ports, folder, pinned);
+  const reads = await Promise.all(pins.map((pinned) => readPin(ports, folder, pinned)));
+  for (const [i, pinned] of pins.entries()) {
+    const read = reads[i];
     if ('unreadable' in read) changes.push({ path: pinned.path, unreadable: read.unreadable });
     else {
       const settings = changedSettings(pinned.settings, read.pin.settings);
@@ -51,4 +62,43 @@ export async function changedSettingsFiles(ports: Pick<Ports, 'files'>, folder: 
     }
   }
   return changes;
+}
+
+/**
+ * The problem of each session setting whose edit made the declaration stale, on the setting's key
+ * in the settings file that changed as VS Code writes it, dotted (at the file's start when the edit
+ * removed it or nested it), with the file's
+ * absolute path. Made from the verify reasons of the plan, so a face shows them exactly while its
+ * status says stale. Never throws (a file that cannot be read now gets its problems at its start).
+ */
+export async function staleSettingProblems(ports: Pick<Ports, 'files'>, declaration: Pick<DeclarationPlan, 'folder' | 'reasons'>): Promise<Problem[]> {
+  const { folder } = declaration;
+  if (folder === undefined) return [];
+  const byFile = new Map<string, string[]>();
+  for (const r of declaration.reasons) {
+    if (r.code !== 'stale' || r.editorOnly || r.file === undefined || r.setting === undefined || !SESSION_SETTINGS.includes(r.setting)) continue;
+    byFile.set(r.file, [...(byFile.get(r.file) ?? []), r.setting]);
+  }
+  const code = 'declaration-stale-setting';
+  const [severity, template] = SESSION_SETTING_PROBLEM_CODES[code];
+  const problems: Problem[] = [];
+  for (const [file, settings] of byFile) {
+    const text = await readText(ports, folder, file);
+    for (const setting of settings) {
+      const range = (text === undefined ? undefined : settingRange(text, settingsFileKind(file), [setting], 'key')) ?? EMPTY_RANGE;
+      const args = { setting };
+      problems.push({ code, severity, message: formatMessage(template, args), args, file: path.resolve(folder, file), range });
+    }
+  }
+  return problems;
+}
+
+async function readText(ports: Pick<Ports, 'files'>, folder: string, file: string): Promise<string | undefined> {
+  try {
+    const read = await readSource(ports, folder, file);
+    const decoded = read.ok ? decodeText(read.bytes) : undefined;
+    return decoded?.ok ? decoded.text : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -18,6 +18,11 @@ import { editorPolicyDigest, POLICY_SETTING, readEditorPolicy } from '../policy/
 import { changedSources, policyView } from './folderSources';
 import { changedSettingsFiles } from './settingsFiles';
 import { probedToolPins } from '../tools/declaredTools';
+import type { ProbedServerRecord } from '../node/hostStore';
+import type { EnvFileResult } from '../node/envFile';
+import { deepFreeze } from '../json/keptByBytes';
+import { choiceFor, TOOLS_SETTING, type ToolChoiceAnalysis } from '../tools/toolChoice';
+import { choiceIsNarrowing } from '../declaration/toolsModel';
 import type { Ports } from './ports';
 
 const MAX_DECLARATION_BYTES = 8 * 1024 * 1024;
@@ -73,14 +78,6 @@ function parseText(text: string): Parsed {
   return { declaration: deepFreeze(declaration), intact };
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
-
 /** What a face knows of the folder's settings (the DSH side knows none of them). */
 export interface VerifySettings {
   /** The folder's effective settings: `chat.mcp.access` and the MCP server policy are checked against the export's. */
@@ -99,14 +96,28 @@ export interface VerifySettings {
  * Never throws.
  */
 export async function verifyFolder(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folderPath: string, options: VerifySettings = {}): Promise<VerifyResult> {
+  return (await verifyFolderReading(ports, folderPath, options)).verified;
+}
+
+/** What verify read on the way, for a caller that needs the same inputs (the session plan reads them once). */
+export interface VerifyReads {
+  /** The host store's probe record of the declaration's folder (absent: not read). */
+  probes?: { folder: string; records: Readonly<Record<string, ProbedServerRecord>> };
+  /** Each envFile loaded, by `${file}\0${folder}` as passed to loadEnvFile. */
+  envFiles: Map<string, EnvFileResult>;
+}
+
+/** {@link verifyFolder}, with what it read. Never throws. */
+export async function verifyFolderReading(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folderPath: string, options: VerifySettings = {}): Promise<{ verified: VerifyResult; reads: VerifyReads }> {
+  const reads: VerifyReads = { envFiles: new Map() };
   try {
-    return await verify(ports, path.resolve(folderPath), options);
+    return { verified: await verify(ports, path.resolve(folderPath), options, reads), reads };
   } catch (error) {
-    return { ok: false, reasons: [{ code: 'unreadable', message: `the declaration cannot be checked (${error instanceof Error ? error.message : String(error)})` }] };
+    return { verified: { ok: false, reasons: [{ code: 'unreadable', message: `the declaration cannot be checked (${error instanceof Error ? error.message : String(error)})` }] }, reads };
   }
 }
 
-async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: string, options: VerifySettings): Promise<VerifyResult> {
+async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: string, options: VerifySettings, reads: VerifyReads): Promise<VerifyResult> {
   const { settings } = options;
   const fail = (reason: Reason): VerifyResult => ({ ok: false, reasons: [reason] });
   const read = await ports.files.readWorkspaceFile(folder, DECLARATION_PATH, MAX_DECLARATION_BYTES);
@@ -119,10 +130,23 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
   const { declaration } = parsed;
   const reasons: Reason[] = [];
 
+  // Every check below reads its own files: they are read at once (a model step waits for the
+  // slowest read, not for their sum), and their reasons are given in this order.
+  const [key, realDeclared, realFolder, envFiles, lastSeq, sources, settingsFiles, probes, policyFileChange] = await Promise.all([
+    declaration.signature ? ports.store.readSigningKey() : undefined,
+    ports.files.realpath(declaration.folder),
+    ports.files.realpath(folder),
+    Promise.all(declaration.servers.map((server) => envFileChange(ports, server, folder, reads))),
+    ports.store.exportSeq(declaration.folder).catch(() => undefined),
+    changedSources(ports, folder, [{ path: declaration.source.path, sha256: declaration.source.sha256 }, ...(declaration.sources ?? [])]),
+    changedSettingsFiles(ports, folder, declaration.settingsFiles ?? []),
+    probeChanges(ports, declaration, reads),
+    // VS Code's policy file is seen by every face on the machine, the DSH side included.
+    vscodePolicyFileChange(ports, declaration.policy?.file, options.vscodePolicyFile ?? ports.policy.vscodePolicyFile),
+  ]);
   if (!declaration.signature) {
     reasons.push({ code: 'unsigned', message: 'the declaration carries no signature' });
   } else {
-    const key = await ports.store.readSigningKey();
     const expected = key ? signDigest(declaration.digest, key) : undefined;
     const { signature } = declaration;
     if (!expected || expected.length !== signature.length || !timingSafeEqual(Buffer.from(expected), Buffer.from(signature))) {
@@ -130,41 +154,29 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
     }
   }
   reasons.push(...parsed.intact);
-  if ((await ports.files.realpath(declaration.folder)) !== (await ports.files.realpath(folder))) {
-    reasons.push({ code: 'wrong-folder', message: 'the declaration was made for another folder' });
-  }
-  for (const server of declaration.servers) {
-    if (server.transport !== 'stdio' || server.envFile === undefined) continue;
-    if (server.envFileSha256 === undefined || typeof server.envFile !== 'string') {
-      reasons.push({ code: 'stale', message: `the envFile of server "${server.serverName}" is not pinned (made by an older export): export again` });
-      continue;
-    }
-    const envFile = await ports.files.loadEnvFile(server.envFile, folder);
-    if (!envFile.ok) reasons.push({ code: 'stale', message: `${envFile.reason} (server "${server.serverName}")` });
-    else if (envFile.sha256 !== server.envFileSha256) reasons.push({ code: 'stale', message: `the envFile of server "${server.serverName}" changed since the export` });
-  }
+  if (realDeclared !== realFolder) reasons.push({ code: 'wrong-folder', message: 'the declaration was made for another folder' });
+  for (const reason of envFiles) if (reason) reasons.push(reason);
   // A declaration older than the folder's last export (restored with an old mcp.json) is refused.
   // Only a declaration signed with this user's key can be a rollback (any other is refused already).
   const signedHere = !reasons.some((r) => r.code === 'bad-signature' || r.code === 'unsigned');
-  const lastSeq = signedHere ? await ports.store.exportSeq(declaration.folder).catch(() => undefined) : 0;
-  if (lastSeq === undefined) reasons.push({ code: 'rollback', message: 'the host store record of this folder cannot be read, so the declaration cannot be shown to be the newest' });
-  else if ((declaration.exportSeq ?? 0) < lastSeq) {
+  if (signedHere && lastSeq === undefined) reasons.push({ code: 'rollback', message: 'the host store record of this folder cannot be read, so the declaration cannot be shown to be the newest' });
+  else if (signedHere && (declaration.exportSeq ?? 0) < lastSeq!) {
     reasons.push({ code: 'rollback', message: `the declaration is from export ${declaration.exportSeq ?? 0} of this folder; export ${lastSeq} was made since (an old declaration was restored)` });
   }
   // The source and every other file VS Code runs servers from: an edit, a removal or a new file is a change.
-  for (const changed of await changedSources(ports, folder, [{ path: declaration.source.path, sha256: declaration.source.sha256 }, ...(declaration.sources ?? [])])) {
+  for (const changed of sources) {
     const how = { changed: 'changed since the export', removed: 'was removed since the export', created: 'was created since the export', unreadable: 'can no longer be read' }[changed.now];
     reasons.push({ code: 'stale', message: `the source ${changed.path} ${how}` });
   }
   // The settings files of the layers the export read: an edit of a session setting in one of them.
-  for (const change of await changedSettingsFiles(ports, folder, declaration.settingsFiles ?? [])) {
+  for (const change of settingsFiles) {
     if ('unreadable' in change) reasons.push({ code: 'stale', file: change.path, message: `the settings file ${change.path} can no longer be read (${change.unreadable})` });
     else {
       for (const setting of change.settings) reasons.push({ code: 'stale', file: change.path, setting, message: `${setting} in ${change.path} changed since the export` });
     }
   }
   // The probed tool pins the export signed: a newer probe (other tools, other definitions) is a change.
-  reasons.push(...await probeChanges(ports, declaration));
+  reasons.push(...probes);
   if (settings) {
     const now = effectiveMcpAccess(settings(MCP_ACCESS_SETTING));
     const readThen = declarationReadDotMcp(declaration);
@@ -177,25 +189,66 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
       reasons.push({ code: 'stale', editorOnly: true, setting: 'policy', message: `the editor's MCP server policy (${POLICY_SETTING.allowed}, ${POLICY_SETTING.denied}, ${POLICY_SETTING.managedOnly}) changed since the export` });
     }
   }
-  // VS Code's policy file is seen by every face on the machine, the DSH side included.
-  const policyFileChange = await vscodePolicyFileChange(ports, declaration.policy?.file, options.vscodePolicyFile ?? ports.policy.vscodePolicyFile);
   if (policyFileChange) reasons.push({ code: 'stale', message: policyFileChange });
   return { ok: reasons.length === 0, reasons, declaration };
 }
 
+/** Why a server's envFile is no longer the one the export pinned, or undefined. */
+async function envFileChange(ports: Pick<Ports, 'files'>, server: Declaration['servers'][number], folder: string, reads: VerifyReads): Promise<Reason | undefined> {
+  if (server.transport !== 'stdio' || server.envFile === undefined) return undefined;
+  if (server.envFileSha256 === undefined || typeof server.envFile !== 'string') {
+    return { code: 'stale', message: `the envFile of server "${server.serverName}" is not pinned (made by an older export): export again` };
+  }
+  const envFile = await ports.files.loadEnvFile(server.envFile, folder);
+  reads.envFiles.set(`${server.envFile}\0${folder}`, envFile);
+  if (!envFile.ok) return { code: 'stale', message: `${envFile.reason} (server "${server.serverName}")` };
+  if (envFile.sha256 !== server.envFileSha256) return { code: 'stale', message: `the envFile of server "${server.serverName}" changed since the export` };
+  return undefined;
+}
+
+/**
+ * How `dsh.tools` changed when it alone made the declaration stale (undefined: it did not):
+ * `narrowed` when each server's choice now (`choices`, the folder's effective tool choice) leaves
+ * out at least what the signed one did. A narrowing needs no review to export (tools are outside
+ * the launch pin), so the editor may export it by itself; a widening waits for Export.
+ */
+export function toolChoiceChange(verified: VerifyResult, choices: ToolChoiceAnalysis): 'narrowed' | 'widened' | undefined {
+  const { declaration } = verified;
+  if (verified.ok || !declaration || !verified.reasons.every((r) => r.code === 'stale' && r.setting === TOOLS_SETTING)) return undefined;
+  return declaration.servers.every((s) => choiceIsNarrowing(choiceFor(choices, s.name), s.tools?.choice, Object.keys(s.tools?.pins ?? {}))) ? 'narrowed' : 'widened';
+}
+
 /** Each server whose tool pins from the probe record now differ from the ones the export signed. */
-async function probeChanges(ports: Pick<Ports, 'store'>, declaration: Declaration): Promise<Reason[]> {
+async function probeChanges(ports: Pick<Ports, 'store'>, declaration: Declaration, reads: VerifyReads): Promise<Reason[]> {
   if (declaration.servers.length === 0) return [];
   // An unreadable record gives no pins, as at the export.
-  const probes = await ports.store.probedServers(declaration.folder).catch(() => ({}));
+  const probes: Readonly<Record<string, ProbedServerRecord>> = await ports.store.probedServers(declaration.folder).catch(() => ({}));
+  reads.probes = { folder: declaration.folder, records: probes };
   const reasons: Reason[] = [];
   for (const server of declaration.servers) {
-    const now = probedToolPins(server, probes);
-    if (canonicalJson(now ?? null) !== canonicalJson(server.tools?.pins ?? null)) {
+    const probe = Object.hasOwn(probes, server.serverName) ? probes[server.serverName] : undefined;
+    const now = probe ? keptText(probe, server.pin, () => canonicalJson(probedToolPins(server, probes) ?? null)) : 'null';
+    if (now !== keptText(server, server.pin, () => canonicalJson(server.tools?.pins ?? null))) {
       reasons.push({ code: 'stale', message: `server "${server.serverName}" was probed since the export: its recorded tool pins are not the ones signed` });
     }
   }
   return reasons;
+}
+
+/**
+ * The canonical text of tool pins, kept per frozen object they come from (a declared server of a
+ * kept declaration, a probe of a kept probe record) and the launch pin they were taken for: both
+ * objects are shared while their file's bytes stay the same, so unchanged pins are not serialized
+ * again at every model step.
+ */
+const pinTexts = new WeakMap<object, { pin: string; text: string }>();
+
+function keptText(of: object, pin: string, text: () => string): string {
+  const kept = pinTexts.get(of);
+  if (kept?.pin === pin && Object.isFrozen(of)) return kept.text;
+  const made = text();
+  if (Object.isFrozen(of)) pinTexts.set(of, { pin, text: made });
+  return made;
 }
 
 /**

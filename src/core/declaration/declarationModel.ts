@@ -20,9 +20,9 @@ const templatePart = z.union([
   z.strictObject({ env: z.string().check(z.minLength(1)) }),
 ]);
 /** A plain string is a literal (never scanned again); an array is a template of literal and reference parts. */
-export const TemplateSchema = z.union([z.string(), z.array(templatePart)]);
+const TemplateSchema = z.union([z.string(), z.array(templatePart)]);
 
-export const ReconnectSchema = z.strictObject({
+const ReconnectSchema = z.strictObject({
   enabled: z.boolean(),
   initialDelayMs: z.int().check(z.minimum(1), z.maximum(2147483647)),
   maxDelayMs: z.int().check(z.minimum(1), z.maximum(2147483647)),
@@ -45,7 +45,7 @@ const serverNameSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,32}$/));
  * the last probe; absent: never probed, tools are offered as the server lists them). Not part of
  * the server's launch `pin`: choosing or re-probing tools does not revoke an approval to start it.
  */
-export const DeclaredToolsSchema = z.strictObject({
+const DeclaredToolsSchema = z.strictObject({
   choice: z.optional(ToolChoiceSchema),
   pins: z.optional(z.record(z.string(), ToolPinSchema)),
 });
@@ -68,7 +68,7 @@ const commonServerFields = {
   tools: z.optional(DeclaredToolsSchema),
 };
 
-export const StdioDeclaredServerSchema = z.strictObject({
+const StdioDeclaredServerSchema = z.strictObject({
   ...commonServerFields,
   transport: z.literal('stdio'),
   command: TemplateSchema,
@@ -82,19 +82,19 @@ export const StdioDeclaredServerSchema = z.strictObject({
   envFileNames: z.optional(z.array(z.string())),
 });
 
-export const HttpDeclaredServerSchema = z.strictObject({
+const HttpDeclaredServerSchema = z.strictObject({
   ...commonServerFields,
   transport: z.literal('streamable-http'),
   url: TemplateSchema,
   headers: z.record(z.string(), TemplateSchema),
 });
 
-export const DeclaredServerSchema = z.discriminatedUnion('transport', [StdioDeclaredServerSchema, HttpDeclaredServerSchema]);
+const DeclaredServerSchema = z.discriminatedUnion('transport', [StdioDeclaredServerSchema, HttpDeclaredServerSchema]);
 export type StdioDeclaredServer = z.infer<typeof StdioDeclaredServerSchema>;
 export type HttpDeclaredServer = z.infer<typeof HttpDeclaredServerSchema>;
 export type DeclaredServer = z.infer<typeof DeclaredServerSchema>;
 
-export const DeclaredInputSchema = z.strictObject({
+const DeclaredInputSchema = z.strictObject({
   id: z.string(),
   type: z.enum(['promptString', 'pickString', 'command']),
   description: z.string(),
@@ -102,7 +102,7 @@ export const DeclaredInputSchema = z.strictObject({
 });
 export type DeclaredInput = z.infer<typeof DeclaredInputSchema>;
 
-export const RejectedServerSchema = z.strictObject({ name: z.string(), codes: z.array(z.string()) });
+const RejectedServerSchema = z.strictObject({ name: z.string(), codes: z.array(z.string()) });
 export type RejectedServer = z.infer<typeof RejectedServerSchema>;
 
 const positiveInt = z.int().check(z.minimum(1));
@@ -112,7 +112,7 @@ const timerMs = z.int().check(z.minimum(1), z.maximum(2147483647));
  * One entry of `lsp.servers`: `dsh.lsp.servers` normalized as DSH's `dsh-lsp-stdio` row takes it.
  * `env` values are templates: a credential-named variable is a `[{"env": NAME}]` reference.
  */
-export const DeclaredLspServerSchema = z.strictObject({
+const DeclaredLspServerSchema = z.strictObject({
   command: z.string().check(z.minLength(1)),
   args: z.array(z.string()),
   env: z.record(z.string(), TemplateSchema),
@@ -130,7 +130,7 @@ export const DeclaredLspServerSchema = z.strictObject({
 export type DeclaredLspServer = z.infer<typeof DeclaredLspServerSchema>;
 
 /** `lsp`: present when `dsh.lsp.servers` is configured; `pin` covers `{servers, registersAll}`. */
-export const LspSectionSchema = z.strictObject({
+const LspSectionSchema = z.strictObject({
   servers: z.record(z.string(), DeclaredLspServerSchema),
   registersAll: z.boolean(),
   pin: sha256PinSchema,
@@ -138,12 +138,12 @@ export const LspSectionSchema = z.strictObject({
 export type LspDeclarationSection = z.infer<typeof LspSectionSchema>;
 
 /** DSH's `source` of a file skill root (rank 250 runtime and 600 bundled are not file roots). */
-export const SkillRootKindSchema = z.enum(['project-dsh', 'project-agents', 'custom', 'user-dsh', 'user-agents']);
+const SkillRootKindSchema = z.enum(['project-dsh', 'project-agents', 'custom', 'user-dsh', 'user-agents']);
 export type SkillRootKind = z.infer<typeof SkillRootKindSchema>;
-export const SkillTrustStateSchema = z.enum(['trusted', 'untrusted', 'changed']);
+const SkillTrustStateSchema = z.enum(['trusted', 'untrusted', 'changed']);
 export type SkillTrustState = z.infer<typeof SkillTrustStateSchema>;
 
-export const SkillsDeclarationRootSchema = z.strictObject({
+const SkillsDeclarationRootSchema = z.strictObject({
   /** Absolute path of the root. */
   path: z.string().check(z.minLength(1)),
   kind: SkillRootKindSchema,
@@ -157,7 +157,7 @@ export const SkillsDeclarationRootSchema = z.strictObject({
 export type SkillsDeclarationRoot = z.infer<typeof SkillsDeclarationRootSchema>;
 
 /** `skills`: every existing skill root in DSH's order (an empty list: no root exists). */
-export const SkillsSectionSchema = z.strictObject({ roots: z.array(SkillsDeclarationRootSchema) });
+const SkillsSectionSchema = z.strictObject({ roots: z.array(SkillsDeclarationRootSchema) });
 export type SkillsDeclaration = z.infer<typeof SkillsSectionSchema>;
 
 export const DeclarationSchema = z.strictObject({

@@ -64,7 +64,7 @@ export function templateRefs(template: Template): { inputs: string[]; env: strin
 }
 
 /** The template as one string, each reference written by `reference`. */
-export function flattenTemplate(template: Template, reference: (part: { input: string } | { env: string }) => string): string {
+function flattenTemplate(template: Template, reference: (part: { input: string } | { env: string }) => string): string {
   if (typeof template === 'string') return template;
   return template.map((p) => (typeof p === 'string' ? p : reference(p))).join('');
 }

@@ -17,7 +17,7 @@ export interface ParsedJsonc {
 export const MAX_JSON_DEPTH = 64;
 
 /** The first `{` or `[` that opens one level more than `limit`, found without recursion; undefined when none. */
-export function findTooDeep(text: string, limit = MAX_JSON_DEPTH): { offset: number; length: number } | undefined {
+function findTooDeep(text: string, limit = MAX_JSON_DEPTH): { offset: number; length: number } | undefined {
   const scanner = createScanner(text, false);
   let depth = 0;
   for (let token = scanner.scan(); token !== TOKEN_EOF; token = scanner.scan()) {

@@ -13,7 +13,7 @@
 export type HiddenClass = 'control' | 'bidi' | 'invisible' | 'tag' | 'variation-selector' | 'line-separator' | 'lone-surrogate';
 
 /** Hidden code points by class (one code point per test; lone surrogates as code points of their own). */
-export const HIDDEN_CLASSES: ReadonlyArray<readonly [HiddenClass, RegExp]> = [
+const HIDDEN_CLASSES: ReadonlyArray<readonly [HiddenClass, RegExp]> = [
   ['control', /[\0-\x1f\x7f-\x9f]/u], // C0 (TAB, LF and CR included), DEL, C1
   ['bidi', /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u], // marks, embeddings, overrides, isolates
   ['line-separator', /[\u2028\u2029]/u],

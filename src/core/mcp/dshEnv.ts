@@ -20,7 +20,7 @@ const V02_KEPT_PATTERN = /^(LC_[A-Z_]+|XDG_[A-Z_]+_HOME)$/;
 export type DshEnvRule = 'rc.8' | '0.2';
 
 /** The parent environment as DSH passes it on, before the row's explicit `env`. */
-export function scrubbedParentEnv(parent: Readonly<Record<string, string | undefined>>, rule: DshEnvRule = 'rc.8'): Record<string, string> {
+function scrubbedParentEnv(parent: Readonly<Record<string, string | undefined>>, rule: DshEnvRule = 'rc.8'): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(parent)) {
     if (value === undefined) continue;

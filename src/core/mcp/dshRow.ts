@@ -14,7 +14,7 @@ export interface ToolPolicy {
  * `ask`. Never `allow`: a choice narrows, it never waives DSH's per-call approval.
  * Undefined when the choice leaves nothing out.
  */
-export function toolPolicyOf(choice: ToolChoice | undefined): ToolPolicy | undefined {
+function toolPolicyOf(choice: ToolChoice | undefined): ToolPolicy | undefined {
   if (!choiceNarrows(choice)) return undefined;
   const tools: Record<string, 'ask' | 'deny'> = {};
   const set = (name: string, mode: 'ask' | 'deny') => Object.defineProperty(tools, name, { value: mode, enumerable: true, writable: true, configurable: true });

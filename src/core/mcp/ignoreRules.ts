@@ -14,7 +14,7 @@ import { LineIndex, type Range } from '../json/text';
 import type { QuickFix } from './quickFixes';
 
 /** The declaration's file name inside `.dsh`, the folder of the `.gitignore` that must ignore it. */
-export const DECLARATION_NAME = 'declaration.json';
+const DECLARATION_NAME = 'declaration.json';
 export const IGNORE_FILE = '.dsh/.gitignore';
 /** A `.dsh/.gitignore` at most this large is read. */
 export const MAX_IGNORE_BYTES = 64 * 1024;
@@ -106,7 +106,7 @@ const ABORT_ALL = -1;
 const ABORT_TO_STARSTAR = -2;
 
 /** git's wildmatch (wildmatch.c), over UTF-16 code units; `pathname` is WM_PATHNAME (`*`, `?` and `[...]` never match `/`). */
-export function wildmatch(pattern: string, text: string, pathname: boolean): boolean {
+function wildmatch(pattern: string, text: string, pathname: boolean): boolean {
   return dowild(pattern, 0, text, 0, pathname) === MATCH;
 }
 
@@ -252,16 +252,13 @@ export function declarationIgnoreProblem(text: string): Problem | undefined {
   return makeProblem('declaration-committable', IGNORE_FILE, range, { file: IGNORE_FILE, name: DECLARATION_NAME });
 }
 
-/** The fix's title, an English template and l10n key. */
-export const IGNORE_FIX_TITLE = 'Ignore {name} in {file}';
-
 /** Adds the rule that ignores the declaration, as the file's last line (the last match decides). */
 export function declarationIgnoreFix(text: string): QuickFix {
   const eol = /\r\n/.test(text) ? '\r\n' : '\n';
   const separator = text === '' || text.endsWith('\n') ? '' : eol;
   return {
     id: 'ignore-declaration',
-    title: IGNORE_FIX_TITLE,
+    title: 'Ignore {name} in {file}',
     args: { name: DECLARATION_NAME, file: IGNORE_FILE },
     edits: [{ offset: text.length, length: 0, content: `${separator}${DECLARATION_NAME}${eol}` }],
     isPreferred: true,

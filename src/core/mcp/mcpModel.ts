@@ -130,7 +130,7 @@ export const STDIO_KEYS: ReadonlySet<string> = new Set(['type', 'command', 'args
 export const REMOTE_KEYS: ReadonlySet<string> = new Set(['type', 'url', 'headers', 'oauth', 'dev', 'version', 'gallery']);
 export const ROOT_KEYS: ReadonlySet<string> = new Set(['servers', 'inputs', 'sandbox']);
 
-export const PromptStringInput = z.object({
+const PromptStringInput = z.object({
   type: z.literal('promptString'),
   id: z.string(),
   description: z.string(),
@@ -138,7 +138,7 @@ export const PromptStringInput = z.object({
   password: z.optional(z.boolean()),
 });
 
-export const PickStringInput = z.object({
+const PickStringInput = z.object({
   type: z.literal('pickString'),
   id: z.string(),
   description: z.string(),
@@ -146,7 +146,7 @@ export const PickStringInput = z.object({
   default: z.optional(z.string()),
 });
 
-export const CommandInput = z.object({
+const CommandInput = z.object({
   type: z.literal('command'),
   id: z.string(),
   command: z.string(),

@@ -222,15 +222,3 @@ function removeProperty(text: string, object: Node, key: string): TextEdit[] {
   });
   return edits;
 }
-
-/** Every English title template of the fixes (l10n keys). */
-export const QUICK_FIX_TITLES = [
-  'Change "type" to "http" (Streamable HTTP)',
-  'Remove "sandboxEnabled" (export without a sandbox)',
-  'Rename "mcpServers" to "servers"',
-  'Move the "mcpServers" entries into "servers"',
-  'Rename "servers" to "mcpServers" (the format of .mcp.json)',
-  'Mask input "{id}": add "password": true',
-  'Define input "{id}" (masked prompt)',
-  'Define input "{id}" (prompt)',
-] as const;

@@ -10,7 +10,7 @@ const CREDENTIAL_WORDS = new Set([
   'key', 'apikey', 'password', 'passwd', 'secret', 'token', 'authorization', 'cookie', 'credential', 'credentials', 'pat', 'auth',
 ]);
 
-export function nameWords(name: string): string[] {
+function nameWords(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -190,7 +190,7 @@ function afterScheme(text: string, from: number, name: string): CredentialSpan |
 }
 
 /** `Authorization: Bearer abc`, `X-Api-Key: abc`, `Cookie: a=b`: the credential of a header line (from `at`). */
-export function headerLineCredential(text: string, at = 0): CredentialSpan | undefined {
+function headerLineCredential(text: string, at = 0): CredentialSpan | undefined {
   const header = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)[ \t]*:[ \t]*/.exec(text.slice(at));
   if (!header || !isCredentialName(header[1])) return undefined;
   return afterScheme(text, at + header[0].length, header[1]);

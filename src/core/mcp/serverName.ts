@@ -1,6 +1,5 @@
 import { sha256Hex } from '../json/canonicalJson';
 
-export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 const MAX = 32;
 
 function candidate(sourceName: string): string {

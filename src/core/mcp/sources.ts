@@ -27,7 +27,7 @@ export const DEVCONTAINER_SOURCE: SourceSpec = { path: '.devcontainer/devcontain
 /** The dev container configuration at the folder's root, the spec's second location. */
 export const ROOT_DEVCONTAINER_SOURCE: SourceSpec = { path: '.devcontainer.json', dialect: 'devcontainer' };
 /** At most this many `.devcontainer/<name>/devcontainer.json` are read (sorted by name); a folder with more is not a real case. */
-export const MAX_DEVCONTAINER_SUBFOLDERS = 32;
+const MAX_DEVCONTAINER_SUBFOLDERS = 32;
 
 /**
  * The places the Dev Containers specification (containers.dev, "devcontainer.json location") and
@@ -115,7 +115,7 @@ export function isFolderRelative(sourcePath: string): boolean {
 
 /** VS Code's setting that decides whether `.mcp.json` is read. */
 export const MCP_ACCESS_SETTING = 'chat.mcp.access';
-export const MCP_ACCESS_VALUES = ['all', 'registry', 'none'] as const;
+const MCP_ACCESS_VALUES = ['all', 'registry', 'none'] as const;
 export type McpAccess = (typeof MCP_ACCESS_VALUES)[number];
 
 /**

@@ -13,14 +13,14 @@ import { readRegularFileSync, readTextFileSync } from './reader';
  * with the bridge bundle in it. Used by the CLI's `dsh install` and by the doctor report.
  */
 
-export const DSH_VERSION = '0.1.0-rc.8';
+const DSH_VERSION = '0.1.0-rc.8';
 /** Files of the DSH install are read through the safe reader (a FIFO or device in the DSH home is never waited on), up to these sizes. */
 const MAX_MANIFEST_BYTES = 1024 * 1024;
 const MAX_HASHED_BYTES = 64 * 1024 * 1024;
 /** 1.0.19 dropped `registerConfig`, which the rc.8 launcher calls on every boot. */
-export const HMR_VERSION = '1.0.16';
+const HMR_VERSION = '1.0.16';
 /** Packages the rc.8 launcher needs at run time that npm does not install with it (peers). */
-export const REQUIRED_PEERS = [
+const REQUIRED_PEERS = [
   '@deepseek-ai/cordis-plugin-group',
   ...['invariants', 'scope', 'fs', 'atomic-write', 'shell', 'bash-local', 'sandbox', 'compaction', 'workflow', 'code-runtime', 'timeout',
     'session-telemetry', 'anonymous-user-id', 'output-retention', 'session-title-llm', 'spill', 'subagent-in-process-driver'].map((n) => `@deepseek-ai/dsh-${n}`),
@@ -38,7 +38,7 @@ export const LSP_PACKAGES: Readonly<Record<string, string>> = {
 export const BUNDLE_NAME = 'dsh-bridge-dsh';
 export const DEFAULT_PROFILE = 'headless';
 /** rc.8's dsh-base boots only on Node >= 22.19 (Promise.withResolvers, its HMR service). */
-export const MIN_DSH_NODE = [22, 19] as const;
+const MIN_DSH_NODE = [22, 19] as const;
 
 export const launcherDir = (dshHome: string) => path.join(dshHome, 'launcher');
 export const launcherWrapper = (dshHome: string) => path.join(launcherDir(dshHome), 'bin', 'dsh');

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { sha256Hex } from '../json/canonicalJson';
+import { deepFreeze, KeptByBytes } from '../json/keptByBytes';
 import { isInside, readWorkspaceFile } from './reader';
 
 /**
@@ -20,7 +20,7 @@ import { isInside, readWorkspaceFile } from './reader';
  *   return; nothing else is unescaped and `$VAR` is never expanded;
  * - a later definition of a key replaces an earlier one.
  */
-export function parseEnvFile(text: string): Map<string, string> {
+function parseEnvFile(text: string): Map<string, string> {
   const vars = new Map<string, string>();
   for (const rawLine of text.split(/\r\n|\r|\n/)) {
     const line = rawLine.trim();
@@ -65,7 +65,7 @@ function unquote(value: string): string {
   return first === '"' ? inner.replace(/\\([nr])/g, (_, c: string) => (c === 'n' ? '\n' : '\r')) : inner;
 }
 
-export const MAX_ENV_FILE_BYTES = 256 * 1024;
+const MAX_ENV_FILE_BYTES = 256 * 1024;
 
 export type EnvFileResult =
   | { ok: true; vars: Record<string, string>; names: string[]; sha256: string }
@@ -93,10 +93,15 @@ export async function loadEnvFile(file: string, folder: string): Promise<EnvFile
     };
     return { ok: false, reason: `the envFile ${why[read.failure.kind] ?? 'cannot be read'}` };
   }
-  const parsed = parseEnvFile(new TextDecoder('utf-8').decode(read.bytes));
-  const vars: Record<string, string> = {};
-  // Own properties whatever the key ("__proto__" included).
-  for (const [k, v] of parsed) Object.defineProperty(vars, k, { value: v, enumerable: true, writable: true, configurable: true });
-  return { ok: true, vars, names: [...parsed.keys()], sha256: sha256Hex(read.bytes) };
+  return parsedEnvFiles.of('', read.bytes, (sha256) => {
+    const parsed = parseEnvFile(new TextDecoder('utf-8').decode(read.bytes));
+    const vars: Record<string, string> = {};
+    // Own properties whatever the key ("__proto__" included).
+    for (const [k, v] of parsed) Object.defineProperty(vars, k, { value: v, enumerable: true, writable: true, configurable: true });
+    return deepFreeze({ ok: true, vars, names: [...parsed.keys()], sha256 });
+  });
 }
+
+/** The envFiles parsed, by their bytes (the plan reads a server's envFile at every model step). Frozen: shared by their readers. */
+const parsedEnvFiles = new KeptByBytes<EnvFileResult>(32);
 

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as z from 'zod/mini';
 import { removeTempFiles, writeFileAtomic } from './atomicWrite';
 import { sha256Hex } from '../json/canonicalJson';
+import { deepFreeze, KeptByBytes } from '../json/keptByBytes';
 import { readRegularFile } from './reader';
 import { readFailureReason } from '../problems/readFailure';
 import { ToolPinSchema } from '../declaration/toolsModel';
@@ -137,6 +138,8 @@ export class HostStore {
   readonly bridgeDir: string;
   private readonly log: (line: string) => void;
   private readonly wrote: (file: string) => void;
+  /** The probe records parsed, by file and bytes: the DSH plugin's verify reads the record at every model step. */
+  private readonly keptProbes = new KeptByBytes<Readonly<Record<string, ProbedServerRecord>>>(16);
 
   constructor(readonly dshHome: string, options: HostStoreOptions = {}) {
     this.bridgeDir = path.join(dshHome, 'bridge');
@@ -161,11 +164,14 @@ export class HostStore {
    */
   private async guardDirs(): Promise<void> {
     if (process.platform === 'win32') return; // modes do not apply; the user profile's ACL protects it
-    for (const dir of [this.bridgeDir, ...STORE_DIRS.map((d) => path.join(this.bridgeDir, d))]) {
-      const stat = await fs.lstat(dir).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return undefined;
-        throw error;
-      });
+    const dirs = [this.bridgeDir, ...STORE_DIRS.map((d) => path.join(this.bridgeDir, d))];
+    // Looked at all at once (the signing key's read waits for this at every model step), judged in order.
+    const stats = await Promise.all(dirs.map((dir) => fs.lstat(dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    })));
+    for (const [i, dir] of dirs.entries()) {
+      const stat = stats[i];
       if (!stat) continue;
       if (!stat.isDirectory()) throw new HostStoreError(`${dir} is not a folder`);
       this.refuseForeign(dir, stat.uid);
@@ -186,13 +192,22 @@ export class HostStore {
   }
 
   private async readJson<T>(file: string, schema: z.ZodMiniType<T>): Promise<T | undefined> {
-    // Through the safe reader: a FIFO or a device in the DSH home is never waited on.
+    const bytes = await this.readBytes(file);
+    return bytes && this.parseJson(file, bytes, schema);
+  }
+
+  /** A record's bytes, through the safe reader (a FIFO or a device in the DSH home is never waited on); undefined when it does not exist. */
+  private async readBytes(file: string): Promise<Uint8Array | undefined> {
     const read = await readRegularFile(file, MAX_RECORD_BYTES);
     if (!read.ok) {
       if (read.failure.kind === 'missing') return undefined;
       throw new HostStoreError(`${file} cannot be read (${readFailureReason(read.failure, MAX_RECORD_BYTES)})`);
     }
-    const text = Buffer.from(read.bytes).toString('utf8');
+    return read.bytes;
+  }
+
+  private parseJson<T>(file: string, bytes: Uint8Array, schema: z.ZodMiniType<T>): T {
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -344,13 +359,12 @@ export class HostStore {
   /** Rewrites the folder's recorded probes with `values` masked in their texts (pins unchanged). */
   private async maskProbes(folder: string, values: readonly string[]): Promise<void> {
     const absolute = path.resolve(folder);
-    const servers: Record<string, ProbedServerRecord> = values.length ? await this.probedServers(absolute).catch(() => ({})) : {};
-    if (Object.keys(servers).length === 0) return;
+    const recorded: Readonly<Record<string, ProbedServerRecord>> = values.length ? await this.probedServers(absolute).catch(() => ({})) : {};
+    if (Object.keys(recorded).length === 0) return;
     const mask = secretMask(values);
-    for (const tool of Object.values(servers).flatMap((s) => s.tools)) {
-      tool.description = mask.text(tool.description);
-      tool.inputSchema = mask.json(tool.inputSchema);
-    }
+    const servers = Object.fromEntries(Object.entries(recorded).map(([serverName, s]) => [serverName, {
+      ...s, tools: s.tools.map((tool) => ({ ...tool, description: mask.text(tool.description), inputSchema: mask.json(tool.inputSchema) })),
+    }]));
     await this.writeJson(this.probesFile(absolute), { version: 1, folder: absolute, servers });
   }
 
@@ -401,19 +415,27 @@ export class HostStore {
     return path.join(this.bridgeDir, 'probes', `${sha256Hex(path.resolve(folder))}.json`);
   }
 
-  /** The last successful probe of each server of the folder, by serverName (empty before any probe). */
-  async probedServers(folder: string): Promise<Record<string, ProbedServerRecord>> {
+  /**
+   * The last successful probe of each server of the folder, by serverName (empty before any probe).
+   * Frozen and shared: the record is parsed once per change of its bytes.
+   */
+  async probedServers(folder: string): Promise<Readonly<Record<string, ProbedServerRecord>>> {
     const absolute = path.resolve(folder);
-    const record = await this.readJson(this.probesFile(absolute), ProbesFile);
-    if (record && record.folder !== absolute) throw new HostStoreError('probe record does not match its folder');
-    // Each serverName its own property (`__proto__` too): readers look them up with Object.hasOwn.
-    return Object.fromEntries(record?.servers ?? []);
+    const file = this.probesFile(absolute);
+    const bytes = await this.readBytes(file);
+    if (!bytes) return {};
+    return this.keptProbes.of(file, bytes, () => {
+      const record = this.parseJson(file, bytes, ProbesFile);
+      if (record.folder !== absolute) throw new HostStoreError('probe record does not match its folder');
+      // Each serverName its own property (`__proto__` too): readers look them up with Object.hasOwn.
+      return deepFreeze(Object.fromEntries(record.servers));
+    });
   }
 
   /** Records probes (serverName -> result); other servers' earlier probes stay. */
   async recordProbes(folder: string, servers: Readonly<Record<string, ProbedServerRecord>>): Promise<void> {
     const absolute = path.resolve(folder);
-    const current = await this.probedServers(absolute).catch(() => ({} as Record<string, ProbedServerRecord>));
+    const current = { ...await this.probedServers(absolute).catch(() => ({})) };
     for (const [serverName, value] of Object.entries(servers)) {
       Object.defineProperty(current, serverName, { value, enumerable: true, writable: true, configurable: true });
     }

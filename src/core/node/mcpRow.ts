@@ -3,7 +3,7 @@ import type { DeclaredServer } from '../declaration/declarationModel';
 import { renderTemplate, type TemplateLookup } from '../declaration/template';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { loadEnvFile } from './envFile';
+import { loadEnvFile, type EnvFileResult } from './envFile';
 import { isInside } from './reader';
 
 /** The server's row: one `@deepseek-ai/dsh-mcp-client` instance config, valid for rc.8 and the stricter 0.2 rules. */
@@ -12,6 +12,8 @@ export type RowResult = { ok: true; row: McpClientConfig } | { ok: false; reason
 export interface RowOptions {
   /** The folder's real path, when the caller renders many rows of it at once (resolved once, not per row). */
   realFolder?: Promise<string>;
+  /** envFiles the caller loaded a moment ago, by `${file}\0${folder}` (the session plan: verify's reads). */
+  envFiles?: ReadonlyMap<string, EnvFileResult>;
 }
 
 const REASONS: Record<string, string> = {
@@ -39,9 +41,9 @@ export async function buildRow(server: DeclaredServer, folder: string, lookup: T
     const envFile = renderTemplate(server.envFile, lookup);
     if ('missing' in envFile) return refuseMissing({ ...envFile.missing, where: 'the envFile path' }, folder);
     if (envFile.value !== '') {
-      const loaded = await loadEnvFile(envFile.value, folder);
+      const loaded = options.envFiles?.get(`${envFile.value}\0${folder}`) ?? await loadEnvFile(envFile.value, folder);
       if (!loaded.ok) return { ok: false, reason: loaded.reason };
-      // Verify compared it a moment ago; this is the read that counts, so it is compared again.
+      // Verify compared it a moment ago; at a start this is the read that counts, so it is compared again.
       if (server.envFileSha256 !== undefined && loaded.sha256 !== server.envFileSha256) {
         return { ok: false, reason: 'the envFile changed since the export (export again, and approve again in the pinned mode)' };
       }

@@ -7,6 +7,7 @@
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { sha256Hex } from '../json/canonicalJson';
+import { deepFreeze, KeptByBytes } from '../json/keptByBytes';
 import { POLICY_NAMES, policyValueOf } from '../policy/editorPolicy';
 import { dshPolicyLayer, type DshPolicy, type DshPolicyLayer } from '../policy/dshPolicy';
 import { readRegularFile } from './reader';
@@ -23,7 +24,7 @@ export const ADMIN_POLICY_FILE = '/etc/dsh-bridge/policy.json';
  * One more administrator file, for tests: applied in addition to {@link ADMIN_POLICY_FILE} (it can
  * only narrow) and held to the same ownership rules (see {@link readAdminPolicy}).
  */
-export const ADMIN_POLICY_ENV = 'DSH_BRIDGE_ADMIN_POLICY';
+const ADMIN_POLICY_ENV = 'DSH_BRIDGE_ADMIN_POLICY';
 const MAX_POLICY_BYTES = 1024 * 1024;
 
 /** The user's own DSH policy file. */
@@ -92,7 +93,7 @@ export async function readDshPolicy(dshHome: string, env: Readonly<Record<string
  * else can write them (else anyone who can write it could widen or rewrite the policy); otherwise
  * it is refused, which withholds every server, and the reason says what is wrong.
  */
-export async function readAdminPolicy(file: string): Promise<DshPolicyLayer | undefined> {
+async function readAdminPolicy(file: string): Promise<DshPolicyLayer | undefined> {
   const exists = await fs.lstat(file).then(() => true, (error: NodeJS.ErrnoException) => error.code !== 'ENOENT' && error.code !== 'ENOTDIR');
   if (!exists) return undefined;
   const unsafe = await unsafeOwnership(file);
@@ -106,12 +107,17 @@ async function readPolicyJson(file: string, origin: 'admin' | 'user'): Promise<D
     if (read.failure.kind === 'missing') return undefined;
     return { file, origin, deny: [], refused: read.failure.kind.replace(/-/g, ' ') };
   }
-  try {
-    return dshPolicyLayer(file, origin, JSON.parse(Buffer.from(read.bytes).toString('utf8')));
-  } catch {
-    return { file, origin, deny: [], refused: 'it is not valid JSON' };
-  }
+  return policyLayers.of(`${origin} ${file}`, read.bytes, () => {
+    try {
+      return deepFreeze(dshPolicyLayer(file, origin, JSON.parse(Buffer.from(read.bytes).toString('utf8'))));
+    } catch {
+      return { file, origin, deny: [], refused: 'it is not valid JSON' };
+    }
+  });
 }
+
+/** The policy files parsed, by file and bytes (the plan reads them at every model step). Frozen: shared. */
+const policyLayers = new KeptByBytes<DshPolicyLayer>(8);
 
 /** Why the file or a folder above it is not root's alone, or undefined. */
 async function unsafeOwnership(file: string): Promise<string | undefined> {

@@ -26,7 +26,10 @@ export interface NodePortsOptions extends HostStoreOptions {
   home?: string;
   /** Default: process.cwd(). */
   cwd?: string;
-  /** How one row is probed (`probeRowOnDemand` from ./probe/probeOnDemand); a face that does not probe leaves it out. */
+  /**
+   * How one row is probed (`probeRow` of ./probe/probeClient, or `probeRowOnDemand` to load it
+   * on the first probe); a face that does not probe leaves it out.
+   */
   probeRow?: (row: McpClientConfig, options: RowProbeOptions) => Promise<RowProbe>;
 }
 

@@ -29,7 +29,7 @@ export interface DshPolicy {
 }
 
 /** The keys of a DSH policy file (the settings' names without `chat.mcp.`). */
-export const DSH_POLICY_KEYS = { allowed: 'allowedServers', denied: 'deniedServers' } as const;
+const DSH_POLICY_KEYS = { allowed: 'allowedServers', denied: 'deniedServers' } as const;
 
 /**
  * A parsed DSH policy file's rules. `allowedServers` / `deniedServers` are read as VS Code reads its

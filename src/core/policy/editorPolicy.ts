@@ -117,7 +117,7 @@ function dedupe(matchers: readonly ServerMatcher[]): ServerMatcher[] {
 }
 
 /** Whether the rules restrict anything beyond `chat.mcp.access` (which the declaration pins on its own). */
-export function hasServerRules(policy: EditorPolicy): boolean {
+function hasServerRules(policy: EditorPolicy): boolean {
   return policy.allow !== undefined || policy.deny.length > 0 || policy.managedOnly;
 }
 
@@ -131,7 +131,7 @@ export function editorPolicyDigest(policy: EditorPolicy): string | undefined {
 }
 
 /** The identity VS Code matches: the configured name; the URL or `[command, ...args]` with the variables the export resolved. */
-export function identityOf(server: DeclaredServer): ServerIdentity {
+function identityOf(server: DeclaredServer): ServerIdentity {
   const templates = server.transport === 'stdio' ? [server.command, ...server.args] : [server.url];
   const unresolved = templates.some((t) => {
     const refs = templateRefs(t);
@@ -154,7 +154,7 @@ export interface PolicyBlock {
 }
 
 /** The block, if the editor's policy blocks the server; undefined when it may be exported. */
-export function editorPolicyBlock(policy: EditorPolicy, server: DeclaredServer): PolicyBlock | undefined {
+function editorPolicyBlock(policy: EditorPolicy, server: DeclaredServer): PolicyBlock | undefined {
   if (policy.access !== 'all') return { code: 'policy-access', setting: POLICY_SETTING.access, rule: `${POLICY_SETTING.access}: "${policy.access}"` };
   return blockOf(checkServer(policy.allow, policy.deny, identityOf(server)), policy);
 }

@@ -66,7 +66,7 @@ function validMatcher(entry: unknown): ServerMatcher | undefined {
 }
 
 /** Whether one entry matches the server (a name exactly, a URL by pattern, a command element by element). */
-export function matchesEntry(matcher: ServerMatcher, identity: ServerIdentity): boolean {
+function matchesEntry(matcher: ServerMatcher, identity: ServerIdentity): boolean {
   if (matcher.serverName !== undefined) return matcher.serverName === identity.name;
   if (matcher.serverUrl !== undefined) return identity.url !== undefined && !identity.unresolved && matchesUrlPattern(matcher.serverUrl, identity.url);
   if (matcher.serverCommand !== undefined) {
@@ -109,7 +109,7 @@ export function checkServer(allow: readonly ServerMatcher[] | undefined, deny: r
  * neither the apex nor `https://evil.test/.example.com/x`; elsewhere `*` matches anything. An
  * http(s) URL is compared as the destination `fetch` uses (see {@link networkDestination}).
  */
-export function matchesUrlPattern(pattern: string, url: string): boolean {
+function matchesUrlPattern(pattern: string, url: string): boolean {
   const destination = networkDestination(url);
   if (destination === undefined) return false;
   try {
@@ -124,7 +124,7 @@ export function matchesUrlPattern(pattern: string, url: string): boolean {
  * lowercased and punycoded, a default port dropped, an empty path `/`, `\` read as `/`); another
  * scheme as written; undefined when it is not a URL.
  */
-export function networkDestination(url: string): string | undefined {
+function networkDestination(url: string): string | undefined {
   try {
     const parsed = new URL(url);
     if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.origin + parsed.pathname + parsed.search;

@@ -35,7 +35,7 @@ export const SETTING = {
  * Settings whose scope is `application` or `machine` in package.json: VS Code ignores them in
  * workspace and folder settings, so a repository cannot set them.
  */
-export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
+const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   SETTING.trustMode, SETTING.home, SETTING.customSkillRoots,
   // VS Code's MCP server policy settings (application scope): a repository can neither widen nor set them.
   'chat.mcp.allowedServers', 'chat.mcp.deniedServers', 'chat.mcp.allowManagedServersOnly',
@@ -45,7 +45,7 @@ export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
  * Settings of VS Code's `window` scope the bridge reads: a folder of a multi-root workspace cannot
  * set them (VS Code refuses to write them there and ignores them), only user and workspace settings can.
  */
-export const WINDOW_SCOPED_SETTINGS: ReadonlySet<string> = new Set(['chat.mcp.access', 'chat.mcp.collisionBehavior']);
+const WINDOW_SCOPED_SETTINGS: ReadonlySet<string> = new Set(['chat.mcp.access', 'chat.mcp.collisionBehavior']);
 
 const timerMs = z.int().check(z.minimum(1), z.maximum(2147483647));
 export const SETTING_SCHEMAS = {
@@ -149,6 +149,32 @@ export interface SettingsFileLayer {
   file?: string;
 }
 
+/** The folder's own settings file, relative to the folder. */
+export const FOLDER_SETTINGS_PATH = '.vscode/settings.json';
+
+/** One settings file of a folder's layers; `F` says where it is (a path, or a face's URI). */
+export interface LayerFile<F> {
+  level: SettingsFileLayer['level'];
+  kind: SettingsFileLayer['kind'];
+  file: F;
+}
+
+/**
+ * The settings files of a folder's layers, lowest priority first, each once, as VS Code layers
+ * them: the user settings file (when the face knows where it is); in a multi-root workspace its
+ * `.code-workspace` file (the workspace layer, left out when the face cannot read it) and the
+ * folder's `.vscode/settings.json` (the folder layer); in a single-folder workspace that file is
+ * the workspace layer. Every face reads, pins and places settings by this list.
+ */
+export function folderSettingsFiles<F>(where: { folder: F; user?: F; codeWorkspace?: F; multiRoot?: boolean }): Array<LayerFile<F>> {
+  const multiRoot = where.multiRoot ?? where.codeWorkspace !== undefined;
+  const files: Array<LayerFile<F>> = [];
+  if (where.user !== undefined) files.push({ level: 'user', kind: 'settings', file: where.user });
+  if (multiRoot && where.codeWorkspace !== undefined) files.push({ level: 'workspace', kind: 'code-workspace', file: where.codeWorkspace });
+  files.push({ level: multiRoot ? 'folder' : 'workspace', kind: 'settings', file: where.folder });
+  return files;
+}
+
 /**
  * A settings object as VS Code's configuration model holds it: a dotted key (`dsh.export.auto`)
  * becomes a path in a tree, language overrides (`[json]`) are left out, and a key VS Code would
@@ -217,9 +243,4 @@ function lookupIn(tree: unknown): SettingsView {
     }
     return structuredClone(current);
   };
-}
-
-/** A view over plain `{key: value}` settings (tests, and a face that already has the values). */
-export function settingsViewOf(values: Readonly<Record<string, unknown>>): SettingsView {
-  return (key) => (Object.hasOwn(values, key) ? values[key] : undefined);
 }

@@ -8,6 +8,7 @@
  */
 import { canonicalHash } from '../json/canonicalJson';
 import { decodeText } from '../json/text';
+import type { Severity } from '../problems/problems';
 import { SETTING, settingLayersFromFiles, type SettingsFileLayer } from './folderSettings';
 
 /**
@@ -17,6 +18,11 @@ import { SETTING, settingLayersFromFiles, type SettingsFileLayer } from './folde
 export const SESSION_SETTINGS: readonly string[] = [
   SETTING.tools, SETTING.lspServers, SETTING.customSkillRoots, SETTING.toolCallTimeoutMs, SETTING.failOnStartupError, SETTING.reconnect,
 ];
+
+/** The problem on a session setting whose edit since the export made the declaration stale. */
+export const SESSION_SETTING_PROBLEM_CODES = {
+  'declaration-stale-setting': ['warning', '{setting} changed in this file since the export, so the declaration is stale: DSH sessions get nothing from it until you export again.'],
+} as const satisfies Record<string, readonly [Severity, string]>;
 
 /** The layer of a settings file, and the file (absolute, or relative to the folder: `.vscode/settings.json`). */
 export interface SettingsFileRef {

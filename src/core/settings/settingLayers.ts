@@ -59,7 +59,7 @@ export function settingValueInText(text: string, kind: SettingsFileKind, setting
 }
 
 /** Whether `value` (the setting's value in one layer) has the node at `path` (below the setting id). */
-export function hasPath(value: unknown, path: JsonPath): boolean {
+function hasPath(value: unknown, path: JsonPath): boolean {
   let current = value;
   for (const key of path) {
     if (typeof key === 'number') {

@@ -12,16 +12,16 @@ import { LineIndex, type Range } from '../json/text';
 import { skillProblem as problem } from './skillCodes';
 
 /** dsh-skill's public skill-name grammar (kebab-case). */
-export const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Keys DSH refuses outright (the skill is dropped), with the key to use instead. */
-export const SKILL_CAMELCASE_KEYS: Readonly<Record<string, string>> = {
+const SKILL_CAMELCASE_KEYS: Readonly<Record<string, string>> = {
   disableModelInvocation: 'disable-model-invocation',
   modelInvocable: 'disable-model-invocation',
   userInvocable: 'user-invocable',
 };
 
-export const SKILL_FLAG_KEYS = ['disable-model-invocation', 'user-invocable'] as const;
+const SKILL_FLAG_KEYS = ['disable-model-invocation', 'user-invocable'] as const;
 
 export interface SkillInvocation {
   modelInvocable: boolean;

@@ -34,7 +34,7 @@ export function skillScanGate(candidate: Pick<SkillCandidate, 'file' | 'scan'>, 
   return accepted.some((a) => a.file === file && a.pin === candidate.scan.pin) ? 'accepted' : 'withheld';
 }
 
-export const GATED_SKILL_ROOT_KINDS: ReadonlySet<SkillRootKind> = new Set<SkillRootKind>(['project-dsh', 'project-agents', 'custom']);
+const GATED_SKILL_ROOT_KINDS: ReadonlySet<SkillRootKind> = new Set<SkillRootKind>(['project-dsh', 'project-agents', 'custom']);
 
 /** `not-gated`: a user root (always passes). The other three as {@link skillTrustState}. */
 export type SkillRootGate = 'trusted' | 'untrusted' | 'changed' | 'not-gated';

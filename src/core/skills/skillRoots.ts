@@ -10,7 +10,7 @@ import { findProjectRoot } from './projectRoot';
 import type { SkillFs } from './skillFileAccess';
 
 /** DSH's rank of each file root kind (the kinds are part of the declaration model). */
-export const SKILL_ROOT_RANKS = {
+const SKILL_ROOT_RANKS = {
   'project-dsh': 100,
   'project-agents': 200,
   custom: 300,

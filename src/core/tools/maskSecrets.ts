@@ -25,7 +25,7 @@ const URL_PASSWORD = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,31}:\/\/[^\s/?#@:]{0,2
 /** A private key with its body (the header alone is in CREDENTIAL_SHAPES). */
 const PRIVATE_KEY = /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[A-Za-z0-9+/=\s:,.-]*?(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$|(?=[^A-Za-z0-9+/=\s:,.-]))/g;
 const SHAPES = new RegExp(CREDENTIAL_SHAPES.map((re) => `(?:${re.source})`).join('|'), 'g');
-export const MASK = '***';
+const MASK = '***';
 
 /** Masking with one set of known values (build once, apply to every text of one server). */
 export interface SecretMask {
@@ -96,12 +96,8 @@ function maskJson(value: unknown, text: (s: string) => string): unknown {
   return out;
 }
 
-export function maskSecrets(text: string, known: Iterable<string>): string {
-  return secretMask(known).text(text);
-}
-
 /** The first `lines` lines of `text`, masked, each cut to `width` characters; blank lines dropped. */
 export function firstLines(text: string, known: Iterable<string>, lines = 10, width = 240): string[] {
-  const masked = maskSecrets(text, known);
+  const masked = secretMask(known).text(text);
   return masked.split(/\r?\n/).filter((l) => l.trim() !== '').slice(0, lines).map((l) => (l.length > width ? `${l.slice(0, width - 1)}…` : l));
 }

@@ -66,7 +66,7 @@ function sortedUnique(values: Iterable<string>): string[] {
 }
 
 /** The narrower of two choices: the allow-lists intersect, the exclusions add up. */
-export function narrowChoice(a: ToolChoice | undefined, b: ToolChoice): ToolChoice {
+function narrowChoice(a: ToolChoice | undefined, b: ToolChoice): ToolChoice {
   if (!a) return { ...(b.only ? { only: sortedUnique(b.only) } : {}), exclude: sortedUnique(b.exclude) };
   const only = a.only && b.only ? a.only.filter((t) => b.only!.includes(t)) : a.only ?? b.only;
   return { ...(only ? { only: sortedUnique(only) } : {}), exclude: sortedUnique([...a.exclude, ...b.exclude]) };
@@ -147,7 +147,7 @@ export function choiceFor(analysis: ToolChoiceAnalysis, server: string): ToolCho
  * holds a layer, with its text). A problem whose layer has no file, or whose node is not found,
  * is left out: the face shows it unplaced if it wants to.
  */
-export function placeToolChoiceProblems(problems: readonly ToolChoiceProblem[], sourceOfLayer: (layer: number) => SettingsSource | undefined): Problem[] {
+function placeToolChoiceProblems(problems: readonly ToolChoiceProblem[], sourceOfLayer: (layer: number) => SettingsSource | undefined): Problem[] {
   const out: Problem[] = [];
   for (const p of problems) {
     const source = sourceOfLayer(p.layer);

@@ -15,13 +15,6 @@ import type { Problem } from '../problems/problems';
 import { settingValueInText } from '../settings/settingLayers';
 import { analyzeToolChoice, TOOLS_SETTING, type ToolChoiceProblem } from './toolChoice';
 
-/** Every English title template of these fixes (l10n keys). */
-export const TOOL_CHOICE_FIX_TITLES = [
-  'Remove "{key}"',
-  'Remove item {index} of "only"',
-  'Make "{key}" a list: ["{name}"]',
-] as const;
-
 export const TOOL_CHOICE_FIXABLE_CODES: ReadonlySet<string> = new Set(['tools-unknown-key', 'tools-invalid-name', 'tools-invalid-list']);
 
 /** The problem of this text's own `dsh.tools` value at the problem's code and range, with its JSON path. */

@@ -51,7 +51,7 @@ export function compareToolWithPin(tool: ToolDefinition, pins: Readonly<Record<s
 }
 
 /** A tool's pin (of its real definition, as a probe recorded it) against the pins recorded for its server. */
-export function comparePins(name: string, live: ToolPin, pins: Readonly<Record<string, ToolPin>>): ToolPinVerdict {
+function comparePins(name: string, live: ToolPin, pins: Readonly<Record<string, ToolPin>>): ToolPinVerdict {
   if (!Object.hasOwn(pins, name)) return { state: 'new' };
   const pinned = pins[name];
   if (live.definition === pinned.definition) return { state: 'unchanged' };

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { LSP_PROBLEM_CODES } from '../../core/lsp/lspCodes';
 import { LSP_SETTING } from '../../core/lsp/lspModel';
 import { validateLspServers, type LspValidation } from '../../core/lsp/lspValidation';
 import { placeSettingProblems } from '../../core/settings/settingsFile';
@@ -22,7 +21,7 @@ export interface FolderLsp {
 }
 
 /** Validates `dsh.lsp.servers` for one folder, reading its layers (so Restricted Mode sees the workspace value too). */
-export async function validateFolderLsp(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined): Promise<{ value: unknown; validation: LspValidation; placed: Problem[]; unplaced: number }> {
+async function validateFolderLsp(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined): Promise<{ value: unknown; validation: LspValidation; placed: Problem[]; unplaced: number }> {
   const { layers, texts } = await loadSettingLayers(folder, userSettings, LSP_SETTING);
   const value = mergedValue(layers);
   const validation = await validateLspServers(value, { resolveCommand: createPathResolver({ env: process.env }) });
@@ -90,6 +89,6 @@ export class LspSettingsCheck extends SettingsFileCheck {
     if (!isCurrent()) return;
     this.results.clear();
     for (const [k, v] of results) this.results.set(k, v);
-    this.owner.replace(this.kind, diagnosticsByFile(problems, LSP_PROBLEM_CODES, (file) => vscode.Uri.parse(file), this.docsUri).values());
+    this.owner.replace(this.kind, diagnosticsByFile(problems, (file) => vscode.Uri.parse(file), this.docsUri).values());
   }
 }

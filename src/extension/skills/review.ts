@@ -6,7 +6,7 @@ import type { SkillRootKind } from '../../core/declaration/declarationModel';
 import { nodeSkillFs } from '../../core/node/skillFs';
 import { hashSkillRoot } from '../../core/skills/rootPins';
 import type { SkillCandidate } from '../../core/skills/discovery';
-import { scanSkill } from '../../core/skills/skillScan';
+import { skillContentPin } from '../../core/app/scanFindings';
 import { findingMessage, findingStateWords } from '../findingWords';
 import type { Ctx } from '../ctx';
 import { trustWord, type RootView, type SkillRoots, type SkillsSnapshot } from './skillRoots';
@@ -210,7 +210,7 @@ export class SkillReview {
     const candidate = this.roots.roots().flatMap((v) => v.root.candidates).find((c) => c.file === file && c.analysis.skill);
     if (!candidate || !file) return this.result('unknown-skill');
     const raw = await nodeSkillFs.readText(file, {}).catch(() => undefined);
-    if (raw === undefined || scanSkill(raw).pin !== candidate.scan.pin) {
+    if (raw === undefined || skillContentPin(raw) !== candidate.scan.pin) {
       if (interactive) void showWarning(l10n.t('{0} changed while you reviewed it; review it again.', tilde(file)));
       await this.roots.refreshNow();
       return this.result('changed-during-review');

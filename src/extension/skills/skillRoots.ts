@@ -5,13 +5,10 @@ import { visibleLine } from '../../core/json/visibleText';
 import { gateSkills, isGatedKind, skillScanGate, type SkillScanGate } from '../../core/skills/skillGate';
 import type { Problem } from '../../core/problems/problems';
 import { skillTrustProblems } from '../../core/skills/skillTrustProblems';
-import { SKILL_TRUST_PROBLEM_CODES } from '../../core/skills/skillCodes';
 import { nodeSkillFs } from '../../core/node/skillFs';
 import { discoverSkills, type SkillDiscovery, type SkillRootReport } from '../../core/skills/discovery';
 import { resolveAgentsHome } from '../../core/skills/skillRoots';
 import { skillTrustState } from '../../core/skills/rootTrust';
-import { SKILL_PROBLEM_CODES } from '../../core/skills/skillCodes';
-import { SCAN_CODES } from '../../core/scan/scanCodes';
 import type { SkillTrustState } from '../../core/declaration/declarationModel';
 import { fileFolders } from '../mcpFiles';
 import { countOf } from '../../core/problems/plural';
@@ -21,7 +18,6 @@ import type { ChangedConcerns } from '../decisions';
 import { diagnosticsByFile, type Check, type DiagnosticsOwner, type FileEvent } from '../diagnostics';
 import { l10n } from '../l10nLookup';
 
-const TEMPLATES = { ...SKILL_PROBLEM_CODES, ...SKILL_TRUST_PROBLEM_CODES, ...SCAN_CODES };
 /** Paths of the owner's watcher that concern skills: a project root's files, or a `.git` (which decides the project root). */
 const PROJECT_ROOT_PATH = /\/\.git$|\/\.(dsh|agents)\/skills(\/|$)/;
 
@@ -132,7 +128,7 @@ export class SkillRoots implements Check, vscode.Disposable {
     this.accepted = accepted;
     const problems: Problem[] = [];
     for (const { discovery } of discoveries.values()) problems.push(...discovery.problems, ...skillTrustProblems(discovery, recorded));
-    this.owner.replace(this.kind, diagnosticsByFile(problems, TEMPLATES, (file) => vscode.Uri.file(file), this.docsUri).values());
+    this.owner.replace(this.kind, diagnosticsByFile(problems, (file) => vscode.Uri.file(file), this.docsUri).values());
     this.updateWatchers();
     this.updateStatus();
     const views = this.roots();

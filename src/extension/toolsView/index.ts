@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { COMMAND } from '../commandIds';
 import type { Ctx } from '../ctx';
 import type { McpJsonCheck } from '../mcpJsonCheck';
+import type { FolderPlans } from '../folderPlan';
 import { ProbeDiagnostics } from './probeDiagnostics';
 import { ProbeRunner, type ProbeSummary } from './probeRunner';
 import { McpServersView } from './serversView';
@@ -16,10 +17,10 @@ export class ToolsFeature implements vscode.Disposable {
   private readonly probes: ProbeRunner;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(mcp: McpJsonCheck, ctx: Ctx) {
+  constructor(mcp: McpJsonCheck, ctx: Ctx, plans: FolderPlans) {
     this.probes = new ProbeRunner(ctx);
     const probeDiagnostics = new ProbeDiagnostics();
-    this.view = new McpServersView(mcp, ctx, this.probes, probeDiagnostics);
+    this.view = new McpServersView(mcp, ctx, this.probes, probeDiagnostics, plans);
     this.disposables.push(
       this.view,
       this.probes,

@@ -7,7 +7,7 @@ import { DIAGNOSTIC_SOURCE } from '../diagnostics';
 import { translate } from '../l10n';
 import { sourceUri } from '../mcpFiles';
 import { problemLink } from '../problemDocs';
-import type { ServerTools } from './probeFacts';
+import type { ServerTools } from '../../core/app/probedTools';
 import type { Range } from '../../core/json/text';
 import { visibleLine } from '../../core/json/visibleText';
 import { l10n } from '../l10nLookup';

@@ -11,7 +11,7 @@ import { reviewServers } from '../approval';
 import { fileFolders } from '../mcpFiles';
 import type { Ctx } from '../ctx';
 import { requireWorkspaceTrust } from '../workspaceTrust';
-import { editorFreeEnv } from './probeFacts';
+import { editorFreeEnv } from './probeEnv';
 import { toolSettingLayers } from './toolSettings';
 import { SERVERS_VIEW_ID } from '../commandIds';
 import { visibleLine } from '../../core/json/visibleText';
@@ -89,12 +89,17 @@ export class ProbeRunner implements vscode.Disposable {
         { location: vscode.ProgressLocation.Notification, title: visibleLine(l10n.t('Probing the MCP servers of {0}...', folder.name)), cancellable: true },
         (progress, token) => {
           const abort = new AbortController();
+          let reported = 0;
           const cancelled = token.onCancellationRequested(() => abort.abort());
           return probeFolder(this.ctx.ports(), {
             folder: folder.uri.fsPath, folderName: folder.name, userHome: os.homedir(),
             settings: this.ctx.config.folder(folder).view, settingLayers: toolSettingLayers(folder), invalidSetting: this.ctx.config.invalidSetting,
             names: servers.map((s) => s.name), env: editorFreeEnv(process.env), consent: 'host-store', signal: abort.signal,
-            onProgress: (name, index, total) => progress.report({ message: visibleLine(l10n.t('{0} of {1}: {2}', index, total, name)), increment: 100 / total }),
+            // Each server being probed now with its place ("1 of 3: slow"); the bar grows as servers finish.
+            onProgress: ({ probing, done, total }) => {
+              progress.report({ message: visibleLine(probing.map((p) => l10n.t('{0} of {1}: {2}', p.index, total, p.name)).join(' \u00b7 ')), increment: ((done - reported) * 100) / total });
+              reported = done;
+            },
           }).finally(() => cancelled.dispose());
         },
       ),
@@ -157,7 +162,7 @@ export class ProbeRunner implements vscode.Disposable {
 
   private report(result: FolderProbe, folder: vscode.WorkspaceFolder): void {
     const ok = result.servers.filter((s) => s.outcome === 'ok');
-    const stopped = result.servers.filter((s) => s.outcome === 'cancelled').length;
+    const stopped = result.servers.filter((s) => s.outcome === 'cancelled').map((s) => s.name);
     const failed = result.servers.filter((s) => s.outcome !== 'ok' && s.outcome !== 'cancelled');
     const tools = ok.reduce((n, s) => n + s.tools.length, 0);
     const parts: string[] = [];
@@ -169,8 +174,9 @@ export class ProbeRunner implements vscode.Disposable {
     for (const s of failed.filter((f) => f.outcome === 'timed-out' && f.launcher)) {
       parts.push(l10n.t('"{0}" starts through {1}, which may still have been downloading the package on its first start: probe again once the download is done.', s.name, s.launcher!));
     }
-    if (stopped === 1) parts.push(l10n.t('Probe cancelled: 1 server was not probed.'));
-    else if (stopped > 1) parts.push(l10n.t('Probe cancelled: {0} servers were not probed.', stopped));
+    // Named: the user sees which servers have no probe (and no recorded tools) from this run.
+    if (stopped.length === 1) parts.push(l10n.t('Probe cancelled: "{0}" was not probed.', stopped[0]));
+    else if (stopped.length > 1) parts.push(l10n.t('Probe cancelled: {0} servers were not probed ({1}).', stopped.length, stopped.map((n) => `"${n}"`).join(', ')));
     if (result.collisions.length) parts.push(l10n.t('Some tools get the same DSH name: see the view.'));
     const withheld = ok.reduce((n, s) => n + s.tools.filter((t) => t.scan === 'withheld').length, 0);
     if (withheld === 1) parts.push(l10n.t('1 tool has hidden or model-directed instructions and is withheld from DSH sessions until you accept it: see the view.'));
@@ -178,7 +184,7 @@ export class ProbeRunner implements vscode.Disposable {
     const left = result.servers.flatMap((s) => s.leftRunning ?? []);
     if (left.length === 1) parts.push(l10n.t('A process a server started still runs (pid {0}): see the log.', left[0].pid));
     else if (left.length > 1) parts.push(l10n.t('{0} processes the servers started still run: see the log.', left.length));
-    const show = failed.length || result.collisions.length || left.length || stopped || withheld ? showWarning : showInformation;
+    const show = failed.length || result.collisions.length || left.length || stopped.length || withheld ? showWarning : showInformation;
     const showProblems = l10n.t('Show Problems');
     if (!parts.length) return;
     void show(sentences(parts), ...(failed.length ? [showProblems] : [])).then((c) => {

@@ -5,13 +5,13 @@ import type { Ctx } from '../ctx';
 import type { McpJsonCheck } from '../mcpJsonCheck';
 import { fileFolders, mcpJsonUri, readFileBytes, sourceUri } from '../mcpFiles';
 import { serverEntries } from './serverEntries';
-import { planOfFolder } from '../folderPlan';
+import type { FolderPlans } from '../folderPlan';
 import { blockedState, folderViewModel, type FolderViewModel, type ServerRowState, type ServerViewRow } from '../planView';
 import { countWords } from '../planWords';
 import { planMessage } from '../../core/app/planReasons';
 import { sentences, translate } from '../l10n';
 import { PROBE_FAILED } from './probeDiagnostics';
-import { serverTools, type ServerTools, type ToolRow } from './probeFacts';
+import { serverTools, type ServerTools, type ToolRow } from '../../core/app/probedTools';
 import type { ProbeDiagnostics } from './probeDiagnostics';
 import type { ProbeRunner } from './probeRunner';
 import { folderToolChoice, toggleTool, toolChoiceTarget, TOOL_CHOICE_TARGET_SETTING } from './toolSettings';
@@ -175,22 +175,17 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     private readonly ctx: Ctx,
     private readonly probes: ProbeRunner,
     private readonly probeDiagnostics: ProbeDiagnostics,
+    private readonly plans: FolderPlans,
   ) {
     this.log = ctx.log;
     this.view = vscode.window.createTreeView(SERVERS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false, manageCheckboxStateManually: true });
     this.disposables.push(
       this.view,
       this.changed,
-      ctx.onDidChangeDeclaration(() => this.refresh()),
-      mcp.onDidAnalyze(() => this.refresh()),
-      probes.onDidProbe(() => this.refresh()),
-      // Approvals and the trust mode change outside the editor too (the CLI, DSH).
-      ctx.onDidChangeHostStore(() => this.refresh()),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),
-      ctx.config.onDidChange((changed) => {
-        if (changed.trustMode || changed.home || changed.tools) this.refresh();
-      }),
+      // The plans are dropped on every change the rows depend on (the MCP files analysed again included).
+      plans.onDidChange(() => this.redraw()),
+      // A probe records the tool pins the plan compares with the declaration's.
+      probes.onDidProbe((folder) => plans.drop(folder)),
       this.view.onDidChangeCheckboxState((e) => this.onCheckboxes(e.items)),
       { dispose: () => clearTimeout(this.timer) },
       { dispose: () => void vscode.commands.executeCommand('setContext', ACTIVE_CONTEXT, false) },
@@ -198,8 +193,13 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     void vscode.commands.executeCommand('setContext', ACTIVE_CONTEXT, true);
   }
 
-  /** Forgets every folder's facts and redraws (debounced: a save fires analysis and the watcher). */
+  /** Computes every folder's rows again, from new plans (the refresh command, a checkbox written). */
   refresh(): void {
+    this.plans.drop();
+  }
+
+  /** Forgets every folder's facts and redraws (debounced: a save fires analysis and the watcher). */
+  private redraw(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.facts.clear();
@@ -243,7 +243,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     if (!analysed) return undefined;
     const store = this.ctx.hostStore();
     const [planned, text, records, accepted] = await Promise.all([
-      planOfFolder(this.ctx, folder),
+      this.plans.get(folder),
       this.sourceText(folder),
       store.probedServers(folder.uri.fsPath).catch((error: unknown) => {
         this.log.warn(`the recorded probes of ${folder.name} cannot be read: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Problem } from '../../core/problems/problems';
-import { checkToolChoice, TOOL_CHOICE_PROBLEM_CODES, TOOLS_SETTING } from '../../core/tools/toolChoice';
+import { checkToolChoice, TOOLS_SETTING } from '../../core/tools/toolChoice';
 import { TOOL_CHOICE_FIXABLE_CODES, toolChoiceFixes } from '../../core/tools/toolChoiceFixes';
 import type { ChangedConcerns } from '../decisions';
 import { DIAGNOSTIC_SOURCE, diagnosticsByFile, type DiagnosticsOwner } from '../diagnostics';
@@ -39,7 +39,7 @@ export class ToolChoiceCheck extends SettingsFileCheck {
       }
     }
     if (!isCurrent()) return;
-    this.owner.replace(this.kind, diagnosticsByFile(problems, TOOL_CHOICE_PROBLEM_CODES, (file) => vscode.Uri.parse(file), this.docsUri).values());
+    this.owner.replace(this.kind, diagnosticsByFile(problems, (file) => vscode.Uri.parse(file), this.docsUri).values());
   }
 }
 

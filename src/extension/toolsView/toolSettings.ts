@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { SettingLayerValue } from '../../core/settings/settingLayers';
-import { analyzeToolChoice, choiceFor, TOOLS_SETTING, type ToolChoiceAnalysis } from '../../core/tools/toolChoice';
-import { toolAllowed } from '../../core/declaration/toolsModel';
+import { toolOffered } from '../../core/app/probedTools';
+import { analyzeToolChoice, TOOLS_SETTING, type ToolChoiceAnalysis } from '../../core/tools/toolChoice';
 import { editToolChoice } from './toolChoiceEdit';
 
 /**
@@ -48,6 +48,6 @@ export async function toggleTool(folder: vscode.WorkspaceFolder, server: string,
   const edit = editToolChoice(target === 'user' ? inspected?.globalValue : inspected?.workspaceFolderValue, server, tool, allow);
   if (!edit.ok) return 'invalid';
   await config.update(TOOLS_SETTING, edit.value, target === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.WorkspaceFolder);
-  if (allow && !toolAllowed(choiceFor(folderToolChoice(folder), server), tool)) return 'still-left-out';
+  if (allow && !toolOffered(folderToolChoice(folder), server, tool)) return 'still-left-out';
   return 'written';
 }

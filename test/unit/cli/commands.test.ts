@@ -48,6 +48,38 @@ describe('CLI: what a user reads', function () {
     assert.equal((await cli(['inputs', 'set', 'x', '--help'])).out, (await cli(['inputs', '--help'])).out);
   });
 
+  it('every option a command reads is in that command\'s --help and in the global help; the common ones main.ts reads are in every help', async () => {
+    const source = (file: string) => readFileSync(path.join(__dirname, '../../../src/cli', file), 'utf8');
+    const read = (text: string, object: string) => [...text.matchAll(new RegExp(`\\b${object}(?:\\.([\\w]+)|\\['([\\w-]+)'\\])`, 'g'))].map((m) => m[1] ?? m[2]);
+    // Each command's module, from the command table's imports.
+    const table = source('commands.ts');
+    const moduleOf = new Map([...table.matchAll(/import \{([^}]*)\} from '\.\/(\w+)'/g)].flatMap(([, names, file]) => names.split(',').map((n) => [n.trim(), file] as const)));
+    const global = (await cli(['--help'])).out;
+    const flagIn = (help: string, option: string) => new RegExp(`^ {2}(-\\w, )?--${option}( |$)`, 'm').test(help);
+    // What main.ts reads: --version alone is not a command's (the global help has it).
+    const common = read(source('main.ts'), 'values').filter((o) => o !== 'version');
+    assert.ok(flagIn(global, 'version'));
+    assert.ok(common.includes('workspace') && common.includes('vscode-policy') && common.includes('dsh-home'), common.join());
+    const runs = Object.keys(COMMANDS).map((name) => {
+      const run = new RegExp(`\\b${name}: \\{\\s*run: (?:\\(ctx\\) => )?(?:async \\(ctx\\) => \\(await import\\('\\./(\\w+)\\.js'\\)\\)\\.)?(\\w+)`).exec(table);
+      return { name, fn: run?.[2] ?? '', file: run?.[1] ?? moduleOf.get(run?.[2] ?? '') };
+    });
+    let own = 0;
+    for (const { name, file } of runs) {
+      assert.ok(file, `${name}: its module`);
+      // The module without the run functions of other commands it also holds (export.ts: check).
+      let text = source(`${file}.ts`);
+      for (const other of runs.filter((r) => r.file === file && r.name !== name)) text = text.replace(new RegExp(`function ${other.fn}\\([\\s\\S]*?\\n\\}\\n`), '');
+      const help = (await cli([name, '--help'])).out;
+      for (const option of [...common, ...read(text, 'ctx\\.options')]) {
+        assert.ok(flagIn(help, option), `${name} --help lacks --${option}`);
+        assert.ok(flagIn(global, option), `the global help lacks --${option} (${name})`);
+      }
+      own += read(text, 'ctx\\.options').length;
+    }
+    assert.ok(own >= 10, 'the commands\' own options were found');
+  });
+
   it('doctor: a missing input on its own line with its fix; a refused declaration\'s reason once in the summary, not once per server', async () => {
     const folder = workspace(SOURCE);
     const home = tempDir('cli-usability-home-');

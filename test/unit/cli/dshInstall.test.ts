@@ -3,7 +3,6 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { nodeFitsDsh } from '../../../src/core/node/dshSide';
-import { PINNED_NODE_VERSION } from '../../../src/cli/dshInstall';
 import { tempDir } from '../helpers';
 import { CLI, ROOT, cli } from '../core/app/doctor.fixture';
 
@@ -23,6 +22,9 @@ describe('dsh-bridge dsh install (dist/cli.js)', function () {
     writeFileSync(old, '#!/bin/sh\necho v20.1.0\n', { mode: 0o755 });
     const tooOld = cli(['dsh', 'install', '--node', old], home);
     assert.equal(tooOld.status, 1);
+    // The Node version it pins, as its help names it.
+    const PINNED_NODE_VERSION = /else Node (\d+\.\d+\.\d+) from npm/.exec(cli(['dsh', '--help'], home).stdout)?.[1];
+    assert.ok(PINNED_NODE_VERSION);
     assert.ok(tooOld.stderr.includes(`and ${old} is v20.1.0. Run again with --node auto to install Node ${PINNED_NODE_VERSION} from npm into ${path.join(home, 'launcher', 'node')} `
       + `(what it runs there: npm install --ignore-scripts --save-exact node-${process.platform}-${process.arch}@${PINNED_NODE_VERSION}), or with --node /path/to/node (22.19 or newer)`), tooOld.stderr);
     const quoted = cli(['dsh', 'install', '--node', '/opt/node"$(id)"/bin/node'], home);
@@ -45,6 +47,8 @@ describe('dsh-bridge dsh install (dist/cli.js)', function () {
     const env = { ...process.env, DSH_HOME: home, PATH: `${bin}:${path.dirname(process.execPath)}:/usr/bin:/bin`, npm_config_prefer_offline: 'true' };
     const auto = () => spawnSync(process.execPath, [CLI, 'dsh', 'install', '--node', 'auto'], { env, encoding: 'utf8' });
     const first = auto();
+    const PINNED_NODE_VERSION = /^Node: installed (\S+) /m.exec(first.stdout)?.[1];
+    assert.ok(PINNED_NODE_VERSION && nodeFitsDsh(`v${PINNED_NODE_VERSION}`), first.stdout + first.stderr);
     const dir = path.join(home, 'launcher', 'node');
     assert.ok(first.stdout.includes(`Node: installed ${PINNED_NODE_VERSION} (node-${process.platform}-${process.arch}) in ${dir}`), first.stdout + first.stderr);
     assert.match(first.stderr, /dsh install stopped: npm install of the DSH launcher failed \(exit 3\)/);

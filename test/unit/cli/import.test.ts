@@ -37,7 +37,7 @@ describe('import: dsh-bridge import (CLI)', () => {
     assert.match(r.out, /^--- a\/\.vscode\/mcp\.json\n\+\+\+ b\/\.vscode\/mcp\.json\n@@ /m);
     assert.match(r.out, /^\+\t\t"pythonTools": \{$/m);
     assert.match(r.out, /lost\s+\.gemini\/settings\.json: server "pythonTools": includeTools: "includeTools" \(safe_tool, file_reader\) is not carried/);
-    assert.match(r.out, /^4 servers from Gemini CLI to add to \.vscode\/mcp\.json, with 1 password input \(preview [0-9a-f]{16}\)\.$/m);
+    assert.match(r.out, /^4 servers from Gemini CLI to add to \.vscode\/mcp\.json \(the export refuses 1 of them: "discoveredServer"\), with 1 password input \(preview [0-9a-f]{16}\)\.$/m);
     assert.equal(readFileSync(path.join(folder, '.vscode/mcp.json'), 'utf8'), fixture('target/mcp.json'));
   });
 
@@ -118,6 +118,50 @@ describe('import: dsh-bridge import (CLI)', () => {
     assert.deepEqual([...new Set(out.problems.map((p) => p.code))], ['secret-in-args']);
     const declaration = readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8');
     for (const secret of secrets) assert.ok(!declaration.includes(secret), `${secret} in the declaration`);
+  });
+
+  it('names each carried server the export will refuse, with its code and fix, in the summary, --json and the result; the export then refuses exactly those', async () => {
+    // Claude Code's own file: "events" is an sse server (carried as "type": "sse"; DSH has no SSE).
+    const one = folderWith('claude');
+    const dry = await cli(['import', '--from', 'claude', '--workspace', one, '--dsh-home', home, '--dry-run']);
+    assert.equal(dry.code, 0, dry.err);
+    assert.match(dry.out, /^1 server to add will be refused by the export \(DSH would not start it\):\n {2}"events": unsupported-transport: DSH supports stdio and Streamable HTTP only; sse is not supported\. Use "type": "http" if the server speaks Streamable HTTP\.\n {4}fix: `sse` -> `http` when the server also speaks Streamable HTTP/m);
+    assert.match(dry.out, /^4 servers from Claude Code to add to \.vscode\/mcp\.json \(the export refuses 1 of them: "events"\), with 1 password input \(preview [0-9a-f]{16}\)\.$/m);
+
+    // Two refused, one taken: plural forms; --json carries the same decision.
+    const two = workspace(undefined, { '.mcp.json': JSON.stringify({ mcpServers: {
+      feed: { type: 'sse', url: 'https://feed.example.com/sse' },
+      local: { command: 'node', args: ['server.js'] },
+      files: { type: 'http', url: 'ftp://files.example.com/mcp' },
+    } }) });
+    const json = await cli(['import', '--from', 'claude', '--workspace', two, '--dsh-home', home, '--dry-run', '--json']);
+    assert.equal(json.code, 0, json.err);
+    const refused = (JSON.parse(json.out) as { refusedByExport: Array<{ server: string; reasons: Array<{ code: string; message: string; fix?: string }> }> }).refusedByExport;
+    assert.deepEqual(refused.map((r) => [r.server, r.reasons.map((x) => x.code)]), [['feed', ['unsupported-transport']], ['files', ['invalid-url']]]);
+    assert.match(refused[0].reasons[0].fix ?? '', /^`sse` -> `http`/);
+    // A code the problem-code page gives no fix for: its message says what is wrong, no fix line.
+    assert.equal(refused[1].reasons[0].message, 'The URL is not valid for DSH: the scheme must be http or https.');
+    assert.equal(refused[1].reasons[0].fix, undefined);
+    const human = await cli(['import', '--from', 'claude', '--workspace', two, '--dsh-home', home, '--dry-run']);
+    assert.match(human.out, /^2 servers to add will be refused by the export \(DSH would not start them\):\n {2}"feed": unsupported-transport: .*\n {4}fix: .*\n {2}"files": invalid-url: The URL is not valid for DSH: the scheme must be http or https\.\n\n/m);
+    assert.match(human.out, /^3 servers from Claude Code to add to \.vscode\/mcp\.json \(the export refuses 2 of them: "feed", "files"\) \(preview [0-9a-f]{16}\)\.$/m);
+
+    const preview = JSON.parse(json.out).preview as string;
+    const wrote = await cli(['import', '--from', 'claude', '--workspace', two, '--dsh-home', home, '--yes', preview]);
+    assert.equal(wrote.code, 0, wrote.err);
+    assert.match(wrote.out, /^Wrote \.vscode\/mcp\.json: 3 servers imported from Claude Code \(the export refuses 2 of them: "feed", "files"\)\.$/m);
+    // The export refuses exactly the servers the import named.
+    rmSync(path.join(two, '.mcp.json'));
+    const exported = await cli(['export', '--workspace', two, '--dsh-home', home, '--json']);
+    assert.deepEqual((JSON.parse(exported.out) as { rejected: Array<{ name: string; codes: string[] }> }).rejected.map((r) => [r.name, r.codes]), refused.map((r) => [r.server, r.reasons.map((x) => x.code)]));
+
+    // Nothing refused: no such line, and --json says so with an empty list.
+    const none = workspace(undefined, { '.codex/config.toml': '[mcp_servers.tools]\ncommand = "node"\nargs = ["tools.js"]\n' });
+    const clean = await cli(['import', '--from', 'codex', '--workspace', none, '--dsh-home', home, '--dry-run', '--json']);
+    assert.deepEqual(JSON.parse(clean.out).refusedByExport, []);
+    const cleanHuman = await cli(['import', '--from', 'codex', '--workspace', none, '--dsh-home', home, '--dry-run']);
+    assert.match(cleanHuman.out, /^1 server from Codex to add to \.vscode\/mcp\.json \(preview [0-9a-f]{16}\)\.$/m);
+    assert.doesNotMatch(cleanHuman.out, /refuse/);
   });
 
   it('--yes refuses a preview id whose credential values changed since (same diff), and the id depends on this machine\'s key', async () => {

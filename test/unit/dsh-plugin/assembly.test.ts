@@ -1,6 +1,6 @@
 // The DSH plugin's merge of tools into the request being assembled (the DSH tier covers it inside real DSH).
 import assert from 'node:assert/strict';
-import { dropTools, mergeTools, TOOL_ORDER_REST } from '../../../src/dsh-plugin/assembly';
+import { dropTools, mergeTools } from '../../../src/dsh-plugin/assembly';
 
 const tool = (name: string) => ({ name, description: name, parameters: { type: 'object' } });
 const names = (a: { tools: { name: string }[] }) => a.tools.map((t) => t.name);
@@ -13,7 +13,7 @@ describe('dsh-plugin: mergeTools', () => {
     assert.deepEqual(names(a), ['a_tool', 'bash', 'mcp__s__B', 'mcp__s__a', 'mcp__s__b', 'zed']);
   });
   it('with toolOrder: unlisted tools go to the rest entry, sorted; listed ones to their place', () => {
-    const order = ['zed', TOOL_ORDER_REST, 'a_tool'];
+    const order = ['zed', '<unlisted-tools>', 'a_tool']; // DSH's reserved rest entry (dsh-system-prompt)
     const a = { tools: ['zed', 'bash', 'a_tool'].map(tool) };
     mergeTools(a, ['mcp__s__x', 'mcp__s__c'].map(tool), order);
     assert.deepEqual(names(a), ['zed', 'bash', 'mcp__s__c', 'mcp__s__x', 'a_tool']);

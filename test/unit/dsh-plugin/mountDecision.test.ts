@@ -3,8 +3,8 @@
 // The DSH tier runs the same code inside real DSH (test/dsh-e2e).
 import { strict as assert } from 'node:assert';
 import { planSession } from '../../../src/core/app/plan';
-import { decideMount, FRESH_SESSION, type MountState } from '../../../src/dsh-plugin/mountDecision';
-import { exportFolder, testPorts, tempDir, workspace } from '../helpers';
+import { decideMount, type MountState } from '../../../src/dsh-plugin/mountDecision';
+import { exportFolder, freshSession, testPorts, tempDir, workspace } from '../helpers';
 
 const NODE = process.execPath;
 
@@ -26,7 +26,7 @@ async function planned(trustMode: 'ask' | 'pinned' | 'deny', approve: string[] =
     const s = plan.servers.find((x) => x.serverName === name)!;
     return { name: s.serverName, pin: s.pin!, outcome: s.outcome, reason: s.reason };
   };
-  const decide = (name: string, state: Partial<MountState> = {}, at = facts) => decideMount(entry(name), { ...FRESH_SESSION, ...state }, at);
+  const decide = (name: string, state: Partial<MountState> = {}, at = facts) => decideMount(entry(name), { ...freshSession(), ...state }, at);
   return { plan, entry, decide, facts };
 }
 

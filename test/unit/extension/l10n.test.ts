@@ -5,12 +5,9 @@ import { DOCTOR_MESSAGES } from '../../../src/core/app/doctor';
 import { PLAN_MESSAGES } from '../../../src/core/app/planReasons';
 import { DANGER_MESSAGES } from '../../../src/core/mcp/launchReview';
 import { PROBLEM_CATALOG } from '../../../src/core/app/problemCatalog';
-import { PROBLEM_FIXES, PROBLEM_PAGE_WORDS } from '../../../src/core/app/problemCodesPage';
-import { QUICK_FIX_TITLES } from '../../../src/core/mcp/quickFixes';
-import { TOOL_CHOICE_FIX_TITLES } from '../../../src/core/tools/toolChoiceFixes';
+import { problemCodesPage } from '../../../src/core/app/problemCodesPage';
 import { IMPORT_NOTES } from '../../../src/core/import/importNotes';
 import { IMPORT_REPORT_WORDS } from '../../../src/core/import/importReport';
-import { IGNORE_FIX_TITLE } from '../../../src/core/mcp/ignoreRules';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
@@ -22,13 +19,18 @@ function messageKeys(): string[] {
   for (const f of readdirSync(path.join(ROOT, 'src/extension'), { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.ts'))) {
     for (const m of read(`src/extension/${f}`).matchAll(/(?:l10n\.t|translate)\(\s*'((?:[^'\\]|\\.)*)'/g)) keys.add(m[1].replace(/\\'/g, "'"));
   }
-  for (const area of PROBLEM_CATALOG) for (const [, template] of Object.values(area.codes)) keys.add(template);
-  // The problem-code page (written by the editor in its display language): areas, words, fixes.
-  for (const area of PROBLEM_CATALOG) keys.add(area.area);
-  for (const t of [PROBLEM_PAGE_WORDS.title, PROBLEM_PAGE_WORDS.intro, ...Object.values(PROBLEM_PAGE_WORDS.severity), ...Object.values(PROBLEM_FIXES)]) keys.add(t);
-  for (const t of QUICK_FIX_TITLES) keys.add(t);
-  for (const t of TOOL_CHOICE_FIX_TITLES) keys.add(t);
-  keys.add(IGNORE_FIX_TITLE);
+  // The problem-code page (the editor writes it in its display language): every text it words,
+  // the catalog's areas and templates among them.
+  problemCodesPage((english) => {
+    keys.add(english);
+    return english;
+  });
+  // The core's quick-fix titles (English templates the editor words): every `title:` literal.
+  for (const f of readdirSync(path.join(ROOT, 'src/core'), { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.ts'))) {
+    for (const m of read(`src/core/${f}`).matchAll(/\btitle: (?:[\w.]+ \? )?'((?:[^'\\]|\\.)*)'(?: : '((?:[^'\\]|\\.)*)')?/g)) {
+      for (const t of m.slice(1).filter((x) => x !== undefined)) keys.add(t.replace(/\\'/g, "'"));
+    }
+  }
   for (const t of Object.values(DANGER_MESSAGES)) keys.add(t);
   for (const t of Object.values(DOCTOR_MESSAGES)) keys.add(t);
   for (const t of Object.values(PLAN_MESSAGES)) keys.add(t);

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { doctorLines, doctorReport, doctorSummary } from '../../../../src/core/app/doctor';
-import { bridgeProfiles, DSH_VERSION, LSP_PACKAGES, launcherRuleMismatches, missingLspPackages, writeHmrFix } from '../../../../src/core/node/dshSide';
+import { bridgeProfiles, LSP_PACKAGES, launcherRuleMismatches, missingLspPackages, writeHmrFix } from '../../../../src/core/node/dshSide';
 import { HostStore } from '../../../../src/core/node/hostStore';
 import { lockedVersions } from '../../../../src/cli/dshLayout';
 import { testPorts, tempDir, workspace } from '../../helpers';
@@ -98,7 +98,8 @@ describe('doctor: what stands between a folder and its servers in DSH', function
       mkdirSync(path.join(fallback, name), { recursive: true });
       writeFileSync(path.join(fallback, name, 'package.json'), JSON.stringify({ name, version }));
     };
-    for (const name of Object.keys(LSP_PACKAGES)) put(name, DSH_VERSION);
+    const dshVersion = lockedVersions()['@deepseek-ai/dsh'];
+    for (const name of Object.keys(LSP_PACKAGES)) put(name, dshVersion);
     assert.equal((await lspVerdict({}))?.why, 'whyLspPackages');
     for (const [name, version] of Object.entries(LSP_PACKAGES)) put(name, version);
     report = await doctor(folder, home);
@@ -110,7 +111,7 @@ describe('doctor: what stands between a folder and its servers in DSH', function
       writeFileSync(path.join(nm, name, 'package.json'), JSON.stringify({ name, version }));
     }
     assert.deepEqual([launcherRuleMismatches(nm), missingLspPackages(nm)], [[], []]);
-    writeFileSync(path.join(nm, '@deepseek-ai/dsh-lsp/package.json'), JSON.stringify({ name: '@deepseek-ai/dsh-lsp', version: DSH_VERSION }));
+    writeFileSync(path.join(nm, '@deepseek-ai/dsh-lsp/package.json'), JSON.stringify({ name: '@deepseek-ai/dsh-lsp', version: dshVersion }));
     assert.deepEqual(launcherRuleMismatches(nm).map((m) => [m.name, m.want]), [['@deepseek-ai/dsh-lsp', LSP_PACKAGES['@deepseek-ai/dsh-lsp']]]);
 
     assert.equal((await lspVerdict({}))?.why, 'env-missing');

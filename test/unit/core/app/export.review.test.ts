@@ -3,8 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { changedSinceReview, commitExport, reviewExport } from '../../../../src/core/app/export';
 import { DECLARATION_PATH } from '../../../../src/core/declaration/declarationModel';
-import { settingsViewOf } from '../../../../src/core/settings/folderSettings';
-import { tempDir, workspace, testPorts } from '../../helpers';
+import { tempDir, workspace, testPorts, userSettings } from '../../helpers';
 
 const SOURCE = `{
   "inputs": [{ "type": "promptString", "id": "tok", "description": "Token", "password": true }],
@@ -13,7 +12,7 @@ const SOURCE = `{
 
 describe('export: what is reviewed is what is written', () => {
   const identity = (folder: string, values: Record<string, unknown> = {}) => ({
-    folder, folderName: path.basename(folder), userHome: '/home/dev', settings: settingsViewOf(values),
+    folder, folderName: path.basename(folder), userHome: '/home/dev', settings: userSettings(values),
   });
 
   it('signs the reviewed analysis with the settings the face passed, and stores the gathered values and approvals', async () => {

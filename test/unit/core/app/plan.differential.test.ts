@@ -18,14 +18,13 @@ import { defaultSkillRoots, gateSessionSkills } from '../../../../src/core/app/s
 import { DECLARATION_PATH } from '../../../../src/core/declaration/declarationModel';
 import { LSP_APPROVAL_NAME } from '../../../../src/core/lsp/lspRow';
 import { publicToolName } from '../../../../src/core/mcp/toolNames';
-import { settingsViewOf } from '../../../../src/core/settings/folderSettings';
 import { hashSkillRoot } from '../../../../src/core/skills/rootPins';
 import { nodeSkillFs } from '../../../../src/core/node/skillFs';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
-import { decideMount, FRESH_SESSION } from '../../../../src/dsh-plugin/mountDecision';
-import { ServerToolRules } from '../../../../src/dsh-plugin/toolGate';
+import { decideMount } from '../../../../src/dsh-plugin/mountDecision';
+import { SessionToolGate } from '../../../../src/dsh-plugin/toolGate';
 import { planViewModel } from '../../../../src/extension/planView';
-import { exportFolder, folderIdentityOf, testPorts } from '../../helpers';
+import { exportFolder, folderIdentityOf, freshSession, testPorts, userSettings } from '../../helpers';
 
 const RUNS = Number(process.env.DSH_DIFF_RUNS) || 1000;
 const SEED = process.env.DSH_DIFF_SEED === undefined ? undefined : Number(process.env.DSH_DIFF_SEED);
@@ -200,23 +199,26 @@ async function checkState(generated: State, base: string, agentsHome: string): P
       plugin[s.serverName] = outcomeOf(s);
       continue;
     }
-    const decision = decideMount({ name: s.serverName, pin: s.pin, outcome: s.outcome, reason: s.reason }, FRESH_SESSION, { digest: declaration?.digest ?? '', turn: '1', now: 0 });
+    const decision = decideMount({ name: s.serverName, pin: s.pin, outcome: s.outcome, reason: s.reason }, freshSession(), { digest: declaration?.digest ?? '', turn: '1', now: 0 });
     plugin[s.serverName] = decision.kind === 'start' ? 'starts' : decision.kind === 'ask' ? 'asks' : decision.kind === 'withheld' ? `withheld ${decision.reason.code}` : `skip ${decision.why}`;
   }
   const lspDecision = pluginPlan.languageServers
-    ? decideMount({ name: LSP_APPROVAL_NAME, pin: pluginPlan.languageServers.pin, outcome: pluginPlan.languageServers.outcome, reason: pluginPlan.languageServers.reason }, FRESH_SESSION, { digest: declaration?.digest ?? '', turn: '1', now: 0 })
+    ? decideMount({ name: LSP_APPROVAL_NAME, pin: pluginPlan.languageServers.pin, outcome: pluginPlan.languageServers.outcome, reason: pluginPlan.languageServers.reason }, freshSession(), { digest: declaration?.digest ?? '', turn: '1', now: 0 })
     : undefined;
   // The plugin's tool gate on the tools the probe saw, against the tools of the plan verify shows.
   const { plan: toolsShown } = await planSession(pluginPorts, { cwd, skills: false });
   for (const s of toolsShown.servers) {
     const entry = declaration?.servers.find((d) => d.serverName === s.serverName);
     if (!entry || !s.tools || toolsShown.blocked.length) continue;
-    const rules = new ServerToolRules(entry.serverName, entry.tools);
     const live = (s.tools.probe?.current ? TOOLS : []).map((t) => ({ name: publicToolName(entry.serverName, t.name), description: t.description, parameters: t.inputSchema }));
     for (const tool of live) {
-      const verdict = rules.verdict(tool);
+      // A session's gate (trust mode pinned: nobody is asked) on this one tool: offered, left out by the choice, or withheld.
+      const sessionGate = new SessionToolGate();
+      sessionGate.declare([{ serverName: entry.serverName, name: entry.name, ...(entry.tools ? { tools: entry.tools } : {}) }], declaration?.digest ?? '');
+      const lines: string[] = [];
+      const [offered] = await sessionGate.offered([tool], [entry.serverName], { trustMode: 'pinned', turn: '1', where: 'w', log: (l) => lines.push(l) });
       const planned: { state: string } | undefined = s.tools.tools.find((t) => t.publicName === tool.name);
-      const gate = verdict.offer ? 'offered' : verdict.why === 'not-allowed' ? 'left-out' : 'withheld';
+      const gate = offered ? 'offered' : lines.some((l) => l.endsWith('is left out by dsh.tools')) ? 'left-out' : 'withheld';
       assert.equal(planned && (planned.state === 'unpinned' ? 'offered' : planned.state), gate, `tool ${tool.name}: ${label}`);
     }
   }
@@ -228,7 +230,7 @@ async function checkState(generated: State, base: string, agentsHome: string): P
   const doctorPlan: SessionPlan = doctor.json.plan;
 
   // The editor's view model of the plan its Verify computes.
-  const { plan: editorPlan } = await planSession(pluginPorts, { cwd, settings: settingsViewOf(settings) });
+  const { plan: editorPlan } = await planSession(pluginPorts, { cwd, settings: userSettings(settings) });
   const view = planViewModel(editorPlan);
 
   const byName = (plan: SessionPlan) => Object.fromEntries(plan.servers.map((s) => [s.serverName, outcomeOf(s)]));

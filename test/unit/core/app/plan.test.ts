@@ -2,7 +2,7 @@
 // sessions, tampered / stale / rollback / other key, deny, pinned with and without approvals,
 // missing inputs and environment variables, language servers, tools, skill roots.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { planSession, unexportedServers, type PlannedSession, type SessionPlan } from '../../../../src/core/app/plan';
 import { analyzeFolder } from '../../../../src/core/app/folderSources';
@@ -13,9 +13,10 @@ import { hashSkillRoot } from '../../../../src/core/skills/rootPins';
 import { scanSkill } from '../../../../src/core/skills/skillScan';
 import { nodeSkillFs } from '../../../../src/core/node/skillFs';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
-import { folderAnalyzeOptions, settingsViewOf } from '../../../../src/core/settings/folderSettings';
+import { sha256Hex } from '../../../../src/core/json/canonicalJson';
+import { folderAnalyzeOptions } from '../../../../src/core/settings/folderSettings';
 import { userPolicyFile } from '../../../../src/core/node/policyFiles';
-import { exportFolder, FILE_PORTS, folderIdentityOf, testPorts, tempDir, workspace } from '../../helpers';
+import { exportFolder, FILE_PORTS, folderIdentityOf, testPorts, tempDir, userSettings, workspace } from '../../helpers';
 
 const NODE = process.execPath;
 const ECHO = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' } };
@@ -148,6 +149,85 @@ describe('session plan: MCP servers', function () {
     assert.equal(outcomes(plan).fx, 'starts approved');
   });
 
+  it('the plugin\'s step keeps what it parsed by the bytes: an edit of the same size and mtime of the probe record, a settings file, an envFile, the policy file or an input value is seen at the next step', async () => {
+    const source = JSON.stringify({
+      inputs: [{ id: 'tok', type: 'promptString', description: 'token', password: true }],
+      servers: { fx: { command: NODE, args: ['fx.js'], envFile: '${workspaceFolder}/.env', env: { TOKEN: '${input:tok}' } } },
+    });
+    const settings = { 'dsh.tools': { fx: { exclude: ['aaa'] } } };
+    const folder = workspace(source, { '.git/HEAD': 'ref: refs/heads/main\n', '.env': 'A=1\n', '.vscode/settings.json': JSON.stringify(settings) });
+    const home = tempDir('plan-home-');
+    // One set of ports for every step, as the plugin builds them once.
+    const ports = testPorts(home, { resolveCommand: (command) => command });
+    const identity = folderIdentityOf(folder, settings);
+    const [first] = (await exportFolder(ports, identity)).analysis.servers;
+    await ports.store.recordProbes(folder, { fx: { name: 'fx', pin: first.pin, probedAt: new Date(0).toISOString(), tools: [ECHO, ADD].map((t) => ({ ...t, pin: toolPin(t) })) } });
+    await exportFolder(ports, identity);
+    await ports.store.setTrustMode('pinned');
+    await ports.store.approve(folder, first.serverName, first.pin);
+    await ports.store.setInput(folder, 'tok', 'v1');
+    const running = new Map([[first.serverName, first.pin]]);
+    const step = async () => (await planSession(ports, { cwd: folder, skills: false, tools: false, running, policyWithoutDeclaration: false })).plan;
+    const fresh = async () => {
+      const plan = await step();
+      assert.deepEqual(plan.blocked, [], JSON.stringify(plan.blocked));
+      assert.equal(outcomes(plan).fx, 'starts approved');
+    };
+    // Each file edited in place: same size, its mtime set back (a cache by size and mtime would miss it; one by inode too).
+    const sameStat = (file: string, edit: (text: string) => string) => {
+      const before = statSync(file);
+      const text = readFileSync(file, 'utf8');
+      const edited = edit(text);
+      assert.notEqual(edited, text);
+      assert.equal(Buffer.byteLength(edited), before.size);
+      writeFileSync(file, edited);
+      utimesSync(file, before.atimeMs / 1000, before.mtimeMs / 1000);
+      assert.equal(Math.floor(statSync(file).mtimeMs), Math.floor(before.mtimeMs)); // the same millisecond
+      return () => {
+        writeFileSync(file, text);
+        utimesSync(file, before.atimeMs / 1000, before.mtimeMs / 1000);
+      };
+    };
+    const staleBy = async (pattern: RegExp) => {
+      const plan = await step();
+      assert.deepEqual(plan.blocked.map((r) => r.code), ['declaration-stale'], JSON.stringify(plan.declaration.reasons));
+      assert.match(String(plan.blocked[0].args.message), pattern);
+    };
+    await fresh();
+    await fresh(); // the parses are kept now
+
+    const probeFile = path.join(ports.store.bridgeDir, 'probes', `${sha256Hex(path.resolve(folder))}.json`);
+    let restore = sameStat(probeFile, (text) => text.replace(toolPin(ADD).definition, toolPin(ADD).definition.replace(/.$/, (c) => (c === '0' ? '1' : '0'))));
+    await staleBy(/server "fx" was probed since the export/);
+    restore();
+    await fresh();
+
+    restore = sameStat(path.join(folder, '.vscode/settings.json'), (text) => text.replace('aaa', 'bbb'));
+    await staleBy(/dsh\.tools in \.vscode\/settings\.json changed since the export/);
+    restore();
+    await fresh();
+
+    restore = sameStat(path.join(folder, '.env'), (text) => text.replace('A=1', 'A=2'));
+    await staleBy(/the envFile of server "fx" changed since the export/);
+    restore();
+    await fresh();
+
+    const policyFile = userPolicyFile(home);
+    mkdirSync(path.dirname(policyFile), { recursive: true });
+    writeFileSync(policyFile, JSON.stringify({ deniedServers: [{ serverName: 'fy' }] }));
+    await fresh();
+    restore = sameStat(policyFile, (text) => text.replace('"fy"', '"fx"'));
+    assert.equal(outcomes(await step()).fx, 'withheld dsh-policy-denied');
+    restore();
+    await fresh();
+
+    // The running server's row is kept while its values stay; a value gone is seen at once.
+    await ports.store.setInput(folder, 'tok', 'v2');
+    await fresh();
+    await ports.store.forgetInput(folder, 'tok');
+    assert.equal(outcomes(await step()).fx, 'withheld input-missing');
+  });
+
   it('a row DSH Bridge would not start (its cwd is gone) is withheld with the row\'s reason', async () => {
     const p = await project(JSON.stringify({ servers: { fx: { command: NODE, cwd: '${workspaceFolder}/tools' } } }), { 'tools/x': '' });
     rmSync(path.join(p.folder, 'tools'), { recursive: true });
@@ -264,7 +344,7 @@ describe('session plan: the declaration a session finds', function () {
 
   it('a reason only the editor sees (chat.mcp.access) is a note: DSH still mounts the declaration', async () => {
     const p = await project(SOURCE, { '.mcp.json': JSON.stringify({ servers: {} }) });
-    const { plan, verified } = await p.plan(p.folder, { settings: settingsViewOf({ 'chat.mcp.access': 'registry' }) });
+    const { plan, verified } = await p.plan(p.folder, { settings: userSettings({ 'chat.mcp.access': 'registry' }) });
     assert.equal(verified?.ok, false);
     assert.deepEqual(plan.blocked, []);
     assert.deepEqual(plan.notes.map((r) => r.code), ['declaration-stale-in-editor']);

@@ -8,9 +8,9 @@ import { probeFolder, type ProbeFolderRequest } from '../../../../src/core/app/p
 import { commitExport, reviewExport } from '../../../../src/core/app/export';
 import { HostStore } from '../../../../src/core/node/hostStore';
 import { DeclarationSchema } from '../../../../src/core/declaration/declarationModel';
-import { settingLayersFromFiles, settingsViewFromFiles, settingsViewOf, type SettingsFileLayer } from '../../../../src/core/settings/folderSettings';
+import { settingLayersFromFiles, settingsViewFromFiles, type SettingsFileLayer } from '../../../../src/core/settings/folderSettings';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
-import { filesContaining, tempDir, workspace, testPorts } from '../../helpers';
+import { filesContaining, tempDir, workspace, testPorts, userSettings } from '../../helpers';
 import { verifyFolder } from '../../../../src/core/app/verify';
 
 const FIXTURE = path.resolve(__dirname, '../../../fixtures/mcp-servers/tool-fixture.mjs');
@@ -23,7 +23,7 @@ function mcpJson(servers: Record<string, unknown>, inputs: unknown[] = []): stri
 }
 
 function request(folder: string, extra: Partial<ProbeFolderRequest> = {}): ProbeFolderRequest {
-  return { folder, folderName: path.basename(folder), userHome: '/home/dev', settings: settingsViewOf({}), env: { PATH: process.env.PATH, HOME: process.env.HOME }, ...extra };
+  return { folder, folderName: path.basename(folder), userHome: '/home/dev', settings: userSettings({}), env: { PATH: process.env.PATH, HOME: process.env.HOME }, ...extra };
 }
 
 describe('probe: servers started as DSH starts them (real MCP servers)', function () {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { SkillsSectionSchema } from '../../../../src/core/declaration/declarationModel';
+import { DeclarationSchema } from '../../../../src/core/declaration/declarationModel';
 import { HostStore } from '../../../../src/core/node/hostStore';
 import type { CommandResolver } from '../../../../src/core/lsp/lspCommand';
 import { analyzeSections } from '../../../../src/core/app/sections';
@@ -42,7 +42,7 @@ describe('sections: analyzeSections on a real folder', () => {
     assert.deepEqual(sections.lsp!.servers.ts.extensionToLanguage, { '.ts': 'typescript' });
     assert.equal(sections.lsp!.servers.ts.maxMessageBytes, 16_000_000);
     assert.ok(lspSectionPinMatches(sections.lsp!));
-    assert.ok(SkillsSectionSchema.safeParse(sections.skills).success);
+    assert.ok(sections.skills && DeclarationSchema.shape.skills.safeParse(sections.skills).success);
     const roots = sections.skills!.roots;
     assert.equal(roots.length, 1, 'only existing roots are listed');
     assert.equal(roots[0].path, path.join(folder, '.dsh/skills'));

@@ -6,10 +6,13 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { main } from '../../../../src/cli/main';
 import { planSession } from '../../../../src/core/app/plan';
+import { staleSettingProblems } from '../../../../src/core/app/settingsFiles';
+import { toolChoiceChange, verifyFolder } from '../../../../src/core/app/verify';
+import { analyzeToolChoice } from '../../../../src/core/tools/toolChoice';
 import { choiceIsNarrowing } from '../../../../src/core/declaration/toolsModel';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
-import { decideMount, FRESH_SESSION } from '../../../../src/dsh-plugin/mountDecision';
-import { testPorts, tempDir, workspace } from '../../helpers';
+import { decideMount } from '../../../../src/dsh-plugin/mountDecision';
+import { freshSession, testPorts, tempDir, workspace } from '../../helpers';
 
 const NODE = process.execPath;
 const SOURCE = JSON.stringify({ servers: { fx: { command: NODE, args: ['fx.js'] } } });
@@ -78,7 +81,7 @@ describe('freshness: every settings layer of every session setting, and the prob
         const { plan: pluginPlan, declaration } = await planSession(ports, { cwd: p.folder, skills: false, tools: false });
         assert.deepEqual(pluginPlan.blocked.map((r) => r.code), ['declaration-stale']);
         const [server] = pluginPlan.servers;
-        const decision = decideMount({ name: server.serverName, pin: server.pin!, outcome: server.outcome, reason: server.reason }, FRESH_SESSION, { digest: declaration?.digest ?? '', turn: '1', now: 0 });
+        const decision = decideMount({ name: server.serverName, pin: server.pin!, outcome: server.outcome, reason: server.reason }, freshSession(), { digest: declaration?.digest ?? '', turn: '1', now: 0 });
         assert.equal(decision.kind, 'withheld');
         // Exported again: fresh.
         assert.equal((await runCli(['export', ...p.cli, '--json'])).code, 0);
@@ -86,6 +89,51 @@ describe('freshness: every settings layer of every session setting, and the prob
       });
     }
   }
+
+  describe('staleSettingProblems: the Problem on the key of the setting that changed, in the file that changed', () => {
+    /** The range of the first occurrence of `needle` in `text`, by lines (independent of the JSON parser). */
+    const rangeOf = (text: string, needle: string) => {
+      const offset = text.indexOf(needle);
+      assert.ok(offset >= 0, `${needle} in ${text}`);
+      const at = (o: number) => ({ line: text.slice(0, o).split('\n').length - 1, character: o - text.lastIndexOf('\n', o - 1) - 1 });
+      return { start: at(offset), end: at(offset + needle.length) };
+    };
+    const problemsOf = async (home: string, folder: string) => {
+      const ports = testPorts(home, { env: {} });
+      const { plan } = await planSession(ports, { cwd: folder, skills: false, tools: false });
+      return staleSettingProblems(ports, plan.declaration);
+    };
+
+    for (const layer of ['user', 'code-workspace', 'folder'] as const) {
+      it(`dsh.tools unchecked in the ${layer} settings: one warning on its key there, none once exported again`, async () => {
+        const p = await exported(layer, { 'dsh.tools': { fx: { exclude: ['add'] } } });
+        assert.deepEqual(await problemsOf(p.home, p.folder), [], 'fresh after the export');
+        // Comments, a CRLF line end and another setting before it: the range is the key's, as written.
+        const settings = `// team settings\r\n{\n  "editor.tabSize": 2,\n    "dsh.tools": { "fx": { "exclude": ["add", "echo"] } }\n}\n`;
+        const text = layer === 'code-workspace' ? `{ "folders": [{ "path": ${JSON.stringify(p.folder)} }],\n  "settings": ${settings} }` : settings;
+        writeFileSync(p.files[layer], text);
+        const problems = await problemsOf(p.home, p.folder);
+        assert.deepEqual(problems.map((x) => ({ code: x.code, severity: x.severity, file: x.file, range: x.range, args: x.args })), [
+          { code: 'declaration-stale-setting', severity: 'warning', file: p.files[layer], range: rangeOf(text, '"dsh.tools"'), args: { setting: 'dsh.tools' } },
+        ]);
+        assert.equal(problems[0].message, 'dsh.tools changed in this file since the export, so the declaration is stale: DSH sessions get nothing from it until you export again.');
+        assert.equal((await runCli(['export', ...p.cli, '--json'])).code, 0);
+        assert.deepEqual(await problemsOf(p.home, p.folder), []);
+      });
+    }
+
+    it('each changed setting of a file gets its own; a removed one is marked at the file\'s start', async () => {
+      const p = await exported('folder', { 'dsh.tools': { fx: { exclude: ['add'] } }, 'dsh.export.toolCallTimeoutMs': 1000 });
+      const text = '{\n  "editor.tabSize": 2,\n  "dsh.lsp.servers": {}\n}\n';
+      writeFileSync(p.files.folder, text);
+      const problems = await problemsOf(p.home, p.folder);
+      assert.deepEqual(problems.map((x) => [x.args.setting, x.range]), [
+        ['dsh.tools', { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }],
+        ['dsh.lsp.servers', rangeOf(text, '"dsh.lsp.servers"')],
+        ['dsh.export.toolCallTimeoutMs', { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }],
+      ]);
+    });
+  });
 
   it('dsh.export.auto (when the editor exports, not what) is not pinned', async () => {
     const p = await exported('folder', { 'dsh.export.auto': 'off' });
@@ -125,6 +173,19 @@ describe('freshness: every settings layer of every session setting, and the prob
     assert.equal((await runCli(['verify', ...cli, '--json'])).code, 0);
     const again = await planSession(ports, { cwd: folder, skills: false, tools: false });
     assert.deepEqual(Object.keys(again.declaration!.servers[0].tools!.pins!), ['echo']);
+  });
+
+  it('toolChoiceChange: a dsh.tools that leaves out more is a narrowing (the editor may export it by itself), one that brings a tool back a widening, another stale reason neither', async () => {
+    const p = await exported('folder', { 'dsh.tools': { fx: { exclude: ['add'] } } });
+    const change = async (tools: unknown, extra: Record<string, unknown> = {}) => {
+      p.write('folder', { 'dsh.tools': tools, ...extra });
+      const verified = await verifyFolder(testPorts(p.home, { env: {} }), p.folder);
+      return toolChoiceChange(verified, analyzeToolChoice([{ level: 'folder', value: tools }]));
+    };
+    assert.equal(await change({ fx: { exclude: ['add'] } }), undefined, 'fresh');
+    assert.equal(await change({ fx: { exclude: ['add', 'echo'] } }), 'narrowed');
+    assert.equal(await change({ fx: { exclude: [] } }), 'widened');
+    assert.equal(await change({ fx: { exclude: ['add', 'echo'] } }, { 'dsh.export.toolCallTimeoutMs': 5 }), undefined, 'stale by another setting too');
   });
 
   it('choiceIsNarrowing: leaving more out narrows; bringing a tool back or dropping an only list widens', () => {

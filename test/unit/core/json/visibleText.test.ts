@@ -1,8 +1,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { findHiddenCharacters, visibleJson, visibleLine, visibleText } from '../../../../src/core/json/visibleText';
-
-const RUNS = Number(process.env.DSH_FUZZ_RUNS) || 3000;
+import { fuzzSettings } from '../../fuzz.mutate';
 
 /** The class the product gives a code point on its own (a surrogate code point counts as lone). */
 const hiddenClass = (codePoint: number) => findHiddenCharacters(String.fromCodePoint(codePoint))[0]?.class;
@@ -86,7 +85,8 @@ describe('visibleText: hidden characters made visible', () => {
   });
 
   describe('properties', () => {
-    const params = { numRuns: RUNS };
+    // 3000 cases each; `npm run fuzz:long` asks for more (DSH_FUZZ_RUNS), with its seed (DSH_FUZZ_SEED).
+    const params = fuzzSettings(3000);
 
     it('never throws, and shown text has no hidden character left', () => {
       fc.assert(fc.property(anyText, (text) => {

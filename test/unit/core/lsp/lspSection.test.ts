@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { canonicalHash } from '../../../../src/core/json/canonicalJson';
-import { LspSectionSchema } from '../../../../src/core/declaration/declarationModel';
+import { DeclarationSchema } from '../../../../src/core/declaration/declarationModel';
 import { lspDeclarationSection, lspSectionPinMatches, lspConfigured } from '../../../../src/core/lsp/lspSection';
+
+/** The declaration's `lsp` field as the model checks it. */
+const LspSectionSchema = DeclarationSchema.shape.lsp;
 
 describe('sections: the lsp section', () => {
   it('is configured only for a non-empty value', () => {

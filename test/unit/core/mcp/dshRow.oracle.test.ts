@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DeclaredServer } from '../../../../src/core/declaration/declarationModel';
-import { check02Rules, toMcpClientConfig, toolPolicyOf } from '../../../../src/core/mcp/dshRow';
+import { check02Rules, toMcpClientConfig } from '../../../../src/core/mcp/dshRow';
 import { analyze } from '../../helpers';
 
 // DSH's own dsh-mcp-client@0.1.0-rc.8, installed test-only by scripts/setup-oracles.sh.
@@ -83,10 +83,11 @@ describe('conformance: exported rows against DSH', () => {
     });
 
     it('accepts a row with a toolPolicy (written for DSH 0.2) and keeps it as written', () => {
-      const [{ config }] = rows();
+      const [{ server }] = rows();
       for (const choice of [{ exclude: ['delete_repo'] }, { only: ['read', 'list'], exclude: ['list'] }]) {
-        const withPolicy = { ...config, toolPolicy: toolPolicyOf(choice) };
-        assert.deepEqual(Config(withPolicy), withPolicy);
+        const r = toMcpClientConfig({ ...server, tools: { choice } }, SAMPLE);
+        assert.ok('config' in r && r.config.toolPolicy);
+        assert.deepEqual(Config(r.config), r.config);
       }
     });
 

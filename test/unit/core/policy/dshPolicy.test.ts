@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { dshPolicyBlock, dshPolicyLayer } from '../../../../src/core/policy/dshPolicy';
-import { readAdminPolicy, readDshPolicy, userPolicyFile } from '../../../../src/core/node/policyFiles';
+import { readDshPolicy, userPolicyFile } from '../../../../src/core/node/policyFiles';
 import { tempDir } from '../../helpers';
 
 const name = (n: string) => ({ name: n });
@@ -25,6 +25,8 @@ describe('policy: VS Code\'s server rules', () => {
       const dir = tempDir('admin-policy-');
       const file = path.join(dir, 'policy.json');
       writeFileSync(file, JSON.stringify({ deniedServers: [{ serverName: 'x' }] }));
+      // The administrator's layer as the DSH side reads it, from the file the variable names.
+      const readAdminPolicy = async (f: string) => (await readDshPolicy(tempDir('dsh-home-'), { DSH_BRIDGE_ADMIN_POLICY: f })).layers.find((l) => l.file === f);
       chmodSync(file, 0o644);
       assert.deepEqual((await readAdminPolicy(file))?.deny, [{ serverName: 'x' }]);
       chmodSync(file, 0o666);

@@ -1,11 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { checkServer, matchesEntry, serverMatchers, type ServerMatcher } from '../../../../src/core/policy/serverMatch';
+import { checkServer, serverMatchers, type ServerIdentity, type ServerMatcher } from '../../../../src/core/policy/serverMatch';
 import { policyValueOf } from '../../../../src/core/policy/editorPolicy';
 
 const name = (n: string) => ({ name: n });
 const url = (u: string) => ({ name: 's', url: u });
 const command = (...c: string[]) => ({ name: 's', command: c });
-const matched = (matchers: ServerMatcher[] | undefined, identity: Parameters<typeof matchesEntry>[1]) => !!matchers && matchers.some((m) => matchesEntry(m, identity));
+/** Whether a list admits the server (a list that is not configured admits nothing here). */
+const matched = (matchers: ServerMatcher[] | undefined, identity: ServerIdentity) => !!matchers && checkServer(matchers, undefined, identity).outcome === 'allowed';
 
 // The cases of VS Code's own tests (src/vs/platform/mcp/test/common/allowedMcpServers.test.ts and
 // allowedMcpServersService.test.ts), rewritten as tables, and the examples of its documentation.

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { readExportSettings, settingsViewFromFiles, settingsViewOf } from '../../../../src/core/settings/folderSettings';
+import { folderSettingsFiles, readExportSettings, settingsViewFromFiles } from '../../../../src/core/settings/folderSettings';
+import { userSettings } from '../../helpers';
 
 describe('settings: the layers a face without an editor reads', () => {
   it('merges user < workspace < folder as VS Code does: dotted keys are paths, objects merge, the rest replaces', () => {
@@ -27,9 +28,19 @@ describe('settings: the layers a face without an editor reads', () => {
 
   it('an invalid value is reported by its full key and falls back to the default', () => {
     const reported: string[] = [];
-    const settings = readExportSettings(settingsViewOf({ 'dsh.export.toolCallTimeoutMs': -5, 'dsh.export.failOnStartupError': true }), (k) => reported.push(k));
+    const settings = readExportSettings(userSettings({ 'dsh.export.toolCallTimeoutMs': -5, 'dsh.export.failOnStartupError': true }), (k) => reported.push(k));
     assert.equal(settings.toolCallTimeoutMs, 60000);
     assert.equal(settings.failOnStartupError, true);
     assert.deepEqual(reported, ['dsh.export.toolCallTimeoutMs']);
+  });
+});
+
+describe('the settings files of a folder\'s layers (every face reads and pins these)', () => {
+  it('single folder: its own file is the workspace layer; multi-root: the .code-workspace file, then the folder layer', () => {
+    const levels = (files: Array<{ level: string; kind: string; file: string }>) => files.map((f) => `${f.level}:${f.kind}:${f.file}`);
+    assert.deepEqual(levels(folderSettingsFiles({ folder: 'F' })), ['workspace:settings:F']);
+    assert.deepEqual(levels(folderSettingsFiles({ folder: 'F', user: 'U' })), ['user:settings:U', 'workspace:settings:F']);
+    assert.deepEqual(levels(folderSettingsFiles({ folder: 'F', user: 'U', codeWorkspace: 'W' })), ['user:settings:U', 'workspace:code-workspace:W', 'folder:settings:F']);
+    assert.deepEqual(levels(folderSettingsFiles({ folder: 'F', multiRoot: true })), ['folder:settings:F'], 'a .code-workspace file the face cannot read is left out; the folder keeps its layer');
   });
 });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { definingLayer, hasPath, mergeSettingLayers, settingValueInText } from '../../../../src/core/settings/settingLayers';
+import { definingLayer, mergeSettingLayers, settingValueInText } from '../../../../src/core/settings/settingLayers';
 
 describe('sections: settings layers (VS Code object-setting merge)', () => {
   it('merges objects key by key, recursively; later layers win; arrays and scalars replace', () => {
@@ -44,9 +44,9 @@ describe('sections: settings layers (VS Code object-setting merge)', () => {
     assert.equal(definingLayer(layers, ['dsh.lsp.servers', 'ts']), 2);
     assert.equal(definingLayer(layers, ['dsh.lsp.servers']), 2);
     assert.equal(definingLayer(layers, ['dsh.lsp.servers', 'py']), undefined);
-    assert.equal(hasPath({ a: [1, 2] }, ['a', 1]), true);
-    assert.equal(hasPath({ a: [1, 2] }, ['a', 2]), false);
-    assert.equal(hasPath({ a: 1 }, ['toString']), false);
+    assert.equal(definingLayer([{ a: [1, 2] }], ['s', 'a', 1]), 0, 'an array item is a node');
+    assert.equal(definingLayer([{ a: [1, 2] }], ['s', 'a', 2]), undefined, 'past the end of an array');
+    assert.equal(definingLayer([{ a: 1 }], ['s', 'toString']), undefined, 'an inherited property is no node');
   });
 });
 

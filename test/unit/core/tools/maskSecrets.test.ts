@@ -1,19 +1,19 @@
 import { strict as assert } from 'node:assert';
-import { firstLines, maskSecrets, secretMask } from '../../../../src/core/tools/maskSecrets';
+import { firstLines, secretMask } from '../../../../src/core/tools/maskSecrets';
 
 describe('masking what a server wrote', () => {
   it('masks known values and credential-shaped assignments, keeps the rest', () => {
     const text = 'starting with key abcd1234\nAPI_KEY=zzz9\nAuthorization: Bearer abcdefghijkl\nready\n\n';
-    assert.equal(maskSecrets(text, ['abcd1234', 'ab']), 'starting with key ***\nAPI_KEY=***\nAuthorization: ***\nready\n\n');
+    assert.equal(secretMask(['abcd1234', 'ab']).text(text), 'starting with key ***\nAPI_KEY=***\nAuthorization: ***\nready\n\n');
     assert.deepEqual(firstLines(text, ['abcd1234'], 2), ['starting with key ***', 'API_KEY=***']);
   });
 
   it('masks well-known credential shapes, a private key with its body, a password in a URL', () => {
     const key = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nQyNTUxOQAAACD=\n-----END OPENSSH PRIVATE KEY-----';
-    assert.equal(maskSecrets(`using ghp_${'a'.repeat(36)} and sk-proj-${'b'.repeat(20)}`, []), 'using *** and ***');
-    assert.equal(maskSecrets(`key:\n${key}\nready (pid 7)`, []), 'key:\n***\nready (pid 7)');
-    assert.equal(maskSecrets('connecting to postgresql://app:hunter22@db:5432/app', []), 'connecting to postgresql://app:***@db:5432/app');
-    assert.equal(maskSecrets('"client_secret": "abc", config.token=xyz, plain=1', []), '"client_secret": "***", config.token=***, plain=1');
+    assert.equal(secretMask([]).text(`using ghp_${'a'.repeat(36)} and sk-proj-${'b'.repeat(20)}`), 'using *** and ***');
+    assert.equal(secretMask([]).text(`key:\n${key}\nready (pid 7)`), 'key:\n***\nready (pid 7)');
+    assert.equal(secretMask([]).text('connecting to postgresql://app:hunter22@db:5432/app'), 'connecting to postgresql://app:***@db:5432/app');
+    assert.equal(secretMask([]).text('"client_secret": "abc", config.token=xyz, plain=1'), '"client_secret": "***", config.token=***, plain=1');
   });
 
   it('takes time linear in the text (a server chooses it: up to 10 MiB)', () => {
@@ -21,7 +21,7 @@ describe('masking what a server wrote', () => {
     for (const unit of ['a.', 'a-', 'key', '-----BEGIN ', 'x://', 'Bearer ']) {
       const text = unit.repeat(Math.ceil((64 << 10) / unit.length));
       const started = Date.now();
-      maskSecrets(text, ['abcd1234']);
+      secretMask(['abcd1234']).text(text);
       assert.ok(Date.now() - started < 1000, `${JSON.stringify(unit)}: ${Date.now() - started} ms for 64 KiB`);
     }
   });

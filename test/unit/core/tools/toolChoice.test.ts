@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { settingRange } from '../../../../src/core/settings/settingsFile';
 import { settingLayersFromFiles } from '../../../../src/core/settings/folderSettings';
-import { checkToolChoice, TOOLS_SETTING, analyzeToolChoice, choiceFor, placeToolChoiceProblems } from '../../../../src/core/tools/toolChoice';
+import { checkToolChoice, TOOLS_SETTING, analyzeToolChoice, choiceFor } from '../../../../src/core/tools/toolChoice';
 import { FOLDER_SETTINGS, USER_SETTINGS, at } from './toolChoice.fixture';
 import { toolAllowed } from '../../../../src/core/declaration/toolsModel';
 
@@ -76,8 +76,11 @@ describe('dsh.tools: every layer only narrows', () => {
     assert.deepEqual(choiceFor(user, 'x'), { only: [], exclude: [] });
     assert.deepEqual(choiceFor(user, 'y'), { only: ['ok'], exclude: [] });
     const text = '{\n  // mine\n  "dsh.tools": { "gh": "all" }\n}';
-    const [placed] = placeToolChoiceProblems(user.problems.slice(0, 1), () => ({ file: '.vscode/settings.json', text, kind: 'settings' }));
+    const checked = checkToolChoice([{ level: 'user', value: { gh: 'all' }, source: { file: '.vscode/settings.json', text, kind: 'settings' } }, { level: 'workspace', value: ['nope'] }]);
+    const [placed] = checked.problems;
     assert.equal(placed.file, '.vscode/settings.json');
     assert.deepEqual(placed.range.start, { line: 2, character: 23 });
+    assert.equal(checked.problems.length, 1);
+    assert.equal(checked.unplaced, 1, 'a layer without a file leaves its problem unplaced');
   });
 });

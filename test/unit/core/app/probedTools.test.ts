@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { editorFreeEnv, serverTools, type RecordedTools, type ToolFacts } from '../../../../src/extension/toolsView/probeFacts';
+import { serverTools, toolOffered, type RecordedTools, type ToolFacts } from '../../../../src/core/app/probedTools';
 import { analyzeToolChoice } from '../../../../src/core/tools/toolChoice';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
 
@@ -19,7 +19,7 @@ function facts(over: Partial<ToolFacts> = {}): ToolFacts {
   };
 }
 
-describe('the MCP servers view: probed tools', () => {
+describe('probedTools: the probed tools the servers view shows', () => {
   it('lists a probed server\'s tools with DSH\'s public name and a token estimate; a server never probed has none', () => {
     const tools = serverTools(facts());
     assert.deepEqual([...tools.keys()], ['my tools']);
@@ -40,6 +40,8 @@ describe('the MCP servers view: probed tools', () => {
     const t = serverTools(facts({ choices })).get('my tools')!;
     assert.deepEqual(t.tools.map((x) => [x.name, x.allowed]), [['echo', true], ['danger', false]]);
     assert.equal(t.allowedTokens, t.tools[0].tokens);
+    // What a checkbox asks after it wrote: the same answer.
+    assert.deepEqual([toolOffered(choices, 'my tools', 'echo'), toolOffered(choices, 'my tools', 'danger')], [true, false]);
   });
 
   it('a probe of an earlier launch is marked not current and never compared with the pins', () => {
@@ -94,7 +96,4 @@ describe('the MCP servers view: probed tools', () => {
     assert.equal(states({ accepted: [{ ...accepted[0], pin: OLD_PIN }] })[2][1], 'withheld', 'an acceptance of another definition');
   });
 
-  it('the environment a probe passes on leaves out the editor\'s own variables', () => {
-    assert.deepEqual(editorFreeEnv({ PATH: '/bin', VSCODE_PID: '1', ELECTRON_RUN_AS_NODE: '1', HOME: '/h', APPLICATION_INSIGHTS_NO_DIAGNOSTIC_CHANNEL: '1' }), { PATH: '/bin', HOME: '/h' });
-  });
 });

@@ -1,15 +1,15 @@
 /**
- * What the view and the diagnostics say about probed tools, decided without the editor (plain
- * Node: test/unit/extension/toolsView/probeFacts.test.ts): each server's tools from its last recorded probe, with
- * DSH's public name, the token estimate, whether `dsh.tools` allows it, collisions, and drift
- * against the tool pins the declaration signs.
+ * The probed tools of a folder's servers, as the editor's servers view and its probe diagnostics
+ * show them: each server's tools from its last recorded probe, with DSH's public name, the token
+ * estimate, whether `dsh.tools` allows it, collisions, and drift against the tool pins the
+ * declaration signs. Pure.
  */
-import { publicToolName } from '../../core/mcp/toolNames';
-import { choiceFor, type ToolChoiceAnalysis } from '../../core/tools/toolChoice';
-import { toolAllowed, type ToolPin } from '../../core/declaration/toolsModel';
-import { estimateToolTokens, toolDrift, toolNameCollisions, type ToolChange } from '../../core/tools/toolDefinitions';
-import { isToolAccepted, scanServers, toolScanState, type AcceptedTool, type ToolScanState } from '../../core/tools/toolScan';
-import type { ScanFinding } from '../../core/scan/scan';
+import { publicToolName } from '../mcp/toolNames';
+import { choiceFor, type ToolChoiceAnalysis } from '../tools/toolChoice';
+import { toolAllowed, type ToolPin } from '../declaration/toolsModel';
+import { estimateToolTokens, toolDrift, toolNameCollisions, type ToolChange } from '../tools/toolDefinitions';
+import { isToolAccepted, scanServers, toolScanState, type AcceptedTool, type ToolScanState } from '../tools/toolScan';
+import type { ScanFinding } from '../scan/scan';
 
 export interface RecordedTools {
   /** The launch pin the probe ran. */
@@ -99,16 +99,7 @@ export function serverTools(facts: ToolFacts): Map<string, ServerTools> {
   return out;
 }
 
-/**
- * The environment a probe passes on as DSH's parent environment: the extension host's, without
- * the variables the editor sets for itself (a DSH session started from a terminal has none of
- * them). The core then scrubs it by DSH's own rule.
- */
-export function editorFreeEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (/^(VSCODE_|ELECTRON_)/.test(name) || name === 'APPLICATION_INSIGHTS_NO_DIAGNOSTIC_CHANNEL') continue;
-    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
-  }
-  return out;
+/** Whether the folder's tool choice (`choices`, every layer narrowing) lets DSH offer a tool of a server (by source name). */
+export function toolOffered(choices: ToolChoiceAnalysis, server: string, tool: string): boolean {
+  return toolAllowed(choiceFor(choices, server), tool);
 }

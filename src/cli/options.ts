@@ -1,0 +1,79 @@
+import { VSCODE_POLICY_FILE } from '../core/node/policyFiles';
+import { IMPORT_OPTIONS } from './importUsage';
+
+/** A flag as help shows it (`--workspace DIR`) and its help, one or more lines. */
+type Help = readonly [flag: string, ...lines: string[]];
+
+interface OptionRow {
+  type: 'string' | 'boolean';
+  multiple?: boolean;
+  short?: string;
+  /** An option of every command (the folder, its settings, the DSH home, the output). */
+  common?: Help;
+  /** Only in the global help (`--version`). */
+  global?: Help;
+  /** The commands that read the option, each with its help there. */
+  commands?: Readonly<Record<string, Help>>;
+}
+
+/**
+ * THE option table of the CLI: main.ts parses with it, and both the global help and each
+ * command's `--help` are written from it, so an option is never read without being in both.
+ */
+export const OPTIONS = {
+  workspace: { type: 'string', common: ['--workspace DIR', 'the workspace folder (default: the current directory)'] },
+  'code-workspace': { type: 'string', common: ['--code-workspace FILE', 'the .code-workspace file that holds the folder: its settings and', 'the folder\'s name apply, as in the editor'] },
+  'user-settings': { type: 'string', common: ['--user-settings FILE', 'the editor\'s user settings.json: its settings apply, as in the editor'] },
+  'vscode-policy': { type: 'string', common: ['--vscode-policy FILE', `VS Code's policy file (default ${VSCODE_POLICY_FILE}, VS Code's on Linux):`, 'its MCP policies override every settings file, as in the editor'] },
+  'dsh-home': { type: 'string', common: ['--dsh-home DIR', 'the DSH home (default: dsh.home of --user-settings, else $DSH_HOME,', 'else ~/.dsh)'] },
+  json: { type: 'boolean', common: ['--json', 'print one JSON object (also on failure)'] },
+  help: { type: 'boolean', short: 'h', common: ['-h, --help', 'this help'] },
+  version: { type: 'boolean', short: 'v', global: ['-v, --version', 'the version'] },
+  'dry-run': { type: 'boolean', commands: { export: ['--dry-run', 'compute and report, write nothing'], import: ['--dry-run', 'show the diff and the preview id, write nothing'] } },
+  yes: {
+    type: 'string', multiple: true,
+    commands: { approve: ['--yes PIN', 'approve this reviewed pin without a terminal (repeat for each)'], import: ['--yes PREVIEW', 'apply the previewed change without a terminal'] },
+  },
+  pin: {
+    type: 'string',
+    commands: {
+      skills: ['--pin PIN', 'skills trust / accept: only if the root\'s or SKILL.md\'s pin is still PIN'],
+      tools: ['--pin PIN', 'tools accept: accept the tool only if the last probe recorded this pin'],
+    },
+  },
+  profile: {
+    type: 'string',
+    commands: { doctor: ['--profile NAME', 'the DSH profile whose sessions are meant (default headless)'], dsh: ['--profile NAME', 'the profile to create or add the bundle to (default headless)'] },
+  },
+  node: { type: 'string', commands: { dsh: ['--node PATH|auto', 'the Node (22.19 or newer) that runs DSH; auto: this one if it fits, else one from npm'] } },
+  'bundle-only': { type: 'boolean', commands: { dsh: ['--bundle-only', 'only add the bundle to the dsh on PATH'] } },
+  timeout: { type: 'string', commands: { probe: ['--timeout MS', 'how long one server may take (default 20000)'] } },
+  from: { ...IMPORT_OPTIONS.from, commands: { import: ['--from CLIENT', 'cursor, claude, gemini or codex'] } },
+} as const satisfies Record<string, OptionRow>;
+
+const rows: ReadonlyArray<OptionRow> = Object.values(OPTIONS);
+
+/** Options as help lists them: the flag, then its help beside it (further lines under it). */
+function optionLines(helps: readonly Help[]): string[] {
+  return helps.flatMap(([flag, first, ...more]) => [`  ${flag.padEnd(23)}${first}`, ...more.map((l) => `${' '.repeat(25)}${l}`)]);
+}
+
+/** The global help's options: the common ones and `--version`, then every command's own, named by command. */
+export function globalOptionsHelp(): string {
+  const own = rows.flatMap((o) => Object.entries(o.commands ?? {}).map(([command, [flag, first, ...more]]): Help => [flag, `${command}: ${first}`, ...more]));
+  return [
+    'Options:',
+    ...optionLines(rows.flatMap((o) => [o.common, o.global].filter((h): h is Help => h !== undefined))),
+    '',
+    'Options of one command (dsh-bridge <command> --help):',
+    ...optionLines(own),
+  ].join('\n');
+}
+
+/** A command's own options, then the common ones. */
+export function commandOptionsHelp(command: string): string[] {
+  return optionLines([
+    ...rows.flatMap((o) => (o.commands && Object.hasOwn(o.commands, command) ? [(o.commands as Record<string, Help>)[command]] : [])),
+    ...rows.flatMap((o) => (o.common ? [o.common] : [])),
+  ]);
+}
