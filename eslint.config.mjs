@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
  */
 const CORE_FLOORS = [
   ['json'],
-  ['declaration', 'problems'],
+  ['declaration', 'problems', 'scan'],
   ['mcp', 'skills'],
   ['import', 'settings', 'policy'],
   ['lsp', 'tools'],

@@ -12,6 +12,7 @@ ORACLES=(
   lsp      # @deepseek-ai/dsh-lsp@0.0.1-rc.1 (+ dsh-lsp-stdio@0.0.1-rc.5 via .npmrc legacy-peer-deps)
   skills   # @deepseek-ai/dsh-skill + dsh-skill-filesystem@0.1.0-rc.8
   mcp      # @deepseek-ai/dsh-mcp-client + dsh-subprocess + dsh-home-paths@0.1.0-rc.8 (Config() oracle)
+  servers  # real MCP servers from npm: the clean side of the poisoning corpus (test/unit/core/scan/scan.corpus.test.ts)
 )
 
 install_oracle() {

@@ -10,6 +10,7 @@ import { SKILLS_USAGE, runSkills } from './skills';
 import { TRUST_USAGE, runTrust } from './trust';
 import { VERIFY_USAGE, runVerify } from './verify';
 import { POLICY_USAGE, runPolicy } from './policy';
+import { TOOLS_USAGE, runTools } from './tools';
 import { commandOptionsHelp } from './options';
 
 /**
@@ -42,7 +43,7 @@ export const COMMANDS: Record<string, CommandRow> = {
   },
   skills: {
     run: runSkills, usage: SKILLS_USAGE,
-    examples: ['dsh-bridge skills list', 'dsh-bridge skills trust .dsh/skills --workspace ~/src/my-app'],
+    examples: ['dsh-bridge skills list', 'dsh-bridge skills trust .dsh/skills --workspace ~/src/my-app', 'dsh-bridge skills accept .dsh/skills/review/SKILL.md --pin sha256:...'],
   },
   doctor: {
     run: runDoctor, usage: DOCTOR_USAGE,
@@ -56,6 +57,10 @@ export const COMMANDS: Record<string, CommandRow> = {
   probe: {
     run: runProbe, usage: PROBE_USAGE,
     examples: ['dsh-bridge probe --workspace ~/src/my-app', 'dsh-bridge probe github --timeout 60000'],
+  },
+  tools: {
+    run: runTools, usage: TOOLS_USAGE,
+    examples: ['dsh-bridge tools accept github create_issue --pin sha256:...', 'dsh-bridge tools accept github create_issue --workspace ~/src/my-app'],
   },
   // Loaded when it runs: the import brings its TOML parser and diff.
   import: {

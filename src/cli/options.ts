@@ -34,7 +34,13 @@ export const OPTIONS = {
     type: 'string', multiple: true,
     commands: { approve: ['--yes PIN', 'approve this reviewed pin without a terminal (repeat for each)'], import: ['--yes PREVIEW', 'apply the previewed change without a terminal'] },
   },
-  pin: { type: 'string', commands: { skills: ['--pin PIN', 'skills trust: trust the root only if its pin is still PIN'] } },
+  pin: {
+    type: 'string',
+    commands: {
+      skills: ['--pin PIN', 'skills trust / accept: only if the root\'s or SKILL.md\'s pin is still PIN'],
+      tools: ['--pin PIN', 'tools accept: accept the tool only if the last probe recorded this pin'],
+    },
+  },
   profile: {
     type: 'string',
     commands: { doctor: ['--profile NAME', 'the DSH profile whose sessions are meant (default headless)'], dsh: ['--profile NAME', 'the profile to create or add the bundle to (default headless)'] },

@@ -35,6 +35,7 @@ export function planLines(plan: SessionPlan): string[] {
         .filter(([, list]) => list.length)
         .map(([state, list]) => `${state} ${list.map((t) => t.name).join(', ')}`);
       push(`      tools of ${s.serverName}: ${counts.join('; ')}; any other tool: ${tools.unlisted.state}`);
+      for (const t of tools.tools) if (t.reason.code === 'tool-hidden-instructions') push(`        ${t.name}: ${withFix(t.reason)}`);
     }
   }
   const lsp = plan.languageServers;

@@ -4,6 +4,8 @@ import { countOf } from '../core/problems/plural';
 import { CommandUsageError, type CommandContext } from './context';
 import { visibleLine } from '../core/json/visibleText';
 import { table } from './table';
+import { findingCounts, findingLines } from './findings';
+import { planFix } from '../core/app/planReasons';
 
 export const PROBE_USAGE = 'probe [NAME...]         start each server (or the NAMEd ones) as DSH would, list its tools, stop it;\n                           recorded on this machine so the next export pins the tools (--timeout MS, default 20000)';
 
@@ -49,10 +51,11 @@ function print(result: FolderProbe, io: CommandContext['io']): void {
         `  ${t.name}`,
         t.collision ? `${t.publicName} (COLLIDES)` : t.publicName,
         `~${t.tokens}`,
-        t.allowed ? 'yes' : 'no (dsh.tools)',
+        !t.allowed ? 'no (dsh.tools)' : t.scan === 'withheld' ? 'no (withheld: see below)' : 'yes',
         oneLine(t.description),
       ])];
       io.out(table(rows));
+      printFindings(result.folder, server, io);
     }
     for (const p of server.leftRunning ?? []) io.out(`  a process it started is still running: pid ${p.pid}, ${p.command}`);
     if (server.stderr.length && server.outcome !== 'ok') {
@@ -67,10 +70,26 @@ function print(result: FolderProbe, io: CommandContext['io']): void {
   if (recorded) io.out(`\nRecorded ${countOf(recorded, 'probe')} on this machine; export to pin ${recorded === 1 ? 'its' : 'their'} tools into ${path.join('.dsh', 'declaration.json')}.`);
 }
 
+/** Each tool's scan findings under the table, and the server's instructions' (hidden characters made visible). */
+function printFindings(folder: string, server: ServerProbe, io: CommandContext['io']): void {
+  for (const t of server.tools) {
+    if (t.findings.length === 0) continue;
+    const verdict = t.scan === 'withheld'
+      ? `withheld from DSH sessions until you accept this definition: ${planFix('tools-accept', { name: server.serverName!, tool: t.name, pin: t.pin.definition, workspace: folder }).command}`
+      : t.scan === 'accepted' ? `offered: you accepted this definition (pin ${t.pin.definition})` : 'offered (no error)';
+    io.out(`  ${visibleLine(t.name)}: ${findingCounts(t.findings)}; ${verdict}`);
+    for (const f of t.findings) for (const line of findingLines(f, '    ')) io.out(line);
+  }
+  if (server.instructionFindings?.length) {
+    io.out(`  server instructions: ${findingCounts(server.instructionFindings)} (DSH does not pass a server's instructions to the model; other clients do)`);
+    for (const f of server.instructionFindings) for (const line of findingLines(f, '    ')) io.out(line);
+  }
+}
+
 function headline(s: ServerProbe): string {
   const who = s.serverName && s.serverName !== s.name ? `${s.name} (DSH: ${s.serverName}, ${s.transport})` : `${s.name}${s.transport ? ` (${s.transport})` : ''}`;
   if (s.outcome !== 'ok') return `${who}: ${s.message} [${s.outcome}]`;
-  const allowed = s.tools.filter((t) => t.allowed).length;
+  const allowed = s.tools.filter((t) => t.allowed && t.scan !== 'withheld').length;
   const extra = [
     s.promptCount !== undefined ? countOf(s.promptCount, 'prompt') : undefined,
     s.resourceCount !== undefined ? countOf(s.resourceCount, 'resource') : undefined,

@@ -6,6 +6,9 @@ import { type SkillGateResult } from '../core/skills/skillGate';
 import { CommandUsageError, type CliIo, type CommandContext } from './context';
 import { visibleLine } from '../core/json/visibleText';
 import { table } from './table';
+import { findingCounts, findingLines } from './findings';
+import { planFix } from '../core/app/planReasons';
+import type { SkillCandidate } from '../core/skills/discovery';
 
 export const SKILLS_USAGE = [
   'skills   Skill-root trust on this machine (what DSH sessions in the folder load):',
@@ -13,6 +16,7 @@ export const SKILLS_USAGE = [
   '           skills trust <root>      show the root\'s skills and pin, then trust that pin (--pin PIN: only if unchanged);',
   '                                    a relative root is in the workspace folder, e.g. .dsh/skills',
   '           skills distrust <root>   forget the trust of a root',
+  '           skills accept <SKILL.md> accept a skill withheld for its scan findings (--pin PIN: only if unchanged; a relative path is in the folder)',
 ].join('\n  ');
 
 
@@ -29,14 +33,27 @@ async function folderSkills(ctx: CommandContext): Promise<SkillGateResult> {
 
 const GATE_WORDS = { trusted: 'trusted', untrusted: 'not trusted', changed: 'changed since trusted', 'not-gated': 'not gated (your own)' } as const;
 
+/** Every kept skill with a scan finding: its file, pin, state and findings. */
+function scannedSkills(result: SkillGateResult & { discovery?: { roots: Array<{ candidates: SkillCandidate[] }> } }) {
+  const candidates = result.discovery?.roots.flatMap((r) => r.candidates) ?? result.scanned.map((s) => s.candidate);
+  return candidates.filter((c) => c.analysis.skill && c.scan?.findings.length).map((c) => ({
+    name: c.analysis.skill!.name,
+    file: c.file,
+    pin: c.scan.pin,
+    state: result.scanned.find((s) => s.candidate === c)?.gate ?? 'flagged',
+    findings: c.scan.findings,
+  }));
+}
+
 function skillRootsJson(result: SkillGateResult) {
   return {
     roots: result.roots.map((r) => ({ path: r.path, kind: r.kind, trust: r.gate, pin: r.pin ?? null, recordedPin: r.recordedPin ?? null, skills: r.skills })),
-    withheld: result.shadows.map((s) => ({ name: s.name, root: s.withheldRoot, offeredFrom: s.fallback?.root.path ?? null })),
+    withheld: result.shadows.map((s) => ({ name: s.name, root: s.withheldRoot, why: s.why, offeredFrom: s.fallback?.root.path ?? null })),
+    scanned: scannedSkills(result),
   };
 }
 
-export function printSkillGate(result: SkillGateResult, io: CliIo, indent = ''): void {
+export function printSkillGate(result: SkillGateResult, io: CliIo, indent = '', folder = '.'): void {
   if (!result.roots.length) {
     io.out(`${indent}Skills:           no skill root exists`);
     return;
@@ -46,7 +63,14 @@ export function printSkillGate(result: SkillGateResult, io: CliIo, indent = ''):
     r.path, r.kind, GATE_WORDS[r.gate], r.pin ? `${r.pin.slice(0, 19)}…` : r.tooLarge ? 'too large' : '-', r.skills.join(', ') || '-',
   ])]).split('\n').map((l) => `${indent}  ${l}`).join('\n'));
   for (const s of result.shadows) {
-    io.out(`${indent}  ${visibleLine(`withheld: "${s.name}" from ${s.withheldRoot}${s.fallback ? ` (offered instead from ${s.fallback.root.path})` : ''}`)}`);
+    const why = s.why === 'scan' ? ` (its scan: see below)` : '';
+    io.out(`${indent}  ${visibleLine(`withheld: "${s.name}" from ${s.withheldRoot}${why}${s.fallback ? ` (offered instead from ${s.fallback.root.path})` : ''}`)}`);
+  }
+  for (const skill of scannedSkills(result)) {
+    const verdict = skill.state === 'withheld' ? `withheld from DSH sessions until you accept this content: ${planFix('skills-accept', { file: skill.file, pin: skill.pin, workspace: folder }).command}`
+      : skill.state === 'accepted' ? `loaded: you accepted this content (pin ${skill.pin})` : 'loaded (no error)';
+    io.out(`${indent}  ${visibleLine(`skill "${skill.name}" (${skill.file})`)}: ${findingCounts(skill.findings)}; ${verdict}`);
+    for (const f of skill.findings) for (const line of findingLines(f, `${indent}    `)) io.out(line);
   }
 }
 
@@ -65,7 +89,32 @@ export async function runSkills(ctx: CommandContext): Promise<number> {
       if (args.length) throw new CommandUsageError('"skills list" takes no argument');
       const result = await folderSkills(ctx);
       if (json) io.out(JSON.stringify(skillRootsJson(result)));
-      else printSkillGate(result, io);
+      else printSkillGate(result, io, '', folder);
+      return 0;
+    }
+    case 'accept': {
+      if (args.length !== 1) throw new CommandUsageError('"skills accept" takes the SKILL.md to accept (see "skills list")');
+      const target = rootPath(folder, args[0]);
+      const expectedPin = typeof ctx.options.pin === 'string' ? ctx.options.pin : undefined;
+      const result = await folderSkills(ctx);
+      const skill = scannedSkills(result).find((s) => s.file === target);
+      if (!skill) {
+        io.err(`dsh-bridge: ${target} is not a skill with scan findings in the skill roots of ${folder} (see "dsh-bridge skills list").`);
+        return 1;
+      }
+      if (expectedPin !== undefined && expectedPin !== skill.pin) {
+        io.err(`dsh-bridge: ${target} has pin ${skill.pin} now, not ${expectedPin}: it changed since you reviewed it; nothing was accepted.`);
+        return 1;
+      }
+      await store.acceptSkill(target, skill.pin);
+      if (json) {
+        io.out(JSON.stringify({ accepted: { file: target, pin: skill.pin }, findings: skill.findings }));
+      } else {
+        io.out(visibleLine(`Skill "${skill.name}" (${target}), pin ${skill.pin}`));
+        io.out(`  ${findingCounts(skill.findings)}:`);
+        for (const f of skill.findings) for (const line of findingLines(f, '    ')) io.out(line);
+        io.out('Accepted: DSH sessions load this skill while its SKILL.md keeps this content (any change withholds it again).');
+      }
       return 0;
     }
     case 'trust': {
@@ -111,6 +160,6 @@ export async function runSkills(ctx: CommandContext): Promise<number> {
       return 0;
     }
     default:
-      throw new CommandUsageError('"skills" needs one of: list, trust <root>, distrust <root>');
+      throw new CommandUsageError('"skills" needs one of: list, trust <root>, distrust <root>, accept <SKILL.md>');
   }
 }

@@ -35,7 +35,7 @@ export async function runVerify(ctx: CommandContext): Promise<number> {
   for (const line of declarationLines(plan, DECLARATION_PATH)) io.out(line);
   io.out(`\nWhat a DSH session in this folder gets (trust mode "${plan.trustMode}"):`);
   for (const line of planLines(plan)) io.out(line);
-  if (skillGate) printSkillGate(skillGate, io, '  ');
+  if (skillGate) printSkillGate(skillGate, io, '  ', identity.folder);
   else if (plan.skills?.error) io.out(`  Skills: ${visibleLine(String(plan.skills.error.args.error))}`);
   return ok ? 0 : 1;
 }

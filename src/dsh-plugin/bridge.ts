@@ -92,7 +92,7 @@ export class Bridge {
     tools?.guard?.((exec) => {
       const session = exec?.agent ? this.sessions.get(exec.agent as AgentLike) : undefined;
       return session?.toolGate.refuses(String(exec.name), session.mounts.keys())
-        ? `tool ${visibleLine(String(exec.name))} is withheld in this session by DSH Bridge (left out by dsh.tools, changed since the server was probed, or not among the tools of this session's last request)`
+        ? `tool ${visibleLine(String(exec.name))} is withheld in this session by DSH Bridge (left out by dsh.tools, changed since the server was probed, hidden instructions in its definition, or not among the tools of this session's last request)`
         : undefined;
     });
     this.ctx.on('system-prompt/assemble', (assembly: PromptAssembly, context: AssembleContext, next: () => Promise<PromptAssembly>) =>
@@ -181,6 +181,13 @@ export class Bridge {
     const mounts = plan.blocked.length === 0 && declaration !== undefined;
     session.toolGate.declare(mounts ? declaration.servers : [], mounts ? declaration.digest : '');
 
+    // Tool definitions the user accepted despite a scan's error (read each step: an acceptance counts from the next one).
+    try {
+      session.toolGate.accept(planned.folder, mounts && declaration.servers.length ? (await this.ports.store.acceptedDefinitions()).tools : []);
+    } catch (error) {
+      session.toolGate.accept(planned.folder, []);
+      session.once(`${where}: the accepted tool definitions cannot be read (${errorText(error)}): tools with scan errors are withheld`);
+    }
     const step: StepPlan = {
       planned, folder: planned.folder, declarationPath: plan.declaration.path ?? path.join(cwd, DECLARATION_PATH), values: planned.values,
       facts: { digest: mounts ? declaration.digest : '', turn: session.turnMarker(), now: Date.now() },

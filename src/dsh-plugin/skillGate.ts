@@ -2,12 +2,14 @@ import * as path from 'node:path';
 import type { Ports } from '../core/app/ports';
 import { gateSessionSkills, type SessionSkillRoots } from '../core/app/sessionSkills';
 import { resolveDshHome } from '../core/node/hostStore';
-import { isGatedKind, type GatedSkillRoot, type SkillGateResult } from '../core/skills/skillGate';
+import { isGatedKind, type GatedSkillRoot, type SkillGateResult, type SkillShadow } from '../core/skills/skillGate';
 import type { SkillRootKind } from '../core/declaration/declarationModel';
 import { analyzeSkillText, skillBody } from '../core/skills/frontMatter';
+import { skillContentGate } from '../core/app/scanFindings';
 import { discoverSkills, type SkillCandidate } from '../core/skills/discovery';
 import { hashSkillRoot } from '../core/skills/rootPins';
 import { resolveAgentsHome } from '../core/skills/skillRoots';
+import { planFix } from '../core/app/planReasons';
 import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
 import { errorText } from './errors';
 
@@ -63,6 +65,9 @@ interface GateSession {
  * - untrusted or changed root: the best lower-rank skill of that name from a root that passes
  *   (e.g. the user's own), or a withheld entry with both invocation flags off, which DSH drops
  *   from the catalog, refuses in the `skill` tool and skips for `/name`.
+ * A skill whose SKILL.md has an error-level scan finding (core/scan) is withheld the same way,
+ * from any root, until the host store records the user's acceptance of that content's pin; the
+ * gate scans a file it loads again, so an edit after the catalog is refused.
  * `list()` never throws: a throwing provider is dropped and the filesystem entries would come
  * back, so on any failure it withholds every gated name it knows (fail closed).
  */
@@ -194,7 +199,10 @@ export class SkillGate {
   }
 
   private basisOf(result: SkillGateResult): string {
-    return JSON.stringify(result.roots.filter((r) => isGatedKind(r.kind)).map((r) => [r.path, r.gate, r.pin ?? null]));
+    return JSON.stringify([
+      result.roots.filter((r) => isGatedKind(r.kind)).map((r) => [r.path, r.gate, r.pin ?? null]),
+      result.scanned.map((s) => [s.candidate.file, s.gate, s.candidate.scan.pin]),
+    ]);
   }
 
   private async list(session: GateSession, cwd: string | undefined): Promise<Candidate[]> {
@@ -206,8 +214,9 @@ export class SkillGate {
       for (const c of result.trusted) out.push(this.offer(c, true));
       for (const shadow of result.shadows) {
         session.known.add(shadow.name);
-        out.push(shadow.fallback ? this.offer(shadow.fallback, isGatedKind(shadow.fallback.root.kind)) : this.withheld(shadow.name, result.roots.find((r) => r.path === shadow.withheldRoot)));
+        out.push(shadow.fallback ? this.offer(shadow.fallback, isGatedKind(shadow.fallback.root.kind)) : this.withheld(shadow.name, result.roots.find((r) => r.path === shadow.withheldRoot), shadow));
       }
+      for (const shadow of result.shadows.filter((s) => s.why === 'scan')) this.logScanWithheld(session, where, shadow, result);
       for (const c of result.trusted) session.known.add(c.analysis.skill!.name);
       for (const root of result.withheld) this.logWithheld(session, where, root, result);
       return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -237,6 +246,20 @@ export class SkillGate {
     );
   }
 
+  private logScanWithheld(session: GateSession, where: string, shadow: SkillShadow, result: SkillGateResult): void {
+    const scanned = result.scanned.find((s) => s.candidate.file === shadow.file);
+    if (!scanned) return;
+    const key = `scan ${shadow.file} ${scanned.candidate.scan.pin}`;
+    if (session.logged.has(key)) return;
+    session.logged.add(key);
+    const codes = [...new Set(scanned.candidate.scan.findings.filter((f) => f.severity === 'error').map((f) => f.code))].join(', ');
+    this.log.warn(
+      `dsh-bridge: ${where}: skill "${shadow.name}" (${shadow.file}) is withheld from session ${session.agent.id} (reason skill-hidden-instructions): its scan found ${codes}`
+      + `${shadow.fallback ? `; offered instead: "${shadow.name}" from ${shadow.fallback.root.path}` : ''}`
+      + `; review it (dsh-bridge skills list) and accept this content: ${planFix('skills-accept', { file: shadow.file, pin: scanned.candidate.scan.pin, workspace: where }).command}`,
+    );
+  }
+
   private offer(c: SkillCandidate, gated: boolean): Candidate {
     const skill = c.analysis.skill!;
     const directory = path.basename(c.file) === 'SKILL.md' && path.dirname(c.file) !== c.root.path ? path.dirname(c.file) : c.root.path;
@@ -256,10 +279,12 @@ export class SkillGate {
     return out;
   }
 
-  private withheld(name: string, root: GatedSkillRoot | undefined): Candidate {
+  private withheld(name: string, root: GatedSkillRoot | undefined, shadow?: SkillShadow): Candidate {
     return {
       name,
-      description: `Withheld by DSH Bridge: its skill root${root ? ` ${root.path}` : ''} is not trusted on this machine.`,
+      description: shadow?.why === 'scan'
+        ? 'Withheld by DSH Bridge: its SKILL.md has hidden or model-directed instructions, not accepted on this machine.'
+        : `Withheld by DSH Bridge: its skill root${root ? ` ${root.path}` : ''} is not trusted on this machine.`,
       invocation: { modelInvocable: false, userInvocable: false },
       provider: SKILL_GATE_PROVIDER,
       source: root?.kind ?? 'project-dsh',
@@ -286,6 +311,12 @@ export class SkillGate {
       // The same safe read as discovery: a regular file, size-capped, no link out of a non-custom root.
       const raw = await this.ports.files.skills.readText(locator.path, { within: locator.kind === 'custom' ? undefined : locator.root });
       if (raw === undefined) return undefined;
+      // Its content as loaded now: an edit after the catalog that the scan withholds is not loaded.
+      if (skillContentGate(locator.path, raw, (await this.ports.store.acceptedDefinitions()).skills) === 'withheld') {
+        session.control?.invalidate();
+        this.log.warn(`dsh-bridge: skill "${candidate.name}" not loaded: its SKILL.md now has hidden or model-directed instructions that are not accepted`);
+        return undefined;
+      }
       const analysis = analyzeSkillText(raw, locator.path);
       const content = skillBody(raw);
       if (!analysis.skill || analysis.skill.name !== candidate.name || content === undefined) return undefined;

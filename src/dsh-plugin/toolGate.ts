@@ -11,12 +11,21 @@
  *   withheld for the rest of the session, with one log line naming the tool and what changed.
  *   In `ask` mode DSH's approval asks (once per tool and definition) showing the change; allowed
  *   once, that definition is offered in this session.
+ * - Every tool of a declared server is scanned for hidden instructions (core/scan, with the other
+ *   mounted servers' tools as context), once per definition: one with an error-level finding is
+ *   withheld unless the host store records the user's acceptance of that definition's pin (the
+ *   editor's "Accept This Tool Definition", `dsh-bridge tools accept`); in `ask` mode DSH's
+ *   approval asks, showing the findings escaped.
  */
 import type { DeclaredTools } from '../core/declaration/declarationModel';
 import { canonicalHash } from '../core/json/canonicalJson';
-import { publicToolName, serverOfTool } from '../core/mcp/toolNames';
+import { publicToolName, serverOfTool, toolNamePrefix } from '../core/mcp/toolNames';
 import { toolAllowed } from '../core/declaration/toolsModel';
-import { compareToolWithPin, type ToolChange } from '../core/tools/toolDefinitions';
+import { compareToolWithPin, toolPin, type ToolChange } from '../core/tools/toolDefinitions';
+import type { AcceptedTool } from '../core/tools/toolScan';
+import { planFix } from '../core/app/planReasons';
+import type { ScanFinding } from '../core/scan/scan';
+import { findingsWithhold, scanLiveTool } from '../core/app/scanFindings';
 import type { ToolSchema } from './types';
 import { errorText } from './errors';
 import { visibleLine } from '../core/json/visibleText';
@@ -143,6 +152,29 @@ export interface GatedServer {
   tools?: DeclaredTools;
 }
 
+/** The scan of one live definition, kept while its name, description, schema object and context stay. */
+interface CachedScan {
+  name: string;
+  description: string;
+  context: string;
+  findings: ScanFinding[];
+  /** The raw tool name, when the public name shows it whole (else undefined: no acceptance can name it). */
+  raw?: string;
+  /** Its definition pin as the probe computes it (`raw` known only). */
+  pin?: string;
+  accepted: boolean;
+}
+
+/** The error findings of a scan, on one line: each code and what it found (shown text), at most three. */
+export function describeFindings(findings: readonly ScanFinding[]): string {
+  const errors = findings.filter((f) => f.severity === 'error');
+  const shown = errors.slice(0, 3).map((f) => {
+    const what = f.args.decoded ?? f.args.text ?? f.args.tool ?? f.args.shown;
+    return `${f.code}: ${what !== undefined ? `"${String(what)}"` : `${f.args.size ?? f.args.depth ?? ''}`.trim() || f.excerpt}`;
+  });
+  return `its definition has hidden or model-directed instructions (${shown.join('; ')}${errors.length > 3 ? `; ${errors.length - 3} more` : ''})`;
+}
+
 /** One session's tool gate: what its mounted servers' tools may reach the model. */
 export class SessionToolGate {
   /** serverName -> the declared entry and its rules (no `tools`: no choice, never probed: not gated). */
@@ -160,6 +192,29 @@ export class SessionToolGate {
   /** `publicName definition` -> turn where the question got no answer. */
   private readonly unanswered = new Map<string, string>();
   private readonly logged = new Set<string>();
+  /** The declaration's folder and the tool definitions accepted there despite a scan's error. */
+  private folder = '';
+  private acceptedTools: readonly AcceptedTool[] = [];
+  private acceptedKey = '';
+  private readonly scans = new WeakMap<object, CachedScan>();
+
+  /** The host store's acceptances for the declaration's folder (a change is seen at the next judgement). */
+  accept(folder: string, accepted: readonly AcceptedTool[]): void {
+    const key = JSON.stringify([folder, accepted]);
+    if (key === this.acceptedKey) return;
+    this.acceptedKey = key;
+    this.folder = folder;
+    this.acceptedTools = accepted.filter((a) => a.folder === folder);
+    this.scanGeneration++;
+    // A tool withheld for its scan alone is judged again: an acceptance made meanwhile counts from the next step.
+    for (const name of this.withheldForScan) this.withheld.delete(name);
+    this.withheldForScan.clear();
+  }
+
+  /** Tools in {@link withheld} for their scan's findings only (an acceptance can let them in later in the session). */
+  private readonly withheldForScan = new Set<string>();
+
+  private scanGeneration = 0;
 
   /**
    * The servers of the session's declaration (`digest`: the verified declaration's, "" for none).
@@ -188,11 +243,38 @@ export class SessionToolGate {
 
   /**
    * The one rule of which tools the gate judges: the mounted server (`servers`) whose public-name
-   * prefix the tool has, when its declared entry has `tools` (a choice or pins).
+   * prefix the tool has, when the declaration has it (its `tools`, a choice or pins, and the scan
+   * of every definition).
    */
   private gatedServerOf(toolName: string, servers: Iterable<string>): string | undefined {
     const serverName = serverOfTool(toolName, servers);
-    return serverName !== undefined && this.declared.get(serverName)?.tools !== undefined ? serverName : undefined;
+    return serverName !== undefined && this.declared.has(serverName) ? serverName : undefined;
+  }
+
+  /**
+   * The scan of a live tool, once per definition (keyed by its schema object, as the rules' cache)
+   * and context (the other mounted tools' names), with whether the user accepted its pin.
+   */
+  private scanOf(tool: ToolSchema, serverName: string, context: { key: string; servers: Array<{ serverName: string; tools: Array<{ name: string }> }> }): CachedScan {
+    const key = typeof tool.parameters === 'object' && tool.parameters !== null ? tool.parameters : undefined;
+    const contextKey = `${this.scanGeneration} ${context.key}`;
+    const hit = key && this.scans.get(key);
+    if (hit && hit.name === tool.name && hit.description === tool.description && hit.context === contextKey) return hit;
+    const prefix = toolNamePrefix(serverName);
+    const candidate = tool.name.slice(prefix.length);
+    const raw = publicToolName(serverName, candidate) === tool.name ? candidate : undefined;
+    const description = tool.description ?? '';
+    const findings = scanLiveTool({ name: raw ?? candidate, description, inputSchema: tool.parameters }, context.servers, serverName);
+    let pin: string | undefined;
+    try {
+      pin = raw === undefined ? undefined : toolPin({ name: raw, description, inputSchema: tool.parameters }).definition;
+    } catch {
+      pin = undefined; // not representable as canonical JSON: no acceptance can match it
+    }
+    const accepted = pin !== undefined && this.acceptedTools.some((a) => a.serverName === serverName && a.tool === raw && a.pin === pin);
+    const entry: CachedScan = { name: tool.name, description: tool.description, context: contextKey, findings, accepted, ...(raw !== undefined ? { raw } : {}), ...(pin !== undefined ? { pin } : {}) };
+    if (key) this.scans.set(key, entry);
+    return entry;
   }
 
   private once(at: Pick<GateContext, 'log'>, line: string, level: 'info' | 'warn' = 'warn'): void {
@@ -222,7 +304,7 @@ export class SessionToolGate {
     this.blockedNow = blocked;
     this.offeredNow = new Set();
     try {
-      this.once(at, `${at.where}: the tool gate failed (${errorText(error)}): every tool of the servers with a tool choice or pins is withheld in this step and refused if called`);
+      this.once(at, `${at.where}: the tool gate failed (${errorText(error)}): every tool of the declaration's servers is withheld in this step and refused if called`);
     } catch {
       // A failing log must not reopen what was just closed.
     }
@@ -245,23 +327,29 @@ export class SessionToolGate {
   private async judged(visible: readonly ToolSchema[], servers: readonly string[], at: GateContext): Promise<ToolSchema[]> {
     const out: ToolSchema[] = [];
     const blocked = new Set(this.withheld);
+    // The scan's context: every mounted declared server's tools (what one could steer of another's).
+    const mounted = servers.filter((s) => this.declared.has(s));
+    const byServer = mounted.map((serverName) => ({ serverName, tools: visible.filter((t) => t.name.startsWith(toolNamePrefix(serverName))).map((t) => ({ name: t.name.slice(toolNamePrefix(serverName).length) })) }));
+    const context = { key: byServer.map((s) => `${s.serverName}:${s.tools.map((t) => t.name).join(',')}`).join(' '), servers: byServer };
     for (const tool of visible) {
       const serverName = this.gatedServerOf(tool.name, servers);
       if (serverName === undefined) {
-        // A tool withheld earlier stays out even if its server lost its `tools` since.
+        // A tool withheld earlier stays out even if its server left the declaration since.
         if (!this.withheld.has(tool.name)) out.push(tool);
         continue;
       }
       const entry = this.declared.get(serverName)!;
       entry.rules ??= new ServerToolRules(serverName, entry.tools);
       const verdict = entry.rules.verdict(tool);
-      if (verdict.offer) {
-        if (!this.withheld.has(tool.name)) out.push(tool);
-        continue;
-      }
-      if (verdict.why === 'not-allowed') {
+      if (!verdict.offer && verdict.why === 'not-allowed') {
         blocked.add(tool.name);
         this.once(at, `${at.where}: tool ${tool.name} of server "${serverName}" is left out by dsh.tools`, 'info');
+        continue;
+      }
+      const scan = this.scanOf(tool, serverName, context);
+      const poisoned = findingsWithhold(scan.findings) && !scan.accepted;
+      if (verdict.offer && !poisoned) {
+        if (!this.withheld.has(tool.name)) out.push(tool);
         continue;
       }
       const definition = `${tool.name} ${entry.rules.definition(tool)}`;
@@ -271,9 +359,14 @@ export class SessionToolGate {
       }
       blocked.add(tool.name);
       if (this.withheld.has(tool.name)) continue;
-      const what = verdict.why === 'changed'
-        ? `${describeChanges(verdict.changes)} since the server was probed`
-        : 'it is not among the tools the server listed when it was probed';
+      const whats: string[] = [];
+      if (!verdict.offer && verdict.why === 'changed') whats.push(`${describeChanges(verdict.changes)} since the server was probed`);
+      if (!verdict.offer && verdict.why === 'new') whats.push('it is not among the tools the server listed when it was probed');
+      if (poisoned) whats.push(describeFindings(scan.findings));
+      const what = whats.join('; and ');
+      const fix = poisoned && scan.raw !== undefined && scan.pin !== undefined && verdict.offer
+        ? `reason tool-hidden-instructions; to accept it: ${planFix('tools-accept', { name: serverName, tool: scan.raw, pin: scan.pin, workspace: this.folder }).command}`
+        : 'probe and export again to accept it';
       if (at.trustMode === 'ask' && at.ask && this.unanswered.get(definition) === at.turn) continue;
       if (at.trustMode === 'ask' && at.ask) {
         // One line, as DSH shows it: the server's name and the tool's description with hidden characters escaped.
@@ -293,8 +386,9 @@ export class SessionToolGate {
         }
       }
       this.withheld.add(tool.name);
+      if (verdict.offer) this.withheldForScan.add(tool.name);
       blocked.add(tool.name);
-      this.once(at, `${at.where}: tool ${tool.name} of server "${serverName}" withheld for this session: ${what} (probe and export again to accept it)`);
+      this.once(at, `${at.where}: tool ${tool.name} of server "${serverName}" withheld for this session: ${what} (${fix})`);
     }
     this.blockedNow = blocked;
     this.offeredNow = new Set(out.map((t) => t.name).filter((name) => this.gatedServerOf(name, servers) !== undefined));

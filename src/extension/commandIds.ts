@@ -23,6 +23,8 @@ export const COMMAND = {
   installDshSide: 'dsh.installDshSide',
   /** Internal: the drift quick fix (probe the server again, then export). */
   reprobeAndAccept: 'dsh.reprobeAndAccept',
+  /** A withheld tool's row: accept its definition despite its scan findings. */
+  acceptToolDefinition: 'dsh.acceptToolDefinition',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

@@ -87,6 +87,7 @@ export function commandTable(features: Features, c = new Commands(features)): Re
     [COMMAND.importMcpServers]: async (arg) => (await features.importFlow()).run(arg),
     [COMMAND.installDshSide]: () => installDshSide(ctx.config.globalSettings().dshHome, ctx.log),
     [COMMAND.reprobeAndAccept]: (folderUri, name) => features.tools.reprobeAndAccept(folderUri, name),
+    [COMMAND.acceptToolDefinition]: (node, options) => features.tools.view.acceptTool(node, options),
   };
 }
 

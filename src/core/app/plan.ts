@@ -12,9 +12,11 @@
  *   turn: mode `ask`, or `pinned` without an approval of this pin) or `withheld` (the machine's DSH
  *   policy, read at every plan, decides first on the launch as it would start); and per server
  *   its tools: the choice and pins of the declaration, the last probe the host store recorded,
- *   each known tool `offered`, `left-out`, `unpinned` or `withheld`.
+ *   each known tool `offered`, `left-out`, `unpinned` or `withheld` (also for hidden or
+ *   model-directed instructions the scan finds in its recorded definition, until accepted).
  * - Language servers: one outcome for the `lsp` section (one row, one pin), by the same rules.
- * - Skill roots: each root's trust, the skills withheld and what is offered instead.
+ * - Skill roots: each root's trust, the skills withheld (for their root, or for their SKILL.md's
+ *   scan until accepted) and what is offered instead.
  *
  * What stays with the plugin is what happens in a session: a user's answer, a failed start and
  * its backoff, a start in flight, a tool already provided by a parent session or a profile row.
@@ -35,6 +37,8 @@ import type { SkillGateResult } from '../skills/skillGate';
 import { declarationReasonCode, planFix, reason, type PlanReason } from './planReasons';
 import type { Ports } from './ports';
 import { defaultSkillRoots, gateSessionSkills, type SessionSkillRoots } from './sessionSkills';
+import { isToolAccepted, scanServers, type AcceptedTool, type ServerScan } from '../tools/toolScan';
+import { withholds, type ScanFinding } from '../scan/scan';
 import { verifyFolderReading, type VerifySettings } from './verify';
 import { dshPolicyOf, policyBlockOf } from './policyWithheld';
 
@@ -96,8 +100,8 @@ export interface SkillRootPlan {
 
 export interface SkillsPlan {
   roots: SkillRootPlan[];
-  /** Names withheld from the session, with the root that would have won and what is offered instead. */
-  withheld: Array<{ name: string; root: string; offeredFrom: string | null }>;
+  /** Names withheld from the session, with the root that would have won and what is offered instead; `reason` when it is the skill's own scan. */
+  withheld: Array<{ name: string; root: string; offeredFrom: string | null; reason?: PlanReason }>;
   /** Set when the roots could not be checked (every project and custom skill is withheld). */
   error?: PlanReason;
 }
@@ -250,6 +254,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   let inputs: ReadonlyMap<string, string> = new Map();
   let approvals: ReadonlyArray<{ serverName: string; pin: string }> = [];
   let probes: Readonly<Record<string, ProbedServerRecord>> = {};
+  let acceptedTools: readonly AcceptedTool[] = [];
   if (declaration) {
     try {
       const record = await ports.store.readFolder(folder);
@@ -260,7 +265,11 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     }
     // Verify read the record a moment ago (of the declaration's folder, which this is when it mounts).
     const read = checked?.reads.probes;
-    if (request.tools !== false) probes = read && path.resolve(read.folder) === path.resolve(folder) ? read.records : await ports.store.probedServers(folder).catch(() => ({}));
+    if (request.tools !== false) {
+      probes = read && path.resolve(read.folder) === path.resolve(folder) ? read.records : await ports.store.probedServers(folder).catch(() => ({}));
+      // Unreadable acceptances accept nothing: a tool with a scan error stays withheld.
+      acceptedTools = (await ports.store.acceptedDefinitions().catch(() => undefined))?.tools ?? [];
+    }
   }
 
   const lookupValues: TemplateLookup = {
@@ -285,6 +294,8 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   };
 
   const declared = declaration?.servers ?? [];
+  // The recorded definitions scanned together, as the plugin's tool gate scans the mounted ones.
+  const scans = request.tools !== false ? scanServers(Object.entries(probes).map(([serverName, r]) => ({ serverName, tools: r.tools }))) : new Map<string, ServerScan>();
   // Values first: a server that cannot start is refused without asking the user. The rows are
   // rendered as the plugin starts them (the envFile read, the cwd resolved now), all at once.
   const realFolder = Promise.resolve(mounts && !blocked.length ? ports.files.realpath(folder) : folder);
@@ -298,7 +309,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
       name: server.name, serverName: server.serverName, transport: server.transport, pin: server.pin,
       ...(server.source ? { source: server.source } : {}),
       outcome: 'withheld', reason: blocked[0],
-      ...(request.tools !== false ? { tools: toolsPlan(server, Object.hasOwn(probes, server.serverName) ? probes[server.serverName] : undefined, folder) } : {}),
+      ...(request.tools !== false ? { tools: toolsPlan(server, Object.hasOwn(probes, server.serverName) ? probes[server.serverName] : undefined, folder, { scan: scans.get(server.serverName), accepted: acceptedTools }) } : {}),
     };
     const row = rows[i];
     if (!row) return entry;
@@ -415,7 +426,7 @@ export function unexportedServers(analysis: Pick<Analysis, 'servers' | 'rejected
  * recorded, and what the plugin's tool gate does with each known tool (the gate judges the live
  * definitions in the session; a definition that changed since its pin is withheld there).
  */
-function toolsPlan(server: DeclaredServer, probe: ProbedServerRecord | undefined, folder: string): ServerToolsPlan {
+function toolsPlan(server: DeclaredServer, probe: ProbedServerRecord | undefined, folder: string, scanned: { scan?: ServerScan; accepted: readonly AcceptedTool[] }): ServerToolsPlan {
   const { choice, pins } = server.tools ?? {};
   const names = new Set<string>([...Object.keys(pins ?? {}), ...(choice?.only ?? []), ...(choice?.exclude ?? []), ...(probe?.tools.map((t) => t.name) ?? [])]);
   const probeFix = planFix('probe', { name: server.name, workspace: folder });
@@ -428,7 +439,17 @@ function toolsPlan(server: DeclaredServer, probe: ProbedServerRecord | undefined
     if (name !== undefined && Object.hasOwn(pins, name)) return { state: 'offered', reason: reason('tool-pinned') };
     return { state: 'withheld', reason: reason('tool-not-pinned', {}, probe ? exportFix : probeFix) };
   };
-  const tools = [...names].sort().map((name) => ({ name, publicName: publicToolName(server.serverName, name), ...stateOf(name) }));
+  // The scan of the recorded definition, for a tool the choice and pins offer: withheld while it has an error the user has not accepted at its pin.
+  const scanOf = (name: string, judged: { state: ToolState; reason: PlanReason }): { state: ToolState; reason: PlanReason } => {
+    const findings = scanned.scan?.tools.get(name);
+    const recorded = probe?.tools.find((t) => t.name === name);
+    if (judged.state === 'left-out' || judged.state === 'withheld' || !findings || !recorded || !withholds(findings)) return judged;
+    const codes = errorCodes(findings);
+    const pin = recorded.pin.definition;
+    if (isToolAccepted(scanned.accepted, { folder, serverName: server.serverName, tool: name }, pin)) return { state: judged.state, reason: reason('tool-accepted', { codes }) };
+    return { state: 'withheld', reason: reason('tool-hidden-instructions', { codes }, planFix('tools-accept', { name: server.serverName, tool: name, pin, workspace: folder })) };
+  };
+  const tools = [...names].sort().map((name) => ({ name, publicName: publicToolName(server.serverName, name), ...scanOf(name, stateOf(name)) }));
   return {
     ...(choice ? { choice } : {}),
     pinned: pins !== undefined,
@@ -436,6 +457,11 @@ function toolsPlan(server: DeclaredServer, probe: ProbedServerRecord | undefined
     tools,
     unlisted: stateOf(undefined),
   };
+}
+
+/** The codes of a scan's errors, each once, in the order found. */
+function errorCodes(findings: readonly ScanFinding[]): string {
+  return [...new Set(findings.filter((f) => f.severity === 'error').map((f) => f.code))].join(', ');
 }
 
 function skillsPlan(gate: SkillGateResult, cwd: string): SkillsPlan {
@@ -448,6 +474,10 @@ function skillsPlan(gate: SkillGateResult, cwd: string): SkillsPlan {
             : r.gate === 'changed' ? reason('root-changed', {}, fix) : reason('root-untrusted', {}, fix);
       return { path: r.path, kind: r.kind, trust: r.gate, pin: r.pin ?? null, recordedPin: r.recordedPin ?? null, skills: r.skills, reason: why };
     }),
-    withheld: gate.shadows.map((s) => ({ name: s.name, root: s.withheldRoot, offeredFrom: s.fallback?.root.path ?? null })),
+    withheld: gate.shadows.map((s) => {
+      const entry = { name: s.name, root: s.withheldRoot, offeredFrom: s.fallback?.root.path ?? null };
+      const scan = s.why === 'scan' ? gate.scanned.find((x) => x.candidate.file === s.file)?.candidate.scan : undefined;
+      return scan ? { ...entry, reason: reason('skill-hidden-instructions', { codes: errorCodes(scan.findings) }, planFix('skills-accept', { file: s.file, pin: scan.pin, workspace: cwd })) } : entry;
+    }),
   };
 }

@@ -40,12 +40,16 @@ export const PLAN_MESSAGES = {
   'tool-unpinned': 'Offered as the server lists it: the server was never probed, so its tools are not pinned.',
   'tool-left-out': 'Left out by dsh.tools.',
   'tool-not-pinned': 'Withheld: it is not among the tools pinned at the export (in trust mode "ask", DSH asks).',
+  'tool-hidden-instructions': 'Withheld: its definition has hidden or model-directed instructions ({codes}), and you have not accepted it.',
+  'tool-accepted': 'Offered: you accepted this exact definition despite its findings ({codes}).',
   // One skill root.
   'root-trusted': 'Trusted at its current content: its skills reach the session.',
   'root-untrusted': 'Not trusted on this machine: its skills are withheld.',
   'root-changed': 'Changed since it was trusted: its skills are withheld.',
   'root-too-large': 'Too large to pin, so it cannot be trusted: its skills are withheld.',
   'root-not-gated': 'Your own root: not gated.',
+  // One skill.
+  'skill-hidden-instructions': 'Withheld: its SKILL.md has hidden or model-directed instructions ({codes}), and you have not accepted it.',
   'skills-unreadable': 'The skill roots cannot be checked ({error}): every project and custom skill is withheld.',
 } as const;
 export type PlanReasonCode = keyof typeof PLAN_MESSAGES;
@@ -58,9 +62,10 @@ export type PlanArgs = Record<string, string | number>;
  * - `inputs-set`: one input value for the folder; `set-env`: a variable in DSH's environment;
  * - `probe`: probe the server and export again (its tools get pins);
  * - `skills-trust`: review and trust a skill root;
+ * - `tools-accept`, `skills-accept`: accept one tool definition or one SKILL.md at its pin despite its scan's findings;
  * - `policy`: show the MCP server policy in force and what it blocks (only its owner can change it).
  */
-export type PlanFixCode = 'export' | 'check' | 'trust-pinned' | 'approve' | 'inputs-set' | 'set-env' | 'probe' | 'skills-trust' | 'policy';
+export type PlanFixCode = 'export' | 'check' | 'trust-pinned' | 'approve' | 'inputs-set' | 'set-env' | 'probe' | 'skills-trust' | 'tools-accept' | 'skills-accept' | 'policy';
 
 export interface PlanFix {
   code: PlanFixCode;
@@ -90,6 +95,8 @@ export function planFix(code: PlanFixCode, args: Record<string, string>): PlanFi
     'set-env': () => `export ${args.name ?? 'NAME'}=...`,
     probe: () => `dsh-bridge probe ${shellArg(args.name ?? '')} ${ws} && dsh-bridge export ${ws}`,
     'skills-trust': () => `dsh-bridge skills trust ${shellArg(args.root ?? '')} ${ws}`,
+    'tools-accept': () => `dsh-bridge tools accept ${shellArg(args.name ?? '')} ${shellArg(args.tool ?? '')} --pin ${shellArg(args.pin ?? '')} ${ws}`,
+    'skills-accept': () => `dsh-bridge skills accept ${shellArg(args.file ?? '')} --pin ${shellArg(args.pin ?? '')} ${ws}`,
     policy: () => `dsh-bridge policy ${ws}`,
   }[code]();
   return { code, args, command };

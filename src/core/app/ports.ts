@@ -25,7 +25,8 @@ import type { SkillFs } from '../skills/skillFileAccess';
 /** The host store (`<dshHome>/bridge/`) as the use cases use it. */
 export type HostStorePort = Pick<HostStore,
   | 'dshHome' | 'signingKey' | 'readSigningKey' | 'trustMode' | 'readFolder' | 'setInput' | 'approve' | 'recordExport'
-  | 'exportSeq' | 'revokeApprovalsExcept' | 'probedServers' | 'recordProbes' | 'skillTrust' | 'slowStarts' | 'recordSlowStarts'>;
+  | 'exportSeq' | 'revokeApprovalsExcept' | 'probedServers' | 'recordProbes' | 'skillTrust' | 'acceptedDefinitions' | 'acceptTool' | 'acceptSkill'
+  | 'slowStarts' | 'recordSlowStarts'>;
 
 /** Reading and writing files: always through the confined, size-capped readers and the `.dsh` writer. */
 export interface FilePort {

@@ -23,6 +23,10 @@
  *   workspace) unless `record: false`; the next export signs its tool pins into the
  *   declaration while the server's launch pin is unchanged.
  * - The probe's MCP client (core/node/probe/probeClient.ts, the MCP port's probeRow) is loaded on the first probe, not before.
+ * - Every tool and the server's `instructions` are scanned for hidden instructions (core/scan,
+ *   through tools/toolScan.ts), as shown and stored (masked), with the folder's other servers
+ *   (probed now, or recorded before) as context; a tool with an error is `withheld` from DSH
+ *   unless the host store records its acceptance for this definition pin.
  */
 import * as path from 'node:path';
 import { analyzeFolder } from './folderSources';
@@ -38,6 +42,8 @@ import { toolAllowed, type ToolChoice, type ToolPin } from '../declaration/tools
 import { estimateToolTokens, toolNameCollisions, toolPin, type ToolNameCollision } from '../tools/toolDefinitions';
 import { firstLines, secretMask } from '../tools/maskSecrets';
 import type { ProcessLeft, RowProbe, RowProbeOptions } from '../node/probe/probeClient';
+import type { ScanFinding } from '../scan/scan';
+import { isToolAccepted, scanServers, toolScanState, type ToolScanState } from '../tools/toolScan';
 import type { Ports } from './ports';
 
 /**
@@ -68,6 +74,10 @@ export interface ProbedTool {
   pin: ToolPin;
   /** Whether `dsh.tools` lets DSH offer it. */
   allowed: boolean;
+  /** What the scan for hidden instructions found (core/scan), in the masked texts shown here. */
+  findings: ScanFinding[];
+  /** `withheld`: an error-level finding, not accepted for this definition pin (DSH does not offer it). */
+  scan: ToolScanState;
 }
 
 export interface ServerProbe {
@@ -89,6 +99,9 @@ export interface ServerProbe {
   tools: ProbedTool[];
   promptCount?: number;
   resourceCount?: number;
+  /** The server's `instructions` from `initialize`, masked, and their scan (absent: it sent none). */
+  instructions?: string;
+  instructionFindings?: ScanFinding[];
   /** Estimated tokens of the allowed tools' definitions, added to every request. */
   allowedTokens: number;
   /** The effective `dsh.tools` choice for this server (absent: every tool). */
@@ -266,13 +279,14 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
         }
         return {
           name: t.name, publicName, collision: false, description: mask.text(t.description), inputSchema: mask.json(t.inputSchema),
-          tokens: estimateToolTokens(publicName, t), pin, allowed: toolAllowed(choice, t.name),
+          tokens: estimateToolTokens(publicName, t), pin, allowed: toolAllowed(choice, t.name), findings: [], scan: 'clean',
         };
       });
       const allowed = tools.filter((t) => t.allowed);
       return {
         ...base(name, 'ok', `${tools.length} tool${tools.length === 1 ? '' : 's'}, ${allowed.length} allowed`, server),
         stderr, startMs: probed.startMs, elapsedMs: ports.now() - started, tools,
+        ...(probed.instructions !== undefined ? { instructions: mask.text(probed.instructions) } : {}),
         ...(probed.promptCount !== undefined ? { promptCount: probed.promptCount } : {}),
         ...(probed.resourceCount !== undefined ? { resourceCount: probed.resourceCount } : {}),
         ...(launcher ? { launcher } : {}),
@@ -311,12 +325,16 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
   result.collisions = toolNameCollisions(ok.map((r) => ({ serverName: r.serverName!, tools: r.tools.map((t) => t.name) })));
   const colliding = new Set(result.collisions.map((c) => c.publicName));
   for (const r of ok) for (const t of r.tools) t.collision = colliding.has(t.publicName);
+  await scanProbed(store, folder, ok);
 
   if (request.record !== false && ok.length) {
     const probedAt = new Date(ports.now()).toISOString();
     const entries: Record<string, ProbedServerRecord> = {};
     for (const r of ok) {
-      entries[r.serverName!] = { name: r.name, pin: r.pin!, probedAt, tools: r.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, pin: t.pin })) };
+      entries[r.serverName!] = {
+        name: r.name, pin: r.pin!, probedAt, tools: r.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, pin: t.pin })),
+        ...(r.instructions !== undefined ? { instructions: r.instructions } : {}),
+      };
     }
     try {
       await store.recordProbes(folder, entries);
@@ -327,4 +345,30 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
   }
   result.servers = results;
   return result;
+}
+
+/**
+ * Scans the probed servers' tools and instructions (their masked texts), each with the folder's
+ * other servers as context: those probed now, and those recorded by earlier probes. A tool with an
+ * error is withheld unless the host store records its acceptance at this pin.
+ */
+async function scanProbed(store: ProbePorts['store'], folder: string, ok: ServerProbe[]): Promise<void> {
+  if (ok.length === 0) return;
+  const probedNow = new Set(ok.map((r) => r.serverName!));
+  const recorded = await store.probedServers(folder).catch(() => ({} as Record<string, ProbedServerRecord>));
+  const accepted = (await store.acceptedDefinitions().catch(() => undefined))?.tools ?? [];
+  const servers = [
+    ...ok.map((r) => ({ serverName: r.serverName!, tools: r.tools, ...(r.instructions !== undefined ? { instructions: r.instructions } : {}) })),
+    ...Object.entries(recorded).filter(([serverName]) => !probedNow.has(serverName)).map(([serverName, record]) => ({ serverName, tools: record.tools })),
+  ];
+  const scans = scanServers(servers);
+  for (const r of ok) {
+    const scan = scans.get(r.serverName!);
+    if (!scan) continue;
+    for (const t of r.tools) {
+      t.findings = scan.tools.get(t.name) ?? [];
+      t.scan = toolScanState(t.findings, isToolAccepted(accepted, { folder, serverName: r.serverName!, tool: t.name }, t.pin.definition));
+    }
+    if (r.instructions !== undefined) r.instructionFindings = scan.instructions;
+  }
 }

@@ -8,12 +8,15 @@ import { publicToolName } from '../mcp/toolNames';
 import { choiceFor, type ToolChoiceAnalysis } from '../tools/toolChoice';
 import { toolAllowed, type ToolPin } from '../declaration/toolsModel';
 import { estimateToolTokens, toolDrift, toolNameCollisions, type ToolChange } from '../tools/toolDefinitions';
+import { isToolAccepted, scanServers, toolScanState, type AcceptedTool, type ToolScanState } from '../tools/toolScan';
+import type { ScanFinding } from '../scan/scan';
 
 export interface RecordedTools {
   /** The launch pin the probe ran. */
   pin: string;
   probedAt: string;
   tools: ReadonlyArray<{ name: string; description: string; inputSchema: unknown; pin: ToolPin }>;
+  instructions?: string;
 }
 
 export interface ToolRow {
@@ -26,6 +29,11 @@ export interface ToolRow {
   collision: boolean;
   /** Against the declaration's pins: `changed` (what) or `new`; undefined when it matches or nothing is pinned. */
   drift?: { state: 'changed'; changes: ToolChange[] } | { state: 'new' };
+  /** The scan for hidden instructions (core/scan) of the recorded definition, and what DSH does with the tool for it. */
+  findings: ScanFinding[];
+  scan: ToolScanState;
+  /** The pin of its definition (an acceptance binds to it). */
+  pin: string;
 }
 
 export interface ServerTools {
@@ -47,6 +55,9 @@ export interface ToolFacts {
   choices: ToolChoiceAnalysis;
   /** The declaration's servers: their launch pin and tool pins (absent: never probed at export). */
   declared: ReadonlyArray<{ serverName: string; pin: string; toolPins?: Readonly<Record<string, ToolPin>> }>;
+  /** The folder, and the tool definitions accepted despite a scan's error (host store). */
+  folder?: string;
+  accepted?: readonly AcceptedTool[];
 }
 
 /** Each server's tools by source name; servers never probed are absent. */
@@ -56,8 +67,11 @@ export function serverTools(facts: ToolFacts): Map<string, ServerTools> {
   const colliding = new Set(toolNameCollisions(probed
     .filter((s) => facts.records[s.serverName].pin === s.pin)
     .map((s) => ({ serverName: s.serverName, tools: facts.records[s.serverName].tools.map((t) => t.name) }))).map((c) => c.publicName));
+  // Each recorded server scanned with the folder's others as context, as the probe scanned them.
+  const scans = scanServers(Object.entries(facts.records).map(([serverName, r]) => ({ serverName, tools: r.tools, ...(r.instructions !== undefined ? { instructions: r.instructions } : {}) })));
   for (const s of probed) {
     const record = facts.records[s.serverName];
+    const scan = scans.get(s.serverName);
     const current = record.pin === s.pin;
     const choice = choiceFor(facts.choices, s.name);
     const declared = facts.declared.find((d) => d.serverName === s.serverName && d.pin === s.pin);
@@ -65,7 +79,10 @@ export function serverTools(facts: ToolFacts): Map<string, ServerTools> {
     const tools: ToolRow[] = record.tools.map((t) => {
       const publicName = publicToolName(s.serverName, t.name);
       const verdict = drift?.verdicts.find((v) => v.tool === t.name)?.verdict;
+      const findings = scan?.tools.get(t.name) ?? [];
+      const accepted = isToolAccepted(facts.accepted ?? [], { folder: facts.folder ?? '', serverName: s.serverName, tool: t.name }, t.pin.definition);
       return {
+        findings, scan: toolScanState(findings, accepted), pin: t.pin.definition,
         name: t.name, publicName, description: t.description,
         tokens: estimateToolTokens(publicName, t),
         allowed: toolAllowed(choice, t.name),

@@ -4,6 +4,7 @@ import { SESSION_SETTING_PROBLEM_CODES } from '../settings/sessionSettings';
 import { SKILL_PROBLEM_CODES, SKILL_TRUST_PROBLEM_CODES } from '../skills/skillCodes';
 import { TOOL_CHOICE_PROBLEM_CODES } from '../tools/toolChoice';
 import { PROBE_PROBLEM_CODES } from '../tools/probeProblemCodes';
+import { SCAN_CODES } from '../scan/scanCodes';
 
 /** Every problem code the bridge reports, by area, with its severity and English template. */
 export const PROBLEM_CATALOG: ReadonlyArray<{ area: string; codes: Record<string, readonly [Severity, string]> }> = [
@@ -13,6 +14,7 @@ export const PROBLEM_CATALOG: ReadonlyArray<{ area: string; codes: Record<string
   { area: 'Skill-root trust', codes: SKILL_TRUST_PROBLEM_CODES },
   { area: 'Tool choice (dsh.tools)', codes: TOOL_CHOICE_PROBLEM_CODES },
   { area: 'Probe and tool pins', codes: PROBE_PROBLEM_CODES },
+  { area: 'Hidden instructions (tool definitions, server instructions, SKILL.md)', codes: SCAN_CODES },
   { area: 'Freshness of the declaration (session settings)', codes: SESSION_SETTING_PROBLEM_CODES },
 ];
 

@@ -1,4 +1,11 @@
 import { PROBLEM_CATALOG } from './problemCatalog';
+import { SCAN_CODES } from '../scan/scanCodes';
+
+/**
+ * What to do about any code of the scan: docs/poisoning.md explains each rule with an example, so
+ * the page (and the .vsix, whose bundles carry its texts) says it once rather than per code.
+ */
+const SCAN_FIX = 'What the rule finds, with an example: [docs/poisoning.md](poisoning.md#rules). An error withholds the tool or skill from DSH sessions until you accept that exact definition ([how](poisoning.md#accepting-a-definition)); any change withholds it again. A warning or an information is shown only.';
 
 /** What to do about a code, where the message alone does not say it. */
 const PROBLEM_FIXES: Readonly<Record<string, string>> = {
@@ -51,6 +58,7 @@ const PROBLEM_FIXES: Readonly<Record<string, string>> = {
   'probe-not-mcp': 'The process started but wrote something that is not MCP JSON-RPC on stdout (a banner, logs), or sent one message of more than 10 MiB (a stdio line, an HTTP answer, an SSE event). Make it log to stderr, or check that the command starts the MCP server and not a CLI.',
   'probe-refused': 'The server was not started: the row DSH would build is incomplete (a missing input value: *DSH: Enter MCP Input Values...*; a working folder that no longer exists).',
   'tool-changed': 'Read the tool\'s new description and schema in the *MCP Servers for DSH* view (hover the tool). If you accept them, use the quick fix *Re-probe and accept its tools*: it probes the server again and exports, signing the new pins. Until then DSH sessions do not offer that tool, and in `ask` mode DSH asks again showing the change.',
+  ...Object.fromEntries(Object.keys(SCAN_CODES).map((code) => [code, SCAN_FIX])),
   'declaration-stale-setting': 'The export signs every settings layer of `dsh.tools`, `dsh.lsp.servers`, `dsh.skills.customRoots` and `dsh.export.*`; this one was edited since, so the DSH plugin refuses the declaration (nothing of it mounts) and `verify`, `doctor` and the status item say stale. Quick fix: *Export MCP Servers to DSH*, which signs the new value. To keep what was exported instead, undo the edit: the problem goes away when the value is the signed one again.',
   'tool-new': 'The server offers a tool the declaration has no pin for. Check it in the view; the quick fix *Re-probe and accept its tools* pins it (or leave it out with its checkbox, which writes `dsh.tools`).',
 };

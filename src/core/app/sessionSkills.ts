@@ -1,7 +1,7 @@
 /**
  * The skill roots of a DSH session and what reaches it: the one function the DSH plugin's skill
  * gate, the session plan and `dsh-bridge skills` decide with (discovery as DSH does it, the trust
- * records of the host store, core/skills/skillGate.ts).
+ * records and the accepted skill definitions of the host store, core/skills/skillGate.ts).
  */
 import { isGatedKind, gateSkills, type SkillGateResult } from '../skills/skillGate';
 import { discoverSkills } from '../skills/discovery';
@@ -57,5 +57,6 @@ export async function gateSessionSkills(ports: Pick<Ports, 'store' | 'files' | '
       if (content.tooLarge) root.tooLarge = true;
     }
   }
-  return gateSkills({ roots: kept }, await ports.store.skillTrust());
+  // A skill whose SKILL.md has an error-level scan finding passes only at the content the user accepted.
+  return gateSkills({ roots: kept }, await ports.store.skillTrust(), (await ports.store.acceptedDefinitions()).skills);
 }

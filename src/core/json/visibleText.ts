@@ -27,13 +27,25 @@ const HIDDEN_CLASSES: ReadonlyArray<readonly [HiddenClass, RegExp]> = [
 const hex = (n: number) => n.toString(16);
 /** Any code point that may be hidden (context decides for variation selectors and the joiner). */
 const MAYBE_HIDDEN = new RegExp(HIDDEN_CLASSES.map(([, re]) => re.source).join('|'), 'u');
+const MAYBE_HIDDEN_ALL = new RegExp(MAYBE_HIDDEN.source, 'gu');
 const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
 const WHITESPACE = /\s/u;
 
+/**
+ * The class of each code point below U+10000 seen so far (0: not looked up yet, 255: not hidden,
+ * else 1 + its index in HIDDEN_CLASSES): a long text is classified by lookup, each code point
+ * tested against HIDDEN_CLASSES once.
+ */
+const bmpClasses = new Uint8Array(0x10000);
+const NOT_HIDDEN = 255;
 /** The class of a code point on its own, or undefined when it is not hidden (a surrogate code point counts as lone). */
 function hiddenClass(codePoint: number): HiddenClass | undefined {
+  const known = codePoint < 0x10000 ? bmpClasses[codePoint] : 0;
+  if (known) return known === NOT_HIDDEN ? undefined : HIDDEN_CLASSES[known - 1][0];
   const ch = String.fromCodePoint(codePoint);
-  return HIDDEN_CLASSES.find(([, re]) => re.test(ch))?.[0];
+  const index = HIDDEN_CLASSES.findIndex(([, re]) => re.test(ch));
+  if (codePoint < 0x10000) bmpClasses[codePoint] = index < 0 ? NOT_HIDDEN : index + 1;
+  return index < 0 ? undefined : HIDDEN_CLASSES[index][0];
 }
 
 export interface HiddenCharacter {
@@ -46,7 +58,13 @@ export interface HiddenCharacter {
 }
 
 /** The character that ends just before `index` (a surrogate pair is one), or undefined at the start. */
-const charBefore = (text: string, index: number): string | undefined => [...text.slice(Math.max(0, index - 2), index)].pop();
+function charBefore(text: string, index: number): string | undefined {
+  if (index <= 0) return undefined;
+  const low = text.charCodeAt(index - 1);
+  const high = index >= 2 ? text.charCodeAt(index - 2) : 0;
+  const pair = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff;
+  return text.slice(pair ? index - 2 : index - 1, index);
+}
 
 /** A character that shows something: a variation selector after it selects its glyph. */
 function isVisibleBase(ch: string | undefined): boolean {
@@ -69,18 +87,21 @@ function joinsEmoji(text: string, index: number): boolean {
  */
 export function findHiddenCharacters(text: string): HiddenCharacter[] {
   const found: HiddenCharacter[] = [];
-  if (!MAYBE_HIDDEN.test(text)) return found;
-  for (let i = 0; i < text.length;) {
-    const codePoint = text.codePointAt(i)!;
-    const length = codePoint > 0xffff ? 2 : 1;
-    const cls = hiddenClass(codePoint);
-    if (cls !== undefined) {
-      const shown = (cls === 'variation-selector' && isVisibleBase(charBefore(text, i))) || (codePoint === 0x200d && joinsEmoji(text, i));
-      if (!shown) found.push({ index: i, length, codePoint, class: cls });
-    }
-    i += length;
-  }
+  forEachHiddenCharacter(text, (c) => found.push(c));
   return found;
+}
+
+/** {@link findHiddenCharacters} one at a time, without a list (a long text may hold millions). */
+export function forEachHiddenCharacter(text: string, visit: (found: HiddenCharacter) => void): void {
+  if (!MAYBE_HIDDEN.test(text)) return;
+  // From one candidate to the next: a long text with few hidden characters is one regex pass.
+  for (const match of text.matchAll(MAYBE_HIDDEN_ALL)) {
+    const i = match.index;
+    const codePoint = text.codePointAt(i)!;
+    const cls = hiddenClass(codePoint)!;
+    const shown = (cls === 'variation-selector' && isVisibleBase(charBefore(text, i))) || (codePoint === 0x200d && joinsEmoji(text, i));
+    if (!shown) visit({ index: i, length: match[0].length, codePoint, class: cls });
+  }
 }
 
 function escapeCodePoint(codePoint: number): string {
@@ -93,11 +114,11 @@ function escapeCodePoint(codePoint: number): string {
 function escapeHidden(text: string, keep: (found: HiddenCharacter) => boolean): string {
   let out = '';
   let last = 0;
-  for (const found of findHiddenCharacters(text)) {
-    if (keep(found)) continue;
+  forEachHiddenCharacter(text, (found) => {
+    if (keep(found)) return;
     out += text.slice(last, found.index) + escapeCodePoint(found.codePoint);
     last = found.index + found.length;
-  }
+  });
   return last === 0 ? text : out + text.slice(last);
 }
 

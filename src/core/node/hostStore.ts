@@ -80,6 +80,8 @@ const ProbedServer = z.object({
   pin: z.string(),
   probedAt: z.string(),
   tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: z.unknown(), pin: ToolPinSchema })),
+  /** The server's `instructions` from `initialize`, masked (absent: it sent none, or an older probe). */
+  instructions: z.optional(z.string()),
 });
 export type ProbedServerRecord = z.infer<typeof ProbedServer>;
 const ProbesFile = z.object({ version: z.literal(1), folder: z.string(), servers: keyedMap(ProbedServer) });
@@ -103,6 +105,17 @@ const SlowStart = z.object({
 export type SlowStartRecord = z.infer<typeof SlowStart>;
 const SlowStartsFile = z.object({ version: z.literal(1), folder: z.string(), servers: keyedMap(SlowStart) });
 const SkillTrustFile = z.object({ version: z.literal(1), roots: z.record(z.string(), z.string()) });
+/**
+ * Definitions the user accepted despite an error-level scan finding (core/scan), each bound to its
+ * pin: a tool by its definition pin (name, description and input schema), a skill by the SHA-256
+ * of its SKILL.md. Any change of the definition makes the acceptance not apply.
+ */
+const AcceptedFile = z.object({
+  version: z.literal(1),
+  tools: z.array(z.object({ folder: z.string(), serverName: z.string(), tool: z.string(), pin: z.string() })),
+  skills: z.array(z.object({ file: z.string(), pin: z.string() })),
+});
+export type AcceptedDefinitions = z.infer<typeof AcceptedFile>;
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
@@ -464,6 +477,33 @@ export class HostStore {
     const roots = await this.skillTrust();
     Object.defineProperty(roots, path.resolve(root), { value: pin, enumerable: true, writable: true, configurable: true });
     await this.writeJson(path.join(this.bridgeDir, 'skills.json'), { version: 1, roots });
+  }
+
+  private get acceptedFile(): string {
+    return path.join(this.bridgeDir, 'accepted.json');
+  }
+
+  /** What the user accepted despite a scan's error (empty before anything was). */
+  async acceptedDefinitions(): Promise<AcceptedDefinitions> {
+    return (await this.readJson(this.acceptedFile, AcceptedFile)) ?? { version: 1, tools: [], skills: [] };
+  }
+
+  /** Accepts one tool definition of a folder's server (replaces an earlier acceptance of that tool). */
+  async acceptTool(folder: string, serverName: string, tool: string, pin: string): Promise<void> {
+    const accepted = await this.acceptedDefinitions();
+    const absolute = path.resolve(folder);
+    accepted.tools = accepted.tools.filter((t) => !(t.folder === absolute && t.serverName === serverName && t.tool === tool));
+    accepted.tools.push({ folder: absolute, serverName, tool, pin });
+    await this.writeJson(this.acceptedFile, accepted);
+  }
+
+  /** Accepts one SKILL.md at its content (replaces an earlier acceptance of that file). */
+  async acceptSkill(file: string, pin: string): Promise<void> {
+    const accepted = await this.acceptedDefinitions();
+    const absolute = path.resolve(file);
+    accepted.skills = accepted.skills.filter((s) => s.file !== absolute);
+    accepted.skills.push({ file: absolute, pin });
+    await this.writeJson(this.acceptedFile, accepted);
   }
 
   async distrustSkillRoot(root: string): Promise<void> {

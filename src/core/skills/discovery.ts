@@ -14,6 +14,7 @@ import { hashSkillRoot, type HashOptions } from './rootPins';
 import { skillProblem as problem } from './skillCodes';
 import { SkillFileRefused, type SkillFs } from './skillFileAccess';
 import { confinedRoot, dshSkillRoots, type SkillRoot, type SkillRootOptions } from './skillRoots';
+import { scanProblems, scanSkill, type SkillScan } from './skillScan';
 
 export interface SkillCandidate {
   /** Absolute path of the SKILL.md or flat .md file. */
@@ -26,6 +27,8 @@ export interface SkillCandidate {
   winner: boolean;
   /** For a kept skill that lost its name: the winner's file. */
   shadowedBy?: string;
+  /** The scan for hidden instructions (core/scan) and the file's pin. */
+  scan: SkillScan;
 }
 
 export interface SkillRootReport extends SkillRoot {
@@ -99,7 +102,9 @@ export async function discoverSkills(options: DiscoverOptions, fs: SkillFs): Pro
         continue;
       }
       if (text === undefined) continue; // a directory without SKILL.md: DSH skips it silently
-      const candidate: SkillCandidate = { file, entry, root, analysis: analyzeSkillText(text, file), winner: false };
+      const scan = scanSkill(text);
+      const candidate: SkillCandidate = { file, entry, root, analysis: analyzeSkillText(text, file), winner: false, scan };
+      candidate.analysis.problems.push(...scanProblems(text, file, scan.findings));
       report.candidates.push(candidate);
       ordered.push(candidate);
     }

@@ -5,7 +5,7 @@
  * warning), on the exact range.
  */
 import * as path from 'node:path';
-import { isMap, isScalar, parseDocument, type YAMLError } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, parseDocument, type YAMLError } from 'yaml';
 import type { Problem } from '../problems/problems';
 import { isRecord } from '../json/jsonValue';
 import { LineIndex, type Range } from '../json/text';
@@ -94,6 +94,29 @@ export function skillBody(raw: string): string | undefined {
   if ('missing' in fm) return undefined;
   const newline = raw.indexOf('\n', fm.end);
   return (newline < 0 ? '' : raw.slice(newline + 1)).trim();
+}
+
+/**
+ * The string values of a SKILL.md's front matter as DSH reads them where they differ from their
+ * text in the file (a YAML escape: `"\u202E"` in the file is a bidi override for DSH), with the
+ * offsets of that text: what a scan of the file's text alone does not see. Keys too, at any depth.
+ */
+export function frontMatterEscapes(raw: string): Array<{ value: string; start: number; end: number }> {
+  const fm = findFrontMatter(raw);
+  if ('missing' in fm) return [];
+  const doc = parseDocument(raw.slice(fm.start, fm.end));
+  const out: Array<{ value: string; start: number; end: number }> = [];
+  const stack: unknown[] = [doc.contents];
+  while (stack.length) {
+    const node = stack.pop();
+    if (isMap(node) || isSeq(node)) stack.push(...node.items);
+    else if (isPair(node)) stack.push(node.key, node.value);
+    else if (isScalar(node) && typeof node.value === 'string' && node.range) {
+      const [from, to] = node.range;
+      if (raw.slice(fm.start + from, fm.start + to) !== node.value) out.push({ value: node.value, start: fm.start + from, end: fm.start + to });
+    }
+  }
+  return out;
 }
 
 /**

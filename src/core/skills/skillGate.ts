@@ -7,11 +7,32 @@
  * Gated: the project roots (`.dsh/skills`, `.agents/skills`) and custom roots, the ones a
  * repository or a configuration can make appear. Not gated: the user's own roots and bundled
  * skills. A gated root passes only when the host store records its current content pin.
+ *
+ * A skill whose scan (core/scan) has an error-level finding is withheld too, from any root (your
+ * own included: what it says matters, not who put it there), until the user accepts that exact
+ * file content (its pin); the next passing skill of its name is offered instead.
  */
 import * as path from 'node:path';
 import type { SkillRootKind } from '../declaration/declarationModel';
+import { withholds } from '../scan/scan';
 import { skillTrustState } from './rootTrust';
 import type { SkillCandidate, SkillDiscovery } from './discovery';
+
+/** A SKILL.md the user accepted despite an error-level finding, at this pin (the host store's record). */
+export interface AcceptedSkill {
+  file: string;
+  pin: string;
+}
+
+/** Why a skill's own content is withheld or let through (absent: its scan has no error). */
+export type SkillScanGate = 'withheld' | 'accepted';
+
+/** Whether the scan withholds a candidate: an error-level finding, and no acceptance of this file at this pin. */
+export function skillScanGate(candidate: Pick<SkillCandidate, 'file' | 'scan'>, accepted: readonly AcceptedSkill[]): SkillScanGate | undefined {
+  if (!withholds(candidate.scan.findings)) return undefined;
+  const file = path.resolve(candidate.file);
+  return accepted.some((a) => a.file === file && a.pin === candidate.scan.pin) ? 'accepted' : 'withheld';
+}
 
 const GATED_SKILL_ROOT_KINDS: ReadonlySet<SkillRootKind> = new Set<SkillRootKind>(['project-dsh', 'project-agents', 'custom']);
 
@@ -40,12 +61,18 @@ export interface SkillShadow {
   name: string;
   /** The withheld root whose skill would have won the name. */
   withheldRoot: string;
+  /** `scan`: that skill's own content is withheld (an error-level finding, not accepted); `root`: its root is not trusted. */
+  why: 'root' | 'scan';
+  /** The file of the skill that would have won. */
+  file: string;
   fallback?: SkillCandidate;
 }
 
 export interface SkillGateResult {
   /** Every existing root in DSH's order. */
   roots: GatedSkillRoot[];
+  /** Kept skills whose scan has an error: withheld, or accepted at their pin. */
+  scanned: Array<{ candidate: SkillCandidate; gate: SkillScanGate }>;
   /** Roots whose skills are withheld (untrusted or changed). */
   withheld: GatedSkillRoot[];
   /** Names to shadow for the session, sorted. */
@@ -64,8 +91,8 @@ function recordedPinOf(recorded: Readonly<Record<string, string>>, root: string)
   return Object.hasOwn(recorded, key) ? recorded[key] : undefined;
 }
 
-/** Decides, for one session's discovery, what reaches the session. */
-export function gateSkills(discovery: Pick<SkillDiscovery, 'roots'>, recorded: Readonly<Record<string, string>>): SkillGateResult {
+/** Decides, for one session's discovery, what reaches the session (`accepted`: skills accepted despite a scan's error). */
+export function gateSkills(discovery: Pick<SkillDiscovery, 'roots'>, recorded: Readonly<Record<string, string>>, accepted: readonly AcceptedSkill[] = []): SkillGateResult {
   const roots: GatedSkillRoot[] = [];
   const passes = new Map<string, boolean>();
   for (const root of discovery.roots) {
@@ -83,6 +110,14 @@ export function gateSkills(discovery: Pick<SkillDiscovery, 'roots'>, recorded: R
 
   // DSH's order of kept candidates: rank, then discovery order (a stable sort).
   const ordered = discovery.roots.flatMap((r) => r.candidates).filter((c) => c.analysis.skill).sort((a, b) => a.root.rank - b.root.rank);
+  const scanned: SkillGateResult['scanned'] = [];
+  const scanWithheld = new Set<SkillCandidate>();
+  for (const c of ordered) {
+    const gate = c.scan ? skillScanGate(c, accepted) : undefined;
+    if (gate) scanned.push({ candidate: c, gate });
+    if (gate === 'withheld') scanWithheld.add(c);
+  }
+  const candidatePasses = (c: SkillCandidate) => passes.get(c.root.path) === true && !scanWithheld.has(c);
   const byName = new Map<string, SkillCandidate[]>();
   for (const c of ordered) {
     const name = c.analysis.skill!.name;
@@ -94,13 +129,14 @@ export function gateSkills(discovery: Pick<SkillDiscovery, 'roots'>, recorded: R
   const trusted: SkillCandidate[] = [];
   for (const [name, candidates] of [...byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const winner = candidates[0];
-    if (passes.get(winner.root.path) !== true) {
-      const fallback = candidates.find((c) => passes.get(c.root.path) === true);
-      shadows.push(fallback ? { name, withheldRoot: winner.root.path, fallback } : { name, withheldRoot: winner.root.path });
+    if (!candidatePasses(winner)) {
+      const fallback = candidates.find(candidatePasses);
+      const shadow: SkillShadow = { name, withheldRoot: winner.root.path, why: passes.get(winner.root.path) === true ? 'scan' : 'root', file: winner.file };
+      shadows.push(fallback ? { ...shadow, fallback } : shadow);
     } else if (isGatedKind(winner.root.kind)) {
       trusted.push(winner);
     }
   }
-  return { roots, withheld: roots.filter((r) => r.gate === 'untrusted' || r.gate === 'changed'), shadows, trusted };
+  return { roots, scanned, withheld: roots.filter((r) => r.gate === 'untrusted' || r.gate === 'changed'), shadows, trusted };
 }
 

@@ -6,6 +6,8 @@ import type { SkillRootKind } from '../../core/declaration/declarationModel';
 import { nodeSkillFs } from '../../core/node/skillFs';
 import { hashSkillRoot } from '../../core/skills/rootPins';
 import type { SkillCandidate } from '../../core/skills/discovery';
+import { skillContentPin } from '../../core/app/scanFindings';
+import { findingMessage, findingStateWords } from '../findingWords';
 import type { Ctx } from '../ctx';
 import { trustWord, type RootView, type SkillRoots, type SkillsSnapshot } from './skillRoots';
 import { visibleLine } from '../../core/json/visibleText';
@@ -16,17 +18,19 @@ import { l10n } from '../l10nLookup';
  * `list` refreshes and returns the roots; `trust` / `distrust` act on one root path.
  */
 export interface ReviewRequest {
-  action: 'list' | 'trust' | 'distrust';
+  action: 'list' | 'trust' | 'distrust' | 'accept';
   root?: string;
+  /** `accept`: the SKILL.md whose content to accept despite its scan findings. */
+  file?: string;
 }
 
 export interface ReviewResult {
-  outcome: 'listed' | 'trusted' | 'distrusted' | 'cancelled' | 'unknown-root' | 'restricted' | 'changed-during-review' | 'cannot-pin';
+  outcome: 'listed' | 'trusted' | 'distrusted' | 'accepted' | 'cancelled' | 'unknown-root' | 'unknown-skill' | 'restricted' | 'changed-during-review' | 'cannot-pin';
   snapshot: SkillsSnapshot;
 }
 
 function isReviewRequest(arg: unknown): arg is ReviewRequest {
-  return typeof arg === 'object' && arg !== null && ['list', 'trust', 'distrust'].includes((arg as { action?: unknown }).action as string);
+  return typeof arg === 'object' && arg !== null && ['list', 'trust', 'distrust', 'accept'].includes((arg as { action?: unknown }).action as string);
 }
 
 function tilde(p: string): string {
@@ -74,6 +78,7 @@ export class SkillReview {
     await this.roots.refreshNow();
     if (isReviewRequest(arg)) {
       if (arg.action === 'list') return this.result('listed');
+      if (arg.action === 'accept') return this.accept(arg.file, false);
       const view = this.roots.roots().find((v) => v.root.path === arg.root);
       if (!view) return this.result('unknown-root');
       return arg.action === 'trust' ? this.trust(view, false) : this.distrust(view, false);
@@ -115,7 +120,8 @@ export class SkillReview {
   }
 
   private async reviewRoot(view: RootView): Promise<ReviewResult> {
-    type Item = vscode.QuickPickItem & { action?: 'trust' | 'distrust'; file?: string };
+    type Item = vscode.QuickPickItem & { action?: 'trust' | 'distrust' | 'accept'; file?: string };
+    const accepts: Item[] = [];
     const items: Item[] = [{ label: l10n.t('Skills'), kind: vscode.QuickPickItemKind.Separator }];
     for (const c of view.root.candidates) {
       if (c.analysis.skill) {
@@ -126,15 +132,24 @@ export class SkillReview {
             invocability(c),
             ...(c.winner ? [] : [l10n.t('shadowed by another root')]),
             ...(view.gated && view.trust !== 'trusted' ? [l10n.t('withheld from DSH sessions until you trust this root')] : []),
+            ...(c.scan.findings.length ? [findingStateWords(this.roots.scanGate(c), c.scan.findings.length)] : []),
           ].join(' \u00b7 '),
-          detail: s.description,
+          detail: [s.description, ...c.scan.findings.map((f) => `${f.code}: ${findingMessage(f)} ${f.excerpt}`)].join(' \u2014 '),
           file: c.file,
         });
+        if (this.roots.scanGate(c) === 'withheld') {
+          accepts.push({
+            label: `$(check) ${l10n.t('Accept "{0}" despite its findings', s.name)}`,
+            detail: l10n.t('Accepted at this content ({0}); any change of the SKILL.md withholds it again.', `${c.scan.pin.slice(0, 19)}\u2026`),
+            action: 'accept',
+            file: c.file,
+          });
+        }
       } else {
         items.push({ label: `$(error) ${c.entry}`, description: l10n.t('DSH ignores this file (see the Problems panel)'), file: c.file });
       }
     }
-    items.push({ label: l10n.t('Trust'), kind: vscode.QuickPickItemKind.Separator });
+    items.push({ label: l10n.t('Trust'), kind: vscode.QuickPickItemKind.Separator }, ...accepts);
     if (view.gated && view.trust !== 'trusted' && view.root.pin) {
       items.push({
         label: view.trust === 'changed' ? `$(check) ${l10n.t('Trust the changed content of this root')}` : `$(check) ${l10n.t('Trust this root')}`,
@@ -151,6 +166,7 @@ export class SkillReview {
       matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true,
     });
     if (!picked) return this.result('cancelled');
+    if (picked.action === 'accept') return this.accept(picked.file, true);
     if (picked.file) {
       await vscode.window.showTextDocument(vscode.Uri.file(picked.file), { preview: true });
       return this.result('cancelled');
@@ -183,6 +199,27 @@ export class SkillReview {
     await this.roots.refreshNow();
     if (interactive) void showInformation(l10n.t('Trusted {0}: DSH sessions load its skills from their next step, while its content stays the same.', tilde(view.root.path)));
     return this.result('trusted');
+  }
+
+  /** Accepts a skill withheld for its scan at its content now (the pin the review showed must still be it). */
+  private async accept(file: string | undefined, interactive: boolean): Promise<ReviewResult> {
+    if (!vscode.workspace.isTrusted) {
+      if (interactive) void showWarning(l10n.t('Accepting a skill needs a trusted workspace (Restricted Mode is on).'));
+      return this.result('restricted');
+    }
+    const candidate = this.roots.roots().flatMap((v) => v.root.candidates).find((c) => c.file === file && c.analysis.skill);
+    if (!candidate || !file) return this.result('unknown-skill');
+    const raw = await nodeSkillFs.readText(file, {}).catch(() => undefined);
+    if (raw === undefined || skillContentPin(raw) !== candidate.scan.pin) {
+      if (interactive) void showWarning(l10n.t('{0} changed while you reviewed it; review it again.', tilde(file)));
+      await this.roots.refreshNow();
+      return this.result('changed-during-review');
+    }
+    await this.ctx.hostStore().acceptSkill(file, candidate.scan.pin);
+    this.log.info(`accepted skill ${file} at ${candidate.scan.pin}`);
+    await this.roots.refreshNow();
+    if (interactive) void showInformation(l10n.t('Accepted {0}: DSH sessions load it from their next step, while its content stays the same.', tilde(file)));
+    return this.result('accepted');
   }
 
   private async distrust(view: RootView, interactive: boolean): Promise<ReviewResult> {

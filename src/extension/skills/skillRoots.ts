@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { visibleLine } from '../../core/json/visibleText';
-import { gateSkills, isGatedKind } from '../../core/skills/skillGate';
+import { gateSkills, isGatedKind, skillScanGate, type SkillScanGate } from '../../core/skills/skillGate';
 import type { Problem } from '../../core/problems/problems';
 import { skillTrustProblems } from '../../core/skills/skillTrustProblems';
 import { nodeSkillFs } from '../../core/node/skillFs';
@@ -37,7 +37,7 @@ export interface SkillsSnapshot {
   visible: boolean;
   /** Per folder: the skill names DSH sessions there are denied (the DSH plugin's gate), and what it offers instead. */
   dsh: Array<{ folder: string; withheld: Array<{ name: string; root: string; offeredFrom: string | null }> }>;
-  roots: Array<{ path: string; kind: string; rank: number; trust: SkillTrustState; gated: boolean; pin: string | null; skills: Array<{ name: string; file: string; winner: boolean; modelInvocable: boolean; userInvocable: boolean }>; dropped: string[] }>;
+  roots: Array<{ path: string; kind: string; rank: number; trust: SkillTrustState; gated: boolean; pin: string | null; skills: Array<{ name: string; file: string; winner: boolean; modelInvocable: boolean; userInvocable: boolean; findings: string[]; scan: SkillScanGate | null; pin: string }>; dropped: string[] }>;
 }
 
 /**
@@ -52,6 +52,8 @@ export class SkillRoots implements Check, vscode.Disposable {
   private readonly watchers = new Map<string, vscode.Disposable>();
   private discoveries = new Map<string, { folder: vscode.WorkspaceFolder; discovery: SkillDiscovery }>();
   private recorded: Record<string, string> = {};
+  /** Skills accepted despite a scan's error (host store). */
+  private accepted: Array<{ file: string; pin: string }> = [];
   private generation = 0;
   private running: Promise<void> = Promise.resolve();
 
@@ -113,14 +115,17 @@ export class SkillRoots implements Check, vscode.Disposable {
       discoveries.set(folder.uri.toString(), { folder, discovery });
     }
     let recorded: Record<string, string> = {};
+    let accepted: Array<{ file: string; pin: string }> = [];
     try {
       recorded = await this.ctx.hostStore().skillTrust();
+      accepted = (await this.ctx.hostStore().acceptedDefinitions()).skills;
     } catch (error) {
       this.log.error('reading the trusted skill roots from the DSH home failed; every root counts as untrusted', error);
     }
     if (generation !== this.generation) return;
     this.discoveries = discoveries;
     this.recorded = recorded;
+    this.accepted = accepted;
     const problems: Problem[] = [];
     for (const { discovery } of discoveries.values()) problems.push(...discovery.problems, ...skillTrustProblems(discovery, recorded));
     this.owner.replace(this.kind, diagnosticsByFile(problems, (file) => vscode.Uri.file(file), this.docsUri).values());
@@ -128,6 +133,11 @@ export class SkillRoots implements Check, vscode.Disposable {
     this.updateStatus();
     const views = this.roots();
     this.log.info(`skill roots: ${views.map((v) => `${v.root.kind} ${v.root.path} (${v.trust}, ${countOf(v.root.candidates.length, 'file')})`).join('; ') || 'none'}; ${countOf(problems.length, 'problem')}`);
+  }
+
+  /** What the scan does with a skill: withheld, accepted at its pin, or nothing (no error). */
+  scanGate(candidate: Parameters<typeof skillScanGate>[0]): SkillScanGate | undefined {
+    return skillScanGate(candidate, this.accepted);
   }
 
   /** Every existing root, merged over folders, in DSH's order of the first folder that has it. */
@@ -215,7 +225,7 @@ export class SkillRoots implements Check, vscode.Disposable {
   private withheldByFolder(): SkillsSnapshot['dsh'] {
     return [...this.discoveries.values()].map(({ folder, discovery }) => ({
       folder: folder.uri.fsPath,
-      withheld: gateSkills(discovery, this.recorded).shadows.map((s) => ({ name: s.name, root: s.withheldRoot, offeredFrom: s.fallback?.root.path ?? null })),
+      withheld: gateSkills(discovery, this.recorded, this.accepted).shadows.map((s) => ({ name: s.name, root: s.withheldRoot, offeredFrom: s.fallback?.root.path ?? null })),
     }));
   }
 
@@ -235,7 +245,7 @@ export class SkillRoots implements Check, vscode.Disposable {
         gated: v.gated,
         pin: v.root.pin ?? null,
         skills: v.root.candidates.flatMap((c) => (c.analysis.skill
-          ? [{ name: c.analysis.skill.name, file: c.file, winner: c.winner, ...c.analysis.skill.invocation }]
+          ? [{ name: c.analysis.skill.name, file: c.file, winner: c.winner, ...c.analysis.skill.invocation, findings: c.scan.findings.map((f) => f.code), scan: this.scanGate(c) ?? null, pin: c.scan.pin }]
           : [])),
         dropped: v.root.candidates.filter((c) => !c.analysis.skill).map((c) => c.file),
       })),

@@ -178,10 +178,13 @@ export class ProbeRunner implements vscode.Disposable {
     if (stopped.length === 1) parts.push(l10n.t('Probe cancelled: "{0}" was not probed.', stopped[0]));
     else if (stopped.length > 1) parts.push(l10n.t('Probe cancelled: {0} servers were not probed ({1}).', stopped.length, stopped.map((n) => `"${n}"`).join(', ')));
     if (result.collisions.length) parts.push(l10n.t('Some tools get the same DSH name: see the view.'));
+    const withheld = ok.reduce((n, s) => n + s.tools.filter((t) => t.scan === 'withheld').length, 0);
+    if (withheld === 1) parts.push(l10n.t('1 tool has hidden or model-directed instructions and is withheld from DSH sessions until you accept it: see the view.'));
+    else if (withheld > 1) parts.push(l10n.t('{0} tools have hidden or model-directed instructions and are withheld from DSH sessions until you accept them: see the view.', withheld));
     const left = result.servers.flatMap((s) => s.leftRunning ?? []);
     if (left.length === 1) parts.push(l10n.t('A process a server started still runs (pid {0}): see the log.', left[0].pid));
     else if (left.length > 1) parts.push(l10n.t('{0} processes the servers started still run: see the log.', left.length));
-    const show = failed.length || result.collisions.length || left.length || stopped.length ? showWarning : showInformation;
+    const show = failed.length || result.collisions.length || left.length || stopped.length || withheld ? showWarning : showInformation;
     const showProblems = l10n.t('Show Problems');
     if (!parts.length) return;
     void show(sentences(parts), ...(failed.length ? [showProblems] : [])).then((c) => {

@@ -15,6 +15,8 @@ import { serverTools, type ServerTools, type ToolRow } from '../../core/app/prob
 import type { ProbeDiagnostics } from './probeDiagnostics';
 import type { ProbeRunner } from './probeRunner';
 import { folderToolChoice, toggleTool, toolChoiceTarget, TOOL_CHOICE_TARGET_SETTING } from './toolSettings';
+import type { ScanFinding } from '../../core/scan/scan';
+import { findingCountWords, findingMessage, findingStateWords } from '../findingWords';
 import { l10n } from '../l10nLookup';
 
 /** Set while the view's provider runs: the view is contributed `when` it is, so it shows only where the bridge is active. */
@@ -24,7 +26,7 @@ const REFRESH_DEBOUNCE_MS = 150;
 type FolderNode = { kind: 'folder'; folder: vscode.WorkspaceFolder };
 type ServerNode = { kind: 'server'; folder: vscode.WorkspaceFolder; row: ServerViewRow };
 type MessageNode = { kind: 'message'; folder: vscode.WorkspaceFolder; text: string; tooltip: string };
-type ToolNode = { kind: 'tool'; folder: vscode.WorkspaceFolder; server: string; tool: ToolRow };
+type ToolNode = { kind: 'tool'; folder: vscode.WorkspaceFolder; server: string; serverName?: string; tool: ToolRow };
 export type ViewNode = FolderNode | ServerNode | MessageNode | ToolNode;
 
 /** What the view knows of a folder: its rows (the session plan over its MCP files), and the tools of the servers probed. */
@@ -107,6 +109,32 @@ function folderWords(view: FolderViewModel): string {
 
 function toolCountWords(n: number): string {
   return n === 1 ? l10n.t('1 tool') : l10n.t('{0} tools', n);
+}
+
+const FIELD_WORDS: Record<ScanFinding['field'], () => string> = {
+  name: () => l10n.t('name'),
+  description: () => l10n.t('description'),
+  inputSchema: () => l10n.t('input schema'),
+  instructions: () => l10n.t('server instructions'),
+  skill: () => 'SKILL.md',
+};
+
+/** A finding in a tooltip: where, the message, and the span made visible (the tree item seam escapes the rest). */
+export function findingLines(f: ScanFinding): string[] {
+  const where = f.path?.length ? `${FIELD_WORDS[f.field]()} ${f.path.join('.')}` : FIELD_WORDS[f.field]();
+  return [`\u2022 ${f.code} (${where}): ${findingMessage(f)}`, `  ${f.excerpt}`];
+}
+
+/** What the scan says beside a tool and at the head of its findings in the tooltip. */
+function scanWords(tool: ToolRow): { short: string; long: string } | undefined {
+  if (tool.scan === 'clean') return undefined;
+  const count = findingCountWords(tool.findings.length);
+  const short = findingStateWords(tool.scan === 'flagged' ? undefined : tool.scan, tool.findings.length);
+  switch (tool.scan) {
+    case 'flagged': return { short, long: l10n.t('Hidden or model-directed text ({0}), no error: DSH offers it.', count) };
+    case 'accepted': return { short, long: l10n.t('You accepted this definition despite its findings ({0}); any change withholds it again.', count) };
+    case 'withheld': return { short, long: l10n.t('Withheld from DSH sessions: hidden or model-directed instructions ({0}). Accept this exact definition from the tool\'s menu if you trust it.', count) };
+  }
 }
 
 function tokenWords(n: number): string {
@@ -214,13 +242,14 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     const analysed = this.mcp.get(folder) ?? await this.mcp.analyzeNow(folder);
     if (!analysed) return undefined;
     const store = this.ctx.hostStore();
-    const [planned, text, records] = await Promise.all([
+    const [planned, text, records, accepted] = await Promise.all([
       this.plans.get(folder),
       this.sourceText(folder),
       store.probedServers(folder.uri.fsPath).catch((error: unknown) => {
         this.log.warn(`the recorded probes of ${folder.name} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
         return {};
       }),
+      store.acceptedDefinitions().then((a) => a.tools, () => []),
     ]);
     // A probe that just failed is said on the server's row (a warning), not only in Problems.
     const probeFailures = new Map((this.probes.lastProbe(folder)?.servers ?? []).filter((p) => Object.hasOwn(PROBE_FAILED, p.outcome)).map((p) => [p.name, p.message]));
@@ -233,6 +262,8 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
       records,
       choices: folderToolChoice(folder),
       declared: (planned.declaration?.servers ?? []).map((d) => ({ serverName: d.serverName, pin: d.pin, ...(d.tools?.pins ? { toolPins: d.tools.pins } : {}) })),
+      folder: folder.uri.fsPath,
+      accepted,
     });
     return { view, tools };
   }
@@ -269,7 +300,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     }
     if (node.kind === 'server') {
       const tools = await this.toolsOf(node);
-      return tools ? tools.tools.map((tool) => ({ kind: 'tool', folder: node.folder, server: node.row.name, tool })) : [];
+      return tools ? tools.tools.map((tool) => ({ kind: 'tool', folder: node.folder, server: node.row.name, serverName: node.row.serverName, tool })) : [];
     }
     return [];
   }
@@ -334,22 +365,28 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         if (tool.collision) flags.push(l10n.t('same DSH name as another tool'));
         if (tool.drift?.state === 'changed') flags.push(l10n.t('changed since the pinned probe'));
         if (tool.drift?.state === 'new') flags.push(l10n.t('new since the pinned probe'));
+        const scan = scanWords(tool);
+        if (scan) flags.unshift(scan.short);
         item.description = flags.join(' \u00b7 ');
-        item.iconPath = tool.collision || tool.drift
-          ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
-          : new vscode.ThemeIcon('tools');
+        item.iconPath = tool.scan === 'withheld'
+          ? new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'))
+          : tool.collision || tool.drift || tool.scan === 'flagged'
+            ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+            : new vscode.ThemeIcon('tools');
         item.tooltip = [
           tool.description || l10n.t('(no description)'),
           '',
           l10n.t('DSH name: {0}', tool.publicName),
           l10n.t('Adds about {0} tokens to every request.', tool.tokens.toLocaleString(vscode.env.language)),
           ...(tool.collision ? [l10n.t('Another tool of this folder gets the same DSH name: DSH drops one of the two servers\' tools.')] : []),
+          ...(scan ? ['', scan.long, ...tool.findings.flatMap(findingLines)] : []),
         ].join('\n');
         item.checkboxState = {
           state: tool.allowed ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
           tooltip: tool.allowed ? l10n.t('DSH offers this tool: uncheck to leave it out') : l10n.t('Left out of DSH (dsh.tools): check to offer it'),
         };
-        item.contextValue = 'dsh.tool';
+        // Flags read by the menus' `viewItem =~` clauses.
+        item.contextValue = tool.scan === 'withheld' ? 'dsh.tool withheld' : 'dsh.tool';
         item.accessibilityInformation = { label: `${tool.name}, ${item.description}` };
         return item;
       }
@@ -424,6 +461,31 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     const entry = elsewhere ?? (target.name === undefined ? undefined : serverEntries(doc.getText()).find((e) => e.name === target.name));
     const selection = entry ? new vscode.Range(entry.range.start.line, entry.range.start.character, entry.range.end.line, entry.range.end.character) : undefined;
     await vscode.window.showTextDocument(doc, { selection, preview: false });
+  }
+
+  /**
+   * Accepts a withheld tool's definition (its pin, as the last probe recorded it) after a modal
+   * that shows its findings. Returns whether it was accepted. `confirm: false` skips the dialog
+   * (tests, the activation API).
+   */
+  async acceptTool(node: unknown, options?: unknown): Promise<boolean> {
+    if (typeof node !== 'object' || node === null || (node as ViewNode).kind !== 'tool') return false;
+    const n = node as ToolNode;
+    if (!vscode.workspace.isTrusted || !n.serverName) return false;
+    const confirm = !(typeof options === 'object' && options !== null && (options as { confirm?: unknown }).confirm === false);
+    if (confirm) {
+      const accept = l10n.t('Accept This Definition');
+      const answer = await showWarning(
+        l10n.t('Offer tool "{0}" of "{1}" to DSH sessions despite what its definition says?', n.tool.name, n.server),
+        { modal: true, detail: [...n.tool.findings.flatMap(findingLines), '', l10n.t('Any change of its definition withholds it again.')].join('\n') },
+        accept,
+      );
+      if (answer !== accept) return false;
+    }
+    await this.ctx.hostStore().acceptTool(n.folder.uri.fsPath, n.serverName, n.tool.name, n.tool.pin);
+    this.log.info(`accepted tool ${n.tool.name} of ${n.serverName} in ${n.folder.name} at ${n.tool.pin}`);
+    this.refresh();
+    return true;
   }
 
   exportFolder(node: unknown): Thenable<unknown> | undefined {

@@ -25,9 +25,9 @@ describe('CLI: skills, verify\'s DSH outlook, approve lsp (dist/cli.js)', functi
     const list = JSON.parse(run(p, ['skills', 'list', '--json']).stdout);
     assert.deepEqual(list.roots.map((r: { kind: string; trust: string }) => [r.kind, r.trust]), [['project-dsh', 'untrusted'], ['project-agents', 'untrusted'], ['user-dsh', 'not-gated']]);
     assert.deepEqual(list.withheld, [
-      { name: 'alpha', root: p.dsh, offeredFrom: null },
-      { name: 'beta', root: p.agents, offeredFrom: null },
-      { name: 'shared', root: p.agents, offeredFrom: p.user },
+      { name: 'alpha', root: p.dsh, why: 'root', offeredFrom: null },
+      { name: 'beta', root: p.agents, why: 'root', offeredFrom: null },
+      { name: 'shared', root: p.agents, why: 'root', offeredFrom: p.user },
     ]);
     const pin = list.roots[1].pin;
     assert.equal(run(p, ['skills', 'trust', p.agents, '--pin', `sha256:${'0'.repeat(64)}`]).code, 1, 'a pin that is not the current one');

@@ -31,12 +31,12 @@ export type { ProcessLeft } from './processTree';
 
 /**
  * `stderr`, `detail` and `server` are masked by `mask` (a server's text is masked before it is
- * cut); `tools` are as the server listed them (the caller pins the real definitions, then masks
- * what it shows and stores). `leftRunning`:
+ * cut); `tools` and `instructions` (from `initialize`) are as the server sent them (the caller
+ * pins the real definitions, then masks what it shows and stores). `leftRunning`:
  * processes the server started that still run after the stop (Linux only; absent when none).
  */
 export type RowProbe = (
-  | { ok: true; startMs: number; tools: ToolDefinition[]; promptCount?: number; resourceCount?: number; server?: { name: string; version: string }; stderr: string }
+  | { ok: true; startMs: number; tools: ToolDefinition[]; instructions?: string; promptCount?: number; resourceCount?: number; server?: { name: string; version: string }; stderr: string }
   | { ok: false; failure: RowProbeFailure; detail: string; elapsedMs: number; stderr: string }
 ) & { leftRunning?: ProcessLeft[] };
 
@@ -126,6 +126,7 @@ export async function probeRow(row: McpClientConfig, options: RowProbeOptions): 
     const resourceCount = init.capabilities.resources ? await count('resources/list', ListResourcesResultSchema, 'resources') : 0;
     result = {
       ok: true, startMs, tools, stderr: '',
+      ...(init.instructions !== undefined ? { instructions: init.instructions } : {}),
       ...(promptCount !== undefined ? { promptCount } : {}),
       ...(resourceCount !== undefined ? { resourceCount } : {}),
       server: { name: mask.text(init.serverInfo.name), version: mask.text(init.serverInfo.version) },

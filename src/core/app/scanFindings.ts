@@ -1,0 +1,65 @@
+/**
+ * The scan's use cases for the faces (issue 25): what a finding says, whether a live tool or a
+ * loaded SKILL.md is withheld for its findings, and the headless acceptance of a probed tool. The
+ * faces show what these decide.
+ */
+import type { ProbedServerRecord } from '../node/hostStore';
+import { SCAN_CODES } from '../scan/scanCodes';
+import { scanTool, withholds, type ScanFinding, type ScannedTool } from '../scan/scan';
+import { scanSkill } from '../skills/skillScan';
+import { skillScanGate, type AcceptedSkill, type SkillScanGate } from '../skills/skillGate';
+import { isToolAccepted, scanContextOf, scanServers, type AcceptedTool } from '../tools/toolScan';
+import type { Ports } from './ports';
+
+/** A finding's English template (its `{arg}`s filled by the face, translated in the editor). */
+export function findingTemplate(f: ScanFinding): string {
+  return SCAN_CODES[f.code][1];
+}
+
+/** Whether these findings withhold the tool or skill until the user accepts it (an error among them). */
+export function findingsWithhold(findings: readonly ScanFinding[]): boolean {
+  return withholds(findings);
+}
+
+/** A live tool's findings, the other tools of the session's servers as the context (names another server's tool, sets rules for one). */
+export function scanLiveTool(tool: ScannedTool, servers: ReadonlyArray<{ serverName: string; tools: ReadonlyArray<{ name: string }> }>, serverName: string): ScanFinding[] {
+  return scanTool(tool, scanContextOf(servers, serverName));
+}
+
+/** The pin of a SKILL.md's content (what an acceptance binds to). */
+export function skillContentPin(raw: string): string {
+  return scanSkill(raw).pin;
+}
+
+/** Whether the scan withholds a SKILL.md's content as it is now (absent: no error-level finding). */
+export function skillContentGate(file: string, raw: string, accepted: readonly AcceptedSkill[]): SkillScanGate | undefined {
+  return skillScanGate({ file, scan: scanSkill(raw) }, accepted);
+}
+
+export type ToolAcceptance =
+  | { outcome: 'no-probe' }
+  | { outcome: 'no-tool' }
+  /** The last probe recorded another definition than the one reviewed. */
+  | { outcome: 'pin-changed'; pin: string }
+  | { outcome: 'accepted'; serverName: string; record: ProbedServerRecord; pin: string; findings: ScanFinding[]; withheldBefore: boolean };
+
+/**
+ * Accepts the definition of a tool the last probe of the folder recorded (the server by its name
+ * in mcp.json or its DSH name), only if it still has `expectedPin` when given. The acceptance is
+ * bound to that pin: any change of the tool withholds it again.
+ */
+export async function acceptProbedTool(ports: Pick<Ports, 'store'>, folder: string, server: string, toolName: string, expectedPin?: string): Promise<ToolAcceptance> {
+  const records = await ports.store.probedServers(folder);
+  const entry = Object.entries(records).find(([serverName, r]) => serverName === server || r.name === server);
+  if (!entry) return { outcome: 'no-probe' };
+  const [serverName, record] = entry;
+  const tool = record.tools.find((t) => t.name === toolName);
+  if (!tool) return { outcome: 'no-tool' };
+  const pin = tool.pin.definition;
+  if (expectedPin !== undefined && expectedPin !== pin) return { outcome: 'pin-changed', pin };
+  const findings = scanServers(Object.entries(records).map(([name, r]) => ({ serverName: name, tools: r.tools }))).get(serverName)?.tools.get(toolName) ?? [];
+  const accepted: readonly AcceptedTool[] = (await ports.store.acceptedDefinitions()).tools;
+  const already = isToolAccepted(accepted, { folder, serverName, tool: toolName }, pin);
+  if (!already) await ports.store.acceptTool(folder, serverName, toolName, pin);
+  return { outcome: 'accepted', serverName, record, pin, findings, withheldBefore: withholds(findings) && !already };
+}

@@ -1,0 +1,191 @@
+/**
+ * The poisoning corpus (test/fixtures/poisoning/poisoned.json) and its clean side: the real tool
+ * lists and instructions of MCP servers from npm, obtained by starting each one (a real process)
+ * through the probe's MCP client. Shared by test/unit/core/scan/scan.corpus.test.ts and
+ * scripts/gen-poisoning.ts, which writes the README's figures from them.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { probeRow } from '../../../../src/core/node/probe/probeClient';
+import type { McpClientConfig } from '../../../../src/core/mcp/dshRow';
+import { scanInstructions, scanTool, type ScanFinding, type ScannedTool } from '../../../../src/core/scan/scan';
+import { SCAN_CODES, type ScanCode } from '../../../../src/core/scan/scanCodes';
+import { scanSkillFile } from '../../../../src/core/skills/skillScan';
+import { scanServers, type ScannedServer } from '../../../../src/core/tools/toolScan';
+
+const ROOT = path.resolve(__dirname, '../../../..');
+const SERVERS = path.join(ROOT, 'test/oracle/servers/node_modules/@modelcontextprotocol');
+
+export interface PoisonCase {
+  id: string;
+  source: string;
+  expect: ScanCode[];
+  serverName?: string;
+  otherTools?: Array<{ serverName: string; tool: string }>;
+  tool?: ScannedTool;
+  instructions?: string;
+  skill?: string;
+  padTo?: number;
+  nestTo?: number;
+}
+
+const PAD = ' Lorem ipsum dolor sit amet.';
+
+/** The poisoned cases, with `padTo` and `nestTo` applied. */
+export function poisonedCases(): PoisonCase[] {
+  const { cases } = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/poisoning/poisoned.json'), 'utf8')) as { cases: PoisonCase[] };
+  return cases.map((c) => {
+    if (!c.tool) return c;
+    const tool = { ...c.tool };
+    if (c.padTo) tool.description = (tool.description ?? '') + PAD.repeat(Math.ceil(c.padTo / PAD.length));
+    if (c.nestTo) {
+      let schema: unknown = { type: 'string' };
+      for (let i = 0; i < c.nestTo; i++) schema = { type: 'object', properties: { [`level${i}`]: schema } };
+      tool.inputSchema = schema;
+    }
+    return { ...c, tool };
+  });
+}
+
+/** One case's findings, as the probe, the view and the DSH plugin scan it. */
+export function scanCase(c: PoisonCase): ScanFinding[] {
+  const context = { serverName: c.serverName, ownTools: c.tool ? [c.tool.name] : [], otherTools: c.otherTools ?? [] };
+  if (c.tool) return scanTool(c.tool, context);
+  if (c.instructions !== undefined) return scanInstructions(c.instructions, context);
+  return scanSkillFile(c.skill ?? '');
+}
+
+/** The clean servers: each one's package, how it starts, and the values it needs to list its tools (none is used: nothing is called). */
+export const CLEAN_SERVERS: ReadonlyArray<{ serverName: string; pkg: string; args: (dir: string) => string[]; env?: Record<string, string> }> = [
+  { serverName: 'everything', pkg: path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything'), args: () => ['stdio'] },
+  { serverName: 'filesystem', pkg: path.join(SERVERS, 'server-filesystem'), args: (dir) => [dir] },
+  { serverName: 'memory', pkg: path.join(SERVERS, 'server-memory'), args: () => [], env: { MEMORY_FILE_PATH: 'memory.json' } },
+  { serverName: 'sequential-thinking', pkg: path.join(SERVERS, 'server-sequential-thinking'), args: () => [] },
+  { serverName: 'github', pkg: path.join(SERVERS, 'server-github'), args: () => [], env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'unused' } },
+  { serverName: 'gitlab', pkg: path.join(SERVERS, 'server-gitlab'), args: () => [], env: { GITLAB_PERSONAL_ACCESS_TOKEN: 'unused' } },
+  { serverName: 'slack', pkg: path.join(SERVERS, 'server-slack'), args: () => [], env: { SLACK_BOT_TOKEN: 'unused', SLACK_TEAM_ID: 'unused' } },
+  { serverName: 'brave-search', pkg: path.join(SERVERS, 'server-brave-search'), args: () => [], env: { BRAVE_API_KEY: 'unused' } },
+  { serverName: 'google-maps', pkg: path.join(SERVERS, 'server-google-maps'), args: () => [], env: { GOOGLE_MAPS_API_KEY: 'unused' } },
+  { serverName: 'postgres', pkg: path.join(SERVERS, 'server-postgres'), args: () => ['postgresql://127.0.0.1:1/unused'] },
+];
+
+/** The version of a clean server's package, as installed. */
+export function packageVersion(pkg: string): string {
+  return (JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { name: string; version: string }).version;
+}
+
+/**
+ * Starts every clean server (a real process, through the probe's MCP client), lists its tools and
+ * instructions, and stops it. Throws when one does not answer: the clean side must be whole.
+ */
+export async function probeCleanServers(): Promise<Array<ScannedServer & { pkg: string }>> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-bridge-clean-'));
+  try {
+    const out: Array<ScannedServer & { pkg: string }> = [];
+    // Two at a time: the machine is shared.
+    for (let i = 0; i < CLEAN_SERVERS.length; i += 2) {
+      const batch = CLEAN_SERVERS.slice(i, i + 2).map(async (s) => {
+        const main = path.join(s.pkg, 'dist/index.js');
+        const row = {
+          serverName: s.serverName, transport: 'stdio', command: process.execPath, args: [main, ...s.args(dir)], env: { ...(s.env ?? {}) }, cwd: dir,
+          toolCallTimeoutMs: 60000, failOnStartupError: false, reconnect: { enabled: false, initialDelayMs: 500, maxDelayMs: 30000, maxAttempts: 1 },
+        } as McpClientConfig;
+        const result = await probeRow(row, { timeoutMs: 60000, parentEnv: { PATH: process.env.PATH, HOME: dir } });
+        if (!result.ok) throw new Error(`${s.serverName} did not answer: ${result.failure} ${result.detail} ${result.stderr}`);
+        return { serverName: s.serverName, pkg: s.pkg, tools: result.tools, ...(result.instructions !== undefined ? { instructions: result.instructions } : {}) };
+      });
+      out.push(...await Promise.all(batch));
+    }
+    return out;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface RuleFigures {
+  code: ScanCode;
+  severity: string;
+  /** Poisoned cases that expect this rule. */
+  expected: number;
+  /** Of those, the ones it found. */
+  detected: number;
+  /** Poisoned cases where it fired besides the ones that expect it. */
+  alsoOn: number;
+  /** Clean definitions (tools and instructions) it fired on. */
+  falsePositives: number;
+}
+
+export interface CorpusFigures {
+  rules: RuleFigures[];
+  cases: number;
+  /** Poisoned cases with every expected rule found. */
+  caught: number;
+  /** Poisoned cases with an error (withheld in DSH until accepted). */
+  withheld: number;
+  cleanServers: number;
+  cleanTools: number;
+  cleanInstructions: number;
+  /** Clean definitions with any finding. */
+  cleanFlagged: number;
+  /** Every finding on the clean side (what a false positive looks like, for the test's message). */
+  cleanFindings: Array<{ server: string; tool?: string; finding: ScanFinding }>;
+}
+
+export function corpusFigures(cases: readonly PoisonCase[], clean: readonly ScannedServer[]): CorpusFigures {
+  const found = cases.map((c) => new Set(scanCase(c).map((f) => f.code)));
+  const all = found.map((codes, i) => ({ codes, findings: scanCase(cases[i]) }));
+  const scans = scanServers(clean);
+  const cleanFindings: CorpusFigures['cleanFindings'] = [];
+  for (const server of clean) {
+    const scan = scans.get(server.serverName)!;
+    for (const [tool, findings] of scan.tools) for (const finding of findings) cleanFindings.push({ server: server.serverName, tool, finding });
+    for (const finding of scan.instructions) cleanFindings.push({ server: server.serverName, finding });
+  }
+  const rules = (Object.keys(SCAN_CODES) as ScanCode[]).map((code): RuleFigures => {
+    const expecting = cases.map((c, i) => i).filter((i) => cases[i].expect.includes(code));
+    const definitions = new Set(cleanFindings.filter((f) => f.finding.code === code).map((f) => `${f.server} ${f.tool ?? ''}`));
+    return {
+      code,
+      severity: SCAN_CODES[code][0],
+      expected: expecting.length,
+      detected: expecting.filter((i) => found[i].has(code)).length,
+      alsoOn: cases.map((c, i) => i).filter((i) => !cases[i].expect.includes(code) && found[i].has(code)).length,
+      falsePositives: definitions.size,
+    };
+  });
+  return {
+    rules,
+    cases: cases.length,
+    caught: cases.filter((c, i) => c.expect.every((code) => found[i].has(code))).length,
+    withheld: all.filter((a) => a.findings.some((f) => f.severity === 'error')).length,
+    cleanServers: clean.length,
+    cleanTools: clean.reduce((n, s) => n + s.tools.length, 0),
+    cleanInstructions: clean.filter((s) => s.instructions !== undefined).length,
+    cleanFlagged: new Set(cleanFindings.map((f) => `${f.server} ${f.tool ?? ''}`)).size,
+    cleanFindings,
+  };
+}
+
+/** The README's section (between `<!-- poisoning:start -->` and `<!-- poisoning:end -->`). */
+export function figuresSection(figures: CorpusFigures, servers: ReadonlyArray<{ serverName: string; pkg: string }>): string {
+  const names = servers.map((s) => `\`${path.basename(s.pkg)}\` ${packageVersion(s.pkg)}`).join(', ');
+  const lines = [
+    `The scan's rules, run on the corpus of \`test/fixtures/poisoning/\` (${figures.cases} poisoned tool definitions, server instructions and`,
+    `SKILL.md texts, each rewritten after a public write-up) and on the real tool lists and instructions of ${figures.cleanServers} MCP servers from npm,`,
+    `each started by the test (${names}: ${figures.cleanTools} tools; ${figures.cleanInstructions === 1 ? 'one of them sends' : `${figures.cleanInstructions} of them send`} instructions).`,
+    `Generated by \`npm run docs\`; \`test/unit/core/scan/scan.corpus.test.ts\` fails when it differs from the code.`,
+    '',
+    '| rule | severity | poisoned cases for it | detected | also fires on other poisoned cases | false positives on the clean servers |',
+    '|---|---|---:|---:|---:|---:|',
+    ...figures.rules.map((r) => `| \`${r.code}\` | ${r.severity} | ${r.expected} | ${r.detected} | ${r.alsoOn} | ${r.falsePositives} |`),
+    '',
+    `Poisoned cases with every intended rule found: **${figures.caught} of ${figures.cases}**; with an error (withheld from DSH until accepted): ${figures.withheld}.`,
+    `Clean definitions with any finding: **${figures.cleanFlagged} of ${figures.cleanTools + figures.cleanInstructions}**.`,
+    'The phrase rules read English; the corpus is small and written with the rules in view, so these figures say that each rule does what it is',
+    'for and stays quiet on real servers, not how much of the poisoning in the wild it would catch.',
+  ];
+  return lines.join('\n');
+}
+
+export const SECTION = /<!-- poisoning:start -->\n([\s\S]*?)\n<!-- poisoning:end -->/;
