@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import { createScanner, type Node } from 'jsonc-parser';
-import { canonicalJson } from '../json/canonicalJson';
 import { describeParseError, nodeValue, parseJsonc, propertyValue } from '../json/jsonTree';
 import { LineIndex } from '../json/text';
 import { DEFAULT_LIMITS } from '../mcp/analyzeOptions';
@@ -86,6 +85,14 @@ type Json = Record<string, unknown>;
 
 const TARGET_FILE = '.vscode/mcp.json';
 
+/**
+ * JSON text with every object's keys sorted, to compare two entries. Not canonicalJson: an entry
+ * may hold a lone surrogate, which RFC 8785 cannot write (JSON.stringify escapes it).
+ */
+function sortedJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]])) : v));
+}
+
 /** A fresh file, as VS Code's own "Add Server" starts one. */
 const NEW_FILE = '{\n\t"servers": {}\n}\n';
 
@@ -123,7 +130,7 @@ function plan(request: ImportRequest, before: string, empty: ImportPlan): Import
   /** The name under which this source's entry is already in the target, if it is. */
   const presentAs = (sourceName: string, entry: Record<string, unknown>, ids: readonly string[]): string | undefined => {
     // An earlier import may have given an input a suffixed id (`-2`): the same entry all the same.
-    const plain = (value: unknown) => ids.reduce((text, id) => text.replace(new RegExp(`\\$\\{input:${id.replace(/[.]/g, '\\.')}(?:-\\d+)?\\}`, 'g'), `\${input:${id}}`), canonicalJson(value));
+    const plain = (value: unknown) => ids.reduce((text, id) => text.replace(new RegExp(`\\$\\{input:${id.replace(/[.]/g, '\\.')}(?:-\\d+)?\\}`, 'g'), `\${input:${id}}`), sortedJson(value));
     let name = sourceName;
     for (let n = 0; takenNames.has(name); n++) {
       if (existingServers[name] !== undefined && plain(existingServers[name]) === plain(entry)) return name;
@@ -168,7 +175,7 @@ function plan(request: ImportRequest, before: string, empty: ImportPlan): Import
     let name = source.name;
     let present: string | undefined;
     for (let n = 0; takenNames.has(name); n++) {
-      if (existingServers[name] !== undefined && canonicalJson(existingServers[name]) === canonicalJson(converted.entry)) {
+      if (existingServers[name] !== undefined && sortedJson(existingServers[name]) === sortedJson(converted.entry)) {
         present = name;
         break;
       }

@@ -300,6 +300,19 @@ describe('import: other clients\' MCP files into .vscode/mcp.json (core)', () =>
     assert.notEqual(importPreviewId(plan(text), Buffer.alloc(32, 2)), id);
   });
 
+  it('an entry with a lone surrogate (which RFC 8785 cannot write) is imported, and found again by a second import', () => {
+    // Found by the property below: the entry comparison used canonical JSON and threw.
+    const text = '{"mcpServers": {"github": {"command": "docker", "args": ["run", "\uD800github/github-mcp-server:v0.9.0"]}}}';
+    const target = fixture('target/mcp.json');
+    const first = planImport({ client: 'cursor', sources: [{ file: 'f', text, scope: 'project' }], folder: '/w', target });
+    assert.deepEqual(first.notes.filter((n) => n.kind === 'error'), []);
+    assert.ok(first.changed);
+    assert.deepEqual(parseJsonc(first.after).errors, []);
+    const again = planImport({ client: 'cursor', sources: [{ file: 'f', text, scope: 'project' }], folder: '/w', target: first.after });
+    assert.deepEqual(again.notes.filter((n) => n.kind === 'error'), []);
+    assert.equal(again.changed, false, 'the same entry is already there');
+  });
+
   it('fast-check: the importer never throws, and what it writes always parses with every old line kept', function () {
     this.timeout(0);
     const texts = [...Object.values(SOURCES), CREDENTIALS_FILE].map(fixture);
