@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, sleep } from '../harness/lib.mjs';
 import { suiteEditor } from './hooks.mjs';
+import { viewRow, viewRows } from './treeView.mjs';
 
 /** What the flow reads, in each display language (VS Code's own words, "Cancel" and "{0}: {1}", stay English in this workbench). */
 const WORDS = {
@@ -59,19 +60,6 @@ async function until(predicate, what, timeout = 30000) {
   }
 }
 
-/** [label, description] of every row the view shows now. */
-async function viewRows(pane) {
-  const rows = pane.locator('.pane-body .monaco-list-row');
-  const out = [];
-  for (let i = 0; i < await rows.count(); i++) {
-    const row = rows.nth(i);
-    out.push([
-      (await row.locator('.label-name').first().innerText().catch(() => '')).trim(),
-      (await row.locator('.label-description').first().innerText().catch(() => '')).trim(),
-    ]);
-  }
-  return out;
-}
 
 for (const locale of ['en', 'zh-cn']) {
   const words = WORDS[locale];
@@ -129,9 +117,9 @@ for (const locale of ['en', 'zh-cn']) {
       assert.equal(rows.find(([l]) => l === 'slow')[1], words.notExported);
       assert.match(rows.find(([l]) => l === 'everything')[1], words.withTools);
       assert.equal(rows.find(([l]) => l === 'broken')[1], words.failed);
-      const brokenRow = pane.locator('.pane-body .monaco-list-row', { hasText: /^broken/ }).first();
+      const brokenRow = viewRow(pane, /^broken/);
       assert.equal(await brokenRow.locator('.codicon-warning').count(), 1, 'the failed probe\'s row has no warning icon');
-      const slowRow = pane.locator('.pane-body .monaco-list-row', { hasText: /^slow/ }).first();
+      const slowRow = viewRow(pane, /^slow/);
       assert.equal(await slowRow.locator('.codicon-warning').count(), 0, 'the cancelled server is shown as failed');
       // One result, told once.
       assert.equal((await editor.notifications({ keepOpen: true })).filter((t) => words.resultStart.test(t)).length, 1);

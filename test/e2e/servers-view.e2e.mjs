@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, sleep } from '../harness/lib.mjs';
 import { suiteEditor } from './hooks.mjs';
+import { viewRow, viewRows } from './treeView.mjs';
 
 const VIEW = 'MCP Servers for DSH';
 
@@ -22,19 +23,6 @@ async function openView(page) {
   return { header, pane: page.locator('.pane', { has: header }).first() };
 }
 
-/** [label, description] of every row the view shows now. */
-async function viewRows(pane) {
-  const rows = pane.locator('.pane-body .monaco-list-row');
-  const out = [];
-  for (let i = 0; i < await rows.count(); i++) {
-    const row = rows.nth(i);
-    out.push([
-      (await row.locator('.label-name').first().innerText().catch(() => '')).trim(),
-      (await row.locator('.label-description').first().innerText().catch(() => '')).trim(),
-    ]);
-  }
-  return out;
-}
 
 /** Waits until the view shows exactly these rows ([label, description], a description may be a RegExp). */
 async function waitForRows(pane, expected, what, timeout = 60000) {
@@ -72,7 +60,7 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     console.log(`      screenshot: ${await editor.screenshot('servers-view-after-export')}`);
 
     // The inline action of a row: mcp.json opens at that entry.
-    const notes = pane.locator('.pane-body .monaco-list-row', { hasText: 'notes' }).first();
+    const notes = viewRow(pane, 'notes');
     await notes.hover();
     await notes.locator('.action-label[aria-label="Open Entry in mcp.json"]').click();
     await page.locator('.tab.active', { hasText: 'mcp.json' }).waitFor({ timeout: 30000 });
@@ -121,12 +109,12 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
 
     // The server that exited: the failure on its row, as a warning.
     assert.equal((await rows()).find(([l]) => l === 'broken')[1], 'stale \u00b7 probe failed');
-    const brokenRow = pane.locator('.pane-body .monaco-list-row', { hasText: /^broken/ }).first();
+    const brokenRow = viewRow(pane, /^broken/);
     assert.equal(await brokenRow.locator('.codicon-warning').count(), 1, 'the failed probe\'s row has no warning icon');
 
     // Expand "notes": its tools, each with the token estimate first (the sidebar cuts the end), then DSH's public name, and a checked box.
-    await pane.locator('.pane-body .monaco-list-row', { hasText: /^notes/ }).first().locator('.monaco-tl-twistie').click();
-    const danger = pane.locator('.pane-body .monaco-list-row', { hasText: 'mcp__notes__danger' }).first();
+    await viewRow(pane, /^notes/).locator('.monaco-tl-twistie').click();
+    const danger = viewRow(pane, 'mcp__notes__danger');
     await danger.waitFor({ state: 'visible', timeout: 30000 });
     assert.match((await danger.locator('.label-description').first().innerText()).trim(), /^~\d+ tokens \u00b7 mcp__notes__danger$/);
     const box = danger.locator('.custom-view-tree-node-item-checkbox');
@@ -160,7 +148,7 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     const { header, pane } = await openView(page);
     const description = async () => (await header.locator('.description').innerText().catch(() => '')).trim();
     // "notes" was expanded by the previous test: collapsed, the view shows its 4 server rows.
-    const notes = pane.locator('.pane-body .monaco-list-row', { hasText: /^notes/ }).first();
+    const notes = viewRow(pane, /^notes/);
     if ((await notes.getAttribute('aria-expanded')) === 'true') await notes.locator('.monaco-tl-twistie').click();
     // Exported: 4 rows, "3 servers · 1 refused"; the failed probe still on its row.
     await header.hover();

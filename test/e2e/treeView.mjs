@@ -1,0 +1,21 @@
+// Reading a tree view of the workbench (the servers view) as the user sees it.
+
+/** The rows of a view's pane, or the first whose text matches `hasText`. */
+export function viewRow(pane, hasText) {
+  const rows = pane.locator('.pane-body .monaco-list-row');
+  return hasText === undefined ? rows : pane.locator('.pane-body .monaco-list-row', { hasText }).first();
+}
+
+/** [label, description] of every row the view shows now. */
+export async function viewRows(pane) {
+  const rows = viewRow(pane);
+  const out = [];
+  for (let i = 0; i < await rows.count(); i++) {
+    const row = rows.nth(i);
+    out.push([
+      (await row.locator('.label-name').first().innerText().catch(() => '')).trim(),
+      (await row.locator('.label-description').first().innerText().catch(() => '')).trim(),
+    ]);
+  }
+  return out;
+}
