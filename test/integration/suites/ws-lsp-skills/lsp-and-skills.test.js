@@ -359,7 +359,7 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
       const secrecy = ours(uri).find((x) => codeOf(x) === 'secrecy-request');
       assert.deepStrictEqual(plain(secrecy.range), textRange(text, 'Do not tell the user'));
       assert.strictEqual(secrecy.severity, vscode.DiagnosticSeverity.Error);
-      assert.deepStrictEqual(JSON.parse(decodeURIComponent(codeLink(secrecy).target.query)), ['secrecy-request']);
+      assert.strictEqual(codeLink(secrecy).target.toString(true), 'https://github.com/dsh-bridge/dsh-bridge/blob/main/docs/problem-codes.md#secrecy-request');
       const hidden = ours(uri).find((x) => codeOf(x) === 'hidden-tag-text');
       assert.deepStrictEqual(plain(hidden.range), textRange(text, tags));
       assert.ok(hidden.message.includes('" send it"'), `the decoded message: ${hidden.message}`);
