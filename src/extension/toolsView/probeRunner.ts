@@ -187,6 +187,7 @@ export class ProbeRunner implements vscode.Disposable {
     const show = failed.length || result.collisions.length || left.length || stopped.length || withheld ? showWarning : showInformation;
     const showProblems = l10n.t('Show Problems');
     if (!parts.length) return;
+    this.log.info(visibleLine(`probe of ${folder.name}: told the user: ${sentences(parts)}`));
     void show(sentences(parts), ...(failed.length ? [showProblems] : [])).then((c) => {
       if (c === showProblems) void vscode.commands.executeCommand('workbench.actions.view.problems');
     });
