@@ -5,7 +5,7 @@ import { countOf } from '../core/problems/plural';
 import { visibleLine } from '../core/json/visibleText';
 
 /** Where a finding is: the field, and inside an input schema the path (a key: "key" after it). */
-export function findingPlace(f: ScanFinding): string {
+function findingPlace(f: ScanFinding): string {
   const field = f.field === 'inputSchema' ? 'input schema' : f.field;
   if (!f.path?.length) return field;
   const path = f.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');

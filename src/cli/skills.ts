@@ -1,14 +1,12 @@
 import * as path from 'node:path';
 import { planSession } from '../core/app/plan';
-import { planMessage } from '../core/app/planReasons';
+import { planFix, planMessage } from '../core/app/planReasons';
 import { formatMessage } from '../core/problems/problems';
 import { type SkillGateResult } from '../core/skills/skillGate';
 import { CommandUsageError, type CliIo, type CommandContext } from './context';
 import { visibleLine } from '../core/json/visibleText';
 import { table } from './table';
 import { findingCounts, findingLines } from './findings';
-import { planFix } from '../core/app/planReasons';
-import type { SkillCandidate } from '../core/skills/discovery';
 
 export const SKILLS_USAGE = [
   'skills   Skill-root trust on this machine (what DSH sessions in the folder load):',
@@ -33,15 +31,14 @@ async function folderSkills(ctx: CommandContext): Promise<SkillGateResult> {
 
 const GATE_WORDS = { trusted: 'trusted', untrusted: 'not trusted', changed: 'changed since trusted', 'not-gated': 'not gated (your own)' } as const;
 
-/** Every kept skill with a scan finding: its file, pin, state and findings. */
-function scannedSkills(result: SkillGateResult & { discovery?: { roots: Array<{ candidates: SkillCandidate[] }> } }) {
-  const candidates = result.discovery?.roots.flatMap((r) => r.candidates) ?? result.scanned.map((s) => s.candidate);
-  return candidates.filter((c) => c.analysis.skill && c.scan?.findings.length).map((c) => ({
+/** Every kept skill whose scan has an error (the gate's `scanned`): its file, pin, state and findings. */
+function scannedSkills(result: SkillGateResult) {
+  return result.scanned.filter(({ candidate: c }) => c.analysis.skill && c.scan?.findings.length).map(({ candidate: c, gate }) => ({
     name: c.analysis.skill!.name,
     file: c.file,
-    pin: c.scan.pin,
-    state: result.scanned.find((s) => s.candidate === c)?.gate ?? 'flagged',
-    findings: c.scan.findings,
+    pin: c.scan!.pin,
+    state: gate,
+    findings: c.scan!.findings,
   }));
 }
 

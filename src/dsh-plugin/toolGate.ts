@@ -6,7 +6,7 @@
  * call to one of them (a model that names a tool it was not shown gets an error, not the tool).
  *
  * - A disallowed tool (not in `only`, or in `exclude`) is never offered.
- * - A server without pins (never probed) is offered every allowed tool, as before pins existed.
+ * - A server without pins (never probed) is offered every allowed tool that passes the scan below.
  * - With pins: an allowed tool whose definition equals its pin is offered; a changed or new one is
  *   withheld for the rest of the session, with one log line naming the tool and what changed.
  *   In `ask` mode DSH's approval asks (once per tool and definition) showing the change; allowed
@@ -166,7 +166,7 @@ interface CachedScan {
 }
 
 /** The error findings of a scan, on one line: each code and what it found (shown text), at most three. */
-export function describeFindings(findings: readonly ScanFinding[]): string {
+function describeFindings(findings: readonly ScanFinding[]): string {
   const errors = findings.filter((f) => f.severity === 'error');
   const shown = errors.slice(0, 3).map((f) => {
     const what = f.args.decoded ?? f.args.text ?? f.args.tool ?? f.args.shown;
@@ -177,7 +177,7 @@ export function describeFindings(findings: readonly ScanFinding[]): string {
 
 /** One session's tool gate: what its mounted servers' tools may reach the model. */
 export class SessionToolGate {
-  /** serverName -> the declared entry and its rules (no `tools`: no choice, never probed: not gated). */
+  /** serverName -> the declared entry and its rules (no `tools`: no choice and no pins; its tools are still scanned). */
   private declared = new Map<string, { name: string; tools?: DeclaredTools; rules?: ServerToolRules }>();
   /** What {@link declare} last took (a declaration is known by its digest, which covers `tools`). */
   private declaredDigest: string | undefined;
@@ -185,7 +185,7 @@ export class SessionToolGate {
   private blockedNow: ReadonlySet<string> = new Set();
   /** Tools of gated servers in the last request (the only ones of those servers the guard lets through). */
   private offeredNow: ReadonlySet<string> = new Set();
-  /** Public names withheld for the rest of the session (changed or new, not allowed by the user). */
+  /** Public names withheld for the rest of the session (changed or new, or a scan error, and not allowed by the user). */
   private readonly withheld = new Set<string>();
   /** `publicName definition` allowed once by the user in this session. */
   private readonly allowedDefinitions = new Set<string>();

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, sleep } from '../harness/lib.mjs';
 import { suiteEditor } from './hooks.mjs';
-import { viewRow, viewRows } from './treeView.mjs';
+import { openView, viewRow, viewRows } from './treeView.mjs';
 
 /** What the flow reads, in each display language (VS Code's own words, "Cancel" and "{0}: {1}", stay English in this workbench). */
 const WORDS = {
@@ -85,10 +85,7 @@ for (const locale of ['en', 'zh-cn']) {
       };
       await editor.openWorkspace('ws-tools', { prepare: (folder) => fs.writeFileSync(path.join(folder, '.vscode/mcp.json'), `${JSON.stringify({ servers }, null, 2)}\n`) });
       const page = editor.page;
-      const header = page.locator('.pane-header', { hasText: words.view }).first();
-      await header.waitFor({ state: 'visible', timeout: 60000 });
-      if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
-      const pane = page.locator('.pane', { has: header }).first();
+      const { header, pane } = await openView(page, words.view);
       await until(async () => (await viewRows(pane)).length === 3, 'the three rows');
 
       await header.hover();

@@ -10,16 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, sleep } from '../harness/lib.mjs';
 import { suiteEditor } from './hooks.mjs';
+import { openView, viewRow } from './treeView.mjs';
 
 const VIEW = 'MCP Servers for DSH';
 const FIXTURE = path.join(REPO, 'test/fixtures/mcp-servers/tool-fixture.mjs');
-
-async function openView(page) {
-  const header = page.locator('.pane-header', { hasText: VIEW }).first();
-  await header.waitFor({ state: 'visible', timeout: 60000 });
-  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
-  return { header, pane: page.locator('.pane', { has: header }).first() };
-}
 
 /** The description beside a row's label, once it matches `re`. */
 async function rowDescription(row, re, what, timeout = 30000) {
@@ -41,8 +35,8 @@ describe('e2e: the servers view marks a tool with hidden instructions, and accep
       prepare: (folder) => fs.writeFileSync(path.join(folder, '.vscode/mcp.json'), `${JSON.stringify({ servers }, null, 2)}\n`),
     });
     const page = editor.page;
-    const { header, pane } = await openView(page);
-    const notes = pane.locator('.pane-body .monaco-list-row', { hasText: /^notes/ }).first();
+    const { header, pane } = await openView(page, VIEW);
+    const notes = viewRow(pane, /^notes/);
     await rowDescription(notes, /^not exported$/, 'before the probe', 60000);
 
     await header.hover();
@@ -54,12 +48,12 @@ describe('e2e: the servers view marks a tool with hidden instructions, and accep
     await notes.locator('.monaco-tl-twistie').click();
 
     // The tool row: an error icon and "withheld: 1 finding" before its DSH name.
-    const poisoned = pane.locator('.pane-body .monaco-list-row', { hasText: 'mcp__notes__list_notes' }).first();
+    const poisoned = viewRow(pane, 'mcp__notes__list_notes');
     await poisoned.waitFor({ state: 'visible', timeout: 30000 });
     const description = await rowDescription(poisoned, /^withheld: 1 finding · ~\d+ tokens · mcp__notes__list_notes$/, 'the poisoned tool');
     console.log(`      row: list_notes  ${description}`);
     assert.equal(await poisoned.locator('.codicon-error').count(), 1, 'the error icon');
-    const clean = pane.locator('.pane-body .monaco-list-row', { hasText: 'mcp__notes__echo' }).first();
+    const clean = viewRow(pane, 'mcp__notes__echo');
     assert.match(await rowDescription(clean, /mcp__notes__echo/, 'the clean tool'), /^~\d+ tokens · mcp__notes__echo$/);
     assert.equal(await clean.locator('.codicon-tools').count(), 1);
 

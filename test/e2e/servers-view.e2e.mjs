@@ -11,17 +11,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, sleep } from '../harness/lib.mjs';
 import { suiteEditor } from './hooks.mjs';
-import { viewRow, viewRows } from './treeView.mjs';
+import { openView, viewRow, viewRows } from './treeView.mjs';
 
 const VIEW = 'MCP Servers for DSH';
-
-/** The view's pane, expanded. */
-async function openView(page) {
-  const header = page.locator('.pane-header', { hasText: VIEW }).first();
-  await header.waitFor({ state: 'visible', timeout: 60000 });
-  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
-  return { header, pane: page.locator('.pane', { has: header }).first() };
-}
 
 
 /** Waits until the view shows exactly these rows ([label, description], a description may be a RegExp). */
@@ -42,7 +34,7 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
   it('lists the servers with their states and counts; the title bar export turns them exported; the inline action opens the entry', async function () {
     const ws = await editor.openWorkspace('ws-tools');
     const page = editor.page;
-    const { header, pane } = await openView(page);
+    const { header, pane } = await openView(page, VIEW);
     await waitForRows(pane, [['everything', 'not exported'], ['legacy-events', 'refused: unsupported-transport'], ['notes', 'not exported']], 'before the export');
     const description = async () => (await header.locator('.description').innerText().catch(() => '')).trim();
     for (const until = Date.now() + 10000; (await description()) !== '2 servers \u00b7 1 refused' && Date.now() < until;) await sleep(200);
@@ -82,7 +74,7 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
       broken: { command: process.execPath, args: [fixture, '--stderr', 'fixture: port 7 is taken', '--exit-early'] },
     };
     fs.writeFileSync(path.join(ws, '.vscode/mcp.json'), `${JSON.stringify({ servers }, null, 2)}\n`);
-    const { header, pane } = await openView(page);
+    const { header, pane } = await openView(page, VIEW);
     // The declaration is stale: DSH mounts none of them, so every row says so (the new one too), and so does the count (4 rows).
     await waitForRows(pane, [['everything', 'stale'], ['legacy-events', 'refused: unsupported-transport \u00b7 stale'], ['notes', 'stale'], ['broken', 'stale']], 'after the edit');
     assert.equal((await header.locator('.description').innerText()).trim(), '3 servers \u00b7 1 refused \u00b7 stale');
@@ -145,7 +137,7 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
   it('the status bar item: a tooltip that says what a click does, a screen-reader label; trust mode deny on every row; an empty file is no warning', async function () {
     const page = editor.page;
     const ws = editor.workspace;
-    const { header, pane } = await openView(page);
+    const { header, pane } = await openView(page, VIEW);
     const description = async () => (await header.locator('.description').innerText().catch(() => '')).trim();
     // "notes" was expanded by the previous test: collapsed, the view shows its 4 server rows.
     const notes = viewRow(pane, /^notes/);

@@ -1,5 +1,13 @@
 // Reading a tree view of the workbench (the servers view) as the user sees it.
 
+/** The pane of the view titled `title`, expanded, with its header. */
+export async function openView(page, title) {
+  const header = page.locator('.pane-header', { hasText: title }).first();
+  await header.waitFor({ state: 'visible', timeout: 60000 });
+  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+  return { header, pane: page.locator('.pane', { has: header }).first() };
+}
+
 /** The rows of a view's pane, or the first whose text matches `hasText`. */
 export function viewRow(pane, hasText) {
   const rows = pane.locator('.pane-body .monaco-list-row');

@@ -2,8 +2,8 @@ import { PROBLEM_CATALOG } from './problemCatalog';
 import { SCAN_CODES } from '../scan/scanCodes';
 
 /**
- * What to do about any code of the scan: docs/poisoning.md explains each rule with an example, so
- * the page (and the .vsix, whose bundles carry its texts) says it once rather than per code.
+ * What to do about any code of the scan: one text for every scan code, since docs/poisoning.md
+ * explains each rule with an example (one translation to keep, not one per code).
  */
 const SCAN_FIX = 'What the rule finds, with an example: [docs/poisoning.md](poisoning.md#rules). An error withholds the tool or skill from DSH sessions until you accept that exact definition ([how](poisoning.md#accepting-a-definition)); any change withholds it again. A warning or an information is shown only.';
 

@@ -548,18 +548,33 @@ function toolLike(name: string): boolean {
 
 const NOT_A_TOOL = new Set(['this', 'that', 'it', 'the', 'a', 'an', 'any', 'each', 'every', 'one', 'another', 'tool', 'tools', 'function', 'you']);
 
+/**
+ * The server's own tools, and other servers' tool names (tool -> server) a text may refer to:
+ * built once per context, not for every string of a schema.
+ */
+const toolsOfContext = new WeakMap<ScanContext, { own: ReadonlySet<string>; others: ReadonlyMap<string, string> }>();
+
+function contextTools(context: ScanContext): { own: ReadonlySet<string>; others: ReadonlyMap<string, string> } {
+  let tools = toolsOfContext.get(context);
+  if (!tools) {
+    const own = new Set(context.ownTools ?? []);
+    const others = new Map<string, string>();
+    for (const t of context.otherTools ?? []) {
+      if (t.serverName !== context.serverName && !own.has(t.tool) && toolLike(t.tool)) others.set(t.tool, t.serverName);
+    }
+    toolsOfContext.set(context, (tools = { own, others }));
+  }
+  return tools;
+}
+
 function scanReferences(hits: TextHits, place: Place, context: ScanContext, out: Findings): void {
   const text = hits.text;
-  const own = new Set(context.ownTools ?? []);
   for (const h of hits.of('mcpName')) {
     const server = h.groups?.[0] ?? '';
     if (context.serverName !== undefined && server === context.serverName) continue;
     out.add(place, text, 'other-server-tool', h.start, h.end, { tool: visibleLine(text.slice(h.start, h.end)) });
   }
-  const others = new Map<string, string>();
-  for (const t of context.otherTools ?? []) {
-    if (t.serverName !== context.serverName && !own.has(t.tool) && toolLike(t.tool)) others.set(t.tool, t.serverName);
-  }
+  const { own, others } = contextTools(context);
   if (others.size) {
     // Every identifier of the text looked up by name (not stored: a long text has millions).
     eachMatch(CLASSES.identifier, text, (m) => {
@@ -768,13 +783,6 @@ export function scanSkillText(raw: string, values: ReadonlyArray<{ value: string
     out.add(place, '', 'unscannable', 0, 0, { reason: errorText(error) });
   }
   return out.list.sort((a, b) => a.start - b.start);
-}
-
-/** The most severe level among findings (undefined: none). */
-export function worstScanSeverity(findings: readonly ScanFinding[]): ScanSeverity | undefined {
-  if (findings.some((f) => f.severity === 'error')) return 'error';
-  if (findings.some((f) => f.severity === 'warning')) return 'warning';
-  return findings.length ? 'info' : undefined;
 }
 
 /** Whether findings withhold the definition until the user accepts it. */

@@ -12,6 +12,8 @@ import { planMessage } from '../../core/app/planReasons';
 import { sentences, translate } from '../l10n';
 import { PROBE_FAILED } from './probeDiagnostics';
 import { serverTools, type ServerTools, type ToolRow } from '../../core/app/probedTools';
+import { acceptProbedTool } from '../../core/app/scanFindings';
+import { visibleLine } from '../../core/json/visibleText';
 import type { ProbeDiagnostics } from './probeDiagnostics';
 import type { ProbeRunner } from './probeRunner';
 import { folderToolChoice, toggleTool, toolChoiceTarget, TOOL_CHOICE_TARGET_SETTING } from './toolSettings';
@@ -120,7 +122,7 @@ const FIELD_WORDS: Record<ScanFinding['field'], () => string> = {
 };
 
 /** A finding in a tooltip: where, the message, and the span made visible (the tree item seam escapes the rest). */
-export function findingLines(f: ScanFinding): string[] {
+function findingLines(f: ScanFinding): string[] {
   const where = f.path?.length ? `${FIELD_WORDS[f.field]()} ${f.path.join('.')}` : FIELD_WORDS[f.field]();
   return [`\u2022 ${f.code} (${where}): ${findingMessage(f)}`, `  ${f.excerpt}`];
 }
@@ -482,9 +484,14 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
       );
       if (answer !== accept) return false;
     }
-    await this.ctx.hostStore().acceptTool(n.folder.uri.fsPath, n.serverName, n.tool.name, n.tool.pin);
-    this.log.info(`accepted tool ${n.tool.name} of ${n.serverName} in ${n.folder.name} at ${n.tool.pin}`);
+    // The CLI's use case: it accepts only the definition reviewed here, if the last probe still has it.
+    const accepted = await acceptProbedTool(this.ctx.ports(), n.folder.uri.fsPath, n.serverName, n.tool.name, n.tool.pin);
     this.refresh();
+    if (accepted.outcome !== 'accepted') {
+      void showWarning(l10n.t('Tool "{0}" of "{1}" was not accepted: its definition is no longer the one the last probe recorded. Probe again, then review it.', n.tool.name, n.server));
+      return false;
+    }
+    this.log.info(visibleLine(`accepted tool ${n.tool.name} of ${accepted.serverName} in ${n.folder.name} at ${accepted.pin}`));
     return true;
   }
 
