@@ -121,8 +121,10 @@ export interface CorpusFigures {
   cases: number;
   /** Poisoned cases with every expected rule found. */
   caught: number;
-  /** Poisoned cases with an error (withheld in DSH until accepted). */
+  /** Poisoned tools and skills with an error (withheld in DSH until accepted; instructions are only shown). */
   withheld: number;
+  /** Poisoned server instructions with an error: shown, never withheld (DSH rc.8 does not give them to the model). */
+  instructionsFlagged: number;
   cleanServers: number;
   cleanTools: number;
   cleanInstructions: number;
@@ -158,7 +160,8 @@ export function corpusFigures(cases: readonly PoisonCase[], clean: readonly Scan
     rules,
     cases: cases.length,
     caught: cases.filter((c, i) => c.expect.every((code) => found[i].has(code))).length,
-    withheld: all.filter((a) => a.findings.some((f) => f.severity === 'error')).length,
+    withheld: all.filter((a, i) => cases[i].instructions === undefined && a.findings.some((f) => f.severity === 'error')).length,
+    instructionsFlagged: all.filter((a, i) => cases[i].instructions !== undefined && a.findings.some((f) => f.severity === 'error')).length,
     cleanServers: clean.length,
     cleanTools: clean.reduce((n, s) => n + s.tools.length, 0),
     cleanInstructions: clean.filter((s) => s.instructions !== undefined).length,
@@ -180,7 +183,7 @@ export function figuresSection(figures: CorpusFigures, servers: ReadonlyArray<{ 
     '|---|---|---:|---:|---:|---:|',
     ...figures.rules.map((r) => `| \`${r.code}\` | ${r.severity} | ${r.expected} | ${r.detected} | ${r.alsoOn} | ${r.falsePositives} |`),
     '',
-    `Poisoned cases with every intended rule found: **${figures.caught} of ${figures.cases}**; with an error (withheld from DSH until accepted): ${figures.withheld}.`,
+    `Poisoned cases with every intended rule found: **${figures.caught} of ${figures.cases}**; tools and skills with an error (withheld from DSH until accepted): ${figures.withheld}; server instructions with an error (shown, never withheld): ${figures.instructionsFlagged}.`,
     `Clean definitions with any finding: **${figures.cleanFlagged} of ${figures.cleanTools + figures.cleanInstructions}**.`,
     'The phrase rules read English; the corpus is small and written with the rules in view, so these figures say that each rule does what it is',
     'for and stays quiet on real servers, not how much of the poisoning in the wild it would catch.',
