@@ -15,14 +15,20 @@ interface ShippedBundle {
   translations: string[];
 }
 
+/** The shipped bundle's translations by key, built once per bundle object (VS Code sets it once per session). */
+const byKey = new WeakMap<object, Map<string, string>>();
+
 function shippedTranslation(message: string): string | undefined {
   const bundle = vscode.l10n.bundle as Partial<ShippedBundle> | undefined;
   if (typeof bundle?.keys !== 'string' || !Array.isArray(bundle.translations)) return undefined;
-  const key = l10nKey(message);
-  for (let at = bundle.keys.indexOf(key); at >= 0; at = bundle.keys.indexOf(key, at + 1)) {
-    if (at % key.length === 0) return bundle.translations[at / key.length];
+  let translations = byKey.get(bundle);
+  if (!translations) {
+    translations = new Map();
+    const width = l10nKey('').length; // every key has the same width
+    bundle.translations.forEach((t, i) => translations!.set(bundle.keys!.slice(i * width, (i + 1) * width), t));
+    byKey.set(bundle, translations);
   }
-  return undefined;
+  return translations.get(l10nKey(message));
 }
 
 /**
