@@ -40,11 +40,21 @@ const schema = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(text, tie('value'), { maxKeys: 4 })),
 })).value;
 
-function checkFindings(findings: readonly ScanFinding[], texts: Record<string, string>): void {
+/** The string a schema finding's path names: its last key, or the value there ('' for a finding on the whole schema). */
+function schemaString(schema: unknown, f: ScanFinding): string {
+  if (!f.path) return '';
+  if (f.key) return String(f.path[f.path.length - 1]);
+  const value = f.path.reduce<unknown>((at, key) => (at as Record<string | number, unknown>)[key], schema);
+  assert.equal(typeof value, 'string', `${f.code} at ${JSON.stringify(f.path)} names no string`);
+  return value as string;
+}
+
+function checkFindings(findings: readonly ScanFinding[], texts: Record<string, string>, schema?: unknown): void {
   for (const f of findings) {
     assert.ok(f.start >= 0 && f.end >= f.start, `${f.code} span ${f.start}-${f.end}`);
-    const scanned = texts[f.field];
-    if (scanned !== undefined) assert.ok(f.end <= scanned.length, `${f.code} ends at ${f.end} past ${scanned.length}`);
+    const scanned = f.field === 'inputSchema' ? schemaString(schema, f) : texts[f.field];
+    assert.ok(scanned !== undefined, `${f.code} in ${f.field}, which was not scanned`);
+    assert.ok(f.end <= scanned.length, `${f.code} ends at ${f.end} past ${scanned.length}`);
     for (const shown of [f.excerpt, f.decoded ?? '', ...Object.values(f.args).map(String)]) assert.equal(visibleLine(shown), shown, `${f.code} shows something raw`);
   }
 }
@@ -85,7 +95,7 @@ describe('scan fuzz: never throws, shows nothing raw, linear', function () {
 
   it('random schemas (keys and values of any text, any shape)', () => {
     fc.assert(fc.property(schema, (inputSchema) => {
-      checkFindings(scanTool({ name: 't', description: '', inputSchema }), {});
+      checkFindings(scanTool({ name: 't', description: '', inputSchema }), { name: 't', description: '' }, inputSchema);
     }), params(300));
   });
 
