@@ -59,7 +59,7 @@ export interface ScanContext {
 /**
  * Bounds for oversized definitions. The clean corpus (test/fixtures/poisoning/clean, real
  * servers from npm) tops out at a 2,781-character description, 1,575 characters of instructions
- * and 1,532 characters of input schema; the warnings sit about three times above that, the errors
+ * and 1,532 characters of input schema (JSON); the warnings sit 3 to 21 times above that, the errors
  * far beyond anything a server needs to say. A tool name follows the MCP specification's 128.
  */
 export const SCAN_BOUNDS = {

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { SCAN_BOUNDS } from '../../../../src/core/scan/scan';
 import { SCAN_CODES } from '../../../../src/core/scan/scanCodes';
 import { corpusFigures, figuresSection, poisonedCases, probeCleanServers, scanCase, SECTION, type CorpusFigures } from './corpus.fixture';
 
@@ -24,8 +25,9 @@ describe('poisoning corpus: each poisoned case is caught by its rule, the real s
   describe('the clean side: real MCP servers from npm, each started (a real process) and listed', () => {
     let figures: CorpusFigures;
     let section: string;
+    let clean: Awaited<ReturnType<typeof probeCleanServers>>;
     before(async () => {
-      const clean = await probeCleanServers();
+      clean = await probeCleanServers();
       figures = corpusFigures(poisonedCases(), clean);
       section = figuresSection(figures, clean);
     });
@@ -44,6 +46,23 @@ describe('poisoning corpus: each poisoned case is caught by its rule, the real s
     it('catches every poisoned case by its intended rules, and withholds those with an error', () => {
       assert.equal(figures.caught, figures.cases);
       for (const r of figures.rules) assert.equal(r.detected, r.expected, r.code);
+    });
+
+    it('the longest clean texts are the ones docs/poisoning.md gives, and every warning bound sits well above them', () => {
+      const longest = { description: 0, instructions: 0, inputSchema: 0 };
+      for (const server of clean) {
+        longest.instructions = Math.max(longest.instructions, server.instructions?.length ?? 0);
+        for (const tool of server.tools) {
+          longest.description = Math.max(longest.description, tool.description?.length ?? 0);
+          longest.inputSchema = Math.max(longest.inputSchema, JSON.stringify(tool.inputSchema ?? {}).length);
+        }
+      }
+      const docs = readFileSync(path.join(ROOT, 'docs/poisoning.md'), 'utf8').replace(/\s+/g, ' ');
+      const figure = (n: number) => n.toLocaleString('en-US');
+      assert.ok(docs.includes(`a ${figure(longest.description)}-character description, ${figure(longest.instructions)} characters of instructions and a ${figure(longest.inputSchema)}-character input schema`), `docs/poisoning.md should give ${JSON.stringify(longest)}`);
+      for (const field of ['description', 'instructions', 'inputSchema'] as const) {
+        assert.ok(SCAN_BOUNDS[field].large >= 2.5 * longest[field], `${field}: the warning at ${SCAN_BOUNDS[field].large} is too close to a clean ${longest[field]}`);
+      }
     });
 
     it('the README shows these figures (npm run docs writes them)', () => {

@@ -191,6 +191,12 @@ describe('scan: input schemas', () => {
     assert.ok(withholds(found));
   });
 
+  it('a schema of more than two million values is unscannable (an error); one of two million is read', () => {
+    // An array counts as a value besides its elements.
+    assert.deepEqual(codes(scanTool({ name: 'p', description: 'd', inputSchema: new Array(2_000_000).fill(0) })), ['unscannable']);
+    assert.deepEqual(codes(scanTool({ name: 'p', description: 'd', inputSchema: new Array(1_999_999).fill(0) })), []);
+  });
+
   it('sizes against the bounds: a large description warns, an oversized one is an error', () => {
     assert.deepEqual(codes(describeTool('a'.repeat(SCAN_BOUNDS.description.large + 1))), ['large-definition']);
     assert.deepEqual(codes(describeTool('a'.repeat(SCAN_BOUNDS.description.oversized + 1))), ['oversized-definition']);
