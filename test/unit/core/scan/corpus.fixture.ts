@@ -4,7 +4,7 @@
  * through the probe's MCP client. Shared by test/unit/core/scan/scan.corpus.test.ts and
  * scripts/gen-poisoning.ts, which writes the README's figures from them.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { probeRow } from '../../../../src/core/node/probe/probeClient';
@@ -80,6 +80,9 @@ export function packageVersion(pkg: string): string {
  * instructions, and stops it. Throws when one does not answer: the clean side must be whole.
  */
 export async function probeCleanServers(): Promise<Array<ScannedServer & { pkg: string }>> {
+  const missing = CLEAN_SERVERS.filter((s) => !existsSync(path.join(s.pkg, 'package.json'))).map((s) => path.relative(ROOT, s.pkg));
+  // npm test's pretest installs them (test/oracle/servers); a bare mocha run has not.
+  if (missing.length) throw new Error(`the clean servers are not installed (${missing.join(', ')}): run \`bash scripts/setup-test-deps.sh\` (npm test's pretest) first`);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-bridge-clean-'));
   try {
     const out: Array<ScannedServer & { pkg: string }> = [];
