@@ -108,11 +108,13 @@ async function readPolicyJson(file: string, origin: 'admin' | 'user'): Promise<D
     return { file, origin, deny: [], refused: read.failure.kind.replace(/-/g, ' ') };
   }
   return policyLayers.of(`${origin} ${file}`, read.bytes, () => {
+    let parsed: unknown;
     try {
-      return deepFreeze(dshPolicyLayer(file, origin, JSON.parse(Buffer.from(read.bytes).toString('utf8'))));
+      parsed = JSON.parse(Buffer.from(read.bytes).toString('utf8'));
     } catch {
-      return { file, origin, deny: [], refused: 'it is not valid JSON' };
+      return deepFreeze<DshPolicyLayer>({ file, origin, deny: [], refused: 'it is not valid JSON' });
     }
+    return deepFreeze(dshPolicyLayer(file, origin, parsed));
   });
 }
 

@@ -41,5 +41,14 @@ describe('policy: VS Code\'s server rules', () => {
       const policy = await readDshPolicy(dshHome, { DSH_BRIDGE_ADMIN_POLICY: file });
       assert.deepEqual(policy.layers.map((l) => [l.origin, l.deny]), [['admin', [{ serverName: 'x' }]], ['user', [{ serverName: 'y' }]]]);
     });
+
+    it('a file that is not JSON withholds every server, and its layer is frozen like a parsed one (it is kept and shared between reads)', async () => {
+      const dshHome = tempDir('dsh-home-');
+      mkdirSync(path.dirname(userPolicyFile(dshHome)), { recursive: true });
+      writeFileSync(userPolicyFile(dshHome), '{ not json');
+      const [layer] = (await readDshPolicy(dshHome, {})).layers;
+      assert.deepEqual([layer.refused, Object.isFrozen(layer), Object.isFrozen(layer.deny)], ['it is not valid JSON', true, true]);
+      assert.equal((await readDshPolicy(dshHome, {})).layers[0], layer, 'read again: the kept layer');
+    });
   });
 });
