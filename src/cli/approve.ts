@@ -1,9 +1,6 @@
 import * as readline from 'node:readline';
 import { verifyFolder } from '../core/app/verify';
-import { type DeclaredServer } from '../core/declaration/declarationModel';
-import type { LspDeclarationSection } from '../core/declaration/declarationModel';
-import { LSP_APPROVAL_NAME, lspReviewLines, lspSectionUsable } from '../core/lsp/lspRow';
-import { reviewLaunch, reviewLines, type LaunchReview } from '../core/mcp/launchReview';
+import { isApprovedIn, selectForApproval, type ServerReview } from '../core/app/approve';
 import { CommandUsageError, stringList, type CommandContext } from './context';
 import { visibleLine } from '../core/json/visibleText';
 
@@ -34,23 +31,18 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
     return 1;
   }
   const declaration = verified.declaration;
-  const servers = declaration.servers;
-  const lsp = lspSectionUsable(declaration.lsp) ? declaration.lsp : undefined;
-  const unknown = args.filter((n) => !servers.some((s) => s.name === n || s.serverName === n) && !(n === 'lsp' && lsp));
-  if (unknown.length) {
-    const known = servers.map((s) => s.name).join(', ') || 'none';
-    throw new CommandUsageError(visibleLine(`no server named ${unknown.map((n) => `"${n}"`).join(', ')} in the declaration (servers: ${known})`));
+  const selection = selectForApproval(declaration, args, yes);
+  if (selection.kind === 'unknown-names') {
+    throw new CommandUsageError(visibleLine(`no server named ${selection.names.map((n) => `"${n}"`).join(', ')} in the declaration (servers: ${selection.known.join(', ') || 'none'})`));
   }
-  const selected = args.length ? servers.filter((s) => args.includes(s.name) || args.includes(s.serverName)) : servers;
-  const lspSelected = lsp && (args.length === 0 || args.includes('lsp')) ? lsp : undefined;
-  const stray = [...yes].filter((pin) => !selected.some((s) => s.pin === pin) && pin !== lspSelected?.pin);
-  if (stray.length) {
+  if (selection.kind === 'stray-pins') {
     // A pin that matches nothing: the entry changed since it was reviewed. Approve nothing.
-    const message = `--yes names a pin that no selected server has (the entry changed since it was reviewed?): ${stray.join(', ')}; nothing approved`;
+    const message = `--yes names a pin that no selected server has (the entry changed since it was reviewed?): ${selection.pins.join(', ')}; nothing approved`;
     if (json) io.out(JSON.stringify({ folder, approved: [], servers: [], error: message }));
     io.err(`dsh-bridge: ${message}`);
     return 1;
   }
+  const { servers: selected, languageServers: lspSelected } = selection;
 
   const { store } = ctx.ports;
   const trustMode = await store.trustMode();
@@ -64,30 +56,21 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
   }
 
   async function approveSelected(): Promise<number> {
-    const results: Array<{ server: DeclaredServer; review: LaunchReview; outcome: Outcome }> = [];
-    for (const server of selected) {
-      const review = reviewLaunch(server);
-      if (!json) io.out(`${reviewLines(server, review).join('\n')}\n`);
+    /** Shows the review, then records its approval when already given, passed with --yes, or answered yes on the terminal. */
+    const approveOne = async (review: { approvalName: string; pin: string; lines: string[] }, question: string): Promise<Outcome> => {
+      if (!json) io.out(`${review.lines.join('\n')}\n`);
       let outcome: Outcome;
-      if (record.approvals.some((a) => a.serverName === server.serverName && a.pin === server.pin)) outcome = 'already';
-      else if (yes.has(server.pin)) outcome = 'approved';
+      if (isApprovedIn(record.approvals, review.approvalName, review.pin)) outcome = 'already';
+      else if (yes.has(review.pin)) outcome = 'approved';
       else if (!tty) outcome = 'refused-no-tty';
-      else outcome = (await questions.ask(visibleLine(`Approve "${server.name}" for DSH sessions in ${declaration.folder}? [y/N] `))) ? 'approved' : 'declined';
-      if (outcome === 'approved') await store.approve(declaration.folder, server.serverName, server.pin);
+      else outcome = (await questions.ask(visibleLine(`${question} for DSH sessions in ${declaration.folder}? [y/N] `))) ? 'approved' : 'declined';
+      if (outcome === 'approved') await store.approve(declaration.folder, review.approvalName, review.pin);
       if (!json) io.out(`  -> ${OUTCOME_WORDS[outcome]}\n`);
-      results.push({ server, review, outcome });
-    }
-
-    let lspOutcome: Outcome | undefined;
-    if (lspSelected) {
-      if (!json) io.out(`${lspReviewLines(lspSelected).join('\n')}\n`);
-      if (record.approvals.some((a) => a.serverName === LSP_APPROVAL_NAME && a.pin === lspSelected.pin)) lspOutcome = 'already';
-      else if (yes.has(lspSelected.pin)) lspOutcome = 'approved';
-      else if (!tty) lspOutcome = 'refused-no-tty';
-      else lspOutcome = (await questions.ask(visibleLine(`Approve these language servers for DSH sessions in ${declaration.folder}? [y/N] `))) ? 'approved' : 'declined';
-      if (lspOutcome === 'approved') await store.approve(declaration.folder, LSP_APPROVAL_NAME, lspSelected.pin);
-      if (!json) io.out(`  -> ${OUTCOME_WORDS[lspOutcome]}\n`);
-    }
+      return outcome;
+    };
+    const results: Array<ServerReview & { outcome: Outcome }> = [];
+    for (const review of selected) results.push({ ...review, outcome: await approveOne(review, `Approve "${review.server.name}"`) });
+    const lspOutcome = lspSelected ? await approveOne(lspSelected, 'Approve these language servers') : undefined;
 
     const ok = results.every((r) => r.outcome === 'approved' || r.outcome === 'already') && (lspOutcome === undefined || lspOutcome === 'approved' || lspOutcome === 'already');
     if (json) {
@@ -102,7 +85,7 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
         languageServers: lspSelected ? {
           pin: lspSelected.pin,
           outcome: lspOutcome,
-          servers: Object.entries(lspSelected.servers).map(([id, s]) => ({ id, command: s.command, args: s.args, extensions: Object.keys(s.extensionToLanguage), envNames: Object.keys(s.env) })),
+          servers: lspSelected.servers.map(({ id, command, args, extensions, envNames }) => ({ id, command, args, extensions, envNames })),
         } : null,
       }));
       return ok ? 0 : 1;

@@ -4,10 +4,11 @@
  * once; then one isolated lsp service for the session. A failed start is not tried again until
  * the declaration or the section's pin changes.
  */
-import { LSP_APPROVAL_NAME, describeLspServers, lspReviewLines, lspSectionUsable, toLspStdioConfig } from '../core/lsp/lspRow';
+import { reviewLanguageServers, shortPin } from '../core/app/approve';
+import { languageServersRow } from '../core/app/languageServers';
 import { errorText } from './errors';
 import { LSP_TOOL_NAME, mountLsp } from './lspMount';
-import { approvalReason, reasonText, shortPin, type MountContext, type StepPlan } from './mcpMounting';
+import { approvalReason, reasonText, type MountContext, type StepPlan } from './mcpMounting';
 import { decideMount } from './mountDecision';
 import { mountKey, type Session } from './session';
 import type { Ctx } from './types';
@@ -16,28 +17,29 @@ export async function mountLanguageServers(session: Session, step: StepPlan, at:
   const { plan, declaration } = step.planned;
   const where = session.where;
   const section = plan.blocked.length === 0 ? declaration?.lsp : undefined;
-  const usable = lspSectionUsable(section);
-  if (session.lsp && (!usable || session.lsp.pin !== section.pin)) {
+  const review = section && reviewLanguageServers(section);
+  if (session.lsp && (!review?.registers || session.lsp.pin !== review.pin)) {
     const mount = session.lsp;
     session.lsp = undefined;
     session.lspStopped = true;
     await mount.mounted.unmount();
-    at.log.info(`${where}: stopped the language servers of session ${session.agent.id} (the lsp section ${usable ? 'changed' : 'left the declaration or the declaration is no longer valid'})`);
+    at.log.info(`${where}: stopped the language servers of session ${session.agent.id} (the lsp section ${review?.registers ? 'changed' : 'left the declaration or the declaration is no longer valid'})`);
   }
   const entry = plan.languageServers;
-  if (!section || !entry || session.ended || at.disposed() || signal?.aborted) return;
-  const k = mountKey(LSP_APPROVAL_NAME, section.pin);
-  const label = `language servers ${describeLspServers(section)} (pin ${shortPin(section.pin)})`;
+  if (!section || !review || !entry || session.ended || at.disposed() || signal?.aborted) return;
+  // Keyed and decided as a server is, under the name its approval is recorded by.
+  const k = mountKey(review.approvalName, review.pin);
+  const label = `language servers ${review.summary} (pin ${shortPin(review.pin)})`;
   const failure = session.failed.get(k);
   if (failure && failure.digest !== step.facts.digest) session.failed.delete(k);
-  const mounted = new Map(session.lsp ? [[LSP_APPROVAL_NAME, session.lsp]] : []);
-  const decision = decideMount({ name: LSP_APPROVAL_NAME, pin: section.pin, outcome: entry.outcome, reason: entry.reason }, { ...session, mounts: mounted, starting: new Map() }, step.facts);
+  const mounted = new Map(session.lsp ? [[review.approvalName, session.lsp]] : []);
+  const decision = decideMount({ name: review.approvalName, pin: review.pin, outcome: entry.outcome, reason: entry.reason }, { ...session, mounts: mounted, starting: new Map() }, step.facts);
   if (decision.kind === 'skip') return;
   if (decision.kind === 'withheld') {
     session.once(`${where}: language servers not started: ${reasonText(decision.reason)}`);
     return;
   }
-  if (!usable) return;
+  if (!review.registers) return;
   if (at.providedAlready(session, LSP_TOOL_NAME, true)) {
     session.once(`${where}: ${label} not started for session ${session.agent.id}: an lsp tool is already visible there (a profile row)`, 'info');
     return;
@@ -48,14 +50,14 @@ export async function mountLanguageServers(session: Session, step: StepPlan, at:
       turn: step.facts.turn,
       label,
       toolName: LSP_TOOL_NAME,
-      reason: approvalReason(`Start language servers ${describeLspServers(section)} from ${step.declarationPath}?`, lspReviewLines(section), plan.trustMode),
+      reason: approvalReason(`Start language servers ${review.summary} from ${step.declarationPath}?`, review.lines, plan.trustMode),
     }, signal);
     if (!allowed) return;
     session.allowed.add(k);
   }
   if (session.ended || at.disposed() || signal?.aborted) return;
   // Rendered again at start: the DSH environment is read now, not at approval time.
-  const built = toLspStdioConfig(section, step.values);
+  const built = languageServersRow(section, step.values);
   if (!built.ok) {
     session.once(`${where}: ${label} not started: ${built.reason}`);
     return;
@@ -68,7 +70,7 @@ export async function mountLanguageServers(session: Session, step: StepPlan, at:
       await lsp.unmount();
       return;
     }
-    session.lsp = { pin: section.pin, mounted: lsp };
+    session.lsp = { pin: review.pin, mounted: lsp };
     at.log.info(`${where}: started ${label} for session ${session.agent.id} (each server spawns on its first query)`);
   } catch (error) {
     session.failed.set(k, { digest: step.facts.digest, failures: 1 });

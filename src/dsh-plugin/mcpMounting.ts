@@ -10,7 +10,7 @@ import { planMessage } from '../core/app/planReasons';
 import type { Ports } from '../core/app/ports';
 import type { DeclaredServer } from '../core/declaration/declarationModel';
 import type { TemplateLookup } from '../core/declaration/template';
-import { reviewLines } from '../core/mcp/launchReview';
+import { reviewServer, shortPin } from '../core/app/approve';
 import { toolNamePrefix } from '../core/mcp/toolNames';
 import { formatMessage } from '../core/problems/problems';
 import { visibleLine } from '../core/json/visibleText';
@@ -21,8 +21,6 @@ import { decideMount, type StepFacts } from './mountDecision';
 import { mountKey, type Session, type Starting } from './session';
 import { retryAt, type StartSlots } from './startPolicy';
 import type { Logger } from './types';
-
-export const shortPin = (pin: string) => pin.slice(0, 'sha256:'.length + 12);
 
 /** A duration as the log says it: `3.2 s`. */
 export const seconds = (ms: number) => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
@@ -115,7 +113,7 @@ export async function mountServers(session: Session, step: StepPlan, at: MountCo
         turn: step.facts.turn,
         label: `server ${label}`,
         toolName: `${toolNamePrefix(server.serverName)}*`,
-        reason: approvalReason(`Start MCP server "${server.name}" from ${step.declarationPath}?`, reviewLines(server), plan.trustMode),
+        reason: approvalReason(`Start MCP server "${server.name}" from ${step.declarationPath}?`, reviewServer(server).lines, plan.trustMode),
         // No answerer (a headless run): every turn would end the same way; say once what fixes it.
         headless: `${where}: nothing can answer DSH's approval in this session (a headless run?), so servers that need it are not started; to start them without asking: ${plan.trustMode === 'pinned' ? '' : 'dsh-bridge trust pinned, then '}dsh-bridge approve --workspace ${JSON.stringify(step.folder)}`,
       }, signal);

@@ -2,19 +2,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { showInformation, showWarning, shownItem } from './visible';
 import { visibleLine } from '../core/json/visibleText';
-import type { DeclaredServer, LspDeclarationSection } from '../core/declaration/declarationModel';
-import { lspLaunchLine } from '../core/lsp/lspRow';
-import { DANGER_MESSAGES, isFlagged, reviewLaunch, type LaunchReview } from '../core/mcp/launchReview';
+import type { DeclaredServer } from '../core/declaration/declarationModel';
+import { reviewServer, shortPin, type LanguageServersReview, type LaunchReview, type ServerReview } from '../core/app/approve';
 import { problemTemplate } from '../core/app/problemCatalog';
 import { translate } from './l10n';
 import { l10n } from './l10nLookup';
 
 export type ApprovalChoice = 'approve' | 'skip' | 'cancel';
-
-/** A pin as a reader can compare it: the hash's first 12 hex digits; the full pin on demand. */
-function shortPin(pin: string): string {
-  return `${pin.slice(0, 'sha256:'.length + 12)}\u2026`;
-}
 
 /** The same unpinned-launcher note the editor shows on mcp.json (problem `unpinned-package`). */
 function unpinnedNote(review: LaunchReview): string | undefined {
@@ -22,15 +16,16 @@ function unpinnedNote(review: LaunchReview): string | undefined {
   return review.unpinned && template ? translate(template, { launcher: review.unpinned.launcher, hint: review.unpinned.hint }) : undefined;
 }
 
-function dangerTexts(review: LaunchReview): string[] {
-  return review.dangers.map((d) => translate(DANGER_MESSAGES[d.code], { token: d.token }));
+function dangerTexts(review: ServerReview): string[] {
+  return review.dangers.map((d) => translate(d.template, d.args));
 }
 
 /** The text of the review: the exact launch, untruncated, what is dangerous in it, and the pin (short unless `fullPin`). */
 function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolder, fullPin = false): { message: string; detail: string } {
-  const r = reviewLaunch(server);
+  const reviewed = reviewServer(server);
+  const r = reviewed.review;
   const lines: string[] = [];
-  const dangers = dangerTexts(r);
+  const dangers = dangerTexts(reviewed);
   if (dangers.length) {
     lines.push(l10n.t('DANGER:'));
     for (const d of dangers) lines.push(`  \u26a0 ${d}`);
@@ -72,7 +67,7 @@ async function askApproval(server: DeclaredServer, folder: vscode.WorkspaceFolde
   const approve = l10n.t('Approve');
   const skip = l10n.t('Skip');
   const showPin = l10n.t('Show Full Pin');
-  const flagged = isFlagged(reviewLaunch(server));
+  const { flagged } = reviewServer(server);
   for (let fullPin = false; ;) {
     const { message, detail } = reviewText(server, folder, fullPin);
     const buttons = [...(flagged ? [skip, approve] : [approve, skip]), ...(fullPin ? [] : [showPin])];
@@ -108,11 +103,12 @@ export async function reviewServers(servers: DeclaredServer[], folder: vscode.Wo
   }
   const fullReview: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('eye'), tooltip: l10n.t('Show the full review') };
   const items: ServerItem[] = servers.map((server) => {
-    const r = reviewLaunch(server);
-    const warnings = [...dangerTexts(r), ...[unpinnedNote(r)].filter((x): x is string => !!x)];
+    const reviewed = reviewServer(server);
+    const r = reviewed.review;
+    const warnings = [...dangerTexts(reviewed), ...[unpinnedNote(r)].filter((x): x is string => !!x)];
     return shownItem({
       server,
-      label: `${isFlagged(r) ? '$(warning) ' : ''}${r.name}`,
+      label: `${reviewed.flagged ? '$(warning) ' : ''}${r.name}`,
       description: l10n.t('pin {0}', shortPin(server.pin)),
       detail: [r.launch, ...warnings].join(' \u2014 '),
       buttons: [fullReview],
@@ -158,7 +154,7 @@ export async function reviewServers(servers: DeclaredServer[], folder: vscode.Wo
     const approved = new Set<string>();
     for (const item of items) {
       if (!checked.includes(item)) continue;
-      if (reviewed.has(item) || !isFlagged(reviewLaunch(item.server))) {
+      if (reviewed.has(item) || !reviewServer(item.server).flagged) {
         approved.add(item.server.serverName);
         continue;
       }
@@ -178,15 +174,15 @@ export async function reviewServers(servers: DeclaredServer[], folder: vscode.Wo
  * them as one row, all or none, so one approval covers the section's pin. Escape or Cancel
  * aborts the whole export.
  */
-export async function askLspApproval(section: LspDeclarationSection, folder: vscode.WorkspaceFolder): Promise<ApprovalChoice> {
+export async function askLspApproval(review: LanguageServersReview, folder: vscode.WorkspaceFolder): Promise<ApprovalChoice> {
   const lines: string[] = [l10n.t('DSH starts each of them on the first query for its files, with your user\'s privileges:'), ''];
-  for (const [id, server] of Object.entries(section.servers)) {
-    lines.push(l10n.t('"{0}" for {1}:', id, Object.keys(server.extensionToLanguage).join(', ')));
-    lines.push(`  ${lspLaunchLine(server)}`);
-    lines.push(`  ${l10n.t('Environment variables (names only): {0}', Object.keys(server.env).length ? Object.keys(server.env).join(', ') : l10n.t('none'))}`);
+  for (const server of review.servers) {
+    lines.push(l10n.t('"{0}" for {1}:', server.id, server.extensions.join(', ')));
+    lines.push(`  ${server.launch}`);
+    lines.push(`  ${l10n.t('Environment variables (names only): {0}', server.envNames.length ? server.envNames.join(', ') : l10n.t('none'))}`);
     lines.push('');
   }
-  lines.push(l10n.t('Folder: {0}', folder.uri.fsPath), l10n.t('Pin: {0}', section.pin));
+  lines.push(l10n.t('Folder: {0}', folder.uri.fsPath), l10n.t('Pin: {0}', review.pin));
   lines.push(l10n.t('Approval is bound to these exact servers: any change asks again. Skip exports them unapproved, so DSH will not start them without asking.'));
   const approve = l10n.t('Approve');
   const skip = l10n.t('Skip');

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { showInformation, showQuickPick, showWarning } from './visible';
-import { LSP_APPROVAL_NAME } from '../core/lsp/lspRow';
+import { isLanguageServersApproval } from '../core/app/approve';
 import { analyzeFolder } from '../core/app/folderSources';
 import { planSession, type PlanOutcome } from '../core/app/plan';
 import { planMessage } from '../core/app/planReasons';
@@ -409,7 +409,7 @@ function exportMessage(summary: ExportSummary): string {
     : n === 1 ? l10n.t('Exported 1 MCP server to DSH.') : l10n.t('Exported {0} MCP servers to DSH.', n)];
   if (summary.refused === 1) parts.push(l10n.t('1 server was refused: see Problems.'));
   else if (summary.refused > 1) parts.push(l10n.t('{0} servers were refused: see Problems.', summary.refused));
-  const skipped = summary.folders.flatMap((f) => f.skipped).map((name) => (name === LSP_APPROVAL_NAME ? l10n.t('language servers') : name));
+  const skipped = summary.folders.flatMap((f) => f.skipped).map((name) => (isLanguageServersApproval(name) ? l10n.t('language servers') : name));
   if (skipped.length === 1) parts.push(l10n.t('{0} is not approved: DSH will ask before it starts it.', skipped[0]));
   else if (skipped.length > 1) parts.push(l10n.t('{0} are not approved: DSH will ask before it starts them.', skipped.join(', ')));
   // Several folders: each is named with what came of it.

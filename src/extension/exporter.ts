@@ -1,11 +1,10 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { showQuickPick } from './visible';
-import { changedSinceReview, commitExport, reviewExport, type ExportResult, type ReviewedExport } from '../core/app/export';
+import { ExportError, changedSinceReview, commitExport, reviewExport, type ExportResult, type ReviewedExport } from '../core/app/export';
 import { analyzeFolder } from '../core/app/folderSources';
-import { ExportError } from '../core/declaration/exportError';
 import { type TrustMode } from '../core/settings/folderSettings';
-import { LSP_APPROVAL_NAME, lspSectionUsable } from '../core/lsp/lspRow';
+import { unapprovedLaunches } from '../core/app/approve';
 import { askLspApproval, reviewServers } from './approval';
 import type { DeclaredServer } from '../core/declaration/declarationModel';
 import { InputCommandError, promptForInput } from './prompts';
@@ -130,13 +129,8 @@ export class Exporter {
       if (missing.length) return empty('needs-input', { trustMode, needed: missing });
 
       if (trustMode === 'pinned') {
-        const unapproved: DeclaredServer[] = [];
-        for (const server of analysis.servers) {
-          if (!(await store.isApproved(folder.uri.fsPath, server.serverName, server.pin))) unapproved.push(server);
-        }
         // The language servers DSH will start from this declaration: one review, one pin.
-        const lsp = reviewed.sections.lsp;
-        const lspToReview = lspSectionUsable(lsp) && !(await store.isApproved(folder.uri.fsPath, LSP_APPROVAL_NAME, lsp.pin)) ? lsp : undefined;
+        const { servers: unapproved, languageServers: lspToReview } = await unapprovedLaunches(store, folder.uri.fsPath, analysis.servers, reviewed.sections.lsp);
         if ((unapproved.length || lspToReview) && !request.interactive) {
           return empty('needs-approval', { trustMode, needed: [...unapproved.map((s) => s.name), ...(lspToReview ? [l10n.t('language servers')] : [])] });
         }
@@ -155,8 +149,8 @@ export class Exporter {
             this.log.info(`export cancelled at the review of the language servers in ${folder.name}: nothing was written`);
             return empty('cancelled', { trustMode });
           }
-          if (choice === 'approve') plan.approve.push({ serverName: LSP_APPROVAL_NAME, pin: lspToReview.pin });
-          else plan.skipped.push(LSP_APPROVAL_NAME);
+          if (choice === 'approve') plan.approve.push({ serverName: lspToReview.approvalName, pin: lspToReview.pin });
+          else plan.skipped.push(lspToReview.approvalName);
         }
       }
     }

@@ -454,7 +454,7 @@ test('DSH rc.8: a request that goes without a server still starting says so in t
   assert.ok(!mcpNames(first).includes('mcp__slow__ping'), 'still starting: not in the first request');
   const line = h.logs.find((l) => l.includes('is still starting after'));
   t.diagnostic(line ?? 'no line');
-  assert.match(line ?? '', /dsh-bridge: .*: server "slow" \(pin sha256:[0-9a-f]{12}\) is still starting after (\d+\.\d) s: this request goes without its tools \(a request waits 1\.5 s for the servers starting in its step: startWaitMs\); they join the first request after it is up/);
+  assert.match(line ?? '', /dsh-bridge: .*: server "slow" \(pin sha256:[0-9a-f]{12}\u2026\) is still starting after (\d+\.\d) s: this request goes without its tools \(a request waits 1\.5 s for the servers starting in its step: startWaitMs\); they join the first request after it is up/);
   assert.ok(Number(/after (\d+\.\d) s/.exec(line)[1]) >= 1.5, 'how long it has been starting, at least the wait');
   await waitFor(() => h.logs.some((l) => /server "slow" \(pin [^)]+\) is up after \d+\.\d s: its tools join the next request/.test(l)), 30000, 'the up line');
   // Exit 1 here (no DSH installed for the CLI to find); its text is what counts. The record of
@@ -502,6 +502,6 @@ test('DSH rc.8: a headless run whose server is still starting when its wait ends
   });
   t.diagnostic(stderr.join('\n'));
   const line = stderr.find((l) => l.includes('still starting'));
-  assert.match(line ?? '', /^dsh-bridge: .*: server "slow" \(pin sha256:[0-9a-f]{12}\) is still starting after (\d+\.\d) s: this headless run goes on without its tools \(it waits 2\.0 s for its servers: headlessStartWaitMs\)$/);
+  assert.match(line ?? '', /^dsh-bridge: .*: server "slow" \(pin sha256:[0-9a-f]{12}\u2026\) is still starting after (\d+\.\d) s: this headless run goes on without its tools \(it waits 2\.0 s for its servers: headlessStartWaitMs\)$/);
   assert.ok(Number(/after (\d+\.\d) s/.exec(line)[1]) >= 2, 'how long it has been starting');
 }, { pluginConfig: { headlessStartWaitMs: 2000 }, beforePlugin: asHeadless }));

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { LSP_SETTING } from '../../core/lsp/lspModel';
-import { validateLspServers, type LspValidation } from '../../core/lsp/lspValidation';
+import { validateLanguageServerSetting, type LspValidation } from '../../core/app/languageServers';
 import { placeSettingProblems } from '../../core/settings/settingsFile';
 import { createPathResolver } from '../../core/node/commandPath';
 import type { Problem } from '../../core/problems/problems';
@@ -24,7 +24,7 @@ export interface FolderLsp {
 async function validateFolderLsp(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri | undefined): Promise<{ value: unknown; validation: LspValidation; placed: Problem[]; unplaced: number }> {
   const { layers, texts } = await loadSettingLayers(folder, userSettings, LSP_SETTING);
   const value = mergedValue(layers);
-  const validation = await validateLspServers(value, { resolveCommand: createPathResolver({ env: process.env }) });
+  const validation = await validateLanguageServerSetting(value, createPathResolver({ env: process.env }));
   const placed = placeSettingProblems(validation.problems, settingLocator(layers, texts));
   return { value, validation, placed, unplaced: validation.problems.length - placed.length };
 }

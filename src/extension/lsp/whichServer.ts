@@ -1,13 +1,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { showInformation } from '../visible';
-import { finalExtension, lspServerFor } from '../../core/lsp/lspRouting';
+import { routeFile, type RouteOutcome as SettingRouteOutcome } from '../../core/app/languageServers';
 import { LSP_SETTING } from '../../core/lsp/lspModel';
 import { fileFolders } from '../mcpFiles';
 import type { LspSettingsCheck } from './lspSettingsCheck';
 import { l10n } from '../l10nLookup';
 
-export type RouteOutcome = 'routed' | 'routed-but-none-registered' | 'no-extension' | 'unclaimed' | 'none-registered' | 'not-configured' | 'no-file';
+export type RouteOutcome = SettingRouteOutcome | 'no-file';
 
 /** What the command answers (also its return value, for tests). */
 export interface RouteAnswer {
@@ -41,26 +41,18 @@ async function route(uri: vscode.Uri | undefined, lsp: LspSettingsCheck): Promis
   if (!uri) return { outcome: 'no-file', message: l10n.t('Open a file first: DSH routes a file to a language server by its name.') };
   const folder = vscode.workspace.getWorkspaceFolder(uri) ?? fileFolders()[0];
   const base = path.posix.basename(uri.path);
-  const extension = finalExtension(base);
   if (!folder) return { outcome: 'not-configured', file: base, message: l10n.t('Open a folder: DSH language servers come from the setting dsh.lsp.servers of a workspace folder.') };
   // The check's cached result of the folder (current: a pending check runs first).
   const { validation, value } = await lsp.current(folder);
-  const configured = typeof value === 'object' && value !== null && Object.keys(value).length > 0;
-  if (!configured) return { outcome: 'not-configured', file: base, extension, message: l10n.t('No language server is configured for DSH: the setting dsh.lsp.servers is empty.') };
-  if (extension === '') {
-    return { outcome: 'no-extension', file: base, extension, message: l10n.t('DSH sends {0} to no language server: the file name has no final extension (DSH routes by the final extension of the file name, lowercased).', base) };
+  const { outcome, extension, providerId, languageId } = routeFile(base, value, validation);
+  const answer = { outcome, file: base, extension, ...(providerId ? { providerId, languageId } : {}) };
+  switch (outcome) {
+    case 'not-configured': return { ...answer, message: l10n.t('No language server is configured for DSH: the setting dsh.lsp.servers is empty.') };
+    case 'no-extension': return { ...answer, message: l10n.t('DSH sends {0} to no language server: the file name has no final extension (DSH routes by the final extension of the file name, lowercased).', base) };
+    case 'routed': return { ...answer, message: l10n.t('DSH sends {0} to language server "{1}" as language "{2}" (final extension {3}).', base, providerId!, languageId!, extension) };
+    case 'routed-but-none-registered':
+      return { ...answer, message: l10n.t('Language server "{0}" claims {1} (final extension {2}), but DSH registers no language server while any entry of dsh.lsp.servers is invalid: see the Problems panel.', providerId!, base, extension) };
+    case 'none-registered': return { ...answer, message: l10n.t('DSH sends {0} to no language server: DSH registers none while any entry of dsh.lsp.servers is invalid (see the Problems panel).', base) };
+    case 'unclaimed': return { ...answer, message: l10n.t('DSH sends {0} to no language server: no entry of dsh.lsp.servers maps its final extension {1}.', base, extension) };
   }
-  const hit = lspServerFor(base, validation.servers);
-  if (hit && validation.registersAll) {
-    return { outcome: 'routed', file: base, extension, providerId: hit.providerId, languageId: hit.languageId,
-      message: l10n.t('DSH sends {0} to language server "{1}" as language "{2}" (final extension {3}).', base, hit.providerId, hit.languageId, extension) };
-  }
-  if (hit) {
-    return { outcome: 'routed-but-none-registered', file: base, extension, providerId: hit.providerId, languageId: hit.languageId,
-      message: l10n.t('Language server "{0}" claims {1} (final extension {2}), but DSH registers no language server while any entry of dsh.lsp.servers is invalid: see the Problems panel.', hit.providerId, base, extension) };
-  }
-  if (!validation.registersAll) {
-    return { outcome: 'none-registered', file: base, extension, message: l10n.t('DSH sends {0} to no language server: DSH registers none while any entry of dsh.lsp.servers is invalid (see the Problems panel).', base) };
-  }
-  return { outcome: 'unclaimed', file: base, extension, message: l10n.t('DSH sends {0} to no language server: no entry of dsh.lsp.servers maps its final extension {1}.', base, extension) };
 }

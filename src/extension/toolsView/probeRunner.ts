@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { showInformation, showWarning } from '../visible';
 import type { DeclaredServer } from '../../core/declaration/declarationModel';
-import { DANGER_MESSAGES, reviewLaunch } from '../../core/mcp/launchReview';
+import { reviewServer, unapprovedLaunches } from '../../core/app/approve';
 import { sentences, translate } from '../l10n';
 import { analyzeFolder } from '../../core/app/folderSources';
 import type { HostStore } from '../../core/node/hostStore';
@@ -133,8 +133,7 @@ export class ProbeRunner implements vscode.Disposable {
    */
   private async consent(servers: DeclaredServer[], folder: vscode.WorkspaceFolder, trustMode: string, store: HostStore): Promise<boolean> {
     if (trustMode === 'pinned') {
-      const unapproved: DeclaredServer[] = [];
-      for (const s of servers) if (!(await store.isApproved(folder.uri.fsPath, s.serverName, s.pin))) unapproved.push(s);
+      const { servers: unapproved } = await unapprovedLaunches(store, folder.uri.fsPath, servers);
       const choices = await reviewServers(unapproved, folder);
       if (choices === 'cancel') return false;
       for (const s of unapproved) if (choices.get(s.serverName) === 'approve') await store.approve(folder.uri.fsPath, s.serverName, s.pin);
@@ -142,8 +141,8 @@ export class ProbeRunner implements vscode.Disposable {
     }
     // The exact launch of each, untruncated, with the dangers the export's review flags.
     const lines = servers.flatMap((s) => {
-      const review = reviewLaunch(s);
-      return [`${review.name}: ${review.launch}`, ...review.dangers.map((d) => `  \u26a0 ${translate(DANGER_MESSAGES[d.code], { token: d.token })}`)];
+      const { review, dangers } = reviewServer(s);
+      return [`${review.name}: ${review.launch}`, ...dangers.map((d) => `  \u26a0 ${translate(d.template, d.args)}`)];
     });
     const probe = l10n.t('Probe');
     const local = servers.filter((s) => s.transport === 'stdio').length;
