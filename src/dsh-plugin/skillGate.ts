@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import type { Ports } from '../core/app/ports';
 import {
   gateSessionSkills, gatedSkillNames, loadSessionSkill, sessionSkillCatalog, skillGateBasis, skillRootsOfRows,
@@ -188,7 +187,9 @@ export class SkillGate {
         session.logged.add(line);
         this.warn(line);
       }
-      for (const name of await gatedSkillNames(this.ports, { cwd: this.cwdOf(session, cwd), roots: this.roots() })) session.known.add(name);
+      // Fail closed whatever throws here: a throwing provider is dropped and DSH's own entries come back.
+      const names = await Promise.resolve().then(() => gatedSkillNames(this.ports, { cwd: this.cwdOf(session, cwd), roots: this.roots() })).catch(() => []);
+      for (const name of names) session.known.add(name);
       return [...session.known].sort().map((name) => this.withheld({ withheld: name, why: 'root' }));
     }
   }

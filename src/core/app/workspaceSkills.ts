@@ -5,7 +5,7 @@
  */
 import type { SkillTrustState } from '../declaration/declarationModel';
 import type { Problem } from '../problems/problems';
-import type { SkillDiscovery, SkillRootReport } from '../skills/discovery';
+import type { SkillCandidate, SkillDiscovery, SkillRootReport } from '../skills/discovery';
 import { skillTrustState } from '../skills/rootTrust';
 import { gateSkills, isGatedKind, skillScanGate, type AcceptedSkill, type SkillGateResult, type SkillScanGate } from '../skills/skillGate';
 import { skillTrustProblems } from '../skills/skillTrustProblems';
@@ -32,7 +32,7 @@ export interface WorkspaceSkills {
   /** Why the host store's trust records could not be read (then every root counts as untrusted, nothing as accepted). */
   storeError?: unknown;
   /** What the scan does with a skill (by its file): withheld, accepted at its pin, or undefined (no error-level finding). */
-  scanGate(candidate: { file: string; scan: SkillRootReport['candidates'][number]['scan'] }): SkillScanGate | undefined;
+  scanGate(candidate: Pick<SkillCandidate, 'file' | 'scan'>): SkillScanGate | undefined;
 }
 
 /** The skill roots of `folders` (each its cwd and custom roots), with the trust and the acceptances of the host store. Throws when a root cannot be listed. */
