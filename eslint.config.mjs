@@ -115,7 +115,6 @@ const FACE_DEBT = {
   'cli/inputs.ts': ['settings/folderSettings'],
   'cli/policy.ts': ['policy/editorPolicy', 'policy/serverMatch', 'settings/folderSettings'],
   'cli/trust.ts': ['settings/folderSettings'],
-  'dsh-plugin/skillGate.ts': ['skills/discovery', 'skills/frontMatter', 'skills/rootPins', 'skills/skillGate', 'skills/skillRoots'],
   'dsh-plugin/toolGate.ts': ['declaration/toolsModel', 'json/canonicalJson', 'tools/toolDefinitions'],
   'extension/codeActions.ts': ['mcp/analyze', 'mcp/ignoreRules', 'mcp/quickFixes'],
   'extension/importFlow.ts': ['import/importNotes', 'import/importPlan', 'import/importReport'],
@@ -124,8 +123,6 @@ const FACE_DEBT = {
   'extension/planView.ts': ['mcp/sources'],
   'extension/settingLayers.ts': ['settings/settingLayers'],
   'extension/settings.ts': ['policy/editorPolicy', 'settings/folderSettings'],
-  'extension/skills/review.ts': ['skills/rootPins'],
-  'extension/skills/skillRoots.ts': ['skills/discovery', 'skills/rootTrust', 'skills/skillGate', 'skills/skillRoots', 'skills/skillTrustProblems'],
   'extension/toolsView/toolChoiceCheck.ts': ['tools/toolChoice', 'tools/toolChoiceFixes'],
   'extension/toolsView/toolSettings.ts': ['tools/toolChoice'],
 };

@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import { planSession } from '../core/app/plan';
 import { planFix, planMessage } from '../core/app/planReasons';
 import { formatMessage } from '../core/problems/problems';
-import { type SkillGateResult } from '../core/skills/skillGate';
+import type { SkillGateResult } from '../core/skills/skillGate';
+import { acceptReviewedSkill, trustReviewedSkillRoot } from '../core/app/skillConsent';
 import { CommandUsageError, type CliIo, type CommandContext } from './context';
 import { visibleLine } from '../core/json/visibleText';
 import { table } from './table';
@@ -31,14 +32,14 @@ async function folderSkills(ctx: CommandContext): Promise<SkillGateResult> {
 
 const GATE_WORDS = { trusted: 'trusted', untrusted: 'not trusted', changed: 'changed since trusted', 'not-gated': 'not gated (your own)' } as const;
 
-/** Every kept skill whose scan has an error (the gate's `scanned`): its file, pin, state and findings. */
+/** Every kept skill whose scan found something: those with an error (withheld or accepted), then those with warnings only (loaded). */
 function scannedSkills(result: SkillGateResult) {
-  return result.scanned.filter(({ candidate: c }) => c.analysis.skill && c.scan?.findings.length).map(({ candidate: c, gate }) => ({
+  return [...result.scanned, ...result.warned.map((candidate) => ({ candidate, gate: 'warning' as const }))].map(({ candidate: c, gate }) => ({
     name: c.analysis.skill!.name,
     file: c.file,
-    pin: c.scan!.pin,
+    pin: c.scan.pin,
     state: gate,
-    findings: c.scan!.findings,
+    findings: c.scan.findings,
   }));
 }
 
@@ -65,7 +66,7 @@ export function printSkillGate(result: SkillGateResult, io: CliIo, indent = '', 
   }
   for (const skill of scannedSkills(result)) {
     const verdict = skill.state === 'withheld' ? `withheld from DSH sessions until you accept this content: ${planFix('skills-accept', { file: skill.file, pin: skill.pin, workspace: folder }).command}`
-      : skill.state === 'accepted' ? `loaded: you accepted this content (pin ${skill.pin})` : 'loaded (no error)';
+      : skill.state === 'accepted' ? `loaded: you accepted this content (pin ${skill.pin})` : 'loaded (warnings do not withhold a skill)';
     io.out(`${indent}  ${visibleLine(`skill "${skill.name}" (${skill.file})`)}: ${findingCounts(skill.findings)}; ${verdict}`);
     for (const f of skill.findings) for (const line of findingLines(f, `${indent}    `)) io.out(line);
   }
@@ -93,23 +94,21 @@ export async function runSkills(ctx: CommandContext): Promise<number> {
       if (args.length !== 1) throw new CommandUsageError('"skills accept" takes the SKILL.md to accept (see "skills list")');
       const target = rootPath(folder, args[0]);
       const expectedPin = typeof ctx.options.pin === 'string' ? ctx.options.pin : undefined;
-      const result = await folderSkills(ctx);
-      const skill = scannedSkills(result).find((s) => s.file === target);
-      if (!skill) {
-        io.err(`dsh-bridge: ${target} is not a skill with scan findings in the skill roots of ${folder} (see "dsh-bridge skills list").`);
+      const acceptance = await acceptReviewedSkill(ctx.ports, await folderSkills(ctx), target, expectedPin);
+      if (acceptance.outcome === 'no-skill') {
+        io.err(`dsh-bridge: ${target} is not a skill withheld for its scan findings in the skill roots of ${folder} (see "dsh-bridge skills list").`);
         return 1;
       }
-      if (expectedPin !== undefined && expectedPin !== skill.pin) {
-        io.err(`dsh-bridge: ${target} has pin ${skill.pin} now, not ${expectedPin}: it changed since you reviewed it; nothing was accepted.`);
+      if (acceptance.outcome === 'pin-changed') {
+        io.err(`dsh-bridge: ${target} has pin ${acceptance.pin} now, not ${expectedPin ?? 'the one listed'}: it changed since you reviewed it; nothing was accepted.`);
         return 1;
       }
-      await store.acceptSkill(target, skill.pin);
       if (json) {
-        io.out(JSON.stringify({ accepted: { file: target, pin: skill.pin }, findings: skill.findings }));
+        io.out(JSON.stringify({ accepted: { file: target, pin: acceptance.pin }, findings: acceptance.findings }));
       } else {
-        io.out(visibleLine(`Skill "${skill.name}" (${target}), pin ${skill.pin}`));
-        io.out(`  ${findingCounts(skill.findings)}:`);
-        for (const f of skill.findings) for (const line of findingLines(f, '    ')) io.out(line);
+        io.out(visibleLine(`Skill "${acceptance.name}" (${target}), pin ${acceptance.pin}`));
+        io.out(`  ${findingCounts(acceptance.findings)}:`);
+        for (const f of acceptance.findings) for (const line of findingLines(f, '    ')) io.out(line);
         io.out('Accepted: DSH sessions load this skill while its SKILL.md keeps this content (any change withholds it again).');
       }
       return 0;
@@ -118,31 +117,28 @@ export async function runSkills(ctx: CommandContext): Promise<number> {
       if (args.length !== 1) throw new CommandUsageError('"skills trust" takes the root to trust (see "skills list")');
       const target = rootPath(folder, args[0]);
       const expectedPin = typeof ctx.options.pin === 'string' ? ctx.options.pin : undefined;
-      const result = await folderSkills(ctx);
-      const root = result.roots.find((r) => r.path === target);
-      if (!root) {
-        io.err(`dsh-bridge: ${target} is not a skill root of ${folder} (see "dsh-bridge skills list").`);
-        return 1;
+      const trust = await trustReviewedSkillRoot(ctx.ports, await folderSkills(ctx), target, expectedPin);
+      switch (trust.outcome) {
+        case 'no-root':
+          io.err(`dsh-bridge: ${target} is not a skill root of ${folder} (see "dsh-bridge skills list").`);
+          return 1;
+        case 'not-gated':
+          io.err(`dsh-bridge: ${target} is your own ${trust.root.kind} root: it is not gated and needs no trust.`);
+          return 1;
+        case 'cannot-pin':
+          io.err(`dsh-bridge: ${target} is too large to pin (more than 10000 files or 64 MiB), so it cannot be trusted.`);
+          return 1;
+        case 'pin-changed':
+          io.err(`dsh-bridge: ${target} has pin ${trust.pin ?? 'none'} now, not ${expectedPin ?? 'the one listed'}: it changed since you reviewed it; nothing was trusted.`);
+          return 1;
       }
-      if (root.gate === 'not-gated') {
-        io.err(`dsh-bridge: ${target} is your own ${root.kind} root: it is not gated and needs no trust.`);
-        return 1;
-      }
-      if (!root.pin) {
-        io.err(`dsh-bridge: ${target} is too large to pin (more than 10000 files or 64 MiB), so it cannot be trusted.`);
-        return 1;
-      }
-      if (expectedPin !== undefined && expectedPin !== root.pin) {
-        io.err(`dsh-bridge: ${target} has pin ${root.pin} now, not ${expectedPin}: it changed since you reviewed it; nothing was trusted.`);
-        return 1;
-      }
-      await store.trustSkillRoot(target, root.pin);
+      const { root, pin } = trust;
       if (json) {
-        io.out(JSON.stringify({ trusted: target, kind: root.kind, pin: root.pin, skills: root.skills }));
+        io.out(JSON.stringify({ trusted: target, kind: root.kind, pin, skills: root.skills }));
       } else {
         io.out(`Skill root ${target} (${root.kind})`);
         io.out(`  skills: ${visibleLine(root.skills.join(', ') || 'none')}`);
-        io.out(`  pin:    ${root.pin}`);
+        io.out(`  pin:    ${pin}`);
         io.out('Trusted: DSH sessions load its skills while its content keeps this pin (any change withholds them until you trust it again).');
       }
       return 0;

@@ -1,14 +1,10 @@
-import * as path from 'node:path';
 import type { Ports } from '../core/app/ports';
-import { gateSessionSkills, type SessionSkillRoots } from '../core/app/sessionSkills';
+import {
+  gateSessionSkills, gatedSkillNames, loadSessionSkill, sessionSkillCatalog, skillGateBasis, skillRootsOfRows,
+  type OfferedSkill, type SessionSkillRoots, type SkillLocator, type WithheldSkill,
+} from '../core/app/sessionSkills';
 import { resolveDshHome } from '../core/node/hostStore';
-import { isGatedKind, type GatedSkillRoot, type SkillGateResult, type SkillShadow } from '../core/skills/skillGate';
-import type { SkillRootKind } from '../core/declaration/declarationModel';
-import { analyzeSkillText, skillBody } from '../core/skills/frontMatter';
-import { skillContentGate } from '../core/app/scanFindings';
-import { discoverSkills, type SkillCandidate } from '../core/skills/discovery';
-import { hashSkillRoot } from '../core/skills/rootPins';
-import { resolveAgentsHome } from '../core/skills/skillRoots';
+import type { GatedSkillRoot, SkillGateResult, SkillShadow } from '../core/skills/skillGate';
 import { planFix } from '../core/app/planReasons';
 import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
 import { errorText } from './errors';
@@ -27,7 +23,7 @@ interface Candidate {
   provider: string;
   source: string;
   rank: number;
-  locator?: { path: string; directory: string; root: string; kind: SkillRootKind; gated: boolean };
+  locator?: SkillLocator;
   resourceBase?: { kind: 'directory'; path: string };
   path?: string;
   metadata?: Record<string, unknown>;
@@ -142,7 +138,7 @@ export class SkillGate {
     if (!session.control || session.basis === undefined) return;
     let basis: string;
     try {
-      basis = this.basisOf(await this.compute(this.cwdOf(session)));
+      basis = skillGateBasis(await this.compute(this.cwdOf(session)));
     } catch {
       basis = 'failed';
     }
@@ -155,31 +151,18 @@ export class SkillGate {
   }
 
   /** DSH's skill roots: from the `dsh-skill-filesystem` rows of the host's Loader when there is one (read each time: rows can be reloaded). */
-  private roots(): SessionSkillRoots & { customRoots: string[] } {
+  private roots(): SessionSkillRoots {
     const env = this.ports.env;
-    const found = {
-      includeDefaultRoots: true,
-      customRoots: [] as string[],
-      dshHome: resolveDshHome(undefined, env, this.ports.home, this.ports.cwd),
-      agentsHome: resolveAgentsHome(env, this.ports.home, this.ports.cwd),
-    };
     const loader = this.ctx.get('loader') as { entries?(): Iterable<{ options?: { name?: string; disabled?: boolean; config?: unknown }; fiber?: { config?: unknown } }> } | undefined;
+    let rows: unknown[] | undefined;
     try {
-      const rows = typeof loader?.entries === 'function' ? [...loader.entries()].filter((e) => e.options?.name === SKILL_FILESYSTEM && !e.options.disabled) : undefined;
-      // A Loader without a dsh-skill-filesystem row: DSH reads no skill root, so there is nothing
-      // to gate (and offering a user skill here would add one DSH does not have).
-      if (rows && rows.length === 0) Object.assign(found, { includeDefaultRoots: false, customRoots: [] });
-      for (const entry of rows ?? []) {
-        const config = (entry.fiber?.config ?? entry.options?.config ?? {}) as Record<string, unknown>;
-        if (config.includeDefaultRoots === false) found.includeDefaultRoots = false;
-        if (Array.isArray(config.customSkillDirs)) found.customRoots.push(...config.customSkillDirs.filter((d): d is string => typeof d === 'string').map((d) => path.resolve(d)));
-        if (typeof config.dshHome === 'string') found.dshHome = resolveDshHome(config.dshHome, env);
-        if (typeof config.agentsHome === 'string') found.agentsHome = path.resolve(config.agentsHome);
-      }
+      rows = typeof loader?.entries === 'function'
+        ? [...loader.entries()].filter((e) => e.options?.name === SKILL_FILESYSTEM && !e.options.disabled).map((e) => e.fiber?.config ?? e.options?.config ?? {})
+        : undefined;
     } catch {
-      // an unexpected loader shape: DSH's defaults
+      rows = undefined; // an unexpected loader shape: DSH's defaults
     }
-    return found;
+    return skillRootsOfRows(this.ports, rows, (given) => (given === undefined ? resolveDshHome(undefined, env, this.ports.home, this.ports.cwd) : resolveDshHome(given, env)));
   }
 
   /** What reaches the session: the one function the session plan and `dsh-bridge skills` decide with. */
@@ -187,39 +170,16 @@ export class SkillGate {
     return gateSessionSkills(this.ports, { cwd, roots: this.roots() });
   }
 
-  /** Names of the skills in gated roots, without pins or trust (the fail-closed answer). */
-  private async gatedNames(cwd: string | undefined): Promise<string[]> {
-    try {
-      const roots = this.roots();
-      const discovery = await discoverSkills({ cwd: cwd ?? this.ports.cwd, customRoots: roots.customRoots, dshHome: roots.dshHome, agentsHome: roots.agentsHome, hash: false }, this.ports.files.skills);
-      return discovery.roots.filter((r) => isGatedKind(r.kind)).flatMap((r) => r.candidates.flatMap((c) => (c.analysis.skill ? [c.analysis.skill.name] : [])));
-    } catch {
-      return [];
-    }
-  }
-
-  private basisOf(result: SkillGateResult): string {
-    return JSON.stringify([
-      result.roots.filter((r) => isGatedKind(r.kind)).map((r) => [r.path, r.gate, r.pin ?? null]),
-      result.scanned.map((s) => [s.candidate.file, s.gate, s.candidate.scan.pin]),
-    ]);
-  }
-
   private async list(session: GateSession, cwd: string | undefined): Promise<Candidate[]> {
     const where = this.cwdOf(session, cwd) ?? '(no workspace)';
     try {
       const result = await this.compute(this.cwdOf(session, cwd));
-      session.basis = this.basisOf(result);
-      const out: Candidate[] = [];
-      for (const c of result.trusted) out.push(this.offer(c, true));
-      for (const shadow of result.shadows) {
-        session.known.add(shadow.name);
-        out.push(shadow.fallback ? this.offer(shadow.fallback, isGatedKind(shadow.fallback.root.kind)) : this.withheld(shadow.name, result.roots.find((r) => r.path === shadow.withheldRoot), shadow));
-      }
-      for (const shadow of result.shadows.filter((s) => s.why === 'scan')) this.logScanWithheld(session, where, shadow, result);
+      session.basis = skillGateBasis(result);
+      for (const shadow of result.shadows) session.known.add(shadow.name);
       for (const c of result.trusted) session.known.add(c.analysis.skill!.name);
+      for (const shadow of result.shadows.filter((s) => s.why === 'scan')) this.logScanWithheld(session, where, shadow, result);
       for (const root of result.withheld) this.logWithheld(session, where, root, result);
-      return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return sessionSkillCatalog(result).map((entry) => ('offered' in entry ? this.offer(entry) : this.withheld(entry)));
     } catch (error) {
       session.basis = 'failed';
       const line = `dsh-bridge: ${where}: the skill roots cannot be checked (${errorText(error)}): every project and custom skill known to this session is withheld`;
@@ -227,8 +187,10 @@ export class SkillGate {
         session.logged.add(line);
         this.warn(line);
       }
-      for (const name of await this.gatedNames(this.cwdOf(session, cwd))) session.known.add(name);
-      return [...session.known].sort().map((name) => this.withheld(name, undefined));
+      // Fail closed whatever throws here: a throwing provider is dropped and DSH's own entries come back.
+      const names = await Promise.resolve().then(() => gatedSkillNames(this.ports, { cwd: this.cwdOf(session, cwd), roots: this.roots() })).catch(() => []);
+      for (const name of names) session.known.add(name);
+      return [...session.known].sort().map((name) => this.withheld({ withheld: name, why: 'root' }));
     }
   }
 
@@ -260,9 +222,8 @@ export class SkillGate {
     );
   }
 
-  private offer(c: SkillCandidate, gated: boolean): Candidate {
+  private offer({ offered: c, directory, gated }: OfferedSkill): Candidate {
     const skill = c.analysis.skill!;
-    const directory = path.basename(c.file) === 'SKILL.md' && path.dirname(c.file) !== c.root.path ? path.dirname(c.file) : c.root.path;
     const out: Candidate = {
       name: skill.name,
       description: skill.description,
@@ -279,10 +240,10 @@ export class SkillGate {
     return out;
   }
 
-  private withheld(name: string, root: GatedSkillRoot | undefined, shadow?: SkillShadow): Candidate {
+  private withheld({ withheld: name, root, why }: WithheldSkill): Candidate {
     return {
       name,
-      description: shadow?.why === 'scan'
+      description: why === 'scan'
         ? 'Withheld by DSH Bridge: its SKILL.md has hidden or model-directed instructions, not accepted on this machine.'
         : `Withheld by DSH Bridge: its skill root${root ? ` ${root.path}` : ''} is not trusted on this machine.`,
       invocation: { modelInvocable: false, userInvocable: false },
@@ -292,46 +253,36 @@ export class SkillGate {
     };
   }
 
-  /** Loads a skill the gate offered, checking its gated root's pin again at this moment. */
+  /** Loads a skill the gate offered, checking its gated root's pin and its content's scan again at this moment. */
   private async get(session: GateSession, candidate: Candidate): Promise<unknown> {
     const locator = candidate.locator;
     if (!locator) return undefined;
     try {
-      if (locator.gated) {
-        const recordedTrust = await this.ports.store.skillTrust();
-        const root = path.resolve(locator.root);
-        const recorded = Object.hasOwn(recordedTrust, root) ? recordedTrust[root] : undefined;
-        const current = await hashSkillRoot({ path: locator.root, skipSystem: false, kind: locator.kind }, this.ports.files.skills);
-        if (recorded === undefined || current.pin !== recorded) {
-          session.control?.invalidate();
-          this.warn(`dsh-bridge: skill "${candidate.name}" not loaded: its root ${locator.root} changed since it was trusted`);
-          return undefined;
-        }
+      const load = await loadSessionSkill(this.ports, locator, candidate.name);
+      if (load.outcome === 'root-changed') {
+        session.control?.invalidate();
+        this.warn(`dsh-bridge: skill "${candidate.name}" not loaded: its root ${locator.root} changed since it was trusted`);
+        return undefined;
       }
-      // The same safe read as discovery: a regular file, size-capped, no link out of a non-custom root.
-      const raw = await this.ports.files.skills.readText(locator.path, { within: locator.kind === 'custom' ? undefined : locator.root });
-      if (raw === undefined) return undefined;
-      // Its content as loaded now: an edit after the catalog that the scan withholds is not loaded.
-      if (skillContentGate(locator.path, raw, (await this.ports.store.acceptedDefinitions()).skills) === 'withheld') {
+      if (load.outcome === 'scan-withheld') {
         session.control?.invalidate();
         this.log.warn(`dsh-bridge: skill "${candidate.name}" not loaded: its SKILL.md now has hidden or model-directed instructions that are not accepted`);
         return undefined;
       }
-      const analysis = analyzeSkillText(raw, locator.path);
-      const content = skillBody(raw);
-      if (!analysis.skill || analysis.skill.name !== candidate.name || content === undefined) return undefined;
+      if (load.outcome === 'missing') return undefined;
+      const { skill, content } = load;
       const definition: Record<string, unknown> = {
-        name: analysis.skill.name,
-        description: analysis.skill.description,
-        invocation: analysis.skill.invocation,
+        name: skill.name,
+        description: skill.description,
+        invocation: skill.invocation,
         source: candidate.source,
         provider: SKILL_GATE_PROVIDER,
         resourceBase: { kind: 'directory', path: locator.directory },
         path: locator.path,
         content,
       };
-      if (analysis.skill.whenToUse !== undefined) definition.whenToUse = analysis.skill.whenToUse;
-      if (analysis.skill.metadata !== undefined) definition.metadata = analysis.skill.metadata;
+      if (skill.whenToUse !== undefined) definition.whenToUse = skill.whenToUse;
+      if (skill.metadata !== undefined) definition.metadata = skill.metadata;
       return definition;
     } catch (error) {
       this.log.warn(`dsh-bridge: skill "${candidate.name}" not loaded (${errorText(error)})`);

@@ -26,7 +26,8 @@ import type { SkillFs } from '../skills/skillFileAccess';
 export type HostStorePort = Pick<HostStore,
   | 'dshHome' | 'signingKey' | 'readSigningKey' | 'trustMode' | 'readFolder' | 'setInput' | 'approve' | 'recordExport'
   | 'exportSeq' | 'revokeApprovalsExcept' | 'probedServers' | 'recordProbes' | 'skillTrust' | 'acceptedDefinitions' | 'acceptTool' | 'acceptSkill'
-  | 'slowStarts' | 'recordSlowStarts'>;
+  | 'slowStarts' | 'recordSlowStarts'
+  | 'trustSkillRoot'>;
 
 /** Reading and writing files: always through the confined, size-capped readers and the `.dsh` writer. */
 export interface FilePort {

@@ -116,6 +116,8 @@ const AcceptedFile = z.object({
   skills: z.array(z.object({ file: z.string(), pin: z.string() })),
 });
 export type AcceptedDefinitions = z.infer<typeof AcceptedFile>;
+/** The accepted definitions as read: kept and shared by every reader, so not to be changed. */
+export type KeptAcceptedDefinitions = { readonly [K in keyof AcceptedDefinitions]: Readonly<AcceptedDefinitions[K]> };
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
@@ -140,6 +142,8 @@ export class HostStore {
   private readonly wrote: (file: string) => void;
   /** The probe records parsed, by file and bytes: the DSH plugin's verify reads the record at every model step. */
   private readonly keptProbes = new KeptByBytes<Readonly<Record<string, ProbedServerRecord>>>(16);
+  /** The skill trust and the accepted definitions parsed, by file and bytes: the plugin's skill gate reads both at every model step. */
+  private readonly keptRecords = new KeptByBytes<unknown>(8);
 
   constructor(readonly dshHome: string, options: HostStoreOptions = {}) {
     this.bridgeDir = path.join(dshHome, 'bridge');
@@ -194,6 +198,12 @@ export class HostStore {
   private async readJson<T>(file: string, schema: z.ZodMiniType<T>): Promise<T | undefined> {
     const bytes = await this.readBytes(file);
     return bytes && this.parseJson(file, bytes, schema);
+  }
+
+  /** A record as {@link readJson} parses it, kept (frozen) while its bytes stay the same. */
+  private async readKeptJson<T>(file: string, schema: z.ZodMiniType<T>): Promise<T | undefined> {
+    const bytes = await this.readBytes(file);
+    return bytes && (this.keptRecords.of(file, bytes, () => deepFreeze(this.parseJson(file, bytes, schema))) as T);
   }
 
   /** A record's bytes, through the safe reader (a FIFO or a device in the DSH home is never waited on); undefined when it does not exist. */
@@ -469,12 +479,12 @@ export class HostStore {
   }
 
   /** Trusted skill roots: absolute root path -> the content pin the user reviewed. */
-  async skillTrust(): Promise<Record<string, string>> {
-    return (await this.readJson(path.join(this.bridgeDir, 'skills.json'), SkillTrustFile))?.roots ?? {};
+  async skillTrust(): Promise<Readonly<Record<string, string>>> {
+    return (await this.readKeptJson(path.join(this.bridgeDir, 'skills.json'), SkillTrustFile))?.roots ?? {};
   }
 
   async trustSkillRoot(root: string, pin: string): Promise<void> {
-    const roots = await this.skillTrust();
+    const roots = { ...await this.skillTrust() };
     Object.defineProperty(roots, path.resolve(root), { value: pin, enumerable: true, writable: true, configurable: true });
     await this.writeJson(path.join(this.bridgeDir, 'skills.json'), { version: 1, roots });
   }
@@ -484,30 +494,28 @@ export class HostStore {
   }
 
   /** What the user accepted despite a scan's error (empty before anything was). */
-  async acceptedDefinitions(): Promise<AcceptedDefinitions> {
-    return (await this.readJson(this.acceptedFile, AcceptedFile)) ?? { version: 1, tools: [], skills: [] };
+  async acceptedDefinitions(): Promise<KeptAcceptedDefinitions> {
+    return (await this.readKeptJson(this.acceptedFile, AcceptedFile)) ?? { version: 1, tools: [], skills: [] };
   }
 
   /** Accepts one tool definition of a folder's server (replaces an earlier acceptance of that tool). */
   async acceptTool(folder: string, serverName: string, tool: string, pin: string): Promise<void> {
     const accepted = await this.acceptedDefinitions();
     const absolute = path.resolve(folder);
-    accepted.tools = accepted.tools.filter((t) => !(t.folder === absolute && t.serverName === serverName && t.tool === tool));
-    accepted.tools.push({ folder: absolute, serverName, tool, pin });
-    await this.writeJson(this.acceptedFile, accepted);
+    const tools = [...accepted.tools.filter((t) => !(t.folder === absolute && t.serverName === serverName && t.tool === tool)), { folder: absolute, serverName, tool, pin }];
+    await this.writeJson(this.acceptedFile, { ...accepted, tools });
   }
 
   /** Accepts one SKILL.md at its content (replaces an earlier acceptance of that file). */
   async acceptSkill(file: string, pin: string): Promise<void> {
     const accepted = await this.acceptedDefinitions();
     const absolute = path.resolve(file);
-    accepted.skills = accepted.skills.filter((s) => s.file !== absolute);
-    accepted.skills.push({ file: absolute, pin });
-    await this.writeJson(this.acceptedFile, accepted);
+    const skills = [...accepted.skills.filter((s) => s.file !== absolute), { file: absolute, pin }];
+    await this.writeJson(this.acceptedFile, { ...accepted, skills });
   }
 
   async distrustSkillRoot(root: string): Promise<void> {
-    const roots = await this.skillTrust();
+    const roots = { ...await this.skillTrust() };
     delete roots[path.resolve(root)];
     await this.writeJson(path.join(this.bridgeDir, 'skills.json'), { version: 1, roots });
   }

@@ -73,6 +73,8 @@ export interface SkillGateResult {
   roots: GatedSkillRoot[];
   /** Kept skills whose scan has an error: withheld, or accepted at their pin. */
   scanned: Array<{ candidate: SkillCandidate; gate: SkillScanGate }>;
+  /** Kept skills whose scan has findings, none an error: they are loaded, the findings are said. */
+  warned: SkillCandidate[];
   /** Roots whose skills are withheld (untrusted or changed). */
   withheld: GatedSkillRoot[];
   /** Names to shadow for the session, sorted. */
@@ -111,10 +113,12 @@ export function gateSkills(discovery: Pick<SkillDiscovery, 'roots'>, recorded: R
   // DSH's order of kept candidates: rank, then discovery order (a stable sort).
   const ordered = discovery.roots.flatMap((r) => r.candidates).filter((c) => c.analysis.skill).sort((a, b) => a.root.rank - b.root.rank);
   const scanned: SkillGateResult['scanned'] = [];
+  const warned: SkillCandidate[] = [];
   const scanWithheld = new Set<SkillCandidate>();
   for (const c of ordered) {
     const gate = c.scan ? skillScanGate(c, accepted) : undefined;
     if (gate) scanned.push({ candidate: c, gate });
+    else if (c.scan?.findings.length) warned.push(c);
     if (gate === 'withheld') scanWithheld.add(c);
   }
   const candidatePasses = (c: SkillCandidate) => passes.get(c.root.path) === true && !scanWithheld.has(c);
@@ -137,6 +141,6 @@ export function gateSkills(discovery: Pick<SkillDiscovery, 'roots'>, recorded: R
       trusted.push(winner);
     }
   }
-  return { roots, scanned, withheld: roots.filter((r) => r.gate === 'untrusted' || r.gate === 'changed'), shadows, trusted };
+  return { roots, scanned, warned, withheld: roots.filter((r) => r.gate === 'untrusted' || r.gate === 'changed'), shadows, trusted };
 }
 

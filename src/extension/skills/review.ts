@@ -3,10 +3,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { showInformation, showQuickPick, showWarning } from '../visible';
 import type { SkillRootKind } from '../../core/declaration/declarationModel';
-import { nodeSkillFs } from '../../core/node/skillFs';
-import { hashSkillRoot } from '../../core/skills/rootPins';
 import type { SkillCandidate } from '../../core/skills/discovery';
-import { skillContentPin } from '../../core/app/scanFindings';
+import { acceptReviewedSkill, trustReviewedSkillRoot } from '../../core/app/skillConsent';
 import { findingMessage, findingStateWords } from '../findingWords';
 import type { Ctx } from '../ctx';
 import { trustWord, type RootView, type SkillRoots, type SkillsSnapshot } from './skillRoots';
@@ -182,20 +180,20 @@ export class SkillReview {
       if (interactive) void showWarning(l10n.t('Trusting a skill root needs a trusted workspace (Restricted Mode is on).'));
       return this.result('restricted');
     }
-    if (!view.root.pin) {
+    // The pin the user reviewed must still be the content on disk.
+    const trust = await trustReviewedSkillRoot(this.ctx.ports(), this.roots.sessionSkills(view.root.path), view.root.path, view.root.pin);
+    if (trust.outcome === 'cannot-pin') {
       if (interactive) void showWarning(l10n.t('{0} cannot be trusted: it is too large to pin.', tilde(view.root.path)));
       return this.result('cannot-pin');
     }
-    // The pin the user reviewed must still be the content on disk.
-    const now = await hashSkillRoot(view.root, nodeSkillFs);
-    if (now.pin !== view.root.pin) {
+    if (trust.outcome === 'pin-changed') {
       this.log.info(`trusting skill root ${view.root.path} refused: it changed during the review`);
       if (interactive) void showWarning(l10n.t('{0} changed while you reviewed it; review it again.', tilde(view.root.path)));
       await this.roots.refreshNow();
       return this.result('changed-during-review');
     }
-    await this.ctx.hostStore().trustSkillRoot(view.root.path, view.root.pin);
-    this.log.info(`trusted skill root ${view.root.path} at ${view.root.pin}`);
+    if (trust.outcome !== 'trusted') return this.result('unknown-root');
+    this.log.info(`trusted skill root ${view.root.path} at ${trust.pin}`);
     await this.roots.refreshNow();
     if (interactive) void showInformation(l10n.t('Trusted {0}: DSH sessions load its skills from their next step, while its content stays the same.', tilde(view.root.path)));
     return this.result('trusted');
@@ -207,16 +205,18 @@ export class SkillReview {
       if (interactive) void showWarning(l10n.t('Accepting a skill needs a trusted workspace (Restricted Mode is on).'));
       return this.result('restricted');
     }
-    const candidate = this.roots.roots().flatMap((v) => v.root.candidates).find((c) => c.file === file && c.analysis.skill);
-    if (!candidate || !file) return this.result('unknown-skill');
-    const raw = await nodeSkillFs.readText(file, {}).catch(() => undefined);
-    if (raw === undefined || skillContentPin(raw) !== candidate.scan.pin) {
+    const view = this.roots.roots().find((v) => v.root.candidates.some((c) => c.file === file && c.analysis.skill));
+    const candidate = view?.root.candidates.find((c) => c.file === file);
+    if (!view || !candidate || !file) return this.result('unknown-skill');
+    // Only a skill the scan withholds, at the content the review showed (read again now).
+    const acceptance = await acceptReviewedSkill(this.ctx.ports(), this.roots.sessionSkills(view.root.path), file, candidate.scan.pin);
+    if (acceptance.outcome === 'no-skill') return this.result('unknown-skill');
+    if (acceptance.outcome === 'pin-changed') {
       if (interactive) void showWarning(l10n.t('{0} changed while you reviewed it; review it again.', tilde(file)));
       await this.roots.refreshNow();
       return this.result('changed-during-review');
     }
-    await this.ctx.hostStore().acceptSkill(file, candidate.scan.pin);
-    this.log.info(`accepted skill ${file} at ${candidate.scan.pin}`);
+    this.log.info(`accepted skill ${file} at ${acceptance.pin}`);
     await this.roots.refreshNow();
     if (interactive) void showInformation(l10n.t('Accepted {0}: DSH sessions load it from their next step, while its content stays the same.', tilde(file)));
     return this.result('accepted');

@@ -1,15 +1,10 @@
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { visibleLine } from '../../core/json/visibleText';
-import { gateSkills, isGatedKind, skillScanGate, type SkillScanGate } from '../../core/skills/skillGate';
-import type { Problem } from '../../core/problems/problems';
-import { skillTrustProblems } from '../../core/skills/skillTrustProblems';
-import { nodeSkillFs } from '../../core/node/skillFs';
-import { discoverSkills, type SkillDiscovery, type SkillRootReport } from '../../core/skills/discovery';
-import { resolveAgentsHome } from '../../core/skills/skillRoots';
-import { skillTrustState } from '../../core/skills/rootTrust';
+import type { SkillGateResult, SkillScanGate } from '../../core/skills/skillGate';
+import type { SkillCandidate, SkillRootReport } from '../../core/skills/discovery';
 import type { SkillTrustState } from '../../core/declaration/declarationModel';
+import { workspaceSkills, type WorkspaceSkills } from '../../core/app/workspaceSkills';
 import { fileFolders } from '../mcpFiles';
 import { countOf } from '../../core/problems/plural';
 import { COMMAND } from '../commandIds';
@@ -50,10 +45,8 @@ export class SkillRoots implements Check, vscode.Disposable {
   readonly kind = 'skills';
   private readonly disposables: vscode.Disposable[] = [this.item];
   private readonly watchers = new Map<string, vscode.Disposable>();
-  private discoveries = new Map<string, { folder: vscode.WorkspaceFolder; discovery: SkillDiscovery }>();
-  private recorded: Record<string, string> = {};
-  /** Skills accepted despite a scan's error (host store). */
-  private accepted: Array<{ file: string; pin: string }> = [];
+  /** The folders discovered last (none in Restricted Mode) and their skill roots. */
+  private discovered: { folders: readonly vscode.WorkspaceFolder[]; skills?: WorkspaceSkills } = { folders: [] };
   private generation = 0;
   private running: Promise<void> = Promise.resolve();
 
@@ -101,33 +94,18 @@ export class SkillRoots implements Check, vscode.Disposable {
     // Restricted Mode: the workspace's files (SKILL.md a repository committed, links, FIFOs) are
     // not read; discovery runs once the user trusts the workspace.
     if (!vscode.workspace.isTrusted) {
-      this.discoveries = new Map();
+      this.discovered = { folders: [] };
       this.owner.replace(this.kind, []);
       this.updateStatus();
       this.log.info('skill roots: not discovered in Restricted Mode (discovery reads workspace files); waiting for workspace trust');
       return;
     }
-    const dshHome = this.ctx.config.globalSettings().dshHome;
-    const agentsHome = resolveAgentsHome(process.env, os.homedir(), process.cwd());
-    const discoveries = new Map<string, { folder: vscode.WorkspaceFolder; discovery: SkillDiscovery }>();
-    for (const folder of fileFolders()) {
-      const discovery = await discoverSkills({ cwd: folder.uri.fsPath, customRoots: this.ctx.config.folder(folder).customSkillRoots, dshHome, agentsHome }, nodeSkillFs);
-      discoveries.set(folder.uri.toString(), { folder, discovery });
-    }
-    let recorded: Record<string, string> = {};
-    let accepted: Array<{ file: string; pin: string }> = [];
-    try {
-      recorded = await this.ctx.hostStore().skillTrust();
-      accepted = (await this.ctx.hostStore().acceptedDefinitions()).skills;
-    } catch (error) {
-      this.log.error('reading the trusted skill roots from the DSH home failed; every root counts as untrusted', error);
-    }
+    const folders = fileFolders();
+    const skills = await workspaceSkills(this.ctx.ports(), folders.map((folder) => ({ cwd: folder.uri.fsPath, customRoots: this.ctx.config.folder(folder).customSkillRoots })));
+    if (skills.storeError !== undefined) this.log.error('reading the trusted skill roots from the DSH home failed; every root counts as untrusted', skills.storeError);
     if (generation !== this.generation) return;
-    this.discoveries = discoveries;
-    this.recorded = recorded;
-    this.accepted = accepted;
-    const problems: Problem[] = [];
-    for (const { discovery } of discoveries.values()) problems.push(...discovery.problems, ...skillTrustProblems(discovery, recorded));
+    this.discovered = { folders, skills };
+    const problems = skills.folders.flatMap((f) => f.problems);
     this.owner.replace(this.kind, diagnosticsByFile(problems, (file) => vscode.Uri.file(file), this.docsUri).values());
     this.updateWatchers();
     this.updateStatus();
@@ -136,30 +114,24 @@ export class SkillRoots implements Check, vscode.Disposable {
   }
 
   /** What the scan does with a skill: withheld, accepted at its pin, or nothing (no error). */
-  scanGate(candidate: Parameters<typeof skillScanGate>[0]): SkillScanGate | undefined {
-    return skillScanGate(candidate, this.accepted);
+  scanGate(candidate: SkillCandidate): SkillScanGate | undefined {
+    return this.discovered.skills?.scanGate(candidate);
   }
 
   /** Every existing root, merged over folders, in DSH's order of the first folder that has it. */
   roots(): RootView[] {
-    const byPath = new Map<string, RootView>();
-    for (const { folder, discovery } of this.discoveries.values()) {
-      for (const root of discovery.roots) {
-        if (!root.exists) continue;
-        const existing = byPath.get(root.path);
-        if (existing) {
-          existing.folders.push(folder);
-          continue;
-        }
-        const recorded = Object.hasOwn(this.recorded, root.path) ? this.recorded[root.path] : undefined;
-        byPath.set(root.path, { root, trust: skillTrustState(root.pin, recorded), gated: isGatedKind(root.kind), folders: [folder] });
-      }
-    }
-    return [...byPath.values()];
+    const { folders, skills } = this.discovered;
+    return (skills?.roots ?? []).map((r) => ({ root: r.root, trust: r.trust, gated: r.gated, folders: r.folders.map((i) => folders[i]) }));
+  }
+
+  /** What DSH sessions get in the first folder that reads this root (none discovered: nothing). */
+  sessionSkills(rootPath: string): Pick<SkillGateResult, 'roots' | 'scanned'> {
+    const root = this.discovered.skills?.roots.find((r) => r.root.path === rootPath);
+    return root ? this.discovered.skills!.folders[root.folders[0]].gate : { roots: [], scanned: [] };
   }
 
   recordedPin(rootPath: string): string | undefined {
-    return Object.hasOwn(this.recorded, rootPath) ? this.recorded[rootPath] : undefined;
+    return this.discovered.skills?.roots.find((r) => r.root.path === rootPath)?.recordedPin;
   }
 
   private isSkillFile(uri: vscode.Uri): boolean {
@@ -170,7 +142,7 @@ export class SkillRoots implements Check, vscode.Disposable {
   /** A watcher per root (existing: everything under it; missing: its creation in the parent). */
   private updateWatchers(): void {
     const wanted = new Map<string, vscode.RelativePattern>();
-    for (const { discovery } of this.discoveries.values()) {
+    for (const { discovery } of this.discovered.skills?.folders ?? []) {
       for (const root of discovery.roots) {
         const pattern = root.exists
           ? new vscode.RelativePattern(vscode.Uri.file(root.path), '**')
@@ -223,9 +195,10 @@ export class SkillRoots implements Check, vscode.Disposable {
   }
 
   private withheldByFolder(): SkillsSnapshot['dsh'] {
-    return [...this.discoveries.values()].map(({ folder, discovery }) => ({
-      folder: folder.uri.fsPath,
-      withheld: gateSkills(discovery, this.recorded, this.accepted).shadows.map((s) => ({ name: s.name, root: s.withheldRoot, offeredFrom: s.fallback?.root.path ?? null })),
+    const { folders, skills } = this.discovered;
+    return (skills?.folders ?? []).map(({ gate }, i) => ({
+      folder: folders[i].uri.fsPath,
+      withheld: gate.shadows.map((s) => ({ name: s.name, root: s.withheldRoot, offeredFrom: s.fallback?.root.path ?? null })),
     }));
   }
 

@@ -186,6 +186,29 @@ describe('host store: write notices', () => {
 });
 
 describe('host store', () => {
+  it('the skill trust and the accepted definitions are parsed once per change of their bytes (the skill gate reads them at every model step), and a write keeps what was there', async () => {
+    const home = tempDir();
+    const store = new HostStore(home, { log: () => undefined });
+    await store.acceptSkill('/p/a/SKILL.md', 'sha256:a');
+    const first = await store.acceptedDefinitions();
+    assert.equal(await store.acceptedDefinitions(), first, 'the same bytes: the value parsed before');
+    assert.ok(Object.isFrozen(first.skills[0]), 'shared by its readers');
+    await store.acceptTool('/p', 'srv', 'tool', 'sha256:t');
+    await store.acceptSkill('/p/a/SKILL.md', 'sha256:b');
+    const after = await store.acceptedDefinitions();
+    assert.notEqual(after, first);
+    assert.deepEqual(after, { version: 1, tools: [{ folder: '/p', serverName: 'srv', tool: 'tool', pin: 'sha256:t' }], skills: [{ file: '/p/a/SKILL.md', pin: 'sha256:b' }] });
+    await store.trustSkillRoot('/p/.dsh/skills', 'sha256:r');
+    const trust = await store.skillTrust();
+    assert.equal(await store.skillTrust(), trust);
+    await store.trustSkillRoot('/p/.agents/skills', 'sha256:s');
+    await store.distrustSkillRoot('/p/.dsh/skills');
+    assert.deepEqual(await store.skillTrust(), { '/p/.agents/skills': 'sha256:s' });
+    // An edit by hand (another process) is read: the bytes decide, not the time.
+    writeFileSync(path.join(home, 'bridge/accepted.json'), JSON.stringify({ version: 1, tools: [], skills: [] }));
+    assert.deepEqual((await store.acceptedDefinitions()).skills, []);
+  });
+
   it('resolves the DSH home as DSH does', () => {
     assert.equal(resolveDshHome('/x', { DSH_HOME: '/y' }, '/home/u'), '/x');
     assert.equal(resolveDshHome('', { DSH_HOME: '/y' }, '/home/u'), '/y');

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { defaultSkillRoots, gateSessionSkills } from '../../../../src/core/app/sessionSkills';
+import { acceptReviewedSkill } from '../../../../src/core/app/skillConsent';
 import { hashSkillRoot } from '../../../../src/core/skills/rootPins';
 import { scanSkill } from '../../../../src/core/skills/skillScan';
 import { nodeSkillFs } from '../../../../src/core/node/skillFs';
@@ -82,5 +83,34 @@ describe('skills: the scan withholds a skill until its content is accepted', () 
       const after = JSON.parse(run(['skills', 'list', '--json']).stdout);
       assert.deepEqual(after.scanned.map((s: { name: string; state: string }) => [s.name, s.state]), [['deploy', 'accepted'], ['notes', 'withheld']]);
     });
+  });
+
+  it('CLI: a skill with warnings only is listed with them and loaded (nothing to accept); an accept of content edited after the review is refused', async () => {
+    if (spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(CLI)})`]).status !== 0) spawnSync('node', ['scripts/build.mjs'], { cwd: ROOT });
+    const p = await project();
+    const hosts = path.join(p.folder, '.dsh/skills/hosts/SKILL.md');
+    put(hosts, skill('hosts', 'See ~/.ssh/config for the hosts.'));
+    const run = (args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--workspace', p.folder], { env: { ...process.env, DSH_HOME: p.home, DSH_AGENTS_HOME: p.agentsHome }, encoding: 'utf8' });
+    const list = run(['skills', 'list']);
+    assert.equal(list.status, 0, list.stderr);
+    assert.ok(list.stdout.includes(`skill "hosts" (${hosts}): 1 warning; loaded (warnings do not withhold a skill)`), list.stdout);
+    assert.match(list.stdout, /^ {4}warning sensitive-file \(skill\): /m);
+    const json = JSON.parse(run(['skills', 'list', '--json']).stdout);
+    assert.deepEqual(json.scanned.map((s: { name: string; state: string }) => [s.name, s.state]), [['deploy', 'withheld'], ['notes', 'withheld'], ['hosts', 'warning']]);
+    assert.deepEqual(json.withheld.map((w: { name: string }) => w.name), ['clean', 'deploy', 'hosts', 'notes'], 'the untrusted root withholds hosts, not its warning');
+    const refused = run(['skills', 'accept', hosts]);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /is not a skill withheld for its scan findings/);
+
+    // The editor's review accepts the pin it showed: the same use case, the content read again.
+    const ports = testPorts(p.home, { env: { DSH_AGENTS_HOME: p.agentsHome } });
+    const reviewed = await gateSessionSkills(ports, { cwd: p.folder, roots: defaultSkillRoots(ports) });
+    put(p.poisoned, skill('deploy', `${POISON} Then send it.`));
+    const changed = await acceptReviewedSkill(ports, reviewed, p.poisoned);
+    assert.deepEqual(changed, { outcome: 'pin-changed', pin: scanSkill(skill('deploy', `${POISON} Then send it.`)).pin });
+    assert.deepEqual((await ports.store.acceptedDefinitions()).skills, []);
+    const accepted = await acceptReviewedSkill(ports, await gateSessionSkills(ports, { cwd: p.folder, roots: defaultSkillRoots(ports) }), p.poisoned);
+    assert.equal(accepted.outcome, 'accepted');
+    assert.deepEqual((await ports.store.acceptedDefinitions()).skills, [{ file: p.poisoned, pin: scanSkill(skill('deploy', `${POISON} Then send it.`)).pin }]);
   });
 });
