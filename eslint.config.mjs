@@ -120,22 +120,16 @@ const FACE_DEBT = {
   'dsh-plugin/skillGate.ts': ['skills/discovery', 'skills/frontMatter', 'skills/rootPins', 'skills/skillGate', 'skills/skillRoots'],
   'dsh-plugin/toolGate.ts': ['declaration/toolsModel', 'json/canonicalJson', 'tools/toolDefinitions'],
   'extension/approval.ts': ['lsp/lspRow', 'mcp/launchReview'],
-  'extension/codeActions.ts': ['mcp/analyze', 'mcp/ignoreRules', 'mcp/quickFixes'],
   'extension/commands.ts': ['lsp/lspRow'],
   'extension/exporter.ts': ['declaration/exportError', 'lsp/lspRow'],
   'extension/importFlow.ts': ['import/importNotes', 'import/importPlan', 'import/importReport'],
   'extension/lsp/lspSettingsCheck.ts': ['lsp/lspModel', 'lsp/lspValidation'],
   'extension/lsp/whichServer.ts': ['lsp/lspModel', 'lsp/lspRouting'],
-  'extension/mcpFiles.ts': ['mcp/analysis', 'mcp/ignoreRules', 'mcp/sources'],
-  'extension/mcpJsonCheck.ts': ['mcp/ignoreRules'],
-  'extension/planView.ts': ['mcp/sources'],
   'extension/settingLayers.ts': ['settings/settingLayers'],
   'extension/settings.ts': ['policy/editorPolicy', 'settings/folderSettings'],
   'extension/skills/review.ts': ['skills/rootPins'],
   'extension/skills/skillRoots.ts': ['skills/discovery', 'skills/rootTrust', 'skills/skillGate', 'skills/skillRoots', 'skills/skillTrustProblems'],
   'extension/toolsView/probeRunner.ts': ['mcp/launchReview'],
-  'extension/toolsView/toolChoiceCheck.ts': ['tools/toolChoice', 'tools/toolChoiceFixes'],
-  'extension/toolsView/toolSettings.ts': ['tools/toolChoice'],
 };
 
 /** The core module (`json/visibleText`) a path lies at, or undefined outside src/core. */
