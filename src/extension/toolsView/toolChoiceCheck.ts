@@ -3,7 +3,7 @@ import type { Problem } from '../../core/problems/problems';
 import { checkToolChoiceLayers, TOOLS_SETTING } from '../../core/app/toolChoiceSetting';
 import { toolChoiceProblemFixable, toolChoiceProblemFixes } from '../../core/app/fileFixes';
 import { codeAction, shownProblem } from '../codeActions';
-import type { ChangedConcerns } from '../decisions';
+import type { ChangedConcerns } from '../../core/app/settingChanges';
 import { DIAGNOSTIC_SOURCE, diagnosticsByFile, type DiagnosticsOwner } from '../diagnostics';
 import { translate } from '../l10n';
 import { fileFolders } from '../mcpFiles';
