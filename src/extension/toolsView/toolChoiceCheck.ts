@@ -5,7 +5,6 @@ import { toolChoiceProblemFixable, toolChoiceProblemFixes } from '../../core/app
 import { codeAction, shownProblem } from '../codeActions';
 import type { ChangedConcerns } from '../../core/app/settingChanges';
 import { DIAGNOSTIC_SOURCE, diagnosticsByFile, type DiagnosticsOwner } from '../diagnostics';
-import { translate } from '../l10n';
 import { fileFolders } from '../mcpFiles';
 import { loadSettingLayers } from '../settingLayers';
 import { SettingsFileCheck } from '../settingsFileCheck';
@@ -52,9 +51,10 @@ export class ToolChoiceCodeActions implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
-    const shown = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE).map((d) => ({ diagnostic: d, problem: shownProblem(d) }));
+    const shown = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE).map((d) => ({ diagnostic: d, problem: shownProblem(d) }))
+      .filter((s) => toolChoiceProblemFixable(s.problem.code));
+    if (shown.length === 0) return [];
     const text = document.getText();
-    return shown.filter((s) => toolChoiceProblemFixable(s.problem.code))
-      .flatMap((s) => toolChoiceProblemFixes(text, document.uri.path, s.problem).map((fix) => codeAction(document, fix, [s.diagnostic])));
+    return shown.flatMap((s) => toolChoiceProblemFixes(text, document.uri.path, s.problem).map((fix) => codeAction(document, fix, [s.diagnostic])));
   }
 }
