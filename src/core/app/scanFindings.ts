@@ -17,9 +17,9 @@ export function findingTemplate(f: ScanFinding): string {
   return SCAN_CODES[f.code][1];
 }
 
-/** A finding's field in English words (the editor translates them as they are). */
+/** A finding's field in English words (the editor words them in its own language). */
 const FIELD_WORDS: Record<ScanFinding['field'], string> = {
-  name: 'name', description: 'description', inputSchema: 'input schema', instructions: 'server instructions', skill: 'SKILL.md',
+  name: 'name', description: 'description', inputSchema: 'input schema', instructions: 'instructions', skill: 'skill',
 };
 
 /** What the faces show of a finding: where it is, its message, the span made visible, and what hidden characters decode to. */

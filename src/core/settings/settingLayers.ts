@@ -3,9 +3,8 @@
  * workspace and folder settings. Pure; no editor. Kept apart from ./sections so the editor can load
  * it without the skills code (and its YAML parser).
  */
-import { findNodeAtLocation } from 'jsonc-parser';
-import { nodeValue, parseJsonc } from '../json/jsonTree';
-import { settingPathInFile, type JsonPath, type SettingsFileKind, type SettingsSource } from './settingsFile';
+import { nodeValue } from '../json/jsonTree';
+import { settingValueNode, type JsonPath, type SettingsFileKind, type SettingsSource } from './settingsFile';
 import { isRecord } from '../json/jsonValue';
 
 /** One layer's value of a setting (`undefined`: not set in that layer). */
@@ -53,9 +52,7 @@ export function mergeSettingLayers(layers: readonly unknown[]): unknown {
  * Restricted Mode, where VS Code hides a restricted setting's workspace value from extensions.
  */
 export function settingValueInText(text: string, kind: SettingsFileKind, settingId: string): unknown {
-  const path = settingPathInFile(text, kind, [settingId]);
-  const { root } = parseJsonc(text);
-  const node = path && root ? findNodeAtLocation(root, [...path]) : undefined;
+  const node = settingValueNode(text, kind, settingId);
   return node ? nodeValue(node) : undefined;
 }
 

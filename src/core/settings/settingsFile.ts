@@ -61,6 +61,14 @@ function settingKeys(container: Node | undefined, settingId: string): string[] |
   return found;
 }
 
+/** The value node of a setting in a settings text (the last property that holds it), or undefined when it is not there. */
+export function settingValueNode(text: string, kind: SettingsFileKind, settingId: string): Node | undefined {
+  const { root } = parseJsonc(text);
+  const container = kind === 'code-workspace' ? propertyValue(root, 'settings') : root;
+  const keys = settingKeys(container, settingId);
+  return keys ? settingNode(container, keys, 'value') : undefined;
+}
+
 /**
  * The path from the file's root to the node at `path` (`path[0]` the dotted setting id), as the
  * file writes it: under `settings` in a .code-workspace, the setting's keys nested or dotted.

@@ -113,9 +113,9 @@ function toolCountWords(n: number): string {
   return n === 1 ? l10n.t('1 tool') : l10n.t('{0} tools', n);
 }
 
-/** The core's English words of a finding's field, translated (SKILL.md is a file name). */
+/** The core's English words of a finding's field, as the view says them (the instructions are the server's; a skill's field is its SKILL.md). */
 const FIELD_WORDS: Record<string, () => string> = {
-  name: () => l10n.t('name'), description: () => l10n.t('description'), 'input schema': () => l10n.t('input schema'), 'server instructions': () => l10n.t('server instructions'),
+  name: () => l10n.t('name'), description: () => l10n.t('description'), 'input schema': () => l10n.t('input schema'), instructions: () => l10n.t('server instructions'), skill: () => 'SKILL.md',
 };
 
 /** A finding in a tooltip: where, the message, the span made visible and what hidden characters decode to (the tree item seam escapes the rest). */
