@@ -116,15 +116,9 @@ const FACE_DEBT = {
   'cli/policy.ts': ['policy/editorPolicy', 'policy/serverMatch', 'settings/folderSettings'],
   'cli/trust.ts': ['settings/folderSettings'],
   'dsh-plugin/toolGate.ts': ['declaration/toolsModel', 'json/canonicalJson', 'tools/toolDefinitions'],
-  'extension/codeActions.ts': ['mcp/analyze', 'mcp/ignoreRules', 'mcp/quickFixes'],
   'extension/importFlow.ts': ['import/importNotes', 'import/importPlan', 'import/importReport'],
-  'extension/mcpFiles.ts': ['mcp/analysis', 'mcp/ignoreRules', 'mcp/sources'],
-  'extension/mcpJsonCheck.ts': ['mcp/ignoreRules'],
-  'extension/planView.ts': ['mcp/sources'],
   'extension/settingLayers.ts': ['settings/settingLayers'],
   'extension/settings.ts': ['policy/editorPolicy', 'settings/folderSettings'],
-  'extension/toolsView/toolChoiceCheck.ts': ['tools/toolChoice', 'tools/toolChoiceFixes'],
-  'extension/toolsView/toolSettings.ts': ['tools/toolChoice'],
 };
 
 /** The core module (`json/visibleText`) a path lies at, or undefined outside src/core. */

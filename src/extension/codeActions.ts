@@ -1,9 +1,7 @@
 import * as vscode from 'vscode';
-import { analyzeSource } from '../core/mcp/analyze';
 import type { AnalyzeOptions } from '../core/mcp/analyzeOptions';
-import { FIXABLE_CODES, quickFixesFor, type QuickFix } from '../core/mcp/quickFixes';
-import { declarationIgnoreFix, declarationIgnoreProblem } from '../core/mcp/ignoreRules';
-import type { Problem } from '../core/problems/problems';
+import type { QuickFix } from '../core/mcp/quickFixes';
+import { declarationIgnoreFixes, sourceProblemFixable, sourceProblemFixes, type ShownProblem } from '../core/app/fileFixes';
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
 import { translate } from './l10n';
 import { sourceOf, sourceUri } from './mcpFiles';
@@ -15,18 +13,16 @@ function codeOf(d: vscode.Diagnostic): string | undefined {
   return c === undefined ? undefined : String(c);
 }
 
-function sameRange(problem: Problem, range: vscode.Range): boolean {
-  const r = problem.range;
-  return r.start.line === range.start.line && r.start.character === range.start.character
-    && r.end.line === range.end.line && r.end.character === range.end.character;
+/** A diagnostic as the core's fixes take it: its code where it stands. */
+export function shownProblem(d: vscode.Diagnostic): ShownProblem {
+  const { start, end } = d.range;
+  return { code: codeOf(d) ?? '', range: { start: { line: start.line, character: start.character }, end: { line: end.line, character: end.character } } };
 }
 
 /**
- * Quick fixes for the diagnostics of the MCP source files. The fixes come from the core
- * (`quickFixesFor`, comment-preserving edits); each diagnostic's problem (code, range, arguments)
- * comes from the mcp.json check's cached analysis of the folder when no check of it waits or runs
- * (it then saw the document as it is), else from analysing the text now; the edits become a
- * WorkspaceEdit.
+ * Quick fixes for the diagnostics of the MCP source files: the core's `sourceProblemFixes`, given
+ * the mcp.json check's cached analysis of the folder when no check of it waits or runs (it then
+ * saw the document as it is); the edits become a WorkspaceEdit.
  */
 export class McpCodeActions implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
@@ -37,32 +33,20 @@ export class McpCodeActions implements vscode.CodeActionProvider {
   ) {}
 
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
-    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && FIXABLE_CODES.has(codeOf(d) ?? ''));
+    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && sourceProblemFixable(codeOf(d) ?? ''));
     if (ours.length === 0) return [];
     const source = sourceOf(document.uri);
     const folder = source?.folders[0];
     if (!source || !folder) return [];
-    const text = document.getText();
     const here = document.uri.toString();
-    const analyzeNow = () => analyzeSource(Buffer.from(text, 'utf8'), this.options(folder), source.spec).problems;
     const cached = this.mcp.isCurrent(folder) ? this.mcp.get(folder)?.analysis.problems.filter((p) => sourceUri(folder.uri, p.file).toString() === here) : undefined;
-    let problems = cached ?? analyzeNow();
-    const find = (diagnostic: vscode.Diagnostic) => problems.find((p) => p.code === codeOf(diagnostic) && sameRange(p, diagnostic.range));
-    // A diagnostic the cache does not know (the editor asked between an edit and its check): the text decides.
-    if (cached && ours.some((d) => !find(d))) problems = analyzeNow();
-    const actions: vscode.CodeAction[] = [];
-    for (const diagnostic of ours) {
-      const problem = find(diagnostic);
-      if (!problem) continue;
-      const fixes = quickFixesFor(text, problem, { inputDescription: (id) => translate('Value of {id}', { id }) });
-      for (const fix of fixes) actions.push(codeAction(document, fix, [diagnostic]));
-    }
-    return actions;
+    const fixes = sourceProblemFixes(document.getText(), source.spec, this.options(folder), cached, ours.map(shownProblem), { inputDescription: (id) => translate('Value of {id}', { id }) });
+    return ours.flatMap((diagnostic, i) => fixes[i].map((fix) => codeAction(document, fix, [diagnostic])));
   }
 }
 
 /** A core fix as a code action on `document`. */
-function codeAction(document: vscode.TextDocument, fix: QuickFix, diagnostics: vscode.Diagnostic[]): vscode.CodeAction {
+export function codeAction(document: vscode.TextDocument, fix: QuickFix, diagnostics: vscode.Diagnostic[]): vscode.CodeAction {
   const action = new vscode.CodeAction(translate(fix.title, fix.args), vscode.CodeActionKind.QuickFix);
   const edit = new vscode.WorkspaceEdit();
   for (const e of fix.edits) {
@@ -80,9 +64,7 @@ export class DeclarationIgnoreCodeActions implements vscode.CodeActionProvider {
 
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && codeOf(d) === 'declaration-committable');
-    const text = document.getText();
-    // The text decides: a document already fixed (its check not run yet) gets no second rule.
-    if (ours.length === 0 || !declarationIgnoreProblem(text)) return [];
-    return [codeAction(document, declarationIgnoreFix(text), ours)];
+    if (ours.length === 0) return [];
+    return declarationIgnoreFixes(document.getText()).map((fix) => codeAction(document, fix, ours));
   }
 }

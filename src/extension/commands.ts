@@ -20,7 +20,7 @@ import type { DeclarationStatus } from './statusItem';
 import type { FolderPlans } from './folderPlan';
 import type { ToolsFeature } from './toolsView';
 import { whichLanguageServer } from './lsp/whichServer';
-import { folderExportOutcome, type FolderExportOutcome } from './decisions';
+import { folderExportOutcome, type FolderExportOutcome } from '../core/app/export';
 import { fileFolders, sourceOf } from './mcpFiles';
 import { promptForInput } from './prompts';
 import { requireWorkspaceTrust } from './workspaceTrust';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { problemTemplate } from '../core/app/problemCatalog';
 import type { Problem, Severity } from '../core/problems/problems';
-import type { ChangedConcerns } from './decisions';
+import type { ChangedConcerns } from '../core/app/settingChanges';
 import { translate } from './l10n';
 import { visibleLine, visibleText } from '../core/json/visibleText';
 import { DECLARATION_IGNORE_SELECTOR, MCP_SOURCES_GLOB } from './mcpFiles';

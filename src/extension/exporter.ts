@@ -12,7 +12,7 @@ import type { InputSecrets } from './secrets';
 import type { Ctx } from './ctx';
 import { isWorkspaceTrusted } from './workspaceTrust';
 import { codeWorkspaceFile, fileFolders } from './mcpFiles';
-import { offersExport } from './decisions';
+import { offersExport } from '../core/app/export';
 import { settingsFileRefs, userSettingsUri } from './settingLayers';
 import { toolSettingLayers } from './toolsView/toolSettings';
 import { countOf } from '../core/problems/plural';

@@ -1,9 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { SOURCE_PATH } from '../core/mcp/analysis';
-import { DOT_MCP_SOURCE, isDevcontainerPath, isFolderRelative, VSCODE_SOURCE, type SourceSpec } from '../core/mcp/sources';
+import type { SourceSpec } from '../core/mcp/sources';
+import { folderFileAt, IGNORE_FILE, SOURCE_PATH, sourceLocation, workspaceFileSource } from '../core/app/folderSources';
 import { MAX_SOURCE_BYTES, readRegularFile } from '../core/node/reader';
-import { IGNORE_FILE } from '../core/mcp/ignoreRules';
 
 /** `<folder>/.vscode/mcp.json` of a workspace folder. */
 export function mcpJsonUri(folder: vscode.WorkspaceFolder): vscode.Uri {
@@ -33,7 +32,8 @@ export function codeWorkspaceFile(): string | undefined {
 
 /** The URI of a source file named as the core names it: relative to the folder, or absolute (the workspace file). */
 export function sourceUri(folderUri: vscode.Uri, file: string): vscode.Uri {
-  return isFolderRelative(file) ? vscode.Uri.joinPath(folderUri, ...file.split('/')) : vscode.Uri.file(file);
+  const location = sourceLocation(file);
+  return 'inFolder' in location ? vscode.Uri.joinPath(folderUri, ...location.inFolder) : vscode.Uri.file(location.absolute);
 }
 
 /**
@@ -44,16 +44,13 @@ export function sourceOf(uri: vscode.Uri): { folders: vscode.WorkspaceFolder[]; 
   if (uri.scheme !== 'file') return undefined;
   const workspaceFile = codeWorkspaceFile();
   if (workspaceFile !== undefined && vscode.Uri.file(workspaceFile).toString() === uri.toString()) {
-    return { folders: [...fileFolders()], spec: { path: workspaceFile, dialect: 'code-workspace' } };
+    return { folders: [...fileFolders()], spec: workspaceFileSource(workspaceFile) };
   }
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   if (!folder || folder.uri.scheme !== 'file') return undefined;
-  for (const spec of [VSCODE_SOURCE, DOT_MCP_SOURCE]) {
-    if (sourceUri(folder.uri, spec.path).toString() === uri.toString()) return { folders: [folder], spec };
-  }
-  const relative = path.posix.relative(folder.uri.path, uri.path);
-  if (isDevcontainerPath(relative) && sourceUri(folder.uri, relative).toString() === uri.toString()) return { folders: [folder], spec: { path: relative, dialect: 'devcontainer' } };
-  return undefined;
+  const file = folderFileAt(path.posix.relative(folder.uri.path, uri.path));
+  // The URI built back from the path must be this one (a case or encoding variant is another file to VS Code).
+  return file?.kind === 'source' && sourceUri(folder.uri, file.spec.path).toString() === uri.toString() ? { folders: [folder], spec: file.spec } : undefined;
 }
 
 /** The folder whose `.dsh/.gitignore` this is (the analysis checks that it keeps the declaration out of git). */
@@ -61,7 +58,7 @@ export function folderOfDeclarationIgnore(uri: vscode.Uri): vscode.WorkspaceFold
   if (uri.scheme !== 'file') return undefined;
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   if (!folder || folder.uri.scheme !== 'file') return undefined;
-  return sourceUri(folder.uri, IGNORE_FILE).toString() === uri.toString() ? folder : undefined;
+  return vscode.Uri.joinPath(folder.uri, ...IGNORE_FILE.split('/')).toString() === uri.toString() ? folder : undefined;
 }
 
 /** Selector and watcher pattern of every `.dsh/.gitignore` on disk. */

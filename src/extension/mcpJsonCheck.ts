@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
 import type { Analysis } from '../core/mcp/analysis';
 import type { AnalyzeOptions } from '../core/mcp/analyzeOptions';
-import { analyzeFolder } from '../core/app/folderSources';
+import { analyzeFolder, IGNORE_FILE } from '../core/app/folderSources';
 import type { Ports } from '../core/app/ports';
 import type { Problem } from '../core/problems/problems';
-import { keepForDocument, type ChangedConcerns } from './decisions';
+import type { ChangedConcerns } from '../core/app/settingChanges';
+import { keepForDocument } from './decisions';
 import { toDiagnostic, type Check, type DiagnosticsOwner, type FileEvent } from './diagnostics';
 import { problemMessage } from './l10n';
 import { fileFolders, folderOfDeclarationIgnore, folderOfMcpJson, mcpJsonUri, sourceOf, sourceUri } from './mcpFiles';
-import { IGNORE_FILE } from '../core/mcp/ignoreRules';
 import { countOf } from '../core/problems/plural';
 
 export interface FolderAnalysis {

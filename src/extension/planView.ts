@@ -9,7 +9,7 @@
  */
 import type { PlanOutcome, SessionPlan, ToolState } from '../core/app/plan';
 import type { PlanArgs, PlanFix, PlanReason, PlanReasonCode } from '../core/app/planReasons';
-import { VSCODE_SOURCE } from '../core/mcp/sources';
+import { declaredServerSource } from '../core/app/folderSources';
 
 export interface PlanViewRow {
   kind: 'server' | 'language-servers';
@@ -47,7 +47,7 @@ export interface PlanViewModel {
 
 export function planViewModel(plan: SessionPlan): PlanViewModel {
   const rows: PlanViewRow[] = plan.servers.map((s) => {
-    const file = s.source ?? VSCODE_SOURCE.path;
+    const file = declaredServerSource(s);
     return {
       kind: 'server', key: `${file}#${s.name}`, label: s.serverName, name: s.name, file,
       outcome: s.outcome, code: s.reason.code, args: s.reason.args, ...(s.reason.fix ? { fix: s.reason.fix } : {}),

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { problemPageUrl } from './decisions';
+import { problemPageUrl } from '../core/app/problemCatalog';
 
 /**
  * The link of every diagnostic's code: the repository's page of the problem codes, in the

@@ -9,7 +9,7 @@ import {
 import { policyValueFromEffective } from '../core/policy/editorPolicy';
 import { readVscodePolicyFile, VSCODE_POLICY_FILE } from '../core/node/policyFiles';
 import { resolveDshHome } from '../core/node/hostStore';
-import { changedConcerns, type ChangedConcerns } from './decisions';
+import { changedConcerns, type ChangedConcerns } from '../core/app/settingChanges';
 import { codeWorkspaceFile } from './mcpFiles';
 
 /**

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { ChangedConcerns } from './decisions';
+import type { ChangedConcerns } from '../core/app/settingChanges';
 import type { Check, DiagnosticsOwner, FileEvent } from './diagnostics';
 
 /** A settings file a check of a setting reads: a folder's `.vscode/settings.json` or a `.code-workspace`. */

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { COMMAND } from './commandIds';
 import type { Ctx } from './ctx';
 import type { McpJsonCheck } from './mcpJsonCheck';
-import { declarationState, type DeclarationState } from './decisions';
+import { declarationState, type DeclarationState } from '../core/app/verify';
 import type { FolderPlans } from './folderPlan';
 import { verifyReasonsOf } from '../core/app/planJson';
 import { folderHeadline, folderViewModel, type FolderAction, type FolderHeadline, type FolderViewModel } from './planView';

@@ -174,3 +174,21 @@ export async function exportRefused(ports: Pick<Ports, 'store'>): Promise<PlanRe
     return reason('store-unreadable', { error: error instanceof Error ? error.message : String(error) });
   }
 }
+
+/**
+ * Whether the export offers a folder: it has a server entry in any file VS Code runs its servers
+ * from (exported or refused), or such a file that cannot be used (the export then says so). A
+ * folder with no such file, or only empty ones, has nothing to export.
+ */
+export function offersExport(analysis: { usable: boolean; servers: readonly unknown[]; rejected: readonly unknown[]; problems: ReadonlyArray<{ code: string }> }): boolean {
+  if (analysis.servers.length > 0 || analysis.rejected.length > 0) return true;
+  return !analysis.usable && analysis.problems.some((p) => p.code !== 'missing-source');
+}
+
+/** What one folder's export came to, as the result names it. */
+export type FolderExportOutcome = 'exported' | 'nothing-to-export' | 'failed';
+
+export function folderExportOutcome(folder: { usable: boolean; servers: number }): FolderExportOutcome {
+  if (!folder.usable) return 'failed';
+  return folder.servers > 0 ? 'exported' : 'nothing-to-export';
+}

@@ -15,7 +15,7 @@ import { makeProblem, type Problem } from '../problems/problems';
 import { MAX_SOURCE_BYTES, type ReadFailure } from '../problems/readFailure';
 import {
   DEVCONTAINER_SOURCE, devcontainerSubfolderSources, ROOT_DEVCONTAINER_SOURCE, dialectOf, DOT_MCP_SOURCE, dotMcpDiscoveryOn, effectiveCollisionBehavior, effectiveMcpAccess,
-  isFolderRelative, MCP_ACCESS_SETTING, MCP_COLLISION_SETTING, serverEntryPath, sourceDigest, VSCODE_SOURCE, type SourceDialect, type SourceSpec,
+  isDevcontainerPath, isFolderRelative, MCP_ACCESS_SETTING, MCP_COLLISION_SETTING, serverEntryPath, sourceDigest, VSCODE_SOURCE, type SourceDialect, type SourceSpec,
 } from '../mcp/sources';
 import { declarationIgnoreProblem, IGNORE_FILE, MAX_IGNORE_BYTES } from '../mcp/ignoreRules';
 import { mergeSources, type SourceRead } from '../mcp/mergeSources';
@@ -166,4 +166,33 @@ export async function changedSources(ports: Pick<Ports, 'files'>, folder: string
     if (!pinnedPaths.has(file)) changes.push({ path: file, now: 'created' });
   }
   return changes;
+}
+
+/** What a file of a folder is to the bridge: a source VS Code runs MCP servers from, or the declaration's `.dsh/.gitignore` the analysis checks. */
+export type FolderFile = { kind: 'source'; spec: SourceSpec } | { kind: 'declaration-ignore'; path: string };
+
+/** The role of the file at `relativePath` ('/'-separated, inside a folder), or undefined for any other file. */
+export function folderFileAt(relativePath: string): FolderFile | undefined {
+  if (relativePath === IGNORE_FILE) return { kind: 'declaration-ignore', path: IGNORE_FILE };
+  for (const spec of [VSCODE_SOURCE, DOT_MCP_SOURCE]) if (relativePath === spec.path) return { kind: 'source', spec };
+  if (isDevcontainerPath(relativePath)) return { kind: 'source', spec: { path: relativePath, dialect: 'devcontainer' } };
+  return undefined;
+}
+
+/** A multi-root workspace file as a source (it defines the servers of every folder). */
+export function workspaceFileSource(file: string): SourceSpec {
+  return { path: file, dialect: 'code-workspace' };
+}
+
+/** Where a source the analysis names lies: inside the folder (its '/'-separated segments) or at an absolute path (the workspace file). */
+export function sourceLocation(file: string): { inFolder: string[] } | { absolute: string } {
+  return isFolderRelative(file) ? { inFolder: file.split('/') } : { absolute: file };
+}
+
+/** Where a folder's `.vscode/mcp.json` and the declaration's `.dsh/.gitignore` are: names of the contract. */
+export { IGNORE_FILE, SOURCE_PATH };
+
+/** The source file of a declared server: a declaration entry without one came from `.vscode/mcp.json`. */
+export function declaredServerSource(server: { source?: string }): string {
+  return server.source ?? SOURCE_PATH;
 }

@@ -24,3 +24,21 @@ const ALL: Record<string, readonly [Severity, string]> = Object.assign({}, ...PR
 export function problemTemplate(code: string): string | undefined {
   return Object.hasOwn(ALL, code) ? ALL[code][1] : undefined;
 }
+
+/**
+ * The page of the problem codes in the repository's docs/: in Simplified Chinese when the editor
+ * is, else in English.
+ */
+export function problemDocsPath(language: string): string {
+  return /^zh-(cn|hans|sg)\b/i.test(language) ? 'docs/problem-codes.zh-cn.md' : 'docs/problem-codes.md';
+}
+
+/**
+ * The https address of a code's entry: the page of `problemDocsPath` on the repository's main
+ * branch, at the code's heading (GitHub's anchor of "### `code`" is the code itself).
+ */
+export function problemPageUrl(repositoryUrl: string, language: string, code: string): string {
+  const repository = repositoryUrl.replace(/^git\+/, '').replace(/\.git$/, '').replace(/#.*$/, '');
+  const anchor = /^[a-z0-9-]+$/.test(code) ? `#${code}` : '';
+  return `${repository}/blob/main/${problemDocsPath(language)}${anchor}`;
+}

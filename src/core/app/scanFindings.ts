@@ -3,6 +3,7 @@
  * loaded SKILL.md is withheld for its findings, and the headless acceptance of a probed tool. The
  * faces show what these decide.
  */
+import { visibleLine } from '../json/visibleText';
 import type { ProbedServerRecord } from '../node/hostStore';
 import { SCAN_CODES } from '../scan/scanCodes';
 import { scanTool, withholds, type ScanFinding, type ScannedTool } from '../scan/scan';
@@ -14,6 +15,40 @@ import type { Ports } from './ports';
 /** A finding's English template (its `{arg}`s filled by the face, translated in the editor). */
 export function findingTemplate(f: ScanFinding): string {
   return SCAN_CODES[f.code][1];
+}
+
+/** A finding's field in English words (the editor words them in its own language). */
+const FIELD_WORDS: Record<ScanFinding['field'], string> = {
+  name: 'name', description: 'description', inputSchema: 'input schema', instructions: 'instructions', skill: 'skill',
+};
+
+/** What the faces show of a finding: where it is, its message, the span made visible, and what hidden characters decode to. */
+export interface FindingText {
+  code: ScanFinding['code'];
+  severity: ScanFinding['severity'];
+  /** The field in English words. */
+  field: string;
+  /** Inside an input schema: the path to the string (`properties.q.description`, `[0]` for an item), made visible; a key is marked ` (key)`. */
+  path?: string;
+  /** The message's English template and its arguments. */
+  template: string;
+  args: ScanFinding['args'];
+  excerpt: string;
+  /** What an invisible run decodes to, made visible. */
+  decoded?: string;
+}
+
+export function findingText(f: ScanFinding): FindingText {
+  const path = f.path?.length ? `${visibleLine(f.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, ''))}${f.key ? ' (key)' : ''}` : undefined;
+  return {
+    code: f.code, severity: f.severity, field: FIELD_WORDS[f.field], ...(path !== undefined ? { path } : {}), template: findingTemplate(f), args: f.args, excerpt: f.excerpt,
+    ...(f.decoded !== undefined && f.code === 'hidden-invisible-run' ? { decoded: visibleLine(f.decoded) } : {}),
+  };
+}
+
+/** Where a finding is, its field worded by the face: the field, and the path after it. */
+export function findingPlace(text: FindingText, field: string = text.field): string {
+  return text.path === undefined ? field : `${field} ${text.path}`;
 }
 
 /** Whether these findings withhold the tool or skill until the user accepts it (an error among them). */

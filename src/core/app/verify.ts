@@ -263,3 +263,24 @@ async function vscodePolicyFileChange(ports: Pick<Ports, 'policy'>, pinned: { pa
   if (was === null) return `VS Code's policy file ${file} appeared since the export`;
   return now.sha256 === null ? `VS Code's policy file ${file} was removed since the export` : `VS Code's policy file ${file} changed since the export`;
 }
+
+/**
+ * What the declaration on disk is, named precisely: a declaration from another user's key or
+ * another folder is not "tampered", and says so; `older` is an earlier export restored over a newer one.
+ */
+export type DeclarationState = 'up-to-date' | 'stale' | 'changed' | 'older' | 'unsigned' | 'other-folder' | 'other-key' | 'missing' | 'invalid';
+
+/** The state, from verify's reasons; the most specific one wins. The editor's status item and views name it. */
+export function declarationState(result: { ok: boolean; reasons: ReadonlyArray<{ code: string }> }): DeclarationState {
+  if (result.ok) return 'up-to-date';
+  const codes = new Set(result.reasons.map((r) => r.code));
+  if (codes.has('missing')) return 'missing';
+  if (codes.has('unreadable')) return 'invalid';
+  if (codes.has('tampered')) return 'changed';
+  if (codes.has('unsigned')) return 'unsigned';
+  if (codes.has('wrong-folder')) return 'other-folder';
+  if (codes.has('bad-signature')) return 'other-key';
+  // Only a declaration signed with this user's key can be an older export of theirs.
+  if (codes.has('rollback')) return 'older';
+  return 'stale';
+}

@@ -3,8 +3,8 @@
  * workspace and folder settings. Pure; no editor. Kept apart from ./sections so the editor can load
  * it without the skills code (and its YAML parser).
  */
-import { nodeValue, parseJsonc, propertyValue } from '../json/jsonTree';
-import type { JsonPath, SettingsFileKind, SettingsSource } from './settingsFile';
+import { nodeValue } from '../json/jsonTree';
+import { settingValueNode, type JsonPath, type SettingsFileKind, type SettingsSource } from './settingsFile';
 import { isRecord } from '../json/jsonValue';
 
 /** One layer's value of a setting (`undefined`: not set in that layer). */
@@ -52,9 +52,7 @@ export function mergeSettingLayers(layers: readonly unknown[]): unknown {
  * Restricted Mode, where VS Code hides a restricted setting's workspace value from extensions.
  */
 export function settingValueInText(text: string, kind: SettingsFileKind, settingId: string): unknown {
-  const { root } = parseJsonc(text);
-  const container = kind === 'code-workspace' ? propertyValue(root, 'settings') : root;
-  const node = container?.type === 'object' ? propertyValue(container, settingId) : undefined;
+  const node = settingValueNode(text, kind, settingId);
   return node ? nodeValue(node) : undefined;
 }
 

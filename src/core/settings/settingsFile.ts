@@ -37,8 +37,47 @@ export type SettingsFileKind = 'settings' | 'code-workspace';
 export function settingRange(text: string, kind: SettingsFileKind, path: JsonPath, target: JsonTarget = 'value'): Range | undefined {
   const { root } = parseJsonc(text);
   const container = kind === 'code-workspace' ? propertyValue(root, 'settings') : root;
-  const node = settingNode(container, path, target);
+  const keys = settingKeys(container, String(path[0]));
+  const node = keys ? settingNode(container, [...keys, ...path.slice(1)], target) : undefined;
   return node ? new LineIndex(text).rangeAt(node.offset, node.length) : undefined;
+}
+
+/**
+ * The keys that hold a setting in a settings object, as VS Code reads it: a top-level key is a
+ * dotted path (`"dsh.tools"`), and an object below it is nested (`"dsh": {"tools": ...}`), so
+ * `['dsh.tools']` or `['dsh', 'tools']`. The last top-level key that holds it counts.
+ */
+function settingKeys(container: Node | undefined, settingId: string): string[] | undefined {
+  const segments = settingId.split('.');
+  let found: string[] | undefined;
+  for (const p of container?.type === 'object' ? properties(container) : []) {
+    const top = p.key.split('.');
+    if (top.length > segments.length || top.some((segment, i) => segment !== segments[i])) continue;
+    const nested = segments.slice(top.length);
+    let node = p.valueNode;
+    for (const key of nested) node = node?.type === 'object' ? lastProperty(node, key)?.valueNode : undefined;
+    if (node) found = [p.key, ...nested];
+  }
+  return found;
+}
+
+/** The value node of a setting in a settings text (the last property that holds it), or undefined when it is not there. */
+export function settingValueNode(text: string, kind: SettingsFileKind, settingId: string): Node | undefined {
+  const { root } = parseJsonc(text);
+  const container = kind === 'code-workspace' ? propertyValue(root, 'settings') : root;
+  const keys = settingKeys(container, settingId);
+  return keys ? settingNode(container, keys, 'value') : undefined;
+}
+
+/**
+ * The path from the file's root to the node at `path` (`path[0]` the dotted setting id), as the
+ * file writes it: under `settings` in a .code-workspace, the setting's keys nested or dotted.
+ * `undefined` when the setting is not in the text.
+ */
+export function settingPathInFile(text: string, kind: SettingsFileKind, path: JsonPath): JsonPath | undefined {
+  const { root } = parseJsonc(text);
+  const keys = settingKeys(kind === 'code-workspace' ? propertyValue(root, 'settings') : root, String(path[0]));
+  return keys ? [...(kind === 'code-workspace' ? ['settings'] : []), ...keys, ...path.slice(1)] : undefined;
 }
 
 function lastProperty(node: Node | undefined, key: string | number): { keyNode: Node; valueNode: Node | undefined } | undefined {

@@ -9,7 +9,7 @@
  */
 import { findNodeAtLocation, type Node } from 'jsonc-parser';
 import { commaBetween, parseJsonc } from '../json/jsonTree';
-import { settingRange, type SettingsFileKind } from '../settings/settingsFile';
+import { settingPathInFile, settingRange, type SettingsFileKind } from '../settings/settingsFile';
 import type { QuickFix, TextEdit } from '../mcp/quickFixes';
 import type { Problem } from '../problems/problems';
 import { settingValueInText } from '../settings/settingLayers';
@@ -76,7 +76,9 @@ export function toolChoiceFixes(text: string, kind: SettingsFileKind, problem: P
   if (!TOOL_CHOICE_FIXABLE_CODES.has(problem.code)) return [];
   const found = problemAt(text, kind, problem);
   if (!found) return [];
-  const at = kind === 'code-workspace' ? ['settings', ...found.path] : [...found.path];
+  const inFile = settingPathInFile(text, kind, found.path);
+  if (!inFile) return [];
+  const at = [...inFile];
   switch (found.code) {
     case 'tools-unknown-key': {
       const key = String(found.path[found.path.length - 1]);

@@ -7,7 +7,7 @@ import type { Problem } from '../../core/problems/problems';
 import { countOf } from '../../core/problems/plural';
 import { fileFolders } from '../mcpFiles';
 import { diagnosticsByFile, type DiagnosticsOwner } from '../diagnostics';
-import type { ChangedConcerns } from '../decisions';
+import type { ChangedConcerns } from '../../core/app/settingChanges';
 import { loadSettingLayers, mergedValue, settingLocator } from '../settingLayers';
 import { SettingsFileCheck } from '../settingsFileCheck';
 

@@ -9,7 +9,7 @@ import { fileFolders } from '../mcpFiles';
 import { countOf } from '../../core/problems/plural';
 import { COMMAND } from '../commandIds';
 import type { Ctx } from '../ctx';
-import type { ChangedConcerns } from '../decisions';
+import type { ChangedConcerns } from '../../core/app/settingChanges';
 import { diagnosticsByFile, type Check, type DiagnosticsOwner, type FileEvent } from '../diagnostics';
 import { l10n } from '../l10nLookup';
 

@@ -12,7 +12,7 @@ import { planMessage } from '../../core/app/planReasons';
 import { sentences, translate } from '../l10n';
 import { PROBE_FAILED } from './probeDiagnostics';
 import { serverTools, type ServerTools, type ToolRow } from '../../core/app/probedTools';
-import { acceptProbedTool } from '../../core/app/scanFindings';
+import { acceptProbedTool, findingPlace, findingText } from '../../core/app/scanFindings';
 import { visibleLine } from '../../core/json/visibleText';
 import type { ProbeDiagnostics } from './probeDiagnostics';
 import type { ProbeRunner } from './probeRunner';
@@ -113,18 +113,15 @@ function toolCountWords(n: number): string {
   return n === 1 ? l10n.t('1 tool') : l10n.t('{0} tools', n);
 }
 
-const FIELD_WORDS: Record<ScanFinding['field'], () => string> = {
-  name: () => l10n.t('name'),
-  description: () => l10n.t('description'),
-  inputSchema: () => l10n.t('input schema'),
-  instructions: () => l10n.t('server instructions'),
-  skill: () => 'SKILL.md',
+/** The core's English words of a finding's field, as the view says them (the instructions are the server's; a skill's field is its SKILL.md). */
+const FIELD_WORDS: Record<string, () => string> = {
+  name: () => l10n.t('name'), description: () => l10n.t('description'), 'input schema': () => l10n.t('input schema'), instructions: () => l10n.t('server instructions'), skill: () => 'SKILL.md',
 };
 
-/** A finding in a tooltip: where, the message, and the span made visible (the tree item seam escapes the rest). */
+/** A finding in a tooltip: where, the message, the span made visible and what hidden characters decode to (the tree item seam escapes the rest). */
 function findingLines(f: ScanFinding): string[] {
-  const where = f.path?.length ? `${FIELD_WORDS[f.field]()} ${f.path.join('.')}` : FIELD_WORDS[f.field]();
-  return [`\u2022 ${f.code} (${where}): ${findingMessage(f)}`, `  ${f.excerpt}`];
+  const t = findingText(f);
+  return [`\u2022 ${t.code} (${findingPlace(t, FIELD_WORDS[t.field]?.() ?? t.field)}): ${findingMessage(f)}`, `  ${t.excerpt}`, ...(t.decoded !== undefined ? [`  ${l10n.t('decoded: {0}', t.decoded)}`] : [])];
 }
 
 /** What the scan says beside a tool and at the head of its findings in the tooltip. */

@@ -1,16 +1,16 @@
 import * as vscode from 'vscode';
 import type { Problem } from '../../core/problems/problems';
-import { checkToolChoice, TOOLS_SETTING } from '../../core/tools/toolChoice';
-import { TOOL_CHOICE_FIXABLE_CODES, toolChoiceFixes } from '../../core/tools/toolChoiceFixes';
-import type { ChangedConcerns } from '../decisions';
+import { checkToolChoiceLayers, TOOLS_SETTING } from '../../core/app/toolChoiceSetting';
+import { toolChoiceProblemFixable, toolChoiceProblemFixes } from '../../core/app/fileFixes';
+import { codeAction, shownProblem } from '../codeActions';
+import type { ChangedConcerns } from '../../core/app/settingChanges';
 import { DIAGNOSTIC_SOURCE, diagnosticsByFile, type DiagnosticsOwner } from '../diagnostics';
-import { translate } from '../l10n';
 import { fileFolders } from '../mcpFiles';
 import { loadSettingLayers } from '../settingLayers';
 import { SettingsFileCheck } from '../settingsFileCheck';
 
 /**
- * The check of `dsh.tools`: the core's `checkToolChoice` (the one `dsh-bridge check` runs) over
+ * The check of `dsh.tools`: the core's `checkToolChoiceLayers` (the one `dsh-bridge check` runs) over
  * every layer of each folder, each problem on its node of the settings file (user,
  * `.code-workspace` or `.vscode/settings.json`) that holds it. A wrong shape allows no tool of
  * its server (fail closed), so the user has to see it where it is written. Runs (debounced) when
@@ -29,9 +29,9 @@ export class ToolChoiceCheck extends SettingsFileCheck {
     const problems: Problem[] = [];
     for (const folder of fileFolders()) {
       const { layers, texts } = await loadSettingLayers(folder, this.userSettings, TOOLS_SETTING);
-      const checked = checkToolChoice(layers.map((layer) => {
+      const checked = checkToolChoiceLayers(layers.map((layer) => {
         const text = layer.uri ? texts.get(layer.uri.toString()) : undefined;
-        return { level: layer.name, value: layer.value, ...(layer.uri && text !== undefined ? { source: { file: layer.uri.toString(), text, kind: layer.kind } } : {}) };
+        return { level: layer.name, value: layer.value, ...(layer.uri && text !== undefined ? { file: { name: layer.uri.toString(), text, kind: layer.kind } } : {}) };
       }));
       problems.push(...checked.problems);
       if (checked.analysis.problems.length) {
@@ -43,10 +43,6 @@ export class ToolChoiceCheck extends SettingsFileCheck {
   }
 }
 
-function codeOf(d: vscode.Diagnostic): string {
-  return typeof d.code === 'object' && d.code !== null ? String(d.code.value) : String(d.code ?? '');
-}
-
 /** Settings files that can hold `dsh.tools`: user and folder `settings.json`, `.code-workspace`. */
 export const TOOL_CHOICE_FILES: vscode.DocumentSelector = [{ scheme: 'file', pattern: '**/settings.json' }, { scheme: 'file', pattern: '**/*.code-workspace' }];
 
@@ -55,24 +51,10 @@ export class ToolChoiceCodeActions implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
-    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && TOOL_CHOICE_FIXABLE_CODES.has(codeOf(d)));
-    if (ours.length === 0) return [];
+    const shown = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE).map((d) => ({ diagnostic: d, problem: shownProblem(d) }))
+      .filter((s) => toolChoiceProblemFixable(s.problem.code));
+    if (shown.length === 0) return [];
     const text = document.getText();
-    const kind = document.uri.path.endsWith('.code-workspace') ? 'code-workspace' : 'settings';
-    const actions: vscode.CodeAction[] = [];
-    for (const diagnostic of ours) {
-      const { start, end } = diagnostic.range;
-      const range = { start: { line: start.line, character: start.character }, end: { line: end.line, character: end.character } };
-      for (const fix of toolChoiceFixes(text, kind, { code: codeOf(diagnostic), range })) {
-        const action = new vscode.CodeAction(translate(fix.title, fix.args), vscode.CodeActionKind.QuickFix);
-        const edit = new vscode.WorkspaceEdit();
-        for (const e of fix.edits) edit.replace(document.uri, new vscode.Range(document.positionAt(e.offset), document.positionAt(e.offset + e.length)), e.content);
-        action.edit = edit;
-        action.diagnostics = [diagnostic];
-        action.isPreferred = fix.isPreferred;
-        actions.push(action);
-      }
-    }
-    return actions;
+    return shown.flatMap((s) => toolChoiceProblemFixes(text, document.uri.path, s.problem).map((fix) => codeAction(document, fix, [s.diagnostic])));
   }
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { SettingLayerValue } from '../../core/settings/settingLayers';
-import { toolOffered } from '../../core/app/probedTools';
-import { analyzeToolChoice, TOOLS_SETTING, type ToolChoiceAnalysis } from '../../core/tools/toolChoice';
+import { effectiveToolChoice, stillLeftOut, TOOLS_SETTING } from '../../core/app/toolChoiceSetting';
+import type { ToolChoiceAnalysis } from '../../core/tools/toolChoice';
 import { editToolChoice } from './toolChoiceEdit';
 
 /**
@@ -23,7 +23,7 @@ export function toolSettingLayers(folder: vscode.WorkspaceFolder): (key: string)
 
 /** The folder's effective tool choice (every layer narrowing). */
 export function folderToolChoice(folder: vscode.WorkspaceFolder): ToolChoiceAnalysis {
-  return analyzeToolChoice(toolSettingLayers(folder)(TOOLS_SETTING));
+  return effectiveToolChoice(toolSettingLayers(folder)(TOOLS_SETTING));
 }
 
 export type ToolToggle = 'written' | 'still-left-out' | 'invalid';
@@ -48,6 +48,6 @@ export async function toggleTool(folder: vscode.WorkspaceFolder, server: string,
   const edit = editToolChoice(target === 'user' ? inspected?.globalValue : inspected?.workspaceFolderValue, server, tool, allow);
   if (!edit.ok) return 'invalid';
   await config.update(TOOLS_SETTING, edit.value, target === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.WorkspaceFolder);
-  if (allow && !toolOffered(folderToolChoice(folder), server, tool)) return 'still-left-out';
+  if (allow && stillLeftOut(toolSettingLayers(folder)(TOOLS_SETTING), server, tool)) return 'still-left-out';
   return 'written';
 }

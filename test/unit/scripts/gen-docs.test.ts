@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { PROBLEM_CATALOG } from '../../../src/core/app/problemCatalog';
-import { problemDocsPath, problemPageUrl } from '../../../src/extension/decisions';
+import { problemDocsPath, problemPageUrl } from '../../../src/core/app/problemCatalog';
 
 const ROOT = path.resolve(__dirname, '../../..');
 

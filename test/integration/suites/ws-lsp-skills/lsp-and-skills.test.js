@@ -214,6 +214,16 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
       await waitFor(() => !toolCodes(doc.uri).includes('tools-invalid-list'), 20000, `tools-invalid-list to go away (now ${toolCodes(doc.uri)})`);
       assert.deepStrictEqual(toolCodes(doc.uri), ['tools-invalid-entry', 'tools-invalid-name', 'tools-unknown-key']);
     });
+
+    it('places a problem of dsh.tools written as nested objects ("dsh": {"tools": ...}) on its node, not at the file\'s start', async function () {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      const text = original.replace('"editor.tabSize": 2,\n  ', '"editor.tabSize": 2,\n  "dsh": { "tools": { "github": { "bogus": 1 } } },\n  ');
+      assert.notStrictEqual(text, original, 'fixture changed');
+      fs.writeFileSync(settings().fsPath, text);
+      await waitFor(() => toolCodes(settings()).join() === 'tools-unknown-key', 20000, `the nested setting's diagnostic (now ${toolCodes(settings())})`);
+      const { start, end } = nodeRange(text, ['dsh', 'tools', 'github', 'bogus'], 'key');
+      assert.deepStrictEqual(plain(ours(settings()).find((x) => codeOf(x) === 'tools-unknown-key').range), { start, end });
+    });
   });
 
   describe('skill roots', function () {

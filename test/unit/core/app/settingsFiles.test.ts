@@ -122,6 +122,14 @@ describe('freshness: every settings layer of every session setting, and the prob
       });
     }
 
+    it('a setting written as nested objects ("dsh": {"tools": ...}, as VS Code also reads it) gets its Problem on its key', async () => {
+      const p = await exported('folder', { 'dsh.tools': { fx: { exclude: ['add'] } } });
+      const text = '{\n  "editor.tabSize": 2,\n  "dsh": {\n    "lsp.servers": {},\n    "tools": { "fx": { "exclude": ["add", "echo"] } }\n  }\n}\n';
+      writeFileSync(p.files.folder, text);
+      const problems = await problemsOf(p.home, p.folder);
+      assert.deepEqual(problems.map((x) => [x.args.setting, x.range]), [['dsh.tools', rangeOf(text, '"tools"')]]);
+    });
+
     it('each changed setting of a file gets its own; a removed one is marked at the file\'s start', async () => {
       const p = await exported('folder', { 'dsh.tools': { fx: { exclude: ['add'] } }, 'dsh.export.toolCallTimeoutMs': 1000 });
       const text = '{\n  "editor.tabSize": 2,\n  "dsh.lsp.servers": {}\n}\n';
