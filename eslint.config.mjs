@@ -109,11 +109,7 @@ const FACE_ALLOWED = [
  */
 const FACE_DEBT = {
   'cli/approve.ts': ['lsp/lspRow', 'mcp/launchReview'],
-  'cli/export.ts': ['settings/folderSettings', 'tools/toolChoice'],
-  'cli/folderIdentity.ts': ['problems/readFailure', 'settings/folderSettings'],
-  'cli/inputs.ts': ['settings/folderSettings'],
   'cli/policy.ts': ['policy/editorPolicy', 'policy/serverMatch', 'settings/folderSettings'],
-  'cli/trust.ts': ['settings/folderSettings'],
   'dsh-plugin/lspMounting.ts': ['lsp/lspRow'],
   'dsh-plugin/mcpMounting.ts': ['mcp/launchReview'],
   'dsh-plugin/skillGate.ts': ['skills/discovery', 'skills/frontMatter', 'skills/rootPins', 'skills/skillGate', 'skills/skillRoots'],
