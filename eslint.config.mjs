@@ -109,7 +109,6 @@ const FACE_ALLOWED = [
  */
 const FACE_DEBT = {
   'cli/approve.ts': ['lsp/lspRow', 'mcp/launchReview'],
-  'cli/policy.ts': ['policy/editorPolicy', 'policy/serverMatch', 'settings/folderSettings'],
   'dsh-plugin/lspMounting.ts': ['lsp/lspRow'],
   'dsh-plugin/mcpMounting.ts': ['mcp/launchReview'],
   'dsh-plugin/skillGate.ts': ['skills/discovery', 'skills/frontMatter', 'skills/rootPins', 'skills/skillGate', 'skills/skillRoots'],
