@@ -122,8 +122,6 @@ const FACE_DEBT = {
   'extension/mcpFiles.ts': ['mcp/analysis', 'mcp/ignoreRules', 'mcp/sources'],
   'extension/mcpJsonCheck.ts': ['mcp/ignoreRules'],
   'extension/planView.ts': ['mcp/sources'],
-  'extension/settingLayers.ts': ['settings/settingLayers'],
-  'extension/settings.ts': ['policy/editorPolicy', 'settings/folderSettings'],
   'extension/skills/review.ts': ['skills/rootPins'],
   'extension/skills/skillRoots.ts': ['skills/discovery', 'skills/rootTrust', 'skills/skillGate', 'skills/skillRoots', 'skills/skillTrustProblems'],
   'extension/toolsView/probeRunner.ts': ['mcp/launchReview'],

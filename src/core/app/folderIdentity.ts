@@ -143,10 +143,8 @@ export function editorFolderSettings(identity: FolderIdentity, invalid: InvalidS
 
 /** The machine's settings in the editor: `dsh.trustMode` and `dsh.home` as written (blank: not set). */
 export function machineSettings(view: SettingsView, invalid: InvalidSetting): { trustMode: TrustMode; home: string } {
-  return {
-    trustMode: readSetting(view, SETTING.trustMode, z.enum(TRUST_MODES), 'ask', invalid),
-    home: readSetting(view, SETTING.home, SETTING_SCHEMAS.home, '', invalid),
-  };
+  const home = readSetting(view, SETTING.home, SETTING_SCHEMAS.home, '', invalid);
+  return { trustMode: readSetting(view, SETTING.trustMode, z.enum(TRUST_MODES), 'ask', invalid), home };
 }
 
 /** One setting as the editor's configuration reports it: the effective value, and each level's. */
