@@ -1,7 +1,10 @@
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { createTwoFilesPatch } from 'diff';
-import { applyImport, CLIENT_NAMES, IMPORT_CLIENTS, importPreview, isImportClient, refusalReasons, reviewImport, type ExportRefusal, type ImportNote } from '../core/app/import';
+import { applyImport, CLIENT_NAMES, IMPORT_CLIENTS, importPreview, isImportClient, reviewImport, type ExportRefusal, type ImportNote } from '../core/app/import';
+import { problemTemplate } from '../core/app/problemCatalog';
+import { problemFix } from '../core/app/problemCodesPage';
+import { formatMessage } from '../core/problems/problems';
 import { TARGET_PATH } from '../core/node/importFiles';
 import { countOf } from '../core/problems/plural';
 import { CommandUsageError, stringList, type CommandContext } from './context';
@@ -36,6 +39,14 @@ function noteLines(notes: readonly ImportNote[]): string[] {
   return notes.map((n) => {
     const where = [n.file, n.server && `server "${n.server}"`, n.field].filter(Boolean).join(': ');
     return `  ${n.kind.padEnd(7)} ${visibleLine(`${where}: ${n.message}`)}`;
+  });
+}
+
+/** Each reason of a refusal with its message and, where the problem-code page has one, its fix. */
+function refusalReasons(refusal: ExportRefusal): Array<{ code: string; message: string; fix?: string }> {
+  return refusal.reasons.map(({ code, args }) => {
+    const fix = problemFix(code, { quickFix: false });
+    return { code, message: formatMessage(problemTemplate(code) ?? code, args), ...(fix === undefined ? {} : { fix }) };
   });
 }
 

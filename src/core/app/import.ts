@@ -9,9 +9,6 @@ import { importPreviewId, planImport, type ImportPlan } from '../import/importPl
 import { importReportMarkdown, refusedAtExport, type ExportRefusal, type Words } from '../import/importReport';
 import type { ImportSourceFile } from '../import/clientFiles';
 import type { ImportWriteResult, OriginalsRemoval } from '../node/importFiles';
-import { formatMessage } from '../problems/problems';
-import { problemTemplate } from './problemCatalog';
-import { problemFix } from './problemCodesPage';
 import type { Ports } from './ports';
 
 export { CLIENT_NAMES, IMPORT_CLIENTS };
@@ -72,14 +69,6 @@ export async function reviewImport(ports: Pick<Ports, 'files' | 'home' | 'env'>,
 /** The id of what a preview showed (see importPreviewId), keyed with this machine's signing key (created on first use, as an export does). */
 export async function importPreview(ports: Pick<Ports, 'store'>, plan: ImportPlan): Promise<string> {
   return importPreviewId(plan, await ports.store.signingKey());
-}
-
-/** Each reason the export refuses an imported server, worded, with the fix the problem-code page gives. */
-export function refusalReasons(refusal: ExportRefusal): Array<{ code: string; message: string; fix?: string }> {
-  return refusal.reasons.map(({ code, args }) => {
-    const fix = problemFix(code, { quickFix: false });
-    return { code, message: formatMessage(problemTemplate(code) ?? code, args), ...(fix === undefined ? {} : { fix }) };
-  });
 }
 
 /** The report of a planned import as Markdown, grouped by server (`t`: the face's words; English by default). */
