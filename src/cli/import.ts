@@ -5,7 +5,7 @@ import { applyImport, CLIENT_NAMES, IMPORT_CLIENTS, importPreview, isImportClien
 import { problemTemplate } from '../core/app/problemCatalog';
 import { problemFix } from '../core/app/problemCodesPage';
 import { formatMessage } from '../core/problems/problems';
-import { TARGET_PATH } from '../core/node/importFiles';
+import { importFiles, TARGET_PATH } from '../core/node/importFiles';
 import { countOf } from '../core/problems/plural';
 import { CommandUsageError, stringList, type CommandContext } from './context';
 import { visibleLine } from '../core/json/visibleText';
@@ -71,8 +71,9 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
   if (yes.length > 1) throw new CommandUsageError('"import" takes one --yes PREVIEW');
 
   const { store } = ctx.ports;
+  const ports = { ...ctx.ports, imports: importFiles };
   // FILE arguments are relative to the current directory, as --workspace is.
-  const review = await reviewImport(ctx.ports, { client, folder, files: ctx.args.map((f) => path.resolve(f)), storedInputIds: [...(await store.readFolder(folder)).inputs.keys()] });
+  const review = await reviewImport(ports, { client, folder, files: ctx.args.map((f) => path.resolve(f)), storedInputIds: [...(await store.readFolder(folder)).inputs.keys()] });
   if (review.outcome !== 'planned') {
     const message = review.outcome === 'target-unreadable'
       ? `${TARGET_PATH} cannot be edited (${review.reason}); nothing was changed`
@@ -135,7 +136,7 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
     }
   }
 
-  const applied = await applyImport(ctx.ports, folder, plan, (inputId, value) => store.setInput(folder, inputId, value));
+  const applied = await applyImport(ports, folder, plan, (inputId, value) => store.setInput(folder, inputId, value));
   if (!applied.written) {
     print({ written: false, error: applied.message });
     io.err(`dsh-bridge: ${applied.message}; nothing was written.`);

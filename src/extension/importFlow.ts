@@ -5,7 +5,7 @@ import {
   applyImport, carriedOriginals, CLIENT_NAMES, importChoices, importReport, isImportClient, removeCarriedOriginals, reviewImport,
   type ExportRefusal, type ImportClient, type ImportNote, type ImportPlan, type ImportReview,
 } from '../core/app/import';
-import { TARGET_PATH } from '../core/node/importFiles';
+import { importFiles, TARGET_PATH } from '../core/node/importFiles';
 import { sentences, translate } from './l10n';
 import { requireWorkspaceTrust } from './workspaceTrust';
 import type { Ctx } from './ctx';
@@ -74,6 +74,11 @@ export class ImportFlow implements vscode.Disposable {
     this.provider.dispose();
   }
 
+  /** The import's ports: the use cases' of the DSH home now, with the import's files (loaded with this flow). */
+  private ports() {
+    return { ...this.ctx.ports(), imports: importFiles };
+  }
+
   /** The command: `arg` is a folder URI (explorer), {@link ImportArgs}, or nothing (ask everything). */
   async run(arg?: unknown): Promise<ImportSummary> {
     if (this.running) return none('cancelled');
@@ -102,7 +107,7 @@ export class ImportFlow implements vscode.Disposable {
       return none('cancelled', client);
     }
     // Ids with a stored value are the user's (here or stored by the CLI): the import gives its credentials other ids.
-    const review = await reviewImport(this.ctx.ports(), { client, folder: root, files: choice.files, storedInputIds: await this.ctx.storedInputIds(root) });
+    const review = await reviewImport(this.ports(), { client, folder: root, files: choice.files, storedInputIds: await this.ctx.storedInputIds(root) });
     if (review.outcome === 'target-unreadable') {
       this.log.warn(`import: ${TARGET_PATH} cannot be edited (${review.reason})`);
       void showError(l10n.t('.vscode/mcp.json cannot be edited ({0}); nothing was changed.', review.reason));
@@ -146,7 +151,7 @@ export class ImportFlow implements vscode.Disposable {
   private async apply(folder: vscode.WorkspaceFolder, review: PlannedImport, removeOriginals: boolean | undefined): Promise<ImportSummary> {
     const { plan, refusals } = review;
     const root = folder.uri.fsPath;
-    const result = await applyImport(this.ctx.ports(), root, plan, (inputId, value) => this.ctx.secrets.store(root, inputId, value));
+    const result = await applyImport(this.ports(), root, plan, (inputId, value) => this.ctx.secrets.store(root, inputId, value));
     if (!result.written) {
       this.log.warn(`import: nothing written: ${result.message}`);
       void showWarning(result.reason === 'changed'
@@ -165,7 +170,7 @@ export class ImportFlow implements vscode.Disposable {
     };
     const remove = async () => {
       for (const c of carried) {
-        const removal = await removeCarriedOriginals(this.ctx.ports(), root, c);
+        const removal = await removeCarriedOriginals(this.ports(), root, c);
         summary.originalsRemoved.push(...removal.removed);
         if ('reason' in removal) {
           this.log.warn(`import: ${c.source.file} left as it is: ${removal.message}`);
@@ -263,7 +268,7 @@ export class ImportFlow implements vscode.Disposable {
     type Item = vscode.QuickPickItem & { client?: ImportClient; browse?: boolean };
     const detected: Item[] = [];
     const browse: Item[] = [];
-    for (const { client, found, looked } of await importChoices(this.ctx.ports(), root)) {
+    for (const { client, found, looked } of await importChoices(this.ports(), root)) {
       if (found.length) detected.push({ label: CLIENT_NAMES[client], description: found.join(', '), client });
       browse.push({ label: `$(folder-opened) ${l10n.t('{0}: Choose a File...', CLIENT_NAMES[client])}`, client, browse: true, description: looked.join(', ') });
     }

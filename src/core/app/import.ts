@@ -9,7 +9,10 @@ import { importPreviewId, planImport, type ImportPlan } from '../import/importPl
 import { importReportMarkdown, refusedAtExport, type ExportRefusal, type Words } from '../import/importReport';
 import type { ImportSourceFile } from '../import/clientFiles';
 import type { ImportWriteResult, OriginalsRemoval } from '../node/importFiles';
-import type { Ports } from './ports';
+import type { ImportFilePort, Ports } from './ports';
+
+/** What the import reads and writes through: the user's home and environment (where a client keeps its files), and its files. */
+export type ImportPorts = Pick<Ports, 'home' | 'env'> & { imports: ImportFilePort };
 
 export { CLIENT_NAMES, IMPORT_CLIENTS };
 export type { ExportRefusal, ImportClient, ImportNote, ImportPlan };
@@ -27,10 +30,10 @@ export interface ImportChoice {
 }
 
 /** Each client with the files of it found in the folder or the home folder, and where it looks. */
-export async function importChoices(ports: Pick<Ports, 'files' | 'home' | 'env'>, folder: string): Promise<ImportChoice[]> {
+export async function importChoices(ports: ImportPorts, folder: string): Promise<ImportChoice[]> {
   const choices: ImportChoice[] = [];
   for (const client of IMPORT_CLIENTS) {
-    const read = await ports.files.imports.readSources(client, folder, [], ports.home, ports.env);
+    const read = await ports.imports.readSources(client, folder, [], ports.home, ports.env);
     choices.push({ client, found: read.sources.map((s) => s.file), looked: read.looked });
   }
   return choices;
@@ -52,10 +55,10 @@ export type ImportReview =
  * places) and `.vscode/mcp.json`, and plans the import. `storedInputIds`: the ids that already
  * have a value for the folder, which the import's credentials never take.
  */
-export async function reviewImport(ports: Pick<Ports, 'files' | 'home' | 'env'>, request: { client: ImportClient; folder: string; files: readonly string[]; storedInputIds: readonly string[] }): Promise<ImportReview> {
+export async function reviewImport(ports: ImportPorts, request: { client: ImportClient; folder: string; files: readonly string[]; storedInputIds: readonly string[] }): Promise<ImportReview> {
   const { client, folder } = request;
-  const read = await ports.files.imports.readSources(client, folder, request.files, ports.home, ports.env);
-  const target = await ports.files.imports.readTarget(folder).catch((error: unknown) => ({ reason: error instanceof Error ? error.message : String(error) }));
+  const read = await ports.imports.readSources(client, folder, request.files, ports.home, ports.env);
+  const target = await ports.imports.readTarget(folder).catch((error: unknown) => ({ reason: error instanceof Error ? error.message : String(error) }));
   if ('reason' in target) return { outcome: 'target-unreadable', client, reason: target.reason };
   const plan = planImport({ client, sources: read.sources, folder, target: target.text, readNotes: read.notes, storedInputIds: [...request.storedInputIds] });
   if (!read.sources.length && !read.notes.length) return { outcome: 'nothing-found', client, looked: read.looked, plan };
@@ -88,7 +91,7 @@ export type ImportApplied = ImportWriteResult & {
  * input whose value is missing is worse than a stored value unused), then `.vscode/mcp.json`,
  * only if it still holds the reviewed `before`. Never throws: a failure is a result.
  */
-export async function applyImport(ports: Pick<Ports, 'files'>, folder: string, plan: ImportPlan, storeSecret: (inputId: string, value: string) => Promise<void>): Promise<ImportApplied> {
+export async function applyImport(ports: Pick<ImportPorts, 'imports'>, folder: string, plan: ImportPlan, storeSecret: (inputId: string, value: string) => Promise<void>): Promise<ImportApplied> {
   const secretsStored: string[] = [];
   const toEnter = plan.inputs.filter((i) => !plan.secrets.some((s) => s.inputId === i.id)).map((i) => i.id);
   const refused = (error: unknown): ImportApplied => ({ written: false, reason: 'refused', message: error instanceof Error ? error.message : String(error), secretsStored, toEnter });
@@ -97,7 +100,7 @@ export async function applyImport(ports: Pick<Ports, 'files'>, folder: string, p
       await storeSecret(s.inputId, s.value);
       secretsStored.push(s.inputId);
     }
-    return { ...await ports.files.imports.writeTarget(folder, plan.before, plan.after), secretsStored, toEnter };
+    return { ...await ports.imports.writeTarget(folder, plan.before, plan.after), secretsStored, toEnter };
   } catch (error) {
     return refused(error);
   }
@@ -116,6 +119,6 @@ export function carriedOriginals(review: Extract<ImportReview, { outcome: 'plann
 }
 
 /** Removes carried servers from their source file, only if it still holds what the import read (see removeImportedOriginals). */
-export function removeCarriedOriginals(ports: Pick<Ports, 'files'>, folder: string, carried: { source: ImportSourceFile; names: string[] }): Promise<OriginalsRemoval> {
-  return ports.files.imports.removeOriginals(folder, carried.source.file, carried.source.text, carried.names);
+export function removeCarriedOriginals(ports: Pick<ImportPorts, 'imports'>, folder: string, carried: { source: ImportSourceFile; names: string[] }): Promise<OriginalsRemoval> {
+  return ports.imports.removeOriginals(folder, carried.source.file, carried.source.text, carried.names);
 }

@@ -49,10 +49,13 @@ export interface FilePort {
   declarationSchemaText: typeof declarationSchemaText;
   /** Skill discovery and hashing. */
   readonly skills: SkillFs;
-  /** The import's files: a client's MCP files, `.vscode/mcp.json`, written only as reviewed. */
-  readonly imports: ImportFilePort;
 }
 
+/**
+ * The import's files: a client's MCP files, `.vscode/mcp.json`, written only as reviewed
+ * (`importFiles` of core/node/importFiles.ts). Apart from {@link Ports}: only the faces that import
+ * load it (the DSH plugin never does).
+ */
 export interface ImportFilePort {
   readSources: typeof readImportSources;
   readTarget: typeof readImportTarget;

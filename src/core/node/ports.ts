@@ -16,7 +16,6 @@ import type { RowProbe, RowProbeOptions } from './probe/probeClient';
 import { createPathResolver } from './commandPath';
 import { readRegularFile, readWorkspaceFile } from './reader';
 import { nodeSkillFs } from './skillFs';
-import { readImportSources, readImportTarget, removeImportedOriginals, writeImportTarget } from './importFiles';
 import { readDshPolicy, readVscodePolicyFile, VSCODE_POLICY_FILE } from './policyFiles';
 
 export interface NodePortsOptions extends HostStoreOptions {
@@ -49,7 +48,6 @@ export function nodePorts(options: NodePortsOptions) {
       openDeclarationDir: (folder: string) => DeclarationDir.open(folder),
       declarationSchemaText,
       skills: nodeSkillFs,
-      imports: { readSources: readImportSources, readTarget: readImportTarget, writeTarget: writeImportTarget, removeOriginals: removeImportedOriginals },
     },
     env,
     home: options.home ?? os.homedir(),

@@ -4,7 +4,11 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { applyImport, carriedOriginals, importChoices, reviewImport } from '../../../../src/core/app/import';
+import { importFiles } from '../../../../src/core/node/importFiles';
 import { testPorts, tempDir, workspace } from '../../helpers';
+
+/** The ports the import's faces build: the use cases' and the import's files. */
+const importPorts = () => ({ ...testPorts(tempDir('dsh-home-'), { home: tempDir('home-') }), imports: importFiles });
 
 const CURSOR = JSON.stringify({ mcpServers: { github: { url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer ghp_secret123456789' } }, local: { command: 'node', args: ['server.js'] } } }, null, 2);
 const MINE = JSON.stringify({ servers: { mine: { command: 'node', args: ['mine.js'] } } }, null, 2);
@@ -12,7 +16,7 @@ const MINE = JSON.stringify({ servers: { mine: { command: 'node', args: ['mine.j
 describe('core/app/import: review and apply', () => {
   it('writes exactly the reviewed text, the credential stored first and never in the file; the originals it may offer to remove are the project file\'s', async () => {
     const folder = workspace(MINE, { '.cursor/mcp.json': CURSOR });
-    const ports = testPorts(tempDir('dsh-home-'), { home: tempDir('home-') });
+    const ports = importPorts();
     const choices = await importChoices(ports, folder);
     assert.deepEqual(choices.find((c) => c.client === 'cursor')?.found, ['.cursor/mcp.json']);
     const review = await reviewImport(ports, { client: 'cursor', folder, files: [], storedInputIds: [] });
@@ -35,7 +39,7 @@ describe('core/app/import: review and apply', () => {
 
   it('never overwrites .vscode/mcp.json edited after the review: nothing written, the edit kept', async () => {
     const folder = workspace(MINE, { '.cursor/mcp.json': CURSOR });
-    const ports = testPorts(tempDir('dsh-home-'), { home: tempDir('home-') });
+    const ports = importPorts();
     const review = await reviewImport(ports, { client: 'cursor', folder, files: [], storedInputIds: [] });
     assert.equal(review.outcome, 'planned');
     if (review.outcome !== 'planned') return;
@@ -48,7 +52,7 @@ describe('core/app/import: review and apply', () => {
   });
 
   it('says when there is nothing to read, and when .vscode/mcp.json cannot be edited, planning nothing', async () => {
-    const ports = testPorts(tempDir('dsh-home-'), { home: tempDir('home-') });
+    const ports = importPorts();
     const empty = workspace(MINE);
     const none = await reviewImport(ports, { client: 'gemini', folder: empty, files: [], storedInputIds: [] });
     assert.equal(none.outcome, 'nothing-found');
