@@ -72,7 +72,8 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
 
   const { store } = ctx.ports;
   const ports = { ...ctx.ports, imports: importFiles };
-  // FILE arguments are relative to the current directory, as --workspace is.
+  // FILE arguments are relative to the current directory, as --workspace is. Ids with a stored
+  // value are the user's: the import gives its credentials other ids.
   const review = await reviewImport(ports, { client, folder, files: ctx.args.map((f) => path.resolve(f)), storedInputIds: [...(await store.readFolder(folder)).inputs.keys()] });
   if (review.outcome !== 'planned') {
     const message = review.outcome === 'target-unreadable'
