@@ -109,16 +109,7 @@ const FACE_ALLOWED = [
  * shrinks.
  */
 const FACE_DEBT = {
-  'cli/export.ts': ['settings/folderSettings', 'tools/toolChoice'],
-  'cli/folderIdentity.ts': ['problems/readFailure', 'settings/folderSettings'],
-  'cli/import.ts': ['import/importNotes', 'import/importPlan', 'import/importReport'],
-  'cli/inputs.ts': ['settings/folderSettings'],
-  'cli/policy.ts': ['policy/editorPolicy', 'policy/serverMatch', 'settings/folderSettings'],
-  'cli/trust.ts': ['settings/folderSettings'],
   'dsh-plugin/toolGate.ts': ['declaration/toolsModel', 'json/canonicalJson', 'tools/toolDefinitions'],
-  'extension/importFlow.ts': ['import/importNotes', 'import/importPlan', 'import/importReport'],
-  'extension/settingLayers.ts': ['settings/settingLayers'],
-  'extension/settings.ts': ['policy/editorPolicy', 'settings/folderSettings'],
 };
 
 /** The core module (`json/visibleText`) a path lies at, or undefined outside src/core. */

@@ -1,15 +1,12 @@
 import * as path from 'node:path';
 import type { Analysis } from '../core/mcp/analysis';
-import { commitExport, exportRefused, reviewExport } from '../core/app/export';
-import { analyzeFolder } from '../core/app/folderSources';
+import { checkFolder, commitExport, exportRefused, reviewExport, toolChoiceProblems } from '../core/app/export';
 import { planSession } from '../core/app/plan';
 import { planMessage } from '../core/app/planReasons';
 import { DECLARATION_PATH, type DeclaredServer } from '../core/declaration/declarationModel';
 import type { Problem } from '../core/problems/problems';
 import { formatMessage } from '../core/problems/problems';
 import { countOf } from '../core/problems/plural';
-import { folderAnalyzeOptions, settingLayerValues, SETTING } from '../core/settings/folderSettings';
-import { checkToolChoice } from '../core/tools/toolChoice';
 import { expectNoArgs, type CliIo, type CommandContext } from './context';
 import { problemJson, shownPath } from './output';
 import { table } from './table';
@@ -37,8 +34,7 @@ export async function runCheck(ctx: CommandContext): Promise<number> {
   expectNoArgs(ctx);
   const { identity, json, io } = ctx;
   // dsh.tools problems, placed in the settings files given (the editor shows the same ones).
-  const settingProblems = checkToolChoice(settingLayerValues(identity, SETTING.tools)).problems;
-  const analysis = await analyzeFolder(ctx.ports, folderAnalyzeOptions(identity));
+  const { analysis, settingProblems } = await checkFolder(ctx.ports, identity);
   if (json) io.out(JSON.stringify(report(analysis, null, {}, settingProblems)));
   else printHuman(analysis, identity.folder, io, settingProblems);
   return analysis.usable ? 0 : 1;
@@ -54,15 +50,15 @@ export async function runExport(ctx: CommandContext): Promise<number> {
   const { identity, json, io, ports } = ctx;
   const { folder } = identity;
   const dryRun = ctx.options['dry-run'] === true;
-  const settingProblems = checkToolChoice(settingLayerValues(identity, SETTING.tools)).problems;
   const refused = await exportRefused(ports);
   if (refused) {
-    const analysis = await analyzeFolder(ports, folderAnalyzeOptions(identity));
+    const { analysis, settingProblems } = await checkFolder(ports, identity);
     const message = `${planMessage(refused, formatMessage)} ${dryRun ? 'A dry run: nothing would be exported, and nothing would mount.' : 'Nothing from this workspace is exported.'}`;
     if (json) io.out(JSON.stringify(report(analysis, null, { written: false, error: message, code: refused.code }, settingProblems)));
     else io.err(`dsh-bridge: ${message}`);
     return 1;
   }
+  const settingProblems = toolChoiceProblems(identity);
   const reviewed = await reviewExport(ports, identity);
   const result = await commitExport(ports, reviewed, { dryRun });
   const { analysis } = result;

@@ -1,14 +1,11 @@
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { createTwoFilesPatch } from 'diff';
-import { CLIENT_NAMES, IMPORT_CLIENTS, type ImportClient, type ImportNote } from '../core/import/importNotes';
-import { importPreviewId, planImport } from '../core/import/importPlan';
-import { refusedAtExport, type ExportRefusal } from '../core/import/importReport';
+import { applyImport, CLIENT_NAMES, IMPORT_CLIENTS, importPreview, isImportClient, reviewImport, type ExportRefusal, type ImportNote } from '../core/app/import';
 import { problemTemplate } from '../core/app/problemCatalog';
 import { problemFix } from '../core/app/problemCodesPage';
 import { formatMessage } from '../core/problems/problems';
-import { readImportSources, readImportTarget, TARGET_PATH, writeImportTarget } from '../core/node/importFiles';
+import { importFiles, TARGET_PATH } from '../core/node/importFiles';
 import { countOf } from '../core/problems/plural';
 import { CommandUsageError, stringList, type CommandContext } from './context';
 import { visibleLine } from '../core/json/visibleText';
@@ -67,42 +64,30 @@ function refusalLines(refusals: readonly ExportRefusal[]): string[] {
 export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askYesNo): Promise<number> {
   const { folder, io, json } = ctx;
   const from = ctx.options.from;
-  if (typeof from !== 'string' || !(IMPORT_CLIENTS as readonly string[]).includes(from)) {
-    throw new CommandUsageError(`"import" needs --from ${IMPORT_CLIENTS.join('|')}`);
-  }
-  const client = from as ImportClient;
+  if (!isImportClient(from)) throw new CommandUsageError(`"import" needs --from ${IMPORT_CLIENTS.join('|')}`);
+  const client = from;
   const yes = stringList(ctx.options.yes);
   const dryRun = ctx.options['dry-run'] === true;
   if (yes.length > 1) throw new CommandUsageError('"import" takes one --yes PREVIEW');
 
-  const home = os.homedir();
-  // FILE arguments are relative to the current directory, as --workspace is.
-  const read = await readImportSources(client, folder, ctx.args.map((f) => path.resolve(f)), home, process.env);
-  const target = await readImportTarget(folder);
-  if ('reason' in target) {
-    const message = `${TARGET_PATH} cannot be edited (${target.reason}); nothing was changed`;
-    if (json) io.out(JSON.stringify({ written: false, error: message }));
-    io.err(`dsh-bridge: ${message}.`);
-    return 1;
-  }
-  if (!read.sources.length && !read.notes.length) {
-    const message = `no ${CLIENT_NAMES[client]} MCP file found (looked at ${read.looked.join(', ')})`;
-    if (json) io.out(JSON.stringify({ written: false, error: message }));
-    io.err(`dsh-bridge: ${message}.`);
-    return 1;
-  }
-  // Ids with a stored value are the user's: the import gives its credentials other ids.
   const { store } = ctx.ports;
-  const storedInputIds = [...(await store.readFolder(folder)).inputs.keys()];
-  const plan = planImport({ client, sources: read.sources, folder, target: target.text, readNotes: read.notes, storedInputIds });
-  // Keyed with this machine's signing key (created on first use, as an export does): the id covers the credential values.
-  const preview = importPreviewId(plan, await store.signingKey());
-  const failed = !plan.ok || (!plan.servers.length && plan.notes.some((n) => n.kind === 'error'));
-  // The editor's decision: the servers .vscode/mcp.json as written would not export.
-  const refusals = refusedAtExport(plan, folder);
+  const ports = { ...ctx.ports, imports: importFiles };
+  // FILE arguments are relative to the current directory, as --workspace is. Ids with a stored
+  // value are the user's: the import gives its credentials other ids.
+  const review = await reviewImport(ports, { client, folder, files: ctx.args.map((f) => path.resolve(f)), storedInputIds: [...(await store.readFolder(folder)).inputs.keys()] });
+  if (review.outcome !== 'planned') {
+    const message = review.outcome === 'target-unreadable'
+      ? `${TARGET_PATH} cannot be edited (${review.reason}); nothing was changed`
+      : `no ${CLIENT_NAMES[client]} MCP file found (looked at ${review.looked.join(', ')})`;
+    if (json) io.out(JSON.stringify({ written: false, error: message }));
+    io.err(`dsh-bridge: ${message}.`);
+    return 1;
+  }
+  const { plan, refusals, failed } = review;
+  const preview = await importPreview(ctx.ports, plan);
   const summary = {
     from: client,
-    files: read.sources.map((s) => s.file),
+    files: review.files,
     preview,
     servers: plan.servers.map((s) => ({ name: s.name, sourceName: s.sourceName, file: s.file })),
     inputs: plan.inputs.map((i) => i.id),
@@ -152,19 +137,17 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
     }
   }
 
-  // Values first: a file that names an input whose value is missing is worse than a stored value unused.
-  for (const s of plan.secrets) await store.setInput(folder, s.inputId, s.value);
-  const result = await writeImportTarget(folder, plan.before, plan.after);
-  if (!result.written) {
-    print({ written: false, error: result.message });
-    io.err(`dsh-bridge: ${result.message}; nothing was written.`);
+  const applied = await applyImport(ports, folder, plan, (inputId, value) => store.setInput(folder, inputId, value));
+  if (!applied.written) {
+    print({ written: false, error: applied.message });
+    io.err(`dsh-bridge: ${applied.message}; nothing was written.`);
     return 1;
   }
-  print({ written: true, secretsStored: plan.secrets.map((s) => s.inputId) });
+  print({ written: true, secretsStored: applied.secretsStored });
   if (!json) {
     io.out(`Wrote ${TARGET_PATH}: ${countOf(plan.servers.length, 'server')} imported from ${CLIENT_NAMES[client]}${refusedOf(refusals)}.`);
-    if (plan.secrets.length) io.out(`Stored ${countOf(plan.secrets.length, 'credential')} for ${plan.secrets.map((s) => s.inputId).join(', ')} in ${store.bridgeDir} (not in the workspace).`);
-    const missing = plan.inputs.filter((i) => !plan.secrets.some((s) => s.inputId === i.id)).map((i) => i.id);
+    if (applied.secretsStored.length) io.out(`Stored ${countOf(applied.secretsStored.length, 'credential')} for ${applied.secretsStored.join(', ')} in ${store.bridgeDir} (not in the workspace).`);
+    const missing = applied.toEnter;
     if (missing.length) io.out(`Enter the ${missing.length === 1 ? 'value' : 'values'} of ${missing.join(', ')} with: dsh-bridge inputs set <id>`);
   }
   return 0;

@@ -1,5 +1,4 @@
-import { analyzeFolder } from '../core/app/folderSources';
-import { folderAnalyzeOptions } from '../core/settings/folderSettings';
+import { analyzeWorkspaceFolder } from '../core/app/folderSources';
 import { CommandUsageError, type CommandContext } from './context';
 import { table } from './table';
 import { readSecret } from './readSecret';
@@ -33,7 +32,7 @@ export async function runInputs(ctx: CommandContext): Promise<number> {
     case 'list': {
       if (args.length) throw new CommandUsageError('"inputs list" takes no argument');
       const record = await store.readFolder(folder);
-      const analysis = await analyzeFolder(ctx.ports, folderAnalyzeOptions(identity));
+      const analysis = await analyzeWorkspaceFolder(ctx.ports, identity);
       const declared = analysis.inputs.map((i) => i.id);
       const ids = [...new Set([...declared, ...record.inputs.keys()])].sort();
       const rows = ids.map((id) => ({ id, stored: record.inputs.has(id), referenced: declared.includes(id) }));

@@ -1,15 +1,8 @@
-import { analyzeFolder } from '../core/app/folderSources';
-import { planSession } from '../core/app/plan';
-import { folderAnalyzeOptions } from '../core/settings/folderSettings';
-import { readEditorPolicy, POLICY_SETTING } from '../core/policy/editorPolicy';
-import { describeMatcher } from '../core/policy/serverMatch';
+import { policyReport } from '../core/app/policy';
 import { ADMIN_POLICY_FILE, userPolicyFile } from '../core/node/policyFiles';
-import { policyWithheld } from '../core/app/policyWithheld';
 import { CommandUsageError, type CommandContext } from './context';
 
 export const POLICY_USAGE = 'policy                     the MCP server policy in force (VS Code\'s, and the DSH side\'s files) and what it blocks in this folder';
-
-const POLICY_CODES = new Set(['policy-denied', 'policy-not-allowed', 'policy-unresolved', 'policy-access']);
 
 /**
  * `dsh-bridge policy`: the editor's effective rules (settings and VS Code's policy file) and what
@@ -18,17 +11,11 @@ const POLICY_CODES = new Set(['policy-denied', 'policy-not-allowed', 'policy-unr
  */
 export async function runPolicy(ctx: CommandContext): Promise<number> {
   if (ctx.args.length) throw new CommandUsageError('"policy" takes no argument');
-  const { identity, ports } = ctx;
-  const options = folderAnalyzeOptions(identity);
-  const editor = readEditorPolicy({ effective: (k) => identity.settings(k), ...identity.policySettings });
-  const analysis = await analyzeFolder(ports, options);
-  const refused = analysis.rejected.filter((r) => r.codes.some((c) => POLICY_CODES.has(c)));
-  const refusedWhy = refused.map((r) => ({ name: r.name, code: r.codes[0], message: analysis.problems.find((p) => p.server === r.name && p.code === r.codes[0])?.message ?? r.codes[0] }));
-
-  // The declaration a DSH session in the folder would mount (the nearest up to the project root), verified or not: the plan's.
-  const { plan, declaration } = await planSession(ports, { cwd: ctx.folder, skills: false, tools: false });
-  const { policy: dsh, withheld } = await policyWithheld(ports, declaration);
-  const vscodeFile = identity.vscodePolicyFile;
+  const { editor, dsh, blocks } = await policyReport(ctx.ports, ctx.identity);
+  const vscodeFile = editor.policyFile;
+  const setting = editor.settings;
+  const refusedWhy = editor.refused;
+  const { withheld, declaration } = dsh;
   if (ctx.json) {
     ctx.io.out(JSON.stringify({
       folder: ctx.folder,
@@ -40,7 +27,7 @@ export async function runPolicy(ctx: CommandContext): Promise<number> {
       dsh: {
         files: [ADMIN_POLICY_FILE, userPolicyFile(ctx.dshHome)],
         layers: dsh.layers.map((l) => ({ file: l.file, origin: l.origin, allowedServers: l.allow ?? null, deniedServers: l.deny, refused: l.refused ?? null })),
-        declaration: declaration ? plan.declaration.path ?? null : null,
+        declaration: declaration ?? null,
         withheld,
       },
     }));
@@ -48,9 +35,9 @@ export async function runPolicy(ctx: CommandContext): Promise<number> {
     const out = (line: string) => ctx.io.out(line);
     out(`Editor policy (what the export refuses):`);
     out(`  VS Code's policy file: ${vscodeFile ? `${vscodeFile.path} (${vscodeFile.sha256 ? 'present' : 'absent'})` : 'not read'}`);
-    out(`  ${POLICY_SETTING.access}: ${editor.access}`);
-    out(`  ${POLICY_SETTING.allowed}: ${editor.allow ? editor.allow.map((m) => describeMatcher(m)).join(', ') || '[] (blocks every server)' : 'not set'}${editor.managedOnly ? ` (the policy's own list only: ${POLICY_SETTING.managedOnly})` : ''}`);
-    out(`  ${POLICY_SETTING.denied}: ${editor.deny.length ? editor.deny.map((m) => describeMatcher(m)).join(', ') : 'none'}`);
+    out(`  ${setting.access}: ${editor.access}`);
+    out(`  ${setting.allowed}: ${editor.allowShown ? editor.allowShown.join(', ') || '[] (blocks every server)' : 'not set'}${editor.managedOnly ? ` (the policy's own list only: ${setting.managedOnly})` : ''}`);
+    out(`  ${setting.denied}: ${editor.denyShown.length ? editor.denyShown.join(', ') : 'none'}`);
     out(refusedWhy.length ? '  Refused in this folder:' : '  Refused in this folder: none');
     for (const r of refusedWhy) out(`    ${r.name}: ${r.code}: ${r.message}`);
     out('');
@@ -59,12 +46,12 @@ export async function runPolicy(ctx: CommandContext): Promise<number> {
     for (const l of dsh.layers) {
       out(`  ${l.file} (${l.origin === 'admin' ? 'administrator' : 'user, can only narrow'})${l.refused ? `: cannot be used (${l.refused}): every server is withheld` : ''}`);
       if (l.refused) continue;
-      out(`    allowedServers: ${l.allow ? l.allow.map((m) => describeMatcher(m)).join(', ') || '[] (blocks every server)' : 'not set'}`);
-      out(`    deniedServers: ${l.deny.length ? l.deny.map((m) => describeMatcher(m)).join(', ') : 'none'}`);
+      out(`    allowedServers: ${l.allowShown ? l.allowShown.join(', ') || '[] (blocks every server)' : 'not set'}`);
+      out(`    deniedServers: ${l.denyShown.length ? l.denyShown.join(', ') : 'none'}`);
     }
     if (!declaration) out('  No declaration in this folder: nothing to withhold.');
     else out(withheld.length ? '  Withheld from this folder\'s declaration:' : '  Withheld from this folder\'s declaration: none');
     for (const w of withheld) out(`    ${w.serverName}: ${w.why}`);
   }
-  return refused.length || withheld.length || dsh.layers.some((l) => l.refused) ? 1 : 0;
+  return blocks ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { TRUST_MODES, type TrustMode } from '../core/settings/folderSettings';
+import { setTrustMode } from '../core/app/trustMode';
+import type { TrustMode } from '../core/settings/folderSettings';
 import { CommandUsageError, type CommandContext } from './context';
 
 export const TRUST_USAGE = 'trust [ask|pinned|deny]   show or set the trust mode the DSH plugin reads on this machine';
@@ -25,9 +26,9 @@ export async function runTrust(ctx: CommandContext): Promise<number> {
     else io.out(`Trust mode on this machine: ${before} (${file})\n  ${MEANING[before]}.`);
     return 0;
   }
-  const mode = args[0] as TrustMode;
-  if (!TRUST_MODES.includes(mode)) throw new CommandUsageError(`unknown trust mode "${args[0]}": use ask, pinned or deny`);
-  await store.setTrustMode(mode);
+  const change = await setTrustMode(store, args[0]);
+  if (!change.ok) throw new CommandUsageError(`unknown trust mode "${change.unknown}": use ask, pinned or deny`);
+  const { mode } = change;
   if (json) {
     io.out(JSON.stringify({ trustMode: mode, previous: before, file }));
     return 0;

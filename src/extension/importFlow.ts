@@ -1,12 +1,11 @@
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { showError, showInformation, showQuickPick, showWarning } from './visible';
-import { CLIENT_NAMES, IMPORT_CLIENTS, noteTemplate, type ImportClient, type ImportNote } from '../core/import/importNotes';
-import { planImport, type ImportPlan } from '../core/import/importPlan';
-import { displayPath, importLocations, readImportSources, readImportTarget, removeImportedOriginals, TARGET_PATH, writeImportTarget } from '../core/node/importFiles';
-import { importReportMarkdown, refusedAtExport, type ExportRefusal } from '../core/import/importReport';
-import type { ImportSourceFile } from '../core/import/clientFiles';
+import {
+  applyImport, carriedOriginals, CLIENT_NAMES, importChoices, importReport, isImportClient, removeCarriedOriginals, reviewImport,
+  type ExportRefusal, type ImportClient, type ImportNote, type ImportPlan, type ImportReview,
+} from '../core/app/import';
+import { importFiles, TARGET_PATH } from '../core/node/importFiles';
 import { sentences, translate } from './l10n';
 import { requireWorkspaceTrust } from './workspaceTrust';
 import type { Ctx } from './ctx';
@@ -14,11 +13,13 @@ import { l10n } from './l10nLookup';
 
 /**
  * DSH: Import MCP Servers...: pick a client (and its files), preview the new .vscode/mcp.json in a
- * diff editor, then write it and put the credentials into secret storage. The conversion is the
- * core's (core/import); this module asks, shows and reports. Loaded on first use.
+ * diff editor, then write it and put the credentials into secret storage. The import is the
+ * core's use case (core/app/import); this module asks, shows and reports. Loaded on first use.
  */
 
 export const PREVIEW_SCHEME = 'dsh-bridge-import';
+
+type PlannedImport = Extract<ImportReview, { outcome: 'planned' }>;
 
 /** What one run did; returned by the command for tests (ids and names only, never a value). */
 export interface ImportSummary {
@@ -73,6 +74,11 @@ export class ImportFlow implements vscode.Disposable {
     this.provider.dispose();
   }
 
+  /** The import's ports: the use cases' of the DSH home now, with the import's files (loaded with this flow). */
+  private ports() {
+    return { ...this.ctx.ports(), imports: importFiles };
+  }
+
   /** The command: `arg` is a folder URI (explorer), {@link ImportArgs}, or nothing (ask everything). */
   async run(arg?: unknown): Promise<ImportSummary> {
     if (this.running) return none('cancelled');
@@ -89,10 +95,9 @@ export class ImportFlow implements vscode.Disposable {
     const folder = await this.pickFolder(args.folder);
     if (!folder) return none('cancelled');
     const root = folder.uri.fsPath;
-    const home = os.homedir();
 
-    if (args.client !== undefined && !(IMPORT_CLIENTS as readonly string[]).includes(args.client)) return none('cancelled');
-    const choice = args.client ? { client: args.client, files: args.files ?? [] } : await this.pickSource(root, home);
+    if (args.client !== undefined && !isImportClient(args.client)) return none('cancelled');
+    const choice = args.client ? { client: args.client, files: args.files ?? [] } : await this.pickSource(root);
     if (!choice) return none('cancelled');
     const { client } = choice;
 
@@ -101,25 +106,23 @@ export class ImportFlow implements vscode.Disposable {
       void showWarning(l10n.t('.vscode/mcp.json has unsaved changes: save or revert them, then import again.'));
       return none('cancelled', client);
     }
-    const read = await readImportSources(client, root, choice.files, home, process.env);
-    const target = await readImportTarget(root);
-    if ('reason' in target) {
-      this.log.warn(`import: ${TARGET_PATH} cannot be edited (${target.reason})`);
-      void showError(l10n.t('.vscode/mcp.json cannot be edited ({0}); nothing was changed.', target.reason));
+    // Ids with a stored value are the user's (here or stored by the CLI): the import gives its credentials other ids.
+    const review = await reviewImport(this.ports(), { client, folder: root, files: choice.files, storedInputIds: await this.ctx.storedInputIds(root) });
+    if (review.outcome === 'target-unreadable') {
+      this.log.warn(`import: ${TARGET_PATH} cannot be edited (${review.reason})`);
+      void showError(l10n.t('.vscode/mcp.json cannot be edited ({0}); nothing was changed.', review.reason));
       return none('failed', client);
     }
-    // Ids with a stored value are the user's (here or stored by the CLI): the import gives its credentials other ids.
-    const storedInputIds = await this.ctx.storedInputIds(root);
-    const plan = planImport({ client, sources: read.sources, folder: root, target: target.text, readNotes: read.notes, storedInputIds });
-    const refusals = refusedAtExport(plan, root);
-    const files = read.sources.map((s) => s.file);
-    this.log.info(importReportMarkdown(plan, files, refusals));
+    if (review.outcome === 'nothing-found') {
+      void this.tell('info', l10n.t('No MCP configuration of {0} was found in this folder or your home folder.', CLIENT_NAMES[client]));
+      return none('nothing', client, review.plan);
+    }
+    const { plan, refusals } = review;
+    this.log.info(importReport(review));
     if (!plan.ok || !plan.changed) {
-      const failed = !plan.ok || plan.notes.some((n) => n.kind === 'error');
-      const message = !read.sources.length && !read.notes.length
-        ? l10n.t('No MCP configuration of {0} was found in this folder or your home folder.', CLIENT_NAMES[client])
-        : failed ? l10n.t('Nothing was imported from {0}: the log says why.', CLIENT_NAMES[client])
-          : l10n.t('Nothing to import from {0}: .vscode/mcp.json already has its servers.', CLIENT_NAMES[client]);
+      const { failed } = review;
+      const message = failed ? l10n.t('Nothing was imported from {0}: the log says why.', CLIENT_NAMES[client])
+        : l10n.t('Nothing to import from {0}: .vscode/mcp.json already has its servers.', CLIENT_NAMES[client]);
       void this.tell(failed ? 'error' : 'info', message);
       return none(failed ? 'failed' : 'nothing', client, plan);
     }
@@ -127,17 +130,17 @@ export class ImportFlow implements vscode.Disposable {
     // The preview: the file as it is on the left, as it would be on the right.
     const stamp = Date.now().toString(36);
     const right = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${folder.name}/${TARGET_PATH}`, query: `after-${stamp}` });
-    const left = target.text === undefined ? vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${folder.name}/${TARGET_PATH}`, query: `before-${stamp}` }) : vscode.Uri.file(path.join(root, TARGET_PATH));
+    const left = !review.targetExists ? vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${folder.name}/${TARGET_PATH}`, query: `before-${stamp}` }) : vscode.Uri.file(path.join(root, TARGET_PATH));
     this.previews.set(right.toString(), plan.after);
-    if (target.text === undefined) this.previews.set(left.toString(), '');
+    if (!review.targetExists) this.previews.set(left.toString(), '');
     try {
       await vscode.commands.executeCommand('vscode.diff', left, right, l10n.t('{0} (preview of the import from {1})', TARGET_PATH, CLIENT_NAMES[client]), { preview: true });
-      const answer = typeof args.apply === 'function' ? await args.apply({ left, right }) : args.apply ?? await this.ask(plan, folder, files, refusals, right);
+      const answer = typeof args.apply === 'function' ? await args.apply({ left, right }) : args.apply ?? await this.ask(review, folder, right);
       if (!answer) {
         void showInformation(l10n.t('Import cancelled: nothing was written.'));
         return none('cancelled', client, plan);
       }
-      return await this.apply(folder, plan, read.sources, refusals, args.removeOriginals);
+      return await this.apply(folder, review, args.removeOriginals);
     } finally {
       await this.closePreview(right);
       this.previews.delete(right.toString());
@@ -145,12 +148,10 @@ export class ImportFlow implements vscode.Disposable {
     }
   }
 
-  private async apply(folder: vscode.WorkspaceFolder, plan: ImportPlan, sources: ImportSourceFile[], refusals: ExportRefusal[], removeOriginals: boolean | undefined): Promise<ImportSummary> {
-    const files = sources.map((s) => s.file);
+  private async apply(folder: vscode.WorkspaceFolder, review: PlannedImport, removeOriginals: boolean | undefined): Promise<ImportSummary> {
+    const { plan, refusals } = review;
     const root = folder.uri.fsPath;
-    // Values first: a file naming an input whose value is missing is worse than a stored value unused.
-    for (const s of plan.secrets) await this.ctx.secrets.store(root, s.inputId, s.value);
-    const result = await writeImportTarget(root, plan.before, plan.after);
+    const result = await applyImport(this.ports(), root, plan, (inputId, value) => this.ctx.secrets.store(root, inputId, value));
     if (!result.written) {
       this.log.warn(`import: nothing written: ${result.message}`);
       void showWarning(result.reason === 'changed'
@@ -158,20 +159,18 @@ export class ImportFlow implements vscode.Disposable {
         : l10n.t('.vscode/mcp.json could not be written: the log has the details.'));
       return none(result.reason === 'changed' ? 'changed' : 'failed', plan.client, plan);
     }
-    this.log.info(`import: wrote ${TARGET_PATH} of ${root}: ${plan.servers.map((s) => s.name).join(', ')}; credentials stored for ${plan.secrets.map((s) => s.inputId).join(', ') || 'none'}`);
+    this.log.info(`import: wrote ${TARGET_PATH} of ${root}: ${plan.servers.map((s) => s.name).join(', ')}; credentials stored for ${result.secretsStored.join(', ') || 'none'}`);
     // The originals in the client's own project files still hold the servers (and their
-    // credentials): offered for removal, kept unless the user says so (home folder files never).
-    const carried = sources.filter((s) => s.scope === 'project' && plan.client !== 'codex')
-      .map((s) => ({ source: s, names: plan.servers.filter((p) => p.file === s.file).map((p) => p.sourceName) }))
-      .filter((c) => c.names.length);
+    // credentials): offered for removal, kept unless the user says so.
+    const carried = carriedOriginals(review);
     const removeLabel = l10n.t('Remove Them from {0}', carried.map((c) => c.source.file).join(', '));
     const summary = {
       outcome: 'imported' as const, client: plan.client, servers: plan.servers.map((s) => s.name), inputs: plan.inputs.map((i) => i.id),
-      secretsStored: plan.secrets.map((s) => s.inputId), notes: summaryNotes(plan), refused: refusals.map((r) => r.server), originalsRemoved: [] as string[],
+      secretsStored: result.secretsStored, notes: summaryNotes(plan), refused: refusals.map((r) => r.server), originalsRemoved: [] as string[],
     };
     const remove = async () => {
       for (const c of carried) {
-        const removal = await removeImportedOriginals(folder.uri.fsPath, c.source.file, c.source.text, c.names);
+        const removal = await removeCarriedOriginals(this.ports(), root, c);
         summary.originalsRemoved.push(...removal.removed);
         if ('reason' in removal) {
           this.log.warn(`import: ${c.source.file} left as it is: ${removal.message}`);
@@ -182,12 +181,12 @@ export class ImportFlow implements vscode.Disposable {
         }
       }
     };
-    const message = sentences([importedMessage(plan, refusals), ...(carried.length ? [l10n.t('The originals, with their credentials, are still in {0}.', carried.map((c) => c.source.file).join(', '))] : [])]);
+    const message = sentences([importedMessage(review), ...(carried.length ? [l10n.t('The originals, with their credentials, are still in {0}.', carried.map((c) => c.source.file).join(', '))] : [])]);
     if (removeOriginals !== undefined) {
-      void this.tell('info', message, folder, () => this.showReport(plan, folder, files, refusals));
+      void this.tell('info', message, folder, () => this.showReport(review, folder));
       if (removeOriginals) await remove();
     } else {
-      void this.tell('info', message, folder, () => this.showReport(plan, folder, files, refusals), carried.length ? { label: removeLabel, run: remove } : undefined);
+      void this.tell('info', message, folder, () => this.showReport(review, folder), carried.length ? { label: removeLabel, run: remove } : undefined);
     }
     return summary;
   }
@@ -196,7 +195,8 @@ export class ImportFlow implements vscode.Disposable {
    * The question beside the preview, not over it: a notification, so the diff stays in view and
    * scrollable while the user decides. Closing the preview cancels.
    */
-  private async ask(plan: ImportPlan, folder: vscode.WorkspaceFolder, files: string[], refusals: ExportRefusal[], right: vscode.Uri): Promise<boolean> {
+  private async ask(review: PlannedImport, folder: vscode.WorkspaceFolder, right: vscode.Uri): Promise<boolean> {
+    const { plan } = review;
     const n = plan.servers.length;
     const question = n === 1
       ? l10n.t('Add 1 MCP server from {0} to .vscode/mcp.json, as the preview shows?', CLIENT_NAMES[plan.client])
@@ -212,9 +212,9 @@ export class ImportFlow implements vscode.Disposable {
     });
     try {
       for (;;) {
-        const choice = await Promise.race([showInformation(sentences([question, lossLine(plan, refusals)]), importLabel, showReport, cancel), previewClosed]);
+        const choice = await Promise.race([showInformation(sentences([question, lossLine(review)]), importLabel, showReport, cancel), previewClosed]);
         if (choice !== showReport) return choice === importLabel;
-        await this.showReport(plan, folder, files, refusals);
+        await this.showReport(review, folder);
       }
     } finally {
       closed?.dispose();
@@ -225,9 +225,9 @@ export class ImportFlow implements vscode.Disposable {
    * The report: a read-only Markdown document beside the preview, grouped by server, visible
    * whatever the log level. Notes never hold a credential, so neither does the report.
    */
-  private async showReport(plan: ImportPlan, folder: vscode.WorkspaceFolder, files: string[], refusals: ExportRefusal[]): Promise<void> {
+  private async showReport(review: PlannedImport, folder: vscode.WorkspaceFolder): Promise<void> {
     const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${folder.name}/import-report.md`, query: `report-${Date.now().toString(36)}` });
-    this.previews.set(uri.toString(), importReportMarkdown(plan, files, refusals, (english, args) => translate(english, args ?? {})));
+    this.previews.set(uri.toString(), importReport(review, (english, args) => translate(english, args ?? {})));
     try {
       await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
     } finally {
@@ -264,16 +264,13 @@ export class ImportFlow implements vscode.Disposable {
   }
 
   /** The clients whose usual files exist come first; any client's file can be chosen too. */
-  private async pickSource(root: string, home: string): Promise<{ client: ImportClient; files: string[] } | undefined> {
+  private async pickSource(root: string): Promise<{ client: ImportClient; files: string[] } | undefined> {
     type Item = vscode.QuickPickItem & { client?: ImportClient; browse?: boolean };
     const detected: Item[] = [];
     const browse: Item[] = [];
-    for (const client of IMPORT_CLIENTS) {
-      const found = await readImportSources(client, root, [], home, process.env);
-      const files = found.sources.map((s) => s.file);
-      if (files.length) detected.push({ label: CLIENT_NAMES[client], description: files.join(', '), client });
-      browse.push({ label: `$(folder-opened) ${l10n.t('{0}: Choose a File...', CLIENT_NAMES[client])}`, client, browse: true,
-        description: importLocations(client, root, home, process.env).map((l) => displayPath(l.file, root, home)).join(', ') });
+    for (const { client, found, looked } of await importChoices(this.ports(), root)) {
+      if (found.length) detected.push({ label: CLIENT_NAMES[client], description: found.join(', '), client });
+      browse.push({ label: `$(folder-opened) ${l10n.t('{0}: Choose a File...', CLIENT_NAMES[client])}`, client, browse: true, description: looked.join(', ') });
     }
     const items: Item[] = [...detected, { label: '', kind: vscode.QuickPickItemKind.Separator }, ...browse];
     const picked = await showQuickPick(items, {
@@ -301,8 +298,7 @@ function refusedLine(refusals: ExportRefusal[]): string[] {
 }
 
 /** "3 fields could not be carried" etc., said with the question. */
-function lossLine(plan: ImportPlan, refusals: ExportRefusal[]): string {
-  const lost = plan.notes.filter((n) => n.kind === 'lost' || n.kind === 'skipped' || n.kind === 'error').length;
+function lossLine({ plan, refusals, uncarried: lost }: PlannedImport): string {
   const parts = [
     ...(lost === 0 && !refusals.length ? [l10n.t('Everything was carried.')] : []),
     ...(lost === 1 ? [l10n.t('1 item could not be carried: Show Report lists it.')] : lost > 1 ? [l10n.t('{0} items could not be carried: Show Report lists them.', lost)] : []),
@@ -313,12 +309,11 @@ function lossLine(plan: ImportPlan, refusals: ExportRefusal[]): string {
   return sentences(parts);
 }
 
-function importedMessage(plan: ImportPlan, refusals: ExportRefusal[]): string {
+function importedMessage({ plan, refusals, uncarried: lost }: PlannedImport): string {
   const n = plan.servers.length;
   const parts = [n === 1
     ? l10n.t('Imported 1 MCP server from {0} into .vscode/mcp.json.', CLIENT_NAMES[plan.client])
     : l10n.t('Imported {0} MCP servers from {1} into .vscode/mcp.json.', n, CLIENT_NAMES[plan.client])];
-  const lost = plan.notes.filter((n) => n.kind === 'lost' || n.kind === 'skipped' || n.kind === 'error').length;
   if (lost === 1) parts.push(l10n.t('1 item could not be carried: Show Report lists it.'));
   else if (lost > 1) parts.push(l10n.t('{0} items could not be carried: Show Report lists them.', lost));
   parts.push(...refusedLine(refusals));

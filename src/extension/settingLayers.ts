@@ -1,16 +1,14 @@
 import * as vscode from 'vscode';
-import { type JsonPath, type SettingsFileKind, type SettingsSource } from '../core/settings/settingsFile';
-import { definingLayer, mergeSettingLayers, settingValueInText } from '../core/settings/settingLayers';
-import { FOLDER_SETTINGS_PATH, folderSettingsFiles } from '../core/app/settingsFiles';
+import { type JsonPath, type SettingsSource } from '../core/settings/settingsFile';
+import {
+  definingSettingLayer, FOLDER_SETTINGS_PATH, folderSettingsFiles, layersWithHiddenValues, mergedSettingValue, type SettingLayerRead,
+} from '../core/app/settingsFiles';
 import { readFileBytes } from './mcpFiles';
 
 /** One layer of a setting (`dsh.lsp.servers`, `dsh.tools`) as VS Code's `inspect` reports it, with the file that holds it. */
-export interface SettingLayer {
-  name: 'default' | 'user' | 'workspace' | 'folder';
-  value: unknown;
-  /** The settings file of this layer; undefined for the default and when it cannot be located. */
+export interface SettingLayer extends SettingLayerRead {
+  /** The settings file of this layer; undefined for the default and when it cannot be located. `file`: its URI string. */
   uri?: vscode.Uri;
-  kind: SettingsFileKind;
 }
 
 /**
@@ -46,11 +44,12 @@ function settingLayers(folder: vscode.WorkspaceFolder, userSettings: vscode.Uri 
   const { multiRoot, workspaceFile } = workspaceFileOf();
   const files = folderSettingsFiles({ user: userSettings, codeWorkspace: workspaceFile, multiRoot, folder: folderSettings });
   const workspace = files.find((f) => f.level === 'workspace');
+  const at = (uri: vscode.Uri | undefined) => (uri ? { uri, file: uri.toString() } : {});
   return [
     { name: 'default', value: inspected?.defaultValue, kind: 'settings' },
-    { name: 'user', value: inspected?.globalValue, uri: userSettings, kind: 'settings' },
-    { name: 'workspace', value: inspected?.workspaceValue, uri: workspace?.file, kind: workspace?.kind ?? 'settings' },
-    { name: 'folder', value: inspected?.workspaceFolderValue, uri: folderSettings, kind: 'settings' },
+    { name: 'user', value: inspected?.globalValue, ...at(userSettings), kind: 'settings' },
+    { name: 'workspace', value: inspected?.workspaceValue, ...at(workspace?.file), kind: workspace?.kind ?? 'settings' },
+    { name: 'folder', value: inspected?.workspaceFolderValue, ...at(folderSettings), kind: 'settings' },
   ];
 }
 
@@ -63,24 +62,14 @@ export async function loadSettingLayers(folder: vscode.WorkspaceFolder, userSett
   const layers = settingLayers(folder, userSettings, setting);
   const texts = new Map<string, string | undefined>();
   for (const layer of layers) {
-    if (layer.uri && !texts.has(layer.uri.toString())) texts.set(layer.uri.toString(), await readText(layer.uri));
+    if (layer.uri && layer.file !== undefined && !texts.has(layer.file)) texts.set(layer.file, await readText(layer.uri));
   }
-  if (!vscode.workspace.isTrusted) {
-    const seen = new Set<string>();
-    for (const layer of [...layers].reverse()) {
-      if ((layer.name !== 'workspace' && layer.name !== 'folder') || !layer.uri || layer.value !== undefined) continue;
-      if (seen.has(layer.uri.toString())) continue; // single-folder: workspace and folder are the same file
-      seen.add(layer.uri.toString());
-      const text = texts.get(layer.uri.toString());
-      if (text !== undefined) layer.value = settingValueInText(text, layer.kind, setting);
-    }
-  }
-  return { layers, texts };
+  return { layers: vscode.workspace.isTrusted ? layers : layersWithHiddenValues(layers, texts, setting), texts };
 }
 
 /** The effective value, merged from the layers as VS Code merges an object setting. */
 export function mergedValue(layers: readonly SettingLayer[]): unknown {
-  return mergeSettingLayers(layers.map((l) => l.value));
+  return mergedSettingValue(layers);
 }
 
 async function readText(uri: vscode.Uri): Promise<string | undefined> {
@@ -96,10 +85,7 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
  */
 export function settingLocator(layers: readonly SettingLayer[], texts: ReadonlyMap<string, string | undefined>): (path: JsonPath) => SettingsSource | undefined {
   return (path) => {
-    const index = definingLayer(layers.map((l) => l.value), path);
-    if (index === undefined) return undefined;
-    const layer = layers[index];
-    const text = layer.uri ? texts.get(layer.uri.toString()) : undefined;
-    return layer.uri && text !== undefined ? { file: layer.uri.toString(), text, kind: layer.kind } : undefined;
+    const defining = definingSettingLayer(layers, texts, path);
+    return defining?.layer.file === undefined ? undefined : { file: defining.layer.file, text: defining.text, kind: defining.layer.kind };
   };
 }

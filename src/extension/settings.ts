@@ -1,21 +1,17 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import * as z from 'zod/mini';
 import type { AnalyzeOptions } from '../core/mcp/analyzeOptions';
-import {
-  folderAnalyzeOptions, readCustomSkillRoots, readExportSettings, readSetting, SETTING, SETTING_SCHEMAS, TRUST_MODES,
-  type ExportSettings, type FolderIdentity, type SettingsView, type TrustMode,
-} from '../core/settings/folderSettings';
-import { policyValueFromEffective } from '../core/policy/editorPolicy';
+import type { ExportSettings, FolderIdentity, SettingsView, TrustMode } from '../core/settings/folderSettings';
+import { editorFolderSettings, editorPolicySettings, machineSettings } from '../core/app/folderIdentity';
 import { readVscodePolicyFile, VSCODE_POLICY_FILE } from '../core/node/policyFiles';
 import { resolveDshHome } from '../core/node/hostStore';
 import { changedConcerns, type ChangedConcerns } from '../core/app/settingChanges';
 import { codeWorkspaceFile } from './mcpFiles';
 
 /**
- * Settings as the editor sees them, read through the core's typed settings contract
- * (core/settings/folderSettings): a value of the wrong shape falls back to its default (and is
- * reported once in the log), so nothing downstream sees an unchecked cast.
+ * Settings as the editor sees them, read by the core (core/app/folderIdentity) through its typed
+ * settings contract: a value of the wrong shape falls back to its default (and is reported once in
+ * the log), so nothing downstream sees an unchecked cast.
  */
 
 export interface FolderSettings extends ExportSettings {
@@ -47,20 +43,13 @@ function settingsView(folder: vscode.WorkspaceFolder | undefined): SettingsView 
   return (key) => config.get<unknown>(key);
 }
 
-/**
- * The policy settings beyond their effective values: `get` returns a policy's value when one is
- * set, but the API has no policy value of its own; it is told from the user's (see
- * policyValueFromEffective). Each level's value serves the deny entries of allowManagedServersOnly.
- */
+/** The policy settings beyond their effective values (see editorPolicySettings), from `get` and `inspect`. */
 function policySettingsOf(folder: vscode.WorkspaceFolder): NonNullable<FolderIdentity['policySettings']> {
   const config = vscode.workspace.getConfiguration(undefined, folder.uri);
-  return {
-    policy: (key) => policyValueFromEffective(config.get<unknown>(key), config.inspect<unknown>(key)?.globalValue),
-    layers: (key) => {
-      const inspected = config.inspect<unknown>(key);
-      return [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue];
-    },
-  };
+  return editorPolicySettings((key) => {
+    const inspected = config.inspect<unknown>(key);
+    return { effective: config.get<unknown>(key), user: inspected?.globalValue, workspace: inspected?.workspaceValue, folder: inspected?.workspaceFolderValue };
+  });
 }
 
 /**
@@ -129,9 +118,8 @@ export class Configuration implements vscode.Disposable {
   /** `dsh.trustMode` and the resolved DSH home (`dsh.home`, else `$DSH_HOME`, else `~/.dsh`). */
   globalSettings(): GlobalSettings {
     if (!this.global) {
-      const view = settingsView(undefined);
-      const home = readSetting(view, SETTING.home, SETTING_SCHEMAS.home, '', this.invalidSetting);
-      this.global = { trustMode: readSetting(view, SETTING.trustMode, z.enum(TRUST_MODES), 'ask', this.invalidSetting), dshHome: resolveDshHome(home) };
+      const { trustMode, home } = machineSettings(settingsView(undefined), this.invalidSetting);
+      this.global = { trustMode, dshHome: resolveDshHome(home) };
     }
     return this.global;
   }
@@ -148,14 +136,7 @@ export class Configuration implements vscode.Disposable {
         policySettings, ...(this.policyFile ? { vscodePolicyFile: this.policyFile } : {}),
         ...(workspaceFile ? { codeWorkspaceFile: workspaceFile } : {}),
       };
-      config = {
-        view,
-        settings: { auto: readSetting(view, SETTING.auto, SETTING_SCHEMAS.auto, 'off', this.invalidSetting), ...readExportSettings(view, this.invalidSetting) },
-        identity,
-        analyzeOptions: folderAnalyzeOptions(identity),
-        policySettings,
-        customSkillRoots: readCustomSkillRoots(view, this.invalidSetting),
-      };
+      config = { view, identity, policySettings, ...editorFolderSettings(identity, this.invalidSetting) };
       this.folders.set(key, config);
     }
     return config;

@@ -14,9 +14,10 @@ import { ExportError } from '../declaration/exportError';
 import { GENERATOR, serializeDeclaration, type DeclarationBody } from '../declaration/declaration';
 import { LSP_APPROVAL_NAME } from '../lsp/lspRow';
 import { folderAnalyzeOptions, readCustomSkillRoots, settingLayerValues, SETTING, type FolderIdentity } from '../settings/folderSettings';
-import { analyzeToolChoice } from '../tools/toolChoice';
+import { analyzeToolChoice, checkToolChoice } from '../tools/toolChoice';
+import type { Problem } from '../problems/problems';
 import { withDeclaredTools } from '../tools/declaredTools';
-import { analyzeFolder, changedSources } from './folderSources';
+import { analyzeFolder, analyzeWorkspaceFolder, changedSources } from './folderSources';
 import { analyzeSections } from './sections';
 import { pinSettingsFiles, settingsFilesOf } from './settingsFiles';
 import { planFix, reason, type PlanReason } from './planReasons';
@@ -191,4 +192,14 @@ export type FolderExportOutcome = 'exported' | 'nothing-to-export' | 'failed';
 export function folderExportOutcome(folder: { usable: boolean; servers: number }): FolderExportOutcome {
   if (!folder.usable) return 'failed';
   return folder.servers > 0 ? 'exported' : 'nothing-to-export';
+}
+
+/** The `dsh.tools` problems of a folder's settings, each placed in the settings file of its layer (the ones the editor shows). */
+export function toolChoiceProblems(identity: Pick<FolderIdentity, 'settings' | 'settingLayers'>): Problem[] {
+  return checkToolChoice(settingLayerValues(identity, SETTING.tools)).problems;
+}
+
+/** What `check` reports, and an export refused on this machine: the analysis of the folder's sources and the `dsh.tools` problems; nothing is written. */
+export async function checkFolder(ports: Pick<Ports, 'files'>, identity: FolderIdentity): Promise<{ analysis: Analysis; settingProblems: Problem[] }> {
+  return { analysis: await analyzeWorkspaceFolder(ports, identity), settingProblems: toolChoiceProblems(identity) };
 }

@@ -22,6 +22,7 @@ import { mergeSources, type SourceRead } from '../mcp/mergeSources';
 import { decodeText, EMPTY_RANGE, LineIndex } from '../json/text';
 import type { ReadResult } from '../node/reader';
 import { applyEditorPolicy, readEditorPolicy, type PolicySettingsView } from '../policy/editorPolicy';
+import { folderAnalyzeOptions, type FolderIdentity } from '../settings/folderSettings';
 import type { Ports } from './ports';
 
 function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Problem {
@@ -77,6 +78,11 @@ export async function analyzeFolder(ports: Pick<Ports, 'files'>, options: Analyz
   // The organization's policy decides what is exported, after collisions (a blocked server keeps its name).
   const policed = applyEditorPolicy(mcpAccess === 'all' ? merged : { ...merged, mcpAccess }, readEditorPolicy(policyView(options)));
   return options.vscodePolicyFile ? { ...policed, policyFile: options.vscodePolicyFile } : policed;
+}
+
+/** {@link analyzeFolder} with the folder's settings as a face sees them. */
+export function analyzeWorkspaceFolder(ports: Pick<Ports, 'files'>, identity: FolderIdentity): Promise<Analysis> {
+  return analyzeFolder(ports, folderAnalyzeOptions(identity));
 }
 
 /** The policy settings as the face sees them (no settings: nothing set). */

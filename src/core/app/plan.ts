@@ -32,7 +32,7 @@ import type { ProbedServerRecord } from '../node/hostStore';
 import type { RowOptions, RowResult } from '../node/mcpRow';
 import type { Analysis } from '../mcp/analysis';
 import type { SettingsView, TrustMode } from '../settings/folderSettings';
-import type { DshPolicyOrigin } from '../policy/dshPolicy';
+import type { DshPolicy, DshPolicyOrigin } from '../policy/dshPolicy';
 import type { SkillGateResult } from '../skills/skillGate';
 import { declarationReasonCode, planFix, reason, type PlanReason } from './planReasons';
 import type { Ports } from './ports';
@@ -161,6 +161,8 @@ export interface PlannedSession {
    * starts its servers with these.
    */
   values: TemplateLookup;
+  /** The DSH policy the plan judged by (no layers when it was left unread; absent when the plan failed). */
+  dshPolicy?: DshPolicy;
   /**
    * Where the declaration's servers start and the host store keeps their input values, approvals
    * and slow starts: the declaration's own folder when it mounts (also from a subfolder or a
@@ -372,6 +374,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     ...(declaration ? { declaration } : {}),
     ...(skillGate ? { skillGate } : {}),
     values: lookupValues,
+    dshPolicy: policy,
     folder,
   };
 }

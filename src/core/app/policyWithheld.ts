@@ -1,12 +1,12 @@
 /**
  * The DSH side's own policy on a declaration's servers, each on its launch as it would start (the
  * host store's input values, the environment). {@link policyBlockOf} is the one check: the session
- * plan makes it before a server starts (see plan.ts), and {@link policyWithheld} over a
- * declaration that may not verify, for `dsh-bridge policy`. Never throws.
+ * plan makes it before a server starts (see plan.ts), and `dsh-bridge policy` over a declaration
+ * that may not verify (see policy.ts). Never throws.
  */
-import type { Declaration, DeclaredServer } from '../declaration/declarationModel';
+import type { DeclaredServer } from '../declaration/declarationModel';
 import type { TemplateLookup } from '../declaration/template';
-import { describeDshBlock, dshPolicyBlock, startIdentity, type DshPolicy, type DshPolicyBlock } from '../policy/dshPolicy';
+import { dshPolicyBlock, startIdentity, type DshPolicy, type DshPolicyBlock } from '../policy/dshPolicy';
 import type { Ports } from './ports';
 
 export interface PolicyWithheld {
@@ -29,16 +29,4 @@ export function dshPolicyOf(ports: Pick<Ports, 'policy'>): Promise<DshPolicy> {
 /** Whether the policy withholds a declared server, on its launch rendered with `values`. */
 export function policyBlockOf(policy: DshPolicy, server: DeclaredServer, values: TemplateLookup): DshPolicyBlock | undefined {
   return policy.layers.length ? dshPolicyBlock(policy, startIdentity(server, values)) : undefined;
-}
-
-export async function policyWithheld(ports: Pick<Ports, 'store' | 'env' | 'policy'>, declaration: Declaration | undefined): Promise<{ policy: DshPolicy; withheld: PolicyWithheld[] }> {
-  const policy = await dshPolicyOf(ports);
-  if (!declaration || !policy.layers.length) return { policy, withheld: [] };
-  const inputs: ReadonlyMap<string, string> = (await ports.store.readFolder(declaration.folder).catch(() => undefined))?.inputs ?? new Map();
-  const lookup = { input: (id: string) => inputs.get(id), env: (name: string) => (Object.hasOwn(ports.env, name) ? ports.env[name] : undefined) };
-  const withheld = declaration.servers.flatMap((server) => {
-    const block = policyBlockOf(policy, server, lookup);
-    return block ? [{ name: server.name, serverName: server.serverName, code: block.code, file: block.file, origin: block.origin, why: describeDshBlock(block) }] : [];
-  });
-  return { policy, withheld };
 }

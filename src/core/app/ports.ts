@@ -15,6 +15,7 @@ import type { RowOptions, RowResult } from '../node/mcpRow';
 import type { McpClientConfig } from '../mcp/dshRow';
 import type { RowProbe, RowProbeOptions } from '../node/probe/probeClient';
 import type { ReadResult } from '../node/reader';
+import type { readImportSources, readImportTarget, removeImportedOriginals, writeImportTarget } from '../node/importFiles';
 import type { VscodePolicyFile } from '../node/policyFiles';
 import type { DshPolicy } from '../policy/dshPolicy';
 import type { DeclaredServer } from '../declaration/declarationModel';
@@ -49,6 +50,18 @@ export interface FilePort {
   declarationSchemaText: typeof declarationSchemaText;
   /** Skill discovery and hashing. */
   readonly skills: SkillFs;
+}
+
+/**
+ * The import's files: a client's MCP files, `.vscode/mcp.json`, written only as reviewed
+ * (`importFiles` of core/node/importFiles.ts). Apart from {@link Ports}: only the faces that import
+ * load it (the DSH plugin never does).
+ */
+export interface ImportFilePort {
+  readSources: typeof readImportSources;
+  readTarget: typeof readImportTarget;
+  writeTarget: typeof writeImportTarget;
+  removeOriginals: typeof removeImportedOriginals;
 }
 
 /** The MCP server policy files of this machine (never a workspace's). */

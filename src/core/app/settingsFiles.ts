@@ -7,7 +7,8 @@ import * as path from 'node:path';
 import { decodeText, EMPTY_RANGE } from '../json/text';
 import { formatMessage, type Problem } from '../problems/problems';
 import { FOLDER_SETTINGS_PATH, folderSettingsFiles, type FolderIdentity } from '../settings/folderSettings';
-import { settingRange } from '../settings/settingsFile';
+import { settingRange, type JsonPath, type SettingsFileKind } from '../settings/settingsFile';
+import { definingLayer, mergeSettingLayers, settingValueInText } from '../settings/settingLayers';
 import { changedSettings, pinSettingsFile, SESSION_SETTING_PROBLEM_CODES, SESSION_SETTINGS, settingsFileKind, type SettingsFilePin, type SettingsFileRef } from '../settings/sessionSettings';
 import { deepFreeze, KeptByBytes } from '../json/keptByBytes';
 import { readSource } from './folderSources';
@@ -22,6 +23,47 @@ export function settingsFilesOf(identity: Pick<FolderIdentity, 'settingsFiles' |
   if (identity.settingsFiles) return identity.settingsFiles.map((f) => ({ path: path.isAbsolute(f.path) ? path.resolve(f.path) : f.path, layer: f.layer }));
   // A face that names no files: the folder's own (the only one the core can find by itself).
   return folderSettingsFiles({ folder: FOLDER_SETTINGS_PATH, multiRoot: identity.codeWorkspaceFile !== undefined }).map((f) => ({ path: f.file, layer: f.level }));
+}
+
+/** One layer of a setting as a face reads it: its value, and the settings file that holds it (a face's key of it, absent: none). */
+export interface SettingLayerRead {
+  name: 'default' | 'user' | 'workspace' | 'folder';
+  value: unknown;
+  file?: string;
+  kind: SettingsFileKind;
+}
+
+/**
+ * The layers with the workspace and folder values read from their files' `texts` (by file) where
+ * the face was not given them: in Restricted Mode VS Code hides a restricted setting's workspace
+ * values (`dsh.lsp.servers` is one) from extensions, and its problems must still show.
+ */
+export function layersWithHiddenValues<L extends SettingLayerRead>(layers: readonly L[], texts: ReadonlyMap<string, string | undefined>, setting: string): L[] {
+  const seen = new Set<string>();
+  const filled = [...layers];
+  for (let i = filled.length - 1; i >= 0; i--) {
+    const layer = filled[i];
+    if ((layer.name !== 'workspace' && layer.name !== 'folder') || layer.file === undefined || layer.value !== undefined) continue;
+    if (seen.has(layer.file)) continue; // single-folder: workspace and folder are the same file
+    seen.add(layer.file);
+    const text = texts.get(layer.file);
+    if (text !== undefined) filled[i] = { ...layer, value: settingValueInText(text, layer.kind, setting) };
+  }
+  return filled;
+}
+
+/** The effective value, merged from the layers (lowest priority first) as VS Code merges an object setting. */
+export function mergedSettingValue(layers: readonly Pick<SettingLayerRead, 'value'>[]): unknown {
+  return mergeSettingLayers(layers.map((l) => l.value));
+}
+
+/** The layer whose file defines `path`, the highest that does, with that file's text; undefined: none, or its text is unknown. */
+export function definingSettingLayer<L extends SettingLayerRead>(layers: readonly L[], texts: ReadonlyMap<string, string | undefined>, path: JsonPath): { layer: L; text: string } | undefined {
+  const index = definingLayer(layers.map((l) => l.value), path);
+  if (index === undefined) return undefined;
+  const layer = layers[index];
+  const text = layer.file === undefined ? undefined : texts.get(layer.file);
+  return text === undefined ? undefined : { layer, text };
 }
 
 type Read = { pin: SettingsFilePin } | { unreadable: string };

@@ -157,3 +157,6 @@ export async function removeImportedOriginals(folder: string, file: string, befo
     return refused('refused', (error as Error)?.message ?? String(error));
   }
 }
+
+/** The import's file port (core/app/ports.ts ImportFilePort). */
+export const importFiles = { readSources: readImportSources, readTarget: readImportTarget, writeTarget: writeImportTarget, removeOriginals: removeImportedOriginals };

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { main } from '../../../../src/cli/main';
 import { planSession } from '../../../../src/core/app/plan';
-import { staleSettingProblems } from '../../../../src/core/app/settingsFiles';
+import { definingSettingLayer, layersWithHiddenValues, mergedSettingValue, staleSettingProblems } from '../../../../src/core/app/settingsFiles';
 import { toolChoiceChange, verifyFolder } from '../../../../src/core/app/verify';
 import { analyzeToolChoice } from '../../../../src/core/tools/toolChoice';
 import { choiceIsNarrowing } from '../../../../src/core/declaration/toolsModel';
@@ -204,5 +204,26 @@ describe('freshness: every settings layer of every session setting, and the prob
     assert.equal(choiceIsNarrowing({ exclude: [] }, { only: ['a'], exclude: [] }), false);
     assert.equal(choiceIsNarrowing({ only: ['a', 'b'], exclude: [] }, { only: ['a'], exclude: [] }), false);
     assert.equal(choiceIsNarrowing({ exclude: [] }, { exclude: ['x'] }, ['x']), false);
+  });
+});
+
+describe('core/app/settingsFiles: a setting\'s layers as a face reads them', () => {
+  it('fills the workspace values Restricted Mode hides from the files (one file read once in a single folder), merges the layers and finds the file that defines a path', () => {
+    const FOLDER = 'file:///w/.vscode/settings.json';
+    const text = '{\n  // mine\n  "dsh.lsp.servers": { "ts": { "command": "tsls" } },\n}\n';
+    const layers = [
+      { name: 'default' as const, value: undefined, kind: 'settings' as const },
+      { name: 'user' as const, value: { py: { command: 'pyls' } }, file: 'file:///u/settings.json', kind: 'settings' as const },
+      { name: 'workspace' as const, value: undefined, file: FOLDER, kind: 'settings' as const },
+      { name: 'folder' as const, value: undefined, file: FOLDER, kind: 'settings' as const },
+    ];
+    const texts = new Map([[FOLDER, text], ['file:///u/settings.json', '{}']]);
+    const filled = layersWithHiddenValues(layers, texts, 'dsh.lsp.servers');
+    assert.deepEqual(filled.map((l) => l.value), [undefined, { py: { command: 'pyls' } }, undefined, { ts: { command: 'tsls' } }]);
+    assert.equal(layers[3].value, undefined, 'the layers given are left as they are');
+    assert.deepEqual(mergedSettingValue(filled), { py: { command: 'pyls' }, ts: { command: 'tsls' } });
+    assert.equal(definingSettingLayer(filled, texts, ['dsh.lsp.servers', 'ts', 'command'])?.layer.name, 'folder');
+    assert.equal(definingSettingLayer(filled, texts, ['dsh.lsp.servers', 'py'])?.text, '{}');
+    assert.equal(definingSettingLayer(filled, texts, ['dsh.lsp.servers', 'go']), undefined);
   });
 });

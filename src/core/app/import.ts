@@ -1,0 +1,124 @@
+/**
+ * Import, the same for every face: {@link reviewImport} reads a client's MCP files and the folder's
+ * `.vscode/mcp.json` and plans the new file (core/import), with what the export would still refuse
+ * of it; the face shows the diff and asks; {@link applyImport} stores the credentials, then writes
+ * exactly the reviewed text, only while the file still holds what was reviewed. Never throws.
+ */
+import { CLIENT_NAMES, IMPORT_CLIENTS, type ImportClient, type ImportNote } from '../import/importNotes';
+import { importPreviewId, planImport, type ImportPlan } from '../import/importPlan';
+import { importReportMarkdown, refusedAtExport, type ExportRefusal, type Words } from '../import/importReport';
+import type { ImportSourceFile } from '../import/clientFiles';
+import type { ImportWriteResult, OriginalsRemoval } from '../node/importFiles';
+import type { ImportFilePort, Ports } from './ports';
+
+/** What the import reads and writes through: the user's home and environment (where a client keeps its files), and its files. */
+export type ImportPorts = Pick<Ports, 'home' | 'env'> & { imports: ImportFilePort };
+
+export { CLIENT_NAMES, IMPORT_CLIENTS };
+export type { ExportRefusal, ImportClient, ImportNote, ImportPlan };
+
+/** Whether a face's argument names a client the import reads. */
+export function isImportClient(value: unknown): value is ImportClient {
+  return typeof value === 'string' && (IMPORT_CLIENTS as readonly string[]).includes(value);
+}
+
+/** A client's files as a face offers them: the ones found (shown as the user reads paths), and every place it looks. */
+export interface ImportChoice {
+  client: ImportClient;
+  found: string[];
+  looked: string[];
+}
+
+/** Each client with the files of it found in the folder or the home folder, and where it looks. */
+export async function importChoices(ports: ImportPorts, folder: string): Promise<ImportChoice[]> {
+  const choices: ImportChoice[] = [];
+  for (const client of IMPORT_CLIENTS) {
+    const read = await ports.imports.readSources(client, folder, [], ports.home, ports.env);
+    choices.push({ client, found: read.sources.map((s) => s.file), looked: read.looked });
+  }
+  return choices;
+}
+
+export type ImportReview =
+  /** `.vscode/mcp.json` cannot be edited (`reason`): nothing was planned. */
+  | { outcome: 'target-unreadable'; client: ImportClient; reason: string }
+  /** No file of the client was found, or none could be read: `looked` says where it looked. */
+  | { outcome: 'nothing-found'; client: ImportClient; looked: string[]; plan: ImportPlan }
+  /**
+   * Planned (`plan.changed` when there is something to write; `targetExists`: `.vscode/mcp.json` does); `failed` when errors stopped it (the
+   * file cannot be edited safely, or no server was carried and a file could not be read).
+   */
+  | { outcome: 'planned'; client: ImportClient; plan: ImportPlan; targetExists: boolean; sources: ImportSourceFile[]; files: string[]; refusals: ExportRefusal[]; failed: boolean; uncarried: number };
+
+/**
+ * Reads the client's files (`files`: given ones, relative to the folder; none: the client's usual
+ * places) and `.vscode/mcp.json`, and plans the import. `storedInputIds`: the ids that already
+ * have a value for the folder, which the import's credentials never take.
+ */
+export async function reviewImport(ports: ImportPorts, request: { client: ImportClient; folder: string; files: readonly string[]; storedInputIds: readonly string[] }): Promise<ImportReview> {
+  const { client, folder } = request;
+  const read = await ports.imports.readSources(client, folder, request.files, ports.home, ports.env);
+  const target = await ports.imports.readTarget(folder).catch((error: unknown) => ({ reason: error instanceof Error ? error.message : String(error) }));
+  if ('reason' in target) return { outcome: 'target-unreadable', client, reason: target.reason };
+  const plan = planImport({ client, sources: read.sources, folder, target: target.text, readNotes: read.notes, storedInputIds: [...request.storedInputIds] });
+  if (!read.sources.length && !read.notes.length) return { outcome: 'nothing-found', client, looked: read.looked, plan };
+  const uncarried = plan.notes.filter((n) => n.kind === 'lost' || n.kind === 'skipped' || n.kind === 'error').length;
+  return {
+    outcome: 'planned', client, plan, targetExists: target.text !== undefined, sources: read.sources, files: read.sources.map((s) => s.file), refusals: refusedAtExport(plan, folder),
+    failed: !plan.ok || (!plan.servers.length && plan.notes.some((n) => n.kind === 'error')), uncarried,
+  };
+}
+
+/** The id of what a preview showed (see importPreviewId), keyed with this machine's signing key (created on first use, as an export does). */
+export async function importPreview(ports: Pick<Ports, 'store'>, plan: ImportPlan): Promise<string> {
+  return importPreviewId(plan, await ports.store.signingKey());
+}
+
+/** The report of a planned import as Markdown, grouped by server (`t`: the face's words; English by default). */
+export function importReport(review: Extract<ImportReview, { outcome: 'planned' }>, t?: Words): string {
+  return importReportMarkdown(review.plan, review.files, review.refusals, t);
+}
+
+export type ImportApplied = ImportWriteResult & {
+  /** The input ids whose values were stored. */
+  secretsStored: string[];
+  /** The added inputs that have no value yet: the user enters them. */
+  toEnter: string[];
+};
+
+/**
+ * Writes what was reviewed: the credentials first (through `storeSecret`: a file that names an
+ * input whose value is missing is worse than a stored value unused), then `.vscode/mcp.json`,
+ * only if it still holds the reviewed `before`. Never throws: a failure is a result.
+ */
+export async function applyImport(ports: Pick<ImportPorts, 'imports'>, folder: string, plan: ImportPlan, storeSecret: (inputId: string, value: string) => Promise<void>): Promise<ImportApplied> {
+  const secretsStored: string[] = [];
+  const toEnter = plan.inputs.filter((i) => !plan.secrets.some((s) => s.inputId === i.id)).map((i) => i.id);
+  const refused = (error: unknown): ImportApplied => ({ written: false, reason: 'refused', message: error instanceof Error ? error.message : String(error), secretsStored, toEnter });
+  try {
+    for (const s of plan.secrets) {
+      await storeSecret(s.inputId, s.value);
+      secretsStored.push(s.inputId);
+    }
+    return { ...await ports.imports.writeTarget(folder, plan.before, plan.after), secretsStored, toEnter };
+  } catch (error) {
+    return refused(error);
+  }
+}
+
+/**
+ * The carried servers whose originals (with their credentials) are still in the client's project
+ * files, by file: what a face may offer to remove. Never a home folder file, never Codex's (its
+ * TOML is not edited).
+ */
+export function carriedOriginals(review: Extract<ImportReview, { outcome: 'planned' }>): Array<{ source: ImportSourceFile; names: string[] }> {
+  const { plan } = review;
+  return review.sources.filter((s) => s.scope === 'project' && plan.client !== 'codex')
+    .map((source) => ({ source, names: plan.servers.filter((p) => p.file === source.file).map((p) => p.sourceName) }))
+    .filter((c) => c.names.length);
+}
+
+/** Removes carried servers from their source file, only if it still holds what the import read (see removeImportedOriginals). */
+export function removeCarriedOriginals(ports: Pick<ImportPorts, 'imports'>, folder: string, carried: { source: ImportSourceFile; names: string[] }): Promise<OriginalsRemoval> {
+  return ports.imports.removeOriginals(folder, carried.source.file, carried.source.text, carried.names);
+}
