@@ -118,7 +118,6 @@ const FACE_DEBT = {
   'dsh-plugin/lspMounting.ts': ['lsp/lspRow'],
   'dsh-plugin/mcpMounting.ts': ['mcp/launchReview'],
   'dsh-plugin/skillGate.ts': ['skills/discovery', 'skills/frontMatter', 'skills/rootPins', 'skills/skillGate', 'skills/skillRoots'],
-  'dsh-plugin/toolGate.ts': ['declaration/toolsModel', 'json/canonicalJson', 'tools/toolDefinitions'],
   'extension/approval.ts': ['lsp/lspRow', 'mcp/launchReview'],
   'extension/codeActions.ts': ['mcp/analyze', 'mcp/ignoreRules', 'mcp/quickFixes'],
   'extension/commands.ts': ['lsp/lspRow'],

@@ -116,6 +116,7 @@ const AcceptedFile = z.object({
   skills: z.array(z.object({ file: z.string(), pin: z.string() })),
 });
 export type AcceptedDefinitions = z.infer<typeof AcceptedFile>;
+const NO_ACCEPTANCES: Readonly<AcceptedDefinitions> = deepFreeze({ version: 1, tools: [], skills: [] });
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
@@ -140,6 +141,8 @@ export class HostStore {
   private readonly wrote: (file: string) => void;
   /** The probe records parsed, by file and bytes: the DSH plugin's verify reads the record at every model step. */
   private readonly keptProbes = new KeptByBytes<Readonly<Record<string, ProbedServerRecord>>>(16);
+  /** accepted.json parsed, by its bytes: the DSH plugin's tool gate reads it at every model step. */
+  private readonly keptAccepted = new KeptByBytes<Readonly<AcceptedDefinitions>>(2);
 
   constructor(readonly dshHome: string, options: HostStoreOptions = {}) {
     this.bridgeDir = path.join(dshHome, 'bridge');
@@ -484,26 +487,28 @@ export class HostStore {
   }
 
   /** What the user accepted despite a scan's error (empty before anything was). */
-  async acceptedDefinitions(): Promise<AcceptedDefinitions> {
-    return (await this.readJson(this.acceptedFile, AcceptedFile)) ?? { version: 1, tools: [], skills: [] };
+  /** The acceptances (frozen: the same object while the file's bytes stay the same). */
+  async acceptedDefinitions(): Promise<Readonly<AcceptedDefinitions>> {
+    const file = this.acceptedFile;
+    const bytes = await this.readBytes(file);
+    if (!bytes) return NO_ACCEPTANCES;
+    return this.keptAccepted.of(file, bytes, () => deepFreeze(this.parseJson(file, bytes, AcceptedFile)));
   }
 
   /** Accepts one tool definition of a folder's server (replaces an earlier acceptance of that tool). */
   async acceptTool(folder: string, serverName: string, tool: string, pin: string): Promise<void> {
     const accepted = await this.acceptedDefinitions();
     const absolute = path.resolve(folder);
-    accepted.tools = accepted.tools.filter((t) => !(t.folder === absolute && t.serverName === serverName && t.tool === tool));
-    accepted.tools.push({ folder: absolute, serverName, tool, pin });
-    await this.writeJson(this.acceptedFile, accepted);
+    const tools = [...accepted.tools.filter((t) => !(t.folder === absolute && t.serverName === serverName && t.tool === tool)), { folder: absolute, serverName, tool, pin }];
+    await this.writeJson(this.acceptedFile, { ...accepted, tools });
   }
 
   /** Accepts one SKILL.md at its content (replaces an earlier acceptance of that file). */
   async acceptSkill(file: string, pin: string): Promise<void> {
     const accepted = await this.acceptedDefinitions();
     const absolute = path.resolve(file);
-    accepted.skills = accepted.skills.filter((s) => s.file !== absolute);
-    accepted.skills.push({ file: absolute, pin });
-    await this.writeJson(this.acceptedFile, accepted);
+    const skills = [...accepted.skills.filter((s) => s.file !== absolute), { file: absolute, pin }];
+    await this.writeJson(this.acceptedFile, { ...accepted, skills });
   }
 
   async distrustSkillRoot(root: string): Promise<void> {
