@@ -103,15 +103,6 @@ const FACE_ALLOWED = [
   { module: 'mcp/toolNames', reason: 'DSH\'s tool names (mcp__<server>__<tool>): a name of the contract, both ways' },
 ];
 
-/**
- * Imports of deciding core modules that faces still make, by face file (issue 22: each is to move
- * into a use case the face calls). The rule fails on any import not listed here, so the list only
- * shrinks.
- */
-const FACE_DEBT = {
-  'dsh-plugin/toolGate.ts': ['declaration/toolsModel', 'json/canonicalJson', 'tools/toolDefinitions'],
-};
-
 /** The core module (`json/visibleText`) a path lies at, or undefined outside src/core. */
 function coreModule(file) {
   const rel = path.relative(path.resolve('src/core'), file);
@@ -135,20 +126,12 @@ function valueNames(node) {
 const faceImports = {
   meta: { type: 'problem', schema: [], messages: {
     decides: 'A face imports from the core the use cases (core/app), types, and what FACE_ALLOWED in eslint.config.mjs names; core/{{module}} decides: call a use case that does (or import its types only).',
-    paid: 'FACE_DEBT in eslint.config.mjs lists core/{{module}} for this file, which no longer imports it: remove it from the list.',
   } },
   create(context) {
-    const face = path.relative(path.resolve('src'), context.filename).split(path.sep).join('/');
-    const debt = Object.hasOwn(FACE_DEBT, face) ? FACE_DEBT[face] : [];
-    const owed = new Set(debt);
     const check = (node, source, names) => {
       if ((names && names.length === 0) || typeof source !== 'string' || !source.startsWith('.')) return;
       const module = coreModule(path.resolve(path.dirname(context.filename), source));
       if (module === undefined || module.startsWith('app/')) return;
-      if (debt.includes(module)) {
-        owed.delete(module);
-        return;
-      }
       const allowed = FACE_ALLOWED.some((a) => (a.module.endsWith('/') ? module.startsWith(a.module) : module === a.module) && (!a.names || (names && names.every((n) => a.names.includes(n)))));
       if (!allowed) context.report({ node, messageId: 'decides', data: { module } });
     };
@@ -157,9 +140,6 @@ const faceImports = {
       ExportNamedDeclaration: (node) => node.source && check(node, node.source.value, valueNames(node)),
       ExportAllDeclaration: (node) => check(node, node.source.value, node.exportKind === 'type' ? [] : undefined),
       ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value, undefined),
-      'Program:exit': (node) => {
-        for (const module of owed) context.report({ node, messageId: 'paid', data: { module } });
-      },
     };
   },
 };

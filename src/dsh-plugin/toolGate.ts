@@ -18,38 +18,22 @@
  *   approval asks, showing the findings escaped.
  */
 import type { DeclaredTools } from '../core/declaration/declarationModel';
-import { canonicalHash } from '../core/json/canonicalJson';
 import { publicToolName, serverOfTool, toolNamePrefix } from '../core/mcp/toolNames';
-import { toolAllowed } from '../core/declaration/toolsModel';
-import { compareToolWithPin, toolPin, type ToolChange } from '../core/tools/toolDefinitions';
-import type { AcceptedTool } from '../core/tools/toolScan';
+import type { ToolChange } from '../core/tools/toolDefinitions';
+import type { AcceptedTool, ToolScanState } from '../core/tools/toolScan';
 import { planFix } from '../core/app/planReasons';
 import type { ScanFinding } from '../core/scan/scan';
-import { findingsWithhold, scanLiveTool } from '../core/app/scanFindings';
+import { scanLiveTool } from '../core/app/scanFindings';
+import { liveToolDefinition, liveToolScan, liveToolVerdict, type LiveToolVerdict } from '../core/app/liveTools';
 import type { ToolSchema } from './types';
 import { errorText } from './errors';
 import { visibleLine } from '../core/json/visibleText';
-
-/** What the gate says of one live tool. */
-export type ToolGateVerdict =
-  | { offer: true }
-  | { offer: false; why: 'not-allowed' }
-  | { offer: false; why: 'changed'; raw: string; changes: ToolChange[] }
-  | { offer: false; why: 'new' };
-
-function hashOf(value: unknown): string | undefined {
-  try {
-    return canonicalHash(value);
-  } catch {
-    return undefined; // not representable as canonical JSON: never equal to a pin
-  }
-}
 
 /** A verdict on one live definition, with its hash once something needed it. */
 interface CachedVerdict {
   name: string;
   description: string;
-  verdict: ToolGateVerdict;
+  verdict: LiveToolVerdict;
   definition?: string;
 }
 
@@ -74,14 +58,14 @@ class ServerToolRules {
   }
 
   /** The verdict on one registered tool of this server (`tool.name` is its public name). */
-  verdict(tool: ToolSchema): ToolGateVerdict {
+  verdict(tool: ToolSchema): LiveToolVerdict {
     return this.cached(tool).verdict;
   }
 
   /** The canonical hash of a live tool's definition (the key of an answer given for it), hashed once per definition. */
   definition(tool: ToolSchema): string {
     const entry = this.cached(tool);
-    entry.definition ??= liveDefinition(tool);
+    entry.definition ??= liveToolDefinition(tool.name, tool);
     return entry.definition;
   }
 
@@ -94,28 +78,9 @@ class ServerToolRules {
     return entry;
   }
 
-  private judge(tool: ToolSchema): ToolGateVerdict {
-    const tools = this.tools;
-    if (!tools) return { offer: true };
-    const raw = this.rawByPublic.get(tool.name);
-    if (tools.choice) {
-      // A tool the declaration does not know by name is outside an allow-list, and in no exclude list.
-      const allowed = raw === undefined ? tools.choice.only === undefined : toolAllowed(tools.choice, raw);
-      if (!allowed) return { offer: false, why: 'not-allowed' };
-    }
-    if (!tools.pins) return { offer: true };
-    if (raw === undefined) return { offer: false, why: 'new' };
-    // dsh-mcp-client registers `description ?? ""` and the server's input schema as `parameters`:
-    // compared by the same rule the probe records its pins with.
-    const verdict = compareToolWithPin({ name: raw, description: tool.description ?? '', inputSchema: tool.parameters }, tools.pins);
-    if (verdict.state === 'unchanged') return { offer: true };
-    return verdict.state === 'new' ? { offer: false, why: 'new' } : { offer: false, why: 'changed', raw, changes: verdict.changes };
+  private judge(tool: ToolSchema): LiveToolVerdict {
+    return liveToolVerdict(this.tools, this.rawByPublic.get(tool.name), tool);
   }
-}
-
-/** The canonical hash of a live tool's definition as the gate sees it (the key of an answer given for it). */
-function liveDefinition(tool: ToolSchema): string {
-  return hashOf({ name: tool.name, description: tool.description ?? '', parameters: tool.parameters ?? null }) ?? `unhashable:${tool.name}`;
 }
 
 /** "its description changed" / "its input schema changed" / "both its description and input schema changed". */
@@ -162,7 +127,8 @@ interface CachedScan {
   raw?: string;
   /** Its definition pin as the probe computes it (`raw` known only). */
   pin?: string;
-  accepted: boolean;
+  /** `withheld`: an error finding, and the user has not accepted this definition. */
+  state: ToolScanState;
 }
 
 /** The error findings of a scan, on one line: each code and what it found (shown text), at most three. */
@@ -200,11 +166,13 @@ export class SessionToolGate {
 
   /** The host store's acceptances for the declaration's folder (a change is seen at the next judgement). */
   accept(folder: string, accepted: readonly AcceptedTool[]): void {
+    // The host store hands out the same list while accepted.json's bytes stay the same.
+    if (folder === this.folder && accepted === this.acceptedTools) return;
     const key = JSON.stringify([folder, accepted]);
+    this.folder = folder;
+    this.acceptedTools = accepted;
     if (key === this.acceptedKey) return;
     this.acceptedKey = key;
-    this.folder = folder;
-    this.acceptedTools = accepted.filter((a) => a.folder === folder);
     this.scanGeneration++;
     // A tool withheld for its scan alone is judged again: an acceptance made meanwhile counts from the next step.
     for (const name of this.withheldForScan) this.withheld.delete(name);
@@ -263,16 +231,9 @@ export class SessionToolGate {
     const prefix = toolNamePrefix(serverName);
     const candidate = tool.name.slice(prefix.length);
     const raw = publicToolName(serverName, candidate) === tool.name ? candidate : undefined;
-    const description = tool.description ?? '';
-    const findings = scanLiveTool({ name: raw ?? candidate, description, inputSchema: tool.parameters }, context.servers, serverName);
-    let pin: string | undefined;
-    try {
-      pin = raw === undefined ? undefined : toolPin({ name: raw, description, inputSchema: tool.parameters }).definition;
-    } catch {
-      pin = undefined; // not representable as canonical JSON: no acceptance can match it
-    }
-    const accepted = pin !== undefined && this.acceptedTools.some((a) => a.serverName === serverName && a.tool === raw && a.pin === pin);
-    const entry: CachedScan = { name: tool.name, description: tool.description, context: contextKey, findings, accepted, ...(raw !== undefined ? { raw } : {}), ...(pin !== undefined ? { pin } : {}) };
+    const findings = scanLiveTool({ name: raw ?? candidate, description: tool.description ?? '', inputSchema: tool.parameters }, context.servers, serverName);
+    const { pin, state } = liveToolScan(findings, { serverName, raw, description: tool.description, parameters: tool.parameters }, this.folder, this.acceptedTools);
+    const entry: CachedScan = { name: tool.name, description: tool.description, context: contextKey, findings, state, ...(raw !== undefined ? { raw } : {}), ...(pin !== undefined ? { pin } : {}) };
     if (key) this.scans.set(key, entry);
     return entry;
   }
@@ -347,7 +308,7 @@ export class SessionToolGate {
         continue;
       }
       const scan = this.scanOf(tool, serverName, context);
-      const poisoned = findingsWithhold(scan.findings) && !scan.accepted;
+      const poisoned = scan.state === 'withheld';
       if (verdict.offer && !poisoned) {
         if (!this.withheld.has(tool.name)) out.push(tool);
         continue;

@@ -1,7 +1,6 @@
 // The house rule that faces only show what the core decided (house/face-imports in
 // eslint.config.mjs), run through ESLint's Node API on sources placed in each face.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ESLint } from 'eslint';
 
@@ -49,14 +48,5 @@ describe('eslint.config.mjs: house/face-imports', function () {
 
   it('leaves the core to house/core-floors', async () => {
     assert.deepEqual(await faceErrors('src/core/app/newUseCase.ts', "import { checkToolChoice } from '../tools/toolChoice';\nexport const f = checkToolChoice;\n"), []);
-  });
-
-  it('keeps FACE_DEBT exact: a listed import a face no longer makes must be removed from the list', async function () {
-    // Any face file the list still names (the list shrinks as debts are paid; empty, nothing is owed).
-    const listed = /^ {2}'([^']+)': \['([^']+)'/m.exec(readFileSync(path.join(ROOT, 'eslint.config.mjs'), 'utf8').split('const FACE_DEBT = {')[1] ?? '');
-    if (!listed) this.skip();
-    const [, face, module] = listed;
-    const errors = await faceErrors(`src/${face}`, 'export const f = 1;\n');
-    assert.ok(errors.includes(`FACE_DEBT in eslint.config.mjs lists core/${module} for this file, which no longer imports it: remove it from the list.`), errors.join('\n'));
   });
 });

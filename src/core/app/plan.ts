@@ -25,7 +25,7 @@
 import * as path from 'node:path';
 import { DECLARATION_PATH, type Declaration, type DeclaredServer, type VerifyResult } from '../declaration/declarationModel';
 import type { TemplateLookup } from '../declaration/template';
-import { toolAllowed, type ToolChoice } from '../declaration/toolsModel';
+import type { ToolChoice } from '../declaration/toolsModel';
 import { LSP_APPROVAL_NAME, toLspStdioConfig } from '../lsp/lspRow';
 import { publicToolName } from '../mcp/toolNames';
 import type { ProbedServerRecord } from '../node/hostStore';
@@ -41,6 +41,7 @@ import { isToolAccepted, scanServers, type AcceptedTool, type ServerScan } from 
 import { withholds, type ScanFinding } from '../scan/scan';
 import { verifyFolderReading, type VerifySettings } from './verify';
 import { dshPolicyOf, policyBlockOf } from './policyWithheld';
+import { choiceAllows } from './liveTools';
 
 export type PlanOutcome = 'starts' | 'asks' | 'withheld';
 export type ToolState = 'offered' | 'left-out' | 'unpinned' | 'withheld';
@@ -435,9 +436,7 @@ function toolsPlan(server: DeclaredServer, probe: ProbedServerRecord | undefined
   const probeFix = planFix('probe', { name: server.name, workspace: folder });
   const exportFix = planFix('export', { workspace: folder });
   const stateOf = (name: string | undefined): { state: ToolState; reason: PlanReason } => {
-    // A tool the declaration does not know by name is outside an allow-list, and in no exclude list.
-    const allowed = !choice || (name === undefined ? choice.only === undefined : toolAllowed(choice, name));
-    if (!allowed) return { state: 'left-out', reason: reason('tool-left-out') };
+    if (!choiceAllows(choice, name)) return { state: 'left-out', reason: reason('tool-left-out') };
     if (!pins) return { state: 'unpinned', reason: reason('tool-unpinned', {}, probeFix) };
     if (name !== undefined && Object.hasOwn(pins, name)) return { state: 'offered', reason: reason('tool-pinned') };
     return { state: 'withheld', reason: reason('tool-not-pinned', {}, probe ? exportFix : probeFix) };

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { HostStore, resolveDshHome } from '../../../../src/core/node/hostStore';
 import { tempDir, allFiles, deadPid } from '../../helpers';
@@ -232,6 +232,29 @@ describe('host store', () => {
     assert.equal(await store.trustMode(), 'ask');
     await store.setTrustMode('deny');
     assert.equal(await store.trustMode(), 'deny');
+  });
+
+  it('reads accepted.json as one frozen value while its bytes stay the same, and sees an edit of the same size and mtime', async () => {
+    const home = tempDir();
+    const store = new HostStore(home, { log: () => undefined });
+    assert.deepEqual(await store.acceptedDefinitions(), { version: 1, tools: [], skills: [] });
+    await store.acceptTool('/w/a', 'srv', 'add', 'sha256:aaaa');
+    const first = await store.acceptedDefinitions();
+    assert.equal(await store.acceptedDefinitions(), first, 'the same bytes: the value parsed before');
+    assert.ok(Object.isFrozen(first.tools[0]));
+    // Another process rewrites the file in place: same size, same mtime, another pin.
+    const file = path.join(home, 'bridge', 'accepted.json');
+    const before = statSync(file);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('sha256:aaaa', 'sha256:bbbb'));
+    utimesSync(file, before.atime, before.mtime);
+    assert.equal(statSync(file).size, before.size);
+    assert.deepEqual((await store.acceptedDefinitions()).tools, [{ folder: path.resolve('/w/a'), serverName: 'srv', tool: 'add', pin: 'sha256:bbbb' }]);
+    // Accepting again builds a new record from the kept (frozen) one.
+    await store.acceptTool('/w/a', 'srv', 'sub', 'sha256:cccc');
+    await store.acceptSkill('/w/a/SKILL.md', 'sha256:dddd');
+    const now = await store.acceptedDefinitions();
+    assert.deepEqual(now.tools.map((t) => t.tool), ['add', 'sub']);
+    assert.deepEqual(now.skills, [{ file: path.resolve('/w/a/SKILL.md'), pin: 'sha256:dddd' }]);
   });
 });
 
