@@ -263,7 +263,8 @@ async function checkState(generated: State, base: string, agentsHome: string): P
   assert.deepEqual(toolStates(editorPlan), shownTools, `tools in the editor's plan: ${label}`);
   state.servers.forEach((s, i) => {
     const echo = shownTools[publicToolName(names[i], POISONED_ECHO.name)];
-    if (echo === undefined || s.poison === 'none' || !s.probed) return;
+    // A newer probe records a clean echo over the poisoned one (the declaration is stale then).
+    if (echo === undefined || s.poison === 'none' || !s.probed || state.edit === 'reprobe') return;
     if (s.poison === 'poisoned') assert.ok(!echo.startsWith('offered'), `a poisoned echo is offered (${echo}): ${label}`);
     if (echo === 'withheld tool-hidden-instructions') seen.hidden++;
     if (s.poison === 'accepted' && echo.startsWith('offered')) {
