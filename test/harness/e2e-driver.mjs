@@ -234,12 +234,22 @@ class Editor {
 
   // Opens the command palette with `>text` typed in. A palette left open (by a previous attempt)
   // is closed first; a bare Escape would also hide toasts.
+  // F1 pressed while the last palette is still closing (its input visible but inert) can leave no
+  // palette open: the fill then finds none; press F1 again.
   async _openPalette(text) {
     const input = this.page.locator(`${QUICK_INPUT} input`);
-    if (await input.isVisible().catch(() => false)) await this.page.keyboard.press('Escape');
-    await this.page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 30000 });
-    await input.fill(`>${text}`);
+    const until = Date.now() + 30000;
+    for (;;) {
+      if (await input.isVisible().catch(() => false)) await this.page.keyboard.press('Escape');
+      await this.page.keyboard.press('F1');
+      try {
+        await input.waitFor({ state: 'visible', timeout: 5000 });
+        await input.fill(`>${text}`, { timeout: 5000 });
+        return;
+      } catch (e) {
+        if (Date.now() > until) throw e;
+      }
+    }
   }
 
   /** Types into the open quick input (input box or quick pick) and confirms with Enter. */
