@@ -148,3 +148,11 @@ export function allFiles(dir: string): string[] {
 export function freshSession(): MountState {
   return { mounts: new Map(), starting: new Map(), rejected: new Set(), allowed: new Set(), failed: new Map(), unanswered: new Map() };
 }
+
+const REPO = path.resolve(__dirname, '../..');
+
+/** Runs the built CLI (dist/cli.js) with DSH_HOME set, from the repository: its exit code, output, and output as JSON. */
+export function runCli(args: string[], home: string) {
+  const r = spawnSync(process.execPath, [path.join(REPO, 'dist/cli.js'), ...args], { env: { ...process.env, DSH_HOME: home }, encoding: 'utf8', cwd: REPO });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
+}

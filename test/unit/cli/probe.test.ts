@@ -2,17 +2,14 @@ import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { filesContaining, processRuns, rawHidden, tempDir, workspace } from '../helpers';
+import { filesContaining, processRuns, rawHidden, tempDir, workspace, runCli } from '../helpers';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
 const FIXTURE = path.join(ROOT, 'test/fixtures/mcp-servers/tool-fixture.mjs');
 const SCRIPTED = path.join(ROOT, 'test/fixtures/mcp-servers/scripted-server.mjs');
 
-function cli(args: string[], home: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, DSH_HOME: home }, encoding: 'utf8', cwd: ROOT });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = runCli;
 
 describe('CLI: dsh-bridge probe', function () {
   this.timeout(60000);

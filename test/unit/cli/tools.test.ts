@@ -2,16 +2,13 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { rawHidden, tempDir, workspace } from '../helpers';
+import { rawHidden, tempDir, workspace, runCli } from '../helpers';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
 const FIXTURE = path.join(ROOT, 'test/fixtures/mcp-servers/tool-fixture.mjs');
 
-function cli(args: string[], home: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, DSH_HOME: home }, encoding: 'utf8', cwd: ROOT });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = runCli;
 
 interface JsonTool { name: string; scan: string; pin: { definition: string }; findings: Array<{ code: string; severity: string; field: string; start: number; end: number; excerpt: string; decoded?: string }> }
 

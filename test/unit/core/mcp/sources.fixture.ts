@@ -1,5 +1,4 @@
 // The source fixtures (test/fixtures/sources) and the folders the sources tests lay out with them.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { analyzeSource } from '../../../../src/core/mcp/analyze';
@@ -33,7 +32,4 @@ export function multiRoot(files: Partial<Record<'vscode' | 'dotMcp' | 'devcontai
   return { folder, codeWorkspace };
 }
 
-export function cli(args: string[], home: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, DSH_HOME: home }, encoding: 'utf8', cwd: ROOT });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
-}
+export { runCli as cli } from '../../helpers';
