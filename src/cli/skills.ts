@@ -77,6 +77,12 @@ function rootPath(folder: string, given: string): string {
   return path.resolve(folder, given);
 }
 
+/** The one path `skills accept|trust` takes (against the folder) and the pin the user reviewed (`--pin`), if given. */
+function reviewedTarget(ctx: CommandContext, usage: string): { target: string; expectedPin?: string } {
+  if (ctx.args.length !== 2) throw new CommandUsageError(usage);
+  return { target: rootPath(ctx.folder, ctx.args[1]), expectedPin: typeof ctx.options.pin === 'string' ? ctx.options.pin : undefined };
+}
+
 /** `dsh-bridge skills list | trust <root> | distrust <root>` on the host store the DSH plugin reads. */
 export async function runSkills(ctx: CommandContext): Promise<number> {
   const { folder, json, io } = ctx;
@@ -91,9 +97,7 @@ export async function runSkills(ctx: CommandContext): Promise<number> {
       return 0;
     }
     case 'accept': {
-      if (args.length !== 1) throw new CommandUsageError('"skills accept" takes the SKILL.md to accept (see "skills list")');
-      const target = rootPath(folder, args[0]);
-      const expectedPin = typeof ctx.options.pin === 'string' ? ctx.options.pin : undefined;
+      const { target, expectedPin } = reviewedTarget(ctx, '"skills accept" takes the SKILL.md to accept (see "skills list")');
       const acceptance = await acceptReviewedSkill(ctx.ports, await folderSkills(ctx), target, expectedPin);
       if (acceptance.outcome === 'no-skill') {
         io.err(`dsh-bridge: ${target} is not a skill withheld for its scan findings in the skill roots of ${folder} (see "dsh-bridge skills list").`);
@@ -114,9 +118,7 @@ export async function runSkills(ctx: CommandContext): Promise<number> {
       return 0;
     }
     case 'trust': {
-      if (args.length !== 1) throw new CommandUsageError('"skills trust" takes the root to trust (see "skills list")');
-      const target = rootPath(folder, args[0]);
-      const expectedPin = typeof ctx.options.pin === 'string' ? ctx.options.pin : undefined;
+      const { target, expectedPin } = reviewedTarget(ctx, '"skills trust" takes the root to trust (see "skills list")');
       const trust = await trustReviewedSkillRoot(ctx.ports, await folderSkills(ctx), target, expectedPin);
       switch (trust.outcome) {
         case 'no-root':
