@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Analysis } from '../core/mcp/analysis';
 import { checkFolder, commitExport, exportRefused, reviewExport, toolChoiceProblems } from '../core/app/export';
+import { shortPin } from '../core/app/approve';
 import { planSession } from '../core/app/plan';
 import { planMessage } from '../core/app/planReasons';
 import { DECLARATION_PATH, type DeclaredServer } from '../core/declaration/declarationModel';
@@ -114,7 +115,7 @@ function printHuman(analysis: Analysis, folder: string, io: CliIo, settingProble
     // The file column only when a server comes from a file other than .vscode/mcp.json.
     const from = analysis.servers.some((s) => s.source) ? (s: DeclaredServer) => [shownPath(folder, s.source ?? analysis.sourcePath)] : () => [];
     const rows = [['SERVER', 'DSH NAME', 'TRANSPORT', ...(analysis.servers.some((s) => s.source) ? ['FROM'] : []), 'PIN'],
-      ...analysis.servers.map((s) => [s.name, s.serverName, s.transport, ...from(s), `${s.pin.slice(0, 19)}…`])];
+      ...analysis.servers.map((s) => [s.name, s.serverName, s.transport, ...from(s), shortPin(s.pin)])];
     io.out(table(rows));
   }
   if (analysis.rejected.length) {

@@ -77,7 +77,7 @@ function printFindings(folder: string, server: ServerProbe, io: CommandContext['
     const verdict = t.scan === 'withheld'
       ? `withheld from DSH sessions until you accept this definition: ${planFix('tools-accept', { name: server.serverName!, tool: t.name, pin: t.pin.definition, workspace: folder }).command}`
       : t.scan === 'accepted' ? `offered: you accepted this definition (pin ${t.pin.definition})` : 'offered (no error)';
-    io.out(`  ${visibleLine(t.name)}: ${findingCounts(t.findings)}; ${verdict}`);
+    io.out(`  ${visibleLine(`${t.name}: ${findingCounts(t.findings)}; ${verdict}`)}`);
     for (const f of t.findings) for (const line of findingLines(f, '    ')) io.out(line);
   }
   if (server.instructionFindings?.length) {

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { planSession } from '../core/app/plan';
+import { shortPin } from '../core/app/approve';
 import { planFix, planMessage } from '../core/app/planReasons';
 import { formatMessage } from '../core/problems/problems';
 import type { SkillGateResult } from '../core/skills/skillGate';
@@ -58,8 +59,8 @@ export function printSkillGate(result: SkillGateResult, io: CliIo, indent = '', 
   }
   io.out(`${indent}Skills:`);
   io.out(table([['ROOT', 'KIND', 'TRUST', 'PIN', 'SKILLS'], ...result.roots.map((r) => [
-    r.path, r.kind, GATE_WORDS[r.gate], r.pin ? `${r.pin.slice(0, 19)}…` : r.tooLarge ? 'too large' : '-', r.skills.join(', ') || '-',
-  ])]).split('\n').map((l) => `${indent}  ${l}`).join('\n'));
+    r.path, r.kind, GATE_WORDS[r.gate], r.pin ? shortPin(r.pin) : r.tooLarge ? 'too large' : '-', r.skills.join(', ') || '-',
+  ])]).split('\n').map((l) => `${indent}  ${visibleLine(l)}`).join('\n'));
   for (const s of result.shadows) {
     const why = s.why === 'scan' ? ` (its scan: see below)` : '';
     io.out(`${indent}  ${visibleLine(`withheld: "${s.name}" from ${s.withheldRoot}${why}${s.fallback ? ` (offered instead from ${s.fallback.root.path})` : ''}`)}`);
@@ -67,7 +68,7 @@ export function printSkillGate(result: SkillGateResult, io: CliIo, indent = '', 
   for (const skill of scannedSkills(result)) {
     const verdict = skill.state === 'withheld' ? `withheld from DSH sessions until you accept this content: ${planFix('skills-accept', { file: skill.file, pin: skill.pin, workspace: folder }).command}`
       : skill.state === 'accepted' ? `loaded: you accepted this content (pin ${skill.pin})` : 'loaded (warnings do not withhold a skill)';
-    io.out(`${indent}  ${visibleLine(`skill "${skill.name}" (${skill.file})`)}: ${findingCounts(skill.findings)}; ${verdict}`);
+    io.out(`${indent}  ${visibleLine(`skill "${skill.name}" (${skill.file}): ${findingCounts(skill.findings)}; ${verdict}`)}`);
     for (const f of skill.findings) for (const line of findingLines(f, `${indent}    `)) io.out(line);
   }
 }

@@ -40,7 +40,7 @@ export async function runTools(ctx: CommandContext): Promise<number> {
     io.out(JSON.stringify({ accepted: { folder, serverName, tool: toolName, pin }, findings, withheldBefore }));
     return 0;
   }
-  io.out(`Tool ${visibleLine(toolName)} of server ${visibleLine(record.name)} (DSH: ${serverName}), pin ${pin}`);
+  io.out(visibleLine(`Tool ${toolName} of server ${record.name} (DSH: ${serverName}), pin ${pin}`));
   if (findings.length) {
     io.out(`  ${findingCounts(findings)}:`);
     for (const f of findings) for (const line of findingLines(f, '    ')) io.out(line);

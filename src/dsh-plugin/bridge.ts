@@ -25,6 +25,9 @@ import { SkillGate } from './skillGate';
 import { DEFAULT_START_WAIT_MS, defaultStartConcurrency, HEADLESS_START_WAIT_MS, StartSlots, waitAtMost } from './startPolicy';
 import type { AgentLike, AgentsService, AssembleContext, Ctx, Logger, PromptAssembly, ToolsService } from './types';
 
+/** No acceptances: one list, so the tool gate sees the same one at each step where nothing mounts. */
+const NONE_ACCEPTED: readonly never[] = Object.freeze([]);
+
 export interface BridgeOptions {
   /** Enforce skill-root trust in every session (default true). */
   gateSkillRoots?: boolean;
@@ -183,9 +186,9 @@ export class Bridge {
 
     // Tool definitions the user accepted despite a scan's error (read each step: an acceptance counts from the next one).
     try {
-      session.toolGate.accept(planned.folder, mounts && declaration.servers.length ? (await this.ports.store.acceptedDefinitions()).tools : []);
+      session.toolGate.accept(planned.folder, mounts && declaration.servers.length ? (await this.ports.store.acceptedDefinitions()).tools : NONE_ACCEPTED);
     } catch (error) {
-      session.toolGate.accept(planned.folder, []);
+      session.toolGate.accept(planned.folder, NONE_ACCEPTED);
       session.once(`${where}: the accepted tool definitions cannot be read (${errorText(error)}): tools with scan errors are withheld`);
     }
     const step: StepPlan = {

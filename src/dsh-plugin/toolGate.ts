@@ -290,7 +290,10 @@ export class SessionToolGate {
     const blocked = new Set(this.withheld);
     // The scan's context: every mounted declared server's tools (what one could steer of another's).
     const mounted = servers.filter((s) => this.declared.has(s));
-    const byServer = mounted.map((serverName) => ({ serverName, tools: visible.filter((t) => t.name.startsWith(toolNamePrefix(serverName))).map((t) => ({ name: t.name.slice(toolNamePrefix(serverName).length) })) }));
+    const byServer = mounted.map((serverName) => {
+      const prefix = toolNamePrefix(serverName);
+      return { serverName, tools: visible.filter((t) => t.name.startsWith(prefix)).map((t) => ({ name: t.name.slice(prefix.length) })) };
+    });
     const context = { key: byServer.map((s) => `${s.serverName}:${s.tools.map((t) => t.name).join(',')}`).join(' '), servers: byServer };
     for (const tool of visible) {
       const serverName = this.gatedServerOf(tool.name, servers);

@@ -5,6 +5,7 @@ import { showInformation, showQuickPick, showWarning } from '../visible';
 import type { SkillRootKind } from '../../core/declaration/declarationModel';
 import type { SkillCandidate } from '../../core/skills/discovery';
 import { acceptReviewedSkill, trustReviewedSkillRoot } from '../../core/app/skillConsent';
+import { shortPin } from '../../core/app/approve';
 import { findingMessage, findingStateWords } from '../findingWords';
 import type { Ctx } from '../ctx';
 import { trustWord, type RootView, type SkillRoots, type SkillsSnapshot } from './skillRoots';
@@ -138,7 +139,7 @@ export class SkillReview {
         if (this.roots.scanGate(c) === 'withheld') {
           accepts.push({
             label: `$(check) ${l10n.t('Accept "{0}" despite its findings', s.name)}`,
-            detail: l10n.t('Accepted at this content ({0}); any change of the SKILL.md withholds it again.', `${c.scan.pin.slice(0, 19)}\u2026`),
+            detail: l10n.t('Accepted at this content ({0}); any change of the SKILL.md withholds it again.', shortPin(c.scan.pin)),
             action: 'accept',
             file: c.file,
           });
@@ -151,7 +152,7 @@ export class SkillReview {
     if (view.gated && view.trust !== 'trusted' && view.root.pin) {
       items.push({
         label: view.trust === 'changed' ? `$(check) ${l10n.t('Trust the changed content of this root')}` : `$(check) ${l10n.t('Trust this root')}`,
-        detail: l10n.t('Skills are instructions DSH gives the model as trusted. Trust is recorded in the DSH home, pinned to this content ({0}); any change asks again.', `${view.root.pin.slice(0, 19)}\u2026`),
+        detail: l10n.t('Skills are instructions DSH gives the model as trusted. Trust is recorded in the DSH home, pinned to this content ({0}); any change asks again.', shortPin(view.root.pin)),
         action: 'trust',
       });
     }
