@@ -79,6 +79,7 @@ describe('the DSH plugin\'s tool gate: hidden instructions', () => {
     const t: ToolSchema = { name: 'mcp__fx__x', description: 'X.', parameters: schema as Record<string, unknown> };
     await g.offered([t], ['fx'], at);
     const after = reads;
+    assert.ok(after > 0, 'the first request scans the schema');
     for (let i = 0; i < 5; i++) assert.deepEqual(names(await g.offered([t], ['fx'], at)), ['mcp__fx__x']);
     assert.equal(reads, after);
   });

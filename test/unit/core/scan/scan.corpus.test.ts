@@ -50,16 +50,22 @@ describe('poisoning corpus: each poisoned case is caught by its rule, the real s
 
     it('the longest clean texts are the ones docs/poisoning.md gives, and every warning bound sits well above them', () => {
       const longest = { description: 0, instructions: 0, inputSchema: 0 };
+      // What the schema bounds count (scanSchema): the characters of keys and strings.
+      const keysAndStrings = (v: unknown): number => (typeof v === 'string' ? v.length : Array.isArray(v) ? v.reduce((n: number, x) => n + keysAndStrings(x), 0)
+        : v && typeof v === 'object' ? Object.entries(v).reduce((n, [k, x]) => n + k.length + keysAndStrings(x), 0) : 0);
+      let counted = 0;
       for (const server of clean) {
         longest.instructions = Math.max(longest.instructions, server.instructions?.length ?? 0);
         for (const tool of server.tools) {
           longest.description = Math.max(longest.description, tool.description?.length ?? 0);
           longest.inputSchema = Math.max(longest.inputSchema, JSON.stringify(tool.inputSchema ?? {}).length);
+          counted = Math.max(counted, keysAndStrings(tool.inputSchema));
         }
       }
       const docs = readFileSync(path.join(ROOT, 'docs/poisoning.md'), 'utf8').replace(/\s+/g, ' ');
       const figure = (n: number) => n.toLocaleString('en-US');
       assert.ok(docs.includes(`a ${figure(longest.description)}-character description, ${figure(longest.instructions)} characters of instructions and a ${figure(longest.inputSchema)}-character input schema`), `docs/poisoning.md should give ${JSON.stringify(longest)}`);
+      assert.ok(docs.includes(`fewer: ${figure(counted)} there`), `docs/poisoning.md should give ${counted} characters of keys and strings`);
       for (const field of ['description', 'instructions', 'inputSchema'] as const) {
         assert.ok(SCAN_BOUNDS[field].large >= 2.5 * longest[field], `${field}: the warning at ${SCAN_BOUNDS[field].large} is too close to a clean ${longest[field]}`);
       }
