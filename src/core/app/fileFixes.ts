@@ -11,6 +11,7 @@ import type { SourceSpec } from '../mcp/sources';
 import type { Range } from '../json/text';
 import type { Problem } from '../problems/problems';
 import { TOOL_CHOICE_FIXABLE_CODES, toolChoiceFixes } from '../tools/toolChoiceFixes';
+import { settingsFileKind } from '../settings/sessionSettings';
 
 /** A problem as the editor shows it: its code where it stands. */
 export interface ShownProblem {
@@ -56,5 +57,5 @@ export function toolChoiceProblemFixable(code: string): boolean {
 
 /** The fixes of a `dsh.tools` problem shown in a settings file (a `.code-workspace` keeps settings under `settings`). */
 export function toolChoiceProblemFixes(text: string, fileName: string, shown: ShownProblem): QuickFix[] {
-  return toolChoiceFixes(text, fileName.endsWith('.code-workspace') ? 'code-workspace' : 'settings', shown);
+  return toolChoiceFixes(text, settingsFileKind(fileName), shown);
 }

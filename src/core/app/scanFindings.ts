@@ -51,10 +51,6 @@ export function findingPlace(text: FindingText, field: string = text.field): str
   return text.path === undefined ? field : `${field} ${text.path}`;
 }
 
-/** Whether these findings withhold the tool or skill until the user accepts it (an error among them). */
-export function findingsWithhold(findings: readonly ScanFinding[]): boolean {
-  return withholds(findings);
-}
 
 /** A live tool's findings, the other tools of the session's servers as the context (names another server's tool, sets rules for one). */
 export function scanLiveTool(tool: ScannedTool, servers: ReadonlyArray<{ serverName: string; tools: ReadonlyArray<{ name: string }> }>, serverName: string): ScanFinding[] {

@@ -117,7 +117,9 @@ const AcceptedFile = z.object({
 });
 export type AcceptedDefinitions = z.infer<typeof AcceptedFile>;
 /** The accepted definitions as read: kept and shared by every reader, so not to be changed. */
-export type KeptAcceptedDefinitions = { readonly [K in keyof AcceptedDefinitions]: Readonly<AcceptedDefinitions[K]> };
+type KeptAcceptedDefinitions = { readonly [K in keyof AcceptedDefinitions]: Readonly<AcceptedDefinitions[K]> };
+/** Nothing accepted yet: one frozen value, so a reader kept on the list's identity (the plugin's tool gate) sees no change. */
+const NO_ACCEPTANCES: KeptAcceptedDefinitions = deepFreeze({ version: 1, tools: [], skills: [] });
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
@@ -495,7 +497,7 @@ export class HostStore {
 
   /** What the user accepted despite a scan's error (empty before anything was). */
   async acceptedDefinitions(): Promise<KeptAcceptedDefinitions> {
-    return (await this.readKeptJson(this.acceptedFile, AcceptedFile)) ?? { version: 1, tools: [], skills: [] };
+    return (await this.readKeptJson(this.acceptedFile, AcceptedFile)) ?? NO_ACCEPTANCES;
   }
 
   /** Accepts one tool definition of a folder's server (replaces an earlier acceptance of that tool). */

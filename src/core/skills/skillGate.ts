@@ -116,9 +116,9 @@ export function gateSkills(discovery: Pick<SkillDiscovery, 'roots'>, recorded: R
   const warned: SkillCandidate[] = [];
   const scanWithheld = new Set<SkillCandidate>();
   for (const c of ordered) {
-    const gate = c.scan ? skillScanGate(c, accepted) : undefined;
+    const gate = skillScanGate(c, accepted);
     if (gate) scanned.push({ candidate: c, gate });
-    else if (c.scan?.findings.length) warned.push(c);
+    else if (c.scan.findings.length) warned.push(c);
     if (gate === 'withheld') scanWithheld.add(c);
   }
   const candidatePasses = (c: SkillCandidate) => passes.get(c.root.path) === true && !scanWithheld.has(c);
