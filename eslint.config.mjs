@@ -246,5 +246,24 @@ export default tseslint.config(
         { object: 'process', property: 'cwd', message: 'The pure core takes the working directory as a parameter (app/: the cwd port).' },
       ],
     },
+  },  {
+    // The adapters read through one file system (core/node/fsReads.ts), which notes every path a
+    // computation reads: the DSH plugin keeps a session plan while none of them changes.
+    files: ['src/core/node/**/*.ts'],
+    ignores: ['src/core/node/fsReads.ts', 'src/core/node/readJournal.ts', 'src/core/node/readWatch.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [
+          { name: 'vscode', message: 'The core must not depend on the editor.' },
+          ...['fs', 'node:fs', 'fs/promises', 'node:fs/promises'].map((name) => ({
+            name, message: 'Read files through ./fsReads (core/node/fsReads.ts): a read it does not note is one a kept session plan would not see change.',
+          })),
+        ],
+        patterns: [
+          { group: ['@deepseek-ai/*'], message: 'No DSH runtime import: the host supplies DSH modules at run time.' },
+          { group: ['**/extension/**'], message: 'The editor adapter depends on the core, never the reverse.' },
+        ],
+      }],
+    },
   },
 );

@@ -17,6 +17,7 @@ import { serializeDeclaration } from '../src/core/declaration/declaration';
 import { buildDeclarationBody, commitExport, reviewExport } from '../src/core/app/export';
 import { planSession } from '../src/core/app/plan';
 import { nodePorts } from '../src/core/node/ports';
+import { FolderWatches, KeptWhileUnchanged } from '../src/core/node/readWatch';
 import { settingsViewFromFiles } from '../src/core/settings/folderSettings';
 import { parseJsonc } from '../src/core/json/jsonTree';
 import { generate } from './generate';
@@ -138,16 +139,16 @@ out(`- dist/cli.js (release build): ${(statSync(cli).size / 1024).toFixed(1)} Ki
 execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT });
 
 // The session plan against the export of the same folder, on disk, warm: the plan is what the
-// DSH plugin computes at every model step (without skills and tools: its skill gate and tool gate
-// run apart), and what
+// DSH plugin computes at a model step after a change of what it read (without skills and tools:
+// its skill gate and tool gate run apart; an unchanged step keeps the last plan), and what
 // verify, doctor and the editor show (with skills). Every server approved and its values stored:
 // the plan renders every row, its most expensive path.
 async function planVsExport(): Promise<void> {
   out('');
   out('## Session plan vs export (same folder on disk, warm; ratio = median plan / median export, same run, interleaved)');
   out('');
-  out('| servers | export ms | plan at a model step / export (ms) | the same, servers running / export (ms) | full plan (tools, skills) / export |');
-  out('|---:|---:|---:|---:|---:|');
+  out('| servers | export ms | the plugin\'s step, nothing changed (kept plan) / export (ms) | plan at a model step, computed / export (ms) | the same, servers running / export (ms) | full plan (tools, skills) / export |');
+  out('|---:|---:|---:|---:|---:|---:|');
   for (const count of (process.env.BENCH_PLAN_SIZES ?? '50,500').split(',').map(Number)) {
     const base = mkdtempSync(path.join(os.tmpdir(), 'dsh-bench-plan-'));
     try {
@@ -167,13 +168,22 @@ async function planVsExport(): Promise<void> {
       if (check.plan.servers.filter((s) => s.outcome === 'starts').length !== count) throw new Error(`bench plan broken: ${JSON.stringify(check.plan.servers.find((s) => s.outcome !== 'starts'))}`);
       // The plugin's step once its servers run: their rows are kept while their values stay.
       const running = new Map(exported.analysis.servers.map((s) => [s.serverName, s.pin]));
+      // What the plugin's step does: the last plan, kept while nothing it read changes (readWatch.ts).
+      const watches = new FolderWatches();
+      const kept = new KeptWhileUnchanged<unknown>(watches, ports.env);
+      const keptStep = () => kept.get(folder, () => planSession(ports, { cwd: folder, skills: false, tools: false, running, policyWithoutDeclaration: false }));
+      await keptStep();
+      if (!(await kept.watching())) throw new Error('bench kept plan broken: its reads are not watched');
       const t = await raceAsync({
         export: async () => commitExport(ports, await reviewExport(ports, identity)),
+        kept: keptStep,
         step: () => planSession(ports, { cwd: folder, skills: false, tools: false, policyWithoutDeclaration: false }),
         running: () => planSession(ports, { cwd: folder, skills: false, tools: false, running, policyWithoutDeclaration: false }),
         full: () => planSession(ports, { cwd: folder }),
       }, count >= 500 ? 9 : 15);
-      out(`| ${count} | ${fmt(t.export)} | **${fmt(t.step / t.export)}** (${fmt(t.step)}) | ${fmt(t.running / t.export)} (${fmt(t.running)}) | ${fmt(t.full / t.export)} |`);
+      if (kept.computed !== 1) throw new Error(`bench kept plan broken: planned ${kept.computed} times while nothing changed`);
+      kept.close();
+      out(`| ${count} | ${fmt(t.export)} | **${fmt(t.kept / t.export)}** (${fmt(t.kept)}) | ${fmt(t.step / t.export)} (${fmt(t.step)}) | ${fmt(t.running / t.export)} (${fmt(t.running)}) | ${fmt(t.full / t.export)} |`);
     } finally {
       rmSync(base, { recursive: true, force: true });
     }

@@ -11,6 +11,8 @@ import * as path from 'node:path';
 import { planSession, type PlannedSession } from '../core/app/plan';
 import type { Ports } from '../core/app/ports';
 import type { SlowStartRecord } from '../core/node/hostStore';
+import { FolderWatches, KeptWhileUnchanged } from '../core/node/readWatch';
+import type { AcceptedTool } from '../core/tools/toolScan';
 import { DECLARATION_PATH } from '../core/declaration/declarationModel';
 import { toolNamePrefix } from '../core/mcp/toolNames';
 import { visibleLine } from '../core/json/visibleText';
@@ -27,6 +29,12 @@ import type { AgentLike, AgentsService, AssembleContext, Ctx, Logger, PromptAsse
 
 /** No acceptances: one list, so the tool gate sees the same one at each step where nothing mounts. */
 const NONE_ACCEPTED: readonly never[] = Object.freeze([]);
+
+/** What a model step reads: the session plan, and the tool definitions the user accepted (or why they cannot be read). */
+interface StepReads {
+  planned: PlannedSession;
+  accepted: readonly AcceptedTool[] | { error: string };
+}
 
 export interface BridgeOptions {
   /** Enforce skill-root trust in every session (default true). */
@@ -57,6 +65,10 @@ export interface BridgeBookkeeping {
   mcpClientCopies: number;
   /** Server starts waiting for a slot of the process-wide start limit. */
   startsQueued: number;
+  /** Session plans computed (an unchanged step reuses the last one: readWatch.ts). */
+  plansComputed: number;
+  /** Folders watched for a change of what the kept plans and skill gates read. */
+  watchedFolders: number;
 }
 
 /** The ports the plugin uses: the use cases' (its one host store), built once when the plugin loads. */
@@ -70,6 +82,10 @@ function visibleLog(log: Logger): Logger {
 
 export class Bridge {
   private readonly sessions = new Map<AgentLike, Session>();
+  /** Each session's last step reads, kept while nothing they read changes. */
+  private readonly stepReads = new Map<Session, KeptWhileUnchanged<StepReads>>();
+  private readonly watches = new FolderWatches();
+  private plansComputed = 0;
   private readonly modules: McpClientModules;
   private readonly skillGate?: SkillGate;
   private readonly startSlots: StartSlots;
@@ -84,7 +100,7 @@ export class Bridge {
     if (notice) this.notice = (line) => notice(visibleLine(line));
     this.modules = new McpClientModules(ctx, log);
     this.startSlots = new StartSlots(options.startConcurrency ?? defaultStartConcurrency(os.availableParallelism()));
-    if (options.gateSkillRoots !== false) this.skillGate = new SkillGate(ctx, ports, log, this.notice);
+    if (options.gateSkillRoots !== false) this.skillGate = new SkillGate(ctx, ports, log, this.notice, this.watches);
   }
 
   start(): void {
@@ -124,12 +140,17 @@ export class Bridge {
     if (running) this.log.info(`dsh-bridge: unloading: stopping ${countOf(running, 'server')}`);
     await Promise.all([...this.sessions.keys()].map((agent) => this.endSession(agent, 'DSH Bridge plugin unloaded')));
     await this.skillGate?.stop();
+    this.watches.close();
   }
 
   /** What this instance holds now: a diagnostic (the load test checks it comes back to zero when sessions end). */
   bookkeeping(): BridgeBookkeeping {
     const modules = this.modules.bookkeeping();
-    return { sessions: this.sessions.size, skillGateSessions: this.skillGate?.size ?? 0, heldSlots: modules.heldSlots, mcpClientCopies: modules.copies, startsQueued: this.startSlots.waiting };
+    const plansComputed = this.plansComputed + [...this.stepReads.values()].reduce((n, kept) => n + kept.computed, 0);
+    return {
+      sessions: this.sessions.size, skillGateSessions: this.skillGate?.size ?? 0, heldSlots: modules.heldSlots, mcpClientCopies: modules.copies,
+      startsQueued: this.startSlots.waiting, plansComputed, watchedFolders: this.watches.size,
+    };
   }
 
   private sessionOf(agent: AgentLike): Session {
@@ -148,6 +169,12 @@ export class Bridge {
     const session = this.sessions.get(agent);
     if (!session) return;
     this.sessions.delete(agent);
+    const kept = this.stepReads.get(session);
+    this.stepReads.delete(session);
+    if (kept) {
+      this.plansComputed += kept.computed;
+      kept.close();
+    }
     const names = await session.end();
     if (names.length) this.log.info(`dsh-bridge: session ${agent.id}: stopped ${names.map((n) => `"${n}"`).join(', ')} (${why})`);
   }
@@ -177,19 +204,22 @@ export class Bridge {
     // schedule), and the tool gate judges the session's live tools: neither is planned here.
     // Servers running (or starting) keep their row's answer while its values stay the same.
     const running = new Map([...session.mounts, ...session.starting].map(([serverName, s]) => [serverName, s.pin]));
-    const planned = await planSession(this.ports, { cwd, skills: false, tools: false, running, policyWithoutDeclaration: false });
+    // The last step's reads are kept while nothing they read changed (each file, folder, link
+    // and variable is watched); a change, or a platform where a watch may miss one, plans again.
+    let kept = this.stepReads.get(session);
+    if (!kept) this.stepReads.set(session, kept = new KeptWhileUnchanged(this.watches, this.ports.env));
+    const { planned, accepted } = await kept.get(cwd, () => this.readStep(cwd, running));
     const { plan, declaration } = planned;
     session.trustMode = plan.trustMode;
     this.logBlocked(session, planned);
     const mounts = plan.blocked.length === 0 && declaration !== undefined;
     session.toolGate.declare(mounts ? declaration.servers : [], mounts ? declaration.digest : '');
-
-    // Tool definitions the user accepted despite a scan's error (read each step: an acceptance counts from the next one).
-    try {
-      session.toolGate.accept(planned.folder, mounts && declaration.servers.length ? (await this.ports.store.acceptedDefinitions()).tools : NONE_ACCEPTED);
-    } catch (error) {
+    // Tool definitions the user accepted despite a scan's error (an acceptance counts from the next step).
+    if ('error' in accepted) {
       session.toolGate.accept(planned.folder, NONE_ACCEPTED);
-      session.once(`${where}: the accepted tool definitions cannot be read (${errorText(error)}): tools with scan errors are withheld`);
+      session.once(`${where}: the accepted tool definitions cannot be read (${accepted.error}): tools with scan errors are withheld`);
+    } else {
+      session.toolGate.accept(planned.folder, accepted);
     }
     const step: StepPlan = {
       planned, folder: planned.folder, declarationPath: plan.declaration.path ?? path.join(cwd, DECLARATION_PATH), values: planned.values,
@@ -210,6 +240,15 @@ export class Bridge {
     const waitMs = headless ? this.options.headlessStartWaitMs ?? HEADLESS_START_WAIT_MS : this.options.startWaitMs ?? DEFAULT_START_WAIT_MS;
     await waitAtMost(Promise.allSettled(launched.map((s) => s.done)), waitMs, signal);
     if (!session.ended && !this.disposed && !signal?.aborted) this.sayStillStarting(session, step.folder, launched, waitMs, headless);
+  }
+
+  /** The session plan of a step (without skills and tools: the gates judge those) and the accepted tool definitions it needs. */
+  private async readStep(cwd: string, running: ReadonlyMap<string, string>): Promise<StepReads> {
+    const planned = await planSession(this.ports, { cwd, skills: false, tools: false, running, policyWithoutDeclaration: false });
+    const { declaration } = planned;
+    if (planned.plan.blocked.length || !declaration?.servers.length) return { planned, accepted: NONE_ACCEPTED };
+    const accepted = await this.ports.store.acceptedDefinitions().then((d) => d.tools, (error: unknown) => ({ error: errorText(error) }));
+    return { planned, accepted };
   }
 
   /**

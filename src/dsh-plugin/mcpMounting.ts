@@ -74,14 +74,17 @@ export async function mountServers(session: Session, step: StepPlan, at: MountCo
   const where = session.where;
   // What may run: every declared server, while the declaration mounts at all (a server whose
   // values went missing keeps running; it is only not started again).
-  const declared = plan.blocked.length === 0 ? declaration?.servers ?? [] : [];
+  // The machine's DSH policy is the exception: what it withholds stops, as what it forbids never reaches a session.
+  const byPolicy = new Set(plan.servers.filter((e) => e.outcome === 'withheld' && e.reason.code.startsWith('dsh-policy-')).map((e) => e.serverName));
+  const declared = (plan.blocked.length === 0 ? declaration?.servers ?? [] : []).filter((s) => !byPolicy.has(s.serverName));
   const wanted = new Map(declared.map((s) => [s.serverName, s.pin]));
   for (const [serverName, mount] of [...session.mounts]) {
     if (wanted.get(serverName) === mount.pin) continue;
     session.mounts.delete(serverName);
     session.stopped.add(serverName);
     await mount.mounted.unmount();
-    at.log.info(`${where}: stopped "${serverName}" (its entry ${wanted.has(serverName) ? 'changed' : 'left the declaration or the declaration is no longer valid'})`);
+    const why = byPolicy.has(serverName) ? 'the DSH policy withholds it' : wanted.has(serverName) ? 'its entry changed' : 'its entry left the declaration or the declaration is no longer valid';
+    at.log.info(`${where}: stopped "${serverName}" (${why})`);
   }
   // A start in flight for an entry that changed stops itself when it is up (it is no longer the one wanted).
   for (const [serverName, starting] of [...session.starting]) if (wanted.get(serverName) !== starting.pin) session.starting.delete(serverName);

@@ -4,6 +4,7 @@ import {
   type OfferedSkill, type SessionSkillRoots, type SkillLocator, type WithheldSkill,
 } from '../core/app/sessionSkills';
 import { resolveDshHome } from '../core/node/hostStore';
+import { KeptWhileUnchanged, type FolderWatches } from '../core/node/readWatch';
 import type { GatedSkillRoot, SkillGateResult, SkillShadow } from '../core/skills/skillGate';
 import { planFix } from '../core/app/planReasons';
 import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
@@ -48,6 +49,8 @@ interface GateSession {
   /** Names seen in gated roots (fail-closed answer when a later computation fails). */
   known: Set<string>;
   logged: Set<string>;
+  /** The last gate result, kept while nothing it read changed (a step reuses it: core/node/readWatch.ts). */
+  kept?: KeptWhileUnchanged<SkillGateResult>;
 }
 
 /**
@@ -76,6 +79,8 @@ export class SkillGate {
     private readonly log: Logger,
     /** Where a withheld skill is also said when the DSH log is not shown (a headless run's stderr). */
     private readonly notice?: (line: string) => void,
+    /** Watches what a gate result read (absent: every step computes it again). */
+    private readonly watches?: FolderWatches,
   ) {}
 
   /** A warning in the DSH log, and on a headless run's stderr. */
@@ -119,6 +124,7 @@ export class SkillGate {
     const session = this.sessions.get(agent);
     if (!session) return;
     this.sessions.delete(agent);
+    session.kept?.close();
     await Promise.resolve(session.fiber?.dispose()).catch(() => undefined);
   }
 
@@ -138,7 +144,7 @@ export class SkillGate {
     if (!session.control || session.basis === undefined) return;
     let basis: string;
     try {
-      basis = skillGateBasis(await this.compute(this.cwdOf(session)));
+      basis = skillGateBasis(await this.compute(session, this.cwdOf(session)));
     } catch {
       basis = 'failed';
     }
@@ -166,14 +172,18 @@ export class SkillGate {
   }
 
   /** What reaches the session: the one function the session plan and `dsh-bridge skills` decide with. */
-  private compute(cwd: string | undefined): Promise<SkillGateResult> {
-    return gateSessionSkills(this.ports, { cwd, roots: this.roots() });
+  private compute(session: GateSession, cwd: string | undefined): Promise<SkillGateResult> {
+    const roots = this.roots();
+    const compute = () => gateSessionSkills(this.ports, { cwd, roots });
+    if (!this.watches) return compute();
+    session.kept ??= new KeptWhileUnchanged(this.watches, this.ports.env);
+    return session.kept.get(JSON.stringify([cwd ?? null, roots]), compute);
   }
 
   private async list(session: GateSession, cwd: string | undefined): Promise<Candidate[]> {
     const where = this.cwdOf(session, cwd) ?? '(no workspace)';
     try {
-      const result = await this.compute(this.cwdOf(session, cwd));
+      const result = await this.compute(session, this.cwdOf(session, cwd));
       session.basis = skillGateBasis(result);
       for (const shadow of result.shadows) session.known.add(shadow.name);
       for (const c of result.trusted) session.known.add(c.analysis.skill!.name);

@@ -11,10 +11,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
 import { HERE, hostImport, smallestHost } from './host.mjs';
 import { cli, liveChildren, readDeclaration, tempRoot, waitFor } from './fixtures.mjs';
-import { PLUGIN, session, withSmallest } from './smallest.mjs';
+import { pluginBookkeeping, session, withSmallest } from './smallest.mjs';
 
 const SKIP = process.env.DSH_E2E_HOST === 'base' ? 'smallest host only' : typeof globalThis.gc !== 'function' ? 'needs --expose-gc' : false;
 const FIXTURE = path.join(HERE, 'mcp-fixture-server.mjs');
@@ -93,14 +92,6 @@ function exportedFolder(tmp, name, { servers, approve = [], settings }) {
     cli(tmp.home, ['approve', ...approve, '--workspace', folder, ...pins.flatMap((pin) => ['--yes', pin])]);
   }
   return folder;
-}
-
-/** The bundle's own module instance (the one the Loader row loaded: same file URL). */
-async function pluginBookkeeping() {
-  const ns = await import(pathToFileURL(PLUGIN).href);
-  const fn = ns.bookkeeping ?? ns.default?.bookkeeping;
-  assert.equal(typeof fn, 'function', 'the bundle exports bookkeeping()');
-  return fn();
 }
 
 /** Sends one user message to each session at once; resolves when all are idle. Returns when each was sent. */
@@ -210,7 +201,7 @@ test('DSH rc.8 load: 50 concurrent sessions in 10 workspaces (5 servers each: no
     assert.deepEqual(mcpNames(h.llm.requests.get('warm-up')[0]), [pingOf('n1')]);
     await warmSession.dispose();
     await waitFor(() => markedProcesses().length === 0, 15000, 'the warm-up server to stop');
-    assert.deepEqual(await pluginBookkeeping(), [{ sessions: 0, skillGateSessions: 0, heldSlots: 0, mcpClientCopies: 0, startsQueued: 0 }]);
+    assert.deepEqual(await pluginBookkeeping(), [{ sessions: 0, skillGateSessions: 0, heldSlots: 0, mcpClientCopies: 0, startsQueued: 0, watchedFolders: 0 }]);
     // The plugin's own memory per session when there is nothing to mount: 50 sessions at once in a
     // project without a declaration (the lookup, the skill gate, the session's bookkeeping).
     const plain = path.join(tmp.root, 'plain');
@@ -351,7 +342,7 @@ test('DSH rc.8 load: 50 concurrent sessions in 10 workspaces (5 servers each: no
     assert.equal(fs.readFileSync(spawnLog, 'utf8').split('\n').filter(Boolean).length, spawnsAtEnd, 'nothing spawned after the sessions ended');
     t.diagnostic(`session end rounds (10 sessions each): their processes were gone after ${endTimes.join(', ')} ms`);
     const after = await pluginBookkeeping();
-    assert.deepEqual({ ...after[0], mcpClientCopies: 0 }, { sessions: 0, skillGateSessions: 0, heldSlots: 0, mcpClientCopies: 0, startsQueued: 0 }, 'the plugin holds nothing once the sessions ended');
+    assert.deepEqual({ ...after[0], mcpClientCopies: 0 }, { sessions: 0, skillGateSessions: 0, heldSlots: 0, mcpClientCopies: 0, startsQueued: 0, watchedFolders: 0 }, 'the plugin holds nothing once the sessions ended (no folder watched)');
 
   }, { beforePlugin: timer.outer, pluginConfig: { startWaitMs: 3000 } });
 });
@@ -443,7 +434,7 @@ test('DSH rc.8 load: 500 session starts and ends (25 at a time) leave no server 
     // A session ends after its first request: a start still queued for a slot then never spawns.
     const fastStarts = spawned.filter((x) => x === 'F-n1').length;
     assert.ok(fastStarts >= BATCHES && fastStarts <= BATCHES * 3, `F/n1 spawned ${fastStarts} times: at most once per session, in every batch`);
-    assert.deepEqual({ ...bookkept[0], mcpClientCopies: 0 }, { sessions: 0, skillGateSessions: 0, heldSlots: 0, mcpClientCopies: 0, startsQueued: 0 }, 'the plugin holds nothing once the sessions ended');
+    assert.deepEqual({ ...bookkept[0], mcpClientCopies: 0 }, { sessions: 0, skillGateSessions: 0, heldSlots: 0, mcpClientCopies: 0, startsQueued: 0, watchedFolders: 0 }, 'the plugin holds nothing once the sessions ended (no folder watched)');
     // dsh-mcp-client copies (never unloaded) stay bounded by the peak of concurrent sessions using
     // one serverName, minus the host's own: "broken" is used by 4 sessions of a batch.
     assert.ok(Math.max(...copies) <= 3, `dsh-mcp-client copies: ${copies.join(' ')}`);

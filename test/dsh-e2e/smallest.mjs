@@ -1,12 +1,32 @@
 // The single-topic tests' harness: a smallest rc.8 host with the built plugin loaded as a Loader
 // row, a fresh DSH home, and helpers to create sessions and run turns.
+import assert from 'node:assert/strict';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { hostImport, loadPluginRow, REPO, smallestHost } from './host.mjs';
 import { serverProcesses, tempRoot, waitFor } from './fixtures.mjs';
 
 // DSH_E2E_PLUGIN: another build of the plugin (e.g. an earlier commit's, to time both in one run).
 export const PLUGIN = process.env.DSH_E2E_PLUGIN ? path.resolve(process.env.DSH_E2E_PLUGIN) : path.join(REPO, 'packages/dsh-bridge-dsh/dist/dsh-plugin.js');
 export const BUNDLE = path.join(REPO, 'packages/dsh-bridge-dsh');
+
+/**
+ * What the loaded plugin holds now, per instance (the bundle's bookkeeping() export, from the
+ * module instance the Loader row loaded: the same file URL). Left out: plansComputed, a count
+ * that only grows (a test reads it where it means something).
+ */
+export async function pluginBookkeeping() {
+  const ns = await import(pathToFileURL(PLUGIN).href);
+  const fn = ns.bookkeeping ?? ns.default?.bookkeeping;
+  assert.equal(typeof fn, 'function', 'the bundle exports bookkeeping()');
+  return fn().map((b) => Object.fromEntries(Object.entries(b).filter(([key]) => key !== 'plansComputed')));
+}
+
+/** How many session plans the loaded plugin computed so far (an unchanged request computes none). */
+export async function plansComputed() {
+  const ns = await import(pathToFileURL(PLUGIN).href);
+  return (ns.bookkeeping ?? ns.default?.bookkeeping)().reduce((n, b) => n + b.plansComputed, 0);
+}
 
 export async function session(h, id, cwd, model) {
   const handle = await h.root.agents.create({ sessionId: id, meta: { cwd }, agentOptions: { provider: 'fake', model } });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { approvalAnswerer } from './host.mjs';
-import { session, withSmallest } from './smallest.mjs';
+import { plansComputed, pluginBookkeeping, session, withSmallest } from './smallest.mjs';
 import { approvePin, cli, everythingWorkspace, readDeclaration, setTrustMode, waitFor } from './fixtures.mjs';
 import { REPO } from './host.mjs';
 import { performance } from 'node:perf_hooks';
@@ -161,6 +161,56 @@ test('DSH rc.8: dsh.tools edited in .vscode/settings.json after the export: the 
   await turn(s2);
   assert.deepEqual(mcpNames(h.llm.requests.get('mG')[0]), ['mcp__fx__echo']);
   await s2.dispose();
+}));
+
+test('DSH rc.8: an unchanged request plans nothing (the last plan is kept while nothing it read changes); the trust mode, the DSH policy file and the source changed between requests are each seen by the next request; the watches end with the session', { timeout: 120000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+  const { folder } = toolsWorkspace(tmp.root, tmp.home);
+  const declared = readDeclaration(folder).servers[0];
+  setTrustMode(tmp.home, 'pinned');
+  approvePin(tmp.home, folder, 'fx', declared.pin);
+  const s = await session(h, 'sK', folder, 'mK');
+  const last = () => mcpNames(h.llm.requests.get('mK').at(-1));
+  /** Turns until the last request offers fx's tools (a start may take more than one request). */
+  const untilOffered = async () => {
+    for (let i = 0; i < 5 && last().length === 0; i++) await turn(s);
+    assert.deepEqual(last(), ['mcp__fx__add', 'mcp__fx__echo']);
+  };
+  await turn(s);
+  await untilOffered();
+  await turn(s);
+  const before = await plansComputed();
+  await turn(s);
+  await turn(s);
+  await turn(s);
+  assert.equal(await plansComputed(), before, 'three unchanged requests planned nothing');
+  assert.deepEqual(last(), ['mcp__fx__add', 'mcp__fx__echo']);
+  assert.ok((await pluginBookkeeping())[0].watchedFolders > 0, 'what the plan read is watched');
+
+  // Each change between two requests is in the next one.
+  setTrustMode(tmp.home, 'deny');
+  await turn(s);
+  assert.deepEqual(last(), [], 'trust mode deny: nothing mounted in the next request');
+  setTrustMode(tmp.home, 'pinned');
+  await turn(s);
+  await untilOffered();
+
+  const policyFile = path.join(tmp.home, 'bridge', 'policy.json');
+  fs.writeFileSync(policyFile, JSON.stringify({ deniedServers: [{ serverName: 'fx' }] }));
+  await turn(s);
+  assert.deepEqual(last(), [], 'the DSH policy file denies fx: not in the next request');
+  assert.equal(said(h, 'stopped "fx" (the DSH policy withholds it)').length, 1, 'the running server is stopped');
+  fs.rmSync(policyFile);
+  await turn(s);
+  await untilOffered();
+
+  const source = path.join(folder, '.vscode/mcp.json');
+  fs.writeFileSync(source, fs.readFileSync(source, 'utf8').replace('--description-file', '--description-file '));
+  await turn(s);
+  assert.deepEqual(last(), [], 'the source changed: the declaration is stale at the next request');
+  assert.equal(said(h, 'declaration refused (stale)').length, 1);
+  t.diagnostic(`plans computed over ${h.llm.requests.get('mK').length} requests: ${await plansComputed()}`);
+  await s.dispose();
+  assert.deepEqual((await pluginBookkeeping())[0], { sessions: 0, skillGateSessions: 0, heldSlots: 0, mcpClientCopies: (await pluginBookkeeping())[0].mcpClientCopies, startsQueued: 0, watchedFolders: 0 }, 'no folder watched once the session ended');
 }));
 
 test('DSH rc.8: every tool of a probed @modelcontextprotocol/server-everything equals its pin as dsh-mcp-client registers it (the probe and DSH read the same definitions)', { timeout: 120000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants, promises as fs } from 'node:fs';
+import { constants, fs, type FileHandle } from './fsReads';
 import * as path from 'node:path';
 import { isInside } from './reader';
 
@@ -106,7 +106,7 @@ export async function removeTempFiles(dir: string, options: { abandonedOnly: boo
  */
 export class ConfinedDir {
   private constructor(
-    private readonly handle: fs.FileHandle | undefined,
+    private readonly handle: FileHandle | undefined,
     /** Where files are written: the handle's /proc path, or the real path. */
     readonly base: string,
     private readonly realDir: string,

@@ -1,6 +1,7 @@
 /** PATH probing for language-server commands: the file-system half of the core's LSP checks. */
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { constants, fs } from './fsReads';
+
+const { access, stat } = fs;
 import * as path from 'node:path';
 import type { CommandResolver } from '../lsp/lspCommand';
 
@@ -13,7 +14,7 @@ export interface PathResolverOptions {
 /**
  * A {@link CommandResolver} like dsh-subprocess's `resolveExecutable`: an absolute path must be an
  * executable regular file; a bare name is searched on PATH (the server's own `env.PATH` wins, and
- * on Windows each PATHEXT suffix is tried). Reads the file system through node:fs/promises.
+ * on Windows each PATHEXT suffix is tried). Reads the file system through ./fsReads.
  */
 export function createPathResolver(options: PathResolverOptions): CommandResolver {
   const platform = options.platform ?? process.platform;

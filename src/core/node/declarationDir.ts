@@ -5,7 +5,7 @@
  * calls this through its file port; every failure is an {@link ExportError} saying that nothing
  * was written.
  */
-import { promises as fs } from 'node:fs';
+import { fs } from './fsReads';
 import * as path from 'node:path';
 import { DECLARATION_PATH } from '../declaration/declarationModel';
 import { ExportError } from '../declaration/exportError';

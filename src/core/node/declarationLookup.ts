@@ -1,4 +1,4 @@
-import * as fs from 'node:fs/promises';
+import { fs } from './fsReads';
 import * as path from 'node:path';
 import { findProjectRoot } from '../skills/projectRoot';
 import { nodeSkillFs } from './skillFs';

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from './fsReads';
 import * as path from 'node:path';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import { writeFileAtomic } from './atomicWrite';

@@ -1,5 +1,5 @@
 /** Listing and resolving inside a workspace folder, for the use cases' file port. */
-import { promises as fs } from 'node:fs';
+import { fs } from './fsReads';
 import * as path from 'node:path';
 import { devcontainerSubfolderSources } from '../mcp/sources';
 

@@ -1,6 +1,6 @@
 import { TRUST_MODES, type TrustMode } from '../settings/folderSettings';
 import { randomBytes } from 'node:crypto';
-import { constants, promises as fs } from 'node:fs';
+import { constants, fs, type FileHandle } from './fsReads';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as z from 'zod/mini';
@@ -268,7 +268,7 @@ export class HostStore {
   async readSigningKey(): Promise<Buffer | undefined> {
     const file = path.join(this.bridgeDir, KEY_FILE);
     await this.guardDirs();
-    let handle: fs.FileHandle;
+    let handle: FileHandle;
     try {
       handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0));
     } catch (error) {

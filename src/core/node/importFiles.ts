@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { fs } from './fsReads';
 import * as path from 'node:path';
 import { ConfinedDir } from './atomicWrite';
 import { isInside, readRegularFile, readWorkspaceFile } from './reader';

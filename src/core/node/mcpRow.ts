@@ -1,7 +1,7 @@
 import { check02Rules, toMcpClientConfig, type McpClientConfig, type MissingValue } from '../mcp/dshRow';
 import type { DeclaredServer } from '../declaration/declarationModel';
 import { renderTemplate, type TemplateLookup } from '../declaration/template';
-import { promises as fs } from 'node:fs';
+import { fs } from './fsReads';
 import * as path from 'node:path';
 import { loadEnvFile, type EnvFileResult } from './envFile';
 import { isInside } from './reader';

@@ -4,7 +4,7 @@
  * and `<DSH home>/bridge/policy.json`, the user's). Read through the safe reader's rules (a regular
  * file, size-capped); never from a workspace. Never throws.
  */
-import { constants, promises as fs } from 'node:fs';
+import { constants, fs } from './fsReads';
 import * as path from 'node:path';
 import { sha256Hex } from '../json/canonicalJson';
 import { deepFreeze, KeptByBytes } from '../json/keptByBytes';

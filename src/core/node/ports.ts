@@ -15,6 +15,7 @@ import type { McpClientConfig } from '../mcp/dshRow';
 import type { RowProbe, RowProbeOptions } from './probe/probeClient';
 import { createPathResolver } from './commandPath';
 import { readRegularFile, readWorkspaceFile } from './reader';
+import { journaledEnv } from './readJournal';
 import { nodeSkillFs } from './skillFs';
 import { readDshPolicy, readVscodePolicyFile, VSCODE_POLICY_FILE } from './policyFiles';
 
@@ -34,7 +35,8 @@ export interface NodePortsOptions extends HostStoreOptions {
 }
 
 export function nodePorts(options: NodePortsOptions) {
-  const env = options.env ?? process.env;
+  // Read through a journaled view: a kept session plan knows which variables it read (readWatch.ts).
+  const env = journaledEnv(options.env ?? process.env);
   return {
     dshHome: options.dshHome,
     store: new HostStore(options.dshHome, { log: options.log, onWrite: options.onWrite }),

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from 'node:fs';
+import { closeSync, constants, fs, fstatSync, openSync, readSync, type FileHandle } from './fsReads';
 import * as path from 'node:path';
 import { MAX_SOURCE_BYTES, type ReadFailure } from '../problems/readFailure';
 
@@ -40,7 +40,7 @@ export async function readWorkspaceFile(folder: string, relativePath: string, ma
  */
 export async function readRegularFile(file: string, maxBytes: number): Promise<ReadResult> {
   const fail = (failure: ReadFailure): ReadResult => ({ ok: false, failure });
-  let handle: fs.FileHandle;
+  let handle: FileHandle;
   try {
     handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {

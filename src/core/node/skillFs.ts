@@ -1,4 +1,6 @@
-import { access, readdir, realpath, stat } from 'node:fs/promises';
+import { fs } from './fsReads';
+
+const { access, readdir, realpath, stat } = fs;
 import * as path from 'node:path';
 import { MAX_SKILL_FILE_BYTES, SkillFileRefused, type SkillEntryType, type SkillFs, type SkillReadLimits } from '../skills/skillFileAccess';
 import { readRegularFile, readWorkspaceFile } from './reader';

@@ -5,7 +5,7 @@
  * process started during the stop that holds the server's stdio). Elsewhere (no /proc) it knows
  * nothing: the process group is all the probe can stop. Never throws.
  */
-import { existsSync, promises as fs, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, fs, readdirSync, readFileSync, readlinkSync } from '../fsReads';
 
 /** A process the server started that is still running after the probe stopped it. */
 export interface ProcessLeft {

@@ -1,0 +1,60 @@
+/**
+ * The file system of core/node, with every path a computation reads noted in its read journal
+ * (./readJournal.ts): what a computation looked at is then known without each adapter saying
+ * it, so the DSH plugin can keep a session plan while none of it changes (./readWatch.ts). Every
+ * core/node module takes its file calls from here (a lint rule); writes pass through unnoted.
+ */
+import * as nodeFs from 'node:fs';
+import { noteRead, noteReadSync, type ReadKind } from './readJournal';
+
+export const constants = nodeFs.constants;
+export type FileHandle = nodeFs.promises.FileHandle;
+export type Dirent = nodeFs.Dirent;
+export type Stats = nodeFs.Stats;
+
+type PathOp = (file: nodeFs.PathLike, ...rest: never[]) => unknown;
+
+/** `op`, noting its path first when it runs inside a journal (a look is noted before it happens: see readJournal). */
+function noted<F extends PathOp>(op: F, kind: ReadKind = 'entry'): F {
+  return ((file: nodeFs.PathLike, ...rest: never[]) => {
+    const pending = noteRead(String(file), kind);
+    return pending ? pending.then(() => op(file, ...rest)) : op(file, ...rest);
+  }) as F;
+}
+
+function notedSync<F extends PathOp>(op: F, kind: ReadKind = 'entry'): F {
+  return ((file: nodeFs.PathLike, ...rest: never[]) => {
+    noteReadSync(String(file), kind);
+    return op(file, ...rest);
+  }) as F;
+}
+
+const p = nodeFs.promises;
+
+export const fs = {
+  access: noted(p.access),
+  lstat: noted(p.lstat),
+  open: noted(p.open),
+  readdir: noted(p.readdir, 'listing'),
+  readFile: noted(p.readFile),
+  readlink: noted(p.readlink),
+  realpath: noted(p.realpath),
+  stat: noted(p.stat),
+  // Writes: a computation that writes where it reads sees its own event (it is planned again once).
+  chmod: p.chmod,
+  link: p.link,
+  mkdir: p.mkdir,
+  rename: p.rename,
+  rm: p.rm,
+  writeFile: p.writeFile,
+};
+
+export const existsSync = notedSync(nodeFs.existsSync);
+export const openSync = notedSync(nodeFs.openSync);
+export const readdirSync = notedSync(nodeFs.readdirSync, 'listing');
+export const readFileSync = notedSync(nodeFs.readFileSync);
+export const readlinkSync = notedSync(nodeFs.readlinkSync);
+export const realpathSync = notedSync(nodeFs.realpathSync);
+export const statSync = notedSync(nodeFs.statSync);
+// Calls on an open descriptor: its path was noted when it was opened.
+export const { closeSync, fstatSync, readSync } = nodeFs;

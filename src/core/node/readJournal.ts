@@ -1,0 +1,126 @@
+/**
+ * A computation's read journal: every path it looked at (through ./fsReads.ts) with the stamp the
+ * path had just before the look, and every environment variable it read (through an env of
+ * {@link journaledEnv}). ./readWatch.ts keeps a computation's result while none of these change.
+ *
+ * The stamp is taken before the look, so a change made between the look and the watch that
+ * follows it shows as a stamp that differs; a change made before the stamp is in what was read.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { lstatSync, promises as fsp, statSync, type BigIntStats } from 'node:fs';
+
+/** `entry`: the path's own existence, type and content; `listing`: also the names in the folder. */
+export type ReadKind = 'entry' | 'listing';
+
+export interface NotedRead {
+  kind: ReadKind;
+  stamp: string;
+}
+
+export class ReadJournal {
+  readonly reads = new Map<string, NotedRead>();
+  /** Variable name -> the value read (undefined: not set). */
+  readonly env = new Map<string, string | undefined>();
+  private readonly pending = new Map<string, Promise<void>>();
+
+  note(file: string, kind: ReadKind): Promise<void> | undefined {
+    const known = this.reads.get(file);
+    if (known) {
+      if (kind === 'listing') known.kind = 'listing';
+      return undefined;
+    }
+    let pending = this.pending.get(file);
+    if (!pending) {
+      pending = stampOf(file).then((stamp) => {
+        const noted = this.reads.get(file);
+        if (noted) noted.stamp = stamp;
+        else this.reads.set(file, { kind, stamp });
+      });
+      this.pending.set(file, pending);
+    }
+    return kind === 'listing' ? pending.then(() => this.note(file, kind)) : pending;
+  }
+
+  noteSync(file: string, kind: ReadKind): void {
+    const known = this.reads.get(file);
+    if (known) {
+      if (kind === 'listing') known.kind = 'listing';
+      return;
+    }
+    this.reads.set(file, { kind, stamp: stampOfSync(file) });
+  }
+}
+
+const journals = new AsyncLocalStorage<ReadJournal>();
+
+/** Runs `compute` with a new journal of what it reads. */
+export async function journaled<T>(compute: () => Promise<T>): Promise<{ value: T; journal: ReadJournal }> {
+  const journal = new ReadJournal();
+  const value = await journals.run(journal, compute);
+  return { value, journal };
+}
+
+/** Notes a look at `file` in the running computation's journal (undefined: nothing to wait for). */
+export function noteRead(file: string, kind: ReadKind): Promise<void> | undefined {
+  return journals.getStore()?.note(file, kind);
+}
+
+export function noteReadSync(file: string, kind: ReadKind): void {
+  journals.getStore()?.noteSync(file, kind);
+}
+
+/** `env` with every variable read inside a journal noted in it (with its value). */
+export function journaledEnv(env: Readonly<Record<string, string | undefined>>): Readonly<Record<string, string | undefined>> {
+  const note = (name: string | symbol) => {
+    const journal = journals.getStore();
+    if (journal && typeof name === 'string' && !journal.env.has(name)) journal.env.set(name, Object.hasOwn(env, name) ? env[name] : undefined);
+  };
+  return new Proxy(env, {
+    get(target, name, receiver) {
+      note(name);
+      return Reflect.get(target, name, receiver);
+    },
+    has(target, name) {
+      note(name);
+      return Reflect.has(target, name);
+    },
+    getOwnPropertyDescriptor(target, name) {
+      note(name);
+      return Reflect.getOwnPropertyDescriptor(target, name);
+    },
+  });
+}
+
+/** What a path is now: absent, or its inode, type, size and times (ctime moves on every write, also one that keeps size and mtime). */
+export async function stampOf(file: string): Promise<string> {
+  try {
+    const own = await fsp.lstat(file, { bigint: true });
+    return own.isSymbolicLink() ? `${stampText(own)}>${await fsp.stat(file, { bigint: true }).then(stampText, failureText)}` : stampText(own);
+  } catch (error) {
+    return failureText(error);
+  }
+}
+
+export function stampOfSync(file: string): string {
+  try {
+    const own = lstatSync(file, { bigint: true });
+    if (!own.isSymbolicLink()) return stampText(own);
+    let target: string;
+    try {
+      target = stampText(statSync(file, { bigint: true }));
+    } catch (error) {
+      target = failureText(error);
+    }
+    return `${stampText(own)}>${target}`;
+  } catch (error) {
+    return failureText(error);
+  }
+}
+
+function stampText(s: BigIntStats): string {
+  return `${s.dev}:${s.ino}:${s.mode}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+}
+
+function failureText(error: unknown): string {
+  return `!${(error as NodeJS.ErrnoException | undefined)?.code ?? 'error'}`;
+}

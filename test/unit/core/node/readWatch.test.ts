@@ -1,0 +1,320 @@
+// A kept session plan (the DSH plugin's model step, core/node/readWatch.ts) over real temp
+// workspaces and host stores with real inotify watches: an unchanged step computes nothing; an
+// edit of each input the plan reads (files edited in place with their size and mtime kept,
+// created, moved, linked; store records; environment variables) makes the next step plan again,
+// and what it returns is what a plan without keeping returns.
+import { strict as assert } from 'node:assert';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { planSession, type PlannedSession } from '../../../../src/core/app/plan';
+import { DECLARATION_PATH } from '../../../../src/core/declaration/declarationModel';
+import { userPolicyFile } from '../../../../src/core/node/policyFiles';
+import { fs } from '../../../../src/core/node/fsReads';
+import { FolderWatches, KeptWhileUnchanged } from '../../../../src/core/node/readWatch';
+import { toolPin } from '../../../../src/core/tools/toolDefinitions';
+import { exportFolder, folderIdentityOf, testPorts, tempDir, workspace } from '../../helpers';
+
+const NODE = process.execPath;
+const ECHO = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' } };
+const SOURCE = JSON.stringify({
+  inputs: [{ id: 'tok', type: 'promptString', description: 'token', password: true }],
+  servers: {
+    fx: { command: NODE, args: ['fx.js'], envFile: '${workspaceFolder}/.env' },
+    keyed: { command: NODE, args: ['k.js'], env: { TOKEN: '${input:tok}', HOME_DIR: '${env:KEPT_HOME_DIR}' } },
+  },
+});
+
+type Project = Awaited<ReturnType<typeof project>>;
+
+/**
+ * A git project, exported, trust mode pinned with "fx" approved; its session plan as the plugin's
+ * step asks it, kept, and the same plan asked without keeping (`direct`).
+ */
+async function project(options: { linkedSource?: boolean; sub?: boolean } = {}) {
+  const files: Record<string, string> = { '.git/HEAD': 'ref: refs/heads/main\n', '.env': 'A=1\n', 'src/main.ts': 'export {};\n' };
+  const folder = workspace(options.linkedSource ? undefined : SOURCE, files);
+  if (options.linkedSource) {
+    mkdirSync(path.join(folder, 'config'));
+    writeFileSync(path.join(folder, 'config/mcp.json'), SOURCE);
+    mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+    symlinkSync('../config/mcp.json', path.join(folder, '.vscode/mcp.json'));
+  }
+  const home = tempDir('kept-home-');
+  const env: Record<string, string | undefined> = {};
+  // One set of ports for every step, as the plugin builds them once.
+  const ports = testPorts(home, { env, resolveCommand: (command) => command });
+  const exported = await exportFolder(ports, folderIdentityOf(folder));
+  const pinOf = (name: string) => exported.analysis.servers.find((s) => s.serverName === name)!.pin;
+  await ports.store.setTrustMode('pinned');
+  await ports.store.approve(folder, 'fx', pinOf('fx'));
+  const cwd = options.sub ? path.join(folder, 'sub') : folder;
+  if (options.sub) mkdirSync(cwd);
+  const watches = new FolderWatches();
+  const kept = new KeptWhileUnchanged<PlannedSession>(watches, ports.env);
+  const request = { cwd, skills: false, tools: false, policyWithoutDeclaration: false } as const;
+  return {
+    folder, home, env, ports, cwd, watches, kept, pinOf,
+    step: () => kept.get(cwd, () => planSession(ports, request)),
+    direct: () => planSession(ports, request),
+  };
+}
+
+/** Edits a file in place: the same size, its mtime set back (a check by size and mtime would miss it). */
+function sameStat(file: string, edit: (text: string) => string): void {
+  const before = statSync(file);
+  const text = readFileSync(file, 'utf8');
+  const edited = edit(text);
+  assert.notEqual(edited, text);
+  assert.equal(Buffer.byteLength(edited), before.size);
+  writeFileSync(file, edited);
+  utimesSync(file, before.atime, before.mtime);
+}
+
+/** Steps before and after an edit: kept while unchanged, planned again after it, equal to a plan without keeping. */
+async function seenAfter(p: Project, edit: () => Promise<void> | void, changed = true): Promise<PlannedSession> {
+  const first = await p.step();
+  assert.equal(await p.kept.watching(), true, 'every read is watched');
+  assert.equal(await p.step(), first, 'an unchanged step keeps the plan');
+  assert.equal(p.kept.computed, 1);
+  await edit();
+  const after = await p.step();
+  assert.equal(p.kept.computed, 2, 'the step after the edit plans again');
+  assert.deepEqual(after.plan, (await p.direct()).plan);
+  if (changed) assert.notDeepEqual(after.plan, first.plan, 'the edit changes what the session gets');
+  // And it is kept again.
+  assert.equal(await p.kept.watching(), true);
+  assert.equal(await p.step(), after);
+  assert.equal(p.kept.computed, 2);
+  return after;
+}
+
+const outcomes = (planned: PlannedSession) => Object.fromEntries(planned.plan.servers.map((s) => [s.serverName, `${s.outcome} ${s.reason.code}`]));
+const blocked = (planned: PlannedSession) => planned.plan.blocked.map((r) => r.code);
+
+describe('a kept session plan (the plugin\'s step): every input it read is watched', function () {
+  this.timeout(30000);
+  before(function () {
+    // Elsewhere nothing is kept (a watch may miss a change there): every step plans, as the fallback test below shows.
+    if (process.platform !== 'linux') this.skip();
+  });
+  const projects: Project[] = [];
+  const make = async (options?: Parameters<typeof project>[0]) => {
+    const p = await project(options);
+    projects.push(p);
+    return p;
+  };
+  afterEach(() => {
+    for (const p of projects.splice(0)) {
+      p.kept.close();
+      assert.equal(p.watches.size, 0, 'closing the kept plan closes its watches');
+    }
+  });
+
+  it('the declaration, edited in place with its size and mtime kept', async () => {
+    const p = await make();
+    const after = await seenAfter(p, () => sameStat(path.join(p.folder, DECLARATION_PATH), (t) => t.replace('fx.js', 'fy.js')));
+    assert.deepEqual([...new Set(blocked(after))], ['declaration-tampered']);
+  });
+
+  it('the source .vscode/mcp.json', async () => {
+    const p = await make();
+    const after = await seenAfter(p, () => sameStat(path.join(p.folder, '.vscode/mcp.json'), (t) => t.replace('k.js', 'j.js')));
+    assert.deepEqual(blocked(after), ['declaration-stale']);
+  });
+
+  it('a folder settings file created with dsh.tools', async () => {
+    const p = await make();
+    const after = await seenAfter(p, () => writeFileSync(path.join(p.folder, '.vscode/settings.json'), JSON.stringify({ 'dsh.tools': { fx: { exclude: ['echo'] } } })));
+    assert.deepEqual(blocked(after), ['declaration-stale']);
+  });
+
+  it('an envFile, edited in place', async () => {
+    const p = await make();
+    const after = await seenAfter(p, () => sameStat(path.join(p.folder, '.env'), (t) => t.replace('A=1', 'A=2')));
+    assert.match(String(after.plan.blocked[0].args.message), /envFile of server "fx" changed/);
+  });
+
+  it('a devcontainer folder that adds a server', async () => {
+    const p = await make();
+    const after = await seenAfter(p, () => {
+      mkdirSync(path.join(p.folder, '.devcontainer'));
+      writeFileSync(path.join(p.folder, '.devcontainer/devcontainer.json'), '{ "customizations": { "vscode": { "mcp": { "servers": { "dc": { "command": "sh" } } } } } }');
+    });
+    assert.deepEqual(blocked(after), ['declaration-stale']);
+  });
+
+  it('the trust mode', async () => {
+    const p = await make();
+    const after = await seenAfter(p, () => p.ports.store.setTrustMode('deny'));
+    assert.deepEqual(blocked(after), ['trust-deny']);
+  });
+
+  it('an approval and an input value', async () => {
+    const p = await make();
+    p.env.KEPT_HOME_DIR = '/h';
+    let after = await seenAfter(p, () => p.ports.store.setInput(p.folder, 'tok', 'v1'));
+    assert.equal(outcomes(after).keyed, 'asks pin-not-approved');
+    await p.ports.store.approve(p.folder, 'keyed', p.pinOf('keyed'));
+    after = await p.step();
+    assert.equal(p.kept.computed, 3);
+    assert.equal(outcomes(after).keyed, 'starts approved');
+  });
+
+  it('an environment variable the plan read', async () => {
+    const p = await make();
+    await p.ports.store.setInput(p.folder, 'tok', 'v1');
+    const after = await seenAfter(p, () => {
+      p.env.KEPT_HOME_DIR = '/h';
+    });
+    assert.equal(outcomes(after).keyed, 'asks pin-not-approved');
+  });
+
+  it('the DSH user policy file, created', async () => {
+    const p = await make();
+    const after = await seenAfter(p, () => {
+      const file = userPolicyFile(p.home);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, JSON.stringify({ deniedServers: [{ serverName: 'fx' }] }));
+    });
+    assert.equal(outcomes(after).fx, 'withheld dsh-policy-denied');
+  });
+
+  it('a newer probe recorded in the host store', async () => {
+    const p = await make();
+    const after = await seenAfter(p, () => p.ports.store.recordProbes(p.folder, { fx: { name: 'fx', pin: p.pinOf('fx'), probedAt: new Date(0).toISOString(), tools: [{ ...ECHO, pin: toolPin(ECHO) }] } }));
+    assert.match(String(after.plan.blocked[0]?.args.message), /probed since the export/);
+  });
+
+  it('the signing key, edited in place', async () => {
+    const p = await make();
+    const key = path.join(p.ports.store.bridgeDir, 'signing.key');
+    const after = await seenAfter(p, () => sameStat(key, (t) => t.replace(/[A-Za-z0-9](?=\s*$)/, (c) => (c === 'A' ? 'B' : 'A'))));
+    assert.equal(after.plan.declaration.state, 'refused');
+  });
+
+  it('the .dsh folder moved away', async () => {
+    const p = await make();
+    const after = await seenAfter(p, () => renameSync(path.join(p.folder, '.dsh'), path.join(p.folder, '.dsh-old')));
+    assert.equal(after.plan.declaration.state, 'missing');
+  });
+
+  it('the target of a linked source file', async () => {
+    const p = await make({ linkedSource: true });
+    const after = await seenAfter(p, () => sameStat(path.join(p.folder, 'config/mcp.json'), (t) => t.replace('k.js', 'j.js')));
+    assert.deepEqual(blocked(after), ['declaration-stale']);
+  });
+
+  it('the target of a linked policy file (the link itself unchanged)', async () => {
+    const p = await make();
+    const target = path.join(tempDir('kept-policy-'), 'policy.json');
+    writeFileSync(target, JSON.stringify({ deniedServers: [{ serverName: 'fy' }] }));
+    const file = userPolicyFile(p.home);
+    mkdirSync(path.dirname(file), { recursive: true });
+    symlinkSync(target, file);
+    const after = await seenAfter(p, () => sameStat(target, (t) => t.replace('"fy"', '"fx"')));
+    assert.equal(outcomes(after).fx, 'withheld dsh-policy-denied');
+  });
+
+  it('a linked folder on the way pointed elsewhere (.vscode a link, its files untouched)', async () => {
+    const p = await make();
+    const vscode = path.join(p.folder, '.vscode');
+    renameSync(vscode, path.join(p.folder, 'cfg1'));
+    mkdirSync(path.join(p.folder, 'cfg2'));
+    writeFileSync(path.join(p.folder, 'cfg2/mcp.json'), readFileSync(path.join(p.folder, 'cfg1/mcp.json'), 'utf8').replace('k.js', 'j.js'));
+    symlinkSync('cfg1', vscode);
+    const after = await seenAfter(p, () => {
+      rmSync(vscode);
+      symlinkSync('cfg2', vscode);
+    });
+    assert.deepEqual(blocked(after), ['declaration-stale']);
+  });
+
+  it('a session in a subfolder: a .git made there moves the project root below the declaration', async () => {
+    const p = await make({ sub: true });
+    const first = await p.step();
+    assert.equal(first.plan.declaration.folder, p.folder);
+    const after = await seenAfter(p, () => mkdirSync(path.join(p.cwd, '.git')));
+    assert.equal(after.plan.declaration.state, 'missing');
+  });
+
+  it('a session through a linked folder: the link pointed elsewhere', async () => {
+    const p = await make();
+    const other = await make();
+    const link = path.join(tempDir('kept-link-'), 'ws');
+    symlinkSync(p.folder, link);
+    const kept = new KeptWhileUnchanged<PlannedSession>(p.watches, p.ports.env);
+    const request = { cwd: link, skills: false, tools: false, policyWithoutDeclaration: false } as const;
+    const step = () => kept.get(link, () => planSession(p.ports, request));
+    const first = await step();
+    assert.equal(await kept.watching(), true);
+    assert.equal(await step(), first);
+    rmSync(link);
+    symlinkSync(other.folder, link);
+    const after = await step();
+    assert.equal(kept.computed, 2);
+    // The other folder's declaration is signed with its own DSH home's key: refused here.
+    assert.deepEqual([first.folder, first.plan.declaration.state, after.plan.declaration.state], [p.folder, 'verified', 'refused']);
+    assert.deepEqual(after.plan, (await planSession(p.ports, request)).plan);
+    kept.close();
+  });
+
+  it('nothing it read: edits beside the inputs keep the plan, with no new computation', async () => {
+    const p = await make();
+    const first = await p.step();
+    assert.equal(await p.kept.watching(), true);
+    writeFileSync(path.join(p.folder, 'src/main.ts'), 'export const x = 1;\n');
+    writeFileSync(path.join(p.folder, 'README.md'), '# app\n');
+    writeFileSync(path.join(p.folder, '.vscode/extensions.json'), '{}');
+    writeFileSync(path.join(p.ports.store.bridgeDir, 'unrelated.tmp'), 'x');
+    writeFileSync(path.join(os.tmpdir(), `kept-churn-${process.pid}`), 'x');
+    rmSync(path.join(os.tmpdir(), `kept-churn-${process.pid}`));
+    for (let i = 0; i < 5; i++) assert.equal(await p.step(), first);
+    assert.equal(p.kept.computed, 1);
+  });
+
+  it('a change between a read and its watch is seen (the stamps taken before each read)', async () => {
+    const p = await make();
+    const source = path.join(p.folder, '.vscode/mcp.json');
+    let edits = 1;
+    const request = { cwd: p.cwd, skills: false, tools: false, policyWithoutDeclaration: false } as const;
+    // The computation edits the file it has just read, before any watch is set.
+    const compute = async () => {
+      const planned = await planSession(p.ports, request);
+      if (edits-- > 0) sameStat(source, (t) => t.replace('k.js', 'j.js'));
+      return planned;
+    };
+    const first = await p.kept.get(p.cwd, compute);
+    assert.deepEqual(blocked(first), []);
+    await p.kept.watching();
+    const after = await p.kept.get(p.cwd, compute);
+    assert.equal(p.kept.computed, 2);
+    assert.deepEqual(blocked(after), ['declaration-stale']);
+  });
+
+  it('another key (the session folder) is planned, not kept', async () => {
+    const p = await make({ sub: true });
+    const first = await p.step();
+    const request = { cwd: p.folder, skills: false, tools: false, policyWithoutDeclaration: false } as const;
+    const other = await p.kept.get(p.folder, () => planSession(p.ports, request));
+    assert.equal(p.kept.computed, 2);
+    assert.notEqual(other, first);
+  });
+});
+
+describe('a kept session plan where a watch may miss a change', function () {
+  it('a computation whose reads cannot all be watched is computed at every step', async () => {
+    const watches = new FolderWatches();
+    const kept = new KeptWhileUnchanged<number>(watches, {});
+    let n = 0;
+    // A read of /proc: not a file system whose changes inotify reports.
+    const compute = async () => {
+      await fs.readFile('/proc/self/stat');
+      return ++n;
+    };
+    assert.equal(await kept.get('k', compute), 1);
+    assert.equal(await kept.watching(), false);
+    assert.equal(await kept.get('k', compute), 2);
+    assert.equal(watches.size, 0, 'its watches are closed');
+  });
+});
