@@ -183,7 +183,7 @@ async function planVsExport(): Promise<void> {
       }, count >= 500 ? 9 : 15);
       if (kept.computed !== 1) throw new Error(`bench kept plan broken: planned ${kept.computed} times while nothing changed`);
       kept.close();
-      out(`| ${count} | ${fmt(t.export)} | **${fmt(t.kept / t.export)}** (${fmt(t.kept)}) | ${fmt(t.step / t.export)} (${fmt(t.step)}) | ${fmt(t.running / t.export)} (${fmt(t.running)}) | ${fmt(t.full / t.export)} |`);
+      out(`| ${count} | ${fmt(t.export)} | **${(t.kept / t.export).toPrecision(2)}** (${(t.kept).toPrecision(2)}) | ${fmt(t.step / t.export)} (${fmt(t.step)}) | ${fmt(t.running / t.export)} (${fmt(t.running)}) | ${fmt(t.full / t.export)} |`);
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
