@@ -80,7 +80,8 @@ export function serverTools(facts: ToolFacts): Map<string, ServerTools> {
       const publicName = publicToolName(s.serverName, t.name);
       const verdict = drift?.verdicts.find((v) => v.tool === t.name)?.verdict;
       const findings = scan?.tools.get(t.name) ?? [];
-      const accepted = isToolAccepted(facts.accepted ?? [], { folder: facts.folder ?? '', serverName: s.serverName, tool: t.name }, t.pin.definition);
+      // No folder, no acceptance (an empty folder would resolve to the process's cwd).
+      const accepted = facts.folder !== undefined && isToolAccepted(facts.accepted ?? [], { folder: facts.folder, serverName: s.serverName, tool: t.name }, t.pin.definition);
       return {
         findings, scan: toolScanState(findings, accepted), pin: t.pin.definition,
         name: t.name, publicName, description: t.description,

@@ -4,6 +4,7 @@
  * (its pin). Pure; the probe, the editor's view, the session plan and the DSH plugin's tool gate
  * all decide through here.
  */
+import * as path from 'node:path';
 import { scanInstructions, scanTool, withholds, type ScanContext, type ScanFinding } from '../scan/scan';
 
 /** A server's tools and instructions as listed (or recorded by a probe). */
@@ -56,9 +57,13 @@ export interface AcceptedTool {
  */
 export type ToolScanState = 'clean' | 'flagged' | 'withheld' | 'accepted';
 
-/** Whether `accepted` holds this tool's definition pin. */
+/**
+ * Whether `accepted` holds this tool's definition pin. Folders are compared resolved: the host
+ * store records `path.resolve(folder)`, a caller may pass it relative or with a trailing slash.
+ */
 export function isToolAccepted(accepted: readonly AcceptedTool[], tool: Omit<AcceptedTool, 'pin'>, definitionPin: string): boolean {
-  return accepted.some((a) => a.folder === tool.folder && a.serverName === tool.serverName && a.tool === tool.tool && a.pin === definitionPin);
+  const folder = path.resolve(tool.folder);
+  return accepted.some((a) => a.serverName === tool.serverName && a.tool === tool.tool && a.pin === definitionPin && path.resolve(a.folder) === folder);
 }
 
 export function toolScanState(findings: readonly ScanFinding[], accepted: boolean): ToolScanState {
