@@ -37,7 +37,7 @@ import type { SkillGateResult } from '../skills/skillGate';
 import { declarationReasonCode, planFix, reason, type PlanReason } from './planReasons';
 import type { Ports } from './ports';
 import { defaultSkillRoots, gateSessionSkills, type SessionSkillRoots } from './sessionSkills';
-import { isToolAccepted, scanServers, type AcceptedTool, type ServerScan } from '../tools/toolScan';
+import { isToolAccepted, scanRecords, type AcceptedTool, type ServerScan } from '../tools/toolScan';
 import { withholds, type ScanFinding } from '../scan/scan';
 import { verifyFolderReading, type VerifySettings } from './verify';
 import { dshPolicyOf, policyBlockOf } from './policyWithheld';
@@ -298,7 +298,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
 
   const declared = declaration?.servers ?? [];
   // The recorded definitions scanned together, as the plugin's tool gate scans the mounted ones.
-  const scans = request.tools !== false ? scanServers(Object.entries(probes).map(([serverName, r]) => ({ serverName, tools: r.tools }))) : new Map<string, ServerScan>();
+  const scans: ReadonlyMap<string, ServerScan> = request.tools !== false ? scanRecords(probes) : new Map();
   // Values first: a server that cannot start is refused without asking the user. The rows are
   // rendered as the plugin starts them (the envFile read, the cwd resolved now), all at once.
   const realFolder = Promise.resolve(mounts && !blocked.length ? ports.files.realpath(folder) : folder);
