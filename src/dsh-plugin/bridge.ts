@@ -186,7 +186,7 @@ export class Bridge {
 
     // Tool definitions the user accepted despite a scan's error (read each step: an acceptance counts from the next one).
     try {
-      session.toolGate.accept(planned.folder, mounts && declaration.servers.length ? (await this.ports.store.acceptedDefinitions()).tools : NONE_ACCEPTED);
+      session.toolGate.accept(planned.folder, mounts && declaration.servers.length ? (await this.ports.store.acceptedDefinitions()).tools : NONE_ACCEPTED, planned.probes);
     } catch (error) {
       session.toolGate.accept(planned.folder, NONE_ACCEPTED);
       session.once(`${where}: the accepted tool definitions cannot be read (${errorText(error)}): tools with scan errors are withheld`);

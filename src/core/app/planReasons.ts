@@ -6,6 +6,7 @@
  */
 import { shellQuote } from '../mcp/launchReview';
 import type { VerifyCode } from '../declaration/declarationModel';
+import type { ScanFinding } from '../scan/scan';
 
 export const PLAN_MESSAGES = {
   // The declaration as a whole (every cargo of it).
@@ -104,6 +105,11 @@ export function planFix(code: PlanFixCode, args: Record<string, string>): PlanFi
 
 export function reason(code: PlanReasonCode, args: PlanArgs = {}, fix?: PlanFix): PlanReason {
   return fix ? { code, args, fix } : { code, args };
+}
+
+/** The codes of a scan's errors, each once, in the order found: the `codes` of a reason the scan withholds for. */
+export function scanErrorCodes(findings: readonly ScanFinding[]): string {
+  return [...new Set(findings.filter((f) => f.severity === 'error').map((f) => f.code))].join(', ');
 }
 
 /** The reason code of a verify code (`missing` is {@link PLAN_MESSAGES no-declaration}). */

@@ -437,6 +437,18 @@ describe('session plan: tools, language servers, skills', function () {
     assert.equal(reads(), 1, 'the first plan\'s scan is the one kept');
   });
 
+  it('hands the plugin\'s step (tools and skills left out) the probe records verify read: its tool gate says from them whether a withheld tool can be accepted', async () => {
+    const folder = workspace(SOURCE, { '.git/HEAD': '' });
+    const ports = testPorts(tempDir('plan-home-'));
+    const fx = (await exportFolder(ports, folder, { dryRun: true })).analysis.servers[0];
+    assert.equal((await planSession(ports, { cwd: folder, tools: false, skills: false })).probes, undefined, 'no declaration: nothing read');
+    await ports.store.recordProbes(folder, { fx: recordedProbe('fx', fx.pin) });
+    await exportFolder(ports, folderIdentityOf(folder));
+    const planned = await planSession(ports, { cwd: folder, tools: false, skills: false });
+    assert.equal(planned.plan.servers[0].tools, undefined);
+    assert.equal(planned.probes, await ports.store.probedServers(folder), 'the host store\'s records, read once');
+  });
+
   it('language servers: one outcome for the row: env missing, ask, not approved, approved; an invalid entry registers none', async () => {
     const lsp = { ts: { command: NODE, args: ['tls.js'], extensions: { '.ts': 'typescript' }, env: { PLAN_API_TOKEN: 'not-written' } } };
     const p = await project(JSON.stringify({ servers: {} }), {}, { 'dsh.lsp.servers': lsp });
