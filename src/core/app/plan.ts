@@ -36,7 +36,7 @@ import type { DshPolicy, DshPolicyOrigin } from '../policy/dshPolicy';
 import type { SkillGateResult } from '../skills/skillGate';
 import { declarationReasonCode, planFix, reason, scanErrorCodes, type PlanReason } from './planReasons';
 import type { Ports } from './ports';
-import { defaultSkillRoots, gateSessionSkills, type SessionSkillRoots } from './sessionSkills';
+import { defaultSkillRoots, gateSessionSkills, skillRootReason, skillScanReason, type SessionSkillRoots } from './sessionSkills';
 import { isToolAccepted, scanRecords, type AcceptedTool, type ServerScan } from '../tools/toolScan';
 import { withholds } from '../scan/scan';
 import { verifyFolderReading, type VerifySettings } from './verify';
@@ -472,18 +472,11 @@ function toolsPlan(server: DeclaredServer, probe: ProbedServerRecord | undefined
 
 function skillsPlan(gate: SkillGateResult, cwd: string): SkillsPlan {
   return {
-    roots: gate.roots.map((r) => {
-      const fix = planFix('skills-trust', { root: r.path, workspace: cwd });
-      const why = r.gate === 'not-gated' ? reason('root-not-gated')
-        : r.gate === 'trusted' ? reason('root-trusted')
-          : r.tooLarge ? reason('root-too-large')
-            : r.gate === 'changed' ? reason('root-changed', {}, fix) : reason('root-untrusted', {}, fix);
-      return { path: r.path, kind: r.kind, trust: r.gate, pin: r.pin ?? null, recordedPin: r.recordedPin ?? null, skills: r.skills, reason: why };
-    }),
+    roots: gate.roots.map((r) => ({ path: r.path, kind: r.kind, trust: r.gate, pin: r.pin ?? null, recordedPin: r.recordedPin ?? null, skills: r.skills, reason: skillRootReason(r, cwd) })),
     withheld: gate.shadows.map((s) => {
       const entry = { name: s.name, root: s.withheldRoot, offeredFrom: s.fallback?.root.path ?? null };
-      const scan = s.why === 'scan' ? gate.scanned.find((x) => x.candidate.file === s.file)?.candidate.scan : undefined;
-      return scan ? { ...entry, reason: reason('skill-hidden-instructions', { codes: scanErrorCodes(scan.findings) }, planFix('skills-accept', { file: s.file, pin: scan.pin, workspace: cwd })) } : entry;
+      const why = skillScanReason(gate, s, cwd);
+      return why ? { ...entry, reason: why } : entry;
     }),
   };
 }
