@@ -216,10 +216,10 @@ export class Bridge {
     session.toolGate.declare(mounts ? declaration.servers : [], mounts ? declaration.digest : '');
     // Tool definitions the user accepted despite a scan's error (an acceptance counts from the next step).
     if ('error' in accepted) {
-      session.toolGate.accept(planned.folder, NONE_ACCEPTED);
+      session.toolGate.accept(planned.folder, NONE_ACCEPTED, planned.probes);
       session.once(`${where}: the accepted tool definitions cannot be read (${accepted.error}): tools with scan errors are withheld`);
     } else {
-      session.toolGate.accept(planned.folder, accepted);
+      session.toolGate.accept(planned.folder, accepted, planned.probes);
     }
     const step: StepPlan = {
       planned, folder: planned.folder, declarationPath: plan.declaration.path ?? path.join(cwd, DECLARATION_PATH), values: planned.values,

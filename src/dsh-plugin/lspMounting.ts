@@ -4,7 +4,7 @@
  * once; then one isolated lsp service for the session. A failed start is not tried again until
  * the declaration or the section's pin changes.
  */
-import { reviewLanguageServers, shortPin } from '../core/app/approve';
+import { languageServersOutline, reviewLanguageServers, shortPin } from '../core/app/approve';
 import { languageServersRow } from '../core/app/languageServers';
 import { errorText } from './errors';
 import { LSP_TOOL_NAME, mountLsp } from './lspMount';
@@ -17,7 +17,8 @@ export async function mountLanguageServers(session: Session, step: StepPlan, at:
   const { plan, declaration } = step.planned;
   const where = session.where;
   const section = plan.blocked.length === 0 ? declaration?.lsp : undefined;
-  const review = section && reviewLanguageServers(section);
+  // The launch lines are built only for a question (reviewLanguageServers below), not at every step.
+  const review = section && languageServersOutline(section);
   if (session.lsp && (!review?.registers || session.lsp.pin !== review.pin)) {
     const mount = session.lsp;
     session.lsp = undefined;
@@ -50,7 +51,7 @@ export async function mountLanguageServers(session: Session, step: StepPlan, at:
       turn: step.facts.turn,
       label,
       toolName: LSP_TOOL_NAME,
-      reason: approvalReason(`Start language servers ${review.summary} from ${step.declarationPath}?`, review.lines, plan.trustMode),
+      reason: approvalReason(`Start language servers ${review.summary} from ${step.declarationPath}?`, reviewLanguageServers(section).lines, plan.trustMode),
     }, signal);
     if (!allowed) return;
     session.allowed.add(k);

@@ -1,12 +1,11 @@
 import type { Ports } from '../core/app/ports';
 import {
-  gateSessionSkills, gatedSkillNames, loadSessionSkill, sessionSkillCatalog, skillGateBasis, skillRootsOfRows,
+  gateSessionSkills, gatedSkillNames, loadSessionSkill, sessionSkillCatalog, skillGateBasis, skillRootReason, skillRootsOfRows, skillScanReason,
   type OfferedSkill, type SessionSkillRoots, type SkillLocator, type WithheldSkill,
 } from '../core/app/sessionSkills';
 import { resolveDshHome } from '../core/node/hostStore';
 import { KeptWhileUnchanged, type FolderWatches } from '../core/node/readWatch';
 import type { GatedSkillRoot, SkillGateResult, SkillShadow } from '../core/skills/skillGate';
-import { planFix } from '../core/app/planReasons';
 import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
 import { errorText } from './errors';
 
@@ -87,6 +86,13 @@ export class SkillGate {
   private warn(line: string): void {
     this.log.warn(line);
     this.notice?.(line);
+  }
+
+  /** {@link warn}, once per session for `key` (what the line is about). */
+  private warnOnce(session: GateSession, key: string, line: () => string): void {
+    if (session.logged.has(key)) return;
+    session.logged.add(key);
+    this.warn(line());
   }
 
   /** Adds the session's provider (idempotent). */
@@ -181,22 +187,20 @@ export class SkillGate {
   }
 
   private async list(session: GateSession, cwd: string | undefined): Promise<Candidate[]> {
-    const where = this.cwdOf(session, cwd) ?? '(no workspace)';
+    const workspace = this.cwdOf(session, cwd);
+    const where = workspace ?? '(no workspace)';
     try {
-      const result = await this.compute(session, this.cwdOf(session, cwd));
+      const result = await this.compute(session, workspace);
       session.basis = skillGateBasis(result);
       for (const shadow of result.shadows) session.known.add(shadow.name);
       for (const c of result.trusted) session.known.add(c.analysis.skill!.name);
-      for (const shadow of result.shadows.filter((s) => s.why === 'scan')) this.logScanWithheld(session, where, shadow, result);
-      for (const root of result.withheld) this.logWithheld(session, where, root, result);
+      for (const shadow of result.shadows) this.logScanWithheld(session, { where, workspace }, shadow, result);
+      for (const root of result.withheld) this.logWithheld(session, { where, workspace }, root, result);
       return sessionSkillCatalog(result).map((entry) => ('offered' in entry ? this.offer(entry) : this.withheld(entry)));
     } catch (error) {
       session.basis = 'failed';
       const line = `dsh-bridge: ${where}: the skill roots cannot be checked (${errorText(error)}): every project and custom skill known to this session is withheld`;
-      if (!session.logged.has(line)) {
-        session.logged.add(line);
-        this.warn(line);
-      }
+      this.warnOnce(session, line, () => line);
       // Fail closed whatever throws here: a throwing provider is dropped and DSH's own entries come back.
       const names = await Promise.resolve().then(() => gatedSkillNames(this.ports, { cwd: this.cwdOf(session, cwd), roots: this.roots() })).catch(() => []);
       for (const name of names) session.known.add(name);
@@ -204,32 +208,27 @@ export class SkillGate {
     }
   }
 
-  private logWithheld(session: GateSession, where: string, root: GatedSkillRoot, result: SkillGateResult): void {
-    const key = `${root.path} ${root.gate} ${root.pin ?? ''}`;
-    if (session.logged.has(key)) return;
-    session.logged.add(key);
-    const offered = result.shadows.filter((s) => s.withheldRoot === root.path && s.fallback).map((s) => `"${s.name}" from ${s.fallback!.root.path}`);
-    const why = root.gate === 'changed' ? 'changed since it was trusted' : root.tooLarge ? 'too large to pin, so it cannot be trusted' : 'not trusted';
-    const skills = root.skills.length ? root.skills.map((n) => `"${n}"`).join(', ') : 'none';
-    this.warn(
-      `dsh-bridge: ${where}: skill root ${root.path} is ${why}: its skills (${skills}) are withheld from session ${session.agent.id}`
-      + `${offered.length ? `; offered instead: ${offered.join(', ')}` : ''}`
-      + `; to trust it, review it in VS Code (DSH: Review Skill Roots) or run: dsh-bridge skills trust ${JSON.stringify(root.path)} --workspace ${JSON.stringify(where)}`,
-    );
+  /** `where`: the log's name of the session folder; `workspace`: the folder a fix's command names (none without one). */
+  private logWithheld(session: GateSession, { where, workspace }: { where: string; workspace: string | undefined }, root: GatedSkillRoot, result: SkillGateResult): void {
+    this.warnOnce(session, `${root.path} ${root.gate} ${root.pin ?? ''}`, () => {
+      const offered = result.shadows.filter((s) => s.withheldRoot === root.path && s.fallback).map((s) => `"${s.name}" from ${s.fallback!.root.path}`);
+      const why = root.gate === 'changed' ? 'changed since it was trusted' : root.tooLarge ? 'too large to pin, so it cannot be trusted' : 'not trusted';
+      const skills = root.skills.length ? root.skills.map((n) => `"${n}"`).join(', ') : 'none';
+      const fix = skillRootReason(root, workspace).fix;
+      return `dsh-bridge: ${where}: skill root ${root.path} is ${why}: its skills (${skills}) are withheld from session ${session.agent.id}`
+        + `${offered.length ? `; offered instead: ${offered.join(', ')}` : ''}`
+        + `${fix ? `; to trust it, review it in VS Code (DSH: Review Skill Roots) or run: ${fix.command}` : ''}`;
+    });
   }
 
-  private logScanWithheld(session: GateSession, where: string, shadow: SkillShadow, result: SkillGateResult): void {
-    const scanned = result.scanned.find((s) => s.candidate.file === shadow.file);
-    if (!scanned) return;
-    const key = `scan ${shadow.file} ${scanned.candidate.scan.pin}`;
-    if (session.logged.has(key)) return;
-    session.logged.add(key);
-    const codes = [...new Set(scanned.candidate.scan.findings.filter((f) => f.severity === 'error').map((f) => f.code))].join(', ');
-    this.log.warn(
-      `dsh-bridge: ${where}: skill "${shadow.name}" (${shadow.file}) is withheld from session ${session.agent.id} (reason skill-hidden-instructions): its scan found ${codes}`
+  /** A skill withheld for its SKILL.md's scan, in the core's reason and fix (once per session and content). */
+  private logScanWithheld(session: GateSession, { where, workspace }: { where: string; workspace: string | undefined }, shadow: SkillShadow, result: SkillGateResult): void {
+    const why = skillScanReason(result, shadow, workspace);
+    if (!why?.fix) return;
+    const { fix } = why;
+    this.warnOnce(session, `scan ${shadow.file} ${fix.args.pin}`, () => `dsh-bridge: ${where}: skill "${shadow.name}" (${shadow.file}) is withheld from session ${session.agent.id} (reason ${why.code}): its scan found ${why.args.codes}`
       + `${shadow.fallback ? `; offered instead: "${shadow.name}" from ${shadow.fallback.root.path}` : ''}`
-      + `; review it (dsh-bridge skills list) and accept this content: ${planFix('skills-accept', { file: shadow.file, pin: scanned.candidate.scan.pin, workspace: where }).command}`,
-    );
+      + `; review it (dsh-bridge skills list) and accept this content: ${fix.command}`);
   }
 
   private offer({ offered: c, directory, gated }: OfferedSkill): Candidate {
@@ -276,7 +275,7 @@ export class SkillGate {
       }
       if (load.outcome === 'scan-withheld') {
         session.control?.invalidate();
-        this.log.warn(`dsh-bridge: skill "${candidate.name}" not loaded: its SKILL.md now has hidden or model-directed instructions that are not accepted`);
+        this.warn(`dsh-bridge: skill "${candidate.name}" not loaded: its SKILL.md now has hidden or model-directed instructions that are not accepted`);
         return undefined;
       }
       if (load.outcome === 'missing') return undefined;

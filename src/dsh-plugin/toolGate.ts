@@ -21,10 +21,11 @@ import type { DeclaredTools } from '../core/declaration/declarationModel';
 import { publicToolName, serverOfTool, toolNamePrefix } from '../core/mcp/toolNames';
 import type { ToolChange } from '../core/tools/toolDefinitions';
 import type { AcceptedTool, ToolScanState } from '../core/tools/toolScan';
-import { planFix } from '../core/app/planReasons';
 import type { ScanFinding } from '../core/scan/scan';
 import { scanLiveTool } from '../core/app/scanFindings';
-import { liveToolDefinition, liveToolScan, liveToolVerdict, type LiveToolVerdict } from '../core/app/liveTools';
+import { liveToolDefinition, liveToolScan, liveToolVerdict, toolScanReason, type LiveToolVerdict } from '../core/app/liveTools';
+import type { ProbedServerRecord } from '../core/node/hostStore';
+import type { PlanReason } from '../core/app/planReasons';
 import type { ToolSchema } from './types';
 import { errorText } from './errors';
 import { visibleLine } from '../core/json/visibleText';
@@ -141,6 +142,13 @@ function describeFindings(findings: readonly ScanFinding[]): string {
   return `its definition has hidden or model-directed instructions (${shown.join('; ')}${errors.length > 3 ? `; ${errors.length - 3} more` : ''})`;
 }
 
+const NO_PROBES: Readonly<Record<string, ProbedServerRecord>> = Object.freeze({});
+
+/** The words of the core's reason for a tool withheld for its scan: accept it, or probe it first (its fix's command). */
+function scanFixText(why: PlanReason): string {
+  return `reason ${why.code}; ${why.fix?.code === 'tools-accept' ? 'to accept it' : 'to review it, probe it first and export, then accept it'}: ${why.fix?.command ?? ''}`;
+}
+
 /** One session's tool gate: what its mounted servers' tools may reach the model. */
 export class SessionToolGate {
   /** serverName -> the declared entry and its rules (no `tools`: no choice and no pins; its tools are still scanned). */
@@ -163,9 +171,15 @@ export class SessionToolGate {
   private acceptedTools: readonly AcceptedTool[] = [];
   private acceptedKey = '';
   private readonly scans = new WeakMap<object, CachedScan>();
+  /** The folder's recorded probes (the plan's): whether a tool withheld for its scan can be accepted, or is probed first. */
+  private probes: Readonly<Record<string, ProbedServerRecord>> = NO_PROBES;
 
-  /** The host store's acceptances for the declaration's folder (a change is seen at the next judgement). */
-  accept(folder: string, accepted: readonly AcceptedTool[]): void {
+  /**
+   * The host store's acceptances for the declaration's folder (a change is seen at the next
+   * judgement), and its recorded probes (absent: none known).
+   */
+  accept(folder: string, accepted: readonly AcceptedTool[], probes: Readonly<Record<string, ProbedServerRecord>> = NO_PROBES): void {
+    this.probes = probes;
     // The host store hands out the same list while accepted.json's bytes stay the same.
     if (folder === this.folder && accepted === this.acceptedTools) return;
     const key = JSON.stringify([folder, accepted]);
@@ -328,9 +342,7 @@ export class SessionToolGate {
       if (!verdict.offer && verdict.why === 'new') whats.push('it is not among the tools the server listed when it was probed');
       if (poisoned) whats.push(describeFindings(scan.findings));
       const what = whats.join('; and ');
-      const fix = poisoned && scan.raw !== undefined && scan.pin !== undefined && verdict.offer
-        ? `reason tool-hidden-instructions; to accept it: ${planFix('tools-accept', { name: serverName, tool: scan.raw, pin: scan.pin, workspace: this.folder }).command}`
-        : 'probe and export again to accept it';
+      const fix = poisoned && verdict.offer ? scanFixText(toolScanReason(scan.findings, { serverName, name: entry.name, raw: scan.raw, pin: scan.pin }, this.folder, this.probes)) : 'probe and export again to accept it';
       if (at.trustMode === 'ask' && at.ask && this.unanswered.get(definition) === at.turn) continue;
       if (at.trustMode === 'ask' && at.ask) {
         // One line, as DSH shows it: the server's name and the tool's description with hidden characters escaped.

@@ -63,16 +63,24 @@ export interface LanguageServersReview {
 }
 
 export function reviewLanguageServers(section: LspDeclarationSection): LanguageServersReview {
+  const outline = languageServersOutline(section);
   return {
-    registers: lspSectionUsable(section),
-    summary: describeLspServers(section),
+    registers: outline.registers,
+    summary: outline.summary,
     servers: Object.entries(section.servers).map(([id, s]) => ({
       id, command: s.command, args: s.args, extensions: Object.keys(s.extensionToLanguage), envNames: Object.keys(s.env), launch: lspLaunchLine(s),
     })),
     lines: lspReviewLines(section),
-    approvalName: LSP_APPROVAL_NAME,
-    pin: section.pin,
+    approvalName: outline.approvalName,
+    pin: outline.pin,
   };
+}
+
+/** The review without its launch lines: what the DSH plugin decides with at every model step (only its approval question shows the lines). */
+export type LanguageServersOutline = Pick<LanguageServersReview, 'registers' | 'summary' | 'approvalName' | 'pin'>;
+
+export function languageServersOutline(section: LspDeclarationSection): LanguageServersOutline {
+  return { registers: lspSectionUsable(section), summary: describeLspServers(section), approvalName: LSP_APPROVAL_NAME, pin: section.pin };
 }
 
 /** The review of a declaration's language servers when there is one to approve. */

@@ -8,7 +8,7 @@ import type { AnalyzeOptions } from '../mcp/analyzeOptions';
 import { declarationIgnoreFix, declarationIgnoreProblem } from '../mcp/ignoreRules';
 import { FIXABLE_CODES, quickFixesFor, type QuickFix, type QuickFixOptions } from '../mcp/quickFixes';
 import type { SourceSpec } from '../mcp/sources';
-import type { Range } from '../json/text';
+import { sameRange, type Range } from '../json/text';
 import type { Problem } from '../problems/problems';
 import { TOOL_CHOICE_FIXABLE_CODES, toolChoiceFixes } from '../tools/toolChoiceFixes';
 import { settingsFileKind } from '../settings/sessionSettings';
@@ -18,9 +18,6 @@ export interface ShownProblem {
   code: string;
   range: Range;
 }
-
-const sameRange = (a: Range, b: Range): boolean =>
-  a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 
 /** Whether a problem of an MCP source file can have a fix (`secret-in-args` has none on purpose). */
 export function sourceProblemFixable(code: string): boolean {

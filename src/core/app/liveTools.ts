@@ -10,6 +10,8 @@ import { toolAllowed, type ToolChoice } from '../declaration/toolsModel';
 import { compareToolWithPin, toolPin, type ToolChange } from '../tools/toolDefinitions';
 import { isToolAccepted, toolScanState, type AcceptedTool, type ToolScanState } from '../tools/toolScan';
 import type { ScanFinding } from '../scan/scan';
+import type { ProbedServerRecord } from '../node/hostStore';
+import { planFix, reason, scanErrorCodes, type PlanReason } from './planReasons';
 
 /** A tool as DSH registers it: `description ?? ""` and the server's input schema as `parameters`. */
 export interface LiveTool {
@@ -69,4 +71,20 @@ export function liveToolScan(findings: readonly ScanFinding[], tool: LiveTool & 
   }
   const isAccepted = pin !== undefined && tool.raw !== undefined && isToolAccepted(accepted, { folder, serverName: tool.serverName, tool: tool.raw }, pin);
   return { ...(pin !== undefined ? { pin } : {}), state: toolScanState(findings, isAccepted) };
+}
+
+/**
+ * Why the scan withholds a tool the declaration otherwise offers, with its fix: accepting the
+ * definition when the folder's last probe (`records`, by serverName) recorded it at `pin`, since
+ * `tools accept` accepts the recorded definition; else probing the server (and exporting again),
+ * as the plan says of a server never probed, after which it can be accepted. `name`: the
+ * server's name in the source; `raw`, `pin`: the tool's raw name and definition pin when known.
+ */
+export function toolScanReason(findings: readonly ScanFinding[], tool: { serverName: string; name: string; raw?: string; pin?: string }, folder: string, records: Readonly<Record<string, ProbedServerRecord>>): PlanReason {
+  const args = { codes: scanErrorCodes(findings) };
+  const probe = Object.hasOwn(records, tool.serverName) ? records[tool.serverName] : undefined;
+  const recorded = tool.raw !== undefined && tool.pin !== undefined && probe?.tools.some((t) => t.name === tool.raw && t.pin.definition === tool.pin);
+  return recorded
+    ? reason('tool-hidden-instructions', args, planFix('tools-accept', { name: tool.serverName, tool: tool.raw!, pin: tool.pin!, workspace: folder }))
+    : reason('tool-hidden-instructions', args, planFix('probe', { name: tool.name, workspace: folder }));
 }

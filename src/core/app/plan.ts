@@ -34,14 +34,14 @@ import type { Analysis } from '../mcp/analysis';
 import type { SettingsView, TrustMode } from '../settings/folderSettings';
 import type { DshPolicy, DshPolicyOrigin } from '../policy/dshPolicy';
 import type { SkillGateResult } from '../skills/skillGate';
-import { declarationReasonCode, planFix, reason, type PlanReason } from './planReasons';
+import { declarationReasonCode, planFix, reason, scanErrorCodes, type PlanReason } from './planReasons';
 import type { Ports } from './ports';
-import { defaultSkillRoots, gateSessionSkills, type SessionSkillRoots } from './sessionSkills';
-import { isToolAccepted, scanServers, type AcceptedTool, type ServerScan } from '../tools/toolScan';
-import { withholds, type ScanFinding } from '../scan/scan';
+import { defaultSkillRoots, gateSessionSkills, skillRootReason, skillScanReason, type SessionSkillRoots } from './sessionSkills';
+import { isToolAccepted, scanRecords, type AcceptedTool, type ServerScan } from '../tools/toolScan';
+import { withholds } from '../scan/scan';
 import { verifyFolderReading, type VerifySettings } from './verify';
 import { dshPolicyOf, policyBlockOf } from './policyWithheld';
-import { choiceAllows } from './liveTools';
+import { choiceAllows, toolScanReason } from './liveTools';
 
 export type PlanOutcome = 'starts' | 'asks' | 'withheld';
 export type ToolState = 'offered' | 'left-out' | 'unpinned' | 'withheld';
@@ -165,6 +165,12 @@ export interface PlannedSession {
   /** The DSH policy the plan judged by (no layers when it was left unread; absent when the plan failed). */
   dshPolicy?: DshPolicy;
   /**
+   * The host store's probe records of `folder` (by serverName) the plan judged by, or verify read
+   * (every plan of a declaration with servers); the plugin's tool gate says from them what fixes
+   * a tool it withholds for its scan. Absent: not read.
+   */
+  probes?: Readonly<Record<string, ProbedServerRecord>>;
+  /**
    * Where the declaration's servers start and the host store keeps their input values, approvals
    * and slow starts: the declaration's own folder when it mounts (also from a subfolder or a
    * linked path), else the folder it was found in (or the session folder).
@@ -257,6 +263,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   let inputs: ReadonlyMap<string, string> = new Map();
   let approvals: ReadonlyArray<{ serverName: string; pin: string }> = [];
   let probes: Readonly<Record<string, ProbedServerRecord>> = {};
+  let probesRead = false;
   let acceptedTools: readonly AcceptedTool[] = [];
   if (declaration) {
     try {
@@ -268,8 +275,10 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     }
     // Verify read the record a moment ago (of the declaration's folder, which this is when it mounts).
     const read = checked?.reads.probes;
+    const readHere = read && path.resolve(read.folder) === path.resolve(folder) ? read.records : undefined;
+    if (readHere) [probes, probesRead] = [readHere, true];
     if (request.tools !== false) {
-      probes = read && path.resolve(read.folder) === path.resolve(folder) ? read.records : await ports.store.probedServers(folder).catch(() => ({}));
+      if (!readHere) [probes, probesRead] = [await ports.store.probedServers(folder).catch(() => ({})), true];
       // Unreadable acceptances accept nothing: a tool with a scan error stays withheld.
       acceptedTools = (await ports.store.acceptedDefinitions().catch(() => undefined))?.tools ?? [];
     }
@@ -298,7 +307,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
 
   const declared = declaration?.servers ?? [];
   // The recorded definitions scanned together, as the plugin's tool gate scans the mounted ones.
-  const scans = request.tools !== false ? scanServers(Object.entries(probes).map(([serverName, r]) => ({ serverName, tools: r.tools }))) : new Map<string, ServerScan>();
+  const scans: ReadonlyMap<string, ServerScan> = request.tools !== false ? scanRecords(probes) : new Map();
   // Values first: a server that cannot start is refused without asking the user. The rows are
   // rendered as the plugin starts them (the envFile read, the cwd resolved now), all at once.
   const realFolder = Promise.resolve(mounts && !blocked.length ? ports.files.realpath(folder) : folder);
@@ -312,7 +321,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
       name: server.name, serverName: server.serverName, transport: server.transport, pin: server.pin,
       ...(server.source ? { source: server.source } : {}),
       outcome: 'withheld', reason: blocked[0],
-      ...(request.tools !== false ? { tools: toolsPlan(server, Object.hasOwn(probes, server.serverName) ? probes[server.serverName] : undefined, folder, { scan: scans.get(server.serverName), accepted: acceptedTools }) } : {}),
+      ...(request.tools !== false ? { tools: toolsPlan(server, Object.hasOwn(probes, server.serverName) ? probes[server.serverName] : undefined, folder, { scan: scans.get(server.serverName), accepted: acceptedTools, records: probes }) } : {}),
     };
     const row = rows[i];
     if (!row) return entry;
@@ -376,6 +385,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     ...(skillGate ? { skillGate } : {}),
     values: lookupValues,
     dshPolicy: policy,
+    ...(probesRead ? { probes } : {}),
     folder,
   };
 }
@@ -430,7 +440,7 @@ export function unexportedServers(analysis: Pick<Analysis, 'servers' | 'rejected
  * recorded, and what the plugin's tool gate does with each known tool (the gate judges the live
  * definitions in the session; a definition that changed since its pin is withheld there).
  */
-function toolsPlan(server: DeclaredServer, probe: ProbedServerRecord | undefined, folder: string, scanned: { scan?: ServerScan; accepted: readonly AcceptedTool[] }): ServerToolsPlan {
+function toolsPlan(server: DeclaredServer, probe: ProbedServerRecord | undefined, folder: string, scanned: { scan?: ServerScan; accepted: readonly AcceptedTool[]; records: Readonly<Record<string, ProbedServerRecord>> }): ServerToolsPlan {
   const { choice, pins } = server.tools ?? {};
   const names = new Set<string>([...Object.keys(pins ?? {}), ...(choice?.only ?? []), ...(choice?.exclude ?? []), ...(probe?.tools.map((t) => t.name) ?? [])]);
   const probeFix = planFix('probe', { name: server.name, workspace: folder });
@@ -446,10 +456,9 @@ function toolsPlan(server: DeclaredServer, probe: ProbedServerRecord | undefined
     const findings = scanned.scan?.tools.get(name);
     const recorded = probe?.tools.find((t) => t.name === name);
     if (judged.state === 'left-out' || judged.state === 'withheld' || !findings || !recorded || !withholds(findings)) return judged;
-    const codes = errorCodes(findings);
     const pin = recorded.pin.definition;
-    if (isToolAccepted(scanned.accepted, { folder, serverName: server.serverName, tool: name }, pin)) return { state: judged.state, reason: reason('tool-accepted', { codes }) };
-    return { state: 'withheld', reason: reason('tool-hidden-instructions', { codes }, planFix('tools-accept', { name: server.serverName, tool: name, pin, workspace: folder })) };
+    if (isToolAccepted(scanned.accepted, { folder, serverName: server.serverName, tool: name }, pin)) return { state: judged.state, reason: reason('tool-accepted', { codes: scanErrorCodes(findings) }) };
+    return { state: 'withheld', reason: toolScanReason(findings, { serverName: server.serverName, name: server.name, raw: name, pin }, folder, scanned.records) };
   };
   const tools = [...names].sort().map((name) => ({ name, publicName: publicToolName(server.serverName, name), ...scanOf(name, stateOf(name)) }));
   return {
@@ -461,25 +470,13 @@ function toolsPlan(server: DeclaredServer, probe: ProbedServerRecord | undefined
   };
 }
 
-/** The codes of a scan's errors, each once, in the order found. */
-function errorCodes(findings: readonly ScanFinding[]): string {
-  return [...new Set(findings.filter((f) => f.severity === 'error').map((f) => f.code))].join(', ');
-}
-
 function skillsPlan(gate: SkillGateResult, cwd: string): SkillsPlan {
   return {
-    roots: gate.roots.map((r) => {
-      const fix = planFix('skills-trust', { root: r.path, workspace: cwd });
-      const why = r.gate === 'not-gated' ? reason('root-not-gated')
-        : r.gate === 'trusted' ? reason('root-trusted')
-          : r.tooLarge ? reason('root-too-large')
-            : r.gate === 'changed' ? reason('root-changed', {}, fix) : reason('root-untrusted', {}, fix);
-      return { path: r.path, kind: r.kind, trust: r.gate, pin: r.pin ?? null, recordedPin: r.recordedPin ?? null, skills: r.skills, reason: why };
-    }),
+    roots: gate.roots.map((r) => ({ path: r.path, kind: r.kind, trust: r.gate, pin: r.pin ?? null, recordedPin: r.recordedPin ?? null, skills: r.skills, reason: skillRootReason(r, cwd) })),
     withheld: gate.shadows.map((s) => {
       const entry = { name: s.name, root: s.withheldRoot, offeredFrom: s.fallback?.root.path ?? null };
-      const scan = s.why === 'scan' ? gate.scanned.find((x) => x.candidate.file === s.file)?.candidate.scan : undefined;
-      return scan ? { ...entry, reason: reason('skill-hidden-instructions', { codes: errorCodes(scan.findings) }, planFix('skills-accept', { file: s.file, pin: scan.pin, workspace: cwd })) } : entry;
+      const why = skillScanReason(gate, s, cwd);
+      return why ? { ...entry, reason: why } : entry;
     }),
   };
 }

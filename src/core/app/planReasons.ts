@@ -6,6 +6,7 @@
  */
 import { shellQuote } from '../mcp/launchReview';
 import type { VerifyCode } from '../declaration/declarationModel';
+import type { ScanFinding } from '../scan/scan';
 
 export const PLAN_MESSAGES = {
   // The declaration as a whole (every cargo of it).
@@ -83,27 +84,35 @@ export interface PlanReason {
 /** One argument of a fix's command line, for a POSIX shell. */
 const shellArg = (arg: string) => shellQuote(arg, { runnable: true });
 
-/** A fix as data, with its command line. `workspace` is the folder `--workspace` names. */
-export function planFix(code: PlanFixCode, args: Record<string, string>): PlanFix {
-  const ws = `--workspace ${shellArg(args.workspace ?? '.')}`;
+/**
+ * A fix as data, with its command line. `workspace` is the folder `--workspace` names; without
+ * one (a DSH session with no workspace) the command names none.
+ */
+export function planFix(code: PlanFixCode, args: Record<string, string | undefined>): PlanFix {
+  const ws = args.workspace === undefined ? '' : ` --workspace ${shellArg(args.workspace)}`;
   const command = {
-    export: () => `dsh-bridge export ${ws}`,
-    check: () => `dsh-bridge check ${ws}`,
-    'trust-pinned': () => (args.name !== undefined ? `dsh-bridge trust pinned && dsh-bridge approve ${shellArg(args.name)} ${ws}` : 'dsh-bridge trust pinned'),
-    approve: () => `dsh-bridge approve ${shellArg(args.name ?? '')} ${ws}`,
-    'inputs-set': () => `dsh-bridge inputs set ${shellArg(args.id ?? '')} ${ws}`,
+    export: () => `dsh-bridge export${ws}`,
+    check: () => `dsh-bridge check${ws}`,
+    'trust-pinned': () => (args.name !== undefined ? `dsh-bridge trust pinned && dsh-bridge approve ${shellArg(args.name)}${ws}` : 'dsh-bridge trust pinned'),
+    approve: () => `dsh-bridge approve ${shellArg(args.name ?? '')}${ws}`,
+    'inputs-set': () => `dsh-bridge inputs set ${shellArg(args.id ?? '')}${ws}`,
     'set-env': () => `export ${args.name ?? 'NAME'}=...`,
-    probe: () => `dsh-bridge probe ${shellArg(args.name ?? '')} ${ws} && dsh-bridge export ${ws}`,
-    'skills-trust': () => `dsh-bridge skills trust ${shellArg(args.root ?? '')} ${ws}`,
-    'tools-accept': () => `dsh-bridge tools accept ${shellArg(args.name ?? '')} ${shellArg(args.tool ?? '')} --pin ${shellArg(args.pin ?? '')} ${ws}`,
-    'skills-accept': () => `dsh-bridge skills accept ${shellArg(args.file ?? '')} --pin ${shellArg(args.pin ?? '')} ${ws}`,
-    policy: () => `dsh-bridge policy ${ws}`,
+    probe: () => `dsh-bridge probe ${shellArg(args.name ?? '')}${ws} && dsh-bridge export${ws}`,
+    'skills-trust': () => `dsh-bridge skills trust ${shellArg(args.root ?? '')}${ws}`,
+    'tools-accept': () => `dsh-bridge tools accept ${shellArg(args.name ?? '')} ${shellArg(args.tool ?? '')} --pin ${shellArg(args.pin ?? '')}${ws}`,
+    'skills-accept': () => `dsh-bridge skills accept ${shellArg(args.file ?? '')} --pin ${shellArg(args.pin ?? '')}${ws}`,
+    policy: () => `dsh-bridge policy${ws}`,
   }[code]();
-  return { code, args, command };
+  return { code, args: Object.fromEntries(Object.entries(args).filter((e): e is [string, string] => e[1] !== undefined)), command };
 }
 
 export function reason(code: PlanReasonCode, args: PlanArgs = {}, fix?: PlanFix): PlanReason {
   return fix ? { code, args, fix } : { code, args };
+}
+
+/** The codes of a scan's errors, each once, in the order found: the `codes` of a reason the scan withholds for. */
+export function scanErrorCodes(findings: readonly ScanFinding[]): string {
+  return [...new Set(findings.filter((f) => f.severity === 'error').map((f) => f.code))].join(', ');
 }
 
 /** The reason code of a verify code (`missing` is {@link PLAN_MESSAGES no-declaration}). */

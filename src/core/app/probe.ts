@@ -43,7 +43,7 @@ import { estimateToolTokens, toolNameCollisions, toolPin, type ToolNameCollision
 import { firstLines, secretMask } from '../tools/maskSecrets';
 import type { ProcessLeft, RowProbe, RowProbeOptions } from '../node/probe/probeClient';
 import type { ScanFinding } from '../scan/scan';
-import { isToolAccepted, scanServers, toolScanState, type ToolScanState } from '../tools/toolScan';
+import { isToolAccepted, recordedServers, scanServers, toolScanState, type ToolScanState } from '../tools/toolScan';
 import type { Ports } from './ports';
 
 /**
@@ -359,7 +359,7 @@ async function scanProbed(store: ProbePorts['store'], folder: string, ok: Server
   const accepted = (await store.acceptedDefinitions().catch(() => undefined))?.tools ?? [];
   const servers = [
     ...ok.map((r) => ({ serverName: r.serverName!, tools: r.tools, ...(r.instructions !== undefined ? { instructions: r.instructions } : {}) })),
-    ...Object.entries(recorded).filter(([serverName]) => !probedNow.has(serverName)).map(([serverName, record]) => ({ serverName, tools: record.tools })),
+    ...recordedServers(recorded).filter((s) => !probedNow.has(s.serverName)),
   ];
   const scans = scanServers(servers);
   for (const r of ok) {

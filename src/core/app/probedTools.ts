@@ -8,7 +8,7 @@ import { publicToolName } from '../mcp/toolNames';
 import { choiceFor, type ToolChoiceAnalysis } from '../tools/toolChoice';
 import { toolAllowed, type ToolPin } from '../declaration/toolsModel';
 import { estimateToolTokens, toolDrift, toolNameCollisions, type ToolChange } from '../tools/toolDefinitions';
-import { isToolAccepted, scanServers, toolScanState, type AcceptedTool, type ToolScanState } from '../tools/toolScan';
+import { isToolAccepted, scanRecords, toolScanState, type AcceptedTool, type ToolScanState } from '../tools/toolScan';
 import type { ScanFinding } from '../scan/scan';
 
 export interface RecordedTools {
@@ -68,7 +68,7 @@ export function serverTools(facts: ToolFacts): Map<string, ServerTools> {
     .filter((s) => facts.records[s.serverName].pin === s.pin)
     .map((s) => ({ serverName: s.serverName, tools: facts.records[s.serverName].tools.map((t) => t.name) }))).map((c) => c.publicName));
   // Each recorded server scanned with the folder's others as context, as the probe scanned them.
-  const scans = scanServers(Object.entries(facts.records).map(([serverName, r]) => ({ serverName, tools: r.tools, ...(r.instructions !== undefined ? { instructions: r.instructions } : {}) })));
+  const scans = scanRecords(facts.records);
   for (const s of probed) {
     const record = facts.records[s.serverName];
     const scan = scans.get(s.serverName);
@@ -80,7 +80,8 @@ export function serverTools(facts: ToolFacts): Map<string, ServerTools> {
       const publicName = publicToolName(s.serverName, t.name);
       const verdict = drift?.verdicts.find((v) => v.tool === t.name)?.verdict;
       const findings = scan?.tools.get(t.name) ?? [];
-      const accepted = isToolAccepted(facts.accepted ?? [], { folder: facts.folder ?? '', serverName: s.serverName, tool: t.name }, t.pin.definition);
+      // No folder, no acceptance (an empty folder would resolve to the process's cwd).
+      const accepted = facts.folder !== undefined && isToolAccepted(facts.accepted ?? [], { folder: facts.folder, serverName: s.serverName, tool: t.name }, t.pin.definition);
       return {
         findings, scan: toolScanState(findings, accepted), pin: t.pin.definition,
         name: t.name, publicName, description: t.description,

@@ -9,7 +9,7 @@ import { SCAN_CODES } from '../scan/scanCodes';
 import { scanTool, withholds, type ScanFinding, type ScannedTool } from '../scan/scan';
 import { scanSkill } from '../skills/skillScan';
 import { skillScanGate, type AcceptedSkill, type SkillScanGate } from '../skills/skillGate';
-import { isToolAccepted, scanContextOf, scanServers, type AcceptedTool } from '../tools/toolScan';
+import { isToolAccepted, scanContextOf, scanRecords, type AcceptedTool } from '../tools/toolScan';
 import type { Ports } from './ports';
 
 /** A finding's English template (its `{arg}`s filled by the face, translated in the editor). */
@@ -88,7 +88,7 @@ export async function acceptProbedTool(ports: Pick<Ports, 'store'>, folder: stri
   if (!tool) return { outcome: 'no-tool' };
   const pin = tool.pin.definition;
   if (expectedPin !== undefined && expectedPin !== pin) return { outcome: 'pin-changed', pin };
-  const findings = scanServers(Object.entries(records).map(([name, r]) => ({ serverName: name, tools: r.tools }))).get(serverName)?.tools.get(toolName) ?? [];
+  const findings = scanRecords(records).get(serverName)?.tools.get(toolName) ?? [];
   const accepted: readonly AcceptedTool[] = (await ports.store.acceptedDefinitions()).tools;
   const already = isToolAccepted(accepted, { folder, serverName, tool: toolName }, pin);
   if (!already) await ports.store.acceptTool(folder, serverName, toolName, pin);

@@ -5,13 +5,14 @@
  * the gate lists in the session's catalog, and whether a skill it listed still loads.
  */
 import * as path from 'node:path';
-import { isGatedKind, gateSkills, type GatedSkillRoot, type SkillGateResult } from '../skills/skillGate';
+import { isGatedKind, gateSkills, type GatedSkillRoot, type SkillGateResult, type SkillShadow } from '../skills/skillGate';
 import { discoverSkills, type SkillCandidate, type SkillDiscovery } from '../skills/discovery';
 import { analyzeSkillText, skillBody, type SkillSummary } from '../skills/frontMatter';
 import { hashSkillRoot } from '../skills/rootPins';
 import { resolveAgentsHome } from '../skills/skillRoots';
 import type { SkillRootKind } from '../declaration/declarationModel';
 import { skillContentGate } from './scanFindings';
+import { planFix, reason, scanErrorCodes, type PlanReason } from './planReasons';
 import type { Ports } from './ports';
 
 /** Where DSH's `dsh-skill-filesystem` looks for a session's skills. */
@@ -109,6 +110,28 @@ export function skillGateBasis(result: SkillGateResult): string {
     result.roots.filter((r) => isGatedKind(r.kind)).map((r) => [r.path, r.gate, r.pin ?? null]),
     result.scanned.map((s) => [s.candidate.file, s.gate, s.candidate.scan.pin]),
   ]);
+}
+
+/**
+ * A skill root's trust as a reason, with the fix of a root that can be trusted (`skills trust`;
+ * `workspace` as in {@link skillScanReason}). A root too large to pin has none.
+ */
+export function skillRootReason(root: GatedSkillRoot, workspace: string | undefined): PlanReason {
+  const fix = planFix('skills-trust', { root: root.path, workspace });
+  return root.gate === 'not-gated' ? reason('root-not-gated')
+    : root.gate === 'trusted' ? reason('root-trusted')
+      : root.tooLarge ? reason('root-too-large')
+        : root.gate === 'changed' ? reason('root-changed', {}, fix) : reason('root-untrusted', {}, fix);
+}
+
+/**
+ * Why a skill is withheld for its SKILL.md's scan (`shadow.why` `scan`), with the fix: accepting
+ * that content at its pin. `workspace`: the session's folder (undefined: a session without one;
+ * the command then names none). Undefined for a skill withheld for its root.
+ */
+export function skillScanReason(result: SkillGateResult, shadow: SkillShadow, workspace: string | undefined): PlanReason | undefined {
+  const scan = shadow.why === 'scan' ? result.scanned.find((x) => x.candidate.file === shadow.file)?.candidate.scan : undefined;
+  return scan && reason('skill-hidden-instructions', { codes: scanErrorCodes(scan.findings) }, planFix('skills-accept', { file: shadow.file, pin: scan.pin, workspace }));
 }
 
 /** A skill the gate offers: its file, the folder its resources resolve in, and whether its root is gated (then checked again at load). */

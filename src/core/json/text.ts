@@ -42,6 +42,12 @@ export class LineIndex {
   }
 }
 
+/** Whether two ranges start and end at the same positions. */
+export function sameRange(a: Range, b: Range): boolean {
+  return a.start.line === b.start.line && a.start.character === b.start.character
+    && a.end.line === b.end.line && a.end.character === b.end.character;
+}
+
 export const EMPTY_RANGE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
 export type DecodeResult = { ok: true; text: string } | { ok: false; reason: string };

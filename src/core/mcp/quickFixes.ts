@@ -2,7 +2,7 @@ import { applyEdits, modify, type Edit, type FormattingOptions, type Node } from
 import { commaBetween, nodeValue, parseJsonc, properties, propertyValue } from '../json/jsonTree';
 import type { Problem } from '../problems/problems';
 import { isCredentialName } from './securityLint';
-import { LineIndex, type Range } from '../json/text';
+import { LineIndex, sameRange } from '../json/text';
 import { dialectOf, MCP_BLOCK_PATH, mcpBlockNode, serverEntryPath } from './sources';
 
 /**
@@ -43,11 +43,6 @@ export function detectFormatting(text: string): FormattingOptions {
   const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? '  ';
   if (indent.startsWith('\t')) return { insertSpaces: false, tabSize: 4, eol };
   return { insertSpaces: true, tabSize: Math.min(Math.max(indent.length, 1), 8), eol };
-}
-
-function sameRange(a: Range, b: Range): boolean {
-  return a.start.line === b.start.line && a.start.character === b.start.character
-    && a.end.line === b.end.line && a.end.character === b.end.character;
 }
 
 function toEdits(edits: Edit[]): TextEdit[] {

@@ -9,6 +9,7 @@
  */
 import { findNodeAtLocation, type Node } from 'jsonc-parser';
 import { commaBetween, parseJsonc } from '../json/jsonTree';
+import { sameRange } from '../json/text';
 import { settingPathInFile, settingRange, type SettingsFileKind } from '../settings/settingsFile';
 import type { QuickFix, TextEdit } from '../mcp/quickFixes';
 import type { Problem } from '../problems/problems';
@@ -20,12 +21,10 @@ export const TOOL_CHOICE_FIXABLE_CODES: ReadonlySet<string> = new Set(['tools-un
 /** The problem of this text's own `dsh.tools` value at the problem's code and range, with its JSON path. */
 function problemAt(text: string, kind: SettingsFileKind, problem: Pick<Problem, 'code' | 'range'>): ToolChoiceProblem | undefined {
   const value = settingValueInText(text, kind, TOOLS_SETTING);
-  const same = (a: Problem['range'], b: Problem['range']) => a.start.line === b.start.line && a.start.character === b.start.character
-    && a.end.line === b.end.line && a.end.character === b.end.character;
   return analyzeToolChoice([{ level: 'user', value }]).problems.find((p) => {
     if (p.code !== problem.code) return false;
     const range = settingRange(text, kind, p.path, p.target);
-    return range !== undefined && same(range, problem.range);
+    return range !== undefined && sameRange(range, problem.range);
   });
 }
 

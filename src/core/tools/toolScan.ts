@@ -4,6 +4,7 @@
  * (its pin). Pure; the probe, the editor's view, the session plan and the DSH plugin's tool gate
  * all decide through here.
  */
+import * as path from 'node:path';
 import { scanInstructions, scanTool, withholds, type ScanContext, type ScanFinding } from '../scan/scan';
 
 /** A server's tools and instructions as listed (or recorded by a probe). */
@@ -41,6 +42,37 @@ export function scanServers(servers: readonly ScannedServer[]): Map<string, Serv
   return out;
 }
 
+/** A server's last probe as the host store records it (its ProbedServerRecord), as far as the scan reads it. */
+export interface RecordedServer {
+  tools: ScannedServer['tools'];
+  instructions?: string;
+}
+
+/** The recorded probes (serverName -> record) as the scan's input, each with its instructions. */
+export function recordedServers(records: Readonly<Record<string, RecordedServer>>): ScannedServer[] {
+  return Object.entries(records).map(([serverName, r]) => {
+    const instructions = r.instructions;
+    return instructions === undefined ? { serverName, tools: r.tools } : { serverName, tools: r.tools, instructions };
+  });
+}
+
+/** The scans of frozen records objects: the host store hands out one while its file's bytes stay the same. */
+const recordScans = new WeakMap<object, ReadonlyMap<string, ServerScan>>();
+
+/**
+ * Every recorded server's scan, each with the folder's other recorded servers as its context, by
+ * serverName: the plan, the servers view and `tools accept` read the same records, which are
+ * scanned once while they are the same (frozen) object. The result is shared: read it, never
+ * change it. Never throws.
+ */
+export function scanRecords(records: Readonly<Record<string, RecordedServer>>): ReadonlyMap<string, ServerScan> {
+  const kept = recordScans.get(records);
+  if (kept) return kept;
+  const scans = scanServers(recordedServers(records));
+  if (Object.isFrozen(records)) recordScans.set(records, scans);
+  return scans;
+}
+
 /** One accepted tool definition (the host store's record). */
 export interface AcceptedTool {
   folder: string;
@@ -56,9 +88,13 @@ export interface AcceptedTool {
  */
 export type ToolScanState = 'clean' | 'flagged' | 'withheld' | 'accepted';
 
-/** Whether `accepted` holds this tool's definition pin. */
+/**
+ * Whether `accepted` holds this tool's definition pin. Folders are compared resolved: the host
+ * store records `path.resolve(folder)`, a caller may pass it relative or with a trailing slash.
+ */
 export function isToolAccepted(accepted: readonly AcceptedTool[], tool: Omit<AcceptedTool, 'pin'>, definitionPin: string): boolean {
-  return accepted.some((a) => a.folder === tool.folder && a.serverName === tool.serverName && a.tool === tool.tool && a.pin === definitionPin);
+  const folder = path.resolve(tool.folder);
+  return accepted.some((a) => a.serverName === tool.serverName && a.tool === tool.tool && a.pin === definitionPin && path.resolve(a.folder) === folder);
 }
 
 export function toolScanState(findings: readonly ScanFinding[], accepted: boolean): ToolScanState {

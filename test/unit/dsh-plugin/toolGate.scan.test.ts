@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { toolPin } from '../../../src/core/tools/toolDefinitions';
+import type { ProbedServerRecord } from '../../../src/core/node/hostStore';
 import { SessionToolGate } from '../../../src/dsh-plugin/toolGate';
 import type { ToolSchema } from '../../../src/dsh-plugin/types';
 import { rawHidden } from '../helpers';
@@ -22,16 +23,36 @@ describe('the DSH plugin\'s tool gate: hidden instructions', () => {
     return g;
   }
 
-  it('withholds a tool with an error finding in pinned mode, also of a server never probed (no tools section), and says how to accept it', async () => {
+  it('withholds a tool with an error finding in pinned mode, also of a server never probed (no tools section): with no recorded probe, the fix is the probe (tools accept would find none)', async () => {
     const lines: string[] = [];
-    const g = gate();
+    const g = gate([{ serverName: 'fx', name: 'my fx' }]);
     const offered = await g.offered([clean.live, poisoned.live, { name: 'read_file', description: 'Reads.', parameters: {} }], ['fx'], { trustMode: 'pinned', turn: '1', where: 'dsh-bridge: /w', log: (l) => lines.push(l) });
     assert.deepEqual(names(offered), ['mcp__fx__echo', 'read_file']);
     assert.ok(g.blocked.has('mcp__fx__add') && g.refuses('mcp__fx__add', ['fx']));
     assert.equal(lines.length, 1);
-    const pin = toolPin(poisoned.raw).definition;
     assert.match(lines[0], /^dsh-bridge: \/w: tool mcp__fx__add of server "fx" withheld for this session: its definition has hidden or model-directed instructions \(read-sensitive-file: "read ~\/\.ssh\/id_rsa"; exfiltration: .*; secrecy-request: "Do not tell the user"\)/);
-    assert.ok(lines[0].endsWith(`(reason tool-hidden-instructions; to accept it: dsh-bridge tools accept fx add --pin ${pin} --workspace /w)`), lines[0]);
+    assert.ok(lines[0].endsWith(`(reason tool-hidden-instructions; to review it, probe it first and export, then accept it: dsh-bridge probe 'my fx' --workspace /w && dsh-bridge export --workspace /w)`), lines[0]);
+    assert.ok(!lines[0].includes('tools accept'));
+  });
+
+  it('with a recorded probe of this definition, says how to accept it; a probe that recorded another definition is probed again first', async () => {
+    const pin = toolPin(poisoned.raw).definition;
+    const record = (tools: Array<typeof poisoned.raw>): ProbedServerRecord => ({ name: 'my fx', pin: 'sha256:launch', probedAt: 'then', tools: tools.map((t) => ({ ...t, pin: toolPin(t) })) });
+    const withheldLine = async (probes: Record<string, ProbedServerRecord>) => {
+      const lines: string[] = [];
+      const g = new SessionToolGate();
+      g.declare([{ serverName: 'fx', name: 'my fx' }], 'sha256:d');
+      g.accept(FOLDER, [], probes);
+      await g.offered([poisoned.live], ['fx'], { trustMode: 'pinned', turn: '1', where: 'dsh-bridge: /w', log: (l) => lines.push(l) });
+      assert.equal(lines.length, 1);
+      return lines[0];
+    };
+    const recorded = await withheldLine({ fx: record([clean.raw, poisoned.raw]) });
+    assert.ok(recorded.endsWith(`(reason tool-hidden-instructions; to accept it: dsh-bridge tools accept fx add --pin ${pin} --workspace /w)`), recorded);
+    const other = await withheldLine({ fx: record([tool('add', 'Adds numbers.').raw]) });
+    assert.ok(other.endsWith(`to review it, probe it first and export, then accept it: dsh-bridge probe 'my fx' --workspace /w && dsh-bridge export --workspace /w)`), other);
+    const elsewhere = await withheldLine({ gx: record([poisoned.raw]) });
+    assert.ok(elsewhere.includes('dsh-bridge probe '), 'another server\'s record is no probe of this one');
   });
 
   it('offers it once the host store accepts that definition pin (from the next step of the same session); another pin is no acceptance', async () => {

@@ -13,6 +13,8 @@ import { hashSkillRoot } from '../../../../src/core/skills/rootPins';
 import { scanSkill } from '../../../../src/core/skills/skillScan';
 import { nodeSkillFs } from '../../../../src/core/node/skillFs';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
+import { scanRecords } from '../../../../src/core/tools/toolScan';
+import { countedRecords, recordedProbe } from '../tools/recordedProbes.fixture';
 import { sha256Hex } from '../../../../src/core/json/canonicalJson';
 import { folderAnalyzeOptions } from '../../../../src/core/settings/folderSettings';
 import { userPolicyFile } from '../../../../src/core/node/policyFiles';
@@ -416,6 +418,35 @@ describe('session plan: tools, language servers, skills', function () {
     await ports.store.recordProbes(folder, { fx: { name: 'fx', pin: fx.pin, probedAt: '2026-01-02T00:00:00.000Z', tools: [ECHO, { ...NOTES, description: `${NOTES.description} Now.` }].map((t) => ({ ...t, pin: toolPin(t) })) } });
     ({ plan } = await planSession(ports, { cwd: folder, skillRoots }));
     assert.equal(plan.servers[0].tools!.tools[1].reason.code, 'tool-hidden-instructions');
+  });
+
+  it('the recorded probes are scanned through scanRecords: with their instructions, the scan kept for the servers view and `tools accept`', async () => {
+    const folder = workspace(SOURCE, { '.git/HEAD': '' });
+    const ports = testPorts(tempDir('plan-home-'));
+    const fx = (await exportFolder(ports, folder, { dryRun: true })).analysis.servers[0];
+    await ports.store.recordProbes(folder, { fx: recordedProbe('fx', fx.pin) });
+    await exportFolder(ports, folderIdentityOf(folder));
+    // The host store's records, their instructions counting how often they are adapted for the scan.
+    const { records, reads } = countedRecords(await ports.store.probedServers(folder));
+    const store = Object.create(ports.store, { probedServers: { value: async () => records } }) as typeof ports.store;
+    const { plan } = await planSession({ ...ports, store }, { cwd: folder, skills: false });
+    assert.deepEqual(plan.servers.find((s) => s.serverName === 'fx')!.tools!.tools.map((t) => [t.name, t.state]), [['send_email', 'offered']]);
+    assert.equal(reads(), 1, 'adapted once, its instructions read');
+    assert.deepEqual(scanRecords(records).get('fx')!.instructions.map((f) => f.code), ['instruction-override', 'secrecy-request']);
+    await planSession({ ...ports, store }, { cwd: folder, skills: false });
+    assert.equal(reads(), 1, 'the first plan\'s scan is the one kept');
+  });
+
+  it('hands the plugin\'s step (tools and skills left out) the probe records verify read: its tool gate says from them whether a withheld tool can be accepted', async () => {
+    const folder = workspace(SOURCE, { '.git/HEAD': '' });
+    const ports = testPorts(tempDir('plan-home-'));
+    const fx = (await exportFolder(ports, folder, { dryRun: true })).analysis.servers[0];
+    assert.equal((await planSession(ports, { cwd: folder, tools: false, skills: false })).probes, undefined, 'no declaration: nothing read');
+    await ports.store.recordProbes(folder, { fx: recordedProbe('fx', fx.pin) });
+    await exportFolder(ports, folderIdentityOf(folder));
+    const planned = await planSession(ports, { cwd: folder, tools: false, skills: false });
+    assert.equal(planned.plan.servers[0].tools, undefined);
+    assert.equal(planned.probes, await ports.store.probedServers(folder), 'the host store\'s records, read once');
   });
 
   it('language servers: one outcome for the row: env missing, ask, not approved, approved; an invalid entry registers none', async () => {

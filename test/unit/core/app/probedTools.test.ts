@@ -2,6 +2,8 @@ import { strict as assert } from 'node:assert';
 import { serverTools, toolOffered, type RecordedTools, type ToolFacts } from '../../../../src/core/app/probedTools';
 import { analyzeToolChoice } from '../../../../src/core/tools/toolChoice';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
+import { scanRecords } from '../../../../src/core/tools/toolScan';
+import { countedRecords, recordedProbe } from '../tools/recordedProbes.fixture';
 
 const PIN = `sha256:${'1'.repeat(64)}`;
 const OLD_PIN = `sha256:${'2'.repeat(64)}`;
@@ -94,6 +96,14 @@ describe('probedTools: the probed tools the servers view shows', () => {
     assert.equal(states({ accepted })[2][1], 'accepted');
     assert.equal(states({ accepted: [{ ...accepted[0], folder: '/other' }] })[2][1], 'withheld', 'an acceptance of another folder');
     assert.equal(states({ accepted: [{ ...accepted[0], pin: OLD_PIN }] })[2][1], 'withheld', 'an acceptance of another definition');
+  });
+
+  it('scans the recorded probes through scanRecords: with their instructions, and the scan kept for the plan and `tools accept`', () => {
+    const { records, reads } = countedRecords({ my_tools: recordedProbe('my tools', PIN) });
+    assert.deepEqual(serverTools(facts({ records })).get('my tools')!.tools.map((x) => x.scan), ['clean']);
+    assert.equal(reads(), 1, 'adapted once, its instructions read');
+    assert.deepEqual(scanRecords(records).get('my_tools')!.instructions.map((f) => f.code), ['instruction-override', 'secrecy-request']);
+    assert.equal(reads(), 1, 'the servers view\'s scan is the one kept');
   });
 
 });

@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { findingPlace, findingText, scanLiveTool } from '../../../../src/core/app/scanFindings';
+import type { Ports } from '../../../../src/core/app/ports';
+import { acceptProbedTool, findingPlace, findingText, scanLiveTool } from '../../../../src/core/app/scanFindings';
+import { scanRecords } from '../../../../src/core/tools/toolScan';
+import { countedRecords, recordedProbe } from '../tools/recordedProbes.fixture';
 
 const tags = (text: string) => [...text].map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!)).join('');
 
@@ -19,5 +22,22 @@ describe('scanFindings: a finding\'s words and place, one owner for the CLI and 
     const text = findingText(finding);
     assert.equal(findingPlace(text), 'description');
     assert.equal(text.path, undefined);
+  });
+
+  it('tools accept scans the recorded probes through scanRecords: with their instructions, once while the records are the same', async () => {
+    const { records, reads } = countedRecords({ fx: recordedProbe('fx', `sha256:${'1'.repeat(64)}`) });
+    const acceptances: string[] = [];
+    const store = {
+      probedServers: async () => records,
+      acceptedDefinitions: async () => ({ tools: [], skills: [] }),
+      acceptTool: async (_folder: string, serverName: string, tool: string) => { acceptances.push(`${serverName} ${tool}`); },
+    } as unknown as Ports['store'];
+    const first = await acceptProbedTool({ store }, '/w', 'fx', 'send_email');
+    assert.equal(first.outcome, 'accepted');
+    assert.equal(reads(), 1, 'adapted once, its instructions read');
+    await acceptProbedTool({ store }, '/w', 'fx', 'send_email');
+    assert.deepEqual(scanRecords(records).get('fx')!.instructions.map((f) => f.code), ['instruction-override', 'secrecy-request']);
+    assert.equal(reads(), 1, 'the first scan is the one kept');
+    assert.deepEqual(acceptances, ['fx send_email', 'fx send_email']);
   });
 });
