@@ -17,6 +17,7 @@ import { serializeDeclaration } from '../src/core/declaration/declaration';
 import { buildDeclarationBody, commitExport, reviewExport } from '../src/core/app/export';
 import { planSession } from '../src/core/app/plan';
 import { nodePorts } from '../src/core/node/ports';
+import { journaledEnv } from '../src/core/node/readJournal';
 import { FolderWatches, KeptWhileUnchanged } from '../src/core/node/readWatch';
 import { settingsViewFromFiles } from '../src/core/settings/folderSettings';
 import { parseJsonc } from '../src/core/json/jsonTree';
@@ -157,7 +158,8 @@ async function planVsExport(): Promise<void> {
       mkdirSync(path.join(folder, '.git'));
       for (let i = 0; i < count; i++) mkdirSync(path.join(folder, 'tools', String(i)), { recursive: true });
       writeFileSync(path.join(folder, '.vscode/mcp.json'), generate(count));
-      const ports = nodePorts({ dshHome: path.join(base, 'dsh-home'), home: base, log: () => undefined });
+      // As the plugin builds its ports: the environment read through a journaled view.
+      const ports = nodePorts({ dshHome: path.join(base, 'dsh-home'), home: base, env: journaledEnv(process.env), log: () => undefined });
       const identity = { folder, folderName: 'app', userHome: base, settings: settingsViewFromFiles([{ level: 'user', kind: 'settings', text: JSON.stringify({ 'dsh.export.toolCallTimeoutMs': 60000 }) }]) };
         const exported = await commitExport(ports, await reviewExport(ports, identity));
       if (exported.analysis.servers.length !== count) throw new Error(`bench input broken: ${exported.analysis.servers.length} of ${count} exported`);

@@ -8,6 +8,7 @@ import { visibleLine } from '../core/json/visibleText';
 import * as os from 'node:os';
 import { resolveDshHome } from '../core/node/hostStore';
 import { nodePorts } from '../core/node/ports';
+import { journaledEnv } from '../core/node/readJournal';
 import { Bridge, type BridgeBookkeeping } from './bridge';
 import { HEADLESS_START_WAIT_MS, startConcurrency, startWaitMs } from './startPolicy';
 import type { Ctx, Logger } from './types';
@@ -62,7 +63,8 @@ export function apply(ctx: Ctx, config: Config | undefined): void {
     if (headless()) process.stderr.write(`${line}\n`);
   };
   // The use cases' ports, built once: the host store of the DSH home, DSH's own environment (`${env:}`).
-  const ports = nodePorts({ dshHome: resolveDshHome(config?.dshHome), log: (line) => logger.info(visibleLine(`dsh-bridge: ${line}`)) });
+  // The environment read through a journaled view: a kept session plan knows which variables it read (core/node/readWatch.ts).
+  const ports = nodePorts({ dshHome: resolveDshHome(config?.dshHome), env: journaledEnv(process.env), log: (line) => logger.info(visibleLine(`dsh-bridge: ${line}`)) });
   const bridge = new Bridge(ctx, ports, {
     gateSkillRoots: config?.gateSkillRoots !== false, notice,
     startWaitMs: startWaitMs(config?.startWaitMs), headless,

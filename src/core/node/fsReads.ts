@@ -3,9 +3,25 @@
  * (./readJournal.ts): what a computation looked at is then known without each adapter saying
  * it, so the DSH plugin can keep a session plan while none of it changes (./readWatch.ts). Every
  * core/node module takes its file calls from here (a lint rule); writes pass through unnoted.
+ * The journal installs itself as the observer when it is loaded (only the DSH plugin loads it:
+ * the editor's and the CLI's bundles carry none of it).
  */
 import * as nodeFs from 'node:fs';
-import { noteRead, noteReadSync, type ReadKind } from './readJournal';
+
+/** `entry`: the path's own existence, type and content; `listing`: also the names in the folder. */
+export type ReadKind = 'entry' | 'listing';
+
+export interface ReadObserver {
+  /** Notes a look about to happen; a promise to wait for before it (undefined: nothing to wait for). */
+  note(file: string, kind: ReadKind): Promise<void> | undefined;
+  noteSync(file: string, kind: ReadKind): void;
+}
+
+let observer: ReadObserver | undefined;
+
+export function observeReads(next: ReadObserver): void {
+  observer = next;
+}
 
 export const constants = nodeFs.constants;
 export type FileHandle = nodeFs.promises.FileHandle;
@@ -17,14 +33,14 @@ type PathOp = (file: nodeFs.PathLike, ...rest: never[]) => unknown;
 /** `op`, noting its path first when it runs inside a journal (a look is noted before it happens: see readJournal). */
 function noted<F extends PathOp>(op: F, kind: ReadKind = 'entry'): F {
   return ((file: nodeFs.PathLike, ...rest: never[]) => {
-    const pending = noteRead(String(file), kind);
+    const pending = observer?.note(String(file), kind);
     return pending ? pending.then(() => op(file, ...rest)) : op(file, ...rest);
   }) as F;
 }
 
 function notedSync<F extends PathOp>(op: F, kind: ReadKind = 'entry'): F {
   return ((file: nodeFs.PathLike, ...rest: never[]) => {
-    noteReadSync(String(file), kind);
+    observer?.noteSync(String(file), kind);
     return op(file, ...rest);
   }) as F;
 }

@@ -15,7 +15,6 @@ import type { McpClientConfig } from '../mcp/dshRow';
 import type { RowProbe, RowProbeOptions } from './probe/probeClient';
 import { createPathResolver } from './commandPath';
 import { readRegularFile, readWorkspaceFile } from './reader';
-import { journaledEnv } from './readJournal';
 import { nodeSkillFs } from './skillFs';
 import { readDshPolicy, readVscodePolicyFile, VSCODE_POLICY_FILE } from './policyFiles';
 
@@ -35,8 +34,7 @@ export interface NodePortsOptions extends HostStoreOptions {
 }
 
 export function nodePorts(options: NodePortsOptions) {
-  // Read through a journaled view: a kept session plan knows which variables it read (readWatch.ts).
-  const env = journaledEnv(options.env ?? process.env);
+  const env = options.env ?? process.env;
   return {
     dshHome: options.dshHome,
     store: new HostStore(options.dshHome, { log: options.log, onWrite: options.onWrite }),

@@ -8,9 +8,9 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { lstatSync, promises as fsp, statSync, type BigIntStats } from 'node:fs';
+import { observeReads, type ReadKind } from './fsReads';
 
-/** `entry`: the path's own existence, type and content; `listing`: also the names in the folder. */
-export type ReadKind = 'entry' | 'listing';
+export type { ReadKind };
 
 export interface NotedRead {
   kind: ReadKind;
@@ -60,17 +60,14 @@ export async function journaled<T>(compute: () => Promise<T>): Promise<{ value: 
   return { value, journal };
 }
 
-/** Notes a look at `file` in the running computation's journal (undefined: nothing to wait for). */
-export function noteRead(file: string, kind: ReadKind): Promise<void> | undefined {
-  return journals.getStore()?.note(file, kind);
-}
-
-export function noteReadSync(file: string, kind: ReadKind): void {
-  journals.getStore()?.noteSync(file, kind);
-}
+// Each look of ./fsReads goes to the running computation's journal (none outside one).
+observeReads({
+  note: (file, kind) => journals.getStore()?.note(file, kind),
+  noteSync: (file, kind) => journals.getStore()?.noteSync(file, kind),
+});
 
 /** `env` with every variable read inside a journal noted in it (with its value). */
-export function journaledEnv(env: Readonly<Record<string, string | undefined>>): Readonly<Record<string, string | undefined>> {
+export function journaledEnv<E extends Readonly<Record<string, string | undefined>>>(env: E): E {
   const note = (name: string | symbol) => {
     const journal = journals.getStore();
     if (journal && typeof name === 'string' && !journal.env.has(name)) journal.env.set(name, Object.hasOwn(env, name) ? env[name] : undefined);

@@ -14,12 +14,16 @@ function cli(args: string[], home: string, input = '') {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
 }
 
-/** Runs the CLI under a pseudo-terminal (util-linux `script`), typing `answers` one line at a time. */
-/** Runs the CLI on a pseudo-terminal; answers are typed one per second, or all at once (typed ahead). */
+/**
+ * Runs the CLI on a pseudo-terminal (util-linux `script`); answers are typed one per second, or
+ * all at once (typed ahead). Killed after 30 s: a prompt waiting for an answer it never gets would
+ * otherwise hold the whole unit tier (a synchronous spawn is beyond mocha's timeout).
+ */
 function cliOnTerminal(args: string[], home: string, answers: string[], typedAhead = false) {
   const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const feed = typedAhead ? `printf '%s\\n' ${answers.map((a) => `'${a}'`).join(' ')}` : answers.map((a) => `sleep 1; printf '%s\\n' '${a}'`).join('; ');
-  const r = spawnSync('bash', ['-c', `(${feed}; sleep 1) | script -qec "$0" /dev/null`, command], { env: { ...process.env, DSH_HOME: home }, encoding: 'utf8' });
+  const r = spawnSync('bash', ['-c', `(${feed}; sleep 1) | script -qec "$0" /dev/null`, command], { env: { ...process.env, DSH_HOME: home }, encoding: 'utf8', timeout: 30000, killSignal: 'SIGKILL' });
+  if (r.error || r.signal) throw new Error(`dsh-bridge ${args.join(' ')} on a terminal did not end within 30 s (${r.error?.message ?? r.signal}); its output: ${r.stdout}`);
   return { code: r.status, stdout: r.stdout };
 }
 

@@ -11,6 +11,7 @@ import { planSession, type PlannedSession } from '../../../../src/core/app/plan'
 import { DECLARATION_PATH } from '../../../../src/core/declaration/declarationModel';
 import { userPolicyFile } from '../../../../src/core/node/policyFiles';
 import { fs } from '../../../../src/core/node/fsReads';
+import { journaledEnv } from '../../../../src/core/node/readJournal';
 import { FolderWatches, KeptWhileUnchanged } from '../../../../src/core/node/readWatch';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
 import { exportFolder, folderIdentityOf, testPorts, tempDir, workspace } from '../../helpers';
@@ -43,7 +44,8 @@ async function project(options: { linkedSource?: boolean; sub?: boolean } = {}) 
   const home = tempDir('kept-home-');
   const env: Record<string, string | undefined> = {};
   // One set of ports for every step, as the plugin builds them once.
-  const ports = testPorts(home, { env, resolveCommand: (command) => command });
+  // As the plugin builds them: the environment read through a journaled view.
+  const ports = testPorts(home, { env: journaledEnv(env), resolveCommand: (command) => command });
   const exported = await exportFolder(ports, folderIdentityOf(folder));
   const pinOf = (name: string) => exported.analysis.servers.find((s) => s.serverName === name)!.pin;
   await ports.store.setTrustMode('pinned');
