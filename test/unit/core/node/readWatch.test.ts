@@ -8,6 +8,11 @@ import { mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, uti
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { planSession, type PlannedSession } from '../../../../src/core/app/plan';
+import { defaultSkillRoots, gateSessionSkills, skillGateBasis } from '../../../../src/core/app/sessionSkills';
+import type { SkillGateResult } from '../../../../src/core/skills/skillGate';
+import { hashSkillRoot } from '../../../../src/core/skills/rootPins';
+import { nodeSkillFs } from '../../../../src/core/node/skillFs';
+import { project as skillProject, put, skill } from '../skills/skillProject.fixture';
 import { DECLARATION_PATH } from '../../../../src/core/declaration/declarationModel';
 import { userPolicyFile } from '../../../../src/core/node/policyFiles';
 import { fs } from '../../../../src/core/node/fsReads';
@@ -302,6 +307,55 @@ describe('a kept session plan (the plugin\'s step): every input it read is watch
     assert.equal(p.kept.computed, 2);
     assert.notEqual(other, first);
   });
+});
+
+describe('a kept skill gate result (the plugin\'s skill gate at each step)', function () {
+  this.timeout(30000);
+  before(function () {
+    if (process.platform !== 'linux') this.skip();
+  });
+
+  /** The project of the skill tests (project, agents and user roots), gated as the plugin's skill gate does, kept and not. */
+  async function skillsProject() {
+    const p = skillProject();
+    const ports = testPorts(p.home, { env: journaledEnv({ DSH_AGENTS_HOME: p.agentsHome }) });
+    const dshPin = (await hashSkillRoot({ path: p.dsh, skipSystem: false }, nodeSkillFs)).pin!;
+    await ports.store.trustSkillRoot(p.dsh, dshPin);
+    const watches = new FolderWatches();
+    const kept = new KeptWhileUnchanged<SkillGateResult>(watches, ports.env);
+    const roots = defaultSkillRoots(ports, []);
+    const direct = () => gateSessionSkills(ports, { cwd: p.folder, roots });
+    return { p, ports, watches, kept, direct, step: () => kept.get(p.folder, direct) };
+  }
+
+  const trustOf = (r: SkillGateResult) => r.roots.map((root) => `${root.kind} ${root.gate}`);
+  const shadowsOf = (r: SkillGateResult) => r.shadows.map((x) => `${x.name} from ${x.fallback?.root.path ?? '(none)'}`);
+  const edits: Array<[string, (p: ReturnType<typeof skillProject>, ports: ReturnType<typeof testPorts>) => Promise<void> | void]> = [
+    ['a SKILL.md of a trusted root, edited in place', (p) => sameStat(path.join(p.dsh, 'alpha/SKILL.md'), (t) => t.replace('alpha', 'alphz'))],
+    ['a skill folder added to a trusted root', (p) => put(path.join(p.dsh, 'delta/SKILL.md'), skill('delta'))],
+    ['a root trusted in the host store', async (p, ports) => ports.store.trustSkillRoot(p.agents, (await hashSkillRoot({ path: p.agents, skipSystem: false }, nodeSkillFs)).pin!)],
+    ['the user root\'s skill that a withheld one falls back to, removed', (p) => rmSync(path.join(p.user, 'shared'), { recursive: true })],
+  ];
+  for (const [name, edit] of edits) {
+    it(name, async () => {
+      const k = await skillsProject();
+      try {
+        const first = await k.step();
+        assert.equal(await k.kept.watching(), true);
+        assert.equal(await k.step(), first);
+        await edit(k.p, k.ports);
+        const after = await k.step();
+        assert.equal(k.kept.computed, 2);
+        const direct = await k.direct();
+        assert.equal(skillGateBasis(after), skillGateBasis(direct));
+        assert.deepEqual([trustOf(after), shadowsOf(after)], [trustOf(direct), shadowsOf(direct)]);
+        assert.notEqual(skillGateBasis(after) + shadowsOf(after).join(), skillGateBasis(first) + shadowsOf(first).join(), 'the edit changes what the session gets');
+      } finally {
+        k.kept.close();
+        assert.equal(k.watches.size, 0);
+      }
+    });
+  }
 });
 
 describe('a kept session plan where a watch may miss a change', function () {
