@@ -1,4 +1,5 @@
-import { existsSync, lstatSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { strict as assert } from 'node:assert';
+import { existsSync, lstatSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -155,4 +156,23 @@ const REPO = path.resolve(__dirname, '../..');
 export function runCli(args: string[], home: string) {
   const r = spawnSync(process.execPath, [path.join(REPO, 'dist/cli.js'), ...args], { env: { ...process.env, DSH_HOME: home }, encoding: 'utf8', cwd: REPO });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
+}
+
+/**
+ * Edits a file in place with the same size and its times set back (a check by size and mtime, or
+ * by inode, would miss it). Returns what puts the old text back the same way.
+ */
+export function editInPlace(file: string, edit: (text: string) => string): () => void {
+  const before = statSync(file);
+  const text = readFileSync(file, 'utf8');
+  const edited = edit(text);
+  assert.notEqual(edited, text);
+  assert.equal(Buffer.byteLength(edited), before.size);
+  writeFileSync(file, edited);
+  utimesSync(file, before.atimeMs / 1000, before.mtimeMs / 1000);
+  assert.equal(Math.floor(statSync(file).mtimeMs), Math.floor(before.mtimeMs)); // the same millisecond
+  return () => {
+    writeFileSync(file, text);
+    utimesSync(file, before.atimeMs / 1000, before.mtimeMs / 1000);
+  };
 }

@@ -18,7 +18,7 @@ import { countedRecords, recordedProbe } from '../tools/recordedProbes.fixture';
 import { sha256Hex } from '../../../../src/core/json/canonicalJson';
 import { folderAnalyzeOptions } from '../../../../src/core/settings/folderSettings';
 import { userPolicyFile } from '../../../../src/core/node/policyFiles';
-import { exportFolder, FILE_PORTS, folderIdentityOf, testPorts, tempDir, userSettings, workspace } from '../../helpers';
+import { editInPlace, exportFolder, FILE_PORTS, folderIdentityOf, testPorts, tempDir, userSettings, workspace } from '../../helpers';
 
 const NODE = process.execPath;
 const ECHO = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' } };
@@ -175,21 +175,6 @@ describe('session plan: MCP servers', function () {
       assert.deepEqual(plan.blocked, [], JSON.stringify(plan.blocked));
       assert.equal(outcomes(plan).fx, 'starts approved');
     };
-    // Each file edited in place: same size, its mtime set back (a cache by size and mtime would miss it; one by inode too).
-    const sameStat = (file: string, edit: (text: string) => string) => {
-      const before = statSync(file);
-      const text = readFileSync(file, 'utf8');
-      const edited = edit(text);
-      assert.notEqual(edited, text);
-      assert.equal(Buffer.byteLength(edited), before.size);
-      writeFileSync(file, edited);
-      utimesSync(file, before.atimeMs / 1000, before.mtimeMs / 1000);
-      assert.equal(Math.floor(statSync(file).mtimeMs), Math.floor(before.mtimeMs)); // the same millisecond
-      return () => {
-        writeFileSync(file, text);
-        utimesSync(file, before.atimeMs / 1000, before.mtimeMs / 1000);
-      };
-    };
     const staleBy = async (pattern: RegExp) => {
       const plan = await step();
       assert.deepEqual(plan.blocked.map((r) => r.code), ['declaration-stale'], JSON.stringify(plan.declaration.reasons));
@@ -199,17 +184,17 @@ describe('session plan: MCP servers', function () {
     await fresh(); // the parses are kept now
 
     const probeFile = path.join(ports.store.bridgeDir, 'probes', `${sha256Hex(path.resolve(folder))}.json`);
-    let restore = sameStat(probeFile, (text) => text.replace(toolPin(ADD).definition, toolPin(ADD).definition.replace(/.$/, (c) => (c === '0' ? '1' : '0'))));
+    let restore = editInPlace(probeFile, (text) => text.replace(toolPin(ADD).definition, toolPin(ADD).definition.replace(/.$/, (c) => (c === '0' ? '1' : '0'))));
     await staleBy(/server "fx" was probed since the export/);
     restore();
     await fresh();
 
-    restore = sameStat(path.join(folder, '.vscode/settings.json'), (text) => text.replace('aaa', 'bbb'));
+    restore = editInPlace(path.join(folder, '.vscode/settings.json'), (text) => text.replace('aaa', 'bbb'));
     await staleBy(/dsh\.tools in \.vscode\/settings\.json changed since the export/);
     restore();
     await fresh();
 
-    restore = sameStat(path.join(folder, '.env'), (text) => text.replace('A=1', 'A=2'));
+    restore = editInPlace(path.join(folder, '.env'), (text) => text.replace('A=1', 'A=2'));
     await staleBy(/the envFile of server "fx" changed since the export/);
     restore();
     await fresh();
@@ -218,7 +203,7 @@ describe('session plan: MCP servers', function () {
     mkdirSync(path.dirname(policyFile), { recursive: true });
     writeFileSync(policyFile, JSON.stringify({ deniedServers: [{ serverName: 'fy' }] }));
     await fresh();
-    restore = sameStat(policyFile, (text) => text.replace('"fy"', '"fx"'));
+    restore = editInPlace(policyFile, (text) => text.replace('"fy"', '"fx"'));
     assert.equal(outcomes(await step()).fx, 'withheld dsh-policy-denied');
     restore();
     await fresh();

@@ -19,7 +19,7 @@ import { fs } from '../../../../src/core/node/fsReads';
 import { journaledEnv } from '../../../../src/core/node/readJournal';
 import { FolderWatches, KeptWhileUnchanged } from '../../../../src/core/node/readWatch';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
-import { exportFolder, folderIdentityOf, testPorts, tempDir, workspace } from '../../helpers';
+import { editInPlace, exportFolder, folderIdentityOf, testPorts, tempDir, workspace } from '../../helpers';
 
 const NODE = process.execPath;
 const ECHO = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' } };
@@ -67,19 +67,8 @@ async function project(options: { linkedSource?: boolean; sub?: boolean } = {}) 
   };
 }
 
-/** Edits a file in place: the same size, its mtime set back (a check by size and mtime would miss it). */
-function sameStat(file: string, edit: (text: string) => string): void {
-  const before = statSync(file);
-  const text = readFileSync(file, 'utf8');
-  const edited = edit(text);
-  assert.notEqual(edited, text);
-  assert.equal(Buffer.byteLength(edited), before.size);
-  writeFileSync(file, edited);
-  utimesSync(file, before.atime, before.mtime);
-}
-
 /** Steps before and after an edit: kept while unchanged, planned again after it, equal to a plan without keeping. */
-async function seenAfter(p: Project, edit: () => Promise<void> | void, changed = true): Promise<PlannedSession> {
+async function seenAfter(p: Project, edit: () => unknown, changed = true): Promise<PlannedSession> {
   const first = await p.step();
   assert.equal(await p.kept.watching(), true, 'every read is watched');
   assert.equal(await p.step(), first, 'an unchanged step keeps the plan');
@@ -120,13 +109,13 @@ describe('a kept session plan (the plugin\'s step): every input it read is watch
 
   it('the declaration, edited in place with its size and mtime kept', async () => {
     const p = await make();
-    const after = await seenAfter(p, () => sameStat(path.join(p.folder, DECLARATION_PATH), (t) => t.replace('fx.js', 'fy.js')));
+    const after = await seenAfter(p, () => editInPlace(path.join(p.folder, DECLARATION_PATH), (t) => t.replace('fx.js', 'fy.js')));
     assert.deepEqual([...new Set(blocked(after))], ['declaration-tampered']);
   });
 
   it('the source .vscode/mcp.json', async () => {
     const p = await make();
-    const after = await seenAfter(p, () => sameStat(path.join(p.folder, '.vscode/mcp.json'), (t) => t.replace('k.js', 'j.js')));
+    const after = await seenAfter(p, () => editInPlace(path.join(p.folder, '.vscode/mcp.json'), (t) => t.replace('k.js', 'j.js')));
     assert.deepEqual(blocked(after), ['declaration-stale']);
   });
 
@@ -138,7 +127,7 @@ describe('a kept session plan (the plugin\'s step): every input it read is watch
 
   it('an envFile, edited in place', async () => {
     const p = await make();
-    const after = await seenAfter(p, () => sameStat(path.join(p.folder, '.env'), (t) => t.replace('A=1', 'A=2')));
+    const after = await seenAfter(p, () => editInPlace(path.join(p.folder, '.env'), (t) => t.replace('A=1', 'A=2')));
     assert.match(String(after.plan.blocked[0].args.message), /envFile of server "fx" changed/);
   });
 
@@ -196,7 +185,7 @@ describe('a kept session plan (the plugin\'s step): every input it read is watch
   it('the signing key, edited in place', async () => {
     const p = await make();
     const key = path.join(p.ports.store.bridgeDir, 'signing.key');
-    const after = await seenAfter(p, () => sameStat(key, (t) => t.replace(/[A-Za-z0-9](?=\s*$)/, (c) => (c === 'A' ? 'B' : 'A'))));
+    const after = await seenAfter(p, () => editInPlace(key, (t) => t.replace(/[A-Za-z0-9](?=\s*$)/, (c) => (c === 'A' ? 'B' : 'A'))));
     assert.equal(after.plan.declaration.state, 'refused');
   });
 
@@ -208,7 +197,7 @@ describe('a kept session plan (the plugin\'s step): every input it read is watch
 
   it('the target of a linked source file', async () => {
     const p = await make({ linkedSource: true });
-    const after = await seenAfter(p, () => sameStat(path.join(p.folder, 'config/mcp.json'), (t) => t.replace('k.js', 'j.js')));
+    const after = await seenAfter(p, () => editInPlace(path.join(p.folder, 'config/mcp.json'), (t) => t.replace('k.js', 'j.js')));
     assert.deepEqual(blocked(after), ['declaration-stale']);
   });
 
@@ -219,7 +208,7 @@ describe('a kept session plan (the plugin\'s step): every input it read is watch
     const file = userPolicyFile(p.home);
     mkdirSync(path.dirname(file), { recursive: true });
     symlinkSync(target, file);
-    const after = await seenAfter(p, () => sameStat(target, (t) => t.replace('"fy"', '"fx"')));
+    const after = await seenAfter(p, () => editInPlace(target, (t) => t.replace('"fy"', '"fx"')));
     assert.equal(outcomes(after).fx, 'withheld dsh-policy-denied');
   });
 
@@ -288,7 +277,7 @@ describe('a kept session plan (the plugin\'s step): every input it read is watch
     // The computation edits the file it has just read, before any watch is set.
     const compute = async () => {
       const planned = await planSession(p.ports, request);
-      if (edits-- > 0) sameStat(source, (t) => t.replace('k.js', 'j.js'));
+      if (edits-- > 0) editInPlace(source, (t) => t.replace('k.js', 'j.js'));
       return planned;
     };
     const first = await p.kept.get(p.cwd, compute);
@@ -330,8 +319,8 @@ describe('a kept skill gate result (the plugin\'s skill gate at each step)', fun
 
   const trustOf = (r: SkillGateResult) => r.roots.map((root) => `${root.kind} ${root.gate}`);
   const shadowsOf = (r: SkillGateResult) => r.shadows.map((x) => `${x.name} from ${x.fallback?.root.path ?? '(none)'}`);
-  const edits: Array<[string, (p: ReturnType<typeof skillProject>, ports: ReturnType<typeof testPorts>) => Promise<void> | void]> = [
-    ['a SKILL.md of a trusted root, edited in place', (p) => sameStat(path.join(p.dsh, 'alpha/SKILL.md'), (t) => t.replace('alpha', 'alphz'))],
+  const edits: Array<[string, (p: ReturnType<typeof skillProject>, ports: ReturnType<typeof testPorts>) => unknown]> = [
+    ['a SKILL.md of a trusted root, edited in place', (p) => editInPlace(path.join(p.dsh, 'alpha/SKILL.md'), (t) => t.replace('alpha', 'alphz'))],
     ['a skill folder added to a trusted root', (p) => put(path.join(p.dsh, 'delta/SKILL.md'), skill('delta'))],
     ['a root trusted in the host store', async (p, ports) => ports.store.trustSkillRoot(p.agents, (await hashSkillRoot({ path: p.agents, skipSystem: false }, nodeSkillFs)).pin!)],
     ['the user root\'s skill that a withheld one falls back to, removed', (p) => rmSync(path.join(p.user, 'shared'), { recursive: true })],
