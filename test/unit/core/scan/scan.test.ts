@@ -196,11 +196,76 @@ describe('scan: input schemas', () => {
     assert.deepEqual(codes(scanTool({ name: 'p', description: 'd', inputSchema: new Array(2_000_000).fill(0) })), ['unscannable']);
     assert.deepEqual(codes(scanTool({ name: 'p', description: 'd', inputSchema: new Array(1_999_999).fill(0) })), []);
   });
+});
 
-  it('sizes against the bounds: a large description warns, an oversized one is an error', () => {
-    assert.deepEqual(codes(describeTool('a'.repeat(SCAN_BOUNDS.description.large + 1))), ['large-definition']);
-    assert.deepEqual(codes(describeTool('a'.repeat(SCAN_BOUNDS.description.oversized + 1))), ['oversized-definition']);
-    assert.deepEqual(describeTool('a'.repeat(SCAN_BOUNDS.description.large)), []);
+describe('scan: every bound at its edge and one past it', () => {
+  /** Objects nested so that the innermost sits at `depth` (the schema itself at 0), holding `inner`. */
+  const nested = (depth: number, inner: Record<string, unknown> = {}): unknown => {
+    let schema: unknown = inner;
+    for (let i = 0; i < depth; i++) schema = { p: schema };
+    return schema;
+  };
+  /** An input schema whose keys and strings (what the schema bounds count) come to `size` characters. */
+  const sized = (size: number) => ({ d: 'a'.repeat(size - 1) });
+  const schemaTool = (inputSchema: unknown) => scanTool({ name: 'tool', description: 'd', inputSchema });
+  const one = (found: readonly ScanFinding[]) => found.map((f) => `${f.code} ${f.severity} ${JSON.stringify(f.args)}`);
+
+  it('input schema depth: 64 levels are read to the last one; 65 are an error and the 65th is not read', () => {
+    const { depth } = SCAN_BOUNDS.inputSchema;
+    assert.equal(depth, 64, 'docs/poisoning.md gives 64');
+    // The innermost object's key carries tag text: read at the bound, not read past it.
+    const hiddenKey = { [`q${tagText('x')}`]: 1 };
+    const atBound = schemaTool(nested(depth, hiddenKey));
+    assert.deepEqual(codes(atBound), ['hidden-tag-text']);
+    assert.equal(atBound[0].path?.length, depth + 1, 'the key of the 64th level');
+    assert.deepEqual(codes(schemaTool(nested(depth))), []);
+    const past = schemaTool(nested(depth + 1, hiddenKey));
+    assert.deepEqual(one(past), [`deep-schema error {"depth":"${depth + 1}+","limit":${depth}}`]);
+    assert.ok(withholds(past));
+    // An array is a level too.
+    assert.deepEqual(codes(schemaTool(nested(depth, { a: [] }))), ['deep-schema']);
+    assert.deepEqual(codes(schemaTool(nested(depth - 1, { a: [] }))), []);
+  });
+
+  it('tool name: 128 characters raise nothing, 129 a warning that does not withhold', () => {
+    const { large } = SCAN_BOUNDS.name;
+    assert.equal(large, 128, 'the MCP specification\'s 128');
+    assert.deepEqual(scanTool({ name: 'n'.repeat(large), description: 'd', inputSchema: { type: 'object' } }), []);
+    const past = scanTool({ name: 'n'.repeat(large + 1), description: 'd', inputSchema: { type: 'object' } });
+    assert.deepEqual(one(past), [`large-definition warning {"size":${large + 1},"limit":${large}}`]);
+    assert.equal(past[0].field, 'name');
+    assert.ok(!withholds(past));
+  });
+
+  it('description: nothing at the warning bound, a warning one past it and at the error bound, an error one past that', () => {
+    const { large, oversized } = SCAN_BOUNDS.description;
+    assert.deepEqual(describeTool('a'.repeat(large)), []);
+    assert.deepEqual(one(describeTool('a'.repeat(large + 1))), [`large-definition warning {"size":${large + 1},"limit":${large}}`]);
+    assert.deepEqual(one(describeTool('a'.repeat(oversized))), [`large-definition warning {"size":${oversized},"limit":${large}}`]);
+    const past = describeTool('a'.repeat(oversized + 1));
+    assert.deepEqual(one(past), [`oversized-definition error {"size":${oversized + 1},"limit":${oversized}}`]);
+    assert.ok(withholds(past));
+  });
+
+  it('instructions: nothing at the warning bound, a warning one past it and at the error bound, an error one past that', () => {
+    const { large, oversized } = SCAN_BOUNDS.instructions;
+    assert.deepEqual(scanInstructions('a'.repeat(large)), []);
+    assert.deepEqual(one(scanInstructions('a'.repeat(large + 1))), [`large-definition warning {"size":${large + 1},"limit":${large}}`]);
+    assert.deepEqual(one(scanInstructions('a'.repeat(oversized))), [`large-definition warning {"size":${oversized},"limit":${large}}`]);
+    const past = scanInstructions('a'.repeat(oversized + 1));
+    assert.deepEqual(one(past), [`oversized-definition error {"size":${oversized + 1},"limit":${oversized}}`]);
+    assert.ok(withholds(past));
+  });
+
+  it('input schema size (keys and strings): nothing at the warning bound, a warning one past it and at the error bound, an error one past that', () => {
+    const { large, oversized } = SCAN_BOUNDS.inputSchema;
+    assert.deepEqual(schemaTool(sized(large)), []);
+    assert.deepEqual(one(schemaTool(sized(large + 1))), [`large-definition warning {"size":${large + 1},"limit":${large}}`]);
+    assert.deepEqual(one(schemaTool(sized(oversized))), [`large-definition warning {"size":${oversized},"limit":${large}}`]);
+    const past = schemaTool(sized(oversized + 1));
+    assert.deepEqual(one(past), [`oversized-definition error {"size":${oversized + 1},"limit":${oversized}}`]);
+    assert.equal(past[0].field, 'inputSchema');
+    assert.ok(withholds(past));
   });
 });
 
