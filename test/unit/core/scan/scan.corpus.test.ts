@@ -22,12 +22,16 @@ async function plannedTool(c: PoisonCase): Promise<string> {
   const serverName = c.serverName ?? 'fx';
   const others = new Map<string, string[]>();
   for (const o of c.otherTools ?? []) others.set(o.serverName, [...(others.get(o.serverName) ?? []), o.tool]);
-  const listed = new Map<string, object[]>([[serverName, [tool]], ...[...others].map(([name, tools]) => [name, tools.map((t) => ({ name: t, description: 'Does its job.', inputSchema: { type: 'object' } }))] as [string, object[]])]);
+  type Listed = { name: string; description: string; inputSchema: unknown };
+  const listed = new Map<string, Listed[]>([
+    [serverName, [{ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema }]],
+    ...[...others].map(([name, tools]): [string, Listed[]] => [name, tools.map((t) => ({ name: t, description: 'Does its job.', inputSchema: { type: 'object' } }))]),
+  ]);
   const folder = workspace(JSON.stringify({ servers: Object.fromEntries([...listed.keys()].map((name) => [name, { command: process.execPath, args: [`${name}.js`] }])) }), { '.git/HEAD': '' });
   const ports = testPorts(tempDir('corpus-home-'));
   const reviewed = (await exportFolder(ports, folderIdentityOf(folder), { dryRun: true })).analysis.servers;
   for (const server of reviewed) {
-    const tools = listed.get(server.serverName)!.map((t) => ({ ...(t as { name: string }), pin: toolPin(t as { name: string }) }));
+    const tools = listed.get(server.serverName)!.map((t) => ({ ...t, pin: toolPin(t) }));
     await ports.store.recordProbes(folder, { [server.serverName]: { name: server.name, pin: server.pin, probedAt: '2026-01-01T00:00:00.000Z', tools } });
   }
   await exportFolder(ports, folderIdentityOf(folder));
