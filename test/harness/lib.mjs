@@ -165,7 +165,9 @@ export const USER_SETTINGS = {
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
   'extensions.autoCheckUpdates': false,
-  'extensions.autoUpdate': false,
+  // VS Code's current value: with the legacy `false` the workbench migrates it to "off" by writing
+  // this file itself, a write that can race a test's own write of it (ws-policy).
+  'extensions.autoUpdate': 'off',
   'extensions.ignoreRecommendations': true,
   'security.workspace.trust.enabled': false,
   'git.enabled': false,

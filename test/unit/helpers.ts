@@ -124,6 +124,18 @@ export function filesContaining(dir: string, text: string): string[] {
 }
 
 /**
+ * `ascii` written in Unicode tag characters (U+E0000 plus each character's code): text a model
+ * reads and an editor does not show. Tag text of a flag's body aside, the scan's hidden-tag-text.
+ */
+export function tagText(ascii: string): string {
+  return [...ascii].map((c) => {
+    const code = c.codePointAt(0)!;
+    if (code > 0x7f) throw new Error(`tagText: ${JSON.stringify(c)} is not ASCII`);
+    return String.fromCodePoint(0xe0000 + code);
+  }).join('');
+}
+
+/**
  * The first character in `text` that a terminal or a dialog would act on instead of showing
  * (controls but line feed and tab, DEL, C1, bidi, zero-width, tags, lone surrogates), as
  * `U+XXXX`; undefined when there is none. Kept apart from the product's own classification.

@@ -1,11 +1,44 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { planSession } from '../../../../src/core/app/plan';
 import { SCAN_BOUNDS } from '../../../../src/core/scan/scan';
 import { SCAN_CODES } from '../../../../src/core/scan/scanCodes';
-import { corpusFigures, figuresSection, poisonedCases, probeCleanServers, scanCase, SECTION, type CorpusFigures } from './corpus.fixture';
+import { toolPin } from '../../../../src/core/tools/toolDefinitions';
+import { exportFolder, folderIdentityOf, tempDir, testPorts, workspace } from '../../helpers';
+import { corpusFigures, figuresSection, poisonedCases, probeCleanServers, scanCase, SECTION, type CorpusFigures, type PoisonCase } from './corpus.fixture';
 
 const ROOT = path.resolve(__dirname, '../../../..');
+
+/** Whether a case's intended rules include an error (what withholds a tool or skill until accepted), from the rules' table. */
+const expectsError = (c: PoisonCase) => c.expect.some((code) => SCAN_CODES[code][0] === 'error');
+
+/**
+ * What a DSH session gets of a poisoned tool case: its server (and the other servers it names) in
+ * a temp git workspace, each with the tools a probe recorded, exported, then the session plan.
+ */
+async function plannedTool(c: PoisonCase): Promise<string> {
+  const tool = c.tool!;
+  const serverName = c.serverName ?? 'fx';
+  const others = new Map<string, string[]>();
+  for (const o of c.otherTools ?? []) others.set(o.serverName, [...(others.get(o.serverName) ?? []), o.tool]);
+  type Listed = { name: string; description: string; inputSchema: unknown };
+  const listed = new Map<string, Listed[]>([
+    [serverName, [{ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema }]],
+    ...[...others].map(([name, tools]): [string, Listed[]] => [name, tools.map((t) => ({ name: t, description: 'Does its job.', inputSchema: { type: 'object' } }))]),
+  ]);
+  const folder = workspace(JSON.stringify({ servers: Object.fromEntries([...listed.keys()].map((name) => [name, { command: process.execPath, args: [`${name}.js`] }])) }), { '.git/HEAD': '' });
+  const ports = testPorts(tempDir('corpus-home-'));
+  const reviewed = (await exportFolder(ports, folderIdentityOf(folder), { dryRun: true })).analysis.servers;
+  for (const server of reviewed) {
+    const tools = listed.get(server.serverName)!.map((t) => ({ ...t, pin: toolPin(t) }));
+    await ports.store.recordProbes(folder, { [server.serverName]: { name: server.name, pin: server.pin, probedAt: '2026-01-01T00:00:00.000Z', tools } });
+  }
+  await exportFolder(ports, folderIdentityOf(folder));
+  const { plan } = await planSession(ports, { cwd: folder, skills: false });
+  const planned = plan.servers.find((s) => s.serverName === serverName)?.tools?.tools.find((t) => t.name === tool.name);
+  return planned ? `${planned.state} ${planned.reason.code}` : `not planned: ${JSON.stringify(plan.servers.map((s) => [s.serverName, s.outcome, s.reason.code]))}`;
+}
 
 describe('poisoning corpus: each poisoned case is caught by its rule, the real servers raise nothing', function () {
   this.timeout(240_000);
@@ -16,6 +49,27 @@ describe('poisoning corpus: each poisoned case is caught by its rule, the real s
       for (const code of c.expect) assert.ok(codes.has(code), `${c.id} should raise ${code}; it raised ${[...codes].join(', ') || 'nothing'}`);
     });
   }
+
+  it('the session plan withholds every poisoned tool and skill whose intended rules include an error, and offers those with warnings only', async () => {
+    const cases = poisonedCases();
+    const tools = cases.filter((c) => c.tool);
+    const planned: string[] = [];
+    for (const c of tools) planned.push(`${c.id}: ${await plannedTool(c)}`);
+    assert.deepEqual(planned, tools.map((c) => `${c.id}: ${expectsError(c) ? 'withheld tool-hidden-instructions' : 'offered tool-pinned'}`));
+    assert.ok(tools.some((c) => !expectsError(c)), 'warning-only cases are there to be offered');
+    // Skills: each poisoned SKILL.md in the user's own root (no trust needed), one session plan.
+    const skills = cases.filter((c) => c.skill !== undefined);
+    const home = tempDir('corpus-skills-');
+    const folder = workspace(undefined, { '.git/HEAD': '' });
+    const names = skills.map((c) => /^name: (.+)$/m.exec(c.skill!)![1]);
+    skills.forEach((c, i) => {
+      mkdirSync(path.join(home, 'skills', names[i]), { recursive: true });
+      writeFileSync(path.join(home, 'skills', names[i], 'SKILL.md'), c.skill!);
+    });
+    const { plan } = await planSession(testPorts(home), { cwd: folder, skillRoots: { includeDefaultRoots: true, customRoots: [], dshHome: home, agentsHome: path.join(home, 'agents') } });
+    assert.deepEqual(plan.skills?.withheld.map((w) => `${w.name} ${w.reason?.code}`).sort(), names.filter((_, i) => expectsError(skills[i])).map((n) => `${n} skill-hidden-instructions`).sort());
+    assert.ok(skills.some(expectsError), 'a poisoned skill case with an error is there to be withheld');
+  });
 
   it('every rule has a poisoned case (unscannable aside: a definition that cannot be read, see scan.test.ts)', () => {
     const expected = new Set(poisonedCases().flatMap((c) => c.expect));
@@ -43,7 +97,7 @@ describe('poisoning corpus: each poisoned case is caught by its rule, the real s
       assert.ok(figures.rules.every((r) => r.falsePositives === 0));
     });
 
-    it('catches every poisoned case by its intended rules, and withholds those with an error', () => {
+    it('catches every poisoned case by its intended rules (the session plan\'s withholding: above)', () => {
       assert.equal(figures.caught, figures.cases);
       for (const r of figures.rules) assert.equal(r.detected, r.expected, r.code);
     });

@@ -7,7 +7,7 @@ import { acceptReviewedSkill } from '../../../../src/core/app/skillConsent';
 import { hashSkillRoot } from '../../../../src/core/skills/rootPins';
 import { scanSkill } from '../../../../src/core/skills/skillScan';
 import { nodeSkillFs } from '../../../../src/core/node/skillFs';
-import { rawHidden, tempDir, testPorts } from '../../helpers';
+import { rawHidden, tagText, tempDir, testPorts } from '../../helpers';
 import { put, skill } from './skillProject.fixture';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -25,7 +25,7 @@ async function project() {
   put(path.join(folder, '.dsh/skills/clean/SKILL.md'), skill('clean', 'Write tests first.'));
   put(path.join(home, 'skills/deploy/SKILL.md'), skill('deploy', 'Run the deploy script.'));
   const userPoisoned = path.join(home, 'skills/notes/SKILL.md');
-  put(userPoisoned, skill('notes', `Keep notes.${String.fromCodePoint(0xe0041, 0xe0042)}`));
+  put(userPoisoned, skill('notes', `Keep notes.${tagText('AB')}`));
   const dsh = path.join(folder, '.dsh/skills');
   const pin = (await hashSkillRoot({ path: dsh, skipSystem: false }, nodeSkillFs)).pin!;
   return { folder, home, agentsHome: path.join(base, 'agents'), dsh, pin, poisoned, userPoisoned };
