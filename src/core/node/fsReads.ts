@@ -15,6 +15,16 @@ export interface ReadObserver {
   /** Notes a look about to happen; a promise to wait for before it (undefined: nothing to wait for). */
   note(file: string, kind: ReadKind): Promise<void> | undefined;
   noteSync(file: string, kind: ReadKind): void;
+  /** A look that failed for a reason that may pass by itself (no file event would say so). */
+  transient(): void;
+}
+
+/** Failures of the moment (descriptors, memory, I/O): what was read then may differ a moment later. */
+const TRANSIENT = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 'EINTR', 'EIO', 'ENOMEM', 'ETIMEDOUT']);
+
+function failed(error: unknown): never {
+  if (TRANSIENT.has((error as NodeJS.ErrnoException | undefined)?.code ?? '')) observer?.transient();
+  throw error;
 }
 
 let observer: ReadObserver | undefined;
@@ -33,15 +43,22 @@ type PathOp = (file: nodeFs.PathLike, ...rest: never[]) => unknown;
 /** `op`, noting its path first when it runs inside a journal (a look is noted before it happens: see readJournal). */
 function noted<F extends PathOp>(op: F, kind: ReadKind = 'entry'): F {
   return ((file: nodeFs.PathLike, ...rest: never[]) => {
-    const pending = observer?.note(String(file), kind);
-    return pending ? pending.then(() => op(file, ...rest)) : op(file, ...rest);
+    if (!observer) return op(file, ...rest);
+    const pending = observer.note(String(file), kind);
+    const run = () => (op(file, ...rest) as Promise<unknown>).catch(failed);
+    return pending ? pending.then(run) : run();
   }) as F;
 }
 
 function notedSync<F extends PathOp>(op: F, kind: ReadKind = 'entry'): F {
   return ((file: nodeFs.PathLike, ...rest: never[]) => {
-    observer?.noteSync(String(file), kind);
-    return op(file, ...rest);
+    if (!observer) return op(file, ...rest);
+    observer.noteSync(String(file), kind);
+    try {
+      return op(file, ...rest);
+    } catch (error) {
+      return failed(error);
+    }
   }) as F;
 }
 

@@ -21,6 +21,8 @@ export class ReadJournal {
   readonly reads = new Map<string, NotedRead>();
   /** Variable name -> the value read (undefined: not set). */
   readonly env = new Map<string, string | undefined>();
+  /** A read failed for a reason of the moment (out of descriptors, I/O): the result is not to be kept. */
+  transient = false;
   private readonly pending = new Map<string, Promise<void>>();
 
   note(file: string, kind: ReadKind): Promise<void> | undefined {
@@ -64,6 +66,10 @@ export async function journaled<T>(compute: () => Promise<T>): Promise<{ value: 
 observeReads({
   note: (file, kind) => journals.getStore()?.note(file, kind),
   noteSync: (file, kind) => journals.getStore()?.noteSync(file, kind),
+  transient: () => {
+    const journal = journals.getStore();
+    if (journal) journal.transient = true;
+  },
 });
 
 /** `env` with every variable read inside a journal noted in it (with its value). */

@@ -7,7 +7,8 @@
  * kept result, and the next step computes again.
  *
  * Kept only where a watch sees every change: on Linux, on a local file system (a network or FUSE
- * mount can change without an event), with every watch set (none refused for the inotify limit).
+ * mount can change without an event), with every watch set (none refused for the inotify limit),
+ * and when no read failed for a reason of the moment (out of descriptors, an I/O error).
  * Elsewhere every step computes as before. A change between a read and its watch shows in the
  * stamps compared once the watches stand. Before each step the event loop takes what the kernel
  * has queued, so a change made before the step starts is seen by it.
@@ -170,7 +171,8 @@ export class KeptWhileUnchanged<T> {
   }
 
   private async watch(entry: Kept<T>): Promise<boolean> {
-    if (process.platform !== 'linux') return false;
+    // A read that failed for a reason of the moment (out of descriptors) would be kept with no event to end it.
+    if (process.platform !== 'linux' || entry.journal.transient) return false;
     try {
       const targets = new Map<string, ReadKind>();
       const target = (file: string, kind: ReadKind) => {

@@ -5,6 +5,7 @@
 // and what it returns is what a plan without keeping returns.
 import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { planSession, type PlannedSession } from '../../../../src/core/app/plan';
@@ -361,5 +362,14 @@ describe('a kept session plan where a watch may miss a change', function () {
     assert.equal(await kept.watching(), false);
     assert.equal(await kept.get('k', compute), 2);
     assert.equal(watches.size, 0, 'its watches are closed');
+  });
+
+  it('a computation whose read failed for a reason of the moment (EMFILE: out of descriptors) is computed again at the next step', function () {
+    if (process.platform !== 'linux') this.skip();
+    const fixture = path.join(__dirname, 'readWatch.transient.fixture.ts');
+    const r = spawnSync('bash', ['-c', 'ulimit -n 64 && exec "$0" --import tsx "$1"', process.execPath, fixture], { encoding: 'utf8', cwd: path.resolve(__dirname, '../../../..'), timeout: 30000 });
+    assert.equal(r.status, 0, r.stderr);
+    const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+    assert.deepEqual(seen, { first: 'failed EMFILE', watching: false, second: 'read {}', watchingAfter: true, third: 'read {}', computed: 2 });
   });
 });
