@@ -4,6 +4,7 @@
  * confined reader, a file outside the folder (user settings, the `.code-workspace` file) as a regular file.
  */
 import * as path from 'node:path';
+import type { VerifyResult } from '../declaration/declarationModel';
 import { decodeText, EMPTY_RANGE } from '../json/text';
 import { formatMessage, type Problem } from '../problems/problems';
 import { FOLDER_SETTINGS_PATH, folderSettingsFiles, type FolderIdentity } from '../settings/folderSettings';
@@ -12,7 +13,6 @@ import { definingLayer, mergeSettingLayers, settingValueInText } from '../settin
 import { changedSettings, pinSettingsFile, SESSION_SETTING_PROBLEM_CODES, SESSION_SETTINGS, settingsFileKind, type SettingsFilePin, type SettingsFileRef } from '../settings/sessionSettings';
 import { deepFreeze, KeptByBytes } from '../json/keptByBytes';
 import { readSource } from './folderSources';
-import type { DeclarationPlan } from './plan';
 import type { Ports } from './ports';
 
 /** The settings files of a folder, in layer order: the one list every face reads and pins (re-exported for the faces). */
@@ -113,7 +113,7 @@ export async function changedSettingsFiles(ports: Pick<Ports, 'files'>, folder: 
  * absolute path. Made from the verify reasons of the plan, so a face shows them exactly while its
  * status says stale. Never throws (a file that cannot be read now gets its problems at its start).
  */
-export async function staleSettingProblems(ports: Pick<Ports, 'files'>, declaration: Pick<DeclarationPlan, 'folder' | 'reasons'>): Promise<Problem[]> {
+export async function staleSettingProblems(ports: Pick<Ports, 'files'>, declaration: { folder?: string; reasons: VerifyResult['reasons'] }): Promise<Problem[]> {
   const { folder } = declaration;
   if (folder === undefined) return [];
   const byFile = new Map<string, string[]>();
