@@ -28,6 +28,9 @@ export interface CommandContext {
 /** A usage mistake: exit 2, with the usage text. */
 export class CommandUsageError extends Error {}
 
+/** A command that cannot do what was asked, for a reason the user can mend (said as it is, exit 1; not an internal error). */
+export class CommandFailure extends Error {}
+
 export const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : []);
 
 /** Refuses positionals for a command that takes none. */

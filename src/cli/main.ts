@@ -6,7 +6,7 @@ import { HostStoreError, resolveDshHome } from '../core/node/hostStore';
 import { nodePorts } from '../core/node/ports';
 import { probeRowOnDemand } from '../core/node/probe/probeOnDemand';
 import { commandHelp, COMMANDS, COMMANDS_USAGE } from './commands';
-import { CommandUsageError, type CliIo } from './context';
+import { CommandFailure, CommandUsageError, type CliIo } from './context';
 import { folderIdentity } from './folderIdentity';
 import { globalOptionsHelp, OPTIONS } from './options';
 
@@ -95,7 +95,7 @@ export async function main(argv: string[], terminal: CliIo = processIo): Promise
     return await COMMANDS[command].run({ command, args, folder: identity.folder, dshHome, json, options: values, io, identity, ports });
   } catch (error) {
     if (error instanceof CommandUsageError) return usageError(error.message, json, io);
-    if (error instanceof ExportError || error instanceof HostStoreError) {
+    if (error instanceof ExportError || error instanceof HostStoreError || error instanceof CommandFailure) {
       if (json) io.out(failureJson(error.message));
       io.err(`dsh-bridge: ${error.message}`);
       return 1;

@@ -5,7 +5,7 @@ import { planFix, planMessage } from '../core/app/planReasons';
 import { formatMessage } from '../core/problems/problems';
 import type { SkillGateResult } from '../core/skills/skillGate';
 import { acceptReviewedSkill, trustReviewedSkillRoot } from '../core/app/skillConsent';
-import { CommandUsageError, type CliIo, type CommandContext } from './context';
+import { CommandFailure, CommandUsageError, type CliIo, type CommandContext } from './context';
 import { visibleLine } from '../core/json/visibleText';
 import { table } from './table';
 import { findingCounts, findingLines } from './findings';
@@ -27,7 +27,7 @@ export const SKILLS_USAGE = [
  */
 async function folderSkills(ctx: CommandContext): Promise<SkillGateResult> {
   const { plan, skillGate } = await planSession(ctx.ports, { cwd: ctx.folder, tools: false, pinEverySkillRoot: true });
-  if (!skillGate) throw new Error(plan.skills?.error ? planMessage(plan.skills.error, formatMessage) : 'the skill roots could not be read');
+  if (!skillGate) throw new CommandFailure(plan.skills?.error ? planMessage(plan.skills.error, formatMessage) : 'the skill roots could not be read');
   return skillGate;
 }
 

@@ -15,15 +15,12 @@ export interface ReadObserver {
   /** Notes a look about to happen; a promise to wait for before it (undefined: nothing to wait for). */
   note(file: string, kind: ReadKind): Promise<void> | undefined;
   noteSync(file: string, kind: ReadKind): void;
-  /** A look that failed for a reason that may pass by itself (no file event would say so). */
-  transient(): void;
+  /** A look that failed (the journal tells a failure of the moment from a lasting one). */
+  failed(error: unknown): void;
 }
 
-/** Failures of the moment (descriptors, memory, I/O): what was read then may differ a moment later. */
-const TRANSIENT = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 'EINTR', 'EIO', 'ENOMEM', 'ETIMEDOUT']);
-
 function failed(error: unknown): never {
-  if (TRANSIENT.has((error as NodeJS.ErrnoException | undefined)?.code ?? '')) observer?.transient();
+  observer?.failed(error);
   throw error;
 }
 

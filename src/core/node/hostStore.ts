@@ -224,10 +224,10 @@ export class HostStore {
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new HostStoreError(`${file} is not valid JSON`);
+      throw new HostStoreError(`${file} is not valid JSON${REPAIR(file)}`);
     }
     const result = schema.safeParse(parsed);
-    if (!result.success) throw new HostStoreError(`${file} does not have the expected shape`);
+    if (!result.success) throw new HostStoreError(`${file} does not have the expected shape${REPAIR(file)}`);
     return result.data;
   }
 
@@ -522,6 +522,9 @@ export class HostStore {
     await this.writeJson(path.join(this.bridgeDir, 'skills.json'), { version: 1, roots });
   }
 }
+
+/** How to get past a store file that cannot be used (nothing here writes over it: what it holds may be the user's to mend). */
+const REPAIR = (file: string) => `; fix it, or move it aside to start again: mv ${JSON.stringify(file)} ${JSON.stringify(`${file}.bad`)}`;
 
 const octal = (mode: number) => mode.toString(8).padStart(4, '0');
 

@@ -55,6 +55,9 @@ export class ReadJournal {
 
 const journals = new AsyncLocalStorage<ReadJournal>();
 
+/** Failures of the moment (descriptors, memory, I/O): what was read then may differ a moment later, with no file event to say so. */
+const TRANSIENT = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 'EINTR', 'EIO', 'ENOMEM', 'ETIMEDOUT']);
+
 /** Runs `compute` with a new journal of what it reads. */
 export async function journaled<T>(compute: () => Promise<T>): Promise<{ value: T; journal: ReadJournal }> {
   const journal = new ReadJournal();
@@ -66,9 +69,9 @@ export async function journaled<T>(compute: () => Promise<T>): Promise<{ value: 
 observeReads({
   note: (file, kind) => journals.getStore()?.note(file, kind),
   noteSync: (file, kind) => journals.getStore()?.noteSync(file, kind),
-  transient: () => {
+  failed: (error) => {
     const journal = journals.getStore();
-    if (journal) journal.transient = true;
+    if (journal && TRANSIENT.has((error as NodeJS.ErrnoException | undefined)?.code ?? '')) journal.transient = true;
   },
 });
 

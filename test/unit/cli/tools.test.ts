@@ -93,15 +93,20 @@ describe('CLI: hidden instructions in probed tools (dsh-bridge probe, tools acce
     assert.equal(toolsLine(cli(['verify', '--workspace', ws], home).stdout), '      tools of fx: offered add, danger, echo; any other tool: withheld');
     const accepted = path.join(home, 'bridge/accepted.json');
     writeFileSync(accepted, '{ not json');
+    // Said with the way past it (nothing writes over the file: what it holds may be the user's to mend).
+    const unusable = `${accepted} is not valid JSON; fix it, or move it aside to start again: mv ${JSON.stringify(accepted)} ${JSON.stringify(`${accepted}.bad`)}`;
     const verify = cli(['verify', '--workspace', ws], home);
     assert.equal(verify.code, 0, verify.stderr);
     assert.equal(toolsLine(verify.stdout), '      tools of fx: offered add, danger; withheld echo; any other tool: withheld');
     assert.ok(verify.stdout.includes(`        echo: Withheld: its definition has hidden or model-directed instructions (secrecy-request), and you have not accepted it. Fix: dsh-bridge tools accept fx echo --pin ${pin.definition} --workspace ${ws}\n`), verify.stdout);
-    assert.ok(verify.stdout.includes(`  Skills: ${accepted} is not valid JSON\n`), verify.stdout);
+    assert.ok(verify.stdout.includes(`  Skills: ${unusable}\n`), verify.stdout);
     assert.equal(probe().scan, 'withheld');
     const again = cli(['tools', 'accept', 'fx', 'echo', '--workspace', ws], home);
     assert.equal(again.code, 1);
-    assert.equal(again.stderr.trim(), `dsh-bridge: ${accepted} is not valid JSON`);
+    assert.equal(again.stderr.trim(), `dsh-bridge: ${unusable}`);
+    // The skills list cannot be made: said as such, not as an internal error.
+    const skills = cli(['skills', 'list', '--workspace', ws], home);
+    assert.deepEqual([skills.code, skills.stderr.trim()], [1, `dsh-bridge: The skill roots cannot be checked (${unusable}): every project and custom skill is withheld.`]);
     assert.equal(readFileSync(accepted, 'utf8'), '{ not json', 'the acceptances are not replaced by one');
   });
 
