@@ -123,8 +123,25 @@ export function stampOfSync(file: string): string {
   }
 }
 
+/** What the path is (device, inode, type and mode, owner), then what it holds (size, times). */
 function stampText(s: BigIntStats): string {
-  return `${s.dev}:${s.ino}:${s.mode}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  return `${s.dev}:${s.ino}:${s.mode}:${s.uid}:${s.gid}|${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+}
+
+const S_IFMT = 0o170000n;
+const S_IFDIR = 0o040000n;
+
+/**
+ * Whether a path read as `kind` still is what was read: the same stamp, or, for a folder looked
+ * at for itself (its existence, type, mode, owner: not its names), the same folder. Its times move
+ * whenever a name in it comes or goes, which changes nothing that was read.
+ */
+export function stampsAgree(before: string, now: string, kind: ReadKind): boolean {
+  if (before === now) return true;
+  if (kind !== 'entry' || before.includes('>') || now.includes('>')) return false;
+  const [what, whatNow] = [before.split('|')[0], now.split('|')[0]];
+  const mode = BigInt(what.split(':')[2] ?? '0');
+  return what === whatNow && (mode & S_IFMT) === S_IFDIR;
 }
 
 function failureText(error: unknown): string {

@@ -15,7 +15,7 @@
  */
 import { promises as fsp, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
-import { journaled, stampOf, type ReadJournal, type ReadKind } from './readJournal';
+import { journaled, stampOf, stampsAgree, type ReadJournal, type ReadKind } from './readJournal';
 
 /** statfs types whose changes inotify always reports (local disks, tmpfs, overlay). */
 const LOCAL_FILE_SYSTEMS = new Set([
@@ -208,7 +208,7 @@ export class KeptWhileUnchanged<T> {
       for (const folder of folders) if (!(await this.watches.isLocal(folder))) throw new Error(`${folder}: not a local file system`);
       for (const [file, read] of entry.journal.reads) {
         if (entry.dirty) break;
-        if (await stampOf(path.resolve(file)) !== read.stamp) entry.changed();
+        if (!stampsAgree(read.stamp, await stampOf(path.resolve(file)), read.kind)) entry.changed();
       }
       return true;
     } catch {

@@ -270,6 +270,19 @@ describe('a kept session plan (the plugin\'s step): every input it read is watch
     assert.equal(p.kept.computed, 1);
   });
 
+  it('a record the plugin writes into a store folder the plan only looked at (a slow start), also while the watches are set, keeps the plan', async () => {
+    const p = await make();
+    const slow = (pin: string) => p.ports.store.recordSlowStarts(p.folder, new Map([['fx', { pin, at: new Date().toISOString(), startingMs: 1, waitMs: 1, headless: false }]]), []);
+    await slow('first'); // the store's starts/ folder exists: the plan's folder check looks at it
+    const first = await p.step();
+    const written = slow('second'); // as the plugin's step does, beside the watches being set
+    assert.equal(await p.kept.watching(), true);
+    await written;
+    await slow('third');
+    assert.equal(await p.step(), first);
+    assert.equal(p.kept.computed, 1, 'a name coming into a folder looked at for itself changes nothing that was read');
+  });
+
   it('a change between a read and its watch is seen (the stamps taken before each read)', async () => {
     const p = await make();
     const source = path.join(p.folder, '.vscode/mcp.json');
