@@ -3,7 +3,7 @@
 // mount over a folder on the way (a mount makes no inotify event). Real files, real inotify.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fs } from '../../../../src/core/node/fsReads';
 import { FolderWatches, KeptWhileUnchanged } from '../../../../src/core/node/readWatch';
@@ -46,5 +46,65 @@ describe('a kept result where no event reaches its watches', function () {
     assert.equal(r.status, 0, r.stderr);
     const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
     assert.deepEqual(seen, { first: 'allow', watching: true, mounted: 'deny', computed: 2 });
+  });
+
+  it('a link in the middle of a chain of links pointed elsewhere: the next step reads the new target', async () => {
+    // settings.json -> ../shared/current (a link) -> v1/settings.json; the middle link is moved to v2.
+    const base = tempDir('kept-chain-');
+    for (const [dir, text] of [['v1', 'allow'], ['v2', 'deny']]) {
+      mkdirSync(path.join(base, dir));
+      writeFileSync(path.join(base, dir, 'settings.json'), text);
+    }
+    mkdirSync(path.join(base, 'shared'));
+    mkdirSync(path.join(base, 'home'));
+    symlinkSync('../v1/settings.json', path.join(base, 'shared/current'));
+    symlinkSync('../shared/current', path.join(base, 'home/settings.json'));
+    const file = path.join(base, 'home/settings.json');
+    const watches = new FolderWatches();
+    const kept = new KeptWhileUnchanged<string>(watches, {});
+    const compute = () => fs.readFile(file, 'utf8');
+    try {
+      assert.equal(await kept.get('k', compute), 'allow');
+      assert.equal(await kept.watching(), true);
+      rmSync(path.join(base, 'shared/current'));
+      symlinkSync('../v2/settings.json', path.join(base, 'shared/current'));
+      assert.equal(await kept.get('k', compute), 'deny');
+      assert.equal(kept.computed, 2);
+    } finally {
+      kept.close();
+    }
+  });
+});
+
+describe('a kept result closed while it computes (a session ended, the plugin unloaded, during a step)', function () {
+  before(function () {
+    if (process.platform !== 'linux') this.skip();
+  });
+
+  it('sets no watch once it is closed: the folders watched come back to zero', async () => {
+    const folder = tempDir('kept-closed-');
+    writeFileSync(path.join(folder, 'settings.json'), '{}');
+    const watches = new FolderWatches();
+    const kept = new KeptWhileUnchanged<string>(watches, {});
+    let finish!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const step = kept.get('k', async () => {
+      const text = await fs.readFile(path.join(folder, 'settings.json'), 'utf8');
+      await gate;
+      return text;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The session ends (Bridge.endSession, SkillGate.detach) while its step computes.
+    kept.close();
+    finish();
+    assert.equal(await step, '{}');
+    await kept.watching();
+    try {
+      assert.equal(watches.size, 0, 'no folder stays watched for a result nobody holds');
+    } finally {
+      watches.close();
+    }
   });
 });
