@@ -94,7 +94,7 @@ export function journaledEnv<E extends Readonly<Record<string, string | undefine
   });
 }
 
-/** What a path is now: absent, or its inode, type, size and times (ctime moves on every write, also one that keeps size and mtime). */
+/** What a path is now: absent, or its inode, type, owner, size and times (ctime moves on every write, also one that keeps size and mtime). */
 export async function stampOf(file: string): Promise<string> {
   try {
     const own = await fsp.lstat(file, { bigint: true });
@@ -121,7 +121,27 @@ export function stampOfSync(file: string): string {
 }
 
 function stampText(s: BigIntStats): string {
-  return `${s.dev}:${s.ino}:${s.mode}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  return `${s.dev}:${s.ino}:${s.mode}:${s.uid}:${s.gid}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+}
+
+const IDENTITY_FIELDS = 5; // dev, ino, mode, uid, gid
+
+/** A folder's part of a stamp without its size and times, which move when a name in it changes. */
+function folderIdentity(part: string): string {
+  const fields = part.split(':');
+  return fields.length > IDENTITY_FIELDS && (BigInt(fields[2]) & 0o170000n) === 0o040000n ? fields.slice(0, IDENTITY_FIELDS).join(':') : part;
+}
+
+/**
+ * Whether a path's stamp now says the same as the one noted for its read: a listing, or a file,
+ * must be the same in every field; a folder only looked at (`entry`: its existence, type, owner
+ * and mode) is the same while those are, whatever names are added beside what was read in it.
+ */
+export function sameStamp(now: string, noted: string, kind: ReadKind): boolean {
+  if (now === noted) return true;
+  if (kind === 'listing') return false;
+  const identity = (stamp: string) => stamp.split('>').map(folderIdentity).join('>');
+  return identity(now) === identity(noted);
 }
 
 function failureText(error: unknown): string {

@@ -11,11 +11,13 @@
  * and when no read failed for a reason of the moment (out of descriptors, an I/O error).
  * Elsewhere every step computes as before. A change between a read and its watch shows in the
  * stamps compared once the watches stand. Before each step the event loop takes what the kernel
- * has queued, so a change made before the step starts is seen by it.
+ * has queued, so a change made before the step starts is seen by it; and every path read is
+ * stamped again, for the changes no event reports (a queue overflow, a hard link written through
+ * another name, a mount, a link in the middle of a chain of links).
  */
 import { promises as fsp, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
-import { journaled, stampOf, type ReadJournal, type ReadKind } from './readJournal';
+import { journaled, sameStamp, stampOf, stampOfSync, type ReadJournal, type ReadKind } from './readJournal';
 
 /** statfs types whose changes inotify always reports (local disks, tmpfs, overlay). */
 const LOCAL_FILE_SYSTEMS = new Set([
@@ -143,7 +145,7 @@ export class KeptWhileUnchanged<T> {
   async get(key: string, compute: () => Promise<T>): Promise<T> {
     await takePendingEvents();
     const kept = this.kept;
-    if (kept && kept.key === key && await kept.watched && !kept.dirty && this.sameEnv(kept.journal)) return kept.value;
+    if (kept && kept.key === key && await kept.watched && !kept.dirty && this.sameEnv(kept.journal) && sameStamps(kept.journal)) return kept.value;
     this.close();
     const { value, journal } = await journaled(compute);
     this.computed++;
@@ -216,6 +218,18 @@ export class KeptWhileUnchanged<T> {
       return false;
     }
   }
+}
+
+/**
+ * Every path read still has the stamp it had (looked at again before a kept result is used): a
+ * change no watch reports ends it too: the kernel's event queue overflowed (libuv drops
+ * IN_Q_OVERFLOW), a hard link written through its other name, a mount over a folder on the way,
+ * a link in the middle of a chain of links, the root folder (no folder above it to watch).
+ * A few lstat calls: a small part of what computing again costs.
+ */
+function sameStamps(journal: ReadJournal): boolean {
+  for (const [file, read] of journal.reads) if (!sameStamp(stampOfSync(path.resolve(file)), read.stamp, read.kind)) return false;
+  return true;
 }
 
 /** `/a/b/c` -> [{ folder: '/', name: 'a' }, { folder: '/a', name: 'b' }, { folder: '/a/b', name: 'c' }]. */
