@@ -137,6 +137,8 @@ class Kept<T> implements Listener {
  */
 export class KeptWhileUnchanged<T> {
   private kept?: Kept<T>;
+  /** Counts {@link close} calls: a computation that saw one while it ran keeps nothing (no one holds its result). */
+  private closes = 0;
   computed = 0;
 
   /** `env`: the environment the computation reads (through a journaled view of it). */
@@ -147,8 +149,11 @@ export class KeptWhileUnchanged<T> {
     const kept = this.kept;
     if (kept && kept.key === key && await kept.watched && !kept.dirty && this.sameEnv(kept.journal) && sameStamps(kept.journal)) return kept.value;
     this.close();
+    const closes = this.closes;
     const { value, journal } = await journaled(compute);
     this.computed++;
+    // Closed while it computed (the session ended, the plugin unloaded): nothing to keep, nothing to watch.
+    if (this.closes !== closes) return value;
     const entry = new Kept(key, value, journal);
     this.kept?.changed(); // a computation that ran beside this one
     this.kept = entry;
@@ -163,6 +168,7 @@ export class KeptWhileUnchanged<T> {
 
   /** Forgets the kept result and its watches. */
   close(): void {
+    this.closes++;
     this.kept?.changed();
     this.kept = undefined;
   }
