@@ -48,6 +48,17 @@ describe('a kept result where no event reaches its watches', function () {
     assert.deepEqual(seen, { first: 'allow', watching: true, mounted: 'deny', computed: 2 });
   });
 
+  it('a file system whose changes inotify does not report (proc) mounted over a folder that was local: not kept from then on', function () {
+    const probe = spawnSync('unshare', ['-m', '--propagation', 'private', 'true']);
+    if (probe.status !== 0) this.skip();
+    const fixture = path.join(__dirname, 'readWatch.remount.fixture.ts');
+    const r = spawnSync('unshare', ['-m', '--propagation', 'private', process.execPath, '--import', 'tsx', fixture], { encoding: 'utf8', cwd: path.resolve(__dirname, '../../../..'), timeout: 60000 });
+    assert.equal(r.status, 0, r.stderr);
+    const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+    // The folder's statfs answer was asked once and kept: after the mount it still says local.
+    assert.deepEqual(seen, { watching: true, watchingAfterMount: false, computed: 3 });
+  });
+
   it('a link in the middle of a chain of links pointed elsewhere: the next step reads the new target', async () => {
     // settings.json -> ../shared/current (a link) -> v1/settings.json; the middle link is moved to v2.
     const base = tempDir('kept-chain-');
