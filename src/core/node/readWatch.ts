@@ -49,7 +49,6 @@ interface FolderWatch {
 /** One watch per folder, shared by every kept result that cares about a name in it. */
 export class FolderWatches {
   private readonly folders = new Map<string, FolderWatch>();
-  private readonly localFolders = new Map<string, Promise<boolean>>();
 
   /** Folders watched now. */
   get size(): number {
@@ -77,14 +76,12 @@ export class FolderWatches {
     };
   }
 
-  /** True when the folder's file system reports every change to inotify (asked once per folder). */
+  /**
+   * True when the folder's file system reports every change to inotify. Asked each time its
+   * watches are set: a file system can be mounted over a folder (sshfs, NFS) with no event.
+   */
   isLocal(folder: string): Promise<boolean> {
-    let local = this.localFolders.get(folder);
-    if (!local) {
-      local = fsp.statfs(folder).then((s) => LOCAL_FILE_SYSTEMS.has(Number(s.type)), () => false);
-      this.localFolders.set(folder, local);
-    }
-    return local;
+    return fsp.statfs(folder).then((s) => LOCAL_FILE_SYSTEMS.has(Number(s.type)), () => false);
   }
 
   close(): void {
@@ -213,7 +210,8 @@ export class KeptWhileUnchanged<T> {
         for (const { folder, name } of steps) if (!add(folder, name)) break;
         if (kind === 'listing') add(file, EVERY_NAME);
       }
-      for (const folder of folders) if (!(await this.watches.isLocal(folder))) throw new Error(`${folder}: not a local file system`);
+      const local = await Promise.all([...folders].map((folder) => this.watches.isLocal(folder)));
+      if (local.includes(false)) throw new Error('a folder is not on a local file system');
       for (const [file, read] of entry.journal.reads) {
         if (entry.dirty) break;
         if (await stampOf(path.resolve(file)) !== read.stamp) entry.changed();
