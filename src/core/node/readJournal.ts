@@ -97,7 +97,7 @@ export function journaledEnv<E extends Readonly<Record<string, string | undefine
   });
 }
 
-/** What a path is now: absent, or its inode, type, size and times (ctime moves on every write, also one that keeps size and mtime). */
+/** What a path is now: absent, or its inode, type, owner, size and times (ctime moves on every write, also one that keeps size and mtime). */
 export async function stampOf(file: string): Promise<string> {
   try {
     const own = await fsp.lstat(file, { bigint: true });
@@ -123,25 +123,28 @@ export function stampOfSync(file: string): string {
   }
 }
 
-/** What the path is (device, inode, type and mode, owner), then what it holds (size, times). */
 function stampText(s: BigIntStats): string {
-  return `${s.dev}:${s.ino}:${s.mode}:${s.uid}:${s.gid}|${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  return `${s.dev}:${s.ino}:${s.mode}:${s.uid}:${s.gid}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 }
 
-const S_IFMT = 0o170000n;
-const S_IFDIR = 0o040000n;
+const IDENTITY_FIELDS = 5; // dev, ino, mode, uid, gid
+
+/** A folder's part of a stamp without its size and times, which move when a name in it changes. */
+function folderIdentity(part: string): string {
+  const fields = part.split(':');
+  return fields.length > IDENTITY_FIELDS && (BigInt(fields[2]) & 0o170000n) === 0o040000n ? fields.slice(0, IDENTITY_FIELDS).join(':') : part;
+}
 
 /**
- * Whether a path read as `kind` still is what was read: the same stamp, or, for a folder looked
- * at for itself (its existence, type, mode, owner: not its names), the same folder. Its times move
- * whenever a name in it comes or goes, which changes nothing that was read.
+ * Whether a path's stamp now says the same as the one noted for its read: a listing, or a file,
+ * must be the same in every field; a folder only looked at (`entry`: its existence, type, owner
+ * and mode) is the same while those are, whatever names are added beside what was read in it.
  */
-export function stampsAgree(before: string, now: string, kind: ReadKind): boolean {
-  if (before === now) return true;
-  if (kind !== 'entry' || before.includes('>') || now.includes('>')) return false;
-  const [what, whatNow] = [before.split('|')[0], now.split('|')[0]];
-  const mode = BigInt(what.split(':')[2] ?? '0');
-  return what === whatNow && (mode & S_IFMT) === S_IFDIR;
+export function sameStamp(now: string, noted: string, kind: ReadKind): boolean {
+  if (now === noted) return true;
+  if (kind === 'listing') return false;
+  const identity = (stamp: string) => stamp.split('>').map(folderIdentity).join('>');
+  return identity(now) === identity(noted);
 }
 
 function failureText(error: unknown): string {

@@ -11,11 +11,13 @@
  * and when no read failed for a reason of the moment (out of descriptors, an I/O error).
  * Elsewhere every step computes as before. A change between a read and its watch shows in the
  * stamps compared once the watches stand. Before each step the event loop takes what the kernel
- * has queued, so a change made before the step starts is seen by it.
+ * has queued, so a change made before the step starts is seen by it; and every path read is
+ * stamped again, for the changes no event reports (a queue overflow, a hard link written through
+ * another name, a mount, a link in the middle of a chain of links).
  */
 import { promises as fsp, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
-import { journaled, stampOf, stampsAgree, type ReadJournal, type ReadKind } from './readJournal';
+import { journaled, sameStamp, stampOf, stampOfSync, type ReadJournal, type ReadKind } from './readJournal';
 
 /** statfs types whose changes inotify always reports (local disks, tmpfs, overlay). */
 const LOCAL_FILE_SYSTEMS = new Set([
@@ -47,7 +49,6 @@ interface FolderWatch {
 /** One watch per folder, shared by every kept result that cares about a name in it. */
 export class FolderWatches {
   private readonly folders = new Map<string, FolderWatch>();
-  private readonly localFolders = new Map<string, Promise<boolean>>();
 
   /** Folders watched now. */
   get size(): number {
@@ -75,14 +76,12 @@ export class FolderWatches {
     };
   }
 
-  /** True when the folder's file system reports every change to inotify (asked once per folder). */
+  /**
+   * True when the folder's file system reports every change to inotify. Asked each time its
+   * watches are set: a file system can be mounted over a folder (sshfs, NFS) with no event.
+   */
   isLocal(folder: string): Promise<boolean> {
-    let local = this.localFolders.get(folder);
-    if (!local) {
-      local = fsp.statfs(folder).then((s) => LOCAL_FILE_SYSTEMS.has(Number(s.type)), () => false);
-      this.localFolders.set(folder, local);
-    }
-    return local;
+    return fsp.statfs(folder).then((s) => LOCAL_FILE_SYSTEMS.has(Number(s.type)), () => false);
   }
 
   close(): void {
@@ -135,6 +134,8 @@ class Kept<T> implements Listener {
  */
 export class KeptWhileUnchanged<T> {
   private kept?: Kept<T>;
+  /** Counts {@link close} calls: a computation that saw one while it ran keeps nothing (no one holds its result). */
+  private closes = 0;
   computed = 0;
 
   /** `env`: the environment the computation reads (through a journaled view of it). */
@@ -143,10 +144,13 @@ export class KeptWhileUnchanged<T> {
   async get(key: string, compute: () => Promise<T>): Promise<T> {
     await takePendingEvents();
     const kept = this.kept;
-    if (kept && kept.key === key && await kept.watched && !kept.dirty && this.sameEnv(kept.journal)) return kept.value;
+    if (kept && kept.key === key && await kept.watched && !kept.dirty && this.sameEnv(kept.journal) && sameStamps(kept.journal)) return kept.value;
     this.close();
+    const closes = this.closes;
     const { value, journal } = await journaled(compute);
     this.computed++;
+    // Closed while it computed (the session ended, the plugin unloaded): nothing to keep, nothing to watch.
+    if (this.closes !== closes) return value;
     const entry = new Kept(key, value, journal);
     this.kept?.changed(); // a computation that ran beside this one
     this.kept = entry;
@@ -161,6 +165,7 @@ export class KeptWhileUnchanged<T> {
 
   /** Forgets the kept result and its watches. */
   close(): void {
+    this.closes++;
     this.kept?.changed();
     this.kept = undefined;
   }
@@ -205,10 +210,11 @@ export class KeptWhileUnchanged<T> {
         for (const { folder, name } of steps) if (!add(folder, name)) break;
         if (kind === 'listing') add(file, EVERY_NAME);
       }
-      for (const folder of folders) if (!(await this.watches.isLocal(folder))) throw new Error(`${folder}: not a local file system`);
+      const local = await Promise.all([...folders].map((folder) => this.watches.isLocal(folder)));
+      if (local.includes(false)) throw new Error('a folder is not on a local file system');
       for (const [file, read] of entry.journal.reads) {
         if (entry.dirty) break;
-        if (!stampsAgree(read.stamp, await stampOf(path.resolve(file)), read.kind)) entry.changed();
+        if (!sameStamp(await stampOf(path.resolve(file)), read.stamp, read.kind)) entry.changed();
       }
       return true;
     } catch {
@@ -216,6 +222,18 @@ export class KeptWhileUnchanged<T> {
       return false;
     }
   }
+}
+
+/**
+ * Every path read still has the stamp it had (looked at again before a kept result is used): a
+ * change no watch reports ends it too: the kernel's event queue overflowed (libuv drops
+ * IN_Q_OVERFLOW), a hard link written through its other name, a mount over a folder on the way,
+ * a link in the middle of a chain of links, the root folder (no folder above it to watch).
+ * A few lstat calls: a small part of what computing again costs.
+ */
+function sameStamps(journal: ReadJournal): boolean {
+  for (const [file, read] of journal.reads) if (!sameStamp(stampOfSync(path.resolve(file)), read.stamp, read.kind)) return false;
+  return true;
 }
 
 /** `/a/b/c` -> [{ folder: '/', name: 'a' }, { folder: '/a', name: 'b' }, { folder: '/a/b', name: 'c' }]. */

@@ -4,7 +4,7 @@
 // created, moved, linked; store records; environment variables) makes the next step plan again,
 // and what it returns is what a plan without keeping returns.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -210,6 +210,18 @@ describe('a kept session plan (the plugin\'s step): every input it read is watch
     mkdirSync(path.dirname(file), { recursive: true });
     symlinkSync(target, file);
     const after = await seenAfter(p, () => editInPlace(target, (t) => t.replace('"fy"', '"fx"')));
+    assert.equal(outcomes(after).fx, 'withheld dsh-policy-denied');
+  });
+
+  it('the DSH user policy file as a hard link, edited in place through its other name (a dotfiles copy)', async () => {
+    const p = await make();
+    // inotify reports a write to the folder of the name it was made through: the policy file's folder hears nothing.
+    const dotfiles = path.join(tempDir('kept-dotfiles-'), 'dsh-policy.json');
+    writeFileSync(dotfiles, JSON.stringify({ deniedServers: [{ serverName: 'fy' }] }));
+    const file = userPolicyFile(p.home);
+    mkdirSync(path.dirname(file), { recursive: true });
+    linkSync(dotfiles, file);
+    const after = await seenAfter(p, () => editInPlace(dotfiles, (t) => t.replace('"fy"', '"fx"')));
     assert.equal(outcomes(after).fx, 'withheld dsh-policy-denied');
   });
 

@@ -1,0 +1,121 @@
+// Changes a kept result must see although no inotify event reaches its watches (core/node/readWatch.ts):
+// the kernel's event queue overflowing (libuv drops IN_Q_OVERFLOW: it carries no watch), and a
+// mount over a folder on the way (a mount makes no inotify event). Real files, real inotify.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { fs } from '../../../../src/core/node/fsReads';
+import { FolderWatches, KeptWhileUnchanged } from '../../../../src/core/node/readWatch';
+import { tempDir } from '../../helpers';
+
+describe('a kept result where no event reaches its watches', function () {
+  this.timeout(120000);
+  before(function () {
+    if (process.platform !== 'linux') this.skip();
+  });
+
+  it('the inotify queue overflowed (a burst of events while the event loop was busy): a change in it is seen at the next step', async () => {
+    const folder = tempDir('kept-overflow-');
+    const file = path.join(folder, 'policy.json');
+    writeFileSync(file, 'allow');
+    const watches = new FolderWatches();
+    const kept = new KeptWhileUnchanged<string>(watches, {});
+    const compute = () => fs.readFile(file, 'utf8');
+    try {
+      assert.equal(await kept.get('k', compute), 'allow');
+      assert.equal(await kept.watching(), true);
+      // The event loop is busy (a long synchronous piece of work) while a build churns beside the
+      // file: more events than the kernel queues (fs.inotify.max_queued_events) before one is read.
+      const max = Number(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8'));
+      for (let i = 0; i <= max; i++) writeFileSync(path.join(folder, `churn-${i}.tmp`), '');
+      // Then the user's change: its event is past the overflow, dropped by the kernel.
+      writeFileSync(file, 'deny');
+      assert.equal(await kept.get('k', compute), 'deny');
+      assert.equal(kept.computed, 2);
+    } finally {
+      kept.close();
+    }
+  });
+
+  it('a folder on the way mounted over (mount --bind, in a private mount namespace): the next step reads the mounted file', function () {
+    const probe = spawnSync('unshare', ['-m', '--propagation', 'private', 'true']);
+    if (probe.status !== 0) this.skip(); // no mount namespaces here (not root, or no CAP_SYS_ADMIN)
+    const fixture = path.join(__dirname, 'readWatch.mount.fixture.ts');
+    const r = spawnSync('unshare', ['-m', '--propagation', 'private', process.execPath, '--import', 'tsx', fixture], { encoding: 'utf8', cwd: path.resolve(__dirname, '../../../..'), timeout: 60000 });
+    assert.equal(r.status, 0, r.stderr);
+    const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+    assert.deepEqual(seen, { first: 'allow', watching: true, mounted: 'deny', computed: 2 });
+  });
+
+  it('a file system whose changes inotify does not report (proc) mounted over a folder that was local: not kept from then on', function () {
+    const probe = spawnSync('unshare', ['-m', '--propagation', 'private', 'true']);
+    if (probe.status !== 0) this.skip();
+    const fixture = path.join(__dirname, 'readWatch.remount.fixture.ts');
+    const r = spawnSync('unshare', ['-m', '--propagation', 'private', process.execPath, '--import', 'tsx', fixture], { encoding: 'utf8', cwd: path.resolve(__dirname, '../../../..'), timeout: 60000 });
+    assert.equal(r.status, 0, r.stderr);
+    const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+    // The folder's statfs answer was asked once and kept: after the mount it still says local.
+    assert.deepEqual(seen, { watching: true, watchingAfterMount: false, computed: 3 });
+  });
+
+  it('a link in the middle of a chain of links pointed elsewhere: the next step reads the new target', async () => {
+    // settings.json -> ../shared/current (a link) -> v1/settings.json; the middle link is moved to v2.
+    const base = tempDir('kept-chain-');
+    for (const [dir, text] of [['v1', 'allow'], ['v2', 'deny']]) {
+      mkdirSync(path.join(base, dir));
+      writeFileSync(path.join(base, dir, 'settings.json'), text);
+    }
+    mkdirSync(path.join(base, 'shared'));
+    mkdirSync(path.join(base, 'home'));
+    symlinkSync('../v1/settings.json', path.join(base, 'shared/current'));
+    symlinkSync('../shared/current', path.join(base, 'home/settings.json'));
+    const file = path.join(base, 'home/settings.json');
+    const watches = new FolderWatches();
+    const kept = new KeptWhileUnchanged<string>(watches, {});
+    const compute = () => fs.readFile(file, 'utf8');
+    try {
+      assert.equal(await kept.get('k', compute), 'allow');
+      assert.equal(await kept.watching(), true);
+      rmSync(path.join(base, 'shared/current'));
+      symlinkSync('../v2/settings.json', path.join(base, 'shared/current'));
+      assert.equal(await kept.get('k', compute), 'deny');
+      assert.equal(kept.computed, 2);
+    } finally {
+      kept.close();
+    }
+  });
+});
+
+describe('a kept result closed while it computes (a session ended, the plugin unloaded, during a step)', function () {
+  before(function () {
+    if (process.platform !== 'linux') this.skip();
+  });
+
+  it('sets no watch once it is closed: the folders watched come back to zero', async () => {
+    const folder = tempDir('kept-closed-');
+    writeFileSync(path.join(folder, 'settings.json'), '{}');
+    const watches = new FolderWatches();
+    const kept = new KeptWhileUnchanged<string>(watches, {});
+    let finish!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const step = kept.get('k', async () => {
+      const text = await fs.readFile(path.join(folder, 'settings.json'), 'utf8');
+      await gate;
+      return text;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The session ends (Bridge.endSession, SkillGate.detach) while its step computes.
+    kept.close();
+    finish();
+    assert.equal(await step, '{}');
+    await kept.watching();
+    try {
+      assert.equal(watches.size, 0, 'no folder stays watched for a result nobody holds');
+    } finally {
+      watches.close();
+    }
+  });
+});
