@@ -4,23 +4,34 @@
 import { openSync, closeSync, writeFileSync, mkdtempSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fs } from '../../../../src/core/node/fsReads';
+import { readFileSync } from '../../../../src/core/node/fsReads';
 import { FolderWatches, KeptWhileUnchanged } from '../../../../src/core/node/readWatch';
 
 async function main(): Promise<void> {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'kept-emfile-')), 'input.json');
   writeFileSync(file, '{}');
   const kept = new KeptWhileUnchanged<string>(new FolderWatches(), {});
-  const compute = () => fs.readFile(file, 'utf8').then((text) => `read ${text}`, (error: NodeJS.ErrnoException) => `failed ${error.code}`);
-  // Every descriptor taken: the read fails with EMFILE.
-  const held: number[] = [];
-  try {
-    for (;;) held.push(openSync(file, 'r'));
-  } catch {
-    // out of descriptors
-  }
+  // The first computation takes every descriptor, then reads: the read fails with EMFILE. All in
+  // one synchronous run, so nothing else frees a descriptor in between (under load, something of
+  // the process did, between a fill made before the computation and its read).
+  let starve = true;
+  const compute = async () => {
+    const held: number[] = [];
+    try {
+      if (starve) for (;;) held.push(openSync(file, 'r'));
+    } catch {
+      // out of descriptors
+    }
+    try {
+      return `read ${readFileSync(file, 'utf8')}`;
+    } catch (error) {
+      return `failed ${(error as NodeJS.ErrnoException).code}`;
+    } finally {
+      for (const fd of held) closeSync(fd);
+      starve = false;
+    }
+  };
   const first = await kept.get('k', compute);
-  for (const fd of held) closeSync(fd);
   const watching = await kept.watching();
   const second = await kept.get('k', compute);
   const watchingAfter = await kept.watching();
