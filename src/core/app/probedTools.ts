@@ -55,9 +55,10 @@ export interface ToolFacts {
   choices: ToolChoiceAnalysis;
   /** The declaration's servers: their launch pin and tool pins (absent: never probed at export). */
   declared: ReadonlyArray<{ serverName: string; pin: string; toolPins?: Readonly<Record<string, ToolPin>> }>;
-  /** The folder, and the tool definitions accepted despite a scan's error (host store). */
-  folder?: string;
-  accepted?: readonly AcceptedTool[];
+  /** The folder (absolute): an acceptance is of one folder. */
+  folder: string;
+  /** The tool definitions accepted despite a scan's error (host store). */
+  accepted: readonly AcceptedTool[];
 }
 
 /** Each server's tools by source name; servers never probed are absent. */
@@ -80,8 +81,7 @@ export function serverTools(facts: ToolFacts): Map<string, ServerTools> {
       const publicName = publicToolName(s.serverName, t.name);
       const verdict = drift?.verdicts.find((v) => v.tool === t.name)?.verdict;
       const findings = scan?.tools.get(t.name) ?? [];
-      // No folder, no acceptance (an empty folder would resolve to the process's cwd).
-      const accepted = facts.folder !== undefined && isToolAccepted(facts.accepted ?? [], { folder: facts.folder, serverName: s.serverName, tool: t.name }, t.pin.definition);
+      const accepted = isToolAccepted(facts.accepted, { folder: facts.folder, serverName: s.serverName, tool: t.name }, t.pin.definition);
       return {
         findings, scan: toolScanState(findings, accepted), pin: t.pin.definition,
         name: t.name, publicName, description: t.description,

@@ -6,7 +6,7 @@
 import { visibleLine } from '../json/visibleText';
 import type { ProbedServerRecord } from '../node/hostStore';
 import { SCAN_CODES } from '../scan/scanCodes';
-import { scanTool, withholds, type ScanFinding, type ScannedTool } from '../scan/scan';
+import { scanTool, withholds, type ScanField, type ScanFinding, type ScannedTool } from '../scan/scan';
 import { scanSkill } from '../skills/skillScan';
 import { skillScanGate, type AcceptedSkill, type SkillScanGate } from '../skills/skillGate';
 import { isToolAccepted, scanContextOf, scanRecords, type AcceptedTool } from '../tools/toolScan';
@@ -18,18 +18,20 @@ export function findingTemplate(f: ScanFinding): string {
 }
 
 /** A finding's field in English words (the editor words them in its own language). */
-const FIELD_WORDS: Record<ScanFinding['field'], string> = {
-  name: 'name', description: 'description', inputSchema: 'input schema', instructions: 'instructions', skill: 'skill',
+const FIELD_WORDS: Record<ScanField, string> = {
+  name: 'name', description: 'description', inputSchema: 'input schema', instructions: 'instructions', skill: 'SKILL.md',
 };
 
 /** What the faces show of a finding: where it is, its message, the span made visible, and what hidden characters decode to. */
 export interface FindingText {
   code: ScanFinding['code'];
   severity: ScanFinding['severity'];
-  /** The field in English words. */
-  field: string;
+  /** The field (the face words it: {@link findingPlace}). */
+  field: ScanField;
   /** Inside an input schema: the path to the string (`properties.q.description`, `[0]` for an item), made visible; a key is marked ` (key)`. */
   path?: string;
+  /** In a SKILL.md: the line of the span's start (1-based). */
+  line?: number;
   /** The message's English template and its arguments. */
   template: string;
   args: ScanFinding['args'];
@@ -41,16 +43,20 @@ export interface FindingText {
 export function findingText(f: ScanFinding): FindingText {
   const path = f.path?.length ? `${visibleLine(f.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, ''))}${f.key ? ' (key)' : ''}` : undefined;
   return {
-    code: f.code, severity: f.severity, field: FIELD_WORDS[f.field], ...(path !== undefined ? { path } : {}), template: findingTemplate(f), args: f.args, excerpt: f.excerpt,
+    code: f.code, severity: f.severity, field: f.field, ...(path !== undefined ? { path } : {}), ...(f.line !== undefined ? { line: f.line } : {}),
+    template: findingTemplate(f), args: f.args, excerpt: f.excerpt,
     ...(f.decoded !== undefined && f.code === 'hidden-invisible-run' ? { decoded: visibleLine(f.decoded) } : {}),
   };
 }
 
-/** Where a finding is, its field worded by the face: the field, and the path after it. */
-export function findingPlace(text: FindingText, field: string = text.field): string {
-  return text.path === undefined ? field : `${field} ${text.path}`;
+/**
+ * Where a finding is: its field, then the path in an input schema or the line in a SKILL.md. In
+ * English unless the face gives its words for the field and the line.
+ */
+export function findingPlace(text: FindingText, field = FIELD_WORDS[text.field], line = (n: number) => `line ${n}`): string {
+  const at = text.path ?? (text.line !== undefined ? line(text.line) : undefined);
+  return at === undefined ? field : `${field} ${at}`;
 }
-
 
 /** A live tool's findings, the other tools of the session's servers as the context (names another server's tool, sets rules for one). */
 export function scanLiveTool(tool: ScannedTool, servers: ReadonlyArray<{ serverName: string; tools: ReadonlyArray<{ name: string }> }>, serverName: string): ScanFinding[] {

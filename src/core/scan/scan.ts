@@ -44,6 +44,8 @@ export interface ScanFinding {
   decoded?: string;
   /** The message's arguments (shown text: escaped and bounded). */
   args: Record<string, string | number>;
+  /** In a SKILL.md: the line of the span's start (1-based). */
+  line?: number;
 }
 
 /** The other tools a definition could steer: those of the same folder or session. */

@@ -6,7 +6,8 @@
 import * as z from 'zod/mini';
 import type { AnalyzeOptions } from '../mcp/analyzeOptions';
 import { DSH_DEFAULTS, type Reconnect } from '../declaration/declarationModel';
-import { nodeValue, parseJsonc, propertyValue } from '../json/jsonTree';
+import { nodeValue } from '../json/jsonTree';
+import { settingsObject, type SettingsFileKind } from './settingsFile';
 import { mergeSettingLayers, type SettingLayerValue } from './settingLayers';
 import { isRecord } from '../json/jsonValue';
 
@@ -143,7 +144,7 @@ export function folderAnalyzeOptions(identity: FolderIdentity): AnalyzeOptions {
 /** One settings file: user `settings.json`, a `.code-workspace` (its `settings`), or a folder's `.vscode/settings.json`. */
 export interface SettingsFileLayer {
   level: 'user' | 'workspace' | 'folder';
-  kind: 'settings' | 'code-workspace';
+  kind: SettingsFileKind;
   text: string;
   /** The file as problems name it (`Problem.file`: folder-relative inside the folder, else absolute); without it, nothing is placed there. */
   file?: string;
@@ -227,8 +228,7 @@ export function settingLayersFromFiles(layers: readonly SettingsFileLayer[]): (k
 
 function fileTrees(layers: readonly SettingsFileLayer[]): Array<Record<string, unknown> | undefined> {
   return layers.map((layer) => {
-    const { root } = parseJsonc(layer.text);
-    const container = layer.kind === 'code-workspace' ? propertyValue(root, 'settings') : root;
+    const container = settingsObject(layer.text, layer.kind);
     const value = container?.type === 'object' ? nodeValue(container) : undefined;
     return isRecord(value) ? valueTree(value, layer.level) : undefined;
   });

@@ -28,6 +28,12 @@ export interface SettingProblem<Code extends string = string> {
 /** `settings`: a settings.json (user or `.vscode/settings.json`); `code-workspace`: settings under `settings`. */
 export type SettingsFileKind = 'settings' | 'code-workspace';
 
+/** The settings object of a settings text: the root of a settings.json, the top-level `settings` of a .code-workspace. */
+export function settingsObject(text: string, kind: SettingsFileKind): Node | undefined {
+  const { root } = parseJsonc(text);
+  return kind === 'code-workspace' ? propertyValue(root, 'settings') : root;
+}
+
 /**
  * The range of the node at `path` in a settings text, or of its nearest existing ancestor when the
  * path does not exist there. `path[0]` is the dotted setting id, a top-level key of settings.json,
@@ -35,8 +41,7 @@ export type SettingsFileKind = 'settings' | 'code-workspace';
  * key, the last one counts (as VS Code reads it). `undefined` when the setting is not in the text.
  */
 export function settingRange(text: string, kind: SettingsFileKind, path: JsonPath, target: JsonTarget = 'value'): Range | undefined {
-  const { root } = parseJsonc(text);
-  const container = kind === 'code-workspace' ? propertyValue(root, 'settings') : root;
+  const container = settingsObject(text, kind);
   const keys = settingKeys(container, String(path[0]));
   const node = keys ? settingNode(container, [...keys, ...path.slice(1)], target) : undefined;
   return node ? new LineIndex(text).rangeAt(node.offset, node.length) : undefined;
@@ -63,8 +68,7 @@ function settingKeys(container: Node | undefined, settingId: string): string[] |
 
 /** The value node of a setting in a settings text (the last property that holds it), or undefined when it is not there. */
 export function settingValueNode(text: string, kind: SettingsFileKind, settingId: string): Node | undefined {
-  const { root } = parseJsonc(text);
-  const container = kind === 'code-workspace' ? propertyValue(root, 'settings') : root;
+  const container = settingsObject(text, kind);
   const keys = settingKeys(container, settingId);
   return keys ? settingNode(container, keys, 'value') : undefined;
 }
@@ -75,8 +79,7 @@ export function settingValueNode(text: string, kind: SettingsFileKind, settingId
  * `undefined` when the setting is not in the text.
  */
 export function settingPathInFile(text: string, kind: SettingsFileKind, path: JsonPath): JsonPath | undefined {
-  const { root } = parseJsonc(text);
-  const keys = settingKeys(kind === 'code-workspace' ? propertyValue(root, 'settings') : root, String(path[0]));
+  const keys = settingKeys(settingsObject(text, kind), String(path[0]));
   return keys ? [...(kind === 'code-workspace' ? ['settings'] : []), ...keys, ...path.slice(1)] : undefined;
 }
 

@@ -9,7 +9,7 @@ import { scanSkillText, type ScanFinding } from '../scan/scan';
 import { SCAN_CODES } from '../scan/scanCodes';
 import { frontMatterEscapes } from './frontMatter';
 
-/** The scan of a SKILL.md's text. Never throws. */
+/** The scan of a SKILL.md's text, each finding with its line. Never throws. */
 export function scanSkillFile(raw: string): ScanFinding[] {
   let escapes: Array<{ value: string; start: number; end: number }> = [];
   try {
@@ -17,7 +17,9 @@ export function scanSkillFile(raw: string): ScanFinding[] {
   } catch {
     // YAML DSH cannot read either: the file's text is scanned as it is
   }
-  return scanSkillText(raw, escapes);
+  const findings = scanSkillText(raw, escapes);
+  const lines = findings.length ? new LineIndex(raw) : undefined;
+  return findings.map((f) => ({ ...f, line: lines!.positionAt(f.start).line + 1 }));
 }
 
 /** A skill file's scan and its pin: what an acceptance binds to (`sha256:` + hex of its text as UTF-8). */

@@ -6,7 +6,7 @@ import type { SkillRootKind } from '../../core/declaration/declarationModel';
 import type { SkillCandidate } from '../../core/skills/discovery';
 import { acceptReviewedSkill, trustReviewedSkillRoot } from '../../core/app/skillConsent';
 import { shortPin } from '../../core/app/approve';
-import { findingMessage, findingStateWords } from '../findingWords';
+import { findingLines, findingStateWords } from '../findingWords';
 import type { Ctx } from '../ctx';
 import { trustWord, type RootView, type SkillRoots, type SkillsSnapshot } from './skillRoots';
 import { visibleLine } from '../../core/json/visibleText';
@@ -133,7 +133,7 @@ export class SkillReview {
             ...(view.gated && view.trust !== 'trusted' ? [l10n.t('withheld from DSH sessions until you trust this root')] : []),
             ...(c.scan.findings.length ? [findingStateWords(this.roots.scanGate(c), c.scan.findings.length)] : []),
           ].join(' \u00b7 '),
-          detail: [s.description, ...c.scan.findings.map((f) => `${f.code}: ${findingMessage(f)} ${f.excerpt}`)].join(' \u2014 '),
+          detail: [s.description, ...c.scan.findings.map((f) => findingLines(f).join(' '))].join(' \u2014 '),
           file: c.file,
         });
         if (this.roots.scanGate(c) === 'withheld') {

@@ -12,13 +12,13 @@ import { planMessage } from '../../core/app/planReasons';
 import { sentences, translate } from '../l10n';
 import { PROBE_FAILED } from './probeDiagnostics';
 import { serverTools, type ServerTools, type ToolRow } from '../../core/app/probedTools';
-import { acceptProbedTool, findingPlace, findingText } from '../../core/app/scanFindings';
+import { acceptProbedTool } from '../../core/app/scanFindings';
 import { visibleLine } from '../../core/json/visibleText';
 import type { ProbeDiagnostics } from './probeDiagnostics';
 import type { ProbeRunner } from './probeRunner';
 import { folderToolChoice, toggleTool, toolChoiceTarget, TOOL_CHOICE_TARGET_SETTING } from './toolSettings';
 import type { ScanFinding } from '../../core/scan/scan';
-import { findingCountWords, findingMessage, findingStateWords } from '../findingWords';
+import { findingCountWords, findingLines, findingStateWords } from '../findingWords';
 import { l10n } from '../l10nLookup';
 
 /** Set while the view's provider runs: the view is contributed `when` it is, so it shows only where the bridge is active. */
@@ -113,15 +113,9 @@ function toolCountWords(n: number): string {
   return n === 1 ? l10n.t('1 tool') : l10n.t('{0} tools', n);
 }
 
-/** The core's English words of a finding's field, as the view says them (the instructions are the server's; a skill's field is its SKILL.md). */
-const FIELD_WORDS: Record<string, () => string> = {
-  name: () => l10n.t('name'), description: () => l10n.t('description'), 'input schema': () => l10n.t('input schema'), instructions: () => l10n.t('server instructions'), skill: () => 'SKILL.md',
-};
-
-/** A finding in a tooltip: where, the message, the span made visible and what hidden characters decode to (the tree item seam escapes the rest). */
-function findingLines(f: ScanFinding): string[] {
-  const t = findingText(f);
-  return [`\u2022 ${t.code} (${findingPlace(t, FIELD_WORDS[t.field]?.() ?? t.field)}): ${findingMessage(f)}`, `  ${t.excerpt}`, ...(t.decoded !== undefined ? [`  ${l10n.t('decoded: {0}', t.decoded)}`] : [])];
+/** A finding in a tooltip or dialog, its lines under a bullet (the tree item seam escapes the rest). */
+function findingItem(f: ScanFinding): string[] {
+  return findingLines(f).map((line, i) => (i ? `  ${line}` : `\u2022 ${line}`));
 }
 
 /** What the scan says beside a tool and at the head of its findings in the tooltip. */
@@ -378,7 +372,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
           l10n.t('DSH name: {0}', tool.publicName),
           l10n.t('Adds about {0} tokens to every request.', tool.tokens.toLocaleString(vscode.env.language)),
           ...(tool.collision ? [l10n.t('Another tool of this folder gets the same DSH name: DSH drops one of the two servers\' tools.')] : []),
-          ...(scan ? ['', scan.long, ...tool.findings.flatMap(findingLines)] : []),
+          ...(scan ? ['', scan.long, ...tool.findings.flatMap(findingItem)] : []),
         ].join('\n');
         item.checkboxState = {
           state: tool.allowed ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
@@ -476,7 +470,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
       const accept = l10n.t('Accept This Definition');
       const answer = await showWarning(
         l10n.t('Offer tool "{0}" of "{1}" to DSH sessions despite what its definition says?', n.tool.name, n.server),
-        { modal: true, detail: [...n.tool.findings.flatMap(findingLines), '', l10n.t('Any change of its definition withholds it again.')].join('\n') },
+        { modal: true, detail: [...n.tool.findings.flatMap(findingItem), '', l10n.t('Any change of its definition withholds it again.')].join('\n') },
         accept,
       );
       if (answer !== accept) return false;

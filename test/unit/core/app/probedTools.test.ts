@@ -17,6 +17,8 @@ function facts(over: Partial<ToolFacts> = {}): ToolFacts {
     records: { my_tools: record },
     choices: analyzeToolChoice([]),
     declared: [],
+    folder: '/w',
+    accepted: [],
     ...over,
   };
 }

@@ -70,8 +70,8 @@ describe('skills: the scan withholds a skill until its content is accepted', () 
       assert.equal(rawHidden(list.stdout), undefined);
       const { pin } = scanSkill(skill('deploy', POISON));
       assert.ok(list.stdout.includes(`skill "deploy" (${p.poisoned}): 2 errors; withheld from DSH sessions until you accept this content: dsh-bridge skills accept ${p.poisoned} --pin ${pin} --workspace ${p.folder}`), list.stdout);
-      assert.match(list.stdout, /^ {4}error {3}read-sensitive-file \(skill\): Tells the model to read a credential file: "read ~\/\.aws\/credentials"\.$/m);
-      assert.match(list.stdout, /^ {4}error {3}hidden-tag-text \(skill\): Text hidden in Unicode tag characters: "AB"\.$/m);
+      assert.match(list.stdout, /^ {4}error {3}read-sensitive-file \(SKILL\.md line 6\): Tells the model to read a credential file: "read ~\/\.aws\/credentials"\.$/m);
+      assert.match(list.stdout, /^ {4}error {3}hidden-tag-text \(SKILL\.md line 6\): Text hidden in Unicode tag characters: "AB"\.$/m);
       const json = JSON.parse(run(['skills', 'list', '--json']).stdout);
       assert.deepEqual(json.scanned.map((s: { name: string; state: string }) => [s.name, s.state]), [['deploy', 'withheld'], ['notes', 'withheld']]);
       const stale = run(['skills', 'accept', p.poisoned, '--pin', `sha256:${'1'.repeat(64)}`]);
@@ -94,7 +94,7 @@ describe('skills: the scan withholds a skill until its content is accepted', () 
     const list = run(['skills', 'list']);
     assert.equal(list.status, 0, list.stderr);
     assert.ok(list.stdout.includes(`skill "hosts" (${hosts}): 1 warning; loaded (warnings do not withhold a skill)`), list.stdout);
-    assert.match(list.stdout, /^ {4}warning sensitive-file \(skill\): /m);
+    assert.match(list.stdout, /^ {4}warning sensitive-file \(SKILL\.md line 6\): /m);
     const json = JSON.parse(run(['skills', 'list', '--json']).stdout);
     assert.deepEqual(json.scanned.map((s: { name: string; state: string }) => [s.name, s.state]), [['deploy', 'withheld'], ['notes', 'withheld'], ['hosts', 'warning']]);
     assert.deepEqual(json.withheld.map((w: { name: string }) => w.name), ['clean', 'deploy', 'hosts', 'notes'], 'the untrusted root withholds hosts, not its warning');
