@@ -16,10 +16,12 @@ import { suiteEditor } from './hooks.mjs';
 const zeroWidth = (text) => [...text].flatMap((c) => [...c.charCodeAt(0).toString(2).padStart(8, '0')].map((b) => (b === '1' ? '\u200c' : '\u200b'))).join('');
 
 /** The rows of the open quick pick once one of them matches `re` (a pick that opens after another closed). */
+/** The rows of the quick pick open once one of them matches (`re` on a row's text, or a test of the row). */
 async function rowsWith(editor, re, what, timeout = 30000) {
+  const matches = typeof re === 'function' ? re : (r) => re.test(r.text);
   for (const until = Date.now() + timeout; ;) {
     const rows = await editor.quickPickRows().catch(() => []);
-    if (rows.some((r) => re.test(r.text))) return rows;
+    if (rows.some(matches)) return rows;
     if (Date.now() > until) throw new Error(`${what}: no row matches ${re} (rows: ${JSON.stringify(rows.map((r) => r.text))})`);
     await sleep(200);
   }
@@ -66,7 +68,8 @@ describe('e2e: what DSH gets, in the Verify notification (ws-lsp-skills)', funct
     await editor.runCommand('DSH: Review Skill Roots');
     await editor.quickPickRows({ title: 'DSH Skill Roots' });
     await editor.answerQuickInput('.dsh/skills');
-    const rows = await rowsWith(editor, /deploy/, 'the root review');
+    // The root's own pick: a row labelled with the skill (the roots' pick names it too, in a root's text).
+    const rows = await rowsWith(editor, (r) => r.label.endsWith('deploy'), 'the root review');
     const deploy = rows.find((r) => r.label.endsWith('deploy'));
     assert.ok(deploy, JSON.stringify(rows.map((r) => r.label)));
     console.log(`      row: ${deploy.text}`);
