@@ -38,25 +38,22 @@ describe('a kept result where no event reaches its watches', function () {
     }
   });
 
-  it('a folder on the way mounted over (mount --bind, in a private mount namespace): the next step reads the mounted file', function () {
-    const probe = spawnSync('unshare', ['-m', '--propagation', 'private', 'true']);
-    if (probe.status !== 0) this.skip(); // no mount namespaces here (not root, or no CAP_SYS_ADMIN)
-    const fixture = path.join(__dirname, 'readWatch.mount.fixture.ts');
-    const r = spawnSync('unshare', ['-m', '--propagation', 'private', process.execPath, '--import', 'tsx', fixture], { encoding: 'utf8', cwd: path.resolve(__dirname, '../../../..'), timeout: 60000 });
+  /** Runs a fixture in a private mount namespace and returns the JSON line it prints (skips where there are no mount namespaces). */
+  function inMountNamespace(test: Mocha.Context, fixture: string): unknown {
+    const namespace = ['-m', '--propagation', 'private'];
+    if (spawnSync('unshare', [...namespace, 'true']).status !== 0) test.skip(); // not root, or no CAP_SYS_ADMIN
+    const r = spawnSync('unshare', [...namespace, process.execPath, '--import', 'tsx', path.join(__dirname, fixture)], { encoding: 'utf8', cwd: path.resolve(__dirname, '../../../..'), timeout: 60000 });
     assert.equal(r.status, 0, r.stderr);
-    const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
-    assert.deepEqual(seen, { first: 'allow', watching: true, mounted: 'deny', computed: 2 });
+    return JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+  }
+
+  it('a folder on the way mounted over (mount --bind, in a private mount namespace): the next step reads the mounted file', function () {
+    assert.deepEqual(inMountNamespace(this, 'readWatch.mount.fixture.ts'), { first: 'allow', watching: true, mounted: 'deny', computed: 2 });
   });
 
   it('a file system whose changes inotify does not report (proc) mounted over a folder that was local: not kept from then on', function () {
-    const probe = spawnSync('unshare', ['-m', '--propagation', 'private', 'true']);
-    if (probe.status !== 0) this.skip();
-    const fixture = path.join(__dirname, 'readWatch.remount.fixture.ts');
-    const r = spawnSync('unshare', ['-m', '--propagation', 'private', process.execPath, '--import', 'tsx', fixture], { encoding: 'utf8', cwd: path.resolve(__dirname, '../../../..'), timeout: 60000 });
-    assert.equal(r.status, 0, r.stderr);
-    const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
-    // The folder's statfs answer was asked once and kept: after the mount it still says local.
-    assert.deepEqual(seen, { watching: true, watchingAfterMount: false, computed: 3 });
+    // Whether a folder is on a local file system is asked each time watches are set, not once for good.
+    assert.deepEqual(inMountNamespace(this, 'readWatch.remount.fixture.ts'), { watching: true, watchingAfterMount: false, computed: 3 });
   });
 
   it('a link in the middle of a chain of links pointed elsewhere: the next step reads the new target', async () => {
