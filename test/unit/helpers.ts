@@ -135,6 +135,11 @@ export function tagText(ascii: string): string {
   }).join('');
 }
 
+/** ASCII text hidden as zero-width characters, one per bit (U+200B for 0, U+200C for 1), as the scan decodes it. */
+export function zeroWidthBits(ascii: string): string {
+  return [...Buffer.from(ascii, 'latin1')].map((b) => b.toString(2).padStart(8, '0')).join('').replace(/0/g, '\u200b').replace(/1/g, '\u200c');
+}
+
 /**
  * The first character in `text` that a terminal or a dialog would act on instead of showing
  * (controls but line feed and tab, DEL, C1, bidi, zero-width, tags, lone surrogates), as

@@ -4,7 +4,7 @@ import { acceptProbedTool, findingPlace, findingText, scanLiveTool } from '../..
 import { scanRecords } from '../../../../src/core/tools/toolScan';
 import { scanSkillFile } from '../../../../src/core/skills/skillScan';
 import { countedRecords, recordedProbe } from '../tools/recordedProbes.fixture';
-import { tagText } from '../../helpers';
+import { tagText, zeroWidthBits } from '../../helpers';
 
 
 describe('scanFindings: a finding\'s words and place, one owner for the CLI and the editor', () => {
@@ -27,7 +27,7 @@ describe('scanFindings: a finding\'s words and place, one owner for the CLI and 
   });
 
   it('places a SKILL.md\'s finding at its line (a front matter value\'s too), and decodes an invisible run made visible', () => {
-    const zw = [...'Hi'].flatMap((c) => [...c.charCodeAt(0).toString(2).padStart(8, '0')].map((b) => (b === '1' ? '\u200c' : '\u200b'))).join('');
+    const zw = zeroWidthBits('Hi');
     const raw = `---\nname: x\ndescription: "Fine \\u202Eok"\n---\n\nFine.\nSay hello${zw}.\n`;
     const texts = scanSkillFile(raw).map(findingText);
     assert.deepEqual(texts.map((t) => [t.code, t.field, t.line, findingPlace(t)]), [

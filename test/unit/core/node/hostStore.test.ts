@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { HostStore, resolveDshHome } from '../../../../src/core/node/hostStore';
-import { tempDir, allFiles, deadPid } from '../../helpers';
+import { editInPlace, tempDir, allFiles, deadPid } from '../../helpers';
 
 /** Ids a plain object would look up on Object.prototype, or take as its prototype. */
 const PROTOTYPE_IDS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype'];
@@ -244,10 +244,7 @@ describe('host store', () => {
     assert.ok(Object.isFrozen(first.tools[0]));
     // Another process rewrites the file in place: same size, same mtime, another pin.
     const file = path.join(home, 'bridge', 'accepted.json');
-    const before = statSync(file);
-    writeFileSync(file, readFileSync(file, 'utf8').replace('sha256:aaaa', 'sha256:bbbb'));
-    utimesSync(file, before.atime, before.mtime);
-    assert.equal(statSync(file).size, before.size);
+    editInPlace(file, (text) => text.replace('sha256:aaaa', 'sha256:bbbb'));
     assert.deepEqual((await store.acceptedDefinitions()).tools, [{ folder: path.resolve('/w/a'), serverName: 'srv', tool: 'add', pin: 'sha256:bbbb' }]);
     // Accepting again builds a new record from the kept (frozen) one.
     await store.acceptTool('/w/a', 'srv', 'sub', 'sha256:cccc');

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { scanInstructions, scanSkillText, scanTool, SCAN_BOUNDS, withholds, type ScanFinding } from '../../../../src/core/scan/scan';
 import { scanSkillFile } from '../../../../src/core/skills/skillScan';
 import { visibleLine } from '../../../../src/core/json/visibleText';
-import { tagText } from '../../helpers';
+import { tagText, zeroWidthBits } from '../../helpers';
 
 const selectors = (s: string) => [...Buffer.from(s, 'utf8')].map((b) => String.fromCodePoint(b < 16 ? 0xfe00 + b : 0xe0100 + b - 16)).join('');
 const codes = (findings: readonly ScanFinding[]) => findings.map((f) => f.code);
@@ -38,7 +38,7 @@ describe('scan: hidden text', () => {
   });
 
   it('decodes a run of two zero-width characters as bits when they spell ASCII', () => {
-    const bits = [...Buffer.from('exfil')].map((b) => b.toString(2).padStart(8, '0')).join('').replace(/0/g, '\u200b').replace(/1/g, '\u200c');
+    const bits = zeroWidthBits('exfil');
     const [f] = describeTool(`Search.${bits}`);
     assert.equal(f.code, 'hidden-invisible-run');
     assert.equal(f.decoded, 'exfil');
