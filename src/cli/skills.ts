@@ -60,7 +60,7 @@ export function printSkillGate(result: SkillGateResult, io: CliIo, indent = '', 
   io.out(`${indent}Skills:`);
   io.out(table([['ROOT', 'KIND', 'TRUST', 'PIN', 'SKILLS'], ...result.roots.map((r) => [
     r.path, r.kind, GATE_WORDS[r.gate], r.pin ? shortPin(r.pin) : r.tooLarge ? 'too large' : '-', r.skills.join(', ') || '-',
-  ])]).split('\n').map((l) => `${indent}  ${visibleLine(l)}`).join('\n'));
+  ])]).split('\n').map((l) => `${indent}  ${l}`).join('\n')); // table() escapes every cell
   for (const s of result.shadows) {
     const why = s.why === 'scan' ? ` (its scan: see below)` : '';
     io.out(`${indent}  ${visibleLine(`withheld: "${s.name}" from ${s.withheldRoot}${why}${s.fallback ? ` (offered instead from ${s.fallback.root.path})` : ''}`)}`);

@@ -52,7 +52,7 @@ class ServerToolRules {
   private readonly rawByPublic = new Map<string, string>();
   private readonly verdicts = new WeakMap<object, CachedVerdict>();
 
-  constructor(private readonly serverName: string, private readonly tools: DeclaredTools | undefined) {
+  constructor(serverName: string, private readonly tools: DeclaredTools | undefined) {
     if (!tools) return;
     const names = new Set<string>([...Object.keys(tools.pins ?? {}), ...(tools.choice?.only ?? []), ...(tools.choice?.exclude ?? [])]);
     for (const raw of names) this.rawByPublic.set(publicToolName(serverName, raw), raw);

@@ -6,7 +6,6 @@ import { analyzeFolder } from '../core/app/folderSources';
 import { type TrustMode } from '../core/settings/folderSettings';
 import { unapprovedLaunches } from '../core/app/approve';
 import { askLspApproval, reviewServers } from './approval';
-import type { DeclaredServer } from '../core/declaration/declarationModel';
 import { InputCommandError, promptForInput } from './prompts';
 import type { InputSecrets } from './secrets';
 import type { Ctx } from './ctx';

@@ -1,13 +1,10 @@
 // The scan's findings (core/scan) in the editor's words, shared by the servers view and the skill review.
 import type { ScanField, ScanFinding } from '../core/scan/scan';
-import { findingPlace, findingTemplate, findingText } from '../core/app/scanFindings';
+import { findingPlace, findingText } from '../core/app/scanFindings';
 import { translate } from './l10n';
 import { l10n } from './l10nLookup';
 
 export const findingCountWords = (n: number): string => (n === 1 ? l10n.t('1 finding') : l10n.t('{0} findings', n));
-
-/** A finding's message, translated. */
-const findingMessage = (f: ScanFinding): string => translate(findingTemplate(f), f.args);
 
 /** Beside a tool or skill with findings: their count, said withheld or accepted when it is. */
 export function findingStateWords(state: 'withheld' | 'accepted' | undefined, count: number): string {
@@ -28,5 +25,5 @@ const FIELD_WORDS: Record<ScanField, () => string> = {
 export function findingLines(f: ScanFinding): string[] {
   const t = findingText(f);
   const place = findingPlace(t, FIELD_WORDS[t.field](), (n) => l10n.t('line {0}', n));
-  return [`${t.code} (${place}): ${findingMessage(f)}`, t.excerpt, ...(t.decoded !== undefined ? [l10n.t('decoded: {0}', t.decoded)] : [])];
+  return [`${t.code} (${place}): ${translate(t.template, t.args)}`, t.excerpt, ...(t.decoded !== undefined ? [l10n.t('decoded: {0}', t.decoded)] : [])];
 }

@@ -117,7 +117,7 @@ export class ImportFlow implements vscode.Disposable {
       void this.tell('info', l10n.t('No MCP configuration of {0} was found in this folder or your home folder.', CLIENT_NAMES[client]));
       return none('nothing', client, review.plan);
     }
-    const { plan, refusals } = review;
+    const { plan } = review;
     this.log.info(importReport(review));
     if (!plan.ok || !plan.changed) {
       const { failed } = review;

@@ -1,4 +1,3 @@
-import * as vscode from 'vscode';
 import { problemTemplate } from '../core/app/problemCatalog';
 import { formatMessage, type Problem } from '../core/problems/problems';
 import { l10n } from './l10nLookup';

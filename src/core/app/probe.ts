@@ -41,7 +41,7 @@ import { analyzeToolChoice, choiceFor, type ToolChoiceAnalysis } from '../tools/
 import { toolAllowed, type ToolChoice, type ToolPin } from '../declaration/toolsModel';
 import { estimateToolTokens, toolNameCollisions, toolPin, type ToolNameCollision } from '../tools/toolDefinitions';
 import { firstLines, secretMask } from '../tools/maskSecrets';
-import type { ProcessLeft, RowProbe, RowProbeOptions } from '../node/probe/probeClient';
+import type { ProcessLeft, RowProbe } from '../node/probe/probeClient';
 import type { ScanFinding } from '../scan/scan';
 import { isToolAccepted, recordedServers, scanServers, toolScanState, type ToolScanState } from '../tools/toolScan';
 import type { Ports } from './ports';

@@ -7,7 +7,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import * as path from 'node:path';
 import { canonicalHash, canonicalJson, sha256Hex } from '../json/canonicalJson';
-import { DECLARATION_PATH, DeclarationSchema, type Declaration, type VerifyCode, type VerifyResult } from '../declaration/declarationModel';
+import { DECLARATION_PATH, DeclarationSchema, type Declaration, type VerifyResult } from '../declaration/declarationModel';
 import { signDigest } from '../declaration/declaration';
 import { lspSectionPinMatches } from '../lsp/lspSection';
 import { findDuplicateKeys, parseJsonc } from '../json/jsonTree';

@@ -4,7 +4,7 @@
 // created, moved, linked; store records; environment variables) makes the next step plan again,
 // and what it returns is what a plan without keeping returns.
 import { strict as assert } from 'node:assert';
-import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
