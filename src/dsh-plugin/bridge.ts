@@ -27,7 +27,7 @@ import { SkillGate } from './skillGate';
 import { DEFAULT_START_WAIT_MS, defaultStartConcurrency, HEADLESS_START_WAIT_MS, StartSlots, waitAtMost } from './startPolicy';
 import type { AgentLike, AgentsService, AssembleContext, Ctx, Logger, PromptAssembly, ToolsService } from './types';
 
-/** No acceptances: one list, so the tool gate sees the same one at each step where nothing mounts. */
+/** No acceptances (where nothing mounts, or they cannot be read): one frozen list, so the tool gate sees the same one at each such step. */
 const NONE_ACCEPTED: readonly never[] = Object.freeze([]);
 
 /** What a model step reads: the session plan, and the tool definitions the user accepted (or why they cannot be read). */
@@ -208,6 +208,8 @@ export class Bridge {
     // and variable is watched); a change, or a platform where a watch may miss one, plans again.
     let kept = this.stepReads.get(session);
     if (!kept) this.stepReads.set(session, kept = new KeptWhileUnchanged(this.watches, this.ports.env));
+    // Keyed by the folder alone: `running` only lets a running server keep its row's answer; a
+    // server that stops and starts again has its row built anew by the start (mcpMounting.ts).
     const { planned, accepted } = await kept.get(cwd, () => this.readStep(cwd, running));
     const { plan, declaration } = planned;
     session.trustMode = plan.trustMode;

@@ -6,7 +6,7 @@
  * provides (a second process for the same tools).
  */
 import type { PlannedSession } from '../core/app/plan';
-import { planMessage } from '../core/app/planReasons';
+import { byDshPolicy, planMessage } from '../core/app/planReasons';
 import type { Ports } from '../core/app/ports';
 import type { DeclaredServer } from '../core/declaration/declarationModel';
 import type { TemplateLookup } from '../core/declaration/template';
@@ -75,7 +75,7 @@ export async function mountServers(session: Session, step: StepPlan, at: MountCo
   // What may run: every declared server, while the declaration mounts at all (a server whose
   // values went missing keeps running; it is only not started again).
   // The machine's DSH policy is the exception: what it withholds stops, as what it forbids never reaches a session.
-  const byPolicy = new Set(plan.servers.filter((e) => e.outcome === 'withheld' && e.reason.code.startsWith('dsh-policy-')).map((e) => e.serverName));
+  const byPolicy = new Set(plan.servers.filter((e) => e.outcome === 'withheld' && byDshPolicy(e.reason)).map((e) => e.serverName));
   const declared = (plan.blocked.length === 0 ? declaration?.servers ?? [] : []).filter((s) => !byPolicy.has(s.serverName));
   const wanted = new Map(declared.map((s) => [s.serverName, s.pin]));
   for (const [serverName, mount] of [...session.mounts]) {

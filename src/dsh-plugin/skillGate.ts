@@ -9,6 +9,13 @@ import type { GatedSkillRoot, SkillGateResult, SkillShadow } from '../core/skill
 import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
 import { errorText } from './errors';
 
+/** A withheld root's state in the log's words, by the core's reason code. */
+const ROOT_WORDS: Partial<Record<string, string>> = {
+  'root-changed': 'changed since it was trusted',
+  'root-too-large': 'too large to pin, so it cannot be trusted',
+  'root-untrusted': 'not trusted',
+};
+
 /** The provider name the gate registers in each session's layer of the skill registry. */
 const SKILL_GATE_PROVIDER = 'dsh-bridge-skill-gate';
 const SKILL_FILESYSTEM = ['@deepseek-ai', 'dsh-skill-filesystem'].join('/');
@@ -212,9 +219,10 @@ export class SkillGate {
   private logWithheld(session: GateSession, { where, workspace }: { where: string; workspace: string | undefined }, root: GatedSkillRoot, result: SkillGateResult): void {
     this.warnOnce(session, `${root.path} ${root.gate} ${root.pin ?? ''}`, () => {
       const offered = result.shadows.filter((s) => s.withheldRoot === root.path && s.fallback).map((s) => `"${s.name}" from ${s.fallback!.root.path}`);
-      const why = root.gate === 'changed' ? 'changed since it was trusted' : root.tooLarge ? 'too large to pin, so it cannot be trusted' : 'not trusted';
+      // The core's reason decides the words and the fix together (a changed root too large to pin is too large).
+      const { code, fix } = skillRootReason(root, workspace);
+      const why = ROOT_WORDS[code] ?? 'not trusted';
       const skills = root.skills.length ? root.skills.map((n) => `"${n}"`).join(', ') : 'none';
-      const fix = skillRootReason(root, workspace).fix;
       return `dsh-bridge: ${where}: skill root ${root.path} is ${why}: its skills (${skills}) are withheld from session ${session.agent.id}`
         + `${offered.length ? `; offered instead: ${offered.join(', ')}` : ''}`
         + `${fix ? `; to trust it, review it in VS Code (DSH: Review Skill Roots) or run: ${fix.command}` : ''}`;

@@ -10,7 +10,7 @@ import { formatMessage } from '../problems/problems';
 import { folderAnalyzeOptions, type FolderIdentity } from '../settings/folderSettings';
 import { analyzeFolder } from './folderSources';
 import { planSession, unexportedServers, type PlanOutcome, type SessionPlan } from './plan';
-import { planFix, planMessage, type PlanArgs, type PlanFixCode, type PlanReason, type PlanReasonCode } from './planReasons';
+import { byDshPolicy, planFix, planMessage, type PlanArgs, type PlanFixCode, type PlanReason, type PlanReasonCode } from './planReasons';
 import type { Ports } from './ports';
 import type { SlowStartRecord } from '../node/hostStore';
 
@@ -202,7 +202,7 @@ function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: Doct
   // changes it), then what the install lacks, then the item's own reason.
   const verdict = (name: string, serverName: string, outcome: PlanOutcome, reason: SessionPlan['servers'][number]['reason'], lspRow = false): ServerVerdict => {
     const base = { name, serverName, outcome };
-    const ownReason = plan.blocked.length === 0 && reason.code !== 'refused-at-export' && reason.code !== 'not-exported' && !reason.code.startsWith('dsh-policy-');
+    const ownReason = plan.blocked.length === 0 && reason.code !== 'refused-at-export' && reason.code !== 'not-exported' && !byDshPolicy(reason);
     if (ownReason && !bundleLoaded && state.exists) return { ...base, mount: false, why: 'whyNoBundle', args: {}, fix: installFix, fixCode: 'install' };
     if (ownReason && lspRow && reason.code !== 'lsp-invalid-entry' && install.lspPackagesMissing.length && state.exists) return { ...base, mount: false, why: 'whyLspPackages', args: {}, fix: installFix, fixCode: 'install' };
     const mount = outcome === 'starts' || (outcome === 'asks' && !headless);

@@ -111,6 +111,11 @@ export function reason(code: PlanReasonCode, args: PlanArgs = {}, fix?: PlanFix)
 }
 
 /** The codes of a scan's errors, each once, in the order found: the `codes` of a reason the scan withholds for. */
+/** The machine's DSH policy withholds it (no setup step can change that; a running server it withholds is stopped). */
+export function byDshPolicy(r: Pick<PlanReason, 'code'>): boolean {
+  return r.code === 'dsh-policy-denied' || r.code === 'dsh-policy-not-allowed' || r.code === 'dsh-policy-unreadable';
+}
+
 export function scanErrorCodes(findings: readonly ScanFinding[]): string {
   return [...new Set(findings.filter((f) => f.severity === 'error').map((f) => f.code))].join(', ');
 }

@@ -6,7 +6,7 @@
  */
 import type { ServerMatcher } from '../policy/serverMatch';
 import { describeMatcher } from '../policy/serverMatch';
-import { POLICY_SETTING, readEditorPolicy, type EditorPolicy } from '../policy/editorPolicy';
+import { POLICY_SETTING, readEditorPolicy, type EditorPolicy, type PolicyCode } from '../policy/editorPolicy';
 import type { DshPolicy, DshPolicyLayer } from '../policy/dshPolicy';
 import { describeDshBlock } from '../policy/dshPolicy';
 import type { FolderIdentity } from '../settings/folderSettings';
@@ -15,7 +15,10 @@ import { planSession, type PlannedSession } from './plan';
 import { dshPolicyOf, policyBlockOf, type PolicyWithheld } from './policyWithheld';
 import type { Ports } from './ports';
 
-const POLICY_CODES = new Set(['policy-denied', 'policy-not-allowed', 'policy-unresolved', 'policy-access']);
+/** Every editor policy code (a new one is a type error here until it is listed). */
+const POLICY_CODES: ReadonlySet<string> = new Set(Object.keys({
+  'policy-denied': true, 'policy-not-allowed': true, 'policy-unresolved': true, 'policy-access': true,
+} satisfies Record<PolicyCode, true>));
 
 /** Rules with each matcher also in words (`undefined` allow: no allowlist). */
 export interface ShownRules {

@@ -32,8 +32,6 @@ export function observeReads(next: ReadObserver): void {
 
 export const constants = nodeFs.constants;
 export type FileHandle = nodeFs.promises.FileHandle;
-export type Dirent = nodeFs.Dirent;
-export type Stats = nodeFs.Stats;
 
 type PathOp = (file: nodeFs.PathLike, ...rest: never[]) => unknown;
 

@@ -106,7 +106,7 @@ export class FolderWatches {
 }
 
 /** Lets the event loop take the file events the kernel has queued (the second turn comes after a poll). */
-export function takePendingEvents(): Promise<void> {
+function takePendingEvents(): Promise<void> {
   return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
@@ -152,7 +152,6 @@ export class KeptWhileUnchanged<T> {
     // Closed while it computed (the session ended, the plugin unloaded): nothing to keep, nothing to watch.
     if (this.closes !== closes) return value;
     const entry = new Kept(key, value, journal);
-    this.kept?.changed(); // a computation that ran beside this one
     this.kept = entry;
     entry.watched = this.watch(entry);
     return value;
