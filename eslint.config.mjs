@@ -55,6 +55,12 @@ const NODE_GLOBALS = Object.fromEntries([
   'Headers', 'FormData', 'Blob', 'performance', 'EventTarget', 'Event', 'WebAssembly', 'atob', 'btoa', 'crypto', 'MessageChannel', 'BroadcastChannel',
 ].map((name) => [name, 'readonly']));
 /** Mocha's globals (test/e2e runs under mocha; the DSH tier under node:test, which imports its own). */
+/** Import patterns every core, CLI and plugin block forbids (a block's no-restricted-imports replaces an earlier one's, so each spreads these). */
+const NOT_FROM_CORE = [
+  { group: ['@deepseek-ai/*'], message: 'No DSH runtime import: the host supplies DSH modules at run time.' },
+  { group: ['**/extension/**'], message: 'The editor adapter depends on the core, never the reverse.' },
+];
+
 const MOCHA_GLOBALS = Object.fromEntries(['describe', 'it', 'before', 'after', 'beforeEach', 'afterEach', 'context', 'specify'].map((name) => [name, 'readonly']));
 /** What a function that runs in the editor's page (page.evaluate and the like) may name. */
 const BROWSER_GLOBALS = ['document', 'window', 'navigator', 'getComputedStyle', 'HTMLElement', 'Element', 'Node', 'NodeFilter', 'MutationObserver', 'KeyboardEvent', 'MouseEvent', 'location', 'requestAnimationFrame'];
@@ -199,8 +205,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         paths: [{ name: 'vscode', message: 'The core, the CLI and the DSH plugin must not depend on the editor.' }],
         patterns: [
-          { group: ['@deepseek-ai/*'], message: 'No DSH runtime import: the host supplies DSH modules at run time.' },
-          { group: ['**/extension/**'], message: 'The editor adapter depends on the core, never the reverse.' },
+          ...NOT_FROM_CORE,
         ],
       }],
     },
@@ -236,8 +241,7 @@ export default tseslint.config(
           })),
         ],
         patterns: [
-          { group: ['@deepseek-ai/*'], message: 'No DSH runtime import: the host supplies DSH modules at run time.' },
-          { group: ['**/extension/**'], message: 'The editor adapter depends on the core, never the reverse.' },
+          ...NOT_FROM_CORE,
           { group: ['**/node/*', '!node:*'], allowTypeImports: true, message: 'The pure core does not call into the Node adapter layer: a use case gets it as a port (app/ports.ts), and may import its types only.' },
         ],
       }],
@@ -246,7 +250,8 @@ export default tseslint.config(
         { object: 'process', property: 'cwd', message: 'The pure core takes the working directory as a parameter (app/: the cwd port).' },
       ],
     },
-  },  {
+  },
+  {
     // The adapters read through one file system (core/node/fsReads.ts), which notes every path a
     // computation reads: the DSH plugin keeps a session plan while none of them changes.
     files: ['src/core/node/**/*.ts'],
@@ -260,8 +265,7 @@ export default tseslint.config(
           })),
         ],
         patterns: [
-          { group: ['@deepseek-ai/*'], message: 'No DSH runtime import: the host supplies DSH modules at run time.' },
-          { group: ['**/extension/**'], message: 'The editor adapter depends on the core, never the reverse.' },
+          ...NOT_FROM_CORE,
         ],
       }],
     },
