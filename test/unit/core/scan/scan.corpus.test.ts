@@ -123,6 +123,10 @@ describe('poisoning corpus: each poisoned case is caught by its rule, the real s
       for (const field of ['description', 'instructions', 'inputSchema'] as const) {
         assert.ok(SCAN_BOUNDS[field].large >= 2.5 * longest[field], `${field}: the warning at ${SCAN_BOUNDS[field].large} is too close to a clean ${longest[field]}`);
       }
+      // How far above, as the docs say it (the schema counted as its bound counts).
+      const times = (bound: number, clean: number) => Math.round(bound / clean);
+      const ratios = `${times(SCAN_BOUNDS.description.large, longest.description)} (description), ${times(SCAN_BOUNDS.instructions.large, longest.instructions)} (instructions) and ${times(SCAN_BOUNDS.inputSchema.large, counted)} (schema`;
+      assert.ok(docs.includes(`the warnings sit ${ratios}`), `docs/poisoning.md should say the warnings sit ${ratios}`);
     });
 
     it('the README shows these figures (npm run docs writes them)', () => {
