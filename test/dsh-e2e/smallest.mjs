@@ -16,16 +16,19 @@ export const BUNDLE = path.join(REPO, 'packages/dsh-bridge-dsh');
  * that only grows (a test reads it where it means something).
  */
 export async function pluginBookkeeping() {
-  const ns = await import(pathToFileURL(PLUGIN).href);
-  const fn = ns.bookkeeping ?? ns.default?.bookkeeping;
-  assert.equal(typeof fn, 'function', 'the bundle exports bookkeeping()');
-  return fn().map((b) => Object.fromEntries(Object.entries(b).filter(([key]) => key !== 'plansComputed')));
+  return (await bookkeepingRows()).map((b) => Object.fromEntries(Object.entries(b).filter(([key]) => key !== 'plansComputed')));
 }
 
 /** How many session plans the loaded plugin computed so far (an unchanged request computes none). */
 export async function plansComputed() {
+  return (await bookkeepingRows()).reduce((n, b) => n + b.plansComputed, 0);
+}
+
+async function bookkeepingRows() {
   const ns = await import(pathToFileURL(PLUGIN).href);
-  return (ns.bookkeeping ?? ns.default?.bookkeeping)().reduce((n, b) => n + b.plansComputed, 0);
+  const fn = ns.bookkeeping ?? ns.default?.bookkeeping;
+  assert.equal(typeof fn, 'function', 'the bundle exports bookkeeping()');
+  return fn();
 }
 
 export async function session(h, id, cwd, model) {

@@ -15,7 +15,6 @@ import { suiteEditor } from './hooks.mjs';
 /** Text hidden as bits in two zero-width characters (U+200C a one, U+200B a zero): the scan decodes it. */
 const zeroWidth = (text) => [...text].flatMap((c) => [...c.charCodeAt(0).toString(2).padStart(8, '0')].map((b) => (b === '1' ? '\u200c' : '\u200b'))).join('');
 
-/** The rows of the open quick pick once one of them matches `re` (a pick that opens after another closed). */
 /** The rows of the quick pick open once one of them matches (`re` on a row's text, or a test of the row). */
 async function rowsWith(editor, re, what, timeout = 30000) {
   const matches = typeof re === 'function' ? re : (r) => re.test(r.text);

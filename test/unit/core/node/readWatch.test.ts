@@ -92,7 +92,7 @@ const blocked = (planned: PlannedSession) => planned.plan.blocked.map((r) => r.c
 describe('a kept session plan (the plugin\'s step): every input it read is watched', function () {
   this.timeout(30000);
   before(function () {
-    // Elsewhere nothing is kept (a watch may miss a change there): every step plans, as the fallback test below shows.
+    // Elsewhere nothing is kept (a watch may miss a change there): every step plans (readWatch.ts).
     if (process.platform !== 'linux') this.skip();
   });
   const projects: Project[] = [];
@@ -374,6 +374,10 @@ describe('a kept skill gate result (the plugin\'s skill gate at each step)', fun
 });
 
 describe('a kept session plan where a watch may miss a change', function () {
+  before(function () {
+    if (process.platform !== 'linux') this.skip(); // /proc and ulimit: Linux
+  });
+
   it('a computation whose reads cannot all be watched is computed at every step', async () => {
     const watches = new FolderWatches();
     const kept = new KeptWhileUnchanged<number>(watches, {});
@@ -390,7 +394,6 @@ describe('a kept session plan where a watch may miss a change', function () {
   });
 
   it('a computation whose read failed for a reason of the moment (EMFILE: out of descriptors) is computed again at the next step', function () {
-    if (process.platform !== 'linux') this.skip();
     const fixture = path.join(__dirname, 'readWatch.transient.fixture.ts');
     const r = spawnSync('bash', ['-c', 'ulimit -n 64 && exec "$0" --import tsx "$1"', process.execPath, fixture], { encoding: 'utf8', cwd: path.resolve(__dirname, '../../../..'), timeout: 30000 });
     assert.equal(r.status, 0, r.stderr);
