@@ -148,7 +148,7 @@ async function planVsExport(): Promise<void> {
   out('');
   out('## Session plan vs export (same folder on disk, warm; ratio = median plan / median export, same run, interleaved)');
   out('');
-  out('| servers | export ms | the plugin\'s step, nothing changed (kept plan) / export (ms) | plan at a model step, computed / export (ms) | the same, servers running / export (ms) | full plan (tools, skills) / export |');
+  out('| servers | export ms | the plugin\'s step, nothing changed (its kept plan alone) / export (ms) | plan at a model step, computed (the plan alone, no read journal) / export (ms) | the same, servers running / export (ms) | full plan (tools, skills) / export |');
   out('|---:|---:|---:|---:|---:|---:|');
   for (const count of (process.env.BENCH_PLAN_SIZES ?? '50,500').split(',').map(Number)) {
     const base = mkdtempSync(path.join(os.tmpdir(), 'dsh-bench-plan-'));
