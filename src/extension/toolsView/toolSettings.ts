@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { SettingLayerValue } from '../../core/settings/settingLayers';
 import { effectiveToolChoice, stillLeftOut, TOOLS_SETTING } from '../../core/app/toolChoiceSetting';
 import type { ToolChoiceAnalysis } from '../../core/tools/toolChoice';
-import { editToolChoice } from './toolChoiceEdit';
+import { editToolChoice } from '../../core/app/toolChoiceEdit';
 
 /**
  * Each layer of a setting for a folder as VS Code's `inspect` reports it, lowest priority first,

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { editToolChoice } from '../../../../src/extension/toolsView/toolChoiceEdit';
+import { editToolChoice } from '../../../../src/core/app/toolChoiceEdit';
 
 describe('a tool checkbox\'s edit of the folder\'s dsh.tools', () => {
   it('unchecking adds the tool to the server\'s exclude; checking it again removes the entry and then the value', () => {

@@ -1,9 +1,9 @@
 /**
- * The edit a tool's checkbox makes to one layer of `dsh.tools` (the folder's settings). Pure and
- * free of `vscode` (test/unit/extension/toolsView/toolChoiceEdit.test.ts). It touches only the tool's own name in
+ * The edit a tool's checkbox in the editor makes to one layer of `dsh.tools` (the folder's settings), decided here so the face only writes it. Pure and
+ * free of `vscode` (test/unit/core/app/toolChoiceEdit.test.ts). It touches only the tool's own name in
  * that server's lists and keeps everything else of the value as written.
  */
-import { isRecord } from '../../core/json/jsonValue';
+import { isRecord } from '../json/jsonValue';
 
 type Json = Record<string, unknown>;
 
