@@ -3,17 +3,19 @@ import { readFolderIdentity } from '../core/app/folderIdentity';
 import { readRegularFile, readWorkspaceFile } from '../core/node/reader';
 import { readVscodePolicyFile, VSCODE_POLICY_FILE } from '../core/node/policyFiles';
 import type { FolderIdentity, SettingsView } from '../core/settings/folderSettings';
-import { CommandUsageError, type CliIo } from './context';
+import { CommandFailure, CommandUsageError, type CliIo } from './context';
 
 /**
  * The folder and the settings the editor would see for it, from the files a CLI can read (the
- * core's readFolderIdentity); a given file that cannot be used is a usage error.
+ * core's readFolderIdentity); a given file that cannot be used is a usage error, any other failure
+ * fails the command (exit 1, without the usage).
  */
 export async function folderIdentity(folder: string, codeWorkspace: string | undefined, userSettings: string | undefined, io: CliIo, vscodePolicy?: string): Promise<{ identity: FolderIdentity; userHomeSetting?: string }> {
   // The readers this face has before it knows its DSH home (the settings may name it).
   const ports = { files: { readRegularFile, readWorkspaceFile }, policy: { vscodePolicyFile: VSCODE_POLICY_FILE, readVscodePolicyFile }, home: os.homedir() };
   const read = await readFolderIdentity(ports, folder, { codeWorkspace, userSettings, vscodePolicy }, (message) => io.err(`dsh-bridge: ${message}`));
-  if (!read.ok) throw new CommandUsageError(read.message);
+  // A file the user named is a usage error (with the usage); anything else fails the command.
+  if (!read.ok) throw read.cause === 'given' ? new CommandUsageError(read.message) : new CommandFailure(read.message);
   return read;
 }
 

@@ -35,8 +35,8 @@ export interface GivenSettingsFiles {
 
 export type FolderIdentityRead =
   | { ok: true; identity: FolderIdentity; userHomeSetting?: string }
-  /** A given file cannot be used (`message`: which and why): a usage error. */
-  | { ok: false; message: string };
+  /** `message`: which and why; `cause` `given`: a file the caller named cannot be used (its usage), `failure`: anything else. */
+  | { ok: false; message: string; cause: 'given' | 'failure' };
 
 /**
  * The folder and the settings the editor would see for it, from the files a CLI can read: the
@@ -62,14 +62,14 @@ export async function readFolderIdentity(ports: SettingsFilesPorts, folder: stri
         continue;
       }
       const read = await ports.files.readRegularFile(file.path, MAX_SOURCE_BYTES);
-      if (!read.ok) return { ok: false, message: `${file.option} ${file.path} cannot be read (${readFailureReason(read.failure, MAX_SOURCE_BYTES)})` };
+      if (!read.ok) return { ok: false, cause: 'given', message: `${file.option} ${file.path} cannot be read (${readFailureReason(read.failure, MAX_SOURCE_BYTES)})` };
       layers.push({ level, kind, text: Buffer.from(read.bytes).toString('utf8'), file: file.path });
     }
     let folderName = path.basename(folder);
     const workspaceLayer = layers.find((l) => l.kind === 'code-workspace');
     if (given.codeWorkspace !== undefined && workspaceLayer) {
       const entry = workspaceFolderEntry(workspaceLayer.text, path.dirname(path.resolve(given.codeWorkspace)), folder);
-      if (!entry) return { ok: false, message: `${given.codeWorkspace} does not list the folder ${folder}` };
+      if (!entry) return { ok: false, cause: 'given', message: `${given.codeWorkspace} does not list the folder ${folder}` };
       folderName = entry.name ?? folderName;
     }
     const filesView = settingsViewFromFiles(layers);
@@ -98,7 +98,7 @@ export async function readFolderIdentity(ports: SettingsFilesPorts, folder: stri
       ...(home.trim() === '' ? {} : { userHomeSetting: home }),
     };
   } catch (error) {
-    return { ok: false, message: `the settings of ${folder} cannot be read (${error instanceof Error ? error.message : String(error)})` };
+    return { ok: false, cause: 'failure', message: `the settings of ${folder} cannot be read (${error instanceof Error ? error.message : String(error)})` };
   }
 }
 
