@@ -28,7 +28,8 @@ import {
 } from './lib.mjs';
 
 const args = process.argv.slice(2);
-const opt = { suites: [], timeout: 300, verbose: false, runner: 'harness' };
+// --timeout bounds a whole session (a hang), not a test: generous, as a loaded machine needs.
+const opt = { suites: [], timeout: 900, verbose: false, runner: 'harness' };
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--suite') opt.suites.push(args[++i]);
   else if (args[i] === '--runner') opt.runner = args[++i];
@@ -46,7 +47,7 @@ if (!['harness', 'test-cli'].includes(opt.runner)) { console.error(`unknown runn
 
 function testCliOptions(suiteDir) {
   const files = fs.readdirSync(suiteDir).filter((f) => f.endsWith('.test.js')).sort().map((f) => path.join(suiteDir, f));
-  return JSON.stringify({ mochaOpts: { ui: 'bdd', timeout: 60000, reporter: 'spec' }, colorDefault: false, preload: [], files });
+  return JSON.stringify({ mochaOpts: { ui: 'bdd', timeout: 300000, reporter: 'spec' }, colorDefault: false, preload: [], files });
 }
 
 // Workbench log chatter that reaches codeAutomationLog; kept in host-log.txt only.

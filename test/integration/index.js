@@ -20,7 +20,7 @@ exports.run = async function run() {
   const suiteDir = process.env.DSH_BRIDGE_SUITE_DIR;
   if (!suiteDir) throw new Error('DSH_BRIDGE_SUITE_DIR is not set: run this through test/harness/run-integration.mjs');
   const Mocha = loadMocha();
-  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 60000 });
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 300000 });
   if (process.env.DSH_BRIDGE_GREP) mocha.grep(process.env.DSH_BRIDGE_GREP);
   const files = fs.readdirSync(suiteDir).filter((f) => f.endsWith('.test.js')).sort();
   if (files.length === 0) throw new Error(`no *.test.js files in ${suiteDir}`);
