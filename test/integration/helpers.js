@@ -158,7 +158,10 @@ async function saveDocument(doc) {
   return waitFor(async () => {
     const live = await liveDocument(uri);
     const onDisk = fs.existsSync(uri.fsPath) ? fs.readFileSync(uri.fsPath, 'utf8') : undefined;
-    if (!live.isClosed && !live.isDirty && onDisk === live.getText()) return live;
+    if (!live.isClosed && !live.isDirty && onDisk === live.getText()) {
+      if (saves > 1) console.log(`      (saved ${path.basename(uri.fsPath)} after ${saves} save() calls)`);
+      return live;
+    }
     last = `dirty ${live.isDirty}, closed ${live.isClosed}, on disk ${onDisk === live.getText() ? 'the same' : 'other'} text`;
     if (live.isDirty) {
       saves++;
