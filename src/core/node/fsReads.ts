@@ -8,8 +8,11 @@
  */
 import * as nodeFs from 'node:fs';
 
-/** `entry`: the path's own existence, type and content; `listing`: also the names in the folder. */
-export type ReadKind = 'entry' | 'listing';
+/**
+ * `entry`: the path's own existence, type, owner and mode (and, for a file, its size and times);
+ * `content`: also the bytes of a file (opened or read); `listing`: also the names in the folder.
+ */
+export type ReadKind = 'entry' | 'content' | 'listing';
 
 export interface ReadObserver {
   /** Notes a look about to happen; a promise to wait for before it (undefined: nothing to wait for). */
@@ -62,9 +65,9 @@ const p = nodeFs.promises;
 export const fs = {
   access: noted(p.access),
   lstat: noted(p.lstat),
-  open: noted(p.open),
+  open: noted(p.open, 'content'),
   readdir: noted(p.readdir, 'listing'),
-  readFile: noted(p.readFile),
+  readFile: noted(p.readFile, 'content'),
   readlink: noted(p.readlink),
   realpath: noted(p.realpath),
   stat: noted(p.stat),
@@ -78,9 +81,9 @@ export const fs = {
 };
 
 export const existsSync = notedSync(nodeFs.existsSync);
-export const openSync = notedSync(nodeFs.openSync);
+export const openSync = notedSync(nodeFs.openSync, 'content');
 export const readdirSync = notedSync(nodeFs.readdirSync, 'listing');
-export const readFileSync = notedSync(nodeFs.readFileSync);
+export const readFileSync = notedSync(nodeFs.readFileSync, 'content');
 export const readlinkSync = notedSync(nodeFs.readlinkSync);
 export const realpathSync = notedSync(nodeFs.realpathSync);
 export const statSync = notedSync(nodeFs.statSync);

@@ -7,7 +7,8 @@
  * follows it shows as a stamp that differs; a change made before the stamp is in what was read.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { lstatSync, promises as fsp, statSync, type BigIntStats } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { lstatSync, promises as fsp, readFileSync, statSync, type BigIntStats } from 'node:fs';
 import { observeReads, type ReadKind } from './fsReads';
 
 export type { ReadKind };
@@ -27,30 +28,31 @@ export class ReadJournal {
 
   note(file: string, kind: ReadKind): Promise<void> | undefined {
     const known = this.reads.get(file);
-    if (known) {
-      if (kind === 'listing') known.kind = 'listing';
-      return undefined;
-    }
-    let pending = this.pending.get(file);
+    if (known && !widens(known.kind, kind)) return undefined;
+    const key = `${kind}\0${file}`;
+    let pending = this.pending.get(key);
     if (!pending) {
-      pending = stampOf(file).then((stamp) => {
+      // A look that reads more than the one noted (the bytes after a stat) is stamped again, before it reads.
+      pending = stampOf(file, kind).then((stamp) => {
         const noted = this.reads.get(file);
-        if (noted) noted.stamp = stamp;
-        else this.reads.set(file, { kind, stamp });
+        if (!noted) this.reads.set(file, { kind, stamp });
+        else if (noted.kind === kind || widens(noted.kind, kind)) Object.assign(noted, { kind, stamp });
       });
-      this.pending.set(file, pending);
+      this.pending.set(key, pending);
     }
-    return kind === 'listing' ? pending.then(() => this.note(file, kind)) : pending;
+    return pending;
   }
 
   noteSync(file: string, kind: ReadKind): void {
     const known = this.reads.get(file);
-    if (known) {
-      if (kind === 'listing') known.kind = 'listing';
-      return;
-    }
-    this.reads.set(file, { kind, stamp: stampOfSync(file) });
+    if (known && !widens(known.kind, kind)) return;
+    this.reads.set(file, { kind, stamp: stampOfSync(file, kind) });
   }
+}
+
+/** Whether a look of kind `next` sees more of a path than one of kind `noted` (an entry's stat, then its bytes or names). */
+function widens(noted: ReadKind, next: ReadKind): boolean {
+  return noted === 'entry' && next !== 'entry';
 }
 
 const journals = new AsyncLocalStorage<ReadJournal>();
@@ -97,29 +99,55 @@ export function journaledEnv<E extends Readonly<Record<string, string | undefine
   });
 }
 
-/** What a path is now: absent, or its inode, type, owner, size and times (ctime moves on every write, also one that keeps size and mtime). */
-export async function stampOf(file: string): Promise<string> {
+/**
+ * What a path is now: absent, or its inode, type, owner, size and times (ctime moves on every
+ * write, also one that keeps size and mtime); for a file whose bytes were read (`content`), also
+ * their SHA-256: a write through a shared memory map moves no time and sends no event.
+ */
+export async function stampOf(file: string, kind: ReadKind = 'entry'): Promise<string> {
   try {
     const own = await fsp.lstat(file, { bigint: true });
-    return own.isSymbolicLink() ? `${stampText(own)}>${await fsp.stat(file, { bigint: true }).then(stampText, failureText)}` : stampText(own);
+    if (!own.isSymbolicLink()) return stampText(own) + await contentPart(file, own, kind);
+    const target = await fsp.stat(file, { bigint: true }).then(async (s) => stampText(s) + await contentPart(file, s, kind), failureText);
+    return `${stampText(own)}>${target}`;
   } catch (error) {
     return failureText(error);
   }
 }
 
-export function stampOfSync(file: string): string {
+export function stampOfSync(file: string, kind: ReadKind = 'entry'): string {
   try {
     const own = lstatSync(file, { bigint: true });
-    if (!own.isSymbolicLink()) return stampText(own);
+    if (!own.isSymbolicLink()) return stampText(own) + contentPartSync(file, own, kind);
     let target: string;
     try {
-      target = stampText(statSync(file, { bigint: true }));
+      const stat = statSync(file, { bigint: true });
+      target = stampText(stat) + contentPartSync(file, stat, kind);
     } catch (error) {
       target = failureText(error);
     }
     return `${stampText(own)}>${target}`;
   } catch (error) {
     return failureText(error);
+  }
+}
+
+/** Larger than any file a plan reads (the readers stop at 32 MiB): never hashed, never the same. */
+const MAX_HASHED_BYTES = 64n * 1024n * 1024n;
+
+async function contentPart(file: string, stat: BigIntStats, kind: ReadKind): Promise<string> {
+  if (kind !== 'content' || !stat.isFile()) return '';
+  if (stat.size > MAX_HASHED_BYTES) return `#unhashed:${Math.random()}`;
+  return fsp.readFile(file).then((bytes) => `#${createHash('sha256').update(bytes).digest('hex')}`, (error: unknown) => `#${failureText(error)}`);
+}
+
+function contentPartSync(file: string, stat: BigIntStats, kind: ReadKind): string {
+  if (kind !== 'content' || !stat.isFile()) return '';
+  if (stat.size > MAX_HASHED_BYTES) return `#unhashed:${Math.random()}`;
+  try {
+    return `#${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+  } catch (error) {
+    return `#${failureText(error)}`;
   }
 }
 
@@ -142,7 +170,7 @@ function folderIdentity(part: string): string {
  */
 export function sameStamp(now: string, noted: string, kind: ReadKind): boolean {
   if (now === noted) return true;
-  if (kind === 'listing') return false;
+  if (kind !== 'entry') return false;
   const identity = (stamp: string) => stamp.split('>').map(folderIdentity).join('>');
   return identity(now) === identity(noted);
 }

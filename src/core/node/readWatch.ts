@@ -213,7 +213,7 @@ export class KeptWhileUnchanged<T> {
       if (local.includes(false)) throw new Error('a folder is not on a local file system');
       for (const [file, read] of entry.journal.reads) {
         if (entry.dirty) break;
-        if (!sameStamp(await stampOf(path.resolve(file)), read.stamp, read.kind)) entry.changed();
+        if (!sameStamp(await stampOf(path.resolve(file), read.kind), read.stamp, read.kind)) entry.changed();
       }
       return true;
     } catch {
@@ -231,7 +231,7 @@ export class KeptWhileUnchanged<T> {
  * A few lstat calls: a small part of what computing again costs.
  */
 function sameStamps(journal: ReadJournal): boolean {
-  for (const [file, read] of journal.reads) if (!sameStamp(stampOfSync(path.resolve(file)), read.stamp, read.kind)) return false;
+  for (const [file, read] of journal.reads) if (!sameStamp(stampOfSync(path.resolve(file), read.kind), read.stamp, read.kind)) return false;
   return true;
 }
 
