@@ -5,7 +5,8 @@ const only = (process.env.DSH_BRIDGE_E2E || '').split(',').map((s) => s.trim()).
 
 module.exports = {
   spec: only.length ? only.map((n) => `test/e2e/${n}.e2e.mjs`) : ['test/e2e/**/*.e2e.mjs'],
-  timeout: 240000,
+  // A bound for a hang, not a flow's time: under load (2 cores, a CPU hog on each) one flow took 76 s.
+  timeout: 600000,
   slow: 30000,
   reporter: 'spec',
   exit: true,
