@@ -169,7 +169,7 @@ export function parseRegQuery(text: string, root: string): Record<string, unknow
  * `<dict>` values; `<data>` and `<date>` are left out. A document it cannot read is a fault.
  */
 export function parsePlistXml(text: string): ManagedBag {
-  const tokens = [...text.replace(/<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|<!--[\s\S]*?-->/g, '').matchAll(/<(\/?)([a-zA-Z]+)\s*(\/?)>|([^<]+)/g)];
+  const tokens = [...text.replace(/<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|<!--[\s\S]*?-->/g, '').matchAll(/<(\/?)([a-zA-Z]+)(?:\s+[^>]*?)?\s*(\/?)>|([^<]+)/g)];
   let i = 0;
   const skipSpace = () => {
     while (i < tokens.length && tokens[i][4] !== undefined && tokens[i][4].trim() === '') i++;
@@ -190,7 +190,9 @@ export function parsePlistXml(text: string): ManagedBag {
       if (tag === 'false') return false;
       if (tag === 'array') return [];
       if (tag === 'dict') return {};
-      return undefined;
+      if (tag === 'string') return '';
+      if (tag === 'data' || tag === 'date') return undefined;
+      throw new Error(`<${tag}/> is not a property list value`);
     }
     switch (tag) {
       case 'string': return textUntil('string');
@@ -239,11 +241,14 @@ function decodeXml(text: string): string {
   });
 }
 
+const LIST_KEYS: ReadonlySet<string> = new Set([MANAGED_KEYS.allowed, MANAGED_KEYS.denied]);
+
 /** Nested objects as dotted keys (`{sandbox: {enabled: true}}` -> `sandbox.enabled`), as VS Code flattens scalars; lists stay whole. */
 function flatten(object: Readonly<Record<string, unknown>>, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
   for (const [key, value] of Object.entries(object)) {
     const dotted = `${prefix}${key}`;
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) flatten(value as Record<string, unknown>, `${dotted}.`, out);
+    // The lists stay whole whatever they hold (a list that is an object is a fault, not nested keys).
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && !LIST_KEYS.has(dotted)) flatten(value as Record<string, unknown>, `${dotted}.`, out);
     else Object.defineProperty(out, dotted, { value, enumerable: true, configurable: true });
   }
   return out;
