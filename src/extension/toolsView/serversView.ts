@@ -43,9 +43,8 @@ function withheldWords(row: ServerViewRow): string {
   switch (row.reason?.code) {
     case 'input-missing': return l10n.t('withheld: input {0} has no value', String(args.id));
     case 'env-missing': return l10n.t('withheld: {0} is not set', String(args.name));
-    case 'dsh-policy-denied':
-    case 'dsh-policy-not-allowed':
-    case 'dsh-policy-unreadable': return l10n.t('withheld by the DSH policy');
+    case 'dsh-policy-denied': case 'dsh-policy-not-allowed': case 'dsh-policy-unreadable': return l10n.t('withheld by the DSH policy');
+    case 'dsh-managed-denied': case 'dsh-managed-not-allowed': case 'dsh-managed-unreadable': case 'dsh-managed-sandbox': return l10n.t('withheld by the managed settings');
     default: return l10n.t('withheld: it cannot start as declared');
   }
 }
