@@ -325,7 +325,7 @@ if (!only || only === 'smallest') {
         cli(tmp.home, ['policy', '--json', '--workspace', P, '--managed-settings', file]);
         assert.fail('dsh-bridge policy exits 1 when something is withheld');
       } catch (error) {
-        report = JSON.parse(error.stdout);
+        report = JSON.parse(/** @type {{stdout: string}} */ (error).stdout);
       }
       assert.deepEqual(report.dsh.withheld.map((w) => [w.serverName, w.code, w.channel, w.file]), [['everything', 'managed-denied', 'file', file]]);
     } finally {
