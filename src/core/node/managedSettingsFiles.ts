@@ -23,6 +23,7 @@ import { sha256Hex } from '../json/canonicalJson';
 import { deepFreeze, KeptByBytes } from '../json/keptByBytes';
 import { managedRules, parseManagedSettingsJson, parsePlistXml, parseRegQuery, managedBag, restricts, type ManagedChannel, type ManagedRules } from '../policy/managedSettings';
 import { readRegularFile } from './reader';
+import { noteUnwatchableRead } from './fsReads';
 
 export const MANAGED_SETTINGS_ENV = 'DSH_BRIDGE_MANAGED_SETTINGS';
 const MAX_BYTES = 1024 * 1024; // VS Code's MANAGED_SETTINGS_MAX_FILE_SIZE
@@ -93,8 +94,24 @@ async function readPreferences(file: string): Promise<ManagedRules | undefined> 
 
 const keptPlists = new Map<string, ManagedRules>();
 
-/** One registry key with its subkeys; a key that does not exist sets nothing. */
+/**
+ * One registry key with its subkeys; a key that does not exist sets nothing. No file event reports
+ * a registry change, so a DSH step that reads it is planned again at the next step (not kept), and
+ * `reg` runs at most once per {@link REGISTRY_TTL_MS} per key.
+ */
 async function readRegistry(key: string): Promise<ManagedRules | undefined> {
+  noteUnwatchableRead();
+  const known = registryReads.get(key);
+  if (known && Date.now() - known.at < REGISTRY_TTL_MS) return known.rules;
+  const rules = await queryRegistry(key);
+  registryReads.set(key, { at: Date.now(), rules });
+  return rules;
+}
+
+const REGISTRY_TTL_MS = 5000;
+const registryReads = new Map<string, { at: number; rules: ManagedRules | undefined }>();
+
+async function queryRegistry(key: string): Promise<ManagedRules | undefined> {
   const result = await run('reg', ['query', key, '/s']);
   if ('error' in result) return result.missing ? undefined : refusedMdm(key, `reg query: ${result.error}`);
   const root = key.replace(/^HKLM\\/, 'HKEY_LOCAL_MACHINE\\').replace(/^HKCU\\/, 'HKEY_CURRENT_USER\\');
