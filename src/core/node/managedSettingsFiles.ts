@@ -53,7 +53,7 @@ export async function readManagedSettings(options: ManagedSettingsOptions = {}):
     for (const hive of ['HKLM', 'HKCU']) reads.push(readRegistry(`${hive}\\${REGISTRY_KEY}`));
   }
   if (platform === 'darwin') {
-    const user = os.userInfo({ encoding: 'utf8' }).username;
+    const user = userName();
     reads.push(readPreferences(`/Library/Managed Preferences/${PREFERENCES_DOMAIN}.plist`));
     if (user) reads.push(readPreferences(`/Library/Managed Preferences/${user}/${PREFERENCES_DOMAIN}.plist`));
   }
@@ -62,6 +62,15 @@ export async function readManagedSettings(options: ManagedSettingsOptions = {}):
   for (const extra of extras) if (extra !== managedSettingsFile(platform, env)) reads.push(readFileChannel(extra));
   const settled = await Promise.all(reads.map((r) => r.catch((error: unknown): ManagedRules => ({ channel: 'file', location: 'managed settings', deny: [], managedOnly: false, sandboxForced: false, refused: String(error) }))));
   return settled.filter((r): r is ManagedRules => r !== undefined && restricts(r));
+}
+
+/** The user's name for their managed preferences (none when the account has no entry). */
+function userName(): string | undefined {
+  try {
+    return os.userInfo({ encoding: 'utf8' }).username;
+  } catch {
+    return undefined;
+  }
 }
 
 const kept = new KeptByBytes<ManagedRules>(8);
