@@ -89,9 +89,10 @@ export async function main(argv: string[], terminal: CliIo = processIo): Promise
   try {
     if (command === undefined) throw new CommandUsageError('a command is required');
     if (!Object.hasOwn(COMMANDS, command)) throw new CommandUsageError(`unknown command "${command}"`);
-    const { identity, userHomeSetting } = await folderIdentity(path.resolve(values.workspace ?? process.cwd()), values['code-workspace'], values['user-settings'], io, values['vscode-policy']);
+    const { identity, userHomeSetting } = await folderIdentity(path.resolve(values.workspace ?? process.cwd()), values['code-workspace'], values['user-settings'], io, values['vscode-policy'], values['managed-settings']);
     const dshHome = resolveDshHome(values['dsh-home'] ?? userHomeSetting);
-    const ports = nodePorts({ dshHome, probeRow: probeRowOnDemand });
+    const managedSettingsFile = values['managed-settings'] === undefined ? undefined : path.resolve(values['managed-settings']);
+    const ports = nodePorts({ dshHome, probeRow: probeRowOnDemand, ...(managedSettingsFile ? { managedSettingsFile } : {}) });
     return await COMMANDS[command].run({ command, args, folder: identity.folder, dshHome, json, options: values, io, identity, ports });
   } catch (error) {
     if (error instanceof CommandUsageError) return usageError(error.message, json, io);

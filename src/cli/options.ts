@@ -25,6 +25,7 @@ export const OPTIONS = {
   'code-workspace': { type: 'string', common: ['--code-workspace FILE', 'the .code-workspace file that holds the folder: its settings and', 'the folder\'s name apply, as in the editor'] },
   'user-settings': { type: 'string', common: ['--user-settings FILE', 'the editor\'s user settings.json: its settings apply, as in the editor'] },
   'vscode-policy': { type: 'string', common: ['--vscode-policy FILE', `VS Code's policy file (default ${VSCODE_POLICY_FILE}, VS Code's on Linux):`, 'its MCP policies override every settings file, as in the editor'] },
+  'managed-settings': { type: 'string', common: ['--managed-settings FILE', 'one more GitHub Copilot managed-settings.json, read besides the machine\'s', 'channels (it can only narrow)'] },
   'dsh-home': { type: 'string', common: ['--dsh-home DIR', 'the DSH home (default: dsh.home of --user-settings, else $DSH_HOME,', 'else ~/.dsh)'] },
   json: { type: 'boolean', common: ['--json', 'print one JSON object (also on failure)'] },
   help: { type: 'boolean', short: 'h', common: ['-h, --help', 'this help'] },

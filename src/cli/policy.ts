@@ -1,5 +1,6 @@
 import { policyReport } from '../core/app/policy';
 import { ADMIN_POLICY_FILE, userPolicyFile } from '../core/node/policyFiles';
+import { managedSettingsFile } from '../core/node/managedSettingsFiles';
 import { CommandUsageError, type CommandContext } from './context';
 
 export const POLICY_USAGE = 'policy                     the MCP server policy in force (VS Code\'s, and the DSH side\'s files) and what it blocks in this folder';
@@ -25,8 +26,10 @@ export async function runPolicy(ctx: CommandContext): Promise<number> {
         refused: refusedWhy,
       },
       dsh: {
-        files: [ADMIN_POLICY_FILE, userPolicyFile(ctx.dshHome)],
-        layers: dsh.layers.map((l) => ({ file: l.file, origin: l.origin, allowedServers: l.allow ?? null, deniedServers: l.deny, refused: l.refused ?? null })),
+        files: [ADMIN_POLICY_FILE, userPolicyFile(ctx.dshHome), managedSettingsFile()],
+        layers: dsh.layers.map((l) => ({
+          file: l.file, origin: l.origin, ...(l.channel ? { channel: l.channel, sandboxForced: l.sandboxForced === true } : {}), allowedServers: l.allow ?? null, deniedServers: l.deny, refused: l.refused ?? null,
+        })),
         declaration: declaration ?? null,
         withheld,
       },
@@ -41,13 +44,16 @@ export async function runPolicy(ctx: CommandContext): Promise<number> {
     out(refusedWhy.length ? '  Refused in this folder:' : '  Refused in this folder: none');
     for (const r of refusedWhy) out(`    ${r.name}: ${r.code}: ${r.message}`);
     out('');
-    out(`DSH policy (what the DSH plugin withholds at mount; ${ADMIN_POLICY_FILE}, then ${userPolicyFile(ctx.dshHome)}):`);
+    out(`DSH policy (what the DSH plugin withholds at mount; ${ADMIN_POLICY_FILE}, then ${userPolicyFile(ctx.dshHome)}, then each channel of the managed settings):`);
     if (!dsh.layers.length) out('  no policy file');
     for (const l of dsh.layers) {
-      out(`  ${l.file} (${l.origin === 'admin' ? 'administrator' : 'user, can only narrow'})${l.refused ? `: cannot be used (${l.refused}): every server is withheld` : ''}`);
+      const owner = l.origin === 'admin' ? 'administrator' : l.origin === 'managed' ? `GitHub Copilot managed settings, channel ${l.channel ?? 'file'}; also refused at export` : 'user, can only narrow';
+      out(`  ${l.file} (${owner})${l.refused ? `: cannot be used (${l.refused}): every server is withheld` : ''}`);
       if (l.refused) continue;
-      out(`    allowedServers: ${l.allowShown ? l.allowShown.join(', ') || '[] (blocks every server)' : 'not set'}`);
-      out(`    deniedServers: ${l.denyShown.length ? l.denyShown.join(', ') : 'none'}`);
+      const [allowKey, denyKey] = l.origin === 'managed' ? ['allowedMcpServers', 'deniedMcpServers'] : ['allowedServers', 'deniedServers'];
+      out(`    ${allowKey}: ${l.allowShown ? l.allowShown.join(', ') || '[] (blocks every server)' : 'not set'}`);
+      out(`    ${denyKey}: ${l.denyShown.length ? l.denyShown.join(', ') : 'none'}`);
+      if (l.sandboxForced) out('    sandbox.enabled: true without allowBypass (every local server is withheld: DSH cannot sandbox one)');
     }
     if (!declaration) out('  No declaration in this folder: nothing to withhold.');
     else out(withheld.length ? '  Withheld from this folder\'s declaration:' : '  Withheld from this folder\'s declaration: none');

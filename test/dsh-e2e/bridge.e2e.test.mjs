@@ -291,4 +291,45 @@ if (!only || only === 'smallest') {
       if (previous === undefined) delete process.env.DSH_BRIDGE_ADMIN_POLICY; else process.env.DSH_BRIDGE_ADMIN_POLICY = previous;
     }
   }));
+
+  test('DSH rc.8: GitHub Copilot managed settings (managed-settings.json) that deny a server withhold it at mount, though it was exported before the file existed; dsh-bridge policy names the channel', { timeout: 90000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+    const P = everythingWorkspace(tmp.root, 'Managed', { home: tmp.home, input: 'v' });
+    const answers = approvalAnswerer(h.root);
+    answers.setDefault('allowed-once');
+    const mcpTools = (model) => h.llm.requests.get(model).flatMap((r) => r.tools.map((x) => x.name)).filter((n) => n.startsWith('mcp__'));
+    const s1 = await session(h, 'sMs1', P, 'mMs1');
+    await turn(s1);
+    assert.ok(mcpTools('mMs1').some((n) => n.startsWith('mcp__everything__')), 'before the managed settings: mounted');
+    await s1.dispose();
+
+    // The enterprise deploys managed settings after the export. DSH_BRIDGE_MANAGED_SETTINGS names
+    // the file in addition to /etc/github-copilot/managed-settings.json (which the test does not
+    // touch); no ownership rule applies to it (it can only narrow), so no root is needed.
+    const file = path.join(fs.mkdtempSync(path.join(tmp.root, 'managed-')), 'managed-settings.json');
+    fs.writeFileSync(file, JSON.stringify({ deniedMcpServers: [{ serverName: 'everything' }] }));
+    const previous = process.env.DSH_BRIDGE_MANAGED_SETTINGS;
+    process.env.DSH_BRIDGE_MANAGED_SETTINGS = file;
+    try {
+      const s2 = await session(h, 'sMs2', P, 'mMs2');
+      await turn(s2);
+      await turn(s2);
+      assert.deepEqual(mcpTools('mMs2'), [], 'after the managed settings: nothing of the server reaches the model');
+      const lines = h.logs.filter((l) => l.includes(P) && l.includes('not started: Withheld by the managed settings (file: '));
+      assert.equal(lines.length, 1, h.logs.filter((l) => l.includes('dsh-bridge')).join('\n'));
+      assert.ok(lines[0].includes(file) && lines[0].includes('{"serverName":"everything"}'), lines[0]);
+      t.diagnostic(lines[0]);
+      await s2.dispose();
+      // The CLI reads the same file (--managed-settings) and names the rule's channel.
+      let report;
+      try {
+        cli(tmp.home, ['policy', '--json', '--workspace', P, '--managed-settings', file]);
+        assert.fail('dsh-bridge policy exits 1 when something is withheld');
+      } catch (error) {
+        report = JSON.parse(/** @type {{stdout: string}} */ (error).stdout);
+      }
+      assert.deepEqual(report.dsh.withheld.map((w) => [w.serverName, w.code, w.channel, w.file]), [['everything', 'managed-denied', 'file', file]]);
+    } finally {
+      if (previous === undefined) delete process.env.DSH_BRIDGE_MANAGED_SETTINGS; else process.env.DSH_BRIDGE_MANAGED_SETTINGS = previous;
+    }
+  }));
 }

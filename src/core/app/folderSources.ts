@@ -22,6 +22,8 @@ import { mergeSources, type SourceRead } from '../mcp/mergeSources';
 import { decodeText, EMPTY_RANGE, LineIndex } from '../json/text';
 import type { ReadResult } from '../node/reader';
 import { applyEditorPolicy, readEditorPolicy, type PolicySettingsView } from '../policy/editorPolicy';
+import { applyManagedPolicy } from '../policy/managedPolicy';
+import type { ManagedRules } from '../policy/managedSettings';
 import { folderAnalyzeOptions, type FolderIdentity } from '../settings/folderSettings';
 import type { Ports } from './ports';
 
@@ -57,7 +59,9 @@ export function readSource(ports: Pick<Ports, 'files'>, folder: string, sourcePa
  * Reads and analyzes every source of a folder and merges them; a file that cannot be read gives an
  * unusable analysis. `unsaved` gives the text of a source an editor holds with unsaved edits.
  */
-export async function analyzeFolder(ports: Pick<Ports, 'files'>, options: AnalyzeOptions, unsaved?: (sourcePath: string) => Uint8Array | undefined): Promise<Analysis> {
+export async function analyzeFolder(ports: Pick<Ports, 'files'> & { policy?: Pick<Ports['policy'], 'readManagedSettings'> }, options: AnalyzeOptions, unsaved?: (sourcePath: string) => Uint8Array | undefined): Promise<Analysis> {
+  // GitHub Copilot's managed settings, read while the sources are (a face without the port reads none).
+  const managed = ports.policy ? managedChannels(ports.policy) : Promise.resolve([]);
   const reads: SourceRead[] = [];
   for (const spec of folderSources(options, await ports.files.devcontainerSubfolders(options.folder))) {
     const held = unsaved?.(spec.path);
@@ -76,12 +80,19 @@ export async function analyzeFolder(ports: Pick<Ports, 'files'>, options: Analyz
   if (committable) merged.problems.push(committable);
   const mcpAccess = effectiveMcpAccess(options.resolveConfig?.(MCP_ACCESS_SETTING));
   // The organization's policy decides what is exported, after collisions (a blocked server keeps its name).
-  const policed = applyEditorPolicy(mcpAccess === 'all' ? merged : { ...merged, mcpAccess }, readEditorPolicy(policyView(options)));
+  const edited = applyEditorPolicy(mcpAccess === 'all' ? merged : { ...merged, mcpAccess }, readEditorPolicy(policyView(options)));
+  // Then the managed settings, every channel (the DSH plugin applies the same ones at mount).
+  const policed = applyManagedPolicy(edited, await managed);
   return options.vscodePolicyFile ? { ...policed, policyFile: options.vscodePolicyFile } : policed;
 }
 
+/** The managed settings' channels; a read that fails blocks every server (it fails closed). */
+function managedChannels(policy: Pick<Ports['policy'], 'readManagedSettings'>): Promise<readonly ManagedRules[]> {
+  return policy.readManagedSettings().catch((error: unknown) => [{ channel: 'file', location: 'the managed settings', deny: [], managedOnly: false, sandboxForced: false, refused: error instanceof Error ? error.message : String(error) }]);
+}
+
 /** {@link analyzeFolder} with the folder's settings as a face sees them. */
-export function analyzeWorkspaceFolder(ports: Pick<Ports, 'files'>, identity: FolderIdentity): Promise<Analysis> {
+export function analyzeWorkspaceFolder(ports: Parameters<typeof analyzeFolder>[0], identity: FolderIdentity): Promise<Analysis> {
   return analyzeFolder(ports, folderAnalyzeOptions(identity));
 }
 

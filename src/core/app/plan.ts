@@ -127,6 +127,8 @@ export interface PolicyFilePlan {
   file: string;
   origin: DshPolicyOrigin;
   refused?: string;
+  /** Origin `managed`: the channel of the managed settings. */
+  channel?: string;
 }
 
 export interface SessionPlan {
@@ -302,7 +304,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   const policy = await policyRead;
   const policyBlock = (server: DeclaredServer): PlanReason | undefined => {
     const block = policyBlockOf(policy, server, lookupValues);
-    return block && reason(`dsh-${block.code}`, { file: block.file, origin: block.origin, rule: block.rule }, planFix('policy', { workspace: folder }));
+    return block && reason(`dsh-${block.code}`, { file: block.file, origin: block.origin, rule: block.rule, ...(block.channel ? { channel: block.channel } : {}) }, planFix('policy', { workspace: folder }));
   };
 
   const declared = declaration?.servers ?? [];
@@ -375,7 +377,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   return {
     plan: {
       cwd, trustMode, declaration: declarationPlan,
-      ...(policy.layers.length ? { policy: policy.layers.map((l) => ({ file: l.file, origin: l.origin, ...(l.refused ? { refused: l.refused } : {}) })) } : {}),
+      ...(policy.layers.length ? { policy: policy.layers.map((l) => ({ file: l.file, origin: l.origin, ...(l.channel ? { channel: l.channel } : {}), ...(l.refused ? { refused: l.refused } : {}) })) } : {}),
       blocked, notes, servers,
       ...(languageServers ? { languageServers } : {}),
       ...(skills ? { skills } : {}),

@@ -32,6 +32,10 @@ export const PLAN_MESSAGES = {
   'dsh-policy-denied': 'Withheld by the DSH policy {file}: its rule {rule} denies it.',
   'dsh-policy-not-allowed': 'Withheld by the DSH policy {file}: it is not in its allowlist ({rule}).',
   'dsh-policy-unreadable': 'Withheld: the DSH policy {file} cannot be used ({rule}), so every server is withheld.',
+  'dsh-managed-denied': 'Withheld by the managed settings ({channel}: {file}): its rule {rule} denies it.',
+  'dsh-managed-not-allowed': 'Withheld by the managed settings ({channel}: {file}): it is not in their allowlist ({rule}).',
+  'dsh-managed-unreadable': 'Withheld: the managed settings ({channel}: {file}) cannot be used ({rule}), so every server is withheld.',
+  'dsh-managed-sandbox': 'Withheld: the managed settings ({channel}: {file}) force the sandbox on ({rule}) without allowBypass, and DSH cannot sandbox a local MCP server.',
   'lsp-invalid-entry': 'An entry of dsh.lsp.servers is invalid, and DSH then registers none of the language servers.',
   'approved': 'Its pin is approved: it starts without asking.',
   'pin-not-approved': 'Trust mode "pinned" and its pin is not approved: DSH asks before it starts.',
@@ -113,7 +117,7 @@ export function reason(code: PlanReasonCode, args: PlanArgs = {}, fix?: PlanFix)
 /** The codes of a scan's errors, each once, in the order found: the `codes` of a reason the scan withholds for. */
 /** The machine's DSH policy withholds it (no setup step can change that; a running server it withholds is stopped). */
 export function byDshPolicy(r: Pick<PlanReason, 'code'>): boolean {
-  return r.code === 'dsh-policy-denied' || r.code === 'dsh-policy-not-allowed' || r.code === 'dsh-policy-unreadable';
+  return r.code.startsWith('dsh-policy-') || r.code.startsWith('dsh-managed-');
 }
 
 export function scanErrorCodes(findings: readonly ScanFinding[]): string {

@@ -16,9 +16,9 @@ import { dshPolicyOf, policyBlockOf, type PolicyWithheld } from './policyWithhel
 import type { Ports } from './ports';
 
 /** Every editor policy code (a new one is a type error here until it is listed). */
-const POLICY_CODES: ReadonlySet<string> = new Set(Object.keys({
+const POLICY_CODES: ReadonlySet<string> = new Set([...Object.keys({
   'policy-denied': true, 'policy-not-allowed': true, 'policy-unresolved': true, 'policy-access': true,
-} satisfies Record<PolicyCode, true>));
+} satisfies Record<PolicyCode, true>), 'policy-sandbox', 'policy-managed-unreadable']);
 
 /** Rules with each matcher also in words (`undefined` allow: no allowlist). */
 export interface ShownRules {
@@ -41,7 +41,7 @@ export interface PolicyReport {
     refused: Array<{ name: string; code: string; message: string }>;
   };
   dsh: {
-    layers: Array<Pick<DshPolicyLayer, 'file' | 'origin' | 'refused'> & ShownRules>;
+    layers: Array<Pick<DshPolicyLayer, 'file' | 'origin' | 'refused' | 'channel' | 'sandboxForced'> & ShownRules>;
     /** The declaration a session in the folder would mount (the nearest up to the project root); undefined: none. */
     declaration?: string;
     withheld: PolicyWithheld[];
@@ -63,7 +63,9 @@ export async function policyReport(ports: Pick<Ports, 'dshHome' | 'store' | 'fil
   return {
     editor: { ...shown(editor), access: editor.access, managedOnly: editor.managedOnly, settings: POLICY_SETTING, ...(identity.vscodePolicyFile ? { policyFile: identity.vscodePolicyFile } : {}), refused },
     dsh: {
-      layers: layers.map((l) => ({ file: l.file, origin: l.origin, ...(l.refused ? { refused: l.refused } : {}), ...shown(l) })),
+      layers: layers.map((l) => ({
+        file: l.file, origin: l.origin, ...(l.channel ? { channel: l.channel } : {}), ...(l.sandboxForced ? { sandboxForced: true } : {}), ...(l.refused ? { refused: l.refused } : {}), ...shown(l),
+      })),
       ...(planned.declaration && planned.plan.declaration.path !== undefined ? { declaration: planned.plan.declaration.path } : {}),
       withheld,
     },
@@ -76,6 +78,6 @@ function withheldByPolicy(planned: PlannedSession, policy: DshPolicy): PolicyWit
   if (!planned.declaration || !policy.layers.length) return [];
   return planned.declaration.servers.flatMap((server) => {
     const block = policyBlockOf(policy, server, planned.values);
-    return block ? [{ name: server.name, serverName: server.serverName, code: block.code, file: block.file, origin: block.origin, why: describeDshBlock(block) }] : [];
+    return block ? [{ name: server.name, serverName: server.serverName, code: block.code, file: block.file, origin: block.origin, ...(block.channel ? { channel: block.channel } : {}), why: describeDshBlock(block) }] : [];
   });
 }

@@ -15,6 +15,8 @@ export interface PolicyWithheld {
   code: DshPolicyBlock['code'];
   file: string;
   origin: DshPolicyBlock['origin'];
+  /** Origin `managed`: the channel of the managed settings. */
+  channel?: DshPolicyBlock['channel'];
   /** The block in words, shown through a face's escaping seam. */
   why: string;
 }

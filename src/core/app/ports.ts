@@ -18,6 +18,7 @@ import type { ReadResult } from '../node/reader';
 import type { readImportSources, readImportTarget, removeImportedOriginals, writeImportTarget } from '../node/importFiles';
 import type { VscodePolicyFile } from '../node/policyFiles';
 import type { DshPolicy } from '../policy/dshPolicy';
+import type { ManagedRules } from '../policy/managedSettings';
 import type { DeclaredServer } from '../declaration/declarationModel';
 import type { TemplateLookup } from '../declaration/template';
 import type { CommandResolver } from '../lsp/lspCommand';
@@ -70,8 +71,10 @@ export interface PolicyPort {
   readonly vscodePolicyFile: string;
   /** VS Code's policy file: its MCP policies and the digest of its bytes. */
   readVscodePolicyFile(file: string): Promise<VscodePolicyFile>;
-  /** The DSH side's policy in force (the administrator's files, then the user's in the DSH home). */
+  /** The DSH side's policy in force (the administrator's files, then the user's in the DSH home, then the managed settings' channels). */
   readDshPolicy(): Promise<DshPolicy>;
+  /** GitHub Copilot's managed settings: each readable channel that sets MCP rules. */
+  readManagedSettings(): Promise<ManagedRules[]>;
 }
 
 /** The DSH install on this machine (the doctor's facts). */

@@ -20,6 +20,13 @@ export interface ReadObserver {
   noteSync(file: string, kind: ReadKind): void;
   /** A look that failed (the journal tells a failure of the moment from a lasting one). */
   failed(error: unknown): void;
+  /** A look at something no file event reports (the Windows registry): what was computed is not to be kept. */
+  unwatchable(): void;
+}
+
+/** Notes, in the running computation's journal (if any), a read no file watch can follow. */
+export function noteUnwatchableRead(): void {
+  observer?.unwatchable();
 }
 
 function failed(error: unknown): never {

@@ -9,8 +9,9 @@ import * as path from 'node:path';
 import { sha256Hex } from '../json/canonicalJson';
 import { deepFreeze, KeptByBytes } from '../json/keptByBytes';
 import { POLICY_NAMES, policyValueOf } from '../policy/editorPolicy';
-import { dshPolicyLayer, type DshPolicy, type DshPolicyLayer } from '../policy/dshPolicy';
+import { dshPolicyLayer, managedLayer, type DshPolicy, type DshPolicyLayer } from '../policy/dshPolicy';
 import { readRegularFile } from './reader';
+import { readManagedSettings, type ManagedSettingsOptions } from './managedSettingsFiles';
 
 /**
  * Where VS Code reads its policies on Linux: `LINUX_SYSTEM_POLICY_FILE_PATH` in VS Code's
@@ -72,9 +73,16 @@ export async function readVscodePolicyFile(file: string): Promise<VscodePolicyFi
 
 /**
  * The DSH policy in force: the administrator's file, the extra one `DSH_BRIDGE_ADMIN_POLICY` names
- * (tests), and the user's; files that do not exist are left out.
+ * (tests), the user's, and each channel of GitHub Copilot's managed settings that sets MCP rules
+ * (./managedSettingsFiles); files that do not exist are left out.
  */
-export async function readDshPolicy(dshHome: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<DshPolicy> {
+export async function readDshPolicy(dshHome: string, env: Readonly<Record<string, string | undefined>> = process.env, managed: Omit<ManagedSettingsOptions, 'env'> = {}): Promise<DshPolicy> {
+  const channels = readManagedSettings({ ...managed, env });
+  const { layers } = await readDshPolicyFiles(dshHome, env);
+  return { layers: [...layers, ...(await channels).map(managedLayer)] };
+}
+
+async function readDshPolicyFiles(dshHome: string, env: Readonly<Record<string, string | undefined>>): Promise<DshPolicy> {
   const layers: DshPolicyLayer[] = [];
   const admin = [ADMIN_POLICY_FILE];
   const extra = env[ADMIN_POLICY_ENV];

@@ -17,6 +17,7 @@ import { createPathResolver } from './commandPath';
 import { readRegularFile, readWorkspaceFile } from './reader';
 import { nodeSkillFs } from './skillFs';
 import { readDshPolicy, readVscodePolicyFile, VSCODE_POLICY_FILE } from './policyFiles';
+import { readManagedSettings } from './managedSettingsFiles';
 
 export interface NodePortsOptions extends HostStoreOptions {
   dshHome: string;
@@ -31,6 +32,8 @@ export interface NodePortsOptions extends HostStoreOptions {
    * on the first probe); a face that does not probe leaves it out.
    */
   probeRow?: (row: McpClientConfig, options: RowProbeOptions) => Promise<RowProbe>;
+  /** One more managed-settings file (the CLI's `--managed-settings`), read besides the machine's channels. */
+  managedSettingsFile?: string;
 }
 
 export function nodePorts(options: NodePortsOptions) {
@@ -66,7 +69,8 @@ export function nodePorts(options: NodePortsOptions) {
     policy: {
       vscodePolicyFile: VSCODE_POLICY_FILE,
       readVscodePolicyFile,
-      readDshPolicy: () => readDshPolicy(options.dshHome, env),
+      readDshPolicy: () => readDshPolicy(options.dshHome, env, { extraFile: options.managedSettingsFile }),
+      readManagedSettings: () => readManagedSettings({ env, extraFile: options.managedSettingsFile }),
     },
   };
 }

@@ -22,7 +22,7 @@ export class ReadJournal {
   readonly reads = new Map<string, NotedRead>();
   /** Variable name -> the value read (undefined: not set). */
   readonly env = new Map<string, string | undefined>();
-  /** A read failed for a reason of the moment (out of descriptors, I/O): the result is not to be kept. */
+  /** A read failed for a reason of the moment (out of descriptors, I/O), or read what no watch follows (the registry): the result is not to be kept. */
   transient = false;
   private readonly pending = new Map<string, Promise<void>>();
 
@@ -71,6 +71,10 @@ export async function journaled<T>(compute: () => Promise<T>): Promise<{ value: 
 observeReads({
   note: (file, kind) => journals.getStore()?.note(file, kind),
   noteSync: (file, kind) => journals.getStore()?.noteSync(file, kind),
+  unwatchable: () => {
+    const journal = journals.getStore();
+    if (journal) journal.transient = true;
+  },
   failed: (error) => {
     const journal = journals.getStore();
     if (journal && TRANSIENT.has((error as NodeJS.ErrnoException | undefined)?.code ?? '')) journal.transient = true;

@@ -9,8 +9,10 @@
 import type { DeclaredServer } from '../declaration/declarationModel';
 import { renderTemplate, templateText, type TemplateLookup } from '../declaration/template';
 import { checkServer, describeMatcher, serverMatchers, type ServerIdentity, type ServerMatcher } from './serverMatch';
+import { MANAGED_KEYS, type ManagedChannel, type ManagedRules } from './managedSettings';
 
-export type DshPolicyOrigin = 'admin' | 'user';
+/** `managed`: a channel of GitHub Copilot's managed settings (./managedSettings), applied as one more layer. */
+export type DshPolicyOrigin = 'admin' | 'user' | 'managed';
 
 /** One policy file as read: its rules, or why it cannot be used (`refused`: every server is withheld). */
 export interface DshPolicyLayer {
@@ -21,6 +23,20 @@ export interface DshPolicyLayer {
   deny: ServerMatcher[];
   /** Set when the file exists and cannot be used: why (never its content). */
   refused?: string;
+  /** Origin `managed`: the channel the rules came from (`file` names the file, registry key or preferences domain). */
+  channel?: ManagedChannel;
+  /** Origin `managed`: `sandbox.enabled` forced on without bypass; DSH cannot sandbox a local server, so every local server is withheld. */
+  sandboxForced?: boolean;
+}
+
+/** One channel of the managed settings as a layer of the policy. */
+export function managedLayer(rules: ManagedRules): DshPolicyLayer {
+  return {
+    file: rules.location, origin: 'managed', channel: rules.channel,
+    ...(rules.allow ? { allow: rules.allow } : {}), deny: rules.deny,
+    ...(rules.sandboxForced ? { sandboxForced: true } : {}),
+    ...(rules.refused !== undefined ? { refused: rules.refused } : {}),
+  };
 }
 
 /** The layers in force on this machine (absent files are left out). */
@@ -47,10 +63,18 @@ export function dshPolicyLayer(file: string, origin: DshPolicyOrigin, value: unk
 
 /** Why the DSH policy withholds a server: the file, and the rule (faces show it through their escaping seams). */
 export interface DshPolicyBlock {
-  code: 'policy-denied' | 'policy-not-allowed' | 'policy-unreadable';
+  /** `managed-*`: a layer of the managed settings (`managed-sandbox`: a local server under a forced sandbox). */
+  code: 'policy-denied' | 'policy-not-allowed' | 'policy-unreadable' | 'managed-denied' | 'managed-not-allowed' | 'managed-unreadable' | 'managed-sandbox';
   file: string;
   origin: DshPolicyOrigin;
   rule: string;
+  /** Origin `managed`: the channel. */
+  channel?: ManagedChannel;
+}
+
+function blockIn(layer: DshPolicyLayer, outcome: 'denied' | 'not-allowed' | 'unreadable', rule: string): DshPolicyBlock {
+  const code = layer.origin === 'managed' ? (`managed-${outcome}` as const) : (`policy-${outcome}` as const);
+  return { code, file: layer.file, origin: layer.origin, rule, ...(layer.channel ? { channel: layer.channel } : {}) };
 }
 
 /**
@@ -61,17 +85,21 @@ export interface DshPolicyBlock {
  */
 export function dshPolicyBlock(policy: DshPolicy, identity: ServerIdentity): DshPolicyBlock | undefined {
   for (const layer of policy.layers) {
-    if (layer.refused) return { code: 'policy-unreadable', file: layer.file, origin: layer.origin, rule: layer.refused };
+    if (layer.refused) return blockIn(layer, 'unreadable', layer.refused);
   }
   for (const layer of policy.layers) {
     const result = checkServer(undefined, layer.deny, identity);
-    if (result.outcome === 'denied') return { code: 'policy-denied', file: layer.file, origin: layer.origin, rule: describeMatcher(result.entry!) };
+    if (result.outcome === 'denied') return blockIn(layer, 'denied', describeMatcher(result.entry!));
   }
+  // A local server under a forced sandbox: no rule can admit it (DSH runs it unsandboxed).
+  const sandboxed = identity.command !== undefined ? policy.layers.find((l) => l.sandboxForced) : undefined;
+  if (sandboxed) return { code: 'managed-sandbox', file: sandboxed.file, origin: sandboxed.origin, rule: `${MANAGED_KEYS.sandboxEnabled}: true`, ...(sandboxed.channel ? { channel: sandboxed.channel } : {}) };
   for (const layer of policy.layers) {
     if (!layer.allow) continue;
     const result = checkServer(layer.allow, undefined, identity);
     if (result.outcome === 'not-allowed') {
-      return { code: 'policy-not-allowed', file: layer.file, origin: layer.origin, rule: layer.allow.length ? `${DSH_POLICY_KEYS.allowed} (${layer.allow.length}): none matches` : `${DSH_POLICY_KEYS.allowed}: []` };
+      const key = layer.origin === 'managed' ? MANAGED_KEYS.allowed : DSH_POLICY_KEYS.allowed;
+      return blockIn(layer, 'not-allowed', layer.allow.length ? `${key} (${layer.allow.length}): none matches` : `${key}: []`);
     }
   }
   return undefined;
@@ -79,8 +107,12 @@ export function dshPolicyBlock(policy: DshPolicy, identity: ServerIdentity): Dsh
 
 /** The block as one line for logs, doctor and the CLI. */
 export function describeDshBlock(block: DshPolicyBlock): string {
-  const who = block.origin === 'admin' ? 'the administrator\'s DSH policy' : 'your DSH policy';
+  const who = block.origin === 'admin' ? 'the administrator\'s DSH policy' : block.origin === 'managed' ? `the managed settings (${block.channel ?? 'file'})` : 'your DSH policy';
   switch (block.code) {
+    case 'managed-denied': return `denied by ${who} (${block.file}): ${block.rule}`;
+    case 'managed-not-allowed': return `not in the allowlist of ${who} (${block.file}): ${block.rule}`;
+    case 'managed-unreadable': return `${who} (${block.file}) cannot be used (${block.rule}), so every server is withheld`;
+    case 'managed-sandbox': return `a local server, and ${who} (${block.file}) force the sandbox on (${block.rule}) without allowBypass; DSH cannot sandbox an MCP server`;
     case 'policy-denied': return `denied by ${who} (${block.file}): ${block.rule}`;
     case 'policy-not-allowed': return `not in the allowlist of ${who} (${block.file}): ${block.rule}`;
     case 'policy-unreadable': return `${who} (${block.file}) cannot be used (${block.rule}), so every server is withheld`;

@@ -130,8 +130,8 @@ export function editorPolicyDigest(policy: EditorPolicy): string | undefined {
   return canonicalHash({ allow: policy.allow ?? null, deny: policy.deny, managedOnly: policy.managedOnly });
 }
 
-/** The identity VS Code matches: the configured name; the URL or `[command, ...args]` with the variables the export resolved. */
-function identityOf(server: DeclaredServer): ServerIdentity {
+/** The identity VS Code matches: the configured name; the URL or `[command, ...args]` with the variables the export resolved (also the managed settings' check at export). */
+export function identityOf(server: DeclaredServer): ServerIdentity {
   const templates = server.transport === 'stdio' ? [server.command, ...server.args] : [server.url];
   const unresolved = templates.some((t) => {
     const refs = templateRefs(t);

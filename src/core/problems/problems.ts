@@ -52,6 +52,8 @@ export const PROBLEM_CODES = {
   'policy-not-allowed': ['error', 'Server "{name}" is not among the servers your organization allows ({rule}); it is not exported to DSH. Ask your administrator.'],
   'policy-unresolved': ['error', 'Server "{name}" has an input or environment variable in its command or URL, so the policy rule {rule} ({setting}) can only be checked on the value VS Code resolves when it starts the server; the export cannot, so it is not exported to DSH.'],
   'policy-access': ['error', 'MCP servers from workspace files are turned off by {rule}; server "{name}" is not exported to DSH.'],
+  'policy-sandbox': ['error', 'Server "{name}" runs locally, and your organization\'s {setting} force the sandbox on ({rule}) without allowBypass; DSH cannot sandbox an MCP server, so it is not exported to DSH. Ask your administrator.'],
+  'policy-managed-unreadable': ['error', 'Your organization\'s {setting} cannot be used ({rule}), so server "{name}" is not exported to DSH (a fault blocks every server). Ask your administrator to repair it.'],
   'unpinned-package': ['info', '{launcher} runs whatever version is newest at start; pin a version ({hint}) so DSH runs what you reviewed.'],
 } as const satisfies Record<string, readonly [Severity, string]>;
 

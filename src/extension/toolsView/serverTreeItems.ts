@@ -31,6 +31,10 @@ function withheldWords(row: ServerViewRow): string {
     case 'dsh-policy-denied':
     case 'dsh-policy-not-allowed':
     case 'dsh-policy-unreadable': return l10n.t('withheld by the DSH policy');
+    case 'dsh-managed-denied':
+    case 'dsh-managed-not-allowed':
+    case 'dsh-managed-unreadable':
+    case 'dsh-managed-sandbox': return l10n.t('withheld by the managed settings');
     default: return l10n.t('withheld: it cannot start as declared');
   }
 }

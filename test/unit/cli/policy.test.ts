@@ -9,7 +9,7 @@ const ROOT = path.resolve(__dirname, '../../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
 
 function cli(args: string[], home: string, env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, DSH_HOME: home, DSH_BRIDGE_ADMIN_POLICY: '', ...env }, encoding: 'utf8', cwd: ROOT });
+  const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, DSH_HOME: home, DSH_BRIDGE_ADMIN_POLICY: '', DSH_BRIDGE_MANAGED_SETTINGS: '', ...env }, encoding: 'utf8', cwd: ROOT });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
 }
 
@@ -119,5 +119,45 @@ describe('policy through the CLI: VS Code\'s policy file, --user-settings, and t
     const refused = cli(['policy', '--workspace', folder, '--json'], home, env).json();
     assert.match(refused.dsh.layers[0].refused, /mode 0664/);
     assert.equal(refused.dsh.withheld.length, 3);
+  });
+
+  describe('GitHub Copilot managed settings (--managed-settings FILE)', () => {
+    it('export refuses what they block, naming the channel: deny, the forced sandbox for local servers, a managed-only allowlist; policy names each rule\'s channel', () => {
+      const folder = workspace(MCP);
+      const home = tempDir('dsh-home-');
+      const managed = path.join(tempDir('managed-'), 'managed-settings.json');
+      writeFileSync(managed, JSON.stringify({ deniedMcpServers: [{ serverName: 'other' }], sandbox: { enabled: true, allowBypass: false }, allowManagedMcpServersOnly: true, allowedMcpServers: [{ serverUrl: 'https://*.githubcopilot.com/*' }] }));
+      const r = cli(['export', '--workspace', folder, '--managed-settings', managed, '--json'], home);
+      assert.equal(r.code, 0, r.stderr);
+      const out = r.json();
+      assert.deepEqual(out.servers.map((s: { name: string }) => s.name), ['github']);
+      assert.deepEqual(out.rejected, [{ name: 'everything', codes: ['policy-sandbox'] }, { name: 'other', codes: ['policy-denied'] }]);
+      const denied = out.problems.find((p: { code: string }) => p.code === 'policy-denied');
+      assert.ok(denied.message.includes(`managed settings (file ${managed}): deniedMcpServers: {"serverName":"other"}`), denied.message);
+      assert.match(out.problems.find((p: { code: string }) => p.code === 'policy-sandbox').message, /sandbox\.enabled: true/);
+
+      const policy = cli(['policy', '--workspace', folder, '--managed-settings', managed, '--json'], home);
+      assert.equal(policy.code, 1, 'something is refused');
+      const report = policy.json();
+      const layer = report.dsh.layers.find((l: { origin: string }) => l.origin === 'managed');
+      assert.deepEqual([layer.channel, layer.file, layer.sandboxForced, layer.deniedServers, layer.allowedServers], ['file', managed, true, [{ serverName: 'other' }], [{ serverUrl: 'https://*.githubcopilot.com/*' }]]);
+      assert.deepEqual(report.editor.refused.map((x: { name: string; code: string }) => [x.name, x.code]), [['everything', 'policy-sandbox'], ['other', 'policy-denied']]);
+      const text = cli(['policy', '--workspace', folder, '--managed-settings', managed], home).stdout;
+      assert.ok(text.includes(`${managed} (GitHub Copilot managed settings, channel file; also refused at export)`), text);
+    });
+
+    it('a malformed file refuses every server with the place of the fault; a named file that does not exist is a usage error', () => {
+      const folder = workspace(MCP);
+      const home = tempDir('dsh-home-');
+      const managed = path.join(tempDir('managed-'), 'managed-settings.json');
+      writeFileSync(managed, '{\n  "deniedMcpServers": [],\n}\n');
+      const out = cli(['export', '--workspace', folder, '--managed-settings', managed, '--json'], home).json();
+      assert.deepEqual(out.servers, []);
+      assert.ok(out.rejected.every((x: { codes: string[] }) => x.codes[0] === 'policy-managed-unreadable'));
+      assert.match(out.problems.find((p: { code: string }) => p.code === 'policy-managed-unreadable').message, /line 3, column 1/);
+      const missing = cli(['export', '--workspace', folder, '--managed-settings', path.join(tempDir('managed-'), 'none.json')], home);
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /--managed-settings .* cannot be read \(missing\)/);
+    });
   });
 });

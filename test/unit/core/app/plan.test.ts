@@ -152,6 +152,33 @@ describe('session plan: MCP servers', function () {
     assert.equal(outcomes(plan).fx, 'starts approved');
   });
 
+  it('GitHub Copilot\'s managed settings withhold at mount as one more layer, naming the channel: deny, the forced sandbox for local servers, the allowlist, a malformed file', async () => {
+    const p = await project();
+    const fx = p.declaration().servers[0];
+    await p.ports.store.setTrustMode('pinned');
+    await p.ports.store.approve(p.folder, fx.serverName, fx.pin);
+    const file = path.join(p.home, 'managed-settings.json');
+    const env = { DSH_BRIDGE_MANAGED_SETTINGS: file };
+    writeFileSync(file, JSON.stringify({ deniedMcpServers: [{ serverName: 'fx' }] }));
+    let { plan } = await p.plan(p.folder, {}, env);
+    assert.deepEqual(plan.policy, [{ file, origin: 'managed', channel: 'file' }]);
+    assert.equal(outcomes(plan).fx, 'withheld dsh-managed-denied');
+    assert.deepEqual(plan.servers[0].reason.args, { file, origin: 'managed', rule: '{"serverName":"fx"}', channel: 'file' });
+    writeFileSync(file, JSON.stringify({ sandbox: { enabled: true } }));
+    ({ plan } = await p.plan(p.folder, {}, env));
+    assert.equal(outcomes(plan).fx, 'withheld dsh-managed-sandbox', 'a local server under a forced sandbox');
+    writeFileSync(file, JSON.stringify({ sandbox: { enabled: true, allowBypass: true }, allowManagedMcpServersOnly: true }));
+    ({ plan } = await p.plan(p.folder, {}, env));
+    assert.equal(outcomes(plan).fx, 'withheld dsh-managed-not-allowed', 'bypass allowed, but managed-only with no managed list allows nothing');
+    writeFileSync(file, '{"allowedMcpServers": [{"serverName": "fx"}],}');
+    ({ plan } = await p.plan(p.folder, {}, env));
+    assert.equal(outcomes(plan).fx, 'withheld dsh-managed-unreadable');
+    assert.match(String(plan.servers[0].reason.args.rule), /^line 1, column 46: PropertyNameExpected$/);
+    writeFileSync(file, JSON.stringify({ allowedMcpServers: [{ serverName: 'fx' }] }));
+    ({ plan } = await p.plan(p.folder, {}, env));
+    assert.equal(outcomes(plan).fx, 'starts approved');
+  });
+
   it('the plugin\'s step keeps what it parsed by the bytes: an edit of the same size and mtime of the probe record, a settings file, an envFile, the policy file or an input value is seen at the next step', async () => {
     const source = JSON.stringify({
       inputs: [{ id: 'tok', type: 'promptString', description: 'token', password: true }],
