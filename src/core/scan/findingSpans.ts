@@ -33,6 +33,29 @@ export class Findings {
   }
 }
 
+/** Where phrase rules put what they find (offsets into the text they read). */
+export type FindingSink = Pick<Findings, 'add'>;
+
+/**
+ * Findings on a text read in place of the original (the judged text, a decoded message): their
+ * offsets are moved back onto the original, their excerpt taken from it; `decoded` says what was read.
+ */
+export class MovedFindings implements FindingSink {
+  constructor(
+    private readonly out: Findings,
+    private readonly original: string,
+    /** The original span of each UTF-16 unit of the text read. */
+    private readonly starts: (i: number) => number,
+    private readonly ends: (i: number) => number,
+  ) {}
+
+  add(place: Place, read: string, code: ScanCode, start: number, end: number, args: Record<string, string | number> | (() => Record<string, string | number>) = {}): void {
+    const from = start < read.length ? this.starts(start) : this.original.length;
+    const to = end > start ? this.ends(end - 1) : from;
+    this.out.add(place, this.original, code, from, to, args, () => visibleLine(read.slice(start, end)).slice(0, MAX_EXCERPT));
+  }
+}
+
 /** A cut that does not split a surrogate pair. */
 export function cut(text: string, at: number): number {
   const c = text.charCodeAt(at);

@@ -1,5 +1,5 @@
 /** The phrase rules of each class (override, secrecy, preconditions, credential files, exfiltration) and their findings. */
-import { quoted, type Findings, type Place } from './findingSpans';
+import { quoted, type FindingSink, type Place } from './findingSpans';
 import { MAX_SPANS, phraseSpans, type PhraseRule, type TextHits } from './phraseMatch';
 import { SCAN_CODES, type ScanCode } from './scanCodes';
 import type { ScanTarget } from './scanTypes';
@@ -27,7 +27,7 @@ const PHRASE_RULES: readonly PhraseRule[] = [
   { code: 'home-path', targets: SERVER, seq: ['home'] },
 ];
 
-export function scanPhrases(hits: TextHits, place: Place, out: Findings): void {
+export function scanPhrases(hits: TextHits, place: Place, out: FindingSink): void {
   const text = hits.text;
   const found: Array<{ code: ScanCode; start: number; end: number }> = [];
   for (const rule of PHRASE_RULES) {

@@ -18,6 +18,7 @@ export const SCAN_CODES = {
   'bidi-override': ['error', 'A bidi control ({shown}) reorders the text you see.'],
   'ansi-escape': ['error', 'A terminal escape sequence: {shown}.'],
   'hidden-characters': ['warning', 'Hidden characters: {shown}.'],
+  'lookalike-characters': ['warning', 'Spelt with look-alike characters: reads as "{reads}".'],
   'instruction-override': ['error', 'Tells the model to set aside its instructions: "{text}".'],
   'secrecy-request': ['error', 'Asks the model to keep something from you: "{text}".'],
   'instruction-tag': ['warning', 'A tag addressed to the model: {text}.'],

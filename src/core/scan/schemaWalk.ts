@@ -1,5 +1,6 @@
 /** One string scanned by every rule, and an input schema walked key by key and string by string. */
-import { pathOf, type Findings, type Place, type SchemaNode } from './findingSpans';
+import { MovedFindings, pathOf, type FindingSink, type Findings, type Place, type SchemaNode } from './findingSpans';
+import { judgedText } from './judgedText';
 import { scanHidden } from './hiddenCharacters';
 import { TextHits } from './phraseMatch';
 import { scanPhrases } from './phraseRules';
@@ -13,7 +14,17 @@ export const PLAIN_TOKEN = /^[\w.\/~$%:\\-]*$/;
 export function scanString(text: string, place: Place, context: ScanContext, out: Findings): void {
   if (text.length === 0) return;
   // A plain token (a key, a tool name, a file, a home path) holds no hidden character.
-  if (!PLAIN_TOKEN.test(text)) scanHidden(text, place, out);
+  if (PLAIN_TOKEN.test(text)) return judge(text, place, context, out);
+  scanHidden(text, place, out);
+  const judged = judgedText(text);
+  if (!judged) return judge(text, place, context, out);
+  for (const word of judged.lookalikes) out.add(place, text, 'lookalike-characters', word.start, word.end, { reads: word.reads }, word.reads);
+  // The rules read the text as the model does; what they find is shown on the original.
+  judge(judged.text, place, context, new MovedFindings(out, text, (i) => judged.starts[i], (i) => judged.ends[i]));
+}
+
+/** The phrase rules and the names of other tools, on text as it reads. */
+export function judge(text: string, place: Place, context: ScanContext, out: FindingSink): void {
   const hits = new TextHits(text);
   if (place.target !== 'skill') scanReferences(hits, place, context, out);
   scanPhrases(hits, place, out);

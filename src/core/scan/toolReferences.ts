@@ -1,6 +1,6 @@
 /** Steering other tools: names of other servers' tools, and rules set for when a tool is used. */
 import { visibleLine } from '../json/visibleText';
-import { type Findings, type Place } from './findingSpans';
+import { type FindingSink, type Place } from './findingSpans';
 import { CLASSES, eachMatch } from './phraseClasses';
 import type { TextHits } from './phraseMatch';
 import type { ScanContext } from './scanTypes';
@@ -31,7 +31,7 @@ function contextTools(context: ScanContext): { own: ReadonlySet<string>; others:
   return tools;
 }
 
-export function scanReferences(hits: TextHits, place: Place, context: ScanContext, out: Findings): void {
+export function scanReferences(hits: TextHits, place: Place, context: ScanContext, out: FindingSink): void {
   const text = hits.text;
   for (const h of hits.of('mcpName')) {
     const server = h.groups?.[0] ?? '';
