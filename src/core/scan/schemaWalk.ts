@@ -15,7 +15,10 @@ export function scanString(text: string, place: Place, context: ScanContext, out
   if (text.length === 0) return;
   // A plain token (a key, a tool name, a file, a home path) holds no hidden character.
   if (PLAIN_TOKEN.test(text)) return judge(text, place, context, out);
-  scanHidden(text, place, out);
+  for (const message of scanHidden(text, place, out)) {
+    // What hidden characters say is judged like any text; its findings cover the hidden span.
+    judge(message.text, place, context, new MovedFindings(out, text, () => message.start, () => message.end));
+  }
   const judged = judgedText(text);
   if (!judged) return judge(text, place, context, out);
   for (const word of judged.lookalikes) out.add(place, text, 'lookalike-characters', word.start, word.end, { reads: word.reads }, word.reads);
