@@ -2,7 +2,10 @@
 import { visibleLine } from '../json/visibleText';
 import { EXCERPT_CONTEXT, EXCERPT_SPAN, MAX_EXCERPT, MAX_PER_CODE } from './scanBounds';
 import { SCAN_CODES, type ScanCode } from './scanCodes';
-import type { ScanField, ScanFinding, ScanTarget } from './scanTypes';
+import { NOT_SENT_TO_MODEL, type ScanField, type ScanFinding, type ScanTarget } from './scanTypes';
+
+/** Codes of text hidden from whoever reads the field: errors wherever they are. */
+const HIDDEN_TEXT: ReadonlySet<ScanCode> = new Set(['hidden-tag-text', 'hidden-variation-selectors', 'hidden-invisible-run', 'bidi-override', 'ansi-escape', 'unscannable', 'oversized-definition', 'deep-schema']);
 
 /** Where a string sits in a definition, and what it is scanned as. */
 export interface Place {
@@ -25,7 +28,9 @@ export class Findings {
     this.counts.set(code, n + 1);
     if (typeof args === 'function') args = args();
     if (typeof decoded === 'function') decoded = decoded();
-    const finding: ScanFinding = { code, severity: SCAN_CODES[code][0], field: place.field, start, end, excerpt: excerpt(text, start, end, code === 'hidden-variation-selectors'), args };
+    let severity = SCAN_CODES[code][0];
+    if (severity === 'error' && NOT_SENT_TO_MODEL.has(place.field) && !HIDDEN_TEXT.has(code)) severity = 'warning';
+    const finding: ScanFinding = { code, severity, field: place.field, start, end, excerpt: excerpt(text, start, end, code === 'hidden-variation-selectors'), args };
     if (place.node) finding.path = pathOf(place.node);
     if (place.key) finding.key = true;
     if (decoded !== undefined) finding.decoded = decoded;

@@ -2,10 +2,11 @@
 import { MovedFindings, pathOf, type FindingSink, type Findings, type Place, type SchemaNode } from './findingSpans';
 import { judgedText } from './judgedText';
 import { scanHidden } from './hiddenCharacters';
+import { MAX_HITS } from './scanBounds';
 import { TextHits } from './phraseMatch';
 import { scanPhrases } from './phraseRules';
 import { MAX_SCHEMA_VALUES, SCAN_BOUNDS } from './scanBounds';
-import type { ScanContext } from './scanTypes';
+import type { ScanContext, ScanField } from './scanTypes';
 import { scanReferences } from './toolReferences';
 
 /** A string that holds no whitespace and no hidden character: only single-token rules can hold. */
@@ -30,7 +31,12 @@ export function scanString(text: string, place: Place, context: ScanContext, out
 export function judge(text: string, place: Place, context: ScanContext, out: FindingSink): void {
   const hits = new TextHits(text);
   if (place.target !== 'skill') scanReferences(hits, place, context, out);
-  scanPhrases(hits, place, out);
+  // A key reads as words to the model: "ignore_previous_instructions" (same length: offsets hold).
+  const phraseHits = place.key && /[_-]/.test(text) ? new TextHits(text.replace(/[_-]/g, ' ')) : hits;
+  scanPhrases(phraseHits, place, out);
+  if (phraseHits !== hits && phraseHits.capped) hits.capped ??= phraseHits.capped;
+  // A cap ends in a finding, never in silence: what lies past it was not read.
+  if (hits.capped) out.add(place, text, 'unscannable', 0, text.length, { reason: `too large to scan fully: more than ${MAX_HITS} matches of one keyword class` });
 }
 
 export function sizeFinding(out: Findings, place: Place, text: string, size: number, bounds: { large: number; oversized?: number }): void {
@@ -42,16 +48,16 @@ export function sizeFinding(out: Findings, place: Place, text: string, size: num
  * Every key and string of an input schema, iteratively (any depth), in document order; its size
  * (characters of keys and strings) and depth against {@link SCAN_BOUNDS}.
  */
-export function scanSchema(schema: unknown, context: ScanContext, out: Findings): void {
+export function scanSchema(schema: unknown, context: ScanContext, out: Findings, field: ScanField = 'inputSchema'): void {
   const stack: SchemaNode[] = [{ value: schema, depth: 0 }];
   let size = 0;
   let depth = 0;
   let values = 0;
-  const place = (node: SchemaNode, key?: true): Place => ({ field: 'inputSchema', target: 'tool', node, ...(key ? { key } : {}) });
+  const place = (node: SchemaNode, key?: true): Place => ({ field, target: 'tool', node, ...(key ? { key } : {}) });
   while (stack.length) {
     const node = stack.pop()!;
     if (++values > MAX_SCHEMA_VALUES) {
-      out.add({ field: 'inputSchema', target: 'tool' }, '', 'unscannable', 0, 0, { reason: `more than ${MAX_SCHEMA_VALUES} values` });
+      out.add({ field, target: 'tool' }, '', 'unscannable', 0, 0, { reason: `more than ${MAX_SCHEMA_VALUES} values` });
       break;
     }
     const { value } = node;
@@ -76,7 +82,7 @@ export function scanSchema(schema: unknown, context: ScanContext, out: Findings)
     }
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
-  const whole: Place = { field: 'inputSchema', target: 'tool' };
+  const whole: Place = { field, target: 'tool' };
   if (depth > SCAN_BOUNDS.inputSchema.depth) out.add(whole, '', 'deep-schema', 0, 0, { depth: `${depth}+`, limit: SCAN_BOUNDS.inputSchema.depth });
   sizeFinding(out, whole, '', size, SCAN_BOUNDS.inputSchema);
 }

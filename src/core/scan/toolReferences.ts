@@ -48,7 +48,7 @@ export function scanReferences(hits: TextHits, place: Place, context: ScanContex
     });
   }
   for (const h of hits.of('toolHook')) {
-    const name = (h.groups?.[0] ?? h.groups?.[1] ?? '').replace(/[.-]+$/, '');
+    const name = (h.groups?.find((g) => g !== undefined) ?? '').replace(/[.-]+$/, '');
     const quotedName = /[\x60'"]/.test(text.slice(h.start, h.end));
     if (!name || NOT_A_TOOL.has(name.toLowerCase()) || own.has(name) || !(toolLike(name) || quotedName)) continue;
     out.add(place, text, 'tool-hook', h.start, h.end, { tool: visibleLine(name) });
