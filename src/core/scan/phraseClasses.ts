@@ -35,7 +35,6 @@ const CLASS_SOURCES = {
   addressed: [
     String.raw`\b(?:the|an?|dear)\s+(?:assistant|ai|ai\s+model|ai\s+assistant|ai\s+agent|model|llm|language\s+model|agent|chatbot)\s+(?:must|should|shall|needs?\s+to|has\s+to|is\s+required\s+to|is\s+instructed\s+to)\b`,
     String.raw`\bas\s+an?\s+(?:ai|assistant|language\s+model|llm)\b`,
-    String.raw`\byou\s+(?:must|shall|are\s+required\s+to|are\s+instructed\s+to|have\s+to)\b`,
     String.raw`\b(?:hey|attention|note\s+to)\s+(?:the\s+)?(?:assistant|ai|model|llm|claude|agent)\b`,
   ].join('|'),
   sensitive: [
@@ -50,14 +49,14 @@ const CLASS_SOURCES = {
    * an mcp.json): sensitive in what a server tells the model, not in a skill.
    */
   clientFile: String.raw`\bmcp\.json\b|\bclaude_desktop_config\.json\b|\.cursor\/|(?<![\w.-])\.env(?:\.(?:local|production|prod|development|dev|staging))?(?![\w-]|\.\w)`,
-  home: String.raw`~\/[\w.-]+|\$HOME\b|\$\{HOME\}|%USERPROFILE%|%APPDATA%|%HOMEPATH%|(?<![\w.~-])\/(?:home|Users)\/[\w.-]+|\b[A-Za-z]:\\Users\\[\w.-]+`,
+  home: String.raw`~\/[\w.-]+|\$HOME\b|\$\{HOME\}|%USERPROFILE%|%APPDATA%|%HOMEPATH%|(?<![\w.~-])\/(?:home|Users)\/[\w.-]+\/[\w.-]+|\b[A-Za-z]:\\Users\\[\w.-]+`,
   readVerb: String.raw`\b(?:read(?:s|ing)?|(?:open|load|include|send)s?|cat|get|fetch|upload|copy|attach|access|print|dump|output|extract|collect|grab|retrieve|pass|provide|paste|share|forward|post|exfiltrate|steal|obtain)\b`,
   readPassive: String.raw`\b(?:is|are|be|been|being|gets?)\s+(?:read|sent|copied|(?:pass|includ|attach|upload|forward|post|provid|load|shar)ed)\b`,
-  passVerb: String.raw`\b(?:pass(?:es|ing)?|puts?|includ(?:e|es|ing)|send(?:s|ing)?|insert|add|append|attach|embed|upload|post|encode|copy|provide|supply|fill|set|forward|leak|exfiltrate|transmit)\b`,
+  passVerb: String.raw`\b(?:pass(?:es|ing)?|puts?|includ(?:e|es)|send(?:s|ing)?|insert|add|append|attach|embed|upload|post|encode|copy|provide|supply|fill|set|forward|leak|exfiltrate|transmit)\b`,
   sink: String.raw`\b(?:parameter|param|argument|arg|field|query|url|uri|header|body|endpoint|webhook|payload|sidenote|side\s+note|note|comment|metadata)s?\b|\bas\s+[\x60'"][\w.-]+[\x60'"]|\bin(?:to)?\s+(?:the\s+)?[\x60'"][\w.-]+[\x60'"]|https?:\/\/`,
   secretNoun: [
-    String.raw`\b(?:secrets?|tokens?|api[\s_-]?keys?|access\s+keys?|private\s+keys?|ssh\s+keys?|passwords?|passphrases?|credentials?|cookies?|session\s+(?:ids?|tokens?))\b`,
-    String.raw`\b(?:conversation(?:\s+history)?|chat\s+history|message\s+history|system\s+prompt|environment\s+variables|env\s+vars?)\b`,
+    String.raw`(?<!\b(?:per|by|each|number\s+of|max(?:imum)?|count\s+of|limit\s+of)\s+|\x60)\b(?:secrets?|tokens?|api[\s_-]?keys?|access\s+keys?|private\s+keys?|ssh\s+keys?|passwords?|passphrases?|credentials?|cookies?|session\s+(?:ids?|tokens?))\b`,
+    String.raw`\b(?:conversation(?:\s+history)?(?!\s+(?:ids?|urls?|links?|titles?))|chat\s+history|message\s+history|system\s+prompt|environment\s+variables|env\s+vars?)\b`,
     String.raw`\b(?:its|their|the\s+file's|the\s+whole|the\s+full|the\s+entire)\s+contents?\b`,
   ].join('|'),
   /** What a skill must not send anywhere (API keys in headers are a skill's everyday business). */

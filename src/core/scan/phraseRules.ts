@@ -5,6 +5,10 @@ import { SCAN_CODES, type ScanCode } from './scanCodes';
 import type { ScanTarget } from './scanTypes';
 import { URL_PLACEHOLDER } from './phraseClasses';
 
+/** A home path given as an example, or of a placeholder user: how a path is written, not a path of yours. */
+const EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for\s+example|for\s+instance|such\s+as|like)[^.\n]*$|\bexamples?:?\s*[\x60'"(]*$|→\s*[\x60'"]?$/i;
+const PLACEHOLDER_HOME = /^(?:~\/\.*|(?:\/home\/|\/Users\/|[A-Za-z]:\\Users\\)(?:user|username|me|you|your[\w-]*|name|example|john|jane)(?:[\\/].*)?)$/i;
+
 const ALL: readonly ScanTarget[] = ['tool', 'instructions', 'skill'];
 const SERVER: readonly ScanTarget[] = ['tool', 'instructions'];
 
@@ -66,6 +70,7 @@ export function scanPhrases(hits: TextHits, place: Place, out: FindingSink): voi
   const covered = (f: { start: number; end: number }) => errors.some((e) => e.start <= f.start && f.end <= e.end);
   for (const f of merged) {
     if ((f.code === 'sensitive-file' || f.code === 'home-path') && covered(f)) continue;
+    if ((f.code === 'home-path' || f.code === 'sensitive-file') && (EXAMPLE_BEFORE.test(text.slice(Math.max(0, f.start - 60), f.start)) || PLACEHOLDER_HOME.test(text.slice(f.start, f.end)))) continue;
     if (f.code === 'home-path' && merged.some((s) => s.code === 'sensitive-file' && s.start < f.end && f.start < s.end)) continue;
     out.add(place, text, f.code, f.start, f.end, { text: quoted(text, f.start, f.end) });
   }

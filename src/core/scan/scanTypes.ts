@@ -5,8 +5,12 @@ import type { ScanCode, ScanSeverity } from './scanCodes';
 export type ScanTarget = 'tool' | 'instructions' | 'skill';
 /** Which part of a definition a finding is in. */
 export type ScanField = 'name' | 'title' | 'description' | 'inputSchema' | 'outputSchema' | 'annotations' | 'instructions' | 'skill';
-/** Fields DSH rc.8 does not send to the model (the editor shows the title; other hosts may send them): a phrase there is a warning, hidden text still an error. */
-export const NOT_SENT_TO_MODEL: ReadonlySet<ScanField> = new Set(['title', 'outputSchema', 'annotations']);
+/**
+ * Fields DSH rc.8 does not send to the model and no one reads as prose (other hosts may send them):
+ * a phrase there is a warning, hidden text still an error. The title is not among them: the editor
+ * shows it to the user who accepts the tool.
+ */
+export const NOT_SENT_TO_MODEL: ReadonlySet<ScanField> = new Set(['outputSchema', 'annotations']);
 
 export interface ScanFinding {
   code: ScanCode;

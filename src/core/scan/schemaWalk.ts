@@ -6,7 +6,7 @@ import { MAX_HITS } from './scanBounds';
 import { TextHits } from './phraseMatch';
 import { scanPhrases } from './phraseRules';
 import { MAX_SCHEMA_VALUES, SCAN_BOUNDS } from './scanBounds';
-import type { ScanContext, ScanField } from './scanTypes';
+import { NOT_SENT_TO_MODEL, type ScanContext, type ScanField } from './scanTypes';
 import { scanReferences } from './toolReferences';
 
 /** A string that holds no whitespace and no hidden character: only single-token rules can hold. */
@@ -84,5 +84,7 @@ export function scanSchema(schema: unknown, context: ScanContext, out: Findings,
   }
   const whole: Place = { field, target: 'tool' };
   if (depth > SCAN_BOUNDS.inputSchema.depth) out.add(whole, '', 'deep-schema', 0, 0, { depth: `${depth}+`, limit: SCAN_BOUNDS.inputSchema.depth });
-  sizeFinding(out, whole, '', size, SCAN_BOUNDS.inputSchema);
+  // A field DSH does not send costs no tokens per request: only the error bound applies there.
+  const bounds = NOT_SENT_TO_MODEL.has(field) ? { large: SCAN_BOUNDS.inputSchema.oversized, oversized: SCAN_BOUNDS.inputSchema.oversized } : SCAN_BOUNDS.inputSchema;
+  sizeFinding(out, whole, '', size, bounds);
 }

@@ -48,7 +48,12 @@ export function scanReferences(hits: TextHits, place: Place, context: ScanContex
     });
   }
   for (const h of hits.of('toolHook')) {
-    const name = (h.groups?.find((g) => g !== undefined) ?? '').replace(/[.-]+$/, '');
+    const which = h.groups?.findIndex((g) => g !== undefined) ?? -1;
+    const name = (which >= 0 ? h.groups![which]! : '').replace(/[.-]+$/, '');
+    // "X is deprecated", "on every X", "instead of X": a steer only about a tool known to be another server's.
+    if (which >= 2 && !others.has(name)) continue;
+    // A name not known as a tool, in camelCase, is a parameter ("when using projectSlug").
+    if (which < 2 && !others.has(name) && !/[_.-]/.test(name) && !/[\x60'"]/.test(text.slice(h.start, h.end))) continue;
     const quotedName = /[\x60'"]/.test(text.slice(h.start, h.end));
     if (!name || NOT_A_TOOL.has(name.toLowerCase()) || own.has(name) || !(toolLike(name) || quotedName)) continue;
     out.add(place, text, 'tool-hook', h.start, h.end, { tool: visibleLine(name) });
