@@ -21,8 +21,8 @@ export interface JudgedText {
 const PLAIN = /^[\t\n\r\x20-\x7e]*$/;
 /** What the model does not see: default-ignorable and format characters, controls other than TAB/LF/CR. */
 const IGNORED = /^(?![\t\n\r])[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}]$/u;
-/** A word: letters, marks, digits and what hides inside one. */
-const WORD = /[\p{L}\p{M}\p{N}\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}]+/gu;
+/** A word: letters, marks, digits and what hides inside one; at most 256 code points (a longer run is read in pieces: a regular expression over a 10 MB run would exhaust the stack). */
+const WORD = /[\p{L}\p{M}\p{N}\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}]{1,256}/gu;
 const ASCII_PRINTABLE = /^[\x20-\x7e]+$/;
 const MARKS = /\p{M}/gu;
 
