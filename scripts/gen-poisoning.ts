@@ -2,12 +2,12 @@
 // from the corpus and the real servers' tool lists (started: test/oracle/servers, scripts/setup-oracles.sh;
 // captured: test/fixtures/poisoning/clean). `--check` exits 1 when the page differs.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cleanSide, corpusFigures, figuresSection, poisonedCases, SECTION } from '../test/unit/core/scan/corpus.fixture';
+import { cleanSide, cleanSkills, corpusFigures, figuresSection, poisonedCases, SECTION } from '../test/unit/core/scan/corpus.fixture';
 
 async function main(): Promise<number> {
   const readme = new URL('../docs/poisoning.md', import.meta.url);
   const clean = await cleanSide();
-  const section = figuresSection(corpusFigures(poisonedCases(), clean), clean);
+  const section = figuresSection(corpusFigures(poisonedCases(), clean, cleanSkills()), clean);
   const current = readFileSync(readme, 'utf8');
   if (!SECTION.test(current)) {
     process.stderr.write('docs/poisoning.md has no <!-- poisoning:start --> ... <!-- poisoning:end --> section\n');

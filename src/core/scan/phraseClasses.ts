@@ -70,7 +70,7 @@ const CLASS_SOURCES = {
   /** A markdown image or link whose URL carries a placeholder for data (upper-case name, template). */
   markdownData: String.raw`!?\[[^\]\n]{0,200}\]\(\s*https?:\/\/[^\s)]{0,400}?[?&#][\w-]{1,40}=(?:[A-Z][A-Z0-9_]{3,}\b|\{|\$|<|%7B)`,
   /** A host name with a placeholder label: data carried out through a DNS lookup. */
-  dnsPlaceholder: String.raw`(?:<[\w.-]{1,40}>|\{\{?[\w.-]{1,40}\}\}?|\$\{?\w{1,40}\}?)\.(?:[\w-]+\.)+[a-z]{2,}\b`,
+  dnsPlaceholder: String.raw`(?:<[\w.-]{1,40}>|\{\{?[\w.-]{1,40}\}\}?|\$\{\w{1,40}\})\.(?:[\w-]+\.)+[a-z]{2,}\b`,
   url: String.raw`https?:\/\/[^\s"'<>\x60)\]]+`,
   mcpName: String.raw`\bmcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)__([A-Za-z0-9_.-]+)`,
   identifier: String.raw`(?<![\w.-])[A-Za-z_][\w.-]*`,

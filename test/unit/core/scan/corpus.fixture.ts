@@ -105,6 +105,29 @@ export function capturedServers(): CapturedServer[] {
   return readdirSync(CAPTURED).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(path.join(CAPTURED, f), 'utf8')) as CapturedServer);
 }
 
+/**
+ * The SKILL.md files published in the clean servers' packages and their dependencies (test/oracle/
+ * clean-servers, installed by setup-oracles.sh): real skills, the clean side of the skill scan. One
+ * of each content, by its path under node_modules.
+ */
+export function cleanSkills(): Array<{ where: string; text: string }> {
+  const root = path.join(ROOT, 'test/oracle/clean-servers/node_modules');
+  const found = new Map<string, string>();
+  const walk = (dir: string, depth: number): void => {
+    if (depth > 12 || !existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const at = path.join(dir, entry.name);
+      if (entry.isDirectory() && !entry.isSymbolicLink()) walk(at, depth + 1);
+      else if (entry.name === 'SKILL.md') {
+        const text = readFileSync(at, 'utf8');
+        if (![...found.values()].includes(text)) found.set(path.relative(root, at), text);
+      }
+    }
+  };
+  walk(root, 0);
+  return [...found].sort(([a], [b]) => a.localeCompare(b)).map(([where, text]) => ({ where, text }));
+}
+
 /** The version of a clean server's package, as installed. */
 export function packageVersion(pkg: string): string {
   return (JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { name: string; version: string }).version;
@@ -171,6 +194,8 @@ export interface CorpusFigures {
   classes: ClassFigures[];
   /** Clean definitions with an error (would be withheld). */
   cleanWithheld: number;
+  /** Published SKILL.md files: how many, with any finding, with an error. */
+  skills: { count: number; flagged: number; withheld: number; findings: string[] };
   cases: number;
   /** Poisoned cases with every expected rule found. */
   caught: number;
@@ -187,7 +212,8 @@ export interface CorpusFigures {
   cleanFindings: Array<{ server: string; tool?: string; finding: ScanFinding }>;
 }
 
-export function corpusFigures(cases: readonly PoisonCase[], clean: readonly ScannedServer[]): CorpusFigures {
+export function corpusFigures(cases: readonly PoisonCase[], clean: readonly ScannedServer[], skills: ReadonlyArray<{ where: string; text: string }> = []): CorpusFigures {
+  const skillScans = skills.map((s) => ({ where: s.where, findings: scanSkillFile(s.text) }));
   const found = cases.map((c) => new Set(scanCase(c).map((f) => f.code)));
   const all = found.map((codes, i) => ({ codes, findings: scanCase(cases[i]) }));
   const scans = scanServers(clean);
@@ -217,6 +243,12 @@ export function corpusFigures(cases: readonly PoisonCase[], clean: readonly Scan
   return {
     rules,
     classes,
+    skills: {
+      count: skills.length,
+      flagged: skillScans.filter((s) => s.findings.length).length,
+      withheld: skillScans.filter((s) => s.findings.some((f) => f.severity === 'error')).length,
+      findings: skillScans.flatMap((s) => s.findings.map((f) => `${s.where}: ${f.code} ${f.excerpt}`)),
+    },
     cleanWithheld: new Set(cleanFindings.filter((f) => f.finding.severity === 'error').map((f) => `${f.server} ${f.tool ?? ''}`)).size,
     cases: cases.length,
     caught: cases.filter((c, i) => c.expect.every((code) => found[i].has(code))).length,
@@ -255,6 +287,7 @@ export function figuresSection(figures: CorpusFigures, servers: ReadonlyArray<{ 
     ...figures.classes.map((c) => `| ${c.name} | ${c.cases} | ${c.flagged} (${percent(c.flagged, c.cases)}) | ${c.errorCases} | ${c.withheld} (${percent(c.withheld, c.errorCases)}) |`),
     '',
     `Clean definitions (tools and instructions) with any finding: **${figures.cleanFlagged} of ${cleanDefinitions}** (${percent(figures.cleanFlagged, cleanDefinitions)}); with an error, that is withheld: **${figures.cleanWithheld}** (${percent(figures.cleanWithheld, cleanDefinitions)}).`,
+    `Published SKILL.md files in those packages and their dependencies (one of each content): **${figures.skills.flagged} of ${figures.skills.count}** with any finding, ${figures.skills.withheld} withheld; the poisoned skills are in the classes above.`,
     `Poisoned cases with every intended rule found: **${figures.caught} of ${figures.cases}**; server instructions with an error (shown, never withheld): ${figures.instructionsFlagged}.`,
     '',
     '| rule | severity | poisoned cases for it | detected | also fires on other poisoned cases | false positives on the clean servers |',

@@ -6,7 +6,7 @@ import { SCAN_BOUNDS } from '../../../../src/core/scan/scan';
 import { SCAN_CODES } from '../../../../src/core/scan/scanCodes';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
 import { exportFolder, folderIdentityOf, tempDir, testPorts, workspace } from '../../helpers';
-import { capturedServers, cleanSide, corpusFigures, figuresSection, poisonedCases, scanCase, SECTION, type CorpusFigures, type PoisonCase } from './corpus.fixture';
+import { capturedServers, cleanSide, cleanSkills, corpusFigures, figuresSection, poisonedCases, scanCase, SECTION, type CorpusFigures, type PoisonCase } from './corpus.fixture';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 
@@ -82,7 +82,7 @@ describe('poisoning corpus: each poisoned case is caught by its rule, the real s
     let clean: Awaited<ReturnType<typeof cleanSide>>;
     before(async () => {
       clean = await cleanSide();
-      figures = corpusFigures(poisonedCases(), clean);
+      figures = corpusFigures(poisonedCases(), clean, cleanSkills());
       section = figuresSection(figures, clean);
     });
 
@@ -97,6 +97,12 @@ describe('poisoning corpus: each poisoned case is caught by its rule, the real s
       const shown = figures.cleanFindings.map((f) => `${f.server}/${f.tool ?? '(instructions)'}: ${f.finding.code} ${f.finding.excerpt}`).join('\n');
       assert.ok(figures.cleanWithheld * 200 <= definitions, `${figures.cleanWithheld} of ${definitions} withheld:\n${shown}`);
       assert.ok(figures.cleanFlagged * 100 <= 3 * definitions, `${figures.cleanFlagged} of ${definitions} flagged:\n${shown}`);
+    });
+
+    it('real published SKILL.md files: the same figures (at most 1 in 200 withheld, 3% flagged)', () => {
+      assert.ok(figures.skills.count >= 10, `${figures.skills.count} skills`);
+      assert.ok(figures.skills.withheld * 200 <= figures.skills.count, figures.skills.findings.join('\n'));
+      assert.ok(figures.skills.flagged * 100 <= 3 * figures.skills.count, figures.skills.findings.join('\n'));
     });
 
     it('per attack class: at least 95% of poisoned tools and skills flagged, 90% of those meant to be withheld withheld', () => {
