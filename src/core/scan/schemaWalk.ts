@@ -1,3 +1,4 @@
+import { visibleLine } from '../json/visibleText';
 /** One string scanned by every rule, and an input schema walked key by key and string by string. */
 import { MovedFindings, pathOf, type FindingSink, type Findings, type Place, type SchemaNode } from './findingSpans';
 import { judgedText } from './judgedText';
@@ -22,7 +23,10 @@ export function scanString(text: string, place: Place, context: ScanContext, out
   }
   const judged = judgedText(text);
   if (!judged) return judge(text, place, context, out);
-  for (const word of judged.lookalikes) out.add(place, text, 'lookalike-characters', word.start, word.end, { reads: word.reads }, word.reads);
+  for (const word of judged.lookalikes) {
+    const reads = visibleLine(word.reads); // shown text: escaped like every argument
+    out.add(place, text, 'lookalike-characters', word.start, word.end, { reads }, reads);
+  }
   // The rules read the text as the model does; what they find is shown on the original.
   judge(judged.text, place, context, new MovedFindings(out, text, (i) => judged.starts[i], (i) => judged.ends[i]));
 }
