@@ -13,6 +13,7 @@ ORACLES=(
   skills   # @deepseek-ai/dsh-skill + dsh-skill-filesystem@0.1.0-rc.8
   mcp      # @deepseek-ai/dsh-mcp-client + dsh-subprocess + dsh-home-paths@0.1.0-rc.8 (Config() oracle)
   servers  # real MCP servers from npm: the clean side of the poisoning corpus (test/unit/core/scan/scan.corpus.test.ts)
+  clean-servers  # 30 more real MCP servers from npm, started once by scripts/capture-clean-tools.ts (test/fixtures/poisoning/clean)
 )
 
 install_oracle() {

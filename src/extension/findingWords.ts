@@ -14,7 +14,7 @@ export function findingStateWords(state: 'withheld' | 'accepted' | undefined, co
 
 /** A finding's field as the editor says it (the instructions are the server's; a skill's field is its SKILL.md). */
 const FIELD_WORDS: Record<ScanField, () => string> = {
-  name: () => l10n.t('name'), description: () => l10n.t('description'), inputSchema: () => l10n.t('input schema'), instructions: () => l10n.t('server instructions'), skill: () => 'SKILL.md',
+  name: () => l10n.t('name'), title: () => l10n.t('title'), description: () => l10n.t('description'), inputSchema: () => l10n.t('input schema'), outputSchema: () => l10n.t('output schema'), annotations: () => l10n.t('annotations'), instructions: () => l10n.t('server instructions'), skill: () => 'SKILL.md',
 };
 
 /**

@@ -19,7 +19,7 @@ export function findingTemplate(f: ScanFinding): string {
 
 /** A finding's field in English words (the editor words them in its own language). */
 const FIELD_WORDS: Record<ScanField, string> = {
-  name: 'name', description: 'description', inputSchema: 'input schema', instructions: 'instructions', skill: 'SKILL.md',
+  name: 'name', title: 'title', description: 'description', inputSchema: 'input schema', outputSchema: 'output schema', annotations: 'annotations', instructions: 'instructions', skill: 'SKILL.md',
 };
 
 /** What the faces show of a finding: where it is, its message, the span made visible, and what hidden characters decode to. */

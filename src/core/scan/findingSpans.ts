@@ -2,7 +2,10 @@
 import { visibleLine } from '../json/visibleText';
 import { EXCERPT_CONTEXT, EXCERPT_SPAN, MAX_EXCERPT, MAX_PER_CODE } from './scanBounds';
 import { SCAN_CODES, type ScanCode } from './scanCodes';
-import type { ScanField, ScanFinding, ScanTarget } from './scanTypes';
+import { NOT_SENT_TO_MODEL, type ScanField, type ScanFinding, type ScanTarget } from './scanTypes';
+
+/** Codes of text hidden from whoever reads the field: errors wherever they are. */
+const HIDDEN_TEXT: ReadonlySet<ScanCode> = new Set(['hidden-tag-text', 'hidden-variation-selectors', 'hidden-invisible-run', 'bidi-override', 'ansi-escape', 'unscannable', 'oversized-definition', 'deep-schema']);
 
 /** Where a string sits in a definition, and what it is scanned as. */
 export interface Place {
@@ -25,11 +28,36 @@ export class Findings {
     this.counts.set(code, n + 1);
     if (typeof args === 'function') args = args();
     if (typeof decoded === 'function') decoded = decoded();
-    const finding: ScanFinding = { code, severity: SCAN_CODES[code][0], field: place.field, start, end, excerpt: excerpt(text, start, end, code === 'hidden-variation-selectors'), args };
+    let severity = SCAN_CODES[code][0];
+    if (severity === 'error' && NOT_SENT_TO_MODEL.has(place.field) && !HIDDEN_TEXT.has(code)) severity = 'warning';
+    const finding: ScanFinding = { code, severity, field: place.field, start, end, excerpt: excerpt(text, start, end, code === 'hidden-variation-selectors'), args };
     if (place.node) finding.path = pathOf(place.node);
     if (place.key) finding.key = true;
     if (decoded !== undefined) finding.decoded = decoded;
     this.list.push(finding);
+  }
+}
+
+/** Where phrase rules put what they find (offsets into the text they read). */
+export type FindingSink = Pick<Findings, 'add'>;
+
+/**
+ * Findings on a text read in place of the original (the judged text, a decoded message): their
+ * offsets are moved back onto the original, their excerpt taken from it; `decoded` says what was read.
+ */
+export class MovedFindings implements FindingSink {
+  constructor(
+    private readonly out: Findings,
+    private readonly original: string,
+    /** The original span of each UTF-16 unit of the text read. */
+    private readonly starts: (i: number) => number,
+    private readonly ends: (i: number) => number,
+  ) {}
+
+  add(place: Place, read: string, code: ScanCode, start: number, end: number, args: Record<string, string | number> | (() => Record<string, string | number>) = {}): void {
+    const from = start < read.length ? this.starts(start) : this.original.length;
+    const to = end > start ? this.ends(end - 1) : from;
+    this.out.add(place, this.original, code, from, to, args, () => visibleLine(read.slice(start, end)).slice(0, MAX_EXCERPT));
   }
 }
 

@@ -11,7 +11,8 @@ import { MAX_DECODED } from './scanBounds';
 
 const BIDI_OVERRIDE = /^[\u202a-\u202e\u2066-\u2069]$/u;
 const SELECTOR = /^[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]$/u;
-const TAG_FLAG_BODY = /^[\u{e0030}-\u{e0039}\u{e0061}-\u{e007a}]{1,7}\u{e007f}$/u;
+/** The subdivision flags a host shows (Unicode's recommended set): any other black flag with tag letters is a message. */
+const TAG_FLAG_BODY = /^(?:\u{e0067}\u{e0062}(?:\u{e0065}\u{e006e}\u{e0067}|\u{e0073}\u{e0063}\u{e0074}|\u{e0077}\u{e006c}\u{e0073}))\u{e007f}$/u;
 const FLAG_BASE = '\u{1f3f4}';
 /** CSI (ESC [ or C1 CSI) with parameters, OSC up to its terminator, or a two-character escape. */
 const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[0-~])|\x9b[0-?]*[ -/]*[@-~]/g;
@@ -66,13 +67,11 @@ class HiddenRun {
   tagStart = -1;
   tagEnd = -1;
   tagText = '';
-  selectors: number[] = [];
-  selectorCount = 0;
-  selectorStart = -1;
   invisible: number[] = [];
   invisibleCount = 0;
   invisibleKinds = new Set<number>();
   bidiOverride = false;
+  c1 = false;
   other = 0;
 
   add(text: string, c: HiddenCharacter): void {
@@ -86,20 +85,6 @@ class HiddenRun {
         if (ascii >= 0x20 && ascii <= 0x7e && this.tagText.length < MAX_DECODED) this.tagText += String.fromCharCode(ascii);
         break;
       }
-      case 'variation-selector':
-        if (this.selectorCount === 0) {
-          this.selectorStart = c.index;
-          // The first selector of a run may follow its emoji and count as shown: it carries a byte all the same.
-          const before = c.index > 0 ? text.codePointAt(cut(text, c.index - 1)) : undefined;
-          if (c.index === this.start && before !== undefined && SELECTOR.test(String.fromCodePoint(before))) {
-            this.selectors.push(before);
-            this.selectorCount++;
-            this.selectorStart = c.index - (before > 0xffff ? 2 : 1);
-          }
-        }
-        this.selectorCount++;
-        if (this.selectors.length < MAX_DECODED * 4) this.selectors.push(c.codePoint);
-        break;
       case 'invisible':
         this.invisibleCount++;
         if (this.invisibleKinds.size < 3) this.invisibleKinds.add(c.codePoint);
@@ -109,13 +94,17 @@ class HiddenRun {
         if (BIDI_OVERRIDE.test(String.fromCodePoint(c.codePoint))) this.bidiOverride = true;
         else this.other++;
         break;
+      case 'control':
+        if (c.codePoint >= 0x80 && c.codePoint <= 0x9f) this.c1 = true;
+        else this.other++;
+        break;
       default:
         this.other++;
     }
   }
 
-  /** The run's findings (a subdivision flag, 🏴 + tag letters + cancel tag, shows a flag: it hides nothing). */
-  report(text: string, place: Place, out: Findings): void {
+  /** The run's findings (a subdivision flag, 🏴 + tag letters + cancel tag, shows a flag: it hides nothing); what it decodes to is added to `messages`. */
+  report(text: string, place: Place, out: Findings, messages: DecodedMessage[]): void {
     const { start, end } = this;
     let reported = false;
     const flag = this.tags > 0 && this.tags * 2 === end - start && text.slice(Math.max(0, start - 2), start) === FLAG_BASE
@@ -124,11 +113,7 @@ class HiddenRun {
     if (this.tags) {
       const decoded = () => visibleLine(this.tagText);
       out.add(place, text, 'hidden-tag-text', this.tagStart, this.tagEnd, () => ({ decoded: decoded() }), decoded);
-      reported = true;
-    }
-    if (this.selectorCount >= 2) {
-      const decoded = () => visibleLine(decodeVariationSelectors(this.selectors));
-      out.add(place, text, 'hidden-variation-selectors', this.selectorStart, end, () => ({ count: this.selectorCount, decoded: decoded() }), decoded);
+      messages.push({ start: this.tagStart, end: this.tagEnd, text: this.tagText });
       reported = true;
     }
     const shown = () => ({ shown: shownRun(text, start, end) });
@@ -137,14 +122,33 @@ class HiddenRun {
       reported = true;
     }
     if (this.invisibleCount >= 3) {
-      out.add(place, text, 'hidden-invisible-run', start, end, () => ({ count: this.invisibleCount, ...shown() }), () => (this.invisibleKinds.size === 2 ? decodeBits(this.invisible) : undefined));
+      const bits = this.invisibleKinds.size === 2 ? decodeBits(this.invisible) : undefined;
+      out.add(place, text, 'hidden-invisible-run', start, end, () => ({ count: this.invisibleCount, ...shown() }), bits);
+      if (bits) messages.push({ start, end, text: bits });
       reported = true;
     }
-    if (!reported) out.add(place, text, 'hidden-characters', start, end, shown);
+    if (this.c1) {
+      out.add(place, text, 'ansi-escape', start, end, shown); // an 8-bit terminal control (CSI, OSC, ...) on its own
+      reported = true;
+    }
+    if (!reported && end > start) out.add(place, text, 'hidden-characters', start, end, shown);
   }
 }
 
-export function scanHidden(text: string, place: Place, out: Findings): void {
+/** Text that hidden characters encode, and the span that carries it: judged like any other text. */
+export interface DecodedMessage {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * The findings of the hidden characters of one string; returns what they decode to. Variation
+ * selectors are read over the whole string (one after each letter carries a byte per letter).
+ */
+export function scanHidden(text: string, place: Place, out: Findings): DecodedMessage[] {
+  const messages: DecodedMessage[] = [];
+  scanSelectors(text, place, out, messages);
   const ansi: Array<[number, number]> = [];
   if (text.includes('\x1b') || text.includes('\x9b')) {
     eachMatch(ANSI, text, (m) => {
@@ -160,13 +164,61 @@ export function scanHidden(text: string, place: Place, out: Findings): void {
   };
   let run = new HiddenRun();
   const flush = () => {
-    if (run.start >= 0) run.report(text, place, out);
+    if (run.start >= 0) run.report(text, place, out, messages);
     run = new HiddenRun();
   };
   forEachHiddenCharacter(text, (c) => {
+    if (c.class === 'variation-selector') return; // read by scanSelectors
     if (isText(text, c) || inAnsi(c.index)) return flush();
-    if (run.end >= 0 && run.end !== c.index) flush();
+    // A row of black flags with tag letters is one message, not a row of flags.
+    const nextFlag = c.class === 'tag' && run.tags > 0 && c.index === run.end + FLAG_BASE.length && text.slice(run.end, c.index) === FLAG_BASE;
+    if (run.end >= 0 && run.end !== c.index && !nextFlag) flush();
     run.add(text, c);
   });
   flush();
+  return messages;
+}
+
+const ANY_SELECTOR = /[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/gu;
+const PRESENTATION_BASE = /^[\p{Emoji}\p{Extended_Pictographic}]$/u;
+const VARIANT_BASE = /^[\p{Ideographic}\p{Sm}\p{So}\p{Script=Myanmar}\p{Script=Phags_Pa}\p{Script=Mongolian}]$/u;
+
+/**
+ * Whether a variation selector selects a glyph, as a font uses it: text or emoji presentation
+ * (U+FE0E/FE0F) after an emoji, a standardized variant (U+FE00-FE0D) after an ideograph, a math
+ * symbol or a letter of a script that has them, an ideographic variant (U+E0100-) after an
+ * ideograph; and not followed by another selector. Anything else carries a byte.
+ */
+function selectsGlyph(text: string, index: number, codePoint: number): boolean {
+  if (index === 0) return false;
+  const base = String.fromCodePoint(text.codePointAt(cut(text, index - 1))!);
+  const next = text.codePointAt(index + (codePoint > 0xffff ? 2 : 1));
+  if (next !== undefined && SELECTOR.test(String.fromCodePoint(next))) return false;
+  if (codePoint === 0xfe0e || codePoint === 0xfe0f) return PRESENTATION_BASE.test(base);
+  if (codePoint < 0xfe0e) return VARIANT_BASE.test(base);
+  return /^\p{Ideographic}$/u.test(base);
+}
+
+/** Variation selectors that carry bytes, over the whole string: two or more are a message, decoded as UTF-8. */
+function scanSelectors(text: string, place: Place, out: Findings, messages: DecodedMessage[]): void {
+  const bytes: number[] = [];
+  let count = 0;
+  let first = -1;
+  let last = -1;
+  eachMatch(ANY_SELECTOR, text, (m) => {
+    const codePoint = m[0].codePointAt(0)!;
+    if (selectsGlyph(text, m.index, codePoint)) return;
+    if (count++ === 0) first = m.index;
+    last = m.index + m[0].length;
+    if (bytes.length < MAX_DECODED * 4) bytes.push(codePoint);
+  });
+  if (count === 0) return;
+  if (count === 1) {
+    out.add(place, text, 'hidden-characters', first, last, { shown: shownRun(text, first, last) });
+    return;
+  }
+  const message = decodeVariationSelectors(bytes);
+  const decoded = visibleLine(message);
+  out.add(place, text, 'hidden-variation-selectors', first, last, { count, decoded }, decoded);
+  messages.push({ start: first, end: last, text: message });
 }

@@ -60,6 +60,8 @@ export const lastEndingBy = (hits: readonly Hit[], x: number) => countAtMost(hit
 export class TextHits {
   private readonly cache = new Map<ClassName, Hit[]>();
   private ends?: number[];
+  /** A class with more hits than {@link MAX_HITS}: the text is not read whole. */
+  capped?: ClassName;
 
   constructor(readonly text: string) {}
 
@@ -72,6 +74,7 @@ export class TextHits {
         list.push(m.length > 1 ? { start: m.index, end: m.index + m[0].length, groups: m.slice(1) } : { start: m.index, end: m.index + m[0].length });
         return list.length < MAX_HITS;
       });
+      if (list.length >= MAX_HITS) this.capped ??= name;
       this.cache.set(name, hits);
     }
     return hits;
@@ -110,7 +113,7 @@ export function phraseSpans(hits: TextHits, rule: PhraseRule): Array<[number, nu
       const at = chain[rule.negBefore].start;
       const neg = hits.of('neg');
       const i = lastEndingBy(neg, at);
-      if (i >= 0 && at - neg[i].end <= NEG_GAP && hits.sentence(neg[i].start) === sentence) continue;
+      if (i >= 0 && at - neg[i].end <= NEG_GAP && hits.sentence(neg[i].start) === sentence && !asksForIt(hits, neg[i])) continue;
     }
     if (rule.also && !rule.also.some((c) => nearby(hits, c, start, end, sentence))) continue;
     spans.push([start, end]);
@@ -120,7 +123,15 @@ export function phraseSpans(hits: TextHits, rule: PhraseRule): Array<[number, nu
   return spans;
 }
 
-export function nearby(hits: TextHits, name: ClassName, start: number, end: number, sentence: number): boolean {
+export /** A negation inside "don't forget to", "never fail to": it asks for the act. */
+function asksForIt(hits: TextHits, neg: Hit): boolean {
+  const list = hits.of('notNeg');
+  const i = lastEndingBy(list, neg.end + 40);
+  for (let k = i; k >= 0 && list[k].end >= neg.end; k--) if (list[k].start <= neg.start) return true;
+  return false;
+}
+
+function nearby(hits: TextHits, name: ClassName, start: number, end: number, sentence: number): boolean {
   const list = hits.of(name);
   // The first hit that ends after start - gap, then any before end + gap in the sentence.
   for (let i = Math.max(0, lastEndingBy(list, start - ALSO_GAP) + 1); i < list.length && list[i].start <= end + ALSO_GAP; i++) {

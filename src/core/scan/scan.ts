@@ -37,7 +37,7 @@ function errorText(error: unknown): string {
 }
 
 function sorted(findings: ScanFinding[]): ScanFinding[] {
-  const fieldOrder: Record<ScanField, number> = { name: 0, description: 1, inputSchema: 2, instructions: 3, skill: 4 };
+  const fieldOrder: Record<ScanField, number> = { name: 0, title: 1, description: 2, inputSchema: 3, outputSchema: 4, annotations: 5, instructions: 6, skill: 7 };
   return findings
     .map((f, i) => ({ f, i }))
     .sort((a, b) => fieldOrder[a.f.field] - fieldOrder[b.f.field] || a.i - b.i)
@@ -57,6 +57,10 @@ export function scanTool(tool: ScannedTool, context: ScanContext = {}): ScanFind
     scanString(description, descriptionPlace, context, out);
     sizeFinding(out, descriptionPlace, description, description.length, SCAN_BOUNDS.description);
     scanSchema(tool.inputSchema, context, out);
+    // What a host may show or send beside them, weighted by whether DSH sends it (NOT_SENT_TO_MODEL).
+    if (typeof tool.title === 'string') scanString(tool.title, { field: 'title', target: 'tool' }, context, out);
+    if (tool.outputSchema !== undefined) scanSchema(tool.outputSchema, context, out, 'outputSchema');
+    if (tool.annotations !== undefined) scanSchema(tool.annotations, context, out, 'annotations');
   } catch (error) {
     out.add({ field: 'description', target: 'tool' }, '', 'unscannable', 0, 0, { reason: errorText(error) });
   }

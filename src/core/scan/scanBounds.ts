@@ -8,7 +8,7 @@
  */
 export const SCAN_BOUNDS = {
   name: { large: 128 },
-  description: { large: 8_192, oversized: 65_536 },
+  description: { large: 16_384, oversized: 65_536 },
   inputSchema: { large: 32_768, oversized: 262_144, depth: 64 },
   instructions: { large: 16_384, oversized: 262_144 },
 } as const;

@@ -4,7 +4,13 @@ import type { ScanCode, ScanSeverity } from './scanCodes';
 /** What kind of text is scanned: phrase rules differ (a skill is addressed to the model by design). */
 export type ScanTarget = 'tool' | 'instructions' | 'skill';
 /** Which part of a definition a finding is in. */
-export type ScanField = 'name' | 'description' | 'inputSchema' | 'instructions' | 'skill';
+export type ScanField = 'name' | 'title' | 'description' | 'inputSchema' | 'outputSchema' | 'annotations' | 'instructions' | 'skill';
+/**
+ * Fields DSH rc.8 does not send to the model and no one reads as prose (other hosts may send them):
+ * a phrase there is a warning, hidden text still an error. The title is not among them: the editor
+ * shows it to the user who accepts the tool.
+ */
+export const NOT_SENT_TO_MODEL: ReadonlySet<ScanField> = new Set(['outputSchema', 'annotations']);
 
 export interface ScanFinding {
   code: ScanCode;
@@ -42,4 +48,8 @@ export interface ScannedTool {
   name: string;
   description?: string;
   inputSchema?: unknown;
+  /** Read as a host may show or send them. */
+  title?: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
 }

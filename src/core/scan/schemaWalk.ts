@@ -1,10 +1,13 @@
+import { visibleLine } from '../json/visibleText';
 /** One string scanned by every rule, and an input schema walked key by key and string by string. */
-import { pathOf, type Findings, type Place, type SchemaNode } from './findingSpans';
+import { MovedFindings, pathOf, type FindingSink, type Findings, type Place, type SchemaNode } from './findingSpans';
+import { judgedText } from './judgedText';
 import { scanHidden } from './hiddenCharacters';
+import { MAX_HITS } from './scanBounds';
 import { TextHits } from './phraseMatch';
 import { scanPhrases } from './phraseRules';
 import { MAX_SCHEMA_VALUES, SCAN_BOUNDS } from './scanBounds';
-import type { ScanContext } from './scanTypes';
+import { NOT_SENT_TO_MODEL, type ScanContext, type ScanField } from './scanTypes';
 import { scanReferences } from './toolReferences';
 
 /** A string that holds no whitespace and no hidden character: only single-token rules can hold. */
@@ -13,10 +16,31 @@ export const PLAIN_TOKEN = /^[\w.\/~$%:\\-]*$/;
 export function scanString(text: string, place: Place, context: ScanContext, out: Findings): void {
   if (text.length === 0) return;
   // A plain token (a key, a tool name, a file, a home path) holds no hidden character.
-  if (!PLAIN_TOKEN.test(text)) scanHidden(text, place, out);
+  if (PLAIN_TOKEN.test(text)) return judge(text, place, context, out);
+  for (const message of scanHidden(text, place, out)) {
+    // What hidden characters say is judged like any text; its findings cover the hidden span.
+    judge(message.text, place, context, new MovedFindings(out, text, () => message.start, () => message.end));
+  }
+  const judged = judgedText(text);
+  if (!judged) return judge(text, place, context, out);
+  for (const word of judged.lookalikes) {
+    const reads = visibleLine(word.reads); // shown text: escaped like every argument
+    out.add(place, text, 'lookalike-characters', word.start, word.end, { reads }, reads);
+  }
+  // The rules read the text as the model does; what they find is shown on the original.
+  judge(judged.text, place, context, new MovedFindings(out, text, (i) => judged.starts[i], (i) => judged.ends[i]));
+}
+
+/** The phrase rules and the names of other tools, on text as it reads. */
+export function judge(text: string, place: Place, context: ScanContext, out: FindingSink): void {
   const hits = new TextHits(text);
   if (place.target !== 'skill') scanReferences(hits, place, context, out);
-  scanPhrases(hits, place, out);
+  // A key reads as words to the model: "ignore_previous_instructions" (same length: offsets hold).
+  const phraseHits = place.key && /[_-]/.test(text) ? new TextHits(text.replace(/[_-]/g, ' ')) : hits;
+  scanPhrases(phraseHits, place, out);
+  if (phraseHits !== hits && phraseHits.capped) hits.capped ??= phraseHits.capped;
+  // A cap ends in a finding, never in silence: what lies past it was not read.
+  if (hits.capped) out.add(place, text, 'unscannable', 0, text.length, { reason: `too large to scan fully: more than ${MAX_HITS} matches of one keyword class` });
 }
 
 export function sizeFinding(out: Findings, place: Place, text: string, size: number, bounds: { large: number; oversized?: number }): void {
@@ -28,16 +52,16 @@ export function sizeFinding(out: Findings, place: Place, text: string, size: num
  * Every key and string of an input schema, iteratively (any depth), in document order; its size
  * (characters of keys and strings) and depth against {@link SCAN_BOUNDS}.
  */
-export function scanSchema(schema: unknown, context: ScanContext, out: Findings): void {
+export function scanSchema(schema: unknown, context: ScanContext, out: Findings, field: ScanField = 'inputSchema'): void {
   const stack: SchemaNode[] = [{ value: schema, depth: 0 }];
   let size = 0;
   let depth = 0;
   let values = 0;
-  const place = (node: SchemaNode, key?: true): Place => ({ field: 'inputSchema', target: 'tool', node, ...(key ? { key } : {}) });
+  const place = (node: SchemaNode, key?: true): Place => ({ field, target: 'tool', node, ...(key ? { key } : {}) });
   while (stack.length) {
     const node = stack.pop()!;
     if (++values > MAX_SCHEMA_VALUES) {
-      out.add({ field: 'inputSchema', target: 'tool' }, '', 'unscannable', 0, 0, { reason: `more than ${MAX_SCHEMA_VALUES} values` });
+      out.add({ field, target: 'tool' }, '', 'unscannable', 0, 0, { reason: `more than ${MAX_SCHEMA_VALUES} values` });
       break;
     }
     const { value } = node;
@@ -62,7 +86,9 @@ export function scanSchema(schema: unknown, context: ScanContext, out: Findings)
     }
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
-  const whole: Place = { field: 'inputSchema', target: 'tool' };
+  const whole: Place = { field, target: 'tool' };
   if (depth > SCAN_BOUNDS.inputSchema.depth) out.add(whole, '', 'deep-schema', 0, 0, { depth: `${depth}+`, limit: SCAN_BOUNDS.inputSchema.depth });
-  sizeFinding(out, whole, '', size, SCAN_BOUNDS.inputSchema);
+  // A field DSH does not send costs no tokens per request: only the error bound applies there.
+  const bounds = NOT_SENT_TO_MODEL.has(field) ? { large: SCAN_BOUNDS.inputSchema.oversized, oversized: SCAN_BOUNDS.inputSchema.oversized } : SCAN_BOUNDS.inputSchema;
+  sizeFinding(out, whole, '', size, bounds);
 }

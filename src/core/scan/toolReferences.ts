@@ -1,6 +1,6 @@
 /** Steering other tools: names of other servers' tools, and rules set for when a tool is used. */
 import { visibleLine } from '../json/visibleText';
-import { type Findings, type Place } from './findingSpans';
+import { type FindingSink, type Place } from './findingSpans';
 import { CLASSES, eachMatch } from './phraseClasses';
 import type { TextHits } from './phraseMatch';
 import type { ScanContext } from './scanTypes';
@@ -31,7 +31,7 @@ function contextTools(context: ScanContext): { own: ReadonlySet<string>; others:
   return tools;
 }
 
-export function scanReferences(hits: TextHits, place: Place, context: ScanContext, out: Findings): void {
+export function scanReferences(hits: TextHits, place: Place, context: ScanContext, out: FindingSink): void {
   const text = hits.text;
   for (const h of hits.of('mcpName')) {
     const server = h.groups?.[0] ?? '';
@@ -48,7 +48,12 @@ export function scanReferences(hits: TextHits, place: Place, context: ScanContex
     });
   }
   for (const h of hits.of('toolHook')) {
-    const name = (h.groups?.[0] ?? h.groups?.[1] ?? '').replace(/[.-]+$/, '');
+    const which = h.groups?.findIndex((g) => g !== undefined) ?? -1;
+    const name = (which >= 0 ? h.groups![which]! : '').replace(/[.-]+$/, '');
+    // "X is deprecated", "on every X", "instead of X": a steer only about a tool known to be another server's.
+    if (which >= 2 && !others.has(name)) continue;
+    // A name not known as a tool, in camelCase, is a parameter ("when using projectSlug").
+    if (which < 2 && !others.has(name) && !/[_.-]/.test(name) && !/[\x60'"]/.test(text.slice(h.start, h.end))) continue;
     const quotedName = /[\x60'"]/.test(text.slice(h.start, h.end));
     if (!name || NOT_A_TOOL.has(name.toLowerCase()) || own.has(name) || !(toolLike(name) || quotedName)) continue;
     out.add(place, text, 'tool-hook', h.start, h.end, { tool: visibleLine(name) });

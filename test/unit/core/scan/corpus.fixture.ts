@@ -4,7 +4,7 @@
  * through the probe's MCP client. Shared by test/unit/core/scan/scan.corpus.test.ts and
  * scripts/gen-poisoning.ts, which writes the README's figures from them.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { probeRow } from '../../../../src/core/node/probe/probeClient';
@@ -19,6 +19,8 @@ const SERVERS = path.join(ROOT, 'test/oracle/servers/node_modules/@modelcontextp
 
 export interface PoisonCase {
   id: string;
+  /** The attack class (docs/poisoning.md reports per class); without one, the class of its first expected code. */
+  class?: string;
   source: string;
   expect: ScanCode[];
   serverName?: string;
@@ -70,6 +72,62 @@ export const CLEAN_SERVERS: ReadonlyArray<{ serverName: string; pkg: string; arg
   { serverName: 'postgres', pkg: path.join(SERVERS, 'server-postgres'), args: () => ['postgresql://127.0.0.1:1/unused'] },
 ];
 
+/** The class of a case without one: by the first code it expects. */
+const CLASS_OF_CODE: Partial<Record<ScanCode, string>> = {
+  'hidden-tag-text': 'hidden-text', 'hidden-variation-selectors': 'hidden-text', 'hidden-invisible-run': 'hidden-text', 'bidi-override': 'hidden-text',
+  'ansi-escape': 'hidden-text', 'hidden-characters': 'hidden-text', 'instruction-override': 'override', 'secrecy-request': 'secrecy-deception',
+  'instruction-tag': 'model-directed', 'precondition-instruction': 'model-directed', 'addressed-to-model': 'model-directed',
+  'other-server-tool': 'steering', 'tool-hook': 'steering', 'read-sensitive-file': 'credential-files', 'sensitive-file': 'credential-files',
+  'home-path': 'credential-files', 'exfiltration': 'exfiltration-channel', 'large-definition': 'size', 'oversized-definition': 'size', 'deep-schema': 'size',
+};
+
+export function classOf(c: PoisonCase): string {
+  return c.class ?? CLASS_OF_CODE[c.expect[0]] ?? c.expect[0];
+}
+
+/** A clean tool list captured from a real server (scripts/capture-clean-tools.ts): where it came from, and what it listed. */
+export interface CapturedServer {
+  serverName: string;
+  package: string;
+  version: string;
+  capturedAt: string;
+  how: string;
+  /** As listed (title, outputSchema and annotations kept: the scan reads them too). */
+  tools: Array<ScannedTool & { description: string; inputSchema: unknown }>;
+  instructions?: string;
+}
+
+const CAPTURED = path.join(ROOT, 'test/fixtures/poisoning/clean');
+
+/** The captured clean servers (test/fixtures/poisoning/clean/*.json), by file name. */
+export function capturedServers(): CapturedServer[] {
+  if (!existsSync(CAPTURED)) return [];
+  return readdirSync(CAPTURED).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(path.join(CAPTURED, f), 'utf8')) as CapturedServer);
+}
+
+/**
+ * The SKILL.md files published in the clean servers' packages and their dependencies (test/oracle/
+ * clean-servers, installed by setup-oracles.sh): real skills, the clean side of the skill scan. One
+ * of each content, by its path under node_modules.
+ */
+export function cleanSkills(): Array<{ where: string; text: string }> {
+  const root = path.join(ROOT, 'test/oracle/clean-servers/node_modules');
+  const found = new Map<string, string>();
+  const walk = (dir: string, depth: number): void => {
+    if (depth > 12 || !existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const at = path.join(dir, entry.name);
+      if (entry.isDirectory() && !entry.isSymbolicLink()) walk(at, depth + 1);
+      else if (entry.name === 'SKILL.md') {
+        const text = readFileSync(at, 'utf8');
+        if (![...found.values()].includes(text)) found.set(path.relative(root, at), text);
+      }
+    }
+  };
+  walk(root, 0);
+  return [...found].sort(([a], [b]) => a.localeCompare(b)).map(([where, text]) => ({ where, text }));
+}
+
 /** The version of a clean server's package, as installed. */
 export function packageVersion(pkg: string): string {
   return (JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { name: string; version: string }).version;
@@ -119,8 +177,25 @@ export interface RuleFigures {
   falsePositives: number;
 }
 
+export interface ClassFigures {
+  name: string;
+  /** Poisoned tools and skills of this class (instructions are shown, never withheld: counted apart). */
+  cases: number;
+  /** With any finding. */
+  flagged: number;
+  /** Of them, the ones whose intended rules include an error (warning-only cases are offered by design). */
+  errorCases: number;
+  /** Of those, with an error: withheld from DSH until accepted. */
+  withheld: number;
+}
+
 export interface CorpusFigures {
   rules: RuleFigures[];
+  classes: ClassFigures[];
+  /** Clean definitions with an error (would be withheld). */
+  cleanWithheld: number;
+  /** Published SKILL.md files: how many, with any finding, with an error. */
+  skills: { count: number; flagged: number; withheld: number; findings: string[] };
   cases: number;
   /** Poisoned cases with every expected rule found. */
   caught: number;
@@ -137,7 +212,8 @@ export interface CorpusFigures {
   cleanFindings: Array<{ server: string; tool?: string; finding: ScanFinding }>;
 }
 
-export function corpusFigures(cases: readonly PoisonCase[], clean: readonly ScannedServer[]): CorpusFigures {
+export function corpusFigures(cases: readonly PoisonCase[], clean: readonly ScannedServer[], skills: ReadonlyArray<{ where: string; text: string }> = []): CorpusFigures {
+  const skillScans = skills.map((s) => ({ where: s.where, findings: scanSkillFile(s.text) }));
   const found = cases.map((c) => new Set(scanCase(c).map((f) => f.code)));
   const all = found.map((codes, i) => ({ codes, findings: scanCase(cases[i]) }));
   const scans = scanServers(clean);
@@ -159,8 +235,21 @@ export function corpusFigures(cases: readonly PoisonCase[], clean: readonly Scan
       falsePositives: definitions.size,
     };
   });
+  const classes = [...new Set(cases.map(classOf))].map((name): ClassFigures => {
+    const of = cases.map((c, i) => i).filter((i) => classOf(cases[i]) === name && cases[i].instructions === undefined);
+    const errorCases = of.filter((i) => cases[i].expect.some((code) => SCAN_CODES[code][0] === 'error'));
+    return { name, cases: of.length, flagged: of.filter((i) => all[i].findings.length > 0).length, errorCases: errorCases.length, withheld: errorCases.filter((i) => all[i].findings.some((f) => f.severity === 'error')).length };
+  }).filter((c) => c.cases > 0);
   return {
     rules,
+    classes,
+    skills: {
+      count: skills.length,
+      flagged: skillScans.filter((s) => s.findings.length).length,
+      withheld: skillScans.filter((s) => s.findings.some((f) => f.severity === 'error')).length,
+      findings: skillScans.flatMap((s) => s.findings.map((f) => `${s.where}: ${f.code} ${f.excerpt}`)),
+    },
+    cleanWithheld: new Set(cleanFindings.filter((f) => f.finding.severity === 'error').map((f) => `${f.server} ${f.tool ?? ''}`)).size,
     cases: cases.length,
     caught: cases.filter((c, i) => c.expect.every((code) => found[i].has(code))).length,
     withheld: all.filter((a, i) => cases[i].instructions === undefined && a.findings.some((f) => f.severity === 'error')).length,
@@ -173,22 +262,39 @@ export function corpusFigures(cases: readonly PoisonCase[], clean: readonly Scan
   };
 }
 
-/** The README's section (between `<!-- poisoning:start -->` and `<!-- poisoning:end -->`). */
-export function figuresSection(figures: CorpusFigures, servers: ReadonlyArray<{ serverName: string; pkg: string }>): string {
-  const names = servers.map((s) => `\`${path.basename(s.pkg)}\` ${packageVersion(s.pkg)}`).join(', ');
+/** Every clean server: the ones the test starts (a real process each) and the captured lists, with their package and version. */
+export async function cleanSide(): Promise<Array<ScannedServer & { label: string }>> {
+  const live = (await probeCleanServers()).map((s) => ({ ...s, label: `\`${path.basename(s.pkg)}\` ${packageVersion(s.pkg)}` }));
+  const captured = capturedServers().map((c) => ({ serverName: c.serverName, tools: c.tools, ...(c.instructions !== undefined ? { instructions: c.instructions } : {}), label: `\`${c.package}\` ${c.version}` }));
+  return [...live, ...captured];
+}
+
+const percent = (n: number, of: number) => (of === 0 ? '-' : `${((100 * n) / of).toFixed(n === of || n === 0 ? 0 : 1)}%`);
+
+/** docs/poisoning.md's figures (between `<!-- poisoning:start -->` and `<!-- poisoning:end -->`). */
+export function figuresSection(figures: CorpusFigures, servers: ReadonlyArray<{ label: string }>): string {
+  const captured = capturedServers().length;
+  const cleanDefinitions = figures.cleanTools + figures.cleanInstructions;
   const lines = [
-    `The scan's rules, run on the corpus of \`test/fixtures/poisoning/\` (${figures.cases} poisoned tool definitions, server instructions and`,
-    `SKILL.md texts, each rewritten after a public write-up) and on the real tool lists and instructions of ${figures.cleanServers} MCP servers from npm,`,
-    `each started by the test (${names}: ${figures.cleanTools} tools; ${figures.cleanInstructions === 1 ? 'one of them sends' : `${figures.cleanInstructions} of them send`} instructions).`,
-    `Generated by \`npm run docs\`; \`test/unit/core/scan/scan.corpus.test.ts\` fails when it differs from the code.`,
+    `The scan's rules, run on the corpus of \`test/fixtures/poisoning/poisoned.json\` (${figures.cases} poisoned tool definitions, server instructions and`,
+    `SKILL.md texts, each rewritten after a public write-up or an attack run) and on the real tool lists and instructions of ${figures.cleanServers} MCP servers from npm:`,
+    `${figures.cleanServers - captured} started by the test, ${captured} captured by starting them once (\`scripts/capture-clean-tools.ts\`, kept in \`test/fixtures/poisoning/clean/\` with their package and version):`,
+    `${servers.map((s) => s.label).join(', ')}; ${figures.cleanTools} tools, ${figures.cleanInstructions} instructions.`,
+    'Generated by `npm run docs`; `test/unit/core/scan/scan.corpus.test.ts` fails when it differs from the code.',
+    '',
+    '| attack class | poisoned tools and skills | flagged | of them meant to be withheld (an error rule) | withheld |',
+    '|---|---:|---:|---:|---:|',
+    ...figures.classes.map((c) => `| ${c.name} | ${c.cases} | ${c.flagged} (${percent(c.flagged, c.cases)}) | ${c.errorCases} | ${c.withheld} (${percent(c.withheld, c.errorCases)}) |`),
+    '',
+    `Clean definitions (tools and instructions) with any finding: **${figures.cleanFlagged} of ${cleanDefinitions}** (${percent(figures.cleanFlagged, cleanDefinitions)}); with an error, that is withheld: **${figures.cleanWithheld}** (${percent(figures.cleanWithheld, cleanDefinitions)}).`,
+    `Published SKILL.md files in those packages and their dependencies (one of each content): **${figures.skills.flagged} of ${figures.skills.count}** with any finding, ${figures.skills.withheld} withheld; the poisoned skills are in the classes above.`,
+    `Poisoned cases with every intended rule found: **${figures.caught} of ${figures.cases}**; server instructions with an error (shown, never withheld): ${figures.instructionsFlagged}.`,
     '',
     '| rule | severity | poisoned cases for it | detected | also fires on other poisoned cases | false positives on the clean servers |',
     '|---|---|---:|---:|---:|---:|',
     ...figures.rules.map((r) => `| \`${r.code}\` | ${r.severity} | ${r.expected} | ${r.detected} | ${r.alsoOn} | ${r.falsePositives} |`),
     '',
-    `Poisoned cases with every intended rule found: **${figures.caught} of ${figures.cases}**; tools and skills with an error (withheld from DSH until accepted): ${figures.withheld}; server instructions with an error (shown, never withheld): ${figures.instructionsFlagged}.`,
-    `Clean definitions with any finding: **${figures.cleanFlagged} of ${figures.cleanTools + figures.cleanInstructions}**.`,
-    'The phrase rules read English; the corpus is small and written with the rules in view, so these figures say that each rule does what it is',
+    'The phrase rules read English; the corpus is written with the rules in view, so these figures say that each rule does what it is',
     'for and stays quiet on real servers, not how much of the poisoning in the wild it would catch.',
   ];
   return lines.join('\n');

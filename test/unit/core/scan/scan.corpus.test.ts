@@ -6,7 +6,7 @@ import { SCAN_BOUNDS } from '../../../../src/core/scan/scan';
 import { SCAN_CODES } from '../../../../src/core/scan/scanCodes';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
 import { exportFolder, folderIdentityOf, tempDir, testPorts, workspace } from '../../helpers';
-import { corpusFigures, figuresSection, poisonedCases, probeCleanServers, scanCase, SECTION, type CorpusFigures, type PoisonCase } from './corpus.fixture';
+import { capturedServers, cleanSide, cleanSkills, corpusFigures, figuresSection, poisonedCases, scanCase, SECTION, type CorpusFigures, type PoisonCase } from './corpus.fixture';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 
@@ -79,22 +79,37 @@ describe('poisoning corpus: each poisoned case is caught by its rule, the real s
   describe('the clean side: real MCP servers from npm, each started (a real process) and listed', () => {
     let figures: CorpusFigures;
     let section: string;
-    let clean: Awaited<ReturnType<typeof probeCleanServers>>;
+    let clean: Awaited<ReturnType<typeof cleanSide>>;
     before(async () => {
-      clean = await probeCleanServers();
-      figures = corpusFigures(poisonedCases(), clean);
+      clean = await cleanSide();
+      figures = corpusFigures(poisonedCases(), clean, cleanSkills());
       section = figuresSection(figures, clean);
     });
 
     it('lists every server whole (tools of each, the instructions of server-everything)', () => {
-      assert.equal(figures.cleanServers, 10);
-      assert.ok(figures.cleanTools >= 80, `${figures.cleanTools} tools`);
-      assert.equal(figures.cleanInstructions, 1);
+      assert.equal(figures.cleanServers, 10 + capturedServers().length);
+      assert.ok(figures.cleanServers >= 30, `${figures.cleanServers} servers`);
+      for (const c of capturedServers()) assert.ok(c.tools.length > 0 && c.package && c.version && c.capturedAt, `${c.serverName}: a captured list says where it came from`);
     });
 
-    it('raises no finding at all on any clean tool or instructions (no false positive of any severity)', () => {
-      assert.deepEqual(figures.cleanFindings.map((f) => `${f.server}/${f.tool ?? '(instructions)'}: ${f.finding.code} ${f.finding.excerpt}`), []);
-      assert.ok(figures.rules.every((r) => r.falsePositives === 0));
+    it('on the clean side: at most 1 in 200 definitions withheld, at most 3% flagged at any level', () => {
+      const definitions = figures.cleanTools + figures.cleanInstructions;
+      const shown = figures.cleanFindings.map((f) => `${f.server}/${f.tool ?? '(instructions)'}: ${f.finding.code} ${f.finding.excerpt}`).join('\n');
+      assert.ok(figures.cleanWithheld * 200 <= definitions, `${figures.cleanWithheld} of ${definitions} withheld:\n${shown}`);
+      assert.ok(figures.cleanFlagged * 100 <= 3 * definitions, `${figures.cleanFlagged} of ${definitions} flagged:\n${shown}`);
+    });
+
+    it('real published SKILL.md files: the same figures (at most 1 in 200 withheld, 3% flagged)', () => {
+      assert.ok(figures.skills.count >= 10, `${figures.skills.count} skills`);
+      assert.ok(figures.skills.withheld * 200 <= figures.skills.count, figures.skills.findings.join('\n'));
+      assert.ok(figures.skills.flagged * 100 <= 3 * figures.skills.count, figures.skills.findings.join('\n'));
+    });
+
+    it('per attack class: at least 95% of poisoned tools and skills flagged, 90% of those meant to be withheld withheld', () => {
+      for (const c of figures.classes) {
+        assert.ok(c.flagged * 100 >= 95 * c.cases, `${c.name}: ${c.flagged} of ${c.cases} flagged`);
+        assert.ok(c.withheld * 100 >= 90 * c.errorCases, `${c.name}: ${c.withheld} of ${c.errorCases} withheld`);
+      }
     });
 
     it('catches every poisoned case by its intended rules (the session plan\'s withholding: above)', () => {
@@ -129,9 +144,9 @@ describe('poisoning corpus: each poisoned case is caught by its rule, the real s
       assert.ok(docs.includes(`the warnings sit ${ratios}`), `docs/poisoning.md should say the warnings sit ${ratios}`);
     });
 
-    it('the README shows these figures (npm run docs writes them)', () => {
-      const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-      assert.equal(SECTION.exec(readme)?.[1], section, 'README.md poisoning figures are stale: npm run docs');
+    it('docs/poisoning.md shows these figures (npm run docs writes them)', () => {
+      const page = readFileSync(path.join(ROOT, 'docs/poisoning.md'), 'utf8');
+      assert.equal(SECTION.exec(page)?.[1], section, 'docs/poisoning.md poisoning figures are stale: npm run docs');
     });
   });
 });
