@@ -12,6 +12,8 @@ import { readFailureReason } from '../problems/readFailure';
 import { ToolPinSchema } from '../declaration/toolsModel';
 import { secretMask } from '../tools/maskSecrets';
 import { isRecord } from '../json/jsonValue';
+import { InputVault, type InputStoreState, type StoredInputs } from './inputVault';
+import type { KeychainProblem, openKeychain } from './keychain';
 
 /**
  * The host side of the bridge, under `<dshHome>/bridge/` (never in a workspace): the signing
@@ -62,13 +64,22 @@ function keyedMap<T>(value: z.ZodMiniType<T>) {
 const FolderFile = z.object({
   version: z.literal(1),
   folder: z.string(),
-  /** Input id -> value. */
+  /** Input id -> value, for the values kept in this file (no keychain answered when they were stored). */
   inputs: keyedMap(z.string()),
   approvals: z.array(Approval),
+  /** The ids whose value is in the OS keychain (src/core/node/keychain.ts). */
+  keychainInputs: z.optional(z.array(z.string())),
+  /** Ids forgotten by a process without the keychain (the editor): their keychain entries go at the next process with one. */
+  forgetInputs: z.optional(z.array(z.string())),
 });
+type FolderFileRecord = z.infer<typeof FolderFile>;
 /** How many exports of a folder wrote a declaration; the newest declaration carries the count. */
 const ExportsFile = z.object({ version: z.literal(1), folder: z.string(), exportSeq: z.int().check(z.minimum(1)) });
-export type FolderRecord = z.infer<typeof FolderFile>;
+/** A folder's record as read: `inputs` has every value that could be read, from the file and the keychain. */
+export type FolderRecord = FolderFileRecord & {
+  /** Ids whose value is in the keychain, which cannot be read now (locked, gone): their servers are withheld with the reason. */
+  unreadableInputs?: ReadonlyMap<string, KeychainProblem>;
+};
 /**
  * The last successful probe of each server of a folder (host side: a tool list is not secret, but
  * it is what the probe ran with this machine's input values; it never goes into the workspace).
@@ -136,6 +147,8 @@ export interface HostStoreOptions {
   log?: (line: string) => void;
   /** Told after the store wrote or removed one of its files (a face that keeps what it read forgets it). */
   onWrite?: (file: string) => void;
+  /** Opens the OS keychain for the input values (tests: a keychain that fails midway); default: the real one, opened on first use. */
+  openKeychain?: () => ReturnType<typeof openKeychain>;
 }
 
 export class HostStore {
@@ -146,11 +159,19 @@ export class HostStore {
   private readonly keptProbes = new KeptByBytes<Readonly<Record<string, ProbedServerRecord>>>(16);
   /** The skill trust and the accepted definitions parsed, by file and bytes: the plugin's skill gate reads both at every model step. */
   private readonly keptRecords = new KeptByBytes<unknown>(8);
+  /** Where the input values are: the OS keychain when one answers, else the folder records. */
+  private readonly vault: InputVault;
 
   constructor(readonly dshHome: string, options: HostStoreOptions = {}) {
     this.bridgeDir = path.join(dshHome, 'bridge');
     this.log = options.log ?? ((line) => process.stderr.write(`dsh-bridge: ${line}\n`));
     this.wrote = options.onWrite ?? (() => undefined);
+    this.vault = new InputVault(this.bridgeDir, options.openKeychain);
+  }
+
+  /** Where this process keeps input values: the OS keychain, or the 0600 folder records and why. */
+  inputStoreState(): Promise<InputStoreState> {
+    return this.vault.state();
   }
 
   folderFile(folder: string): string {
@@ -317,18 +338,43 @@ export class HostStore {
     await this.writeJson(path.join(this.bridgeDir, 'settings.json'), { version: 1, trustMode });
   }
 
+  /**
+   * The folder's record with its input values, those in the keychain included. Values still in the
+   * file move into the keychain when one answers (then the file is rewritten without them).
+   */
   async readFolder(folder: string): Promise<FolderRecord> {
+    const record = await this.readFolderFile(folder);
+    const stored: StoredInputs = { fileValues: record.inputs, keychainIds: record.keychainInputs ?? [], forgetIds: record.forgetInputs ?? [] };
+    const resolved = await this.vault.resolve(record.folder, stored);
+    if (resolved.moved) {
+      const moved = resolved.moved;
+      await this.updateFolder(folder, (r) => {
+        // Only what this read moved, over the record as it is now (another process may have written since).
+        for (const [id, value] of stored.fileValues) if (!moved.fileValues.has(id) && r.inputs.get(id) === value) r.inputs.delete(id);
+        r.keychainInputs = [...new Set([...(r.keychainInputs ?? []), ...moved.keychainIds])];
+        r.forgetInputs = (r.forgetInputs ?? []).filter((id) => moved.forgetIds.includes(id) || !stored.forgetIds.includes(id));
+      });
+      // A write killed midway leaves a temp copy of the record, values included: it goes with the values.
+      await removeTempFiles(path.dirname(this.folderFile(folder)), { abandonedOnly: false, of: path.basename(this.folderFile(folder)) });
+    }
+    return { ...record, inputs: resolved.values, ...(resolved.unreadable.size ? { unreadableInputs: resolved.unreadable } : {}) };
+  }
+
+  /** The record as its file has it (values kept in the keychain are not in it). */
+  private async readFolderFile(folder: string): Promise<FolderFileRecord> {
     const absolute = path.resolve(folder);
     const record = await this.readJson(this.folderFile(absolute), FolderFile);
     if (record && record.folder !== absolute) throw new HostStoreError('folder record does not match its folder');
     return record ?? { version: 1, folder: absolute, inputs: new Map(), approvals: [] };
   }
 
-  private async updateFolder(folder: string, change: (record: FolderRecord) => void): Promise<void> {
-    const record = await this.readFolder(folder);
+  private async updateFolder(folder: string, change: (record: FolderFileRecord) => void): Promise<void> {
+    const record = await this.readFolderFile(folder);
     change(record);
     const file = this.folderFile(folder);
-    if (record.inputs.size === 0 && record.approvals.length === 0) {
+    if (!record.keychainInputs?.length) delete record.keychainInputs;
+    if (!record.forgetInputs?.length) delete record.forgetInputs;
+    if (record.inputs.size === 0 && record.approvals.length === 0 && !record.keychainInputs && !record.forgetInputs) {
       try {
         await fs.rm(file, { force: true });
       } finally {
@@ -340,10 +386,21 @@ export class HostStore {
     await this.writeJson(file, { ...record, inputs: Object.fromEntries(record.inputs) });
   }
 
-  async setInput(folder: string, id: string, value: string): Promise<void> {
+  /** Stores one value: in the keychain when one answers (the file keeps only its id; returns true), else in the file (false). */
+  async setInput(folder: string, id: string, value: string): Promise<boolean> {
+    const inKeychain = await this.vault.put(path.resolve(folder), id, value);
     await this.updateFolder(folder, (r) => {
-      r.inputs.set(id, value);
+      r.forgetInputs = r.forgetInputs?.filter((f) => f !== id);
+      if (inKeychain) {
+        r.inputs.delete(id);
+        r.keychainInputs = [...new Set([...(r.keychainInputs ?? []), id])];
+      } else r.inputs.set(id, value); // the file's value wins over an older one in the keychain, which the next move replaces
     });
+    if (inKeychain) {
+      const file = this.folderFile(folder);
+      await removeTempFiles(path.dirname(file), { abandonedOnly: false, of: path.basename(file) });
+    }
+    return inKeychain;
   }
 
   /**
@@ -352,7 +409,12 @@ export class HostStore {
    * description that quoted one).
    */
   async forgetInput(folder: string, id?: string): Promise<void> {
-    const forgotten: string[] = [];
+    const absolute = path.resolve(folder);
+    // The values themselves, the keychain's included, to mask them in the recorded probes.
+    const known = (await this.readFolder(absolute).catch(() => undefined))?.inputs ?? new Map<string, string>();
+    const forgotten = [...known.entries()].filter(([key]) => id === undefined || key === id).map(([, value]) => value);
+    const inKeychain = (await this.readFolderFile(absolute)).keychainInputs?.filter((key) => id === undefined || key === id) ?? [];
+    const left = await this.vault.remove(absolute, inKeychain);
     await this.updateFolder(folder, (r) => {
       if (id === undefined) {
         forgotten.push(...r.inputs.values());
@@ -361,6 +423,8 @@ export class HostStore {
         forgotten.push(r.inputs.get(id)!);
         r.inputs.delete(id);
       }
+      r.keychainInputs = r.keychainInputs?.filter((key) => !inKeychain.includes(key));
+      if (left.length) r.forgetInputs = [...new Set([...(r.forgetInputs ?? []), ...left])];
     });
     // A write killed midway leaves a temp copy of the record, input values included: forgotten too.
     const file = this.folderFile(folder);
