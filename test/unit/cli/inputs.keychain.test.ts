@@ -91,7 +91,7 @@ describe('inputs in the OS keychain (dist/cli.js, a real Secret Service)', funct
     const everything = serverOf(doctor, 'everything');
     assert.equal(everything.code, 'input-keychain-unreadable');
     assert.match(everything.why, /kept in the OS keychain, which cannot be read now \(locked: .*unlock the keychain/);
-    assert.match(everything.fix, /dsh-bridge inputs set github-token/);
+    assert.match(everything.fix ?? '', /dsh-bridge inputs set github-token/);
     assert.ok(Date.now() - started < 30_000);
   });
 });
