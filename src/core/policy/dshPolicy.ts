@@ -8,7 +8,7 @@
  */
 import type { DeclaredServer } from '../declaration/declarationModel';
 import { renderTemplate, templateText, type TemplateLookup } from '../declaration/template';
-import { checkServer, describeMatcher, serverMatchers, type ServerIdentity, type ServerMatcher } from './serverMatch';
+import { checkServer, describeMatcher, serverMatchers, urlSpellings, type ServerIdentity, type ServerMatcher } from './serverMatch';
 
 export type DshPolicyOrigin = 'admin' | 'user';
 
@@ -63,9 +63,13 @@ export function dshPolicyBlock(policy: DshPolicy, identity: ServerIdentity): Dsh
   for (const layer of policy.layers) {
     if (layer.refused) return { code: 'policy-unreadable', file: layer.file, origin: layer.origin, rule: layer.refused };
   }
+  // Deny wins if any spelling of the server's URL matches (urlSpellings), not only the one written.
+  const spellings = identity.url !== undefined && !identity.unresolved ? urlSpellings(identity.url).map((url) => ({ ...identity, url })) : [identity];
   for (const layer of policy.layers) {
-    const result = checkServer(undefined, layer.deny, identity);
-    if (result.outcome === 'denied') return { code: 'policy-denied', file: layer.file, origin: layer.origin, rule: describeMatcher(result.entry!) };
+    for (const spelled of spellings) {
+      const result = checkServer(undefined, layer.deny, spelled);
+      if (result.outcome === 'denied') return { code: 'policy-denied', file: layer.file, origin: layer.origin, rule: describeMatcher(result.entry!) };
+    }
   }
   for (const layer of policy.layers) {
     if (!layer.allow) continue;
