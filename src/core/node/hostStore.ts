@@ -12,7 +12,7 @@ import { readFailureReason } from '../problems/readFailure';
 import { ToolPinSchema } from '../declaration/toolsModel';
 import { secretMask } from '../tools/maskSecrets';
 import { isRecord } from '../json/jsonValue';
-import { InputVault, type InputStoreState, type StoredInputs } from './inputVault';
+import { applyMove, forgetInRecord, InputVault, storeInRecord, type InputStoreState, type StoredInputs } from './inputVault';
 import type { KeychainProblem, openKeychain } from './keychain';
 
 /**
@@ -347,13 +347,7 @@ export class HostStore {
     const stored: StoredInputs = { fileValues: record.inputs, keychainIds: record.keychainInputs ?? [], forgetIds: record.forgetInputs ?? [] };
     const resolved = await this.vault.resolve(record.folder, stored);
     if (resolved.moved) {
-      const moved = resolved.moved;
-      await this.updateFolder(folder, (r) => {
-        // Only what this read moved, over the record as it is now (another process may have written since).
-        for (const [id, value] of stored.fileValues) if (!moved.fileValues.has(id) && r.inputs.get(id) === value) r.inputs.delete(id);
-        r.keychainInputs = [...new Set([...(r.keychainInputs ?? []), ...moved.keychainIds])];
-        r.forgetInputs = (r.forgetInputs ?? []).filter((id) => moved.forgetIds.includes(id) || !stored.forgetIds.includes(id));
-      });
+      await this.updateFolder(folder, (r) => applyMove(r, stored, resolved.moved!));
       // A write killed midway leaves a temp copy of the record, values included: it goes with the values.
       await removeTempFiles(path.dirname(this.folderFile(folder)), { abandonedOnly: false, of: path.basename(this.folderFile(folder)) });
     }
@@ -389,13 +383,7 @@ export class HostStore {
   /** Stores one value: in the keychain when one answers (the file keeps only its id; returns true), else in the file (false). */
   async setInput(folder: string, id: string, value: string): Promise<boolean> {
     const inKeychain = await this.vault.put(path.resolve(folder), id, value);
-    await this.updateFolder(folder, (r) => {
-      r.forgetInputs = r.forgetInputs?.filter((f) => f !== id);
-      if (inKeychain) {
-        r.inputs.delete(id);
-        r.keychainInputs = [...new Set([...(r.keychainInputs ?? []), id])];
-      } else r.inputs.set(id, value); // the file's value wins over an older one in the keychain, which the next move replaces
-    });
+    await this.updateFolder(folder, (r) => storeInRecord(r, id, value, inKeychain));
     if (inKeychain) {
       const file = this.folderFile(folder);
       await removeTempFiles(path.dirname(file), { abandonedOnly: false, of: path.basename(file) });
@@ -415,17 +403,7 @@ export class HostStore {
     const forgotten = [...known.entries()].filter(([key]) => id === undefined || key === id).map(([, value]) => value);
     const inKeychain = (await this.readFolderFile(absolute)).keychainInputs?.filter((key) => id === undefined || key === id) ?? [];
     const left = await this.vault.remove(absolute, inKeychain);
-    await this.updateFolder(folder, (r) => {
-      if (id === undefined) {
-        forgotten.push(...r.inputs.values());
-        r.inputs.clear();
-      } else if (r.inputs.has(id)) {
-        forgotten.push(r.inputs.get(id)!);
-        r.inputs.delete(id);
-      }
-      r.keychainInputs = r.keychainInputs?.filter((key) => !inKeychain.includes(key));
-      if (left.length) r.forgetInputs = [...new Set([...(r.forgetInputs ?? []), ...left])];
-    });
+    await this.updateFolder(folder, (r) => forgotten.push(...forgetInRecord(r, id, inKeychain, left)));
     // A write killed midway leaves a temp copy of the record, input values included: forgotten too.
     const file = this.folderFile(folder);
     await removeTempFiles(path.dirname(file), { abandonedOnly: false, of: path.basename(file) });

@@ -136,3 +136,40 @@ export class InputVault {
     if ((await keychain.get(account)) !== value) throw new KeychainError({ kind: 'failed', detail: 'the keychain did not give back the value it was given' });
   }
 }
+
+/** The input fields of a folder record, as its file has them. */
+export interface RecordInputs {
+  inputs: Map<string, string>;
+  keychainInputs?: string[];
+  forgetInputs?: string[];
+}
+
+/** The record after a read moved values (`resolve`): only what that read moved, over the record as it is now (another process may have written since). */
+export function applyMove(r: RecordInputs, stored: StoredInputs, moved: StoredInputs): void {
+  for (const [id, value] of stored.fileValues) if (!moved.fileValues.has(id) && r.inputs.get(id) === value) r.inputs.delete(id);
+  r.keychainInputs = [...new Set([...(r.keychainInputs ?? []), ...moved.keychainIds])];
+  r.forgetInputs = (r.forgetInputs ?? []).filter((id) => moved.forgetIds.includes(id) || !stored.forgetIds.includes(id));
+}
+
+/** The record after one value was stored (`put`): its id, or its value when no keychain took it. */
+export function storeInRecord(r: RecordInputs, id: string, value: string, inKeychain: boolean): void {
+  r.forgetInputs = r.forgetInputs?.filter((f) => f !== id);
+  if (inKeychain) {
+    r.inputs.delete(id);
+    r.keychainInputs = [...new Set([...(r.keychainInputs ?? []), id])];
+  } else r.inputs.set(id, value); // the file's value wins over an older one in the keychain, which the next move replaces
+}
+
+/**
+ * The record after `id` (every id when undefined) was forgotten: `removed` are the keychain ids
+ * whose entries were removed or are left for later (`left`, see {@link InputVault.remove}).
+ * Returns the values the file held.
+ */
+export function forgetInRecord(r: RecordInputs, id: string | undefined, removed: readonly string[], left: readonly string[]): string[] {
+  const forgotten = id === undefined ? [...r.inputs.values()] : r.inputs.has(id) ? [r.inputs.get(id)!] : [];
+  if (id === undefined) r.inputs.clear();
+  else r.inputs.delete(id);
+  r.keychainInputs = r.keychainInputs?.filter((key) => !removed.includes(key));
+  if (left.length) r.forgetInputs = [...new Set([...(r.forgetInputs ?? []), ...left])];
+  return forgotten;
+}
