@@ -48,6 +48,9 @@ const fromActivation = {
   },
 };
 
+/** Native modules no bundle carries (src/core/node/keychain.ts requires it lazily). */
+const NATIVE = ['@napi-rs/keyring'];
+
 export const ENTRIES = [
   { in: 'src/extension/extension.ts', out: 'dist/extension.js', external: ['vscode'], plugins: [features], vsix: true },
   { in: 'src/extension/features.ts', out: 'dist/features.js', external: ['vscode'], plugins: [fromActivation], vsix: true },
@@ -82,7 +85,9 @@ export async function buildBundles({ release = false, outdir = ROOT, only, sizes
       metafile: true,
       entryPoints: [e.in],
       outfile,
-      external: e.external ?? [],
+      // The keychain's native binding is loaded at run time from node_modules (a dependency of the
+      // CLI's package and of the DSH bundle's); the .vsix has none, and its store keeps 0600 files.
+      external: [...(e.external ?? []), ...NATIVE],
       banner: e.banner ? { js: e.banner } : undefined,
       plugins: [yamlEsm, ...(e.plugins ?? [])],
     });

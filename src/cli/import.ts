@@ -137,7 +137,7 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
     }
   }
 
-  const applied = await applyImport(ports, folder, plan, (inputId, value) => store.setInput(folder, inputId, value));
+  const applied = await applyImport(ports, folder, plan, async (inputId, value) => { await store.setInput(folder, inputId, value); });
   if (!applied.written) {
     print({ written: false, error: applied.message });
     io.err(`dsh-bridge: ${applied.message}; nothing was written.`);

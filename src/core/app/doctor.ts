@@ -13,6 +13,16 @@ import { planSession, unexportedServers, type PlanOutcome, type SessionPlan } fr
 import { byDshPolicy, planFix, planMessage, type PlanArgs, type PlanFixCode, type PlanReason, type PlanReasonCode } from './planReasons';
 import type { Ports } from './ports';
 import type { SlowStartRecord } from '../node/hostStore';
+import type { InputStoreState } from '../node/inputVault';
+import type { KeychainProblemKind } from '../node/keychain';
+
+/** How to get the OS keychain for the input values, by why there is none (commands and steps, never translated). */
+const KEYCHAIN_FIXES: Partial<Record<KeychainProblemKind, string>> = {
+  'turned-off': 'unset DSH_BRIDGE_KEYCHAIN',
+  'no-binding': 'npm install dsh-bridge (its dependency @napi-rs/keyring brings the binding for this platform), or use the CLI (the editor has no keychain binding: it stores in VS Code\'s secret storage and these files)',
+  'no-service': 'run in a desktop session, or start a Secret Service on the session bus: gnome-keyring-daemon --unlock --components=secrets, its password on stdin (under dbus-run-session where there is no bus)',
+  locked: 'unlock the keychain: log in to the desktop session, or unlock its login keyring',
+};
 
 export const DOCTOR_MESSAGES = {
   nodeOk: 'Node {version} runs DSH ({node}).',
@@ -45,6 +55,8 @@ export const DOCTOR_MESSAGES = {
   mountLate: '{server} (not in the first request of the last session: still starting after {starting})',
   summary: 'Would mount: {mount}; would not: {notMount}.',
   summaryAsks: 'Would mount: {mount}; after DSH asks: {asks}; would not: {notMount}.',
+  secretsKeychain: 'Input values: kept in the {keychain}; the folder records in {dir} hold only their ids.',
+  secretsFiles: 'Input values: kept in 0600 files in {dir}, which anything that reads your files can read: no OS keychain is used ({why}: {detail}).',
   fix: 'fix: {command}',
   none: 'none',
 } as const;
@@ -55,7 +67,7 @@ export type Args = PlanArgs;
 
 /** A fact of the DSH install (what the session plan cannot know). */
 export interface DoctorFinding {
-  area: 'node' | 'launcher' | 'profile' | 'bundle' | 'hmr' | 'policy';
+  area: 'node' | 'launcher' | 'profile' | 'bundle' | 'hmr' | 'policy' | 'secrets';
   status: DoctorStatus;
   message: DoctorMessage;
   args: Args;
@@ -138,7 +150,12 @@ export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pi
     }
     // What the plugin recorded of the last sessions' slow starts, where it records them (none when it cannot be read).
     const slowStarts = plan.declaration.folder === undefined ? new Map<string, SlowStartRecord>() : await ports.store.slowStarts(folder).catch(() => new Map<string, SlowStartRecord>());
-    return buildReport(ports, request, profile, plan, slowStarts);
+    const inputStore = await ports.store.inputStoreState().catch((error: unknown): InputStoreState => ({ store: 'files', problem: { kind: 'failed', detail: String(error) } }));
+    const report = buildReport(ports, request, profile, plan, slowStarts);
+    report.findings.push(inputStore.store === 'keychain'
+      ? { area: 'secrets', status: 'ok', message: 'secretsKeychain', args: { keychain: inputStore.name, dir: ports.store.bridgeDir } }
+      : { area: 'secrets', status: 'warn', message: 'secretsFiles', args: { dir: ports.store.bridgeDir, why: inputStore.problem.kind, detail: inputStore.problem.detail }, ...(KEYCHAIN_FIXES[inputStore.problem.kind] ? { fix: KEYCHAIN_FIXES[inputStore.problem.kind] } : {}) });
+    return report;
   } catch (error) {
     // Never throws: an unexpected failure is one finding.
     return {

@@ -28,7 +28,7 @@ import type { TemplateLookup } from '../declaration/template';
 import type { ToolChoice } from '../declaration/toolsModel';
 import { LSP_APPROVAL_NAME, toLspStdioConfig } from '../lsp/lspRow';
 import { publicToolName } from '../mcp/toolNames';
-import type { ProbedServerRecord } from '../node/hostStore';
+import type { FolderRecord, ProbedServerRecord } from '../node/hostStore';
 import type { RowOptions, RowResult } from '../node/mcpRow';
 import type { Analysis } from '../mcp/analysis';
 import type { SettingsView, TrustMode } from '../settings/folderSettings';
@@ -263,6 +263,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   // The machine's own policy, read at every plan (while the folder's record is): a file installed or changed applies at once.
   const policyRead = declaration || request.policyWithoutDeclaration !== false ? dshPolicyOf(ports) : Promise.resolve({ layers: [] });
   let inputs: ReadonlyMap<string, string> = new Map();
+  let unreadableInputs: FolderRecord['unreadableInputs'];
   let approvals: ReadonlyArray<{ serverName: string; pin: string }> = [];
   let probes: Readonly<Record<string, ProbedServerRecord>> = {};
   let probesRead = false;
@@ -271,6 +272,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     try {
       const record = await ports.store.readFolder(folder);
       inputs = record.inputs;
+      unreadableInputs = record.unreadableInputs;
       approvals = record.approvals;
     } catch (error) {
       notes.push(reason('folder-record-unreadable', { folder, error: errorText(error) }));
@@ -297,7 +299,9 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
     if (trustMode === 'pinned') return { outcome: 'asks', reason: reason('pin-not-approved', { name }, planFix('approve', { name: approveName, workspace: folder })) };
     return { outcome: 'asks', reason: reason('ask-mode', { name }, planFix('trust-pinned', { name: approveName, workspace: folder })) };
   };
-  const missingValue = (missing: { kind: 'input' | 'env'; name: string }): PlanReason => (missing.kind === 'input'
+  const missingValue = (missing: { kind: 'input' | 'env'; name: string }): PlanReason => (missing.kind === 'input' && unreadableInputs?.has(missing.name)
+    ? reason('input-keychain-unreadable', { id: missing.name, problem: unreadableInputs.get(missing.name)!.kind, detail: unreadableInputs.get(missing.name)!.detail }, planFix('inputs-set', { id: missing.name, workspace: folder }))
+    : missing.kind === 'input'
     ? reason('input-missing', { id: missing.name, folder }, planFix('inputs-set', { id: missing.name, workspace: folder }))
     : reason('env-missing', { name: missing.name }, planFix('set-env', { name: missing.name })));
 

@@ -27,6 +27,7 @@ export const PLAN_MESSAGES = {
   'not-exported': 'Not exported yet (no declaration).',
   'refused-at-export': 'Refused at export ({codes}).',
   'input-missing': 'Input "{id}" has no value stored for {folder}.',
+  'input-keychain-unreadable': 'Input "{id}" is kept in the OS keychain, which cannot be read now ({problem}: {detail}): unlock the keychain (log in to the desktop session, or unlock its login keyring) and start the session again, or store the value again.',
   'env-missing': 'The environment variable {name} is not set where DSH runs.',
   'row-refused': '{reason}.',
   'dsh-policy-denied': 'Withheld by the DSH policy {file}: its rule {rule} denies it.',

@@ -29,7 +29,7 @@ export type HostStorePort = Pick<HostStore,
   | 'dshHome' | 'signingKey' | 'readSigningKey' | 'trustMode' | 'readFolder' | 'setInput' | 'approve' | 'recordExport'
   | 'exportSeq' | 'revokeApprovalsExcept' | 'probedServers' | 'recordProbes' | 'skillTrust' | 'acceptedDefinitions' | 'acceptTool' | 'acceptSkill'
   | 'slowStarts' | 'recordSlowStarts'
-  | 'trustSkillRoot'>;
+  | 'trustSkillRoot' | 'inputStoreState' | 'bridgeDir'>;
 
 /** Reading and writing files: always through the confined, size-capped readers and the `.dsh` writer. */
 export interface FilePort {

@@ -270,7 +270,9 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
       }
       const choice = choiceFor(toolChoice, name);
       const tools: ProbedTool[] = probed.tools.map((t) => {
-        const publicName = publicToolName(server.serverName, t.name);
+        // A name is the server's text too: one that carries a value is shown and stored masked (the pin stays the real one's).
+        const shownName = mask.text(t.name);
+        const publicName = publicToolName(server.serverName, shownName);
         let pin: ToolPin;
         try {
           pin = toolPin(t);
@@ -278,7 +280,7 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
           pin = toolPin({ name: t.name, description: t.description.toWellFormed(), inputSchema: JSON.parse(JSON.stringify(t.inputSchema ?? null)) });
         }
         return {
-          name: t.name, publicName, collision: false, description: mask.text(t.description), inputSchema: mask.json(t.inputSchema),
+          name: shownName, publicName, collision: false, description: mask.text(t.description), inputSchema: mask.json(t.inputSchema),
           tokens: estimateToolTokens(publicName, t), pin, allowed: toolAllowed(choice, t.name), findings: [], scan: 'clean',
         };
       });

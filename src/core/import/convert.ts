@@ -1,4 +1,4 @@
-import { connectionStringPasswords, findArgCredentials, isCredentialName, looksLikeCredentialValue, type CredentialSpan } from '../mcp/securityLint';
+import { connectionStringPasswords, findArgCredentials, isCredentialName, isQueryCredentialName, looksLikeCredentialValue, type CredentialSpan } from '../mcp/securityLint';
 import { CLIENT_NAMES, makeNote, type ImportClient, type ImportNote } from './importNotes';
 import type { SourceServer } from './clientFiles';
 import { isRecord } from '../json/jsonValue';
@@ -295,7 +295,7 @@ function urlWithoutSecrets(url: string, field: string, secret: SecretFn): { url:
     }
   }
   out = out.replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, sep: string, name: string, value: string) => {
-    if (!isCredentialName(name) || value === '' || value.includes('${')) return whole;
+    if (!isQueryCredentialName(name) || value === '' || value.includes('${')) return whole;
     return `${sep}${name}=${secret(name, field, PLACEHOLDER.test(value) ? undefined : value)}`;
   });
   return basic ? { url: out, basic } : { url: out };

@@ -1,7 +1,7 @@
 import { propertyValue, type Node } from '../json/jsonTree';
 import { templateWithPlaceholders, type Template } from '../declaration/template';
 import {
-  connectionStringPasswords, findArgCredentials, hasLiteralCredential, inputsInUrlAuthority, isCredentialName, isLoopbackHost, literalText,
+  connectionStringPasswords, findArgCredentials, hasLiteralCredential, inputsInUrlAuthority, isCredentialName, isQueryCredentialName, isLoopbackHost, literalText,
   looksLikeCredentialValue,
 } from './securityLint';
 import type { Field } from './fieldTemplates';
@@ -29,7 +29,7 @@ export function checkUrl(entry: EntryReading, url: Template, node: Node) {
   if (parsed.search === '') return; // no query: no URLSearchParams to make
   for (const [key] of parsed.searchParams) {
     const literal = typeof url === 'string' || !parsed.searchParams.get(key)!.includes(PLACEHOLDER);
-    if (isCredentialName(key) && literal && parsed.searchParams.get(key) !== '') {
+    if (isQueryCredentialName(key) && literal && parsed.searchParams.get(key) !== '') {
       entry.problem('literal-secret', node, { field: `URL query parameter "${key}"` });
       break;
     }

@@ -214,8 +214,8 @@ function colonOutsideReferences(text: string, from: number, to: number): number 
  * colon. The authority ends at the first `/`, `?`, `#` or space; its userinfo at its last `@`.
  */
 export function connectionStringPasswords(text: string): CredentialSpan[] {
-  if (!text.includes('://')) return [];
-  const out: CredentialSpan[] = [];
+  const out: CredentialSpan[] = keyValuePasswords(text);
+  if (!text.includes('://')) return out;
   const scheme = /([A-Za-z][A-Za-z0-9+.-]*):\/\//g;
   for (let m = scheme.exec(text); m; m = scheme.exec(text)) {
     const authorityStart = m.index + m[0].length;
@@ -231,6 +231,39 @@ export function connectionStringPasswords(text: string): CredentialSpan[] {
   }
   return out;
 }
+
+/**
+ * Keys of `key=value;...` connection strings (ADO.NET, ODBC, JDBC properties, Azure Storage and
+ * Service Bus) whose value is a credential, whatever the variable holding the string is called.
+ */
+const CONNECTION_SECRET_KEYS = /(?:^|;)\s*(password|pwd|accountkey|sharedaccesskey|sharedaccesssignature)\s*=\s*/gi;
+
+/** The credential values of a `key=value;...` connection string (`Server=...;Password=abc`). */
+function keyValuePasswords(text: string): CredentialSpan[] {
+  if (!text.includes('=') || !text.includes(';')) return [];
+  const out: CredentialSpan[] = [];
+  CONNECTION_SECRET_KEYS.lastIndex = 0;
+  for (let m = CONNECTION_SECRET_KEYS.exec(text); m; m = CONNECTION_SECRET_KEYS.exec(text)) {
+    const start = m.index + m[0].length;
+    const semicolon = text.indexOf(';', start);
+    const end = semicolon < 0 ? text.length : semicolon;
+    const span = literalSpan(text, start, end, m[1].toLowerCase());
+    if (span) out.push(span);
+    CONNECTION_SECRET_KEYS.lastIndex = end;
+  }
+  return out;
+}
+
+/**
+ * URL query parameters that carry a credential: credential-named ones (`api_key`, `token`) and
+ * signatures that grant access by themselves (an Azure SAS `sig`, S3 and GCS presigned URLs).
+ */
+export function isQueryCredentialName(name: string): boolean {
+  return isCredentialName(name) || /^(sig|signature|x-amz-signature|x-amz-security-token|x-goog-signature)$/i.test(name);
+}
+
+/** `-p VALUE`: a password (mysql, psql wrappers) unless it reads as a port or a port mapping (docker, servers). */
+const PORT_LIKE = /^(?:[\d.]+:)?\d+(?:-\d+)?(?::\d+(?:-\d+)?)?(?:\/(?:tcp|udp))?$/i;
 
 /**
  * Literal credentials in a command line, and where in each argument: a header after `--header`
@@ -259,6 +292,9 @@ export function findArgCredentials(args: readonly string[]): ArgCredential[] {
     }
     if (previous !== undefined && FLAG.test(previous) && isCredentialName(previous) && !arg.startsWith('-')) {
       if (push(i, afterScheme(arg, 0, previous.replace(/^-+/, '')))) continue;
+    }
+    if (previous === '-p' && !arg.startsWith('-') && !PORT_LIKE.test(arg)) {
+      if (push(i, literalSpan(arg, 0, arg.length, 'p'))) continue;
     }
     const passwords = connectionStringPasswords(arg);
     if (passwords.length) {

@@ -7,6 +7,8 @@ import { readSigningKey, signingKey } from './signingKeyFile';
 import { FolderRecords } from './folderRecords';
 import { ProbeRecords } from './probeRecords';
 import { SkillRecords } from './skillRecords';
+import { InputVault, type InputStoreState } from './inputVault';
+import type { openKeychain } from './keychain';
 
 export { HostStoreError } from './storeFiles';
 export type { Approval, FolderRecord } from './folderRecords';
@@ -38,7 +40,10 @@ export function resolveDshHome(
 
 const SettingsFile = z.object({ version: z.literal(1), trustMode: z.enum(TRUST_MODES) });
 
-export type HostStoreOptions = StoreFilesOptions;
+export type HostStoreOptions = StoreFilesOptions & {
+  /** Opens the OS keychain for the input values (tests: a keychain that fails midway); default: the real one, opened on first use. */
+  openKeychain?: () => ReturnType<typeof openKeychain>;
+};
 
 export class HostStore {
   readonly bridgeDir: string;
@@ -46,12 +51,15 @@ export class HostStore {
   private readonly folders: FolderRecords;
   private readonly probes: ProbeRecords;
   private readonly skills: SkillRecords;
+  /** Where the input values are: the OS keychain when one answers, else the folder records. */
+  private readonly vault: InputVault;
 
   constructor(readonly dshHome: string, options: HostStoreOptions = {}) {
     this.files = new StoreFiles(dshHome, options);
     this.bridgeDir = this.files.bridgeDir;
     this.probes = new ProbeRecords(this.files);
-    this.folders = new FolderRecords(this.files, this.probes);
+    this.vault = new InputVault(this.bridgeDir, options.openKeychain);
+    this.folders = new FolderRecords(this.files, this.probes, this.vault);
     this.skills = new SkillRecords(this.files);
   }
 
@@ -82,6 +90,11 @@ export class HostStore {
   async setTrustMode(trustMode: TrustMode): Promise<void> {
     if ((await this.trustMode()) === trustMode && (await exists(this.trustModeFile))) return;
     await this.files.writeJson(this.trustModeFile, { version: 1, trustMode });
+  }
+
+  /** Where this process keeps input values: the OS keychain, or the 0600 folder records and why. */
+  inputStoreState(): Promise<InputStoreState> {
+    return this.vault.state();
   }
 
   // Per folder: input values, approvals, export count (folderRecords.ts).

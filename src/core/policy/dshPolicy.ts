@@ -8,7 +8,7 @@
  */
 import type { DeclaredServer } from '../declaration/declarationModel';
 import { renderTemplate, templateText, type TemplateLookup } from '../declaration/template';
-import { checkServer, describeMatcher, serverMatchers, type ServerIdentity, type ServerMatcher } from './serverMatch';
+import { checkServer, describeMatcher, serverMatchers, urlSpellings, type ServerIdentity, type ServerMatcher } from './serverMatch';
 import { MANAGED_KEYS, type ManagedChannel, type ManagedRules } from './managedSettings';
 
 /** `managed`: a channel of GitHub Copilot's managed settings (./managedSettings), applied as one more layer. */
@@ -87,9 +87,13 @@ export function dshPolicyBlock(policy: DshPolicy, identity: ServerIdentity): Dsh
   for (const layer of policy.layers) {
     if (layer.refused) return blockIn(layer, 'unreadable', layer.refused);
   }
+  // Deny wins if any spelling of the server's URL matches (urlSpellings), not only the one written.
+  const spellings = identity.url !== undefined && !identity.unresolved ? urlSpellings(identity.url).map((url) => ({ ...identity, url })) : [identity];
   for (const layer of policy.layers) {
-    const result = checkServer(undefined, layer.deny, identity);
-    if (result.outcome === 'denied') return blockIn(layer, 'denied', describeMatcher(result.entry!));
+    for (const spelled of spellings) {
+      const result = checkServer(undefined, layer.deny, spelled);
+      if (result.outcome === 'denied') return blockIn(layer, 'denied', describeMatcher(result.entry!));
+    }
   }
   // A local server under a forced sandbox: no rule can admit it (DSH runs it unsandboxed).
   const sandboxed = identity.command !== undefined ? policy.layers.find((l) => l.sandboxForced) : undefined;

@@ -134,6 +134,32 @@ function networkDestination(url: string): string | undefined {
   }
 }
 
+/**
+ * The URL as written and the same server spelled plainly: the host without its trailing dot,
+ * the path percent-decoded and its runs of `/` made one (a server answers them alike). The DSH
+ * side's deny rules match any of them; VS Code's matching, and so the editor's check, only the
+ * first (docs/policy.md).
+ */
+export function urlSpellings(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [url];
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return [url];
+  const host = parsed.host.replace(/\.+(?=:\d+$|$)/, '');
+  let path = parsed.pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // a malformed escape: the path as written
+  }
+  path = path.replace(/\/{2,}/g, '/');
+  const plain = `${parsed.protocol}//${host}${path}${parsed.search}`;
+  return plain === url ? [url] : [url, plain];
+}
+
 function urlPatternSource(pattern: string): string {
   const scheme = pattern.indexOf('://');
   const authorityStart = scheme >= 0 ? scheme + 3 : 0;

@@ -53,6 +53,13 @@ export interface RowProbeOptions extends StdioOptions {
 
 const CLIENT_INFO = { name: 'dsh-bridge-probe', version: '0.1.0' };
 const MAX_PAGES = 100;
+/**
+ * All the pages of one list together: each message is bounded (MAX_MESSAGE_BYTES), and 100 pages
+ * of them were 1 GB (issue 37). 16 MiB of JSON holds thousands of tools (the probe record is
+ * capped at 32 MiB); 2,000 tools are far more than a model is ever offered.
+ */
+export const MAX_LIST_BYTES = 16 * 1024 * 1024;
+export const MAX_LIST_ITEMS = 2000;
 export async function probeRow(row: McpClientConfig, options: RowProbeOptions): Promise<RowProbe> {
   const started = Date.now();
   const maxStderr = options.maxStderrBytes ?? 16 * 1024;
@@ -81,8 +88,16 @@ export async function probeRow(row: McpClientConfig, options: RowProbeOptions): 
   const list = async <S extends z.ZodMiniType>(method: string, schema: S, each: (page: z.output<S>) => void): Promise<void> => {
     let cursor: string | undefined;
     let pages = 0;
+    let bytes = 0;
+    let items = 0;
     do {
       const page = await call(method, schema, cursor === undefined ? undefined : { cursor });
+      bytes += Buffer.byteLength(JSON.stringify(page));
+      items += Object.values(page as object).find(Array.isArray)?.length ?? 0;
+      if (bytes > MAX_LIST_BYTES || items > MAX_LIST_ITEMS) {
+        // What was cut is said; a partial list is not pinned (as with too many pages).
+        throw new ProbeFailure('not-mcp', `its ${method} answers passed the probe's bound for one list (${bytes > MAX_LIST_BYTES ? `${MAX_LIST_BYTES} bytes` : `${MAX_LIST_ITEMS} items`}) at page ${pages + 1}, with ${items} items in ${bytes} bytes so far: the probe stopped reading there, and nothing of the list is recorded or pinned`);
+      }
       each(page);
       cursor = (page as { nextCursor?: string }).nextCursor;
     } while (cursor !== undefined && ++pages < MAX_PAGES);

@@ -22,6 +22,7 @@ describe('doctor: what stands between a folder and its servers in DSH', function
     assert.deepEqual(report.findings.map((f) => [f.message, f.fix]), [
       ['launcherMissing', 'dsh-bridge dsh install'],
       ['profileMissing', 'dsh-bridge dsh install'],
+      ['secretsFiles', 'unset DSH_BRIDGE_KEYCHAIN'], // the unit tier turns the keychain off
     ]);
     // What holds for the folder is the session plan's, with its fix.
     assert.deepEqual(report.plan.blocked.map((r) => [r.code, r.fix?.command]), [['no-declaration', `dsh-bridge export --workspace ${folder}`]]);

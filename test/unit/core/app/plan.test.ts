@@ -1,6 +1,8 @@
 // The session plan over real temp workspaces and real host stores: every reason code, subfolder
 // sessions, tampered / stale / rollback / other key, deny, pinned with and without approvals,
 // missing inputs and environment variables, language servers, tools, skill roots.
+import { HostStore } from '../../../../src/core/node/hostStore';
+import { KeychainError, type Keychain } from '../../../../src/core/node/keychain';
 import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -93,6 +95,27 @@ describe('session plan: MCP servers', function () {
     ({ plan } = await p.plan(p.folder, {}, { PLAN_HOME_DIR: '/x' }));
     assert.equal(outcomes(plan).keyed, 'asks ask-mode');
     assert.ok(!JSON.stringify(plan).includes('plan-canary'), 'no stored value in the plan');
+  });
+
+  it('a value kept in a keychain that cannot be read now (locked): withheld with input-keychain-unreadable, not as missing', async () => {
+    const p = await project();
+    // A stand-in keychain: the real one, locked, is in test/unit/cli/inputs.keychain.test.ts (which needs its own session bus).
+    const entries = new Map<string, string>();
+    let locked = false;
+    const keychain: Keychain = {
+      name: 'test keychain',
+      get: async (a) => { if (locked) throw new KeychainError({ kind: 'locked', detail: 'unlock prompt was dismissed' }); return entries.get(a); },
+      set: async (a, v) => { entries.set(a, v); },
+      delete: async (a) => { entries.delete(a); },
+    };
+    const store = new HostStore(p.home, { openKeychain: async () => ({ ok: true, keychain }) });
+    assert.equal(await store.setInput(p.folder, 'tok', 'plan-canary'), true);
+    locked = true;
+    const planned = await planSession({ ...testPorts(p.home, { env: { PLAN_HOME_DIR: '/x' } }), store }, { cwd: p.folder });
+    collect(planned.plan);
+    const keyed = planned.plan.servers.find((s) => s.serverName === 'keyed')!;
+    assert.deepEqual([keyed.outcome, keyed.reason.code, keyed.reason.args.problem], ['withheld', 'input-keychain-unreadable', 'locked']);
+    assert.equal(keyed.reason.fix?.command, `dsh-bridge inputs set tok --workspace ${p.folder}`);
   });
 
   it('pinned: unapproved pins ask (with the approve command), approved ones start; another pin of the same server asks again', async () => {

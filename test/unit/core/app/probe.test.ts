@@ -260,6 +260,22 @@ describe('probe: servers started as DSH starts them (real MCP servers)', functio
       assert.deepEqual(filesContaining(folder, canary), []);
     });
 
+    it('issue 37: a tool name carrying the input value is masked in the result, bridge/probes and the declaration; the pin is the real definition\'s, so DSH does not offer it under the name signed', async () => {
+      const folder = workspace(secretServer('--name-secret'));
+      const { dshHome, result } = await probeWith(folder);
+      const [server] = result.servers;
+      assert.equal(server.outcome, 'ok', server.message);
+      assert.deepEqual(server.tools.map((t) => t.name), ['look', 'look_***']);
+      assert.ok(!JSON.stringify(result).includes(canary), 'the probe result shows the value');
+      const real = { name: `look_${canary}`, description: 'Looks again.', inputSchema: { type: 'object' } };
+      assert.deepEqual(server.tools[1].pin, toolPin(real));
+      const exported = await commitExport(testPorts(dshHome), await reviewExport(testPorts(dshHome), request(folder)));
+      assert.ok(!exported.text!.includes(canary), 'the declaration (a workspace file) carries the value');
+      assert.deepEqual(Object.keys(DeclarationSchema.parse(JSON.parse(exported.text!)).servers[0].tools?.pins ?? {}).sort(), ['look', 'look_***']);
+      assert.deepEqual(filesContaining(folder, canary), []);
+      assert.deepEqual(filesContaining(dshHome, canary).map((f) => path.relative(dshHome, f)), [path.relative(dshHome, new HostStore(dshHome).folderFile(folder))], 'only the input value itself');
+    });
+
     it('forget masks the value in a probe recorded before masking existed', async () => {
       const folder = workspace(secretServer());
       const dshHome = tempDir('dsh-home-');

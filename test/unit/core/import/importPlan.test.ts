@@ -264,6 +264,27 @@ describe('import: other clients\' MCP files into .vscode/mcp.json (core)', () =>
     for (const secret of Object.values(CREDENTIALS)) assert.ok(!shown.includes(secret), `${secret} leaked`);
   });
 
+  it('issue 37: a key=value connection string under any name, a SAS sig= in a URL query, the value after -p: password inputs, never left in the file', () => {
+    const conn = 'Hunter2-conn-7Qx';
+    const sas = 'sv%3D2024%2Bsig-9bT';
+    const dash = 'pw-after-dash-p-4Kc';
+    const plan = planImport({ client: 'cursor', folder: '/w', target: undefined, sources: [{ file: 'c', scope: 'project', text: JSON.stringify({ mcpServers: {
+      sql: { command: 'sqlcmd-mcp', env: { CONN: `Server=tcp:db.example.net,1433;Database=app;User Id=svc;Password=${conn};Encrypt=true` } },
+      blob: { url: `https://acct.blob.core.windows.net/c/mcp?sv=2024-01-01&sp=r&sig=${sas}` },
+      mysql: { command: 'mysql-mcp', args: ['-u', 'root', '-p', dash, '-P', '3306', '--port', '8080'] },
+      docker: { command: 'docker', args: ['run', '-p', '8080:80', '-p', '9000', 'img'] },
+    } }) }] });
+    assert.ok(plan.ok && plan.changed);
+    const s = servers(plan);
+    assert.deepEqual(s.sql.env, { CONN: 'Server=tcp:db.example.net,1433;Database=app;User Id=svc;Password=${input:sql-CONN};Encrypt=true' });
+    assert.equal(s.blob.url, 'https://acct.blob.core.windows.net/c/mcp?sv=2024-01-01&sp=r&sig=${input:blob-sig}');
+    assert.deepEqual(s.mysql.args, ['-u', 'root', '-p', '${input:mysql-p}', '-P', '3306', '--port', '8080']);
+    assert.deepEqual(s.docker.args, ['run', '-p', '8080:80', '-p', '9000', 'img'], 'a port after -p is not a password');
+    assert.deepEqual(Object.fromEntries(plan.secrets.map((x) => [x.inputId, x.value])), { 'sql-CONN': conn, 'blob-sig': sas, 'mysql-p': dash });
+    assert.deepEqual(notesOf(plan).filter((n) => n.endsWith('secret-to-input')).length, 3);
+    for (const secret of [conn, sas, dash]) assert.ok(!(plan.after + JSON.stringify(plan.notes)).includes(secret), `${secret} left in the file or a note`);
+  });
+
   it('a password in an HTTP URL becomes a Basic Authorization header (base64 of user:password stored), which the export takes', () => {
     const folder = '/home/dev/projects/app';
     const plan = planImport({ client: 'claude', sources: [{ file: '.mcp.json', text: fixture(CREDENTIALS_FILE), scope: 'project' }], folder, target: undefined });

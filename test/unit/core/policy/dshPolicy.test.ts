@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { dshPolicyBlock, dshPolicyLayer } from '../../../../src/core/policy/dshPolicy';
+import { checkServer } from '../../../../src/core/policy/serverMatch';
 import { readDshPolicy, userPolicyFile } from '../../../../src/core/node/policyFiles';
 import { tempDir } from '../../helpers';
 
@@ -18,6 +19,18 @@ describe('policy: VS Code\'s server rules', () => {
       assert.equal(dshPolicyBlock(policy, name('c'))?.origin, 'admin', 'the user cannot allow more');
       assert.equal(dshPolicyBlock(policy, { name: 'a', url: 'https://x.bad.example/mcp' })?.code, 'policy-denied');
       assert.equal(dshPolicyBlock({ layers: [{ ...admin, refused: 'its mode 0666 lets others than root write it' }] }, name('a'))?.code, 'policy-unreadable');
+    });
+
+    it('issue 37: a deny matches every spelling of the same server (trailing dot on the host, percent-encoded path, doubled slashes); VS Code\'s own matching does not', () => {
+      const deny = dshPolicyLayer('/etc/dsh-bridge/policy.json', 'admin', { deniedServers: [{ serverUrl: 'https://mcp.bad.example/admin/*' }, { serverUrl: 'https://tools.example/mcp' }] });
+      const policy = { layers: [deny] };
+      for (const url of [
+        'https://mcp.bad.example./admin/x', 'https://MCP.bad.example./admin/x', 'https://mcp.bad.example/%61dmin/x', 'https://mcp.bad.example//admin/x',
+        'https://mcp.bad.example/admin//x', 'https://tools.example./mcp', 'https://tools.example/%6dcp', 'https://tools.example//mcp',
+      ]) assert.equal(dshPolicyBlock(policy, { name: 'a', url })?.code, 'policy-denied', url);
+      for (const url of ['https://mcp.bad.example/public/x', 'https://tools.example/mcp2', 'https://other.example/admin/x']) assert.equal(dshPolicyBlock(policy, { name: 'a', url }), undefined, url);
+      // VS Code's matching (the editor's policy check) takes these as other servers: docs/policy.md says so.
+      assert.equal(checkServer(undefined, deny.deny, { name: 'a', url: 'https://mcp.bad.example./admin/x' }).outcome, 'allowed');
     });
 
     it('an administrator file must be root\'s alone; the user\'s file lives in the DSH home; a workspace file is never read', async function () {

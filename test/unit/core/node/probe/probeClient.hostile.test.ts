@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { MAX_MESSAGE_BYTES } from '../../../../../src/core/node/probe/jsonRpcSession';
-import { probeRow } from '../../../../../src/core/node/probe/probeClient';
+import { MAX_LIST_BYTES, probeRow } from '../../../../../src/core/node/probe/probeClient';
 import { ProcessWatch } from '../../../../../src/core/node/probe/processTree';
 import type { McpClientConfig } from '../../../../../src/core/mcp/dshRow';
 import { secretMask } from '../../../../../src/core/tools/maskSecrets';
@@ -66,6 +66,13 @@ describe('probe client: what a server started is stopped with it', function () {
   this.timeout(60000);
   before(function () {
     if (!ProcessWatch.supported) this.skip(); // process groups and /proc: Linux
+  });
+
+  it('issue 37: many large pages (100 pages of 1 MiB) stop at the bound for the whole list, which says what was cut', async () => {
+    const result = await probeRow(stdio([SCRIPTED, '--large-pages', String(1024 * 1024)]), { timeoutMs: 60_000, parentEnv: process.env });
+    assert.ok(!result.ok);
+    assert.equal(result.failure, 'not-mcp');
+    assert.match(result.detail, new RegExp(`tools/list answers passed the probe's bound for one list \\(${MAX_LIST_BYTES} bytes\\) at page 16, with 16 items .*nothing of the list is recorded or pinned`));
   });
 
   it('children, plain and detached (their own session), are gone when the probe returns', async () => {
