@@ -189,8 +189,9 @@ describe('portableMove: .vscode/mcp.json into .mcp.json', () => {
     assert.deepEqual(await applyPortableMove(PORTS, folder, review.plan), { written: true });
     assert.equal(readFileSync(path.join(folder, '.mcp.json'), 'utf8'), review.plan.dotMcpAfter);
     const after = await exportFolder(ports, folder, { dryRun: true });
-    const launch = (r: typeof before) => r.analysis.servers.map(({ name, serverName, transport, command, args, url, headers, env }) => ({ name, serverName, transport, command, args, url, headers, env }))
-      .sort((a, b) => a.name.localeCompare(b.name));
+    // Everything DSH starts a server with; the pin covers the source file too, so it differs.
+    const launch = (r: typeof before) => r.analysis.servers.map((s) => JSON.parse(JSON.stringify({ ...s, source: undefined, pin: undefined })) as object)
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     assert.deepEqual(launch(after), launch(before));
     assert.equal(after.analysis.sourcePath, '.vscode/mcp.json');
     assert.deepEqual(after.analysis.servers.map((s) => [s.name, s.source ?? after.analysis.sourcePath]).sort(), [['docs', '.mcp.json'], ['github', '.vscode/mcp.json'], ['memory', '.mcp.json']]);
