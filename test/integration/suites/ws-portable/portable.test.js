@@ -65,6 +65,16 @@ describe('ws-portable: a folder with only .mcp.json', function () {
       '}',
       '',
     ].join('\n'));
+    // In .vscode/mcp.json the move is offered as a code action that runs the command (which asks first).
+    const doc = await vscode.workspace.openTextDocument(uriOf('.vscode/mcp.json'));
+    const offered = await waitFor(async () => {
+      const a = ((await vscode.commands.executeCommand('vscode.executeCodeActionProvider', doc.uri, new vscode.Range(4, 6, 4, 6), vscode.CodeActionKind.RefactorMove.value)) || [])
+        .filter((x) => x.command && x.command.command === 'dsh.moveToPortableFile');
+      return a.length ? a : undefined;
+    }, 10000, 'the move code action');
+    assert.deepStrictEqual(offered.map((a) => [a.title, a.command.arguments[0].toString()]), [['Move Servers to .mcp.json (the portable file)...', folder.uri.toString()]]);
+    assert.deepStrictEqual(((await vscode.commands.executeCommand('vscode.executeCodeActionProvider', uriOf('.mcp.json'), new vscode.Range(3, 6, 3, 6), vscode.CodeActionKind.RefactorMove.value)) || [])
+      .filter((x) => x.command && x.command.command === 'dsh.moveToPortableFile'), [], 'not offered in .mcp.json itself');
     const summary = await vscode.commands.executeCommand('dsh.moveToPortableFile', { folder: folder.uri, apply: true });
     assert.deepStrictEqual(summary, { outcome: 'moved', moved: ['wiki'], held: [{ name: 'search', code: 'variable-not-portable' }], removedVscodeFile: false });
     const portable = fs.readFileSync(uriOf('.mcp.json').fsPath, 'utf8');
