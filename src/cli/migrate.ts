@@ -1,4 +1,3 @@
-import { createTwoFilesPatch } from 'diff';
 import {
   applyPortableMove, MOVE_BLOCK_TEMPLATES, MOVE_HOLD_TEMPLATES, reviewPortableMove, type MoveHold, type PortableMovePlan,
 } from '../core/app/portableMove';
@@ -7,17 +6,10 @@ import { formatMessage } from '../core/problems/problems';
 import { countOf } from '../core/problems/plural';
 import { visibleLine } from '../core/json/visibleText';
 import { stringList, CommandUsageError, type CommandContext } from './context';
-import { askYesNo } from './import';
+import { askYesNo, fileDiff as diffOf } from './import';
 
 const VSCODE_FILE = '.vscode/mcp.json';
 const DOT_MCP_FILE = '.mcp.json';
-
-function diffOf(file: string, before: string | undefined, after: string | undefined): string {
-  if (before === after) return '';
-  return createTwoFilesPatch(before === undefined ? '/dev/null' : `a/${file}`, after === undefined ? '/dev/null' : `b/${file}`, before ?? '', after ?? '', undefined, undefined, { context: 3 })
-    .replace(/^=+\n/, '')
-    .trimEnd();
-}
 
 function holdMessage(hold: MoveHold): string {
   return formatMessage(MOVE_HOLD_TEMPLATES[hold.code], hold.args);

@@ -49,6 +49,7 @@ export const OPTIONS = {
   'bundle-only': { type: 'boolean', commands: { dsh: ['--bundle-only', 'only add the bundle to the dsh on PATH'] } },
   timeout: { type: 'string', commands: { probe: ['--timeout MS', 'how long one server may take (default 20000)'] } },
   from: { ...IMPORT_OPTIONS.from, commands: { import: ['--from CLIENT', 'cursor, claude, gemini or codex'] } },
+  to: { ...IMPORT_OPTIONS.to, commands: { import: ['--to FILE', '.vscode/mcp.json (default) or .mcp.json: where the servers go'] } },
 } as const satisfies Record<string, OptionRow>;
 
 const rows: ReadonlyArray<OptionRow> = Object.values(OPTIONS);

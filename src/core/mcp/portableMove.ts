@@ -124,9 +124,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /**
  * Plans the move: every server of `.vscode/mcp.json` that `.mcp.json` can hold moves there (with
  * its comments), the others stay with their reason. `vscodeText` / `dotMcpText`: the current
- * texts (undefined: no file).
+ * texts (undefined: no file). `only`: move only these servers (an import's), leave the rest as they are.
  */
-export function planPortableMove(vscodeText: string | undefined, dotMcpText: string | undefined): PortableMovePlan {
+export function planPortableMove(vscodeText: string | undefined, dotMcpText: string | undefined, only?: ReadonlySet<string>): PortableMovePlan {
   const base = { moved: [], held: [], vscodeBefore: vscodeText, vscodeAfter: vscodeText, dotMcpBefore: dotMcpText, dotMcpAfter: dotMcpText, changed: false };
   const blocked = (code: MoveBlockCode, args: Record<string, string> = {}): PortableMovePlan => ({ ...base, ok: false, blocked: { code, args } });
   try {
@@ -144,7 +144,12 @@ export function planPortableMove(vscodeText: string | undefined, dotMcpText: str
     const taken = new Map(target.names.map((n) => [n.toLowerCase(), n]));
     const moving: Array<{ key: string; property: Node; value: unknown }> = [];
     const held: MoveHold[] = [];
+    let untouched = 0;
     for (const p of properties(servers)) {
+      if (only && !only.has(p.key)) {
+        untouched++;
+        continue;
+      }
       if (duplicates.has(p.key)) {
         if (!held.some((h) => h.name === p.key)) held.push({ name: p.key, code: 'duplicate-name', args: {} });
         continue;
@@ -166,12 +171,13 @@ export function planPortableMove(vscodeText: string | undefined, dotMcpText: str
 
     const chunks = moving.map((m) => memberChunk(vscodeText, servers!, m.property));
     const sourceIndent = indentOf(vscodeText, moving[0].property.offset);
-    const vscodeAfter = withoutChunks(vscodeText, servers!, chunks, held.length === 0 ? source.root : undefined);
-    const dotMcpAfter = withChunks(dotMcpText, target, chunks, sourceIndent, detectFormatting(dotMcpText ?? vscodeText));
+    const vscodeAfter = withoutChunks(vscodeText, servers!, chunks, held.length === 0 && untouched === 0 ? source.root : undefined);
+    const sourceFormat = detectFormatting(vscodeText);
+    const dotMcpAfter = withChunks(dotMcpText, target, chunks, sourceIndent, detectFormatting(dotMcpText ?? vscodeText), sourceFormat.insertSpaces === false ? '\t' : ' '.repeat(sourceFormat.tabSize ?? 2));
     const plan: PortableMovePlan = {
       ok: true, moved: moving.map((m) => m.key), held, vscodeBefore: vscodeText, vscodeAfter, dotMcpBefore: dotMcpText, dotMcpAfter, changed: true,
     };
-    const problem = verify(plan, moving, held);
+    const problem = verify(plan, moving, held, untouched);
     return problem ? blocked('not-verified', { reason: problem }) : plan;
   } catch (error) {
     return blocked('not-verified', { reason: error instanceof Error ? error.message : String(error) });
@@ -288,8 +294,20 @@ function withoutChunks(text: string, servers: Node, chunks: readonly Chunk[], ro
 }
 
 /** The moved members as text at `indent`, joined by commas (before a member's own comment), with a comma after the last one too when `trailingComma`. */
-function joinChunks(chunks: readonly Chunk[], sourceIndent: string, indent: string, eol: string, trailingComma: boolean): string {
-  const reindent = (body: string) => body.split(/\r?\n/).map((line, i) => (i === 0 ? line : line.startsWith(sourceIndent) ? indent + line.slice(sourceIndent.length) : line)).join(eol);
+function joinChunks(chunks: readonly Chunk[], sourceIndent: string, indent: string, eol: string, trailingComma: boolean, units: { source: string; target: string }): string {
+  // Deeper lines keep their depth in the target's unit (a tab-indented entry into a space-indented file).
+  const deeper = (extra: string) => {
+    if (units.source === units.target) return extra;
+    const width = units.source === '\t' ? 1 : units.source.length;
+    const levels = units.source === '\t' ? (extra.match(/^\t*/)?.[0].length ?? 0) : Math.floor((extra.match(/^ */)?.[0].length ?? 0) / width);
+    return units.target.repeat(levels) + extra.slice(levels * width);
+  };
+  const reindent = (body: string) => body.split(/\r?\n/).map((line, i) => {
+    if (i === 0 || !line.startsWith(sourceIndent)) return line;
+    const rest = line.slice(sourceIndent.length);
+    const extra = /^[ \t]*/.exec(rest)![0];
+    return indent + deeper(extra) + rest.slice(extra.length);
+  }).join(eol);
   return chunks.map((c, i) => {
     const comma = i < chunks.length - 1 || trailingComma ? ',' : '';
     return `${indent}${reindent(c.body)}${comma}${c.comment ? ` ${c.comment}` : ''}`;
@@ -297,11 +315,15 @@ function joinChunks(chunks: readonly Chunk[], sourceIndent: string, indent: stri
 }
 
 /** `.mcp.json` with the moved members added at the end of its map (a new file: `mcpServers`). */
-function withChunks(text: string | undefined, target: Extract<TargetRead, { names: string[] }>, chunks: readonly Chunk[], sourceIndent: string, formatting: ReturnType<typeof detectFormatting>): string {
+function withChunks(
+  text: string | undefined, target: Extract<TargetRead, { names: string[] }>, chunks: readonly Chunk[], sourceIndent: string,
+  formatting: ReturnType<typeof detectFormatting>, sourceUnit: string,
+): string {
   const eol = formatting.eol ?? '\n';
   const unit = formatting.insertSpaces === false ? '\t' : ' '.repeat(formatting.tabSize ?? 2);
+  const units = { source: sourceUnit, target: unit };
   if (!target.map || text === undefined) {
-    return `{${eol}${unit}"mcpServers": {${eol}${joinChunks(chunks, sourceIndent, unit.repeat(2), eol, false)}${eol}${unit}}${eol}}${eol}`;
+    return `{${eol}${unit}"mcpServers": {${eol}${joinChunks(chunks, sourceIndent, unit.repeat(2), eol, false, units)}${eol}${unit}}${eol}}${eol}`;
   }
   const map = target.map;
   const members = map.children ?? [];
@@ -309,7 +331,7 @@ function withChunks(text: string | undefined, target: Extract<TargetRead, { name
   if (!members.length) {
     const outer = indentOf(text, map.offset);
     const inside = text.slice(map.offset + 1, close).replace(/\s+$/, '');
-    return `${text.slice(0, map.offset + 1)}${inside}${eol}${joinChunks(chunks, sourceIndent, outer + unit, eol, false)}${eol}${outer}${text.slice(close)}`;
+    return `${text.slice(0, map.offset + 1)}${inside}${eol}${joinChunks(chunks, sourceIndent, outer + unit, eol, false, units)}${eol}${outer}${text.slice(close)}`;
   }
   const last = members[members.length - 1];
   const indent = indentOf(text, last.offset);
@@ -320,19 +342,19 @@ function withChunks(text: string | undefined, target: Extract<TargetRead, { name
   const lineEnd = text.indexOf('\n', at);
   const sameLine = text.slice(at, lineEnd < 0 || lineEnd > close ? close : lineEnd).replace(/\r$/, '');
   if (/^\s*(\/\/|\/\*)/.test(sameLine)) at += sameLine.length;
-  const added = `${eol}${joinChunks(chunks, sourceIndent, indent, eol, comma >= 0)}`;
+  const added = `${eol}${joinChunks(chunks, sourceIndent, indent, eol, comma >= 0, units)}`;
   // Without a comma after the last member, one goes right after its value.
   return comma >= 0 ? text.slice(0, at) + added + text.slice(at) : `${text.slice(0, lastEnd)},${text.slice(lastEnd, at)}${added}${text.slice(at)}`;
 }
 
 /** Both new texts parse, `.mcp.json` holds every moved entry as it was and `.vscode/mcp.json` every held one. */
-function verify(plan: PortableMovePlan, moving: ReadonlyArray<{ key: string; value: unknown }>, held: readonly MoveHold[]): string | undefined {
+function verify(plan: PortableMovePlan, moving: ReadonlyArray<{ key: string; value: unknown }>, held: readonly MoveHold[], untouched: number): string | undefined {
   const dot = parseJsonc(plan.dotMcpAfter ?? '');
   if (dot.errors.length || dot.root?.type !== 'object') return '.mcp.json would not parse';
   const map = propertyValue(dot.root, 'mcpServers') ?? dot.root;
   const now = nodeValue(map) as Record<string, unknown>;
   for (const m of moving) if (!Object.hasOwn(now, m.key) || canonicalJson(now[m.key]) !== canonicalJson(m.value)) return `"${m.key}" would not be in .mcp.json as it is`;
-  if (plan.vscodeAfter === undefined) return held.length ? 'the file would go with servers in it' : undefined;
+  if (plan.vscodeAfter === undefined) return held.length || untouched ? 'the file would go with servers in it' : undefined;
   const vs = parseJsonc(plan.vscodeAfter);
   if (vs.errors.length || vs.root?.type !== 'object') return '.vscode/mcp.json would not parse';
   const left = (nodeValue(propertyValue(vs.root, 'servers')) ?? {}) as Record<string, unknown>;

@@ -71,6 +71,8 @@ export async function writePortablePair(
     }
   };
   try {
+    // The folder of the second file first: nothing of the first write waits on a step that can fail after it.
+    if (reviewed.vscodeAfter !== undefined && reviewed.vscodeAfter !== reviewed.vscodeBefore) await fs.mkdir(path.join(realFolder, path.dirname(VSCODE_SOURCE.path)), { recursive: true });
     if (reviewed.dotMcpAfter !== undefined && reviewed.dotMcpAfter !== reviewed.dotMcpBefore) {
       await inDir(realFolder, (d) => d.write(DOT_MCP_SOURCE.path, reviewed.dotMcpAfter!));
     }
@@ -78,7 +80,10 @@ export async function writePortablePair(
       const vscodeDir = path.join(realFolder, path.dirname(VSCODE_SOURCE.path));
       const name = path.basename(VSCODE_SOURCE.path);
       if (reviewed.vscodeAfter === undefined) await inDir(vscodeDir, async (d) => { await d.check(); await fs.rm(d.path(name)); });
-      else await inDir(vscodeDir, (d) => d.write(name, reviewed.vscodeAfter!));
+      else {
+        await fs.mkdir(vscodeDir, { recursive: true });
+        await inDir(vscodeDir, (d) => d.write(name, reviewed.vscodeAfter!));
+      }
     }
   } catch (error) {
     return refused((error as Error)?.message ?? String(error));
