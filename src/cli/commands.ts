@@ -4,6 +4,7 @@ import { DOCTOR_USAGE, runDoctor } from './doctor';
 import { DSH_USAGE, runDsh } from './dshInstall';
 import { CHECK_USAGE, EXPORT_USAGE, runCheck, runExport } from './export';
 import { IMPORT_USAGE } from './importUsage';
+import { MIGRATE_USAGE } from './migrateUsage';
 import { INPUTS_USAGE, runInputs } from './inputs';
 import { PROBE_USAGE, runProbe } from './probe';
 import { SKILLS_USAGE, runSkills } from './skills';
@@ -66,6 +67,11 @@ export const COMMANDS: Record<string, CommandRow> = {
   import: {
     run: async (ctx) => (await import('./import.js')).runImport(ctx), usage: IMPORT_USAGE,
     examples: ['dsh-bridge import --from cursor', 'dsh-bridge import --from claude --dry-run'],
+  },
+  // Loaded when it runs, with its diff.
+  migrate: {
+    run: async (ctx) => (await import('./migrate.js')).runMigrate(ctx), usage: MIGRATE_USAGE,
+    examples: ['dsh-bridge migrate --dry-run', 'dsh-bridge migrate --yes 0123456789abcdef'],
   },
 };
 

@@ -13,7 +13,7 @@ import { problemJson, shownPath } from './output';
 import { table } from './table';
 import { visibleLine } from '../core/json/visibleText';
 
-export const EXPORT_USAGE = 'export   Write .dsh/declaration.json from .vscode/mcp.json';
+export const EXPORT_USAGE = 'export   Write .dsh/declaration.json from the folder\'s MCP files (.mcp.json, .vscode/mcp.json, ...)';
 export const CHECK_USAGE = 'check    Report problems only; writes nothing';
 
 export function serverSummaries(servers: readonly DeclaredServer[]) {
@@ -112,7 +112,7 @@ async function pinsAwaitingApproval(ports: CommandContext['ports'], folder: stri
 
 function printHuman(analysis: Analysis, folder: string, io: CliIo, settingProblems: readonly Problem[] = []) {
   if (analysis.servers.length) {
-    // The file column only when a server comes from a file other than .vscode/mcp.json.
+    // The file column only when a server comes from a file other than the declaration's source (the first file of VS Code's order).
     const from = analysis.servers.some((s) => s.source) ? (s: DeclaredServer) => [shownPath(folder, s.source ?? analysis.sourcePath)] : () => [];
     const rows = [['SERVER', 'DSH NAME', 'TRANSPORT', ...(analysis.servers.some((s) => s.source) ? ['FROM'] : []), 'PIN'],
       ...analysis.servers.map((s) => [s.name, s.serverName, s.transport, ...from(s), shortPin(s.pin)])];

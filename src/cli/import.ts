@@ -1,7 +1,9 @@
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { createTwoFilesPatch } from 'diff';
-import { applyImport, CLIENT_NAMES, IMPORT_CLIENTS, importPreview, isImportClient, reviewImport, type ExportRefusal, type ImportNote } from '../core/app/import';
+import { applyImport, CLIENT_NAMES, IMPORT_CLIENTS, importPreview, isImportClient, reviewImport, type ExportRefusal, type ImportNote, type ImportTarget } from '../core/app/import';
+import { MOVE_HOLD_TEMPLATES } from '../core/app/portableMove';
+import { portableFiles } from '../core/node/portableFiles';
 import { problemTemplate } from '../core/app/problemCatalog';
 import { problemFix } from '../core/app/problemCodesPage';
 import { formatMessage } from '../core/problems/problems';
@@ -15,6 +17,23 @@ export function unifiedDiff(before: string, after: string): string {
   return createTwoFilesPatch(`a/${TARGET_PATH}`, `b/${TARGET_PATH}`, before, after, undefined, undefined, { context: 3 })
     .replace(/^=+\n/, '')
     .trimEnd();
+}
+
+/** The diff of one file of the folder ('' when unchanged); undefined: no file (/dev/null). */
+export function fileDiff(file: string, before: string | undefined, after: string | undefined): string {
+  if (before === after) return '';
+  return createTwoFilesPatch(before === undefined ? '/dev/null' : `a/${file}`, after === undefined ? '/dev/null' : `b/${file}`, before ?? '', after ?? '', undefined, undefined, { context: 3 })
+    .replace(/^=+\n/, '')
+    .trimEnd();
+}
+
+const DOT_MCP_PATH = '.mcp.json';
+
+/** `--to`: where the import writes (default `.vscode/mcp.json`). */
+function importTarget(value: unknown): ImportTarget {
+  if (value === undefined || value === TARGET_PATH) return 'vscode';
+  if (value === DOT_MCP_PATH) return 'dot-mcp';
+  throw new CommandUsageError(`"import --to" takes ${DOT_MCP_PATH} or ${TARGET_PATH}`);
 }
 
 /** y/N on a terminal; undefined when there is none to ask. */
@@ -69,12 +88,13 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
   const yes = stringList(ctx.options.yes);
   const dryRun = ctx.options['dry-run'] === true;
   if (yes.length > 1) throw new CommandUsageError('"import" takes one --yes PREVIEW');
+  const to = importTarget(ctx.options.to);
 
   const { store } = ctx.ports;
-  const ports = { ...ctx.ports, imports: importFiles };
+  const ports = { ...ctx.ports, imports: importFiles, portable: portableFiles };
   // FILE arguments are relative to the current directory, as --workspace is. Ids with a stored
   // value are the user's: the import gives its credentials other ids.
-  const review = await reviewImport(ports, { client, folder, files: ctx.args.map((f) => path.resolve(f)), storedInputIds: [...(await store.readFolder(folder)).inputs.keys()] });
+  const review = await reviewImport(ports, { client, folder, files: ctx.args.map((f) => path.resolve(f)), storedInputIds: [...(await store.readFolder(folder)).inputs.keys()], to });
   if (review.outcome !== 'planned') {
     const message = review.outcome === 'target-unreadable'
       ? `${TARGET_PATH} cannot be edited (${review.reason}); nothing was changed`
@@ -83,13 +103,17 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
     io.err(`dsh-bridge: ${message}.`);
     return 1;
   }
-  const { plan, refusals, failed } = review;
-  const preview = await importPreview(ctx.ports, plan);
+  const { plan, refusals, failed, portable } = review;
+  const preview = await importPreview(ctx.ports, plan, portable);
+  const written = portable?.moved.length ? (portable.held.length ? `${DOT_MCP_PATH} and ${TARGET_PATH}` : DOT_MCP_PATH) : TARGET_PATH;
+  const diff = () => (portable
+    ? [fileDiff(DOT_MCP_PATH, portable.dotMcpBefore, portable.dotMcpAfter), fileDiff(TARGET_PATH, portable.vscodeBefore, portable.vscodeAfter)].filter(Boolean).join('\n')
+    : unifiedDiff(plan.before, plan.after));
   const summary = {
     from: client,
     files: review.files,
     preview,
-    servers: plan.servers.map((s) => ({ name: s.name, sourceName: s.sourceName, file: s.file })),
+    servers: plan.servers.map((s) => ({ name: s.name, sourceName: s.sourceName, file: s.file, target: portable?.moved.includes(s.name) ? DOT_MCP_PATH : TARGET_PATH })),
     inputs: plan.inputs.map((i) => i.id),
     notes: plan.notes.map(({ code, kind, file, server, field, message }) => ({ code, kind, file, server, field, message })),
     refusedByExport: refusals.map((r) => ({ server: r.server, reasons: refusalReasons(r) })),
@@ -99,19 +123,23 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
   };
 
   if (!json) {
-    if (plan.changed) io.out(unifiedDiff(plan.before, plan.after));
+    if (plan.changed) io.out(diff());
+    if (portable?.held.length) {
+      io.out(`\n${portable.held.length === 1 ? '1 server goes' : `${portable.held.length} servers go`} to ${TARGET_PATH}, not ${DOT_MCP_PATH}:`);
+      for (const h of portable.held) io.out(`  ${visibleLine(`"${h.name}": ${formatMessage(MOVE_HOLD_TEMPLATES[h.code], h.args)}`)}`);
+    }
     if (plan.notes.length) {
       io.out(`\nWhat changed or could not be carried (${countOf(plan.notes.length, 'note')}):`);
       for (const line of noteLines(plan.notes)) io.out(line);
     }
     if (refusals.length) for (const line of refusalLines(refusals)) io.out(line);
     io.out(plan.changed
-      ? `\n${countOf(plan.servers.length, 'server')} from ${CLIENT_NAMES[client]} to add to ${TARGET_PATH}${refusedOf(refusals)}${plan.inputs.length ? `, with ${countOf(plan.inputs.length, 'password input')}` : ''} (preview ${preview}).`
+      ? `\n${countOf(plan.servers.length, 'server')} from ${CLIENT_NAMES[client]} to add to ${written}${refusedOf(refusals)}${plan.inputs.length ? `, with ${countOf(plan.inputs.length, 'password input')}` : ''} (preview ${preview}).`
       : plan.ok ? `\nNothing to add to ${TARGET_PATH}.` : `\nNothing was written to ${TARGET_PATH}: the errors above say why.`);
   }
   if (failed || !plan.changed || dryRun) {
-    print({ written: false, ...(dryRun && plan.changed ? { diff: unifiedDiff(plan.before, plan.after) } : {}) });
-    if (!json && dryRun && plan.changed) io.out(`Dry run: nothing was written. To apply exactly this: dsh-bridge import --from ${client} ... --yes ${preview}`);
+    print({ written: false, ...(dryRun && plan.changed ? { diff: diff() } : {}) });
+    if (!json && dryRun && plan.changed) io.out(`Dry run: nothing was written. To apply exactly this: dsh-bridge import --from ${client} ...${portable ? ` --to ${DOT_MCP_PATH}` : ''} --yes ${preview}`);
     return failed ? 1 : 0;
   }
 
@@ -123,7 +151,7 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
       return 1;
     }
   } else {
-    const answer = await ask(`Write these changes to ${TARGET_PATH}? [y/N] `);
+    const answer = await ask(`Write these changes to ${written}? [y/N] `);
     if (answer === undefined) {
       const message = `no terminal to ask: review with --dry-run, then pass --yes ${preview}; nothing was written`;
       print({ written: false, error: message });
@@ -137,7 +165,7 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
     }
   }
 
-  const applied = await applyImport(ports, folder, plan, async (inputId, value) => { await store.setInput(folder, inputId, value); });
+  const applied = await applyImport(ports, folder, plan, async (inputId, value) => { await store.setInput(folder, inputId, value); }, portable);
   if (!applied.written) {
     print({ written: false, error: applied.message });
     io.err(`dsh-bridge: ${applied.message}; nothing was written.`);
@@ -145,7 +173,7 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
   }
   print({ written: true, secretsStored: applied.secretsStored });
   if (!json) {
-    io.out(`Wrote ${TARGET_PATH}: ${countOf(plan.servers.length, 'server')} imported from ${CLIENT_NAMES[client]}${refusedOf(refusals)}.`);
+    io.out(`Wrote ${written}: ${countOf(plan.servers.length, 'server')} imported from ${CLIENT_NAMES[client]}${refusedOf(refusals)}.`);
     if (applied.secretsStored.length) io.out(`Stored ${countOf(applied.secretsStored.length, 'credential')} for ${applied.secretsStored.join(', ')} in ${store.bridgeDir} (not in the workspace).`);
     const missing = applied.toEnter;
     if (missing.length) io.out(`Enter the ${missing.length === 1 ? 'value' : 'values'} of ${missing.join(', ')} with: dsh-bridge inputs set <id>`);

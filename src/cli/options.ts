@@ -30,10 +30,10 @@ export const OPTIONS = {
   json: { type: 'boolean', common: ['--json', 'print one JSON object (also on failure)'] },
   help: { type: 'boolean', short: 'h', common: ['-h, --help', 'this help'] },
   version: { type: 'boolean', short: 'v', global: ['-v, --version', 'the version'] },
-  'dry-run': { type: 'boolean', commands: { export: ['--dry-run', 'compute and report, write nothing'], import: ['--dry-run', 'show the diff and the preview id, write nothing'] } },
+  'dry-run': { type: 'boolean', commands: { export: ['--dry-run', 'compute and report, write nothing'], import: ['--dry-run', 'show the diff and the preview id, write nothing'], migrate: ['--dry-run', 'show both diffs and the preview id, write nothing'] } },
   yes: {
     type: 'string', multiple: true,
-    commands: { approve: ['--yes PIN', 'approve this reviewed pin without a terminal (repeat for each)'], import: ['--yes PREVIEW', 'apply the previewed change without a terminal'] },
+    commands: { approve: ['--yes PIN', 'approve this reviewed pin without a terminal (repeat for each)'], import: ['--yes PREVIEW', 'apply the previewed change without a terminal'], migrate: ['--yes PREVIEW', 'apply the previewed move without a terminal'] },
   },
   pin: {
     type: 'string',
@@ -50,6 +50,7 @@ export const OPTIONS = {
   'bundle-only': { type: 'boolean', commands: { dsh: ['--bundle-only', 'only add the bundle to the dsh on PATH'] } },
   timeout: { type: 'string', commands: { probe: ['--timeout MS', 'how long one server may take (default 20000)'] } },
   from: { ...IMPORT_OPTIONS.from, commands: { import: ['--from CLIENT', 'cursor, claude, gemini or codex'] } },
+  to: { ...IMPORT_OPTIONS.to, commands: { import: ['--to FILE', '.vscode/mcp.json (default) or .mcp.json: where the servers go'] } },
 } as const satisfies Record<string, OptionRow>;
 
 const rows: ReadonlyArray<OptionRow> = Object.values(OPTIONS);

@@ -43,7 +43,7 @@ function print(result: FolderProbe, io: CommandContext['io']): void {
   for (const p of result.problems.filter((p) => p.severity === 'error')) io.err(`dsh-bridge: ${visibleLine(`${p.file}:${p.range.start.line + 1}:${p.range.start.character + 1} ${p.code}: ${p.message}`)}`);
   for (const p of result.toolChoice.problems) io.err(`dsh-bridge: ${visibleLine(`dsh.tools (${p.path.slice(1).join(' > ') || 'the whole value'}): ${p.code}: ${p.message}`)}`);
   if (result.error) io.err(`dsh-bridge: ${visibleLine(result.error)}`);
-  if (result.servers.length === 0 && !result.error) io.out('No MCP servers in this folder\'s MCP files (.vscode/mcp.json and the others VS Code reads).');
+  if (result.servers.length === 0 && !result.error) io.out('No MCP servers in this folder\'s MCP files (.mcp.json, .vscode/mcp.json and the others VS Code reads).');
   for (const server of result.servers) {
     io.out(visibleLine(headline(server)));
     if (server.outcome === 'ok' && server.tools.length) {

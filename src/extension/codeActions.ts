@@ -5,6 +5,8 @@ import { declarationIgnoreFixes, sourceProblemFixable, sourceProblemFixes, type 
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
 import { translate } from './l10n';
 import { sourceOf, sourceUri } from './mcpFiles';
+import { COMMAND } from './commandIds';
+import { l10n } from './l10nLookup';
 import type { McpJsonCheck } from './mcpJsonCheck';
 
 function codeOf(d: vscode.Diagnostic): string | undefined {
@@ -66,5 +68,22 @@ export class DeclarationIgnoreCodeActions implements vscode.CodeActionProvider {
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && codeOf(d) === 'declaration-committable');
     if (ours.length === 0) return [];
     return declarationIgnoreFixes(document.getText()).map((fix) => codeAction(document, fix, ours));
+  }
+}
+
+/**
+ * In `.vscode/mcp.json` (a listed, deprecated destination since VS Code 1.140): the move of its
+ * servers into `.mcp.json`, offered wherever the cursor is; it runs the command, which asks first.
+ */
+export class PortableMoveCodeActions implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.RefactorMove];
+
+  provideCodeActions(document: vscode.TextDocument): vscode.CodeAction[] {
+    const source = sourceOf(document.uri);
+    const folder = source?.folders[0];
+    if (!folder || source.spec.dialect !== 'vscode' || source.spec.path !== '.vscode/mcp.json') return [];
+    const action = new vscode.CodeAction(l10n.t('Move Servers to .mcp.json (the portable file)...'), vscode.CodeActionKind.RefactorMove);
+    action.command = { command: COMMAND.moveToPortableFile, title: action.title, arguments: [folder.uri] };
+    return [action];
   }
 }

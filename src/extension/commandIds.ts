@@ -19,6 +19,7 @@ export const COMMAND = {
   refreshServersView: 'dsh.refreshServersView',
   probeMcpServers: 'dsh.probeMcpServers',
   importMcpServers: 'dsh.importMcpServers',
+  moveToPortableFile: 'dsh.moveToPortableFile',
   /** The walkthrough's last step: the commands that install DSH and the plugin. */
   installDshSide: 'dsh.installDshSide',
   /** Internal: the drift quick fix (probe the server again, then export). */

@@ -20,6 +20,7 @@ import type { DeclarationStatus } from './statusItem';
 import type { FolderPlans } from './folderPlan';
 import type { ToolsFeature } from './toolsView';
 import { whichLanguageServer } from './lsp/whichServer';
+import { movePortable } from './portableMoveFlow';
 import { folderExportOutcome, type FolderExportOutcome } from '../core/app/export';
 import { fileFolders, sourceOf } from './mcpFiles';
 import { promptForInput } from './prompts';
@@ -85,6 +86,7 @@ export function commandTable(features: Features, c = new Commands(features)): Re
     [COMMAND.refreshServersView]: () => features.tools.view.refresh(),
     [COMMAND.probeMcpServers]: (node, names) => features.tools.probe(node, names),
     [COMMAND.importMcpServers]: async (arg) => (await features.importFlow()).run(arg),
+    [COMMAND.moveToPortableFile]: (arg) => movePortable(ctx, arg),
     [COMMAND.installDshSide]: () => installDshSide(ctx.config.globalSettings().dshHome, ctx.log),
     [COMMAND.reprobeAndAccept]: (folderUri, name) => features.tools.reprobeAndAccept(folderUri, name),
     [COMMAND.acceptToolDefinition]: (node, options) => features.tools.view.acceptTool(node, options),

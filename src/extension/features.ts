@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DeclarationIgnoreCodeActions, McpCodeActions } from './codeActions';
+import { DeclarationIgnoreCodeActions, McpCodeActions, PortableMoveCodeActions } from './codeActions';
 import type { CommandId } from './commandIds';
 import { commandTable, Commands, runCommand, type Features } from './commands';
 import { Ctx } from './ctx';
@@ -75,6 +75,7 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
 
   ctx.push(vscode.workspace.onDidSaveTextDocument((doc) => commands.exportOnSave(doc)));
   ctx.push(vscode.languages.registerCodeActionsProvider(MCP_SOURCES_SELECTOR, new McpCodeActions(mcp, (folder) => config.folder(folder).analyzeOptions), { providedCodeActionKinds: McpCodeActions.kinds }));
+  ctx.push(vscode.languages.registerCodeActionsProvider(MCP_SOURCES_SELECTOR, new PortableMoveCodeActions(), { providedCodeActionKinds: PortableMoveCodeActions.kinds }));
   ctx.push(vscode.languages.registerCodeActionsProvider(TOOL_CHOICE_FILES, new ToolChoiceCodeActions(), { providedCodeActionKinds: ToolChoiceCodeActions.kinds }));
   ctx.push(vscode.languages.registerCodeActionsProvider(TOOL_CHOICE_FILES, new StaleSettingsCodeActions(), { providedCodeActionKinds: StaleSettingsCodeActions.kinds }));
   ctx.push(vscode.languages.registerCodeActionsProvider(DECLARATION_IGNORE_SELECTOR, new DeclarationIgnoreCodeActions(), { providedCodeActionKinds: DeclarationIgnoreCodeActions.kinds }));

@@ -9,10 +9,20 @@ import { importPreviewId, planImport, type ImportPlan } from '../import/importPl
 import { importReportMarkdown, refusedAtExport, type ExportRefusal, type Words } from '../import/importReport';
 import type { ImportSourceFile } from '../import/clientFiles';
 import type { ImportWriteResult, OriginalsRemoval } from '../node/importFiles';
-import type { ImportFilePort, Ports } from './ports';
+import type { ImportFilePort, PortableFilePort, Ports } from './ports';
+import { MOVE_BLOCK_TEMPLATES, planPortableMove, type PortableMovePlan } from '../mcp/portableMove';
+import { formatMessage } from '../problems/problems';
 
-/** What the import reads and writes through: the user's home and environment (where a client keeps its files), and its files. */
-export type ImportPorts = Pick<Ports, 'home' | 'env'> & { imports: ImportFilePort };
+/** What the import reads and writes through: the user's home and environment (where a client keeps its files), and its files (`portable`: `.mcp.json`, for `to: 'dot-mcp'`). */
+export type ImportPorts = Pick<Ports, 'home' | 'env'> & { imports: ImportFilePort; portable?: PortableFilePort };
+
+/**
+ * Where the import writes: `.vscode/mcp.json` (`vscode`), or the portable `.mcp.json` (`dot-mcp`),
+ * where *MCP: Add Server* writes since VS Code 1.140: the servers go there as
+ * `dsh-bridge migrate` would move them, and a server `.mcp.json` cannot hold (one whose
+ * credential became an input, a `cwd`, an `sse` one) goes to `.vscode/mcp.json`, with its reason.
+ */
+export type ImportTarget = 'vscode' | 'dot-mcp';
 
 export { CLIENT_NAMES, IMPORT_CLIENTS };
 export type { ExportRefusal, ImportClient, ImportNote, ImportPlan };
@@ -48,30 +58,47 @@ export type ImportReview =
    * Planned (`plan.changed` when there is something to write; `targetExists`: `.vscode/mcp.json` does); `failed` when errors stopped it (the
    * file cannot be edited safely, or no server was carried and a file could not be read).
    */
-  | { outcome: 'planned'; client: ImportClient; plan: ImportPlan; targetExists: boolean; sources: ImportSourceFile[]; files: string[]; refusals: ExportRefusal[]; failed: boolean; uncarried: number };
+  | {
+    outcome: 'planned'; client: ImportClient; plan: ImportPlan; targetExists: boolean; sources: ImportSourceFile[]; files: string[]; refusals: ExportRefusal[]; failed: boolean; uncarried: number;
+    /** With `to: 'dot-mcp'`: the imported servers moved on into `.mcp.json` (what is written), and what stays in `.vscode/mcp.json`. */
+    portable?: PortableMovePlan;
+  };
 
 /**
  * Reads the client's files (`files`: given ones, relative to the folder; none: the client's usual
  * places) and `.vscode/mcp.json`, and plans the import. `storedInputIds`: the ids that already
  * have a value for the folder, which the import's credentials never take.
  */
-export async function reviewImport(ports: ImportPorts, request: { client: ImportClient; folder: string; files: readonly string[]; storedInputIds: readonly string[] }): Promise<ImportReview> {
+export async function reviewImport(ports: ImportPorts, request: { client: ImportClient; folder: string; files: readonly string[]; storedInputIds: readonly string[]; to?: ImportTarget }): Promise<ImportReview> {
   const { client, folder } = request;
   const read = await ports.imports.readSources(client, folder, request.files, ports.home, ports.env);
   const target = await ports.imports.readTarget(folder).catch((error: unknown) => ({ reason: error instanceof Error ? error.message : String(error) }));
   if ('reason' in target) return { outcome: 'target-unreadable', client, reason: target.reason };
+  // Into .mcp.json, Claude Code's project .mcp.json is the target itself, not a source.
+  if (request.to === 'dot-mcp') read.sources = read.sources.filter((source) => !(source.scope === 'project' && source.file === '.mcp.json'));
   const plan = planImport({ client, sources: read.sources, folder, target: target.text, readNotes: read.notes, storedInputIds: [...request.storedInputIds] });
   if (!read.sources.length && !read.notes.length) return { outcome: 'nothing-found', client, looked: read.looked, plan };
   const uncarried = plan.notes.filter((n) => n.kind === 'lost' || n.kind === 'skipped' || n.kind === 'error').length;
+  let portable: PortableMovePlan | undefined;
+  if (request.to === 'dot-mcp' && plan.ok && plan.changed) {
+    const pair = await ports.portable?.readPair(folder).catch((error: unknown) => ({ reason: error instanceof Error ? error.message : String(error) }));
+    if (!pair || 'reason' in pair) return { outcome: 'target-unreadable', client, reason: pair?.reason ?? '.mcp.json cannot be read here' };
+    portable = planPortableMove(plan.after, pair.dotMcp, new Set(plan.servers.map((s) => s.name)));
+    // The virtual .vscode/mcp.json the import planned is what the move starts from, not the file on disk.
+    portable = { ...portable, vscodeBefore: target.text };
+    if (!portable.ok) return { outcome: 'target-unreadable', client, reason: formatMessage(MOVE_BLOCK_TEMPLATES[portable.blocked!.code], portable.blocked!.args) };
+  }
   return {
     outcome: 'planned', client, plan, targetExists: target.text !== undefined, sources: read.sources, files: read.sources.map((s) => s.file), refusals: refusedAtExport(plan, folder),
-    failed: !plan.ok || (!plan.servers.length && plan.notes.some((n) => n.kind === 'error')), uncarried,
+    failed: !plan.ok || (!plan.servers.length && plan.notes.some((n) => n.kind === 'error')), uncarried, ...(portable ? { portable } : {}),
   };
 }
 
 /** The id of what a preview showed (see importPreviewId), keyed with this machine's signing key (created on first use, as an export does). */
-export async function importPreview(ports: Pick<Ports, 'store'>, plan: ImportPlan): Promise<string> {
-  return importPreviewId(plan, await ports.store.signingKey());
+export async function importPreview(ports: Pick<Ports, 'store'>, plan: ImportPlan, portable?: PortableMovePlan): Promise<string> {
+  // With a move into .mcp.json, what is written is both files: the id covers them too.
+  const reviewed = portable ? { ...plan, after: JSON.stringify([plan.after, portable.vscodeAfter ?? null, portable.dotMcpBefore ?? null, portable.dotMcpAfter ?? null]) } : plan;
+  return importPreviewId(reviewed, await ports.store.signingKey());
 }
 
 /** The report of a planned import as Markdown, grouped by server (`t`: the face's words; English by default). */
@@ -91,7 +118,9 @@ export type ImportApplied = ImportWriteResult & {
  * input whose value is missing is worse than a stored value unused), then `.vscode/mcp.json`,
  * only if it still holds the reviewed `before`. Never throws: a failure is a result.
  */
-export async function applyImport(ports: Pick<ImportPorts, 'imports'>, folder: string, plan: ImportPlan, storeSecret: (inputId: string, value: string) => Promise<void>): Promise<ImportApplied> {
+export async function applyImport(
+  ports: Pick<ImportPorts, 'imports' | 'portable'>, folder: string, plan: ImportPlan, storeSecret: (inputId: string, value: string) => Promise<void>, portable?: PortableMovePlan,
+): Promise<ImportApplied> {
   const secretsStored: string[] = [];
   const toEnter = plan.inputs.filter((i) => !plan.secrets.some((s) => s.inputId === i.id)).map((i) => i.id);
   const refused = (error: unknown): ImportApplied => ({ written: false, reason: 'refused', message: error instanceof Error ? error.message : String(error), secretsStored, toEnter });
@@ -99,6 +128,10 @@ export async function applyImport(ports: Pick<ImportPorts, 'imports'>, folder: s
     for (const s of plan.secrets) {
       await storeSecret(s.inputId, s.value);
       secretsStored.push(s.inputId);
+    }
+    if (portable) {
+      if (!ports.portable) return refused(new Error('.mcp.json cannot be written here'));
+      return { ...await ports.portable.writePair(folder, portable), secretsStored, toEnter };
     }
     return { ...await ports.imports.writeTarget(folder, plan.before, plan.after), secretsStored, toEnter };
   } catch (error) {

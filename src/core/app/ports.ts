@@ -17,6 +17,7 @@ import type { RowProbe, RowProbeOptions } from '../node/probe/probeClient';
 import type { ReadResult } from '../node/reader';
 import type { readImportSources, readImportTarget, removeImportedOriginals, writeImportTarget } from '../node/importFiles';
 import type { VscodePolicyFile } from '../node/policyFiles';
+import type { readPortablePair, writePortablePair } from '../node/portableFiles';
 import type { DshPolicy } from '../policy/dshPolicy';
 import type { ManagedRules } from '../policy/managedSettings';
 import type { DeclaredServer } from '../declaration/declarationModel';
@@ -63,6 +64,15 @@ export interface ImportFilePort {
   readTarget: typeof readImportTarget;
   writeTarget: typeof writeImportTarget;
   removeOriginals: typeof removeImportedOriginals;
+}
+
+/**
+ * `.vscode/mcp.json` and `.mcp.json` of a folder, for the move into the portable file
+ * (`portableFiles` of core/node/portableFiles.ts): read, and written only as reviewed.
+ */
+export interface PortableFilePort {
+  readPair: typeof readPortablePair;
+  writePair: typeof writePortablePair;
 }
 
 /** The MCP server policy files of this machine (never a workspace's). */

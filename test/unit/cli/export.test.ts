@@ -12,6 +12,27 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
   });
 
   describe('through the CLI (dist/cli.js)', () => {
+    it('a folder with only .mcp.json: check, export, verify and the help work from it as from .vscode/mcp.json', () => {
+      const home = tempDir('cli-home-');
+      const folder = tempDir('only-dot-mcp-');
+      const dotMcp = '{\n  // portable\n  "mcpServers": {\n    "notes": { "command": "node", "args": ["notes.js"] },\n    "docs": { "type": "http", "url": "https://mcp.example.com/mcp" }\n  }\n}\n';
+      writeFileSync(path.join(folder, '.mcp.json'), dotMcp);
+      const check = cli(['check', '--workspace', folder, '--json'], home);
+      assert.equal(check.code, 0, check.stderr);
+      assert.deepEqual(check.json().problems, []);
+      const exported = cli(['export', '--workspace', folder, '--json'], home);
+      assert.equal(exported.code, 0, exported.stderr);
+      assert.deepEqual(exported.json().servers.map((s: { name: string; transport: string }) => [s.name, s.transport]), [['notes', 'stdio'], ['docs', 'streamable-http']]);
+      const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
+      assert.equal(declaration.source.path, '.mcp.json');
+      assert.equal(cli(['verify', '--workspace', folder], home).code, 0);
+      writeFileSync(path.join(folder, '.mcp.json'), dotMcp.replace('notes.js', 'other.js'));
+      const stale = cli(['verify', '--workspace', folder], home);
+      assert.equal(stale.code, 1);
+      assert.match(stale.stdout, /\.mcp\.json changed since the export/);
+      assert.match(cli(['--help'], home).stdout, /export {3}Write \.dsh\/declaration\.json from the folder's MCP files \(\.mcp\.json, \.vscode\/mcp\.json, \.\.\.\)/);
+    });
+
     it('the issue\'s two files: .vscode/mcp.json "shared" as sse, .mcp.json "shared" as stdio: nothing of "shared" is exported, shadowed-server on the .mcp.json entry', () => {
       const home = tempDir('cli-home-');
       const vscode = '{\n  "servers": {\n    "shared": { "type": "sse", "url": "https://mcp.example.com/sse" }\n  }\n}\n';

@@ -25,6 +25,29 @@ describe('import: dsh-bridge import (CLI)', () => {
     home = tempDir('import-home-');
   });
 
+  it('--to .mcp.json: what .mcp.json can hold goes there (its format and indentation), a server whose credential became an input goes to .vscode/mcp.json, each named', async () => {
+    const folder = workspace(undefined, {
+      '.cursor/mcp.json': '{"mcpServers": {"memory": {"command": "npx", "args": ["-y", "m@1"]}, "github": {"command": "npx", "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}}}',
+      '.mcp.json': '{\n  "mcpServers": {\n    "existing": { "command": "node", "args": ["e.js"] }\n  }\n}\n',
+    });
+    const dry = await cli(['import', '--from', 'cursor', '--to', '.mcp.json', '--workspace', folder, '--dsh-home', home, '--dry-run']);
+    assert.equal(dry.code, 0, dry.err);
+    assert.match(dry.out, /^--- a\/\.mcp\.json$/m);
+    assert.match(dry.out, /^--- \/dev\/null\n\+\+\+ b\/\.vscode\/mcp\.json$/m);
+    assert.match(dry.out, /^1 server goes to \.vscode\/mcp\.json, not \.mcp\.json:\n {2}"github": env\.GITHUB_PERSONAL_ACCESS_TOKEN uses \$\{input:github-GITHUB_PERSONAL_ACCESS_TOKEN\}/m);
+    assert.match(dry.out, /^2 servers from Cursor to add to \.mcp\.json and \.vscode\/mcp\.json, with 1 password input \(preview ([0-9a-f]{16})\)\.$/m);
+    const preview = /\(preview ([0-9a-f]{16})\)/.exec(dry.out)![1];
+    const r = await cli(['import', '--from', 'cursor', '--to', '.mcp.json', '--workspace', folder, '--dsh-home', home, '--yes', preview, '--json']);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(JSON.parse(r.out).servers.map((s: { name: string; target: string }) => [s.name, s.target]), [['memory', '.mcp.json'], ['github', '.vscode/mcp.json']]);
+    assert.equal(readFileSync(path.join(folder, '.mcp.json'), 'utf8'), '{\n  "mcpServers": {\n    "existing": { "command": "node", "args": ["e.js"] },\n    "memory": {\n      "type": "stdio",\n      "command": "npx",\n      "args": [\n        "-y",\n        "m@1"\n      ]\n    }\n  }\n}\n');
+    assert.match(readFileSync(path.join(folder, '.vscode/mcp.json'), 'utf8'), /"GITHUB_PERSONAL_ACCESS_TOKEN": "\$\{input:github-GITHUB_PERSONAL_ACCESS_TOKEN\}"/);
+    assert.doesNotMatch(readFileSync(path.join(folder, '.mcp.json'), 'utf8') + readFileSync(path.join(folder, '.vscode/mcp.json'), 'utf8'), /ghp_/);
+    const bad = await cli(['import', '--from', 'cursor', '--to', 'mcp.json', '--workspace', folder, '--dsh-home', home]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /"import --to" takes \.mcp\.json or \.vscode\/mcp\.json/);
+  });
+
   function folderWith(client: ImportClient, target?: string): string {
     const files: Record<string, string> = { [SOURCES[client].split('/').slice(1).join('/')]: fixture(SOURCES[client]) };
     return workspace(target, files);

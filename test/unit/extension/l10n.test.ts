@@ -8,6 +8,7 @@ import { PROBLEM_CATALOG } from '../../../src/core/app/problemCatalog';
 import { problemCodesPage } from '../../../src/core/app/problemCodesPage';
 import { IMPORT_NOTES } from '../../../src/core/import/importNotes';
 import { IMPORT_REPORT_WORDS } from '../../../src/core/import/importReport';
+import { MOVE_BLOCK_TEMPLATES, MOVE_HOLD_TEMPLATES } from '../../../src/core/mcp/portableMove';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
@@ -42,6 +43,7 @@ function messageKeys(): string[] {
   for (const t of Object.values(PLAN_MESSAGES)) keys.add(t);
   for (const [, t] of Object.values(IMPORT_NOTES)) keys.add(t);
   for (const t of Object.values(IMPORT_REPORT_WORDS)) keys.add(t);
+  for (const t of [...Object.values(MOVE_HOLD_TEMPLATES), ...Object.values(MOVE_BLOCK_TEMPLATES)]) keys.add(t);
   return [...keys];
 }
 

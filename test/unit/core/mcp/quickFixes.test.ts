@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { detectFormatting, quickFixesFor, type QuickFix } from '../../../../src/core/mcp/quickFixes';
 import type { Problem } from '../../../../src/core/problems/problems';
-import { analyze, applyQuickFix } from '../../helpers';
+import { analyze, applyQuickFix, options } from '../../helpers';
+import { analyzeSource } from '../../../../src/core/mcp/analyze';
+import { DOT_MCP_SOURCE } from '../../../../src/core/mcp/sources';
 
 /** The problems the real analyzer reports for `text`, with the given code. */
 function problems(text: string, code: string): Problem[] {
@@ -116,5 +118,44 @@ describe('quickFixes', () => {
     const after = applyQuickFix(text, onlyFix(text, 'undefined-input'));
     assert.ok(!/[^\r]\n/.test(after), 'a bare LF was inserted into a CRLF file');
     assert.ok(after.includes('\t"inputs"'));
+  });
+
+  describe('in .mcp.json, its dialect (mcpServers, no inputs)', () => {
+    const dotMcp = (text: string) => analyzeSource(Buffer.from(text, 'utf8'), options(), DOT_MCP_SOURCE).problems;
+    const fixOf = (text: string, code: string) => {
+      const found = dotMcp(text).filter((p) => p.code === code);
+      assert.equal(found.length, 1, `one ${code} in .mcp.json: ${dotMcp(text).map((p) => p.code)}`);
+      return quickFixesFor(text, found[0]);
+    };
+
+    it('sse -> http and "remove sandboxEnabled" edit the entry under mcpServers (and in a flat file), comments kept', () => {
+      for (const [text, code, id, expected] of [
+        ['{\n  // ours\n  "mcpServers": {\n    "e": { "type": "sse", "url": "https://x.example/sse" }\n  }\n}\n', 'unsupported-transport', 'sse-to-http', '{\n  // ours\n  "mcpServers": {\n    "e": { "type": "http", "url": "https://x.example/sse" }\n  }\n}\n'],
+        ['{ "e": { "type": "sse", "url": "https://x.example/sse" } }', 'unsupported-transport', 'sse-to-http', '{ "e": { "type": "http", "url": "https://x.example/sse" } }'],
+        ['{\n  "mcpServers": {\n    "s": {\n      "command": "node", // the server\n      "sandboxEnabled": true\n    }\n  }\n}\n', 'unsupported-sandbox', 'remove-sandbox', '{\n  "mcpServers": {\n    "s": {\n      "command": "node" // the server\n    }\n  }\n}\n'],
+      ] as const) {
+        const fixes = fixOf(text, code);
+        assert.deepEqual(fixes.map((f) => f.id), [id]);
+        const after = applyQuickFix(text, fixes[0]);
+        assert.equal(after, expected);
+        assert.deepEqual(dotMcp(after).filter((p) => p.code === code), []);
+      }
+    });
+
+    it('VS Code\'s format pasted into .mcp.json: wrong-dialect, fixed by the rename to mcpServers', () => {
+      const text = '{\n  "servers": { "a": { "command": "node" } }\n}\n';
+      const fixes = fixOf(text, 'wrong-dialect');
+      assert.deepEqual(fixes.map((f) => f.id), ['rename-servers']);
+      assert.deepEqual(dotMcp(applyQuickFix(text, fixes[0])), []);
+    });
+
+    it('the input fixes of .vscode/mcp.json have no counterpart: .mcp.json has no inputs (not-resolved-here, no fix)', () => {
+      const text = '{ "mcpServers": { "i": { "command": "node", "env": { "K": "${input:k}" } } } }';
+      const codes = dotMcp(text).map((p) => p.code);
+      assert.deepEqual(codes, ['not-resolved-here']);
+      assert.deepEqual(quickFixesFor(text, dotMcp(text)[0]), []);
+      // The same problem code .vscode/mcp.json fixes by defining the input gets no fix here.
+      assert.deepEqual(quickFixesFor(text, { ...dotMcp(text)[0], code: 'undefined-input', args: { id: 'k' } }), []);
+    });
   });
 });
