@@ -3,6 +3,7 @@ import { verifyFolder } from '../core/app/verify';
 import { isApprovedIn, selectForApproval, type ServerReview } from '../core/app/approve';
 import { CommandUsageError, stringList, type CommandContext } from './context';
 import { visibleLine } from '../core/json/visibleText';
+import { formatMessage } from '../core/problems/problems';
 
 export const APPROVE_USAGE = 'approve [NAME...|lsp] [--yes PIN]...   review servers\' (and language servers\') exact launch and approve their pins for the pinned trust mode';
 
@@ -77,10 +78,12 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
       io.out(JSON.stringify({
         folder: declaration.folder,
         trustMode,
-        servers: results.map(({ server, review, outcome }) => ({
+        servers: results.map(({ server, review, warnings, outcome }) => ({
           name: server.name, serverName: server.serverName, transport: server.transport, pin: server.pin, outcome,
           launch: review.launch, cwd: review.cwd ?? null, envNames: review.envNames, envFile: review.envFile ?? null, envFileNames: review.envFileNames, headerNames: review.headerNames,
           dangers: review.dangers.map((d) => ({ code: d.code, token: d.token })),
+          // Every finding the text shows (the dangers and an unpinned launcher), worded as it words them.
+          warnings: warnings.map((w) => ({ kind: w.kind, code: w.code, message: formatMessage(w.template, w.args) })),
         })),
         languageServers: lspSelected ? {
           pin: lspSelected.pin,

@@ -141,8 +141,8 @@ export class ProbeRunner implements vscode.Disposable {
     }
     // The exact launch of each, untruncated, with the dangers the export's review flags.
     const lines = servers.flatMap((s) => {
-      const { review, dangers } = reviewServer(s);
-      return [`${review.name}: ${review.launch}`, ...dangers.map((d) => `  \u26a0 ${translate(d.template, d.args)}`)];
+      const { review, warnings } = reviewServer(s);
+      return [`${review.name}: ${review.launch}`, ...warnings.map((w) => `  \u26a0 ${translate(w.template, w.args)}`)];
     });
     const probe = l10n.t('Probe');
     const local = servers.filter((s) => s.transport === 'stdio').length;
