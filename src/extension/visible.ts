@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { visibleLine, visibleText } from '../core/json/visibleText';
-import { l10n } from './l10nLookup';
 
 /**
  * The editor's seams for text from a file or a server: notifications and modal dialogs, quick
@@ -41,16 +40,13 @@ export function showError(message: string, ...rest: MessageRest): Thenable<unkno
 
 /**
  * A modal question whose yes lets a flagged tool, skill or launch through. A modal focuses its
- * first button (Enter presses it), so the first button is Cancel (the dialog's close affordance,
- * as Escape): only a click on an answer, or Tab to it, lets the thing through. Resolves to the
- * answer chosen, undefined on Cancel or Escape.
+ * first answer that is not Cancel (Enter presses it), so the first answer is `safe` (keep it
+ * withheld, do not start it): only a click on `yes`, or Tab to it, lets the thing through;
+ * Escape is Cancel. Resolves to the answer chosen, undefined on Cancel or Escape.
  */
-export async function askCancelFirst<T extends string>(severity: 'warning' | 'info', message: string, detail: string, ...answers: T[]): Promise<T | undefined> {
-  const cancel: vscode.MessageItem = { title: l10n.t('Cancel'), isCloseAffordance: true };
-  const items: vscode.MessageItem[] = answers.map((title) => ({ title }));
+export async function askSafeFirst<T extends string>(severity: 'warning' | 'info', message: string, detail: string, safe: T, yes: T): Promise<T | undefined> {
   const show = severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-  const picked = await show(visibleLine(message), { modal: true, detail: visibleText(detail) }, cancel, ...items);
-  return picked === undefined || picked === cancel ? undefined : answers[items.indexOf(picked)];
+  return show(visibleLine(message), { modal: true, detail: visibleText(detail) }, safe, yes);
 }
 
 /** A quick pick item as shown: label, description and detail on one line each, everything else as it was. */

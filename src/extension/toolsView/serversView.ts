@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { askCancelFirst, showInformation, showWarning, shownTreeItem } from '../visible';
+import { askSafeFirst, showInformation, showWarning, shownTreeItem } from '../visible';
 import { COMMAND, SERVERS_VIEW_ID } from '../commandIds';
 import type { Ctx } from '../ctx';
 import type { McpJsonCheck } from '../mcpJsonCheck';
@@ -458,7 +458,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
 
   /**
    * Accepts a withheld tool's definition (its pin, as the last probe recorded it) after a modal
-   * that shows its findings, Cancel its default. Returns whether it was accepted. `confirm: false` skips the dialog
+   * that shows its findings, Keep Withheld its default. Returns whether it was accepted. `confirm: false` skips the dialog
    * (tests, the activation API).
    */
   async acceptTool(node: unknown, options?: unknown): Promise<boolean> {
@@ -468,10 +468,10 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     const confirm = !(typeof options === 'object' && options !== null && (options as { confirm?: unknown }).confirm === false);
     if (confirm) {
       const accept = l10n.t('Accept This Definition');
-      const answer = await askCancelFirst('warning',
+      const answer = await askSafeFirst('warning',
         l10n.t('Offer tool "{0}" of "{1}" to DSH sessions despite what its definition says?', n.tool.name, n.server),
         [...n.tool.findings.flatMap(findingItem), '', l10n.t('Any change of its definition withholds it again.')].join('\n'),
-        accept,
+        l10n.t('Keep Withheld'), accept,
       );
       if (answer !== accept) return false;
     }
