@@ -118,7 +118,8 @@ describe('CLI trust and approve (dist/cli.js)', function () {
     const home = tempDir('cli-home-');
     const folder = workspace(DEMO_MCP);
     assert.equal(cli(['export', '--workspace', folder], home).code, 0);
-    writeFileSync(path.join(folder, '.vscode/mcp.json'), `${DEMO_MCP.toString()}\n// edited\n`);
+    // A changed value, not a comment: a comment does not make the declaration stale (issue 35).
+    writeFileSync(path.join(folder, '.vscode/mcp.json'), DEMO_MCP.toString().replace('LOG_LEVEL', 'LOG_LEVEL_2'));
     const r = cli(['approve', '--workspace', folder], home);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /stale: the source \.vscode\/mcp\.json changed since the export[^]*Fix: dsh-bridge export --workspace/);
