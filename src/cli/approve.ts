@@ -1,8 +1,9 @@
-import * as readline from 'node:readline';
 import { verifyFolder } from '../core/app/verify';
 import { isApprovedIn, selectForApproval, type ServerReview } from '../core/app/approve';
 import { CommandUsageError, stringList, type CommandContext } from './context';
+import { yesNoQuestions } from './consent';
 import { visibleLine } from '../core/json/visibleText';
+import { formatMessage } from '../core/problems/problems';
 
 export const APPROVE_USAGE = 'approve [NAME...|lsp] [--yes PIN]...   review servers\' (and language servers\') exact launch and approve their pins for the pinned trust mode';
 
@@ -77,10 +78,12 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
       io.out(JSON.stringify({
         folder: declaration.folder,
         trustMode,
-        servers: results.map(({ server, review, outcome }) => ({
+        servers: results.map(({ server, review, warnings, outcome }) => ({
           name: server.name, serverName: server.serverName, transport: server.transport, pin: server.pin, outcome,
           launch: review.launch, cwd: review.cwd ?? null, envNames: review.envNames, envFile: review.envFile ?? null, envFileNames: review.envFileNames, headerNames: review.headerNames,
           dangers: review.dangers.map((d) => ({ code: d.code, token: d.token })),
+          // Every finding the text shows (the dangers and an unpinned launcher), worded as it words them.
+          warnings: warnings.map((w) => ({ kind: w.kind, code: w.code, message: formatMessage(w.template, w.args) })),
         })),
         languageServers: lspSelected ? {
           pin: lspSelected.pin,
@@ -104,35 +107,4 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
     }
     return ok ? 0 : 1;
   }
-}
-
-/**
- * One reader for every question of a run: answers typed (or pasted) ahead are kept for the next
- * question instead of being swallowed by the first one's interface.
- */
-function yesNoQuestions(input: NodeJS.ReadStream) {
-  let rl: readline.Interface | undefined;
-  const typedAhead: string[] = [];
-  const waiting: Array<(line: string) => void> = [];
-  let closed = false;
-  const open = () => {
-    if (rl) return rl;
-    rl = readline.createInterface({ input, output: process.stderr, terminal: true });
-    rl.on('line', (line) => (waiting.length ? waiting.shift()!(line) : typedAhead.push(line)));
-    rl.on('close', () => {
-      closed = true;
-      for (const resolve of waiting.splice(0)) resolve('');
-    });
-    return rl;
-  };
-  return {
-    async ask(prompt: string): Promise<boolean> {
-      const r = open();
-      r.setPrompt(prompt);
-      r.prompt();
-      const answer = typedAhead.length ? typedAhead.shift()! : closed ? '' : await new Promise<string>((resolve) => waiting.push(resolve));
-      return /^y(es)?$/i.test(answer.trim());
-    },
-    close: () => rl?.close(),
-  };
 }

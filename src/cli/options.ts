@@ -38,8 +38,8 @@ export const OPTIONS = {
   pin: {
     type: 'string',
     commands: {
-      skills: ['--pin PIN', 'skills trust / accept: only if the root\'s or SKILL.md\'s pin is still PIN'],
-      tools: ['--pin PIN', 'tools accept: accept the tool only if the last probe recorded this pin'],
+      skills: ['--pin PIN', 'skills trust / accept: only if the root\'s or SKILL.md\'s pin is still PIN (without a terminal: needed)'],
+      tools: ['--pin PIN', 'tools accept: accept the tool only if the last probe recorded this pin (without a terminal: needed)'],
     },
   },
   profile: {

@@ -3,12 +3,14 @@ import { planSession } from '../core/app/plan';
 import { shortPin } from '../core/app/approve';
 import { planFix, planMessage } from '../core/app/planReasons';
 import { formatMessage } from '../core/problems/problems';
-import type { SkillGateResult } from '../core/skills/skillGate';
+import type { GatedSkillRoot, SkillGateResult } from '../core/skills/skillGate';
+import type { ScanFinding } from '../core/scan/scan';
 import { acceptReviewedSkill, trustReviewedSkillRoot } from '../core/app/skillConsent';
 import { CommandFailure, CommandUsageError, type CliIo, type CommandContext } from './context';
 import { visibleLine } from '../core/json/visibleText';
 import { table } from './table';
 import { findingCounts, findingLines } from './findings';
+import { pinConsent } from './consent';
 
 export const SKILLS_USAGE = [
   'skills   Skill-root trust on this machine (what DSH sessions in the folder load):',
@@ -17,6 +19,7 @@ export const SKILLS_USAGE = [
   '                                    a relative root is in the workspace folder, e.g. .dsh/skills',
   '           skills distrust <root>   forget the trust of a root',
   '           skills accept <SKILL.md> accept a skill withheld for its scan findings (--pin PIN: only if unchanged; a relative path is in the folder)',
+  '           trust and accept ask on a terminal; without one they need --pin',
 ].join('\n  ');
 
 
@@ -85,7 +88,7 @@ function reviewedTarget(ctx: CommandContext, usage: string): { target: string; e
 }
 
 /** `dsh-bridge skills list | trust <root> | distrust <root>` on the host store the DSH plugin reads. */
-export async function runSkills(ctx: CommandContext): Promise<number> {
+export async function runSkills(ctx: CommandContext, input: NodeJS.ReadStream = process.stdin): Promise<number> {
   const { folder, json, io } = ctx;
   const [sub, ...args] = ctx.args;
   const { store } = ctx.ports;
@@ -99,7 +102,14 @@ export async function runSkills(ctx: CommandContext): Promise<number> {
     }
     case 'accept': {
       const { target, expectedPin } = reviewedTarget(ctx, '"skills accept" takes the SKILL.md to accept (see "skills list")');
-      const acceptance = await acceptReviewedSkill(ctx.ports, await folderSkills(ctx), target, expectedPin);
+      const consent = pinConsent<{ name: string; file: string; pin: string; findings: ScanFinding[] }>(ctx, input, (review) => {
+        if (json) return;
+        io.out(visibleLine(`Skill "${review.name}" (${review.file}), pin ${review.pin}`));
+        io.out(`  ${findingCounts(review.findings)}:`);
+        for (const f of review.findings) for (const line of findingLines(f, '    ')) io.out(line);
+      }, (review) => visibleLine(`Accept this content of "${review.name}" for DSH sessions?`),
+      (review) => planFix('skills-accept', { file: review.file, pin: review.pin, workspace: folder }).command);
+      const acceptance = await acceptReviewedSkill(ctx.ports, await folderSkills(ctx), target, expectedPin, consent.ask).finally(consent.close);
       if (acceptance.outcome === 'no-skill') {
         io.err(`dsh-bridge: ${target} is not a skill withheld for its scan findings in the skill roots of ${folder} (see "dsh-bridge skills list").`);
         return 1;
@@ -108,19 +118,25 @@ export async function runSkills(ctx: CommandContext): Promise<number> {
         io.err(`dsh-bridge: ${target} has pin ${acceptance.pin} now, not ${expectedPin ?? 'the one listed'}: it changed since you reviewed it; nothing was accepted.`);
         return 1;
       }
-      if (json) {
-        io.out(JSON.stringify({ accepted: { file: target, pin: acceptance.pin }, findings: acceptance.findings }));
-      } else {
-        io.out(visibleLine(`Skill "${acceptance.name}" (${target}), pin ${acceptance.pin}`));
-        io.out(`  ${findingCounts(acceptance.findings)}:`);
-        for (const f of acceptance.findings) for (const line of findingLines(f, '    ')) io.out(line);
-        io.out('Accepted: DSH sessions load this skill while its SKILL.md keeps this content (any change withholds it again).');
+      if (acceptance.outcome === 'declined') {
+        if (json) io.out(JSON.stringify({ accepted: null, file: target, pin: acceptance.pin, findings: acceptance.findings, error: 'not accepted: no --pin, and no terminal to ask (or the answer was no)' }));
+        else io.out('Not accepted.');
+        return 1;
       }
+      if (json) io.out(JSON.stringify({ accepted: { file: target, pin: acceptance.pin }, findings: acceptance.findings }));
+      else io.out('Accepted: DSH sessions load this skill while its SKILL.md keeps this content (any change withholds it again).');
       return 0;
     }
     case 'trust': {
       const { target, expectedPin } = reviewedTarget(ctx, '"skills trust" takes the root to trust (see "skills list")');
-      const trust = await trustReviewedSkillRoot(ctx.ports, await folderSkills(ctx), target, expectedPin);
+      const consent = pinConsent<{ root: GatedSkillRoot; pin: string }>(ctx, input, (review) => {
+        if (json) return;
+        io.out(`Skill root ${target} (${review.root.kind})`);
+        io.out(`  skills: ${visibleLine(review.root.skills.join(', ') || 'none')}`);
+        io.out(`  pin:    ${review.pin}`);
+      }, () => 'Trust this root\'s skills for DSH sessions (DSH gives them to the model as trusted instructions)?',
+      (review) => `${planFix('skills-trust', { root: target, workspace: folder }).command} --pin ${review.pin}`);
+      const trust = await trustReviewedSkillRoot(ctx.ports, await folderSkills(ctx), target, expectedPin, consent.ask).finally(consent.close);
       switch (trust.outcome) {
         case 'no-root':
           io.err(`dsh-bridge: ${target} is not a skill root of ${folder} (see "dsh-bridge skills list").`);
@@ -134,14 +150,15 @@ export async function runSkills(ctx: CommandContext): Promise<number> {
         case 'pin-changed':
           io.err(`dsh-bridge: ${target} has pin ${trust.pin ?? 'none'} now, not ${expectedPin ?? 'the one listed'}: it changed since you reviewed it; nothing was trusted.`);
           return 1;
+        case 'declined':
+          if (json) io.out(JSON.stringify({ trusted: null, root: target, pin: trust.pin, error: 'not trusted: no --pin, and no terminal to ask (or the answer was no)' }));
+          else io.out('Not trusted.');
+          return 1;
       }
       const { root, pin } = trust;
       if (json) {
         io.out(JSON.stringify({ trusted: target, kind: root.kind, pin, skills: root.skills }));
       } else {
-        io.out(`Skill root ${target} (${root.kind})`);
-        io.out(`  skills: ${visibleLine(root.skills.join(', ') || 'none')}`);
-        io.out(`  pin:    ${pin}`);
         io.out('Trusted: DSH sessions load its skills while its content keeps this pin (any change withholds them until you trust it again).');
       }
       return 0;

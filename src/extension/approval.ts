@@ -3,21 +3,15 @@ import * as vscode from 'vscode';
 import { showInformation, showWarning, shownItem } from './visible';
 import { visibleLine } from '../core/json/visibleText';
 import type { DeclaredServer } from '../core/declaration/declarationModel';
-import { reviewServer, shortPin, type LanguageServersReview, type LaunchReview, type ServerReview } from '../core/app/approve';
-import { problemTemplate } from '../core/app/problemCatalog';
+import { reviewServer, shortPin, type LanguageServersReview, type ReviewWarning, type ServerReview } from '../core/app/approve';
 import { translate } from './l10n';
 import { l10n } from './l10nLookup';
 
 export type ApprovalChoice = 'approve' | 'skip' | 'cancel';
 
-/** The same unpinned-launcher note the editor shows on mcp.json (problem `unpinned-package`). */
-function unpinnedNote(review: LaunchReview): string | undefined {
-  const template = problemTemplate('unpinned-package');
-  return review.unpinned && template ? translate(template, { launcher: review.unpinned.launcher, hint: review.unpinned.hint }) : undefined;
-}
-
-function dangerTexts(review: ServerReview): string[] {
-  return review.dangers.map((d) => translate(d.template, d.args));
+/** The review's warnings of one kind, in the editor's language (the core's list: the CLI prints the same). */
+function warningTexts(review: ServerReview, kind?: ReviewWarning['kind']): string[] {
+  return review.warnings.filter((w) => kind === undefined || w.kind === kind).map((w) => translate(w.template, w.args));
 }
 
 /** The text of the review: the exact launch, untruncated, what is dangerous in it, and the pin (short unless `fullPin`). */
@@ -25,7 +19,7 @@ function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolder, full
   const reviewed = reviewServer(server);
   const r = reviewed.review;
   const lines: string[] = [];
-  const dangers = dangerTexts(reviewed);
+  const dangers = warningTexts(reviewed, 'danger');
   if (dangers.length) {
     lines.push(l10n.t('DANGER:'));
     for (const d of dangers) lines.push(`  \u26a0 ${d}`);
@@ -34,8 +28,7 @@ function reviewText(server: DeclaredServer, folder: vscode.WorkspaceFolder, full
   if (r.transport === 'stdio') {
     lines.push(l10n.t('It will run this command on this computer with your user\'s privileges:'));
     lines.push('', r.launch, '');
-    const unpinned = unpinnedNote(r);
-    if (unpinned) lines.push(`\u26a0 ${unpinned}`, '');
+    for (const unpinned of warningTexts(reviewed, 'unpinned')) lines.push(`\u26a0 ${unpinned}`, '');
     // The working folder is said only where it is not the folder itself (said below).
     if (r.cwd && path.resolve(r.cwd) !== path.resolve(folder.uri.fsPath)) lines.push(l10n.t('Working folder: {0}', r.cwd));
     lines.push(l10n.t('Environment variables (names only): {0}', r.envNames.length ? r.envNames.join(', ') : l10n.t('none')));
@@ -105,7 +98,7 @@ export async function reviewServers(servers: DeclaredServer[], folder: vscode.Wo
   const items: ServerItem[] = servers.map((server) => {
     const reviewed = reviewServer(server);
     const r = reviewed.review;
-    const warnings = [...dangerTexts(reviewed), ...[unpinnedNote(r)].filter((x): x is string => !!x)];
+    const warnings = warningTexts(reviewed);
     return shownItem({
       server,
       label: `${reviewed.flagged ? '$(warning) ' : ''}${r.name}`,

@@ -38,6 +38,17 @@ export function showError(message: string, ...rest: MessageRest): Thenable<unkno
   return vscode.window.showErrorMessage(visibleLine(message), ...shownRest(rest));
 }
 
+/**
+ * A modal question whose yes lets a flagged tool, skill or launch through. A modal focuses its
+ * first answer that is not Cancel (Enter presses it), so the first answer is `safe` (keep it
+ * withheld, do not start it): only a click on `yes`, or Tab to it, lets the thing through;
+ * Escape is Cancel. Resolves to the answer chosen, undefined on Cancel or Escape.
+ */
+export async function askSafeFirst<T extends string>(severity: 'warning' | 'info', message: string, detail: string, safe: T, yes: T): Promise<T | undefined> {
+  const show = severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  return show(visibleLine(message), { modal: true, detail: visibleText(detail) }, safe, yes);
+}
+
 /** A quick pick item as shown: label, description and detail on one line each, everything else as it was. */
 export function shownItem<T extends vscode.QuickPickItem>(item: T): T {
   return {

@@ -7,20 +7,14 @@
  */
 import type { Declaration, DeclaredServer, LspDeclarationSection } from '../declaration/declarationModel';
 import { LSP_APPROVAL_NAME, describeLspServers, lspLaunchLine, lspReviewLines, lspSectionUsable } from '../lsp/lspRow';
-import { DANGER_MESSAGES, isFlagged, reviewLaunch, reviewLines, type LaunchReview } from '../mcp/launchReview';
+import { isFlagged, reviewLaunch, reviewLines, reviewWarnings, type LaunchReview, type ReviewWarning } from '../mcp/launchReview';
 import type { HostStorePort } from './ports';
 
-export type { LaunchReview };
+export type { LaunchReview, ReviewWarning };
 
 /** A pin as a reader compares it: `sha256:` and the hash's first 12 hex digits, the cut marked (the full pin is what an approval binds). */
 export function shortPin(pin: string): string {
   return `${pin.slice(0, 'sha256:'.length + 12)}\u2026`;
-}
-
-/** A finding of the review as a face words it: an English template (an l10n key) and its token. */
-export interface ReviewWarning {
-  template: string;
-  args: { token: string };
 }
 
 /** One server's review before its launch is approved. */
@@ -29,7 +23,8 @@ export interface ServerReview {
   review: LaunchReview;
   /** A danger or an unpinned launcher: never approved by one keypress or a checkbox alone. */
   flagged: boolean;
-  dangers: ReviewWarning[];
+  /** Its dangers and its unpinned launcher, in the order `lines` says them: every face shows all of them. */
+  warnings: ReviewWarning[];
   /** The review in English lines, as `dsh-bridge approve` prints it and DSH's approval request carries it. */
   lines: string[];
   /** What an approval records: the server's name and its pin. */
@@ -43,7 +38,7 @@ export function reviewServer(server: DeclaredServer): ServerReview {
     server,
     review,
     flagged: isFlagged(review),
-    dangers: review.dangers.map((d) => ({ template: DANGER_MESSAGES[d.code], args: { token: d.token } })),
+    warnings: reviewWarnings(review),
     lines: reviewLines(server, review),
     approvalName: server.serverName,
     pin: server.pin,

@@ -32,7 +32,7 @@ export function buildDeclarationBody(analysis: Analysis, folder: string, section
     version: DECLARATION_VERSION,
     generator: GENERATOR,
     folder: path.resolve(folder),
-    source: { path: analysis.sourcePath, sha256: analysis.sourceSha256 },
+    source: { path: analysis.sourcePath, sha256: analysis.sourceSha256, ...(analysis.sourceContent !== undefined ? { content: analysis.sourceContent } : {}) },
     ...(analysis.sources?.length ? { sources: analysis.sources } : {}),
     ...(analysis.mcpAccess && analysis.mcpAccess !== 'all' ? { mcpAccess: analysis.mcpAccess } : {}),
     ...policyRecord(analysis),
@@ -92,8 +92,8 @@ export async function reviewExport(ports: Pick<Ports, 'dshHome' | 'store' | 'fil
 
 /** The first source file whose bytes are no longer the ones reviewed (changed, removed, created or unreadable), if any. */
 export async function changedSinceReview(ports: Pick<Ports, 'files'>, reviewed: ReviewedExport): Promise<string | undefined> {
-  const { sourcePath, sourceSha256, sources = [] } = reviewed.analysis;
-  return (await changedSources(ports, reviewed.folder, [{ path: sourcePath, sha256: sourceSha256 }, ...sources]))[0]?.path;
+  const { sourcePath, sourceSha256, sourceContent, sources = [] } = reviewed.analysis;
+  return (await changedSources(ports, reviewed.folder, [{ path: sourcePath, sha256: sourceSha256, ...(sourceContent !== undefined ? { content: sourceContent } : {}) }, ...sources]))[0]?.path;
 }
 
 export interface ExportResult {

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { analyzeSource } from '../mcp/analyze';
-import { emptyAnalysis, SOURCE_PATH, type Analysis } from '../mcp/analysis';
+import { emptyAnalysis, SOURCE_PATH, type Analysis, type SourcePin } from '../mcp/analysis';
 import { type AnalyzeOptions } from '../mcp/analyzeOptions';
 import { withPin } from '../json/canonicalJson';
 import type { DeclaredServer } from '../declaration/declarationModel';
@@ -15,7 +15,7 @@ import { makeProblem, type Problem } from '../problems/problems';
 import { MAX_SOURCE_BYTES, type ReadFailure } from '../problems/readFailure';
 import {
   DEVCONTAINER_SOURCE, devcontainerSubfolderSources, ROOT_DEVCONTAINER_SOURCE, dialectOf, DOT_MCP_SOURCE, dotMcpDiscoveryOn, effectiveCollisionBehavior, effectiveMcpAccess,
-  isDevcontainerPath, isFolderRelative, MCP_ACCESS_SETTING, MCP_COLLISION_SETTING, serverEntryPath, sourceDigest, VSCODE_SOURCE, type SourceDialect, type SourceSpec,
+  isDevcontainerPath, isFolderRelative, MCP_ACCESS_SETTING, MCP_COLLISION_SETTING, serverEntryPath, sourceContentDigest, sourceDigest, VSCODE_SOURCE, type SourceDialect, type SourceSpec,
 } from '../mcp/sources';
 import { declarationIgnoreProblem, IGNORE_FILE, MAX_IGNORE_BYTES } from '../mcp/ignoreRules';
 import { mergeSources, type SourceRead } from '../mcp/mergeSources';
@@ -71,7 +71,8 @@ export async function analyzeFolder(ports: Pick<Ports, 'files'> & { policy?: Pic
       else reads.push({ spec, analysis: emptyAnalysis([readFailureProblem(read.failure, spec.path)], '', spec.path) });
       continue;
     }
-    const analysis = { ...analyzeSource(read.bytes, options, spec), sourceSha256: sourceDigest(read.bytes, spec.dialect) };
+    const content = sourceContentDigest(read.bytes, spec.dialect);
+    const analysis = { ...analyzeSource(read.bytes, options, spec), sourceSha256: sourceDigest(read.bytes, spec.dialect), ...(content !== undefined ? { sourceContent: content } : {}) };
     const decoded = decodeText(read.bytes);
     reads.push({ spec, analysis: decoded.ok ? await pinEnvFiles(ports, analysis, options.folder, decoded.text, spec.dialect) : analysis });
   }
@@ -157,14 +158,17 @@ async function pinEnvFiles(ports: Pick<Ports, 'files'>, analysis: Analysis, fold
 export type SourceChange = { path: string; now: 'changed' | 'removed' | 'created' | 'unreadable' };
 
 /** Whether the file a pin names no longer holds the pinned bytes (changed, removed, created or unreadable). */
-async function changedSource(ports: Pick<Ports, 'files'>, folder: string, pin: { path: string; sha256: string | null }): Promise<SourceChange | undefined> {
+async function changedSource(ports: Pick<Ports, 'files'>, folder: string, pin: SourcePin): Promise<SourceChange | undefined> {
   const read = await readSource(ports, folder, pin.path);
   if (!read.ok) {
     if (read.failure.kind === 'missing') return pin.sha256 !== null ? { path: pin.path, now: 'removed' } : undefined;
     return { path: pin.path, now: 'unreadable' };
   }
   if (pin.sha256 === null) return { path: pin.path, now: 'created' };
-  if (sourceDigest(read.bytes, dialectOf(pin.path)) !== pin.sha256) return { path: pin.path, now: 'changed' };
+  const dialect = dialectOf(pin.path);
+  if (sourceDigest(read.bytes, dialect) === pin.sha256) return undefined;
+  // Other bytes, the same content (a comment, whitespace): a session would get the same servers.
+  if (pin.content === undefined || sourceContentDigest(read.bytes, dialect) !== pin.content) return { path: pin.path, now: 'changed' };
   return undefined;
 }
 
@@ -173,7 +177,7 @@ async function changedSource(ports: Pick<Ports, 'files'>, folder: string, pin: {
  * `.devcontainer/<name>/devcontainer.json` no pin names (a new source: absence of those cannot be
  * pinned one by one). The one enumeration that verify and the export's review check both use.
  */
-export async function changedSources(ports: Pick<Ports, 'files'>, folder: string, pins: ReadonlyArray<{ path: string; sha256: string | null }>): Promise<SourceChange[]> {
+export async function changedSources(ports: Pick<Ports, 'files'>, folder: string, pins: ReadonlyArray<SourcePin>): Promise<SourceChange[]> {
   // Read at once, told in the pins' order.
   const [changed, subfolders] = await Promise.all([Promise.all(pins.map((pin) => changedSource(ports, folder, pin))), ports.files.devcontainerSubfolders(folder)]);
   const changes = changed.filter((c): c is SourceChange => c !== undefined);

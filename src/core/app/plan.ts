@@ -244,7 +244,8 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   // Where the declaration's servers start and their values are stored (the plugin's `folder`).
   const folder = mounts ? declaration.folder : lookup.folder ?? cwd;
   const declarationPath = lookup.folder !== undefined ? path.join(lookup.folder, DECLARATION_PATH) : undefined;
-  const exportFix = planFix('export', { workspace: folder });
+  const pinnedPolicy = declaration?.policy?.file?.path;
+  const exportFix = planFix('export', { workspace: folder, vscodePolicy: pinnedPolicy !== undefined && pinnedPolicy !== ports.policy.vscodePolicyFile ? pinnedPolicy : undefined });
 
   if (!verified) blocked.push(reason('no-declaration', { looked: lookup.looked.join(', ') }, exportFix));
   for (const r of forDsh) {

@@ -96,7 +96,8 @@ const shellArg = (arg: string) => shellQuote(arg, { runnable: true });
 export function planFix(code: PlanFixCode, args: Record<string, string | undefined>): PlanFix {
   const ws = args.workspace === undefined ? '' : ` --workspace ${shellArg(args.workspace)}`;
   const command = {
-    export: () => `dsh-bridge export${ws}`,
+    // An export made with --vscode-policy FILE is redone with it: without it, another policy (the machine's) would apply.
+    export: () => `dsh-bridge export${ws}${args.vscodePolicy === undefined ? '' : ` --vscode-policy ${shellArg(args.vscodePolicy)}`}`,
     check: () => `dsh-bridge check${ws}`,
     'trust-pinned': () => (args.name !== undefined ? `dsh-bridge trust pinned && dsh-bridge approve ${shellArg(args.name)}${ws}` : 'dsh-bridge trust pinned'),
     approve: () => `dsh-bridge approve ${shellArg(args.name ?? '')}${ws}`,

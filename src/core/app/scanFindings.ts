@@ -78,14 +78,23 @@ export type ToolAcceptance =
   | { outcome: 'no-tool' }
   /** The last probe recorded another definition than the one reviewed. */
   | { outcome: 'pin-changed'; pin: string }
+  /** The face's question (`confirm`) was answered no: nothing recorded. */
+  | { outcome: 'declined'; serverName: string; record: ProbedServerRecord; pin: string; findings: ScanFinding[] }
   | { outcome: 'accepted'; serverName: string; record: ProbedServerRecord; pin: string; findings: ScanFinding[]; withheldBefore: boolean };
+
+/** What a face shows before it asks for consent, and asks with: true records it. */
+export type ConsentQuestion<T> = (review: T) => Promise<boolean>;
 
 /**
  * Accepts the definition of a tool the last probe of the folder recorded (the server by its name
  * in mcp.json or its DSH name), only if it still has `expectedPin` when given. The acceptance is
- * bound to that pin: any change of the tool withholds it again.
+ * bound to that pin: any change of the tool withholds it again. `confirm`, when given, is asked
+ * with the definition's review once the pin checks pass, before anything is recorded.
  */
-export async function acceptProbedTool(ports: Pick<Ports, 'store'>, folder: string, server: string, toolName: string, expectedPin?: string): Promise<ToolAcceptance> {
+export async function acceptProbedTool(
+  ports: Pick<Ports, 'store'>, folder: string, server: string, toolName: string, expectedPin?: string,
+  confirm?: ConsentQuestion<{ serverName: string; record: ProbedServerRecord; pin: string; findings: ScanFinding[] }>,
+): Promise<ToolAcceptance> {
   const records = await ports.store.probedServers(folder);
   const entry = Object.entries(records).find(([serverName, r]) => serverName === server || r.name === server);
   if (!entry) return { outcome: 'no-probe' };
@@ -95,6 +104,7 @@ export async function acceptProbedTool(ports: Pick<Ports, 'store'>, folder: stri
   const pin = tool.pin.definition;
   if (expectedPin !== undefined && expectedPin !== pin) return { outcome: 'pin-changed', pin };
   const findings = scanRecords(records).get(serverName)?.tools.get(toolName) ?? [];
+  if (confirm && !(await confirm({ serverName, record, pin, findings }))) return { outcome: 'declined', serverName, record, pin, findings };
   const accepted: readonly AcceptedTool[] = (await ports.store.acceptedDefinitions()).tools;
   const already = isToolAccepted(accepted, { folder, serverName, tool: toolName }, pin);
   if (!already) await ports.store.acceptTool(folder, serverName, toolName, pin);

@@ -10,21 +10,26 @@ import { hashSkillRoot } from '../skills/rootPins';
 import type { GatedSkillRoot, SkillGateResult } from '../skills/skillGate';
 import { confinedRoot } from '../skills/skillRoots';
 import type { Ports } from './ports';
-import { skillContentPin } from './scanFindings';
+import { skillContentPin, type ConsentQuestion } from './scanFindings';
 
 export type SkillAcceptance =
   /** Not a skill the folder's sessions keep whose scan has an error-level finding (nothing to accept), or no longer readable. */
   | { outcome: 'no-skill' }
   /** Its content on disk is not the one reviewed. */
   | { outcome: 'pin-changed'; pin: string }
+  /** The face's question was answered no: nothing recorded. */
+  | { outcome: 'declined'; name: string; file: string; pin: string; findings: ScanFinding[] }
   | { outcome: 'accepted'; name: string; file: string; pin: string; findings: ScanFinding[]; withheldBefore: boolean };
 
 /**
  * Accepts the SKILL.md `file` of a session's skills (`skills`: the gate's result the user
  * reviewed) at its content now, only if that content still has `reviewedPin` (default: the pin
- * the review saw). Any later change of the file withholds it again.
+ * the review saw), and `confirm` (when given) says yes. Any later change of the file withholds it again.
  */
-export async function acceptReviewedSkill(ports: Pick<Ports, 'store' | 'files'>, skills: Pick<SkillGateResult, 'scanned'>, file: string, reviewedPin?: string): Promise<SkillAcceptance> {
+export async function acceptReviewedSkill(
+  ports: Pick<Ports, 'store' | 'files'>, skills: Pick<SkillGateResult, 'scanned'>, file: string, reviewedPin?: string,
+  confirm?: ConsentQuestion<{ name: string; file: string; pin: string; findings: ScanFinding[] }>,
+): Promise<SkillAcceptance> {
   const target = path.resolve(file);
   const scanned = skills.scanned.find((s) => s.candidate.file === target);
   if (!scanned) return { outcome: 'no-skill' };
@@ -34,8 +39,10 @@ export async function acceptReviewedSkill(ports: Pick<Ports, 'store' | 'files'>,
   if (raw === undefined) return { outcome: 'no-skill' };
   const pin = skillContentPin(raw);
   if (pin !== (reviewedPin ?? candidate.scan.pin)) return { outcome: 'pin-changed', pin };
+  const review = { name: candidate.analysis.skill!.name, file: target, pin, findings: candidate.scan.findings };
+  if (confirm && !(await confirm(review))) return { outcome: 'declined', ...review };
   if (!(gate === 'accepted' && pin === candidate.scan.pin)) await ports.store.acceptSkill(target, pin);
-  return { outcome: 'accepted', name: candidate.analysis.skill!.name, file: target, pin, findings: candidate.scan.findings, withheldBefore: gate === 'withheld' };
+  return { outcome: 'accepted', ...review, withheldBefore: gate === 'withheld' };
 }
 
 export type SkillRootTrust =
@@ -47,6 +54,8 @@ export type SkillRootTrust =
   | { outcome: 'cannot-pin'; root: GatedSkillRoot }
   /** Its content on disk is not the one reviewed (`pin` undefined: it cannot be pinned now). */
   | { outcome: 'pin-changed'; root: GatedSkillRoot; pin?: string }
+  /** The face's question was answered no: nothing recorded. */
+  | { outcome: 'declined'; root: GatedSkillRoot; pin: string }
   | { outcome: 'trusted'; root: GatedSkillRoot; pin: string };
 
 /**
@@ -54,7 +63,10 @@ export type SkillRootTrust =
  * reviewed) at its content now, only if that content still has `reviewedPin` (default: the pin
  * the review saw).
  */
-export async function trustReviewedSkillRoot(ports: Pick<Ports, 'store' | 'files'>, skills: Pick<SkillGateResult, 'roots'>, rootPath: string, reviewedPin?: string): Promise<SkillRootTrust> {
+export async function trustReviewedSkillRoot(
+  ports: Pick<Ports, 'store' | 'files'>, skills: Pick<SkillGateResult, 'roots'>, rootPath: string, reviewedPin?: string,
+  confirm?: ConsentQuestion<{ root: GatedSkillRoot; pin: string }>,
+): Promise<SkillRootTrust> {
   const target = path.resolve(rootPath);
   const root = skills.roots.find((r) => r.path === target);
   if (!root) return { outcome: 'no-root' };
@@ -63,6 +75,7 @@ export async function trustReviewedSkillRoot(ports: Pick<Ports, 'store' | 'files
   // Gated roots are project and custom roots: none skips a `.system` entry.
   const now = await hashSkillRoot({ path: root.path, kind: root.kind, skipSystem: false }, ports.files.skills).catch(() => undefined);
   if (now?.pin === undefined || now.pin !== (reviewedPin ?? root.pin)) return { outcome: 'pin-changed', root, ...(now?.pin !== undefined ? { pin: now.pin } : {}) };
+  if (confirm && !(await confirm({ root, pin: now.pin }))) return { outcome: 'declined', root, pin: now.pin };
   await ports.store.trustSkillRoot(root.path, now.pin);
   return { outcome: 'trusted', root, pin: now.pin };
 }

@@ -138,7 +138,7 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
     ports.files.realpath(folder),
     Promise.all(declaration.servers.map((server) => envFileChange(ports, server, folder, reads))),
     ports.store.exportSeq(declaration.folder).catch(() => undefined),
-    changedSources(ports, folder, [{ path: declaration.source.path, sha256: declaration.source.sha256 }, ...(declaration.sources ?? [])]),
+    changedSources(ports, folder, [declaration.source, ...(declaration.sources ?? [])]),
     changedSettingsFiles(ports, folder, declaration.settingsFiles ?? []),
     probeChanges(ports, declaration, reads),
     // VS Code's policy file is seen by every face on the machine, the DSH side included.

@@ -165,12 +165,15 @@ export const DeclarationSchema = z.strictObject({
   version: z.literal(DECLARATION_VERSION),
   generator: z.strictObject({ name: z.string(), version: z.string() }),
   folder: z.string(),
-  source: z.strictObject({ path: z.string(), sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }),
+  /** `content`: the pin of what the file gives a session (core/mcp/sources.ts sourceContentDigest); freshness compares it, `sha256` is the record of the bytes read. */
+  source: z.strictObject({ path: z.string(), sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)), content: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/))) }),
   /**
    * Every other file VS Code would run servers from that the export looked at, with the hex SHA-256
    * of its bytes, or null when it did not exist: any change (an edit, a removal, a new file) makes the declaration stale.
    */
-  sources: z.optional(z.array(z.strictObject({ path: z.string().check(z.minLength(1)), sha256: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))) }))),
+  sources: z.optional(z.array(z.strictObject({
+    path: z.string().check(z.minLength(1)), sha256: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))), content: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
+  }))),
   /**
    * The effective value of VS Code's `chat.mcp.access` at the export, written when it is not `all`
    * (the default): it decides whether `.mcp.json` is read, so a change of it makes the declaration stale.

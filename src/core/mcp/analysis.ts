@@ -10,6 +10,8 @@ export const SOURCE_PATH = VSCODE_SOURCE.path;
 export interface SourcePin {
   path: string;
   sha256: string | null;
+  /** `.vscode/mcp.json`, `.mcp.json`: the pin of its content (sources.ts sourceContentDigest), what freshness compares. */
+  content?: string;
 }
 
 export interface Analysis {
@@ -17,6 +19,8 @@ export interface Analysis {
   /** False when the file could not be used at all: nothing may be exported (CLI exit 1). */
   usable: boolean;
   sourceSha256: string;
+  /** The pin of the source's content, when its dialect has one (see {@link SourcePin}). */
+  sourceContent?: string;
   problems: Problem[];
   servers: DeclaredServer[];
   rejected: RejectedServer[];

@@ -1,7 +1,7 @@
 import type { DeclaredServer } from '../declaration/declarationModel';
 import { findUnpinnedLauncher, isLoaderVariable } from './securityLint';
 import { templateText } from '../declaration/template';
-import { formatMessage } from '../problems/problems';
+import { formatMessage, PROBLEM_CODES } from '../problems/problems';
 import { findHiddenCharacters, visibleLine } from '../json/visibleText';
 
 /**
@@ -62,6 +62,26 @@ export interface LaunchReview {
  */
 export function isFlagged(review: LaunchReview): boolean {
   return review.dangers.length > 0 || review.unpinned !== undefined;
+}
+
+/**
+ * One finding of a review as every face shows it: a danger of the launch, or an unpinned launcher
+ * (the note mcp.json carries as problem `unpinned-package`). An English template (an l10n key)
+ * and its arguments; `formatMessage` or a face's translation words it.
+ */
+export interface ReviewWarning {
+  kind: 'danger' | 'unpinned';
+  code: DangerCode | 'unpinned-package';
+  template: string;
+  args: Record<string, string>;
+}
+
+/** Every finding of a review, dangers first: the one list `dsh-bridge approve`, the editor and DSH's approval request show. */
+export function reviewWarnings(review: LaunchReview): ReviewWarning[] {
+  return [
+    ...review.dangers.map((d): ReviewWarning => ({ kind: 'danger', code: d.code, template: DANGER_MESSAGES[d.code], args: { token: d.token } })),
+    ...(review.unpinned ? [{ kind: 'unpinned' as const, code: 'unpinned-package' as const, template: PROBLEM_CODES['unpinned-package'][1], args: { ...review.unpinned } }] : []),
+  ];
 }
 
 /**
@@ -217,7 +237,7 @@ export function reviewLaunch(server: DeclaredServer): LaunchReview {
  */
 export function reviewLines(server: DeclaredServer, review: LaunchReview = reviewLaunch(server)): string[] {
   const lines = [`Server "${review.name}" (DSH name ${review.serverName}, ${review.transport})`];
-  for (const d of review.dangers) lines.push(`  DANGER: ${formatMessage(DANGER_MESSAGES[d.code], { token: d.token })}`);
+  for (const w of reviewWarnings(review)) lines.push(`  ${w.kind === 'danger' ? 'DANGER' : 'WARNING'}: ${formatMessage(w.template, w.args)}`);
   if (review.transport === 'stdio') {
     lines.push('  It will run this command on this computer with your user\'s privileges:');
     lines.push(`    ${review.launch}`);

@@ -119,6 +119,7 @@ export function mergeSources(reads: readonly SourceRead[], missingPrimary: Probl
   return {
     sourcePath: main.sourcePath,
     sourceSha256: main.sourceSha256,
+    ...(main.sourceContent !== undefined ? { sourceContent: main.sourceContent } : {}),
     usable: present.every((r) => r.analysis.usable),
     problems, servers, rejected, inputs, inputDefinitions, serverKeys,
     sources: pinsOf(ordered, main.sourcePath),
@@ -133,5 +134,8 @@ function entriesOf(analysis: Analysis): ReadonlyArray<ServerEntryKey> {
 }
 
 function pinsOf(ordered: readonly SourceRead[], mainPath: string): SourcePin[] {
-  return ordered.filter((r) => r.spec.path !== mainPath).map((r) => ({ path: r.spec.path, sha256: r.missing ? null : r.analysis.sourceSha256 || null }));
+  return ordered.filter((r) => r.spec.path !== mainPath).map((r) => ({
+    path: r.spec.path, sha256: r.missing ? null : r.analysis.sourceSha256 || null,
+    ...(!r.missing && r.analysis.sourceContent !== undefined ? { content: r.analysis.sourceContent } : {}),
+  }));
 }

@@ -142,24 +142,50 @@ export function declarationReadDotMcp(declaration: { mcpAccess?: McpAccess; sour
 }
 
 /**
- * The pin of a source file, hex SHA-256. `.vscode/mcp.json` and `.mcp.json` are MCP files through
- * and through: their exact bytes. A workspace or dev container file holds much else (editor
- * settings, the image): its pin covers the canonical JSON of its MCP block only, so an unrelated
- * edit does not make the declaration stale. A file that cannot be read that way (syntax errors,
- * duplicate keys) is pinned by its bytes, which never equal a block pin. Never throws.
+ * The pin of a source file, hex SHA-256. `.vscode/mcp.json` and `.mcp.json`: their exact bytes (the
+ * record of what the export read; their freshness is {@link sourceContentDigest}'s). A workspace or
+ * dev container file holds much else (editor settings, the image): its pin covers the canonical
+ * JSON of its MCP block only, so an unrelated edit does not make the declaration stale. A file that
+ * cannot be read that way (syntax errors, duplicate keys) is pinned by its bytes, which never equal
+ * a block pin. Never throws.
  */
 export function sourceDigest(bytes: Uint8Array, dialect: SourceDialect): string {
   const whole = sha256Hex(bytes);
   if (MCP_BLOCK_PATH[dialect].length === 0) return whole;
-  const decoded = decodeText(bytes);
-  if (!decoded.ok) return whole;
-  const { root, errors, tooDeep } = parseJsonc(decoded.text);
-  if (errors.length || tooDeep || findDuplicateKeys(root).length) return whole;
+  const root = parsedSource(bytes);
+  if (root === undefined) return whole;
   try {
     return sha256Hex(`mcp-section\n${canonicalJson(nodeValue(mcpBlockNode(root, dialect)) ?? null)}`);
   } catch {
     return whole;
   }
+}
+
+/**
+ * What a session would get from a `.vscode/mcp.json` or `.mcp.json`, not its bytes: hex SHA-256 of
+ * `mcp-content\n` + the JSON of its parsed value in file order. A comment, whitespace, CRLF or a
+ * trailing comma leave it as it is; a changed value, or reordered servers, change it. Undefined
+ * for the other dialects (their {@link sourceDigest} is a content pin already) and for a file that
+ * does not parse (its bytes pin it). Never throws.
+ */
+export function sourceContentDigest(bytes: Uint8Array, dialect: SourceDialect): string | undefined {
+  if (MCP_BLOCK_PATH[dialect].length !== 0) return undefined;
+  const root = parsedSource(bytes);
+  if (root === undefined) return undefined;
+  try {
+    return sha256Hex(`mcp-content\n${JSON.stringify(nodeValue(root) ?? null)}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The JSONC tree of a source file, or undefined when it does not decode or parse cleanly (syntax errors, too deep, duplicate keys). */
+function parsedSource(bytes: Uint8Array): ReturnType<typeof parseJsonc>['root'] | undefined {
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) return undefined;
+  const { root, errors, tooDeep } = parseJsonc(decoded.text);
+  if (errors.length || tooDeep || !root || findDuplicateKeys(root).length) return undefined;
+  return root;
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { showInformation, showWarning } from '../visible';
+import { askSafeFirst, showInformation, showWarning } from '../visible';
 import type { DeclaredServer } from '../../core/declaration/declarationModel';
 import { reviewServer, unapprovedLaunches } from '../../core/app/approve';
 import { sentences, translate } from '../l10n';
@@ -129,7 +129,7 @@ export class ProbeRunner implements vscode.Disposable {
   /**
    * The export's consent: in `pinned`, servers not approved for their pin go through the export's
    * review, and approvals given there are recorded (as an export would record them); in `ask`,
-   * one modal shows every launch. False: cancelled, nothing starts.
+   * one modal shows every launch (Do Not Start its default when one is flagged). False: cancelled, nothing starts.
    */
   private async consent(servers: DeclaredServer[], folder: vscode.WorkspaceFolder, trustMode: string, store: HostStore): Promise<boolean> {
     if (trustMode === 'pinned') {
@@ -141,8 +141,8 @@ export class ProbeRunner implements vscode.Disposable {
     }
     // The exact launch of each, untruncated, with the dangers the export's review flags.
     const lines = servers.flatMap((s) => {
-      const { review, dangers } = reviewServer(s);
-      return [`${review.name}: ${review.launch}`, ...dangers.map((d) => `  \u26a0 ${translate(d.template, d.args)}`)];
+      const { review, warnings } = reviewServer(s);
+      return [`${review.name}: ${review.launch}`, ...warnings.map((w) => `  \u26a0 ${translate(w.template, w.args)}`)];
     });
     const probe = l10n.t('Probe');
     const local = servers.filter((s) => s.transport === 'stdio').length;
@@ -156,6 +156,8 @@ export class ProbeRunner implements vscode.Disposable {
       ...(remote ? [l10n.t('Remote (http) servers do not run on this computer: they are contacted at their URLs, with their headers.')] : []),
       '', ...lines,
     ].join('\n');
+    // A flagged launch is never one keypress from starting: a warning, Do Not Start its default.
+    if (servers.some((s) => reviewServer(s).flagged)) return (await askSafeFirst('warning', message, detail, l10n.t('Do Not Start'), probe)) === probe;
     return (await showInformation(message, { modal: true, detail }, probe)) === probe;
   }
 

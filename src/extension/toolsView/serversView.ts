@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { showInformation, showWarning, shownTreeItem } from '../visible';
+import { askSafeFirst, showInformation, showWarning, shownTreeItem } from '../visible';
 import { COMMAND, SERVERS_VIEW_ID } from '../commandIds';
 import type { Ctx } from '../ctx';
 import type { McpJsonCheck } from '../mcpJsonCheck';
@@ -272,7 +272,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
 
   /**
    * Accepts a withheld tool's definition (its pin, as the last probe recorded it) after a modal
-   * that shows its findings. Returns whether it was accepted. `confirm: false` skips the dialog
+   * that shows its findings, Keep Withheld its default. Returns whether it was accepted. `confirm: false` skips the dialog
    * (tests, the activation API).
    */
   async acceptTool(node: unknown, options?: unknown): Promise<boolean> {
@@ -282,10 +282,10 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     const confirm = !(typeof options === 'object' && options !== null && (options as { confirm?: unknown }).confirm === false);
     if (confirm) {
       const accept = l10n.t('Accept This Definition');
-      const answer = await showWarning(
+      const answer = await askSafeFirst('warning',
         l10n.t('Offer tool "{0}" of "{1}" to DSH sessions despite what its definition says?', n.tool.name, n.server),
-        { modal: true, detail: [...n.tool.findings.flatMap(findingItem), '', l10n.t('Any change of its definition withholds it again.')].join('\n') },
-        accept,
+        [...n.tool.findings.flatMap(findingItem), '', l10n.t('Any change of its definition withholds it again.')].join('\n'),
+        l10n.t('Keep Withheld'), accept,
       );
       if (answer !== accept) return false;
     }

@@ -82,8 +82,9 @@ describe('CLI: a line with an accept command is escaped whole (tool name, SKILL.
       assert.ok(line.endsWith(workspaceShown), line);
     }
     // tools accept: its header names the tool on one line.
+    // Without a terminal and --pin it shows the review and accepts nothing (issue 35).
     const accepted = runCli(['tools', 'accept', 'hostile', `notes${HIDDEN}`, '--workspace', folder], home);
-    assert.equal(accepted.code, 0, accepted.stderr);
+    assert.equal(accepted.code, 1, accepted.stderr);
     assert.match(accepted.stdout.split('\n')[0], new RegExp(`^Tool notes${SHOWN.replace(/[\\[\]{}]/g, '\\$&')} of server hostile \\(DSH: hostile\\), pin sha256:[0-9a-f]{64}$`));
     // Nothing anywhere in the four outputs reaches the terminal raw.
     for (const r of [probe, verify, skills, accepted]) assert.equal(rawHidden(r.stdout + r.stderr), undefined);

@@ -61,6 +61,17 @@ describe('CLI trust and approve (dist/cli.js)', function () {
     assert.deepEqual((await new HostStore(home).readFolder(folder)).approvals, []);
   });
 
+  it('approve shows an unpinned launcher\'s warning, as the editor\'s review does (issue 35)', () => {
+    const home = tempDir('cli-home-');
+    const folder = workspace(JSON.stringify({ servers: { fetch: { command: 'uvx', args: ['mcp-server-fetch'] } } }));
+    assert.equal(cli(['export', '--workspace', folder], home).code, 0);
+    const r = cli(['approve', '--workspace', folder], home);
+    assert.equal(r.code, 1, 'no terminal: nothing approved');
+    assert.match(r.stdout, /^ {2}WARNING: uvx runs whatever version is newest at start; pin a version \(.+\) so DSH runs what you reviewed\.$/m);
+    const json = cli(['approve', '--workspace', folder, '--json'], home).json();
+    assert.deepEqual(json.servers[0].warnings.map((w: { kind: string; code: string }) => [w.kind, w.code]), [['unpinned', 'unpinned-package']]);
+  });
+
   it('approve shows an argument that repaints the terminal escaped, with the dangers it hid (issue 27: --import=data: ... \\r ESC[2K)', () => {
     const attack = '--import=data:text/javascript,import("node:child_process").then((c)=>c.exec("id>/tmp/pwned"))\r\u001b[2K    node';
     const home = tempDir('cli-home-');
@@ -107,7 +118,8 @@ describe('CLI trust and approve (dist/cli.js)', function () {
     const home = tempDir('cli-home-');
     const folder = workspace(DEMO_MCP);
     assert.equal(cli(['export', '--workspace', folder], home).code, 0);
-    writeFileSync(path.join(folder, '.vscode/mcp.json'), `${DEMO_MCP.toString()}\n// edited\n`);
+    // A changed value, not a comment: a comment does not make the declaration stale (issue 35).
+    writeFileSync(path.join(folder, '.vscode/mcp.json'), DEMO_MCP.toString().replace('LOG_LEVEL', 'LOG_LEVEL_2'));
     const r = cli(['approve', '--workspace', folder], home);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /stale: the source \.vscode\/mcp\.json changed since the export[^]*Fix: dsh-bridge export --workspace/);

@@ -65,7 +65,11 @@ describe('CLI (dist/cli.js)', function () {
     assert.deepEqual(tampered.json().verify.reasons.map((r: { code: string }) => r.code), ['tampered', 'tampered']);
 
     writeFileSync(file, original);
-    writeFileSync(path.join(folder, '.vscode/mcp.json'), `${readFileSync(path.join(folder, '.vscode/mcp.json'), 'utf8')}\n// edited\n`);
+    const source = readFileSync(path.join(folder, '.vscode/mcp.json'), 'utf8');
+    // A comment is no change for a session (issue 35): still fresh. A changed value is stale.
+    writeFileSync(path.join(folder, '.vscode/mcp.json'), `${source}\n// edited\n`);
+    assert.equal(cli(['verify', '--workspace', folder], { home }).code, 0, 'a comment made the declaration stale');
+    writeFileSync(path.join(folder, '.vscode/mcp.json'), source.replace('"-y"', '"--yes"'));
     const stale = cli(['verify', '--workspace', folder, '--json'], { home });
     assert.equal(stale.code, 1);
     assert.deepEqual(stale.json().verify.reasons.map((r: { code: string }) => r.code), ['stale']);

@@ -56,6 +56,9 @@ describe('policy through the CLI: VS Code\'s policy file, --user-settings, and t
       'the editor\'s MCP server policy (chat.mcp.allowedServers, chat.mcp.deniedServers, chat.mcp.allowManagedServersOnly) changed since the export',
     ]);
     assert.equal(stale.dsh.mounts, false, 'the policy file is seen by DSH too: nothing mounts from a declaration made under another policy');
+    // The fix keeps the export's --vscode-policy (without it the machine's policy file would apply; issue 35).
+    const fixes = [...new Set(stale.dsh.plan.blocked.map((b: { fix?: { command: string } }) => b.fix?.command).filter(Boolean))];
+    assert.deepEqual(fixes, [`dsh-bridge export --workspace ${folder} --vscode-policy ${policy}`]);
   });
 
   it('a workspace cannot widen: chat.mcp.allowedServers in the folder\'s or the workspace file\'s settings is ignored; the user\'s settings count', () => {

@@ -52,7 +52,13 @@ describe('CLI: skills, verify\'s DSH outlook, approve lsp (dist/cli.js)', functi
     const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'dshb-cwd-'));
     try {
       const inElsewhere = (args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--workspace', p.folder], { cwd: elsewhere, env: { ...process.env, DSH_HOME: p.home, DSH_AGENTS_HOME: p.agentsHome }, encoding: 'utf8' });
-      const trusted = inElsewhere(['skills', 'trust', '.agents/skills']);
+      // No terminal, no --pin: the review, the command with the pin, nothing trusted (issue 35).
+      const unasked = inElsewhere(['skills', 'trust', '.agents/skills']);
+      assert.equal(unasked.status, 1, unasked.stderr);
+      const withPin = /\n {2}(dsh-bridge skills trust .* --pin (sha256:[0-9a-f]{64}))$/m.exec(unasked.stderr);
+      assert.ok(withPin, unasked.stderr);
+      assert.equal(JSON.parse(run(p, ['skills', 'list', '--json']).stdout).roots[1].trust, 'untrusted');
+      const trusted = inElsewhere(['skills', 'trust', '.agents/skills', '--pin', withPin[2]]);
       assert.equal(trusted.status, 0, trusted.stderr);
       assert.ok(trusted.stdout.includes(`Skill root ${p.agents} (project-agents)`), trusted.stdout);
       assert.equal(JSON.parse(run(p, ['skills', 'list', '--json']).stdout).roots[1].trust, 'trusted');

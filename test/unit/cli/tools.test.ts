@@ -67,6 +67,14 @@ describe('CLI: hidden instructions in probed tools (dsh-bridge probe, tools acce
     assert.equal(wrong.code, 1);
     assert.match(wrong.stderr, /changed since you reviewed it; nothing was accepted/);
     assert.ok(!existsSync(path.join(home, 'bridge/accepted.json')));
+    // No terminal and no --pin: the review and the command with the pin, nothing accepted (as approve without --yes).
+    const unasked = cli(['tools', 'accept', 'fx', 'echo', '--workspace', ws], home);
+    assert.equal(unasked.code, 1);
+    assert.match(unasked.stdout, /^ {4}error {3}secrecy-request \(description\)/m);
+    assert.ok(unasked.stderr.includes(`no terminal to ask, so nothing was accepted: after reading the review above, run\n  dsh-bridge tools accept fx echo --pin ${first.pin.definition} --workspace ${ws}`), unasked.stderr);
+    assert.ok(!existsSync(path.join(home, 'bridge/accepted.json')), 'accepted without a terminal and without --pin');
+    const unaskedJson = JSON.parse(cli(['tools', 'accept', 'fx', 'echo', '--workspace', ws, '--json'], home).stdout);
+    assert.deepEqual([unaskedJson.accepted, unaskedJson.pin], [null, first.pin.definition]);
     const accepted = cli(['tools', 'accept', 'fx', 'echo', '--pin', first.pin.definition, '--workspace', ws], home);
     assert.equal(accepted.code, 0, accepted.stderr);
     assert.match(accepted.stdout, /^ {4}error {3}secrecy-request \(description\)/m);
@@ -101,7 +109,7 @@ describe('CLI: hidden instructions in probed tools (dsh-bridge probe, tools acce
     assert.ok(verify.stdout.includes(`        echo: Withheld: its definition has hidden or model-directed instructions (secrecy-request), and you have not accepted it. Fix: dsh-bridge tools accept fx echo --pin ${pin.definition} --workspace ${ws}\n`), verify.stdout);
     assert.ok(verify.stdout.includes(`  Skills: ${unusable}\n`), verify.stdout);
     assert.equal(probe().scan, 'withheld');
-    const again = cli(['tools', 'accept', 'fx', 'echo', '--workspace', ws], home);
+    const again = cli(['tools', 'accept', 'fx', 'echo', '--pin', pin.definition, '--workspace', ws], home);
     assert.equal(again.code, 1);
     assert.equal(again.stderr.trim(), `dsh-bridge: ${unusable}`);
     // The skills list cannot be made: said as such, not as an internal error.

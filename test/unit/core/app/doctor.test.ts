@@ -72,7 +72,10 @@ describe('doctor: what stands between a folder and its servers in DSH', function
     assert.equal(report.findings.find((f) => f.area === 'hmr')?.message, 'hmrOk');
     assert.ok(!doctorLines(report).join('\n').includes('doctor-canary'), 'a stored value never appears');
 
-    writeFileSync(path.join(folder, '.vscode/mcp.json'), `${MCP}\n`);
+    // A comment is no change (issue 35); a changed value is.
+    writeFileSync(path.join(folder, '.vscode/mcp.json'), `// servers\n${MCP}\n`);
+    assert.deepEqual(await verdicts(), { echo: 'mount', plain: 'mount', old: 'refused-at-export' });
+    writeFileSync(path.join(folder, '.vscode/mcp.json'), MCP.replace('plain.js', 'plain2.js'));
     assert.deepEqual(await verdicts(), { echo: 'declaration-stale', plain: 'declaration-stale', old: 'refused-at-export' });
     assert.deepEqual((await doctor(folder, tempDir('doctor-other-'))).plan.blocked.map((r) => r.code), ['declaration-bad-signature', 'declaration-stale']);
   });

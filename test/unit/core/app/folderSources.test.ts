@@ -16,6 +16,24 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
   });
 
   describe('a folder: merged in VS Code\'s order, pinned, stale on any change', () => {
+    it('stale only when a session would get something else: a comment, whitespace or a trailing comma in mcp.json is not a change; a changed argument or reordered servers are (issue 35)', async () => {
+      const home = tempDir('fresh-home-');
+      const folder = tempDir('fresh-ws-');
+      const mcp = path.join(folder, '.vscode/mcp.json');
+      mkdirSync(path.dirname(mcp), { recursive: true });
+      writeFileSync(mcp, '{"servers": {"a": {"command": "node", "args": ["a.js"]}, "b": {"command": "node", "args": ["b.js"]}}}');
+      assert.ok((await exportFolder(testPorts(home), folder)).written);
+      const reasons = async () => (await verifyFolder(testPorts(home), folder)).reasons.map((x) => x.message);
+      writeFileSync(mcp, '// my servers\r\n{\r\n  "servers": {\r\n    "a": { "command": "node", "args": ["a.js",] }, /* b next */\r\n    "b": {"command": "node", "args": ["b.js"]},\r\n  },\r\n}\r\n');
+      assert.deepEqual(await reasons(), [], 'a comment, CRLF, whitespace and trailing commas');
+      writeFileSync(mcp, '{"servers": {"a": {"command": "node", "args": ["a.js", "--verbose"]}, "b": {"command": "node", "args": ["b.js"]}}}');
+      assert.deepEqual(await reasons(), ['the source .vscode/mcp.json changed since the export'], 'a changed argument');
+      writeFileSync(mcp, '{"servers": {"b": {"command": "node", "args": ["b.js"]}, "a": {"command": "node", "args": ["a.js"]}}}');
+      assert.deepEqual(await reasons(), ['the source .vscode/mcp.json changed since the export'], 'reordered servers');
+      writeFileSync(mcp, '{"servers": {"a": {"command": "node", "args": ["a.js"]}, "b": {"command": "node", "args": ["b.js"]}');
+      assert.deepEqual(await reasons(), ['the source .vscode/mcp.json changed since the export'], 'a syntax error');
+    });
+
     it('exports every source, names each server\'s file, and marks the shadowed definitions', async () => {
       const { folder, codeWorkspace } = multiRoot({
         vscode: fixture('vscode-mcp.json'), dotMcp: fixture('dot-mcp.json'), devcontainer: fixture('devcontainer.json'), codeWorkspace: fixture('multi.code-workspace'),
@@ -33,10 +51,13 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
       assert.equal(covered(dotMcp, shadowed[0].range), '"github"');
       assert.equal(covered(fixture('vscode-mcp.json'), shadowed[0].related![0].range), '"github"');
       assert.deepEqual(a.sources, [
-        { path: '.mcp.json', sha256: a.sources![0].sha256 }, { path: codeWorkspace, sha256: a.sources![1].sha256 }, { path: '.devcontainer/devcontainer.json', sha256: a.sources![2].sha256 },
+        { path: '.mcp.json', sha256: a.sources![0].sha256, content: a.sources![0].content }, { path: codeWorkspace, sha256: a.sources![1].sha256 }, { path: '.devcontainer/devcontainer.json', sha256: a.sources![2].sha256 },
         { path: '.devcontainer.json', sha256: null },
       ]);
       assert.ok(a.sources!.slice(0, 3).every((s) => /^[0-9a-f]{64}$/.test(s.sha256!)));
+      // .mcp.json: its bytes for the record, its content for freshness; the workspace and dev container pins are content pins already.
+      assert.match(a.sources![0].content ?? '', /^[0-9a-f]{64}$/);
+      assert.notEqual(a.sources![0].content, a.sources![0].sha256);
     });
 
     it('verify is stale after an edit, a removal or a creation of any source; the DSH side uses the same verify', async () => {
@@ -54,7 +75,7 @@ describe('sources: every file VS Code runs servers from (docs/sources.md)', func
         assert.equal(v.ok, false);
         assert.ok(v.reasons.some((r) => r.code === 'stale' && why.test(r.message)), JSON.stringify(v.reasons));
       };
-      await staleAfter(() => writeFileSync(path.join(folder, '.mcp.json'), `${fixture('dot-mcp.json')} `), /\.mcp\.json changed/);
+      await staleAfter(() => writeFileSync(path.join(folder, '.mcp.json'), fixture('dot-mcp.json').replace('D:\\\\work\\\\repo', 'D:\\\\work\\\\other')), /\.mcp\.json changed/);
       await staleAfter(() => writeFileSync(codeWorkspace, fixture('multi.code-workspace').replace('0.6.2', '0.6.3')), /multi\.code-workspace changed/);
       await staleAfter(() => {
         mkdirSync(path.join(folder, '.devcontainer'));

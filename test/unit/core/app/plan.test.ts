@@ -363,7 +363,7 @@ describe('session plan: the declaration a session finds', function () {
         writeFileSync(path.join(other, DECLARATION_PATH), readFileSync(path.join(p.folder, DECLARATION_PATH)));
         return other;
       }, ['declaration-wrong-folder']],
-      ['stale', async (p) => { writeFileSync(path.join(p.folder, '.vscode/mcp.json'), `${SOURCE}\n`); }, ['declaration-stale']],
+      ['stale', async (p) => { writeFileSync(path.join(p.folder, '.vscode/mcp.json'), SOURCE.replace('fx.js', 'fx2.js')); }, ['declaration-stale']],
       ['rollback', async (p) => {
         const old = readFileSync(path.join(p.folder, DECLARATION_PATH));
         writeFileSync(path.join(p.folder, '.vscode/mcp.json'), JSON.stringify({ servers: { fx: { command: NODE, args: ['v2.js'] } } }));
