@@ -124,7 +124,7 @@ const NO_ACCEPTANCES: KeptAcceptedDefinitions = deepFreeze({ version: 1, tools: 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 /** The folders the store keeps below bridge/. */
-const STORE_DIRS = ['folders', 'exports', 'probes', 'starts'];
+const STORE_DIRS = ['folders', 'exports', 'probes', 'starts', 'sessions'];
 /** A record larger than this is not the store's (a probe record of many tools stays far below it). */
 const MAX_RECORD_BYTES = 32 * 1024 * 1024;
 const KEY_FILE = 'signing.key';
@@ -197,7 +197,8 @@ export class HostStore {
     }
   }
 
-  private async readJson<T>(file: string, schema: z.ZodMiniType<T>): Promise<T | undefined> {
+  /** One record of the store (undefined when absent), checked against `schema`; the other record files (sessionRecords.ts) read through it. */
+  async readJson<T>(file: string, schema: z.ZodMiniType<T>): Promise<T | undefined> {
     const bytes = await this.readBytes(file);
     return bytes && this.parseJson(file, bytes, schema);
   }
@@ -231,7 +232,8 @@ export class HostStore {
     return result.data;
   }
 
-  private async writeJson(file: string, value: unknown): Promise<void> {
+  /** Writes one record atomically, mode 0600, its folder 0700. */
+  async writeJson(file: string, value: unknown): Promise<void> {
     await this.ensureDir(path.dirname(file));
     try {
       await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, { mode: FILE_MODE });

@@ -16,6 +16,7 @@ import type { RowProbe, RowProbeOptions } from './probe/probeClient';
 import { createPathResolver } from './commandPath';
 import { readRegularFile, readWorkspaceFile } from './reader';
 import { nodeSkillFs } from './skillFs';
+import { SessionRecords } from './sessionRecords';
 import { readDshPolicy, readVscodePolicyFile, VSCODE_POLICY_FILE } from './policyFiles';
 
 export interface NodePortsOptions extends HostStoreOptions {
@@ -35,9 +36,11 @@ export interface NodePortsOptions extends HostStoreOptions {
 
 export function nodePorts(options: NodePortsOptions) {
   const env = options.env ?? process.env;
+  const store = new HostStore(options.dshHome, { log: options.log, onWrite: options.onWrite });
   return {
     dshHome: options.dshHome,
-    store: new HostStore(options.dshHome, { log: options.log, onWrite: options.onWrite }),
+    store,
+    sessions: new SessionRecords(store),
     files: {
       readWorkspaceFile,
       readRegularFile,
