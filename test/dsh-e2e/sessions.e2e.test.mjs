@@ -91,5 +91,15 @@ test('DSH rc.8: the session record says what the first request carried: started,
   const catalog = catalogNames(h.llm.requests.get('rec1').at(-1)) ?? [];
   assert.ok(!catalog.includes('proj-skill'), `catalog: ${catalog.join(', ')}`);
   if (process.platform !== 'win32') assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+
+  // dsh-bridge sessions lists the same record, from a subfolder too (the declaration's folder is found as a session's is).
+  const sub = path.join(folder, 'src');
+  fs.mkdirSync(sub);
+  const listed = JSON.parse(cli(tmp.home, ['sessions', '--workspace', sub, '--json']));
+  assert.equal(listed.folder, folder);
+  assert.deepEqual(listed.sessions, read().sessions);
+  const text = cli(tmp.home, ['sessions', '--workspace', folder]);
+  t.diagnostic(text);
+  assert.match(text, /rec1 {2}just now .*: \d+ tools; broken failed to start: exit code 3: the token \*\*\* was refused; not in the session: 1 server, 2 tools, 1 skill/);
   await s.dispose();
 }, { hostOptions: { lspAndSkills: true } }));
