@@ -16,7 +16,6 @@ import type { RowProbe, RowProbeOptions } from './probe/probeClient';
 import { createPathResolver } from './commandPath';
 import { readRegularFile, readWorkspaceFile } from './reader';
 import { nodeSkillFs } from './skillFs';
-import { SessionRecords } from './sessionRecords';
 import { readDshPolicy, readVscodePolicyFile, VSCODE_POLICY_FILE } from './policyFiles';
 
 export interface NodePortsOptions extends HostStoreOptions {
@@ -40,7 +39,7 @@ export function nodePorts(options: NodePortsOptions) {
   return {
     dshHome: options.dshHome,
     store,
-    sessions: new SessionRecords(store),
+    sessions: store.sessions,
     files: {
       readWorkspaceFile,
       readRegularFile,

@@ -3,13 +3,13 @@
  * folder, what the DSH plugin's last sessions there were planned and got. The plugin writes them
  * (dsh-plugin/sessionRecorder.ts); `dsh-bridge sessions`, the doctor and the editor read them
  * (core/app/sessions.ts). Bounded: the newest {@link MAX_SESSIONS} of a folder, at most
- * {@link MAX_FILE_BYTES}; written through the store (atomic, 0600). Nothing secret: a failed
+ * {@link MAX_FILE_BYTES}; written through the store's file primitive (storeFiles.ts: atomic, 0600). Nothing secret: a failed
  * start's stderr lines are masked before they get here.
  */
 import * as path from 'node:path';
 import * as z from 'zod/mini';
 import { sha256Hex } from '../json/canonicalJson';
-import { HostStoreError, type HostStore } from './hostStore';
+import { HostStoreError, type StoreFiles } from './storeFiles';
 
 /** Sessions kept per folder (the oldest leave first). */
 export const MAX_SESSIONS = 20;
@@ -63,7 +63,7 @@ export class SessionRecords {
   /** One write at a time per file in this process (each write reads the file first). */
   private readonly chains = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly store: Pick<HostStore, 'bridgeDir' | 'readJson' | 'writeJson'>) {}
+  constructor(private readonly store: Pick<StoreFiles, 'bridgeDir' | 'readJson' | 'writeJson'>) {}
 
   file(folder: string): string {
     return path.join(this.store.bridgeDir, 'sessions', `${sha256Hex(path.resolve(folder))}.json`);

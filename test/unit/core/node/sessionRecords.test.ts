@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { HostStore } from '../../../../src/core/node/hostStore';
-import { MAX_FILE_BYTES, MAX_SESSIONS, SessionRecords, type SessionRecord } from '../../../../src/core/node/sessionRecords';
+import { MAX_FILE_BYTES, MAX_SESSIONS, type SessionRecord } from '../../../../src/core/node/sessionRecords';
 import { tempDir } from '../../helpers';
 
 function record(id: string, at: number, extra: Partial<SessionRecord> = {}): SessionRecord {
@@ -17,7 +17,7 @@ describe('session records (bridge/sessions/<folder hash>.json)', () => {
   it('keeps one record per session id (a later one replaces it), oldest first, in a 0600 file under a 0700 folder', async () => {
     const home = tempDir();
     const folder = tempDir('ws-');
-    const records = new SessionRecords(new HostStore(home, { log: () => undefined }));
+    const records = new HostStore(home, { log: () => undefined }).sessions;
     assert.deepEqual(await records.list(folder), []);
     await Promise.all([records.record(folder, record('s1', 1000)), records.record(folder, record('s2', 2000))]);
     await records.record(folder, record('s1', 3000, { tools: { offered: [], withheld: [{ name: 'mcp__a__x', why: 'left out by dsh.tools' }] } }));
@@ -33,7 +33,7 @@ describe('session records (bridge/sessions/<folder hash>.json)', () => {
   it(`keeps the newest ${MAX_SESSIONS} sessions of a folder, and drops the oldest while the file is over ${MAX_FILE_BYTES / 1024} KiB`, async () => {
     const home = tempDir();
     const folder = tempDir('ws-');
-    const records = new SessionRecords(new HostStore(home, { log: () => undefined }));
+    const records = new HostStore(home, { log: () => undefined }).sessions;
     for (let i = 0; i < MAX_SESSIONS + 5; i++) await records.record(folder, record(`s${i}`, i));
     const kept = await records.list(folder);
     assert.equal(kept.length, MAX_SESSIONS);
@@ -50,7 +50,7 @@ describe('session records (bridge/sessions/<folder hash>.json)', () => {
   it('a record of another folder, or one not of its shape, is refused on read and started again by the next write', async () => {
     const home = tempDir();
     const folder = tempDir('ws-');
-    const records = new SessionRecords(new HostStore(home, { log: () => undefined }));
+    const records = new HostStore(home, { log: () => undefined }).sessions;
     mkdirSync(path.dirname(records.file(folder)), { recursive: true, mode: 0o700 });
     writeFileSync(records.file(folder), JSON.stringify({ version: 1, folder: '/elsewhere', sessions: [] }), { mode: 0o600 });
     await assert.rejects(records.list(folder), /does not match its folder/);
