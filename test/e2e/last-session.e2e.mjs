@@ -3,12 +3,14 @@
 // store (<DSH home>/bridge/sessions/, the file the DSH plugin writes, in its documented format:
 // docs/declaration.md; no DSH runs in this tier). The status bar item then shows the folder's last
 // session, what it had and what it went without, without a reload (the host-store watcher sees the
-// record), with the stderr line it quotes escaped.
+// record), with the stderr line it quotes escaped; the servers view shows the same line below the
+// folder's servers.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { suiteEditor } from './hooks.mjs';
+import { openView, viewRow } from './treeView.mjs';
 
 const sessionsFile = (dshHome, folder) => path.join(dshHome, 'bridge', 'sessions', `${crypto.createHash('sha256').update(path.resolve(folder)).digest('hex')}.json`);
 
@@ -43,5 +45,12 @@ describe('e2e: the status bar item shows the folder\'s last DSH session (ws-expo
     // The Markdown tooltip writes its spaces as no-break spaces.
     assert.match((await hover.innerText()).replace(/\u00a0/g, ' '), /last DSH session just now: 2 tools; files failed to start: exit code 3: boom\\u\{202e\}/);
     console.log(`      screenshot: ${await editor.screenshot('status-last-session')}`);
+
+    // The servers view shows the same line below the folder's servers.
+    const { pane } = await openView(editor.page, 'MCP Servers for DSH');
+    const row = viewRow(pane, 'last DSH session');
+    await row.waitFor({ timeout: 30000 });
+    assert.match((await row.innerText()).replace(/\u00a0/g, ' '), /last DSH session just now: 2 tools; files failed to start: exit code 3: boom\\u\{202e\}; not in it: 1 tool, 1 skill/);
+    console.log(`      screenshot: ${await editor.screenshot('view-last-session')}`);
   });
 });
