@@ -46,7 +46,10 @@ describe('e2e: the status bar item shows the folder\'s last DSH session (ws-expo
     assert.match((await hover.innerText()).replace(/\u00a0/g, ' '), /last DSH session just now: 2 tools; files failed to start: exit code 3: boom\\u\{202e\}/);
     console.log(`      screenshot: ${await editor.screenshot('status-last-session')}`);
 
-    // The servers view shows the same line below the folder's servers.
+    // The servers view shows the same line below the folder's servers (the hover closed first: it covers the view's header).
+    await editor.page.keyboard.press('Escape');
+    await editor.page.mouse.move(700, 300);
+    await hover.waitFor({ state: 'hidden', timeout: 15000 });
     const { pane } = await openView(editor.page, 'MCP Servers for DSH');
     const row = viewRow(pane, 'last DSH session');
     await row.waitFor({ timeout: 30000 });
