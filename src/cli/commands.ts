@@ -7,6 +7,7 @@ import { IMPORT_USAGE } from './importUsage';
 import { MIGRATE_USAGE } from './migrateUsage';
 import { INPUTS_USAGE, runInputs } from './inputs';
 import { PROBE_USAGE, runProbe } from './probe';
+import { SESSIONS_USAGE, runSessions } from './sessions';
 import { SKILLS_USAGE, runSkills } from './skills';
 import { TRUST_USAGE, runTrust } from './trust';
 import { VERIFY_USAGE, runVerify } from './verify';
@@ -50,6 +51,7 @@ export const COMMANDS: Record<string, CommandRow> = {
     run: runDoctor, usage: DOCTOR_USAGE,
     examples: ['dsh-bridge doctor --workspace ~/src/my-app', 'dsh-bridge doctor --profile work --json'],
   },
+  sessions: { run: runSessions, usage: SESSIONS_USAGE, examples: ['dsh-bridge sessions --workspace ~/src/my-app', 'dsh-bridge sessions --json'] },
   policy: { run: runPolicy, usage: POLICY_USAGE, examples: ['dsh-bridge policy --workspace ~/src/my-app'] },
   dsh: {
     run: runDsh, usage: DSH_USAGE,

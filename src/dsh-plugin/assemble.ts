@@ -75,5 +75,11 @@ export async function assembleSession(host: AssembleHost, session: Session, asse
   apply(assembly);
   const result = await next();
   if (result && result !== assembly && Array.isArray(result.tools)) apply(result);
+  const sent = result && Array.isArray(result.tools) ? result.tools : assembly.tools;
+  const ours = (name: string) => serverOfTool(name, mounted) !== undefined || (session.lsp !== undefined && name === LSP_TOOL_NAME);
+  session.lastRequest = {
+    offered: sent.map((t) => t.name).filter(ours),
+    withheld: [...blocked].sort().map((name) => ({ name, why: session.toolGate.whyBlocked(name) })),
+  };
   return result;
 }

@@ -23,6 +23,7 @@ import { mountLanguageServers } from './lspMounting';
 import { mountServers, reasonText, seconds, type MountContext, type StepPlan } from './mcpMounting';
 import { McpClientModules } from './mcpModules';
 import { Session, type Starting } from './session';
+import { SessionRecorder } from './sessionRecorder';
 import { SkillGate } from './skillGate';
 import { DEFAULT_START_WAIT_MS, defaultStartConcurrency, HEADLESS_START_WAIT_MS, StartSlots, waitAtMost } from './startPolicy';
 import type { AgentLike, AgentsService, AssembleContext, Ctx, Logger, PromptAssembly, ToolsService } from './types';
@@ -72,7 +73,7 @@ export interface BridgeBookkeeping {
 }
 
 /** The ports the plugin uses: the use cases' (its one host store), built once when the plugin loads. */
-export type BridgePorts = Parameters<typeof planSession>[0] & Pick<Ports, 'mcp'>;
+export type BridgePorts = Parameters<typeof planSession>[0] & Pick<Ports, 'mcp' | 'sessions'>;
 
 /** The plugin's log seam: every line on one line, with what it quotes from a declaration, a server or an error escaped. */
 function visibleLog(log: Logger): Logger {
@@ -89,6 +90,7 @@ export class Bridge {
   private readonly modules: McpClientModules;
   private readonly skillGate?: SkillGate;
   private readonly startSlots: StartSlots;
+  private readonly recorder: SessionRecorder;
   private readonly log: Logger;
   /** A line also written where a headless run shows it (its stderr), shown as the log shows it. */
   private readonly notice?: (line: string) => void;
@@ -100,7 +102,13 @@ export class Bridge {
     if (notice) this.notice = (line) => notice(visibleLine(line));
     this.modules = new McpClientModules(ctx, log);
     this.startSlots = new StartSlots(options.startConcurrency ?? defaultStartConcurrency(os.availableParallelism()));
+    this.recorder = new SessionRecorder(ports, (line) => (log.debug ?? log.info).call(log, line));
     if (options.gateSkillRoots !== false) this.skillGate = new SkillGate(ctx, ports, log, this.notice, this.watches);
+    // A new skill catalog (published after the request's assembly) is recorded too.
+    if (this.skillGate) this.skillGate.onCatalog = (agent) => {
+      const session = this.sessions.get(agent);
+      if (session) void this.recorder.record(session, this.skillGate?.withheldSkills(agent));
+    };
   }
 
   start(): void {
@@ -176,6 +184,7 @@ export class Bridge {
       kept.close();
     }
     const names = await session.end();
+    await this.recorder.record(session, this.skillGate?.withheldSkills(agent));
     if (names.length) this.log.info(`dsh-bridge: session ${agent.id}: stopped ${names.map((n) => `"${n}"`).join(', ')} (${why})`);
   }
 
@@ -190,7 +199,9 @@ export class Bridge {
     }
     // Before DSH's agent/pre-step publishes this step's skill catalog.
     await this.skillGate?.revalidate(agent).catch((error) => this.log.warn(`dsh-bridge: session ${agent.id}: skill roots not revalidated (${errorText(error)})`));
-    return assembleSession({ ctx: this.ctx, log: this.log, notice: this.notice }, session, assembly, context, next);
+    const result = await assembleSession({ ctx: this.ctx, log: this.log, notice: this.notice }, session, assembly, context, next);
+    await this.recorder.record(session, this.skillGate?.withheldSkills(agent));
+    return result;
   }
 
   /** One model step of a session: its plan, then its servers and language servers in line with it. */
@@ -212,6 +223,7 @@ export class Bridge {
     // server that stops and starts again has its row built anew by the start (mcpMounting.ts).
     const { planned, accepted } = await kept.get(cwd, () => this.readStep(cwd, running));
     const { plan, declaration } = planned;
+    session.planned = planned;
     session.trustMode = plan.trustMode;
     this.logBlocked(session, planned);
     const mounts = plan.blocked.length === 0 && declaration !== undefined;
@@ -228,7 +240,7 @@ export class Bridge {
       facts: { digest: mounts ? declaration.digest : '', turn: session.turnMarker(), now: Date.now() },
     };
     const at: MountContext & { ctx: Ctx } = {
-      ctx: this.ctx, ports: this.ports, modules: this.modules, log: this.log,
+      ctx: this.ctx, ports: this.ports, env: this.ports.env, modules: this.modules, log: this.log,
       disposed: () => this.disposed, providedAlready: (s, name, exact) => this.providedAlready(s, name, exact),
       parallelStart: this.options.parallelStart !== false, startSlots: this.startSlots,
     };

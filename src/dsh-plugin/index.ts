@@ -8,6 +8,7 @@ import { visibleLine } from '../core/json/visibleText';
 import * as os from 'node:os';
 import { resolveDshHome } from '../core/node/hostStore';
 import { nodePorts } from '../core/node/ports';
+import { probeRowOnDemand } from '../core/node/probe/probeOnDemand';
 import { journaledEnv } from '../core/node/readJournal';
 import { Bridge, type BridgeBookkeeping } from './bridge';
 import { HEADLESS_START_WAIT_MS, startConcurrency, startWaitMs } from './startPolicy';
@@ -64,7 +65,8 @@ export function apply(ctx: Ctx, config: Config | undefined): void {
   };
   // The use cases' ports, built once: the host store of the DSH home, DSH's own environment (`${env:}`).
   // The environment read through a journaled view: a kept session plan knows which variables it read (core/node/readWatch.ts).
-  const ports = nodePorts({ dshHome: resolveDshHome(config?.dshHome), env: journaledEnv(process.env), log: (line) => logger.info(visibleLine(`dsh-bridge: ${line}`)) });
+  // The probe's client runs a server whose start failed once more, for its exit and stderr (failedStart.ts).
+  const ports = nodePorts({ dshHome: resolveDshHome(config?.dshHome), env: journaledEnv(process.env), probeRow: probeRowOnDemand, log: (line) => logger.info(visibleLine(`dsh-bridge: ${line}`)) });
   const bridge = new Bridge(ctx, ports, {
     gateSkillRoots: config?.gateSkillRoots !== false, notice,
     startWaitMs: startWaitMs(config?.startWaitMs), headless,

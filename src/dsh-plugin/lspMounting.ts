@@ -10,7 +10,7 @@ import { errorText } from './errors';
 import { LSP_TOOL_NAME, mountLsp } from './lspMount';
 import { approvalReason, reasonText, type MountContext, type StepPlan } from './mcpMounting';
 import { decideMount } from './mountDecision';
-import { mountKey, type Session } from './session';
+import { mountKey, type ServerOutcome, type Session } from './session';
 import type { Ctx } from './types';
 
 export async function mountLanguageServers(session: Session, step: StepPlan, at: MountContext & { ctx: Ctx }, signal: AbortSignal | undefined): Promise<void> {
@@ -36,12 +36,17 @@ export async function mountLanguageServers(session: Session, step: StepPlan, at:
   const mounted = new Map(session.lsp ? [[review.approvalName, session.lsp]] : []);
   const decision = decideMount({ name: review.approvalName, pin: review.pin, outcome: entry.outcome, reason: entry.reason }, { ...session, mounts: mounted, starting: new Map() }, step.facts);
   if (decision.kind === 'skip') return;
+  const outcome = (state: ServerOutcome['state'], reason?: string) => {
+    session.lspOutcome = { pin: review.pin, state, ...(reason ? { reason } : {}) };
+  };
   if (decision.kind === 'withheld') {
+    outcome('withheld', reasonText(decision.reason));
     session.once(`${where}: language servers not started: ${reasonText(decision.reason)}`);
     return;
   }
   if (!review.registers) return;
   if (at.providedAlready(session, LSP_TOOL_NAME, true)) {
+    outcome('provided-elsewhere', 'an lsp tool is already visible in the session (a profile row)');
     session.once(`${where}: ${label} not started for session ${session.agent.id}: an lsp tool is already visible there (a profile row)`, 'info');
     return;
   }
@@ -53,13 +58,17 @@ export async function mountLanguageServers(session: Session, step: StepPlan, at:
       toolName: LSP_TOOL_NAME,
       reason: approvalReason(`Start language servers ${review.summary} from ${step.declarationPath}?`, reviewLanguageServers(section).lines, plan.trustMode),
     }, signal);
-    if (!allowed) return;
+    if (!allowed) {
+      outcome(session.rejected.has(k) ? 'rejected' : 'unanswered', session.rejected.has(k) ? 'rejected by the user in this session' : 'DSH\'s approval was not answered');
+      return;
+    }
     session.allowed.add(k);
   }
   if (session.ended || at.disposed() || signal?.aborted) return;
   // Rendered again at start: the DSH environment is read now, not at approval time.
   const built = languageServersRow(section, step.values);
   if (!built.ok) {
+    outcome('not-started', built.reason);
     session.once(`${where}: ${label} not started: ${built.reason}`);
     return;
   }
@@ -72,9 +81,11 @@ export async function mountLanguageServers(session: Session, step: StepPlan, at:
       return;
     }
     session.lsp = { pin: review.pin, mounted: lsp };
+    outcome('started');
     at.log.info(`${where}: started ${label} for session ${session.agent.id} (each server spawns on its first query)`);
   } catch (error) {
     session.failed.set(k, { digest: step.facts.digest, failures: 1 });
+    session.lspOutcome = { pin: review.pin, state: 'failed', failure: { error: errorText(error), stderr: [], failures: 1 } };
     session.once(`${where}: ${label} failed to start: ${errorText(error)}; not retried in this session until the declaration or its pin changes`);
   }
 }

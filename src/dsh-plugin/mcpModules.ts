@@ -123,7 +123,7 @@ export class McpClientModules {
    * Mounts one row under `parent` (a child fiber of the agent's context). Tries instance 0,
    * and further instances only after the host reported a per-app reservation conflict.
    */
-  async mount(parent: Ctx, row: { serverName: string }): Promise<Mounted> {
+  async mount(parent: Ctx, row: { serverName: string; failOnStartupError?: boolean }): Promise<Mounted> {
     const serverName = row.serverName;
     let lastError: unknown;
     for (let index = 0; index < MAX_INSTANCES; index++) {

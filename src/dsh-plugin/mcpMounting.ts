@@ -16,6 +16,7 @@ import { formatMessage } from '../core/problems/problems';
 import { visibleLine } from '../core/json/visibleText';
 import type { TrustMode } from '../core/settings/folderSettings';
 import { errorText } from './errors';
+import { startFailure } from '../core/app/failedStart';
 import type { McpClientModules, Mounted } from './mcpModules';
 import { decideMount, type StepFacts } from './mountDecision';
 import { mountKey, type Session, type Starting } from './session';
@@ -43,6 +44,8 @@ export function approvalReason(question: string, review: readonly string[], trus
 
 export interface MountContext {
   ports: Pick<Ports, 'mcp'>;
+  /** DSH's own environment (a diagnosing run of a failed start inherits it as the server did). */
+  env: Readonly<Record<string, string | undefined>>;
   modules: McpClientModules;
   log: Logger;
   /** The plugin is unloading: nothing more starts. */
@@ -103,10 +106,12 @@ export async function mountServers(session: Session, step: StepPlan, at: MountCo
     const decision = decideMount({ name: server.serverName, pin: server.pin, outcome: entry.outcome, reason: entry.reason }, session, step.facts);
     if (decision.kind === 'skip') continue;
     if (decision.kind === 'withheld') {
+      session.outcomes.set(server.serverName, { pin: server.pin, state: 'withheld', reason: reasonText(decision.reason) });
       session.once(`${where}: server ${label} not started: ${reasonText(decision.reason)}`);
       continue;
     }
     if (at.providedAlready(session, server.serverName)) {
+      session.outcomes.set(server.serverName, { pin: server.pin, state: 'provided-elsewhere', reason: 'its tools are already visible in the session (from the parent session or a profile row)' });
       session.once(`${where}: server ${label} not started for session ${session.agent.id}: its tools are already visible there (from the parent session or a profile row)`, 'info');
       continue;
     }
@@ -120,7 +125,11 @@ export async function mountServers(session: Session, step: StepPlan, at: MountCo
         // No answerer (a headless run): every turn would end the same way; say once what fixes it.
         headless: `${where}: nothing can answer DSH's approval in this session (a headless run?), so servers that need it are not started; to start them without asking: ${plan.trustMode === 'pinned' ? '' : 'dsh-bridge trust pinned, then '}dsh-bridge approve --workspace ${JSON.stringify(step.folder)}`,
       }, signal);
-      if (!allowed) continue;
+      if (!allowed) {
+        const rejected = session.rejected.has(k);
+        session.outcomes.set(server.serverName, { pin: server.pin, state: rejected ? 'rejected' : 'unanswered', reason: rejected ? 'rejected by the user in this session' : 'DSH\'s approval was not answered' });
+        continue;
+      }
       session.allowed.add(k);
     }
     if (session.ended || at.disposed() || signal?.aborted) break;
@@ -128,6 +137,7 @@ export async function mountServers(session: Session, step: StepPlan, at: MountCo
     // Started in the background: the next server's approval and start do not wait for it.
     const starting: Starting = { serverName: server.serverName, pin: server.pin, label, since: Date.now(), done: Promise.resolve() };
     session.starting.set(server.serverName, starting);
+    session.outcomes.set(server.serverName, { pin: server.pin, state: 'starting' });
     starting.done = startServer(session, server, starting, step, label, at).finally(() => { starting.settled = true; });
     launched.push(starting);
     if (!at.parallelStart) await starting.done;
@@ -150,6 +160,7 @@ async function startServer(session: Session, server: DeclaredServer, starting: S
     // Rebuilt at start: envFile and stored values are read now, not at approval time.
     const built = await at.ports.mcp.buildRow(server, step.folder, step.values);
     if (!built.ok) {
+      session.outcomes.set(server.serverName, { pin: server.pin, state: 'not-started', reason: built.reason });
       session.once(`${where}: server ${label} not started: ${built.reason}`);
       return;
     }
@@ -157,9 +168,17 @@ async function startServer(session: Session, server: DeclaredServer, starting: S
     if (!parent) return;
     let mounted: Mounted;
     try {
-      mounted = await at.modules.mount(parent, built.row);
+      // Started means connected and its tools listed: without failOnStartupError, rc.8's client
+      // resolves its load after a failed first connection too (and retries on its own), so the
+      // mount would look started. A failure comes back here; the entry's reconnect settings pace
+      // the retries (retryAt) either way.
+      mounted = await at.modules.mount(parent, { ...built.row, failOnStartupError: true });
     } catch (error) {
-      if (!session.ended && !at.disposed() && current()) startFailed(session, server, step.facts.digest, label, error, at.log);
+      if (!session.ended && !at.disposed() && current()) {
+        const failures = startFailed(session, server, step.facts.digest, label, error, at.log);
+        const failure = await startFailure({ mcp: at.ports.mcp, env: at.env }, error, built.row, failures);
+        if (current()) session.outcomes.set(server.serverName, { pin: server.pin, state: 'failed', failure });
+      }
       return;
     }
     if (session.ended || at.disposed() || !current()) {
@@ -168,6 +187,7 @@ async function startServer(session: Session, server: DeclaredServer, starting: S
     }
     session.failed.delete(k);
     session.mounts.set(server.serverName, { serverName: server.serverName, pin: server.pin, mounted });
+    session.outcomes.set(server.serverName, { pin: server.pin, state: 'started' });
     at.log.info(`${where}: started ${label} for session ${session.agent.id} after ${seconds(Date.now() - starting.since)}${mounted.instance > 0 ? ` (mcp-client instance ${mounted.instance})` : ''}`);
   } finally {
     leave?.();
@@ -175,7 +195,8 @@ async function startServer(session: Session, server: DeclaredServer, starting: S
   }
 }
 
-function startFailed(session: Session, server: DeclaredServer, digest: string, label: string, error: unknown, log: Logger): void {
+/** Records a failed start and its backoff, says it; returns how many times it failed in a row. */
+function startFailed(session: Session, server: DeclaredServer, digest: string, label: string, error: unknown, log: Logger): number {
   const k = mountKey(server.serverName, server.pin);
   const previous = session.failed.get(k);
   const failures = (previous?.digest === digest ? previous.failures : 0) + 1;
@@ -189,4 +210,5 @@ function startFailed(session: Session, server: DeclaredServer, digest: string, l
   if (failures === 1) session.once(`${where}: server ${label} failed to start: ${why}; ${next}`);
   else if (when === undefined) session.once(`${where}: server ${label} failed to start ${failures} times: ${why}; ${next}`);
   else (log.debug ?? log.info).call(log, `${where}: server ${label} failed to start again (${failures} times): ${why}; ${next}`);
+  return failures;
 }

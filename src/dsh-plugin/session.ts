@@ -5,6 +5,8 @@
  * may get; this object only remembers the session's own events, logs each line once, and owns
  * the child fiber its servers mount under.
  */
+import type { PlannedSession } from '../core/app/plan';
+import type { SessionServerRecord, SessionServerState } from '../core/node/sessionRecords';
 import type { TrustMode } from '../core/settings/folderSettings';
 import { errorText } from './errors';
 import type { LspMounted } from './lspMount';
@@ -66,6 +68,14 @@ export interface StartQuestion {
   headless?: string;
 }
 
+/** What happened to one declared server (or the language servers) in this session, for its pin: the session record's. */
+export interface ServerOutcome {
+  pin: string;
+  state: SessionServerState;
+  reason?: string;
+  failure?: SessionServerRecord['failure'];
+}
+
 /** The key of one entry in a session's records: a name and its pin (a new pin is a new entry). */
 export const mountKey = (serverName: string, pin: string) => `${serverName} ${pin}`;
 
@@ -84,6 +94,16 @@ export class Session implements MountState {
   readonly failed = new Map<string, FailedStart>();
   /** Keys the user allowed in this session (a retry after a failed start does not ask again). */
   readonly allowed = new Set<string>();
+  /** serverName -> what happened to it in this session (the session record says it). */
+  readonly outcomes = new Map<string, ServerOutcome>();
+  /** What happened to the language servers in this session. */
+  lspOutcome?: ServerOutcome;
+  /** The plan of the last step (the session record says what it planned). */
+  planned?: PlannedSession;
+  /** When the session was first seen (ms since the epoch), and how many requests it assembled. */
+  readonly since = Date.now();
+  /** The declared servers' tools the last request carried, and those the tool gate kept out of it. */
+  lastRequest?: { offered: string[]; withheld: Array<{ name: string; why: string }> };
   /** Which tools of the mounted servers reach the model (dsh.tools choice, tool pins). */
   readonly toolGate = new SessionToolGate();
   /** The trust mode and log prefix of the last plan (the tool gate asks and logs with them). */

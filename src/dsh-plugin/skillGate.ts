@@ -57,6 +57,17 @@ interface GateSession {
   logged: Set<string>;
   /** The last gate result, kept while nothing it read changed (a step reuses it: core/node/readWatch.ts). */
   kept?: KeptWhileUnchanged<SkillGateResult>;
+  /** What the last `list()` withheld (the session record says it). */
+  withheld?: SessionSkillWithheld[];
+}
+
+/** A skill the gate withheld from a session's catalog, and why: its root (untrusted, changed) or its SKILL.md's scan. */
+export interface SessionSkillWithheld {
+  name: string;
+  root?: string;
+  why: 'root' | 'scan';
+  /** The root whose skill of that name is offered instead. */
+  offeredFrom?: string;
 }
 
 /**
@@ -78,6 +89,8 @@ interface GateSession {
  */
 export class SkillGate {
   private readonly sessions = new Map<AgentLike, GateSession>();
+  /** Told after a session's catalog was listed (its withheld skills may have changed). */
+  onCatalog?: (agent: AgentLike) => void;
 
   constructor(
     private readonly ctx: Ctx,
@@ -164,6 +177,11 @@ export class SkillGate {
     if (basis !== session.basis) session.control.invalidate();
   }
 
+  /** What the session's last catalog withheld (undefined before its first catalog, or without the gate's session). */
+  withheldSkills(agent: AgentLike): readonly SessionSkillWithheld[] | undefined {
+    return this.sessions.get(agent)?.withheld;
+  }
+
   private cwdOf(session: GateSession, cwd?: string): string | undefined {
     const own = session.agent.session.header?.cwd;
     return cwd ?? (typeof own === 'string' ? own : undefined);
@@ -203,7 +221,12 @@ export class SkillGate {
       for (const c of result.trusted) session.known.add(c.analysis.skill!.name);
       for (const shadow of result.shadows) this.logScanWithheld(session, { where, workspace }, shadow, result);
       for (const root of result.withheld) this.logWithheld(session, { where, workspace }, root, result);
-      return sessionSkillCatalog(result).map((entry) => ('offered' in entry ? this.offer(entry) : this.withheld(entry)));
+      const catalog = sessionSkillCatalog(result);
+      session.withheld = result.shadows.map((shadow) => ({
+        name: shadow.name, root: shadow.withheldRoot, why: shadow.why, ...(shadow.fallback ? { offeredFrom: shadow.fallback.root.path } : {}),
+      }));
+      this.onCatalog?.(session.agent);
+      return catalog.map((entry) => ('offered' in entry ? this.offer(entry) : this.withheld(entry)));
     } catch (error) {
       session.basis = 'failed';
       const line = `dsh-bridge: ${where}: the skill roots cannot be checked (${errorText(error)}): every project and custom skill known to this session is withheld`;
@@ -211,6 +234,7 @@ export class SkillGate {
       // Fail closed whatever throws here: a throwing provider is dropped and DSH's own entries come back.
       const names = await Promise.resolve().then(() => gatedSkillNames(this.ports, { cwd: this.cwdOf(session, cwd), roots: this.roots() })).catch(() => []);
       for (const name of names) session.known.add(name);
+      session.withheld = [...session.known].sort().map((name) => ({ name, why: 'root' as const }));
       return [...session.known].sort().map((name) => this.withheld({ withheld: name, why: 'root' }));
     }
   }

@@ -161,6 +161,8 @@ export class SessionToolGate {
   private offeredNow: ReadonlySet<string> = new Set();
   /** Public names withheld for the rest of the session (changed or new, or a scan error, and not allowed by the user). */
   private readonly withheld = new Set<string>();
+  /** Public name -> why it is kept out (the session record's words), for every name {@link blocked} holds. */
+  private readonly why = new Map<string, string>();
   /** `publicName definition` allowed once by the user in this session. */
   private readonly allowedDefinitions = new Set<string>();
   /** `publicName definition` -> turn where the question got no answer. */
@@ -211,6 +213,11 @@ export class SessionToolGate {
   /** Public names kept out of this session's requests right now. */
   get blocked(): ReadonlySet<string> {
     return this.blockedNow;
+  }
+
+  /** Why a tool of {@link blocked} is kept out (the log line's words). */
+  whyBlocked(toolName: string): string {
+    return this.why.get(toolName) ?? 'withheld in this session';
   }
 
   /**
@@ -274,7 +281,10 @@ export class SessionToolGate {
         continue; // a tool that cannot even be named is not offered
       }
       if (this.gatedServerOf(name, servers) === undefined && !blocked.has(name)) out.push(tool);
-      else blocked.add(name);
+      else {
+        blocked.add(name);
+        if (!this.withheld.has(name)) this.why.set(name, `the tool gate failed (${errorText(error)})`);
+      }
     }
     this.blockedNow = blocked;
     this.offeredNow = new Set();
@@ -321,6 +331,7 @@ export class SessionToolGate {
       const verdict = entry.rules.verdict(tool);
       if (!verdict.offer && verdict.why === 'not-allowed') {
         blocked.add(tool.name);
+        this.why.set(tool.name, 'left out by dsh.tools');
         this.once(at, `${at.where}: tool ${tool.name} of server "${serverName}" is left out by dsh.tools`, 'info');
         continue;
       }
@@ -343,7 +354,10 @@ export class SessionToolGate {
       if (poisoned) whats.push(describeFindings(scan.findings));
       const what = whats.join('; and ');
       const fix = poisoned && verdict.offer ? scanFixText(toolScanReason(scan.findings, { serverName, name: entry.name, raw: scan.raw, pin: scan.pin }, this.folder, this.probes)) : 'probe and export again to accept it';
-      if (at.trustMode === 'ask' && at.ask && this.unanswered.get(definition) === at.turn) continue;
+      if (at.trustMode === 'ask' && at.ask && this.unanswered.get(definition) === at.turn) {
+        this.why.set(tool.name, `${what}, and the approval was not answered this turn`);
+        continue;
+      }
       if (at.trustMode === 'ask' && at.ask) {
         // One line, as DSH shows it: the server's name and the tool's description with hidden characters escaped.
         const question = visibleLine(`Offer tool ${tool.name} of MCP server "${entry.name}" in this session? ${what[0].toUpperCase()}${what.slice(1)}. Description now: "${shownDescription(tool.description ?? '')}"`);
@@ -357,11 +371,13 @@ export class SessionToolGate {
         }
         if (outcome !== 'rejected') {
           this.unanswered.set(definition, at.turn);
+          this.why.set(tool.name, `${what}, and the approval was ${outcome}`);
           this.once(at, `${at.where}: tool ${tool.name} of server "${serverName}" withheld: ${what}, and the approval was ${outcome} (asked again next turn)`);
           continue;
         }
       }
       this.withheld.add(tool.name);
+      this.why.set(tool.name, `${what} (${fix})`);
       if (verdict.offer) this.withheldForScan.add(tool.name);
       blocked.add(tool.name);
       this.once(at, `${at.where}: tool ${tool.name} of server "${serverName}" withheld for this session: ${what} (${fix})`);

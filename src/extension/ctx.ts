@@ -124,7 +124,7 @@ export class Ctx {
     if (this.storeWatcher?.home === store.dshHome && (this.storeWatcher.live || !live)) return;
     this.storeWatcher?.watcher.dispose();
     this.storeReads.clear(); // kept while no live watcher could tell of a change
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(store.bridgeDir), '{*.json,folders/*.json}'));
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(store.bridgeDir), '{*.json,folders/*.json,sessions/*.json}'));
     const changed = (uri: vscode.Uri) => {
       this.storeReads.clear(); // whichever file it was (a path the watcher reports may be spelled otherwise)
       if (uri.fsPath === store.trustModeFile) void this.trustMode({ readOnly: true }).catch((error) => this.log.error('reading the trust mode failed', error));

@@ -1,3 +1,6 @@
+import { folderSessions, summarizeSession } from '../core/app/sessions';
+import type { SessionRecord } from '../core/node/sessionRecords';
+import { lastSessionLine } from './sessionWords';
 import * as vscode from 'vscode';
 import { COMMAND } from './commandIds';
 import type { Ctx } from './ctx';
@@ -61,6 +64,8 @@ export interface StatusState {
   staleSetting?: 'access' | 'policy';
   /** Stale (for DSH too) because session settings changed in a settings file: their names. */
   staleSettings?: string[];
+  /** The folder's last recorded DSH session (its age is taken when shown). */
+  lastSession?: SessionRecord;
 }
 
 /** The declaration-wide line: what the declaration is, and for one that is current, whether every server is in it. */
@@ -168,13 +173,19 @@ export class DeclarationStatus implements vscode.Disposable {
     let state = this.states.get(key);
     if (!state) {
       state = (async () => {
-        const [planned, analysed] = await Promise.all([this.plans.get(folder), this.mcp.get(folder) ?? this.mcp.analyzeNow(folder)]);
+        const [planned, analysed, sessions] = await Promise.all([
+          this.plans.get(folder), this.mcp.get(folder) ?? this.mcp.analyzeNow(folder), folderSessions(this.ctx.ports(), folder.uri.fsPath),
+        ]);
+        const lastSession = sessions.sessions[0];
         const verify = { ok: planned.verified?.ok === true, reasons: verifyReasonsOf(planned) };
         const view = folderViewModel(planned.plan, analysed?.analysis ?? { usable: true, sourcePath: '.vscode/mcp.json', servers: [], rejected: [], problems: [] });
         const editorOnly = verify.reasons.length > 0 && verify.reasons.every((r) => r.editorOnly);
         const staleSetting = editorOnly ? (verify.reasons.every((r) => r.setting === 'chat.mcp.access') ? 'access' as const : 'policy' as const) : undefined;
         const staleSettings = [...new Set(verify.reasons.flatMap((r) => (r.code === 'stale' && !r.editorOnly && r.setting ? [r.setting] : [])))];
-        return { state: declarationState(verify), view, ...folderHeadline(view), ...(staleSetting ? { staleSetting } : {}), ...(staleSettings.length ? { staleSettings } : {}) };
+        return {
+          state: declarationState(verify), view, ...folderHeadline(view), ...(staleSetting ? { staleSetting } : {}), ...(staleSettings.length ? { staleSettings } : {}),
+          ...(lastSession ? { lastSession } : {}),
+        };
       })();
       this.states.set(key, state);
       state.catch(() => this.states.get(key) === state && this.states.delete(key));
@@ -208,6 +219,7 @@ export class DeclarationStatus implements vscode.Disposable {
     const { headline, action } = state;
     const lines = detailLines(state, pending);
     if (!trusted) lines.push(l10n.t('Restricted Mode: export needs trust'));
+    if (state.lastSession) lines.push(lastSessionLine(summarizeSession(state.lastSession, Date.now())));
     const command = trusted
       ? this.actionCommand(pending ? 'export' : action, folder)
       : { title: l10n.t('Manage Workspace Trust'), command: 'workbench.trust.manage' };

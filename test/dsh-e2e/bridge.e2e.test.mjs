@@ -208,7 +208,8 @@ if (!only || only === 'smallest') {
       await turn(s);
     }
     assert.equal(h.llm.requests.get('mF').length, 6, 'six model steps');
-    assert.equal(count(), 1, 'spawned once over six steps');
+    // The start, and its one diagnosing run for the session record's exit and stderr (core/app/failedStart.ts).
+    assert.equal(count(), 2, 'spawned once over six steps, plus the one diagnosing run');
     assert.equal(answers.asked.length, 1, 'asked once over six steps');
     assert.equal(h.logs.filter((l) => l.includes('failed to start')).length, 1);
     // A new pin (the entry changed and was exported again) is tried again, once.
@@ -216,7 +217,7 @@ if (!only || only === 'smallest') {
     cli(tmp.home, ['export', '--workspace', F]);
     h.llm.scripts.set('mF', [{ tool: 'no_such_tool', args: {} }, { text: 'done' }]);
     await turn(s);
-    assert.equal(count(), 2, 'spawned again once after the pin changed');
+    assert.equal(count(), 4, 'spawned again once after the pin changed (and diagnosed once)');
     assert.equal(answers.asked.length, 2, 'asked again once after the pin changed');
     t.diagnostic(`${count()} spawns over ${h.llm.requests.get('mF').length} model steps`);
     await s.dispose();

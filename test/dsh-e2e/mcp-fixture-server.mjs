@@ -3,7 +3,8 @@
 //   node mcp-fixture-server.mjs stdio   FIXTURE_NAME names it (tool `ping` answers "pong from NAME");
 //                                       FIXTURE_DELAY_MS sleeps before answering `initialize` (a slow start);
 //                                       FIXTURE_EXIT_CODE exits at once with that code (a server that
-//                                       fails at start); FIXTURE_SPAWN_LOG names a file that gets one
+//                                       fails at start), after a stderr line quoting FIXTURE_TOKEN when set;
+//                                       FIXTURE_SPAWN_LOG names a file that gets one
 //                                       line "<pid> <FIXTURE_NAME>" per start (what was ever spawned)
 //   node mcp-fixture-server.mjs http    streamable HTTP on 127.0.0.1 (a free port, printed as
 //                                       "listening PORT"); every request must carry the header
@@ -15,7 +16,10 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 if (process.env.FIXTURE_SPAWN_LOG) appendFileSync(process.env.FIXTURE_SPAWN_LOG, `${process.pid} ${process.env.FIXTURE_NAME ?? 'fixture'}\n`);
-if (process.env.FIXTURE_EXIT_CODE) process.exit(Number(process.env.FIXTURE_EXIT_CODE));
+if (process.env.FIXTURE_EXIT_CODE) {
+  if (process.env.FIXTURE_TOKEN) process.stderr.write(`the token ${process.env.FIXTURE_TOKEN} was refused\n`);
+  process.exit(Number(process.env.FIXTURE_EXIT_CODE));
+}
 
 const HOST_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dsh-host');
 const sdk = (sub) => import(pathToFileURL(createRequire(path.join(HOST_DIR, 'package.json')).resolve(`@modelcontextprotocol/sdk/${sub}`)).href);

@@ -104,8 +104,9 @@ test('DSH rc.8: a failed start (failOnStartupError) is retried only after the en
     seen.push(count());
   }
   t.diagnostic(`spawns after each of 4 turns (3 steps each, 2.3 s apart): ${seen.join(', ')}`);
-  // First start, then one retry per elapsed backoff, then no more after maxAttempts (2) retries.
-  assert.deepEqual(seen, [1, 2, 3, 3]);
+  // First start and its one diagnosing run (the session record's exit and stderr: core/app/failedStart.ts),
+  // then one retry per elapsed backoff, then no more after maxAttempts (2) retries.
+  assert.deepEqual(seen, [2, 3, 4, 4]);
   assert.equal(h.llm.requests.get('mF').length, 12);
   assert.equal(answers.asked.length, 1, 'asked once: a retry does not ask again');
   const lines = h.logs.filter((l) => l.includes('"flaky"') && l.includes('failed to start'));

@@ -6,6 +6,8 @@
  * `asks` means for the profile (a headless run has no one to answer). Never throws; reads only.
  * Words are English templates (the editor's l10n keys) filled with `{name}` arguments.
  */
+import type { SessionRecord } from '../node/sessionRecords';
+import { folderSessions, summarizeSession } from './sessions';
 import { formatMessage } from '../problems/problems';
 import { folderAnalyzeOptions, type FolderIdentity } from '../settings/folderSettings';
 import { analyzeFolder } from './folderSources';
@@ -59,6 +61,19 @@ export const DOCTOR_MESSAGES = {
   secretsFiles: 'Input values: kept in 0600 files in {dir}, which anything that reads your files can read: no OS keychain is used ({why}: {detail}).',
   fix: 'fix: {command}',
   none: 'none',
+  lastSession: 'Last DSH session here ({id}, {at}): {tools} in its last request.',
+  lastSessionNone: 'No DSH session recorded here yet (the DSH plugin records each session that mounts from this declaration).',
+  lastSessionFailed: 'In the last DSH session, {server} failed to start: {why}',
+  lastSessionWithheld: 'Not in the last DSH session: {list}.',
+  lastSessionBlocked: 'Nothing of the declaration mounted in the last DSH session ({codes}).',
+  oneTool: '1 tool',
+  tools: '{count} tools',
+  oneServer: '1 server',
+  servers: '{count} servers',
+  oneSkill: '1 skill',
+  skills: '{count} skills',
+  languageServers: 'the language servers',
+  listSeparator: ', ',
 } as const;
 export type DoctorMessage = keyof typeof DOCTOR_MESSAGES;
 
@@ -119,6 +134,8 @@ export interface DoctorReport {
   planFindings: PlanFinding[];
   servers: ServerVerdict[];
   plan: SessionPlan;
+  /** The folder's last recorded DSH session (core/app/sessions.ts), when there is one. */
+  lastSession?: SessionRecord;
   /** No finding failed, nothing blocks the declaration, and every server and the language servers would mount. */
   ok: boolean;
 }
@@ -139,7 +156,7 @@ export interface DoctorRequest {
   bundleMatches?: (installedDir: string) => boolean;
 }
 
-export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pick<Ports, 'dshInstall'>, request: DoctorRequest): Promise<DoctorReport> {
+export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pick<Ports, 'dshInstall' | 'sessions'>, request: DoctorRequest): Promise<DoctorReport> {
   const { profile } = request;
   const { plan, folder } = await planSession(ports, { cwd: request.folder, skills: false });
   try {
@@ -155,7 +172,8 @@ export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pi
     report.findings.push(inputStore.store === 'keychain'
       ? { area: 'secrets', status: 'ok', message: 'secretsKeychain', args: { keychain: inputStore.name, dir: ports.store.bridgeDir } }
       : { area: 'secrets', status: 'warn', message: 'secretsFiles', args: { dir: ports.store.bridgeDir, why: inputStore.problem.kind, detail: inputStore.problem.detail }, ...(KEYCHAIN_FIXES[inputStore.problem.kind] ? { fix: KEYCHAIN_FIXES[inputStore.problem.kind] } : {}) });
-    return report;
+    const lastSession = (await folderSessions(ports, request.folder)).sessions[0];
+    return lastSession ? { ...report, lastSession } : report;
   } catch (error) {
     // Never throws: an unexpected failure is one finding.
     return {
@@ -275,7 +293,28 @@ export function doctorLines(report: DoctorReport, word: Word = formatMessage, fi
     const args = { server: s.serverName, at: slow.at, starting: seconds(slow.startingMs), wait: seconds(slow.waitMs), up: slow.upAfterMs === undefined ? '' : seconds(slow.upAfterMs) };
     line('warn', t(slow.upAfterMs === undefined ? 'slowStart' : 'slowStartUp', args), t('slowStartFix'));
   }
+  if (report.plan.declaration.state === 'verified') lines.push(...lastSessionLines(report, word));
   return [...lines, '', doctorSummary(report, word, fixes)];
+}
+
+/** The folder's last recorded session beside the plan: what its last request carried, what failed and what it went without. */
+function lastSessionLines(report: DoctorReport, word: Word): string[] {
+  const t = (m: DoctorMessage, args: Args = {}) => word(DOCTOR_MESSAGES[m], args);
+  const record = report.lastSession;
+  if (!record) return [`\u2139 ${t('lastSessionNone')}`];
+  const s = summarizeSession(record, Date.parse(record.updatedAt)); // the doctor says the time itself, not an age
+  const count = (n: number, one: DoctorMessage, many: DoctorMessage) => (n === 1 ? t(one) : t(many, { count: n }));
+  const lines = [`${s.failed.length || s.blocked.length ? '\u26a0' : '\u2714'} ${t('lastSession', { id: s.id, at: s.updatedAt, tools: count(s.tools, 'oneTool', 'tools') })}`];
+  if (s.blocked.length) lines.push(`\u26a0 ${t('lastSessionBlocked', { codes: s.blocked.join(t('listSeparator')) })}`);
+  for (const f of s.failed) lines.push(`\u2716 ${t('lastSessionFailed', { server: f.serverName, why: f.why })}`);
+  const withheld = [
+    s.withheld.servers ? count(s.withheld.servers, 'oneServer', 'servers') : '',
+    s.withheld.tools ? count(s.withheld.tools, 'oneTool', 'tools') : '',
+    s.withheld.skills ? count(s.withheld.skills, 'oneSkill', 'skills') : '',
+    s.withheld.languageServers ? t('languageServers') : '',
+  ].filter(Boolean);
+  if (withheld.length) lines.push(`\u2139 ${t('lastSessionWithheld', { list: withheld.join(t('listSeparator')) })}`);
+  return lines;
 }
 
 /**

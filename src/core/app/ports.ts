@@ -15,6 +15,7 @@ import type { RowOptions, RowResult } from '../node/mcpRow';
 import type { McpClientConfig } from '../mcp/dshRow';
 import type { RowProbe, RowProbeOptions } from '../node/probe/probeClient';
 import type { ReadResult } from '../node/reader';
+import type { SessionRecords } from '../node/sessionRecords';
 import type { readImportSources, readImportTarget, removeImportedOriginals, writeImportTarget } from '../node/importFiles';
 import type { VscodePolicyFile } from '../node/policyFiles';
 import type { readPortablePair, writePortablePair } from '../node/portableFiles';
@@ -102,6 +103,8 @@ export interface Ports {
   /** The DSH home whose `bridge/` store {@link store} is. */
   readonly dshHome: string;
   readonly store: HostStorePort;
+  /** What the DSH plugin's sessions were planned and got, per folder (the plugin writes, the faces read). */
+  readonly sessions: Pick<SessionRecords, 'list' | 'record'>;
   readonly files: FilePort;
   /** The environment of the process the use case speaks for (DSH's own in the plugin): `${env:}` values, PATH. */
   readonly env: Readonly<Record<string, string | undefined>>;

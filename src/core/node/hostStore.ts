@@ -9,6 +9,7 @@ import { ProbeRecords } from './probeRecords';
 import { SkillRecords } from './skillRecords';
 import { InputVault, type InputStoreState } from './inputVault';
 import type { openKeychain } from './keychain';
+import { SessionRecords } from './sessionRecords';
 
 export { HostStoreError } from './storeFiles';
 export type { Approval, FolderRecord } from './folderRecords';
@@ -53,6 +54,8 @@ export class HostStore {
   private readonly skills: SkillRecords;
   /** Where the input values are: the OS keychain when one answers, else the folder records. */
   private readonly vault: InputVault;
+  /** What the DSH plugin's sessions were planned and got, per folder (sessionRecords.ts). */
+  readonly sessions: SessionRecords;
 
   constructor(readonly dshHome: string, options: HostStoreOptions = {}) {
     this.files = new StoreFiles(dshHome, options);
@@ -61,6 +64,7 @@ export class HostStore {
     this.vault = new InputVault(this.bridgeDir, options.openKeychain);
     this.folders = new FolderRecords(this.files, this.probes, this.vault);
     this.skills = new SkillRecords(this.files);
+    this.sessions = new SessionRecords(this.files);
   }
 
   /** The per-user HMAC key; created (mode 0600) on first use. */

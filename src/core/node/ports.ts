@@ -38,9 +38,11 @@ export interface NodePortsOptions extends HostStoreOptions {
 
 export function nodePorts(options: NodePortsOptions) {
   const env = options.env ?? process.env;
+  const store = new HostStore(options.dshHome, { log: options.log, onWrite: options.onWrite });
   return {
     dshHome: options.dshHome,
-    store: new HostStore(options.dshHome, { log: options.log, onWrite: options.onWrite }),
+    store,
+    sessions: store.sessions,
     files: {
       readWorkspaceFile,
       readRegularFile,

@@ -19,7 +19,7 @@ export class HostStoreError extends Error {}
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
 /** The folders the store keeps below bridge/. */
-const STORE_DIRS = ['folders', 'exports', 'probes', 'starts'];
+const STORE_DIRS = ['folders', 'exports', 'probes', 'starts', 'sessions'];
 /** A record larger than this is not the store's (a probe record of many tools stays far below it). */
 const MAX_RECORD_BYTES = 32 * 1024 * 1024;
 

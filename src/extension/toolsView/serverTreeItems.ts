@@ -1,3 +1,5 @@
+import type { SessionRecord } from '../../core/node/sessionRecords';
+import type { SessionNode } from './sessionItem';
 import * as vscode from 'vscode';
 import { blockedState, type FolderViewModel, type ServerRowState, type ServerViewRow } from '../planView';
 import { countWords } from '../planWords';
@@ -14,12 +16,14 @@ export type FolderNode = { kind: 'folder'; folder: vscode.WorkspaceFolder };
 export type ServerNode = { kind: 'server'; folder: vscode.WorkspaceFolder; row: ServerViewRow };
 export type MessageNode = { kind: 'message'; folder: vscode.WorkspaceFolder; text: string; tooltip: string };
 export type ToolNode = { kind: 'tool'; folder: vscode.WorkspaceFolder; server: string; serverName?: string; tool: ToolRow };
-export type ViewNode = FolderNode | ServerNode | MessageNode | ToolNode;
+export type ViewNode = FolderNode | ServerNode | MessageNode | ToolNode | SessionNode;
 
 /** What the view knows of a folder: its rows (the session plan over its MCP files), and the tools of the servers probed. */
 export interface FolderFacts {
   view: FolderViewModel;
   tools: Map<string, ServerTools>;
+  /** The folder's last recorded DSH session, when there is one. */
+  lastSession?: SessionRecord;
 }
 
 /** The short words of a reason that withholds a server (its sentence is the plan's message). */

@@ -5,6 +5,8 @@ import type { Ctx } from '../ctx';
 import type { McpJsonCheck } from '../mcpJsonCheck';
 import { fileFolders, mcpJsonUri, readFileBytes, sourceUri } from '../mcpFiles';
 import { serverEntries } from './serverEntries';
+import { sessionItem } from './sessionItem';
+import { folderSessions } from '../../core/app/sessions';
 import type { FolderPlans } from '../folderPlan';
 import { folderViewModel, type FolderViewModel, type ServerRowState } from '../planView';
 import { countWords } from '../planWords';
@@ -118,7 +120,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     const analysed = this.mcp.get(folder) ?? await this.mcp.analyzeNow(folder);
     if (!analysed) return undefined;
     const store = this.ctx.hostStore();
-    const [planned, text, records, accepted] = await Promise.all([
+    const [planned, text, records, accepted, sessions] = await Promise.all([
       this.plans.get(folder),
       this.sourceText(folder),
       store.probedServers(folder.uri.fsPath).catch((error: unknown) => {
@@ -126,6 +128,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         return {};
       }),
       store.acceptedDefinitions().then((a) => a.tools, () => []),
+      folderSessions(this.ctx.ports(), folder.uri.fsPath),
     ]);
     // A probe that just failed is said on the server's row (a warning), not only in Problems.
     const probeFailures = new Map((this.probes.lastProbe(folder)?.servers ?? []).filter((p) => Object.hasOwn(PROBE_FAILED, p.outcome)).map((p) => [p.name, p.message]));
@@ -141,7 +144,8 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
       folder: folder.uri.fsPath,
       accepted,
     });
-    return { view, tools };
+    const lastSession = sessions.sessions[0];
+    return { view, tools, ...(lastSession ? { lastSession } : {}) };
   }
 
   /** The text the user sees: an open document's (maybe unsaved), else the file's. */
@@ -167,12 +171,12 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         : withFile.length === 1 ? folderWords(withFile[0].view)
           : countWords(withFile.reduce((c, f) => ({ servers: c.servers + f.view.counts.servers, refused: c.refused + f.view.counts.refused, shadowed: c.shadowed + f.view.counts.shadowed }), { servers: 0, refused: 0, shadowed: 0 }));
       // One folder: its servers at the top; several: a node per folder (the Explorer's own habit).
-      if (folders.length === 1 && withFile.length === 1) return this.folderChildren(withFile[0].folder, withFile[0].view);
+      if (folders.length === 1 && withFile.length === 1) return [...this.folderChildren(withFile[0].folder, withFile[0].view), ...await this.sessionNodes(withFile[0].folder)];
       return withFile.filter((f) => f.view.rows.length || !f.view.usable).map((f) => ({ kind: 'folder', folder: f.folder }));
     }
     if (node.kind === 'folder') {
       const view = await this.folderView(node.folder);
-      return view ? this.folderChildren(node.folder, view) : [];
+      return view ? [...this.folderChildren(node.folder, view), ...await this.sessionNodes(node.folder)] : [];
     }
     if (node.kind === 'server') {
       const tools = await this.toolsOf(node);
@@ -185,6 +189,12 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
   private async toolsOf(node: ServerNode): Promise<ServerTools | undefined> {
     if (node.row.state === 'shadowed' || node.row.state === 'refused') return undefined;
     return (await this.folderFacts(node.folder))?.tools.get(node.row.name);
+  }
+
+  /** The folder's last recorded DSH session, as one row below its servers. */
+  private async sessionNodes(folder: vscode.WorkspaceFolder): Promise<ViewNode[]> {
+    const record = (await this.folderFacts(folder))?.lastSession;
+    return record ? [{ kind: 'session', folder, record }] : [];
   }
 
   private folderChildren(folder: vscode.WorkspaceFolder, view: FolderViewModel): ViewNode[] {
@@ -205,6 +215,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
       case 'server': return serverItem(node, await this.toolsOf(node));
       case 'tool': return toolItem(node);
       case 'message': return messageItem(node);
+      case 'session': return sessionItem(node);
     }
   }
 

@@ -71,6 +71,25 @@ describe('doctor: what stands between a folder and its servers in DSH', function
     assert.deepEqual(report.servers.filter((s) => s.mount).map((s) => s.serverName), ['echo', 'plain']);
     assert.equal(report.findings.find((f) => f.area === 'hmr')?.message, 'hmrOk');
     assert.ok(!doctorLines(report).join('\n').includes('doctor-canary'), 'a stored value never appears');
+    // Beside the plan, the folder's last session as the DSH plugin recorded it (none yet, then one).
+    assert.ok(doctorLines(report).includes('\u2139 No DSH session recorded here yet (the DSH plugin records each session that mounts from this declaration).'));
+    await testPorts(home).sessions.record(folder, {
+      id: 'sess-1', cwd: folder, startedAt: '2026-12-05T10:00:00.000Z', updatedAt: '2026-12-05T10:01:00.000Z', trustMode: 'pinned', blocked: [],
+      servers: [
+        { serverName: 'echo', name: 'echo', pin: 'sha256:e', planned: 'starts', state: 'failed', failure: { error: 'Connection closed', exit: 'exit code 3', stderr: ['boom'], failures: 1 } },
+        { serverName: 'plain', name: 'plain', pin: 'sha256:p', planned: 'starts', state: 'started', tools: 2 },
+      ],
+      tools: { offered: ['mcp__plain__a'], withheld: [{ name: 'mcp__plain__b', why: 'left out by dsh.tools' }] },
+      skills: { withheld: [{ name: 'deploy', root: path.join(folder, '.dsh/skills'), why: 'root' }, { name: 'notes', root: path.join(folder, '.dsh/skills'), why: 'scan' }] },
+    });
+    report = await doctor(folder, home);
+    assert.equal(report.lastSession?.id, 'sess-1');
+    const sessionLines = doctorLines(report).filter((l) => l.includes('last DSH session') || l.includes('Last DSH session'));
+    assert.deepEqual(sessionLines, [
+      '\u26a0 Last DSH session here (sess-1, 2026-12-05T10:01:00.000Z): 1 tool in its last request.',
+      '\u2716 In the last DSH session, echo failed to start: exit code 3: boom',
+      '\u2139 Not in the last DSH session: 1 tool, 2 skills.',
+    ]);
 
     // A comment is no change (issue 35); a changed value is.
     writeFileSync(path.join(folder, '.vscode/mcp.json'), `// servers\n${MCP}\n`);
