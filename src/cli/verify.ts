@@ -7,6 +7,7 @@ import { visibleLine } from '../core/json/visibleText';
 import { planJson, verifyReasonsOf } from '../core/app/planJson';
 import { declarationLines, planLines } from './planText';
 import { verifySettings } from './folderIdentity';
+import { runUserVerify } from './userExport';
 
 export const VERIFY_USAGE = 'verify   Exit 0 only when the declaration is signed, intact and fresh; says what a DSH session in the folder gets';
 
@@ -15,6 +16,7 @@ export const VERIFY_USAGE = 'verify   Exit 0 only when the declaration is signed
  * there, at or above it) and whether that declaration verifies. Exit 0 only when it does.
  */
 export async function runVerify(ctx: CommandContext): Promise<number> {
+  if (ctx.options.user === true) return runUserVerify(ctx);
   expectNoArgs(ctx);
   const { identity, json, io, ports } = ctx;
   const { settings, ...policy } = verifySettings(identity);
