@@ -83,6 +83,29 @@ describe('CLI: the user declaration (export --user, verify --user, approve --use
     assert.equal(approved.json().folder, path.join(m.home, '.dsh', 'bridge', 'user'));
   });
 
+  it('verify of a folder shows the user\'s servers beside the workspace\'s: a workspace server of the same name wins (shadowed-by-workspace)', () => {
+    const m = machine();
+    m.write(path.join(m.home, '.config', 'Code', 'User', 'mcp.json'), '{ "servers": { "Shared": { "command": "npx" }, "memory": { "command": "npx" } } }');
+    assert.equal(m.run(['export', '--user']).code, 0);
+    const folder = path.join(m.home, 'src', 'app');
+    m.write(path.join(folder, '.vscode', 'mcp.json'), '{ "servers": { "shared": { "command": "node", "args": ["s.js"] } } }');
+    assert.equal(m.run(['export', '--workspace', folder]).code, 0);
+    const out = m.run(['verify', '--workspace', folder, '--json']).json();
+    assert.equal(out.user.declaration, m.declaration);
+    assert.equal(out.user.verify.ok, true);
+    assert.deepEqual(out.user.servers.map((s: { name: string; outcome: string; reason: { code: string } }) => [s.name, s.outcome, s.reason.code]), [
+      ['Shared', 'withheld', 'shadowed-by-workspace'], ['memory', 'asks', 'ask-mode'],
+    ]);
+    const human = m.run(['verify', '--workspace', folder]).stdout;
+    assert.match(human, /The user's own servers/);
+    assert.match(human, /withheld\s+Shared\s+A user server: the workspace defines a server of the same name \(shared\)/);
+    // A folder with no declaration of its own: the user's servers still plan.
+    const bare = path.join(m.home, 'src', 'bare');
+    mkdirSync(bare, { recursive: true });
+    const none = m.run(['verify', '--workspace', bare, '--json']).json();
+    assert.deepEqual(none.user.servers.map((s: { name: string; outcome: string }) => [s.name, s.outcome]), [['Shared', 'asks'], ['memory', 'asks']]);
+  });
+
   it('without any user file exports nothing and says so', () => {
     const m = machine();
     const r = m.run(['export', '--user', '--json']);
