@@ -47,3 +47,18 @@ export function besideWorkspace(userServers: readonly ServerPlan[], workspace: P
     return owner === undefined ? server : { ...server, outcome: 'withheld', reason: reason('shadowed-by-workspace', { owner }) };
   });
 }
+
+/**
+ * The user declaration as the plugin mounts it: its plan with the workspace's names withheld,
+ * and its declared servers without them (a withheld name is not wanted in the session, so the
+ * workspace's server of that name is the one that runs).
+ */
+export function mountableUserPlan(user: UserServersPlanned): PlannedSession {
+  const taken = new Set(user.servers.filter((s) => s.reason.code === 'shadowed-by-workspace').map((s) => s.serverName));
+  const { declaration } = user.planned;
+  return {
+    ...user.planned,
+    plan: { ...user.planned.plan, servers: user.servers },
+    ...(declaration ? { declaration: { ...declaration, servers: declaration.servers.filter((s) => !taken.has(s.serverName)) } } : {}),
+  };
+}
