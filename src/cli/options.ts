@@ -54,10 +54,11 @@ export const OPTIONS = {
       export: ['--user', 'the user\'s own servers (the profile\'s mcp.json, Copilot Global) into', 'the user declaration of the host store'],
       verify: ['--user', 'the user declaration'],
       approve: ['--user', 'the user declaration\'s servers'],
+      probe: ['--user', 'the user\'s own servers (recorded for export --user)'],
     },
   },
-  'user-data-dir': { type: 'string', commands: { export: ['--user-data-dir DIR', 'with --user: the editor\'s user data folder (default: VS Code\'s,', 'Insiders\', VSCodium\'s or code-server\'s, the first that exists)'] } },
-  'editor-profile': { type: 'string', commands: { export: ['--editor-profile ID', 'with --user: a named profile (its folder under User/profiles;', 'VS Code\'s ids may start with "-": --editor-profile=-1a2b)'] } },
+  'user-data-dir': { type: 'string', commands: Object.fromEntries(['export', 'probe'].map((c) => [c, ['--user-data-dir DIR', 'with --user: the editor\'s user data folder (default: VS Code\'s,', 'Insiders\', VSCodium\'s or code-server\'s, the first that exists)'] as const])) },
+  'editor-profile': { type: 'string', commands: Object.fromEntries(['export', 'probe'].map((c) => [c, ['--editor-profile ID', 'with --user: a named profile (its folder under User/profiles;', 'VS Code\'s ids may start with "-": --editor-profile=-1a2b)'] as const])) },
   from: { ...IMPORT_OPTIONS.from, commands: { import: ['--from CLIENT', 'cursor, claude, gemini or codex'] } },
 } as const satisfies Record<string, OptionRow>;
 

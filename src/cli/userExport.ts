@@ -1,7 +1,9 @@
 import * as path from 'node:path';
 import { commitExport, exportRefused } from '../core/app/export';
 import { reviewUserExport, userDeclarationPaths, type UserFiles } from '../core/app/userExport';
-import { candidateUserDataDirs, userFiles } from '../core/app/userSources';
+import { analyzeUserSources, candidateUserDataDirs, userDeclarationFolder, userFiles } from '../core/app/userSources';
+import type { Analysis } from '../core/mcp/analysis';
+import { folderAnalyzeOptions } from '../core/settings/folderSettings';
 import { verifyFolder } from '../core/app/verify';
 import { planMessage } from '../core/app/planReasons';
 import { firstExistingDir } from '../core/node/userDataDirs';
@@ -100,4 +102,11 @@ export async function runUserVerify(ctx: CommandContext): Promise<number> {
   if (declaration) io.out(`  ${countOf(declaration.servers.length, 'server')}${declaration.servers.length ? `: ${declaration.servers.map((s) => s.serverName).join(', ')}` : ''}`);
   if (!verified.ok) io.out('  Fix: dsh-bridge export --user');
   return verified.ok ? 0 : 1;
+}
+
+/** `dsh-bridge probe --user`: the user's files read now, probed and recorded under the user declaration's folder. */
+export async function userProbeRequest(ctx: CommandContext): Promise<{ folder: string; analysis: Analysis }> {
+  const files = await chosenUserFiles(ctx);
+  const { folder: _folder, folderName: _name, codeWorkspaceFile: _workspaceFile, ...options } = folderAnalyzeOptions(ctx.identity);
+  return { folder: userDeclarationFolder(ctx.ports.dshHome), analysis: await analyzeUserSources(ctx.ports, { ...options, userHome: ctx.ports.home, ...files }) };
 }
