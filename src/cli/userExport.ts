@@ -1,9 +1,8 @@
 import * as path from 'node:path';
 import { commitExport, exportRefused } from '../core/app/export';
-import { reviewUserExport, userDeclarationPaths, type UserFiles } from '../core/app/userExport';
-import { analyzeUserSources, candidateUserDataDirs, userDeclarationFolder, userFiles } from '../core/app/userSources';
+import { analyzeUserFiles, reviewUserExport, userDeclarationPaths, type UserFiles } from '../core/app/userExport';
+import { candidateUserDataDirs, userDeclarationFolder, userFiles } from '../core/app/userSources';
 import type { Analysis } from '../core/mcp/analysis';
-import { folderAnalyzeOptions } from '../core/settings/folderSettings';
 import { verifyFolder } from '../core/app/verify';
 import { planMessage } from '../core/app/planReasons';
 import { firstExistingDir } from '../core/node/userDataDirs';
@@ -106,7 +105,6 @@ export async function runUserVerify(ctx: CommandContext): Promise<number> {
 
 /** `dsh-bridge probe --user`: the user's files read now, probed and recorded under the user declaration's folder. */
 export async function userProbeRequest(ctx: CommandContext): Promise<{ folder: string; analysis: Analysis }> {
-  const files = await chosenUserFiles(ctx);
-  const { folder: _folder, folderName: _name, codeWorkspaceFile: _workspaceFile, ...options } = folderAnalyzeOptions(ctx.identity);
-  return { folder: userDeclarationFolder(ctx.ports.dshHome), analysis: await analyzeUserSources(ctx.ports, { ...options, userHome: ctx.ports.home, ...files }) };
+  const analysis = await analyzeUserFiles(ctx.ports, ctx.identity, await chosenUserFiles(ctx));
+  return { folder: userDeclarationFolder(ctx.ports.dshHome), analysis };
 }

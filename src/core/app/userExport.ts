@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { DECLARATION_PATH } from '../declaration/declarationModel';
 import { ExportError } from '../declaration/exportError';
 import { invalidExportOptions } from '../mcp/analyzeOptions';
+import type { Analysis } from '../mcp/analysis';
 import { folderAnalyzeOptions, type FolderIdentity } from '../settings/folderSettings';
 import { analyzeToolChoice } from '../tools/toolChoice';
 import { withDeclaredTools } from '../tools/declaredTools';
@@ -35,13 +36,18 @@ export function userDeclarationPaths(dshHome: string): { folder: string; declara
  */
 export async function reviewUserExport(ports: Pick<Ports, 'dshHome' | 'store' | 'files' | 'home'>, identity: FolderIdentity, files: UserFiles): Promise<ReviewedExport> {
   const { folder, declarationPath } = userDeclarationPaths(ports.dshHome);
-  const { folder: _folder, folderName: _name, codeWorkspaceFile: _workspaceFile, ...options } = folderAnalyzeOptions(identity);
-  const badOptions = invalidExportOptions(options);
+  const badOptions = invalidExportOptions(folderAnalyzeOptions(identity));
   if (badOptions.length) throw new ExportError(`invalid export options (${badOptions.join(', ')}): DSH would refuse every row`);
-  const analysis = await analyzeUserSources(ports, { ...options, userHome: ports.home, ...files });
+  const analysis = await analyzeUserFiles(ports, identity, files);
   const reviewed: ReviewedExport = { folder, declarationPath, analysis, sections: {} };
   if (!analysis.usable) return reviewed;
   // An unreadable probe record is no pins (the servers behave as never probed), never a failed export.
   const probes = await ports.store.probedServers(folder).catch(() => ({}));
   return { ...reviewed, analysis: { ...analysis, servers: withDeclaredTools(analysis.servers, analyzeToolChoice([]), probes) } };
+}
+
+/** The user's files analyzed with the user's settings as the face sees them (the export's review, `probe --user`). */
+export function analyzeUserFiles(ports: Pick<Ports, 'files' | 'home'>, identity: FolderIdentity, files: UserFiles): Promise<Analysis> {
+  const { folder: _folder, folderName: _name, codeWorkspaceFile: _workspaceFile, ...options } = folderAnalyzeOptions(identity);
+  return analyzeUserSources(ports, { ...options, userHome: ports.home, ...files });
 }

@@ -106,6 +106,19 @@ describe('CLI: the user declaration (export --user, verify --user, approve --use
     assert.deepEqual(none.user.servers.map((s: { name: string; outcome: string }) => [s.name, s.outcome]), [['Shared', 'asks'], ['memory', 'asks']]);
   });
 
+  it('probe --user probes the user\'s servers and records them for the user declaration: export --user then pins their tools', () => {
+    const m = machine();
+    const fixture = path.join(REPO, 'test/fixtures/mcp-servers/tool-fixture.mjs');
+    m.write(path.join(m.home, '.config', 'Code', 'User', 'mcp.json'), JSON.stringify({ servers: { fx: { command: process.execPath, args: [fixture] } } }));
+    const probed = m.run(['probe', '--user', '--json']);
+    assert.equal(probed.code, 0, probed.stderr);
+    assert.equal(probed.json().folder, path.join(m.home, '.dsh', 'bridge', 'user'));
+    assert.equal(m.run(['export', '--user']).code, 0);
+    const declaration = JSON.parse(readFileSync(m.declaration, 'utf8'));
+    assert.deepEqual(Object.keys(declaration.servers[0].tools.pins), ['echo', 'add', 'danger']);
+    assert.equal(m.run(['verify', '--user']).code, 0);
+  });
+
   it('without any user file exports nothing and says so', () => {
     const m = machine();
     const r = m.run(['export', '--user', '--json']);
