@@ -33,7 +33,7 @@ export default defineConfig(
     files: `test/integration/suites/${fixture}/**/*.test.js`,
     workspaceFolder: workspaceCopy(fixture),
     ...installation,
-    mocha: { ui: 'bdd', timeout: 60000, color: true },
+    mocha: { ui: 'bdd', timeout: 300000, color: true },
     launchArgs: ['--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
     // test-cli's default user data dir: the editor's user settings file, handed to the CLI by ws-faces.
     env: { DSH_HOME: path.join(runDir, 'dsh-home'), DSH_BRIDGE_USER_SETTINGS: path.join(root, '.vscode-test/user-data/User/settings.json') },

@@ -1,5 +1,5 @@
 // Bundles the extension, the CLI and the DSH plugin with esbuild.
-//   node scripts/build.mjs [--release] [--sizes]   (--release: minified, no sourcemaps;
+//   node scripts/build.mjs [--release] [--sizes] [--unless-built]   (--release: minified, no sourcemaps;
 //   --sizes: each bundle's 25 biggest modules, bytes in the output, and one chain that pulls each in)
 // The .vsix is built by scripts/package-vsix.mjs (`npm run package`), which calls buildBundles()
 // into its own folder and minifies the extension's two files once more.
@@ -116,7 +116,13 @@ function printSizes(entry, metafile) {
   for (const [bytes, file] of rows.slice(0, 25)) console.log(`  ${String(bytes).padStart(7)}  ${file}\n           ${chain(file)}`);
 }
 
-// Run as a script (a path with spaces or through a link too).
+// Run as a script (a path with spaces or through a link too). --unless-built: nothing when
+// `npm test` built this checkout already (scripts/test-tiers.mjs sets DSH_BRIDGE_BUILT=1 for the
+// tiers it runs); each tier run alone builds.
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
-  await buildBundles({ release: process.argv.includes('--release'), sizes: process.argv.includes('--sizes') });
+  if (process.argv.includes('--unless-built') && process.env.DSH_BRIDGE_BUILT === '1') {
+    console.log('build: done once by npm test');
+  } else {
+    await buildBundles({ release: process.argv.includes('--release'), sizes: process.argv.includes('--sizes') });
+  }
 }

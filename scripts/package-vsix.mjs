@@ -76,7 +76,7 @@ export function nlsWithShortKeys(nls, short) {
 /**
  * The changelog the .vsix ships: the preamble and the top section's heading (Unreleased while it is
  * built from main, else this version's), whose entries are read in the repository, then where the
- * earlier ones are. The entries themselves cost about 11 KiB of the archive's 200 KiB budget (they
+ * earlier ones are. The entries themselves cost about 11 KiB of the archive's 300 KiB budget (they
  * grow with every change), so the Extensions view's changelog tab links to them instead.
  */
 export function changelogForVsix(text, historyUrl) {

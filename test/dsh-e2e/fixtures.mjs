@@ -109,11 +109,18 @@ export function serverProcesses() {
 
 export const countIn = (folder) => serverProcesses().filter((p) => p.cwd === folder).length;
 
+/**
+ * Polls `predicate` until it holds. `timeoutMs` is what the call site expects on a quiet machine;
+ * the bound is at least WAIT_FLOOR_MS, since a loaded machine (2 cores, a CPU hog on each) takes
+ * many times that to start a server or answer a step. A passing run never waits that long.
+ */
+export const WAIT_FLOOR_MS = 60000;
 export async function waitFor(predicate, timeoutMs = 15000, what = 'condition') {
+  const bound = Math.max(timeoutMs, WAIT_FLOOR_MS);
   const start = Date.now();
   for (;;) {
     if (await predicate()) return;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() - start > bound) throw new Error(`timed out after ${bound} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

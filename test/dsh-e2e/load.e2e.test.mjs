@@ -442,7 +442,7 @@ test('DSH rc.8 load: 500 session starts and ends (25 at a time) leave no server 
   }, { pluginConfig: { startWaitMs: 1000 } });
 });
 
-test('DSH rc.8 load: at most startConcurrency servers start at once in the process (all sessions together); a slow one gives up its slot after 1 s', { timeout: 90000, skip: SKIP }, async (t) => {
+test('DSH rc.8 load: at most startConcurrency servers start at once in the process (all sessions together); a slow one gives up its slot after 1 s', { timeout: 180000, skip: SKIP }, async (t) => {
   const SLOW_MS = 2500;
   await withSmallest(async ({ h, tmp }) => {
     cli(tmp.home, ['trust', 'pinned']);
@@ -487,7 +487,7 @@ test('DSH rc.8 load: at most startConcurrency servers start at once in the proce
   }, { pluginConfig: { startWaitMs: 0, startConcurrency: 2 } });
 });
 
-test('DSH rc.8 load: an ended session is not kept reachable by the plugin (its startWaitMs timer is cleared once the servers are up)', { timeout: 90000, skip: SKIP }, async () => {
+test('DSH rc.8 load: an ended session is not kept reachable by the plugin (its startWaitMs timer is cleared once the servers are up)', { timeout: 180000, skip: SKIP }, async () => {
   await withSmallest(async ({ h, tmp }) => {
     cli(tmp.home, ['trust', 'pinned']);
     const folder = exportedFolder(tmp, 'K', { servers: { n1: fixtureEntry('K', 'n1', { kind: 'normal', spawnLog: path.join(tmp.root, 'spawns.log') }) }, approve: ['n1'] });

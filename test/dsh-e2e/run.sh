@@ -8,7 +8,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 NODE="$(bash scripts/setup-dsh-host.sh)"
-npm run --silent build
+node scripts/build.mjs --unless-built   # npm test built once already (DSH_BRIDGE_BUILT=1)
 node packages/dsh-bridge-dsh/scripts/copy-plugin.mjs
 # DSH_E2E_SUITE=mcp|startup|tools|lsp-skills|plan|user|load runs one file; the files run one after the other (CPU is scarce).
 case "${DSH_E2E_SUITE:-all}" in

@@ -44,7 +44,7 @@ function fixtureProcesses() {
 
 const SECRET = 'sekret-review-5d2a';
 
-test('DSH rc.8: the in-turn approval shows the full launch, cwd, env names (no values), danger highlights and the pin', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+test('DSH rc.8: the in-turn approval shows the full launch, cwd, env names (no values), danger highlights and the pin', { timeout: 180000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const A = everythingWorkspace(tmp.root, 'A', {
     home: tmp.home, input: SECRET,
     mutate: (entry, folder) => {
@@ -77,7 +77,7 @@ test('DSH rc.8: the in-turn approval shows the full launch, cwd, env names (no v
   await s.dispose();
 }));
 
-test('DSH rc.8: a failed start (failOnStartupError) is retried only after the entry\'s reconnect backoff, at most maxAttempts times, without asking again', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+test('DSH rc.8: a failed start (failOnStartupError) is retried only after the entry\'s reconnect backoff, at most maxAttempts times, without asking again', { timeout: 180000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const spawns = path.join(tmp.root, 'spawns.txt');
   fs.mkdirSync(path.join(tmp.root, 'F'));
   fs.writeFileSync(path.join(tmp.root, 'F', 'fail.js'), `require('node:fs').appendFileSync(${JSON.stringify(spawns)}, Date.now() + '\\n'); process.exit(3);\n`);
@@ -190,7 +190,7 @@ function bridgeSessionFiber(root, sessionId) {
   return undefined;
 }
 
-test('DSH rc.8: dsh-mcp-client copies are pooled; a session context disposed without agent/disposed frees its copy for the next session', { timeout: 120000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+test('DSH rc.8: dsh-mcp-client copies are pooled; a session context disposed without agent/disposed frees its copy for the next session', { timeout: 180000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const A = everythingWorkspace(tmp.root, 'A', { home: tmp.home, input: 'v' });
   const answers = approvalAnswerer(h.root);
   answers.setDefault('allowed-once');
@@ -250,7 +250,7 @@ test('DSH rc.8: dsh-mcp-client copies are pooled; a session context disposed wit
   for (const id of ['s1', 's2', 's3', 's4', 's5']) if (id !== holder0) await s[id].dispose();
 }));
 
-test('DSH rc.8: a changed entry (a new pin) is stopped and asked about again; the new one starts', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+test('DSH rc.8: a changed entry (a new pin) is stopped and asked about again; the new one starts', { timeout: 180000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const A = everythingWorkspace(tmp.root, 'A', { home: tmp.home, input: 'v' });
   const answers = approvalAnswerer(h.root);
   answers.setDefault('allowed-once');
@@ -279,7 +279,7 @@ test('DSH rc.8: a changed entry (a new pin) is stopped and asked about again; th
   await s.dispose();
 }));
 
-test('DSH rc.8: a streamable-http server end to end (MCP SDK fixture): reviewed by URL and header names, header value from the host store, tools callable', { timeout: 90000, skip: SKIP }, async (t) => {
+test('DSH rc.8: a streamable-http server end to end (MCP SDK fixture): reviewed by URL and header names, header value from the host store, tools callable', { timeout: 180000, skip: SKIP }, async (t) => {
   const KEY = 'http-key-value-7f3c';
   const server = spawn(process.execPath, [FIXTURE, 'http'], { env: { ...process.env, FIXTURE_KEY: KEY, FIXTURE_NAME: 'web' }, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
@@ -320,7 +320,7 @@ test('DSH rc.8: a streamable-http server end to end (MCP SDK fixture): reviewed 
   }
 });
 
-test('DSH rc.8: an envFile is loaded inside DSH when the server starts (declared env wins), and the review names its variables', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+test('DSH rc.8: an envFile is loaded inside DSH when the server starts (declared env wins), and the review names its variables', { timeout: 180000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const E = everythingWorkspace(tmp.root, 'E', {
     home: tmp.home, input: 'v',
     mutate: (entry, folder) => {
@@ -344,7 +344,7 @@ test('DSH rc.8: an envFile is loaded inside DSH when the server starts (declared
   await s.dispose();
 }));
 
-test('DSH rc.8: a session that ends while a server is still starting: the server is stopped once its start completes, never mounted', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+test('DSH rc.8: a session that ends while a server is still starting: the server is stopped once its start completes, never mounted', { timeout: 180000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const DELAY = 5000;
   const W = workspace(tmp, 'W', { servers: { slow: fixtureServer('slow', DELAY) } });
   const answers = approvalAnswerer(h.root);
@@ -364,7 +364,7 @@ test('DSH rc.8: a session that ends while a server is still starting: the server
   assert.ok(!h.root.tools.schemas().some((x) => x.name.startsWith('mcp__slow__')), 'no tool left registered');
 }, { pluginConfig: { startWaitMs: 1000 } }));
 
-test('DSH rc.8: the plugin\'s cost on a session\'s first request (no declaration; a declaration whose server is approved), against the same host without the plugin', { timeout: 120000, skip: SKIP }, async (t) => {
+test('DSH rc.8: the plugin\'s cost on a session\'s first request (no declaration; a declaration whose server is approved), against the same host without the plugin', { timeout: 180000, skip: SKIP }, async (t) => {
   const { createUserMessage } = await hostImport('@deepseek-ai/dsh-llm');
   const N = 9;
   const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -442,7 +442,7 @@ async function capturingStderr(body) {
 /** dsh-headless provides `headlessStartup` (its one task): how the plugin knows a run is headless. */
 const asHeadless = (h) => h.root.provide('headlessStartup', { task: 'go' });
 
-test('DSH rc.8: a request that goes without a server still starting says so in the log, with the server and how long it has been starting; doctor says it from the plugin\'s record (the session and doctor in a linked path of the folder)', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+test('DSH rc.8: a request that goes without a server still starting says so in the log, with the server and how long it has been starting; doctor says it from the plugin\'s record (the session and doctor in a linked path of the folder)', { timeout: 180000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const { W } = slowWorkspace(tmp, 6000);
   // The session runs in a link to the folder: the record is kept where the plan keeps the
   // folder's values (the declaration's folder), and doctor finds it from the link as from the folder.
@@ -473,7 +473,7 @@ test('DSH rc.8: a request that goes without a server still starting says so in t
   await s.dispose();
 }, { pluginConfig: { startWaitMs: 1500 } }));
 
-test('DSH rc.8: a headless one-shot run waits for its approved servers up to their start timeout, not startWaitMs', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+test('DSH rc.8: a headless one-shot run waits for its approved servers up to their start timeout, not startWaitMs', { timeout: 180000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const DELAY = 5000;
   const { W } = slowWorkspace(tmp, DELAY);
   const stderr = await capturingStderr(async () => {
@@ -491,7 +491,7 @@ test('DSH rc.8: a headless one-shot run waits for its approved servers up to the
   assert.ok(!stderr.some((l) => l.includes('still starting')), stderr.join('\n'));
 }, { pluginConfig: { startWaitMs: 1000 }, beforePlugin: asHeadless }));
 
-test('DSH rc.8: a headless run whose server is still starting when its wait ends says so on stderr, naming the server and how long it has been starting', { timeout: 90000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+test('DSH rc.8: a headless run whose server is still starting when its wait ends says so on stderr, naming the server and how long it has been starting', { timeout: 180000, skip: SKIP }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const { W } = slowWorkspace(tmp, 8000);
   const stderr = await capturingStderr(async () => {
     const s = await session(h, 'sHeadlessLate', W, 'mHeadlessLate');

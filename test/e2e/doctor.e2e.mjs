@@ -4,6 +4,7 @@
 // webview: closing it asks nothing), each fix listed once with a link that runs it, and the
 // would-mount summary as a notification without the fixes repeated.
 import assert from 'node:assert/strict';
+import { UI_WAIT_MS, waitUntil } from '../harness/e2e-driver.mjs';
 import { suiteEditor } from './hooks.mjs';
 
 describe('e2e: the doctor command shows what stands between the folder and DSH (ws-export)', function () {
@@ -13,10 +14,14 @@ describe('e2e: the doctor command shows what stands between the folder and DSH (
     await editor.openWorkspace('ws-export');
     const page = editor.page;
     await editor.runCommand('DSH: Diagnose Setup (Doctor)');
-    assert.match(await page.locator('.tab.active').innerText({ timeout: 30000 }), /DSH Bridge doctor: ws-export/);
+    // The command returns before the report's tab is the active one.
+    const title = /DSH Bridge doctor: ws-export/;
+    let active = '';
+    await waitUntil(async () => title.test(active = await page.locator('.tab.active').innerText().catch(() => '')), () => `the report's tab (active: "${active}")`);
+    assert.match(active, title);
     // The webview's content is in nested frames: the report's own frame has the title.
     let frame;
-    for (const until = Date.now() + 30000; !frame; await new Promise((r) => setTimeout(r, 250))) {
+    for (const until = Date.now() + UI_WAIT_MS; !frame; await new Promise((r) => setTimeout(r, 250))) {
       for (const f of page.frames()) if ((await f.locator('h2').innerText({ timeout: 200 }).catch(() => '')).includes('DSH Bridge doctor')) frame = f;
       if (!frame && Date.now() > until) throw new Error('the doctor report did not render');
     }
@@ -43,7 +48,9 @@ describe('e2e: the doctor command shows what stands between the folder and DSH (
     // Closing the report asks nothing (it is not an unsaved document).
     await page.locator('.tab', { hasText: 'DSH Bridge doctor' }).first().click();
     await editor.runCommand('View: Close Editor');
-    await new Promise((r) => setTimeout(r, 1000));
+    // Closed, or held by a question: whichever comes first (a question keeps the tab open).
+    await waitUntil(async () => (await page.locator('.tab', { hasText: 'DSH Bridge doctor' }).count()) === 0
+      || (await page.locator('.monaco-dialog-box').count()) > 0, 'the report to close or a question to show');
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'closing the report asked something');
     assert.equal(await page.locator('.tab', { hasText: 'DSH Bridge doctor' }).count(), 0);
   });

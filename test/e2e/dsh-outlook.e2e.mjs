@@ -10,13 +10,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sleep } from '../harness/lib.mjs';
+import { UI_WAIT_MS } from '../harness/e2e-driver.mjs';
 import { suiteEditor } from './hooks.mjs';
 
 /** Text hidden as bits in two zero-width characters (U+200C a one, U+200B a zero): the scan decodes it. */
 const zeroWidth = (text) => [...text].flatMap((c) => [...c.charCodeAt(0).toString(2).padStart(8, '0')].map((b) => (b === '1' ? '\u200c' : '\u200b'))).join('');
 
 /** The rows of the quick pick open once one of them matches (`re` on a row's text, or a test of the row). */
-async function rowsWith(editor, re, what, timeout = 30000) {
+async function rowsWith(editor, re, what, timeout = UI_WAIT_MS) {
   const matches = typeof re === 'function' ? re : (r) => re.test(r.text);
   for (const until = Date.now() + timeout; ;) {
     const rows = await editor.quickPickRows().catch(() => []);

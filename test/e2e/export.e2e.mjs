@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { FIXTURES_DIR } from '../harness/lib.mjs';
+import { UI_WAIT_MS } from '../harness/e2e-driver.mjs';
 import { suiteEditor } from './hooks.mjs';
 
 const require = createRequire(import.meta.url);
@@ -70,14 +71,13 @@ describe('e2e: export from the command palette (ws-basic)', function () {
     await page.locator('.editor-group-container .view-line', { hasText: '"type": "sse"' }).first().click();
     const fix = await editor.quickFixRow('Change "type" to "http"');
     await fix.click();
-    await page.locator('.tab.active.dirty').waitFor({ state: 'visible', timeout: 10000 });
+    await page.locator('.tab.active.dirty').waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     await new Promise((r) => setTimeout(r, 1500)); // time for a save that must not happen
     assert.equal(fs.readFileSync(mcp, 'utf8'), onDisk, 'the quick fix saved mcp.json');
     console.log(`      screenshot: ${await editor.screenshot('quick-fix-unsaved')}`);
 
     // Saved by the user: the declaration is stale; exported again: all well.
-    await page.keyboard.press('Control+s');
-    await page.locator('.tab.active.dirty').waitFor({ state: 'hidden', timeout: 10000 });
+    await editor.saveActiveEditor({ file: mcp, expect: /"type": "http"/ });
     assert.match(fs.readFileSync(mcp, 'utf8'), /"type": "http"/);
     await bar(/DSH: stale/);
     await editor.runCommand('DSH: Export MCP Servers');
@@ -93,10 +93,10 @@ describe('e2e: export from the command palette (ws-basic)', function () {
 
     // Its click opens the declaration, read-only: typing changes nothing.
     await fine.locator.click();
-    await page.locator('.tab.active', { hasText: 'declaration.json' }).waitFor({ timeout: 15000 });
+    await page.locator('.tab.active', { hasText: 'declaration.json' }).waitFor({ timeout: UI_WAIT_MS });
     await page.locator('.editor-group-container .monaco-editor .view-lines').first().click();
     await page.keyboard.type('x');
-    await page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).first().waitFor({ timeout: 10000 });
+    await page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).first().waitFor({ timeout: UI_WAIT_MS });
     assert.equal(await page.locator('.tab.active.dirty').count(), 0, 'the declaration became dirty');
     assert.equal(fs.readFileSync(declFile, 'utf8'), exported);
     console.log(`      screenshot: ${await editor.screenshot('declaration-read-only')}`);

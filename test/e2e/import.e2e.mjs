@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO } from '../harness/lib.mjs';
+import { UI_WAIT_MS } from '../harness/e2e-driver.mjs';
 import { suiteEditor } from './hooks.mjs';
 
 const TOKEN = 'ghp_R8x2Kq9ZtW4mLp7VbN3cYd6Fh1Js5Ga0QeUo';
@@ -41,11 +42,11 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
     // export refuses instead of "Everything was carried".
     const question = /Add 3 MCP servers from Cursor to \.vscode\/mcp\.json, as the preview shows\?/;
     // The toast first: the palette the center's toggling uses would lose focus to it arriving.
-    await page.locator('.notification-toast .notification-list-item-message', { hasText: question }).first().waitFor({ timeout: 30000 });
+    await page.locator('.notification-toast .notification-list-item-message', { hasText: question }).first().waitFor({ timeout: UI_WAIT_MS });
     const asked = await editor.waitForNotification(question);
     assert.match(asked, /1 item could not be carried: Show Report lists it\. "events" is carried, but the export refuses it \(unsupported-transport\): Show Report says why\. 1 credential goes to secret storage, not into the file\./);
     assert.doesNotMatch(asked, /Everything was carried/);
-    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 30000 });
+    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: UI_WAIT_MS });
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'a modal dialog covers the preview');
     const modified = page.locator('.monaco-diff-editor .editor.modified').first();
     const box = await modified.boundingBox();
@@ -63,7 +64,7 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
     // (each sentence once), whatever the log level; the question comes back, nothing written.
     await editor.clickNotificationButton(question, 'Show Report');
     let report = '';
-    for (const until = Date.now() + 30000; ;) {
+    for (const until = Date.now() + UI_WAIT_MS; ;) {
       // The editor renders spaces as no-break spaces; wrapped lines are joined (a wrap keeps its space at the end of the first part).
       const texts = (await page.locator('.part.editor .view-lines').allInnerTexts().catch(() => [])).map((t) => t.replace(/\u00a0/g, ' '));
       report = (texts.find((t) => t.includes('# Import from Cursor')) ?? '').replace(/\n/g, '');
@@ -114,7 +115,7 @@ describe('e2e: importing Claude Code\'s .mcp.json, then the servers view by file
     await editor.answerQuickInput('Claude Code');
     // The question is a notification beside the preview, as for Cursor (no modal).
     const question = /Add 3 MCP servers from Claude Code to \.vscode\/mcp\.json, as the preview shows\?/;
-    await page.locator('.notification-toast .notification-list-item-message', { hasText: question }).first().waitFor({ timeout: 30000 });
+    await page.locator('.notification-toast .notification-list-item-message', { hasText: question }).first().waitFor({ timeout: UI_WAIT_MS });
     await editor.waitForNotification(question);
     await editor.clickNotificationButton(question, 'Import');
     await editor.waitForNotification(/Imported 3 MCP servers from Claude Code into \.vscode\/mcp\.json\./);

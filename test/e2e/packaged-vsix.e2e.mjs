@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, log } from '../harness/lib.mjs';
-import { packagedVsix } from '../harness/e2e-driver.mjs';
+import { UI_WAIT_MS, packagedVsix } from '../harness/e2e-driver.mjs';
 import { BUDGET_BYTES } from '../../scripts/recompress-vsix.mjs';
 import { suiteEditor } from './hooks.mjs';
 
@@ -94,7 +94,7 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     assert.match(fs.readFileSync(path.join(REPO, 'docs/problem-codes.md'), 'utf8'), /^### `unsupported-transport`$/m);
     const link = page.locator('.markers-panel .monaco-list-row a.monaco-link', { hasText: 'unsupported-transport' }).first();
     await link.hover();
-    await page.locator('.monaco-hover, .workbench-hover', { hasText: row.codeHref }).first().waitFor({ state: 'visible', timeout: 15000 });
+    await page.locator('.monaco-hover, .workbench-hover', { hasText: row.codeHref }).first().waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     console.log(`      screenshot: ${await editor.screenshot('vsix-problem-code-link')}`);
   });
 
@@ -102,9 +102,9 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     const page = editor.page;
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' }).first().click({ button: 'right' });
     const dsh = page.locator('.context-view .monaco-menu .action-item', { hasText: /^DSH$/ }).first();
-    await dsh.waitFor({ state: 'visible', timeout: 10000 });
+    await dsh.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     await dsh.hover();
-    await page.locator('.context-view .monaco-menu .action-item', { hasText: 'Which Language Server Handles This File?' }).first().waitFor({ state: 'visible', timeout: 10000 });
+    await page.locator('.context-view .monaco-menu .action-item', { hasText: 'Which Language Server Handles This File?' }).first().waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     console.log(`      screenshot: ${await editor.screenshot('vsix-explorer-dsh-menu')}`);
     await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
@@ -113,7 +113,7 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     await editor.quickPickRows({ atLeast: 1 });
     await editor.quickPickRow('Get started with DSH Bridge').click();
     for (const step of ['Export your MCP servers', 'Enter input values', 'Choose a trust mode', 'Verify what DSH will mount']) {
-      await page.locator('.gettingStartedContainer', { hasText: step }).first().waitFor({ state: 'visible', timeout: 30000 });
+      await page.locator('.gettingStartedContainer', { hasText: step }).first().waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     }
     console.log(`      screenshot: ${await editor.screenshot('vsix-walkthrough')}`);
   });
@@ -122,12 +122,12 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     const page = editor.page;
     await editor.runCommand('Extensions: Show Installed Extensions');
     const entry = page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'DSH Bridge' }).first();
-    await entry.waitFor({ state: 'visible', timeout: 30000 });
+    await entry.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     await entry.click();
-    await page.locator('.extension-editor .name', { hasText: 'DSH Bridge' }).first().waitFor({ timeout: 30000 });
+    await page.locator('.extension-editor .name', { hasText: 'DSH Bridge' }).first().waitFor({ timeout: UI_WAIT_MS });
     // The details are a webview (an iframe in an iframe, outside the editor's DOM): the frame that renders the README.
     let details;
-    for (const until = Date.now() + 30000; !details;) {
+    for (const until = Date.now() + UI_WAIT_MS; !details;) {
       for (const frame of page.frames()) {
         if (await frame.locator('h2', { hasText: 'Trust modes' }).count().catch(() => 0)) details = frame;
       }

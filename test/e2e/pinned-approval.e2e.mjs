@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { UI_WAIT_MS, waitUntil } from '../harness/e2e-driver.mjs';
 import { suiteEditor } from './hooks.mjs';
 
 const folderRecord = (dshHome, folder) => path.join(dshHome, 'bridge', 'folders', `${crypto.createHash('sha256').update(path.resolve(folder)).digest('hex')}.json`);
@@ -30,14 +31,12 @@ describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinne
     const text = await editor.dialog();
     const page = editor.page;
     const icon = await page.locator(`${DIALOG} .dialog-icon`).first().getAttribute('class');
-    let focused = '';
-    for (let i = 0; i < 20 && !focused; i++) {
-      focused = await page.evaluate(() => (document.activeElement?.closest('.monaco-button') ? document.activeElement.textContent.trim() : ''));
-      if (!focused) await new Promise((r) => setTimeout(r, 100));
-    }
+    // The dialog takes the focus a moment after it shows (longer under load): wait for a focused button.
+    const focused = await waitUntil(() => page.evaluate(() => (document.activeElement?.closest('.monaco-button') ? document.activeElement.textContent.trim() : '')),
+      'a focused button in the dialog', { every: 100 });
     return { text, icon: /codicon-(dialog-)?warning\b/.test(icon) ? 'warning' : /codicon-(dialog-)?info\b/.test(icon) ? 'info' : icon, focused };
   };
-  const dialogGone = () => editor.page.locator(DIALOG).waitFor({ state: 'hidden', timeout: 10000 });
+  const dialogGone = () => editor.page.locator(DIALOG).waitFor({ state: 'hidden', timeout: UI_WAIT_MS });
 
   it('one review of all servers: nothing checked; a flagged launch never one keypress from approval; approvals bound to the pin; Escape cancels', async function () {
     ws = await editor.openWorkspace('ws-pinned');
@@ -92,7 +91,7 @@ describe('e2e: trust mode "pinned" reviews each server before approval (ws-pinne
     // 3. Back in the checklist: installer now checked. Check files (plain) and fetch (flagged) in the list; OK.
     // The checklist comes back before its selection is redrawn: read it until the row is checked.
     let after = await editor.quickPickRows({ title, atLeast: 3 });
-    for (const until = Date.now() + 10000; !after.find((r) => r.label.includes('installer')).checked && Date.now() < until;) {
+    for (const until = Date.now() + UI_WAIT_MS; !after.find((r) => r.label.includes('installer')).checked && Date.now() < until;) {
       await new Promise((r) => setTimeout(r, 200));
       after = await editor.quickPickRows({ title, atLeast: 3 });
     }

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { UI_WAIT_MS } from '../harness/e2e-driver.mjs';
 import { suiteEditor } from './hooks.mjs';
 
 const folderRecord = (dshHome, folder) => path.join(dshHome, 'bridge', 'folders', `${crypto.createHash('sha256').update(path.resolve(folder)).digest('hex')}.json`);
@@ -20,7 +21,7 @@ describe('e2e: trust mode "pinned" reviews the language servers (ws-pinned-lsp)'
     const page = editor.page;
     await editor.runCommand('DSH: Export MCP Servers');
     const box = page.locator(DIALOG);
-    await box.waitFor({ state: 'visible', timeout: 30000 });
+    await box.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     const text = (await box.innerText()).replace(/\r/g, '');
     assert.match(text, /Approve the language servers of ws-pinned-lsp for DSH\?/);
     assert.ok(text.includes("/bin/sh 'lsp server.sh' --stdio"), `the exact command line is not shown:\n${text}`);
@@ -29,7 +30,7 @@ describe('e2e: trust mode "pinned" reviews the language servers (ws-pinned-lsp)'
     assert.ok(!text.includes('value-that-must-not-be-shown') && !text.includes('-level terse'), 'an env value is shown');
     await editor.screenshot('pinned-lsp-review-dialog');
     await page.locator(`${DIALOG} .dialog-buttons .monaco-button`, { hasText: /^Approve$/ }).click();
-    await box.waitFor({ state: 'hidden', timeout: 10000 });
+    await box.waitFor({ state: 'hidden', timeout: UI_WAIT_MS });
 
     const declFile = await editor.waitForWorkspaceFile('.dsh/declaration.json');
     const decl = JSON.parse(fs.readFileSync(declFile, 'utf8'));

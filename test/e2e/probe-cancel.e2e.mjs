@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, sleep } from '../harness/lib.mjs';
+import { UI_WAIT_MS } from '../harness/e2e-driver.mjs';
 import { suiteEditor } from './hooks.mjs';
 import { openView, viewRow, viewRows } from './treeView.mjs';
 
@@ -60,7 +61,7 @@ function toldTheUser(userData) {
   return files.flatMap((f) => fs.readFileSync(path.join(logs, String(f)), 'utf8').split('\n').filter((l) => l.includes('probe of ws-tools: told the user:')));
 }
 
-async function until(predicate, what, timeout = 30000) {
+async function until(predicate, what, timeout = UI_WAIT_MS) {
   for (const end = Date.now() + timeout; !(await predicate());) {
     if (Date.now() > end) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
     await sleep(250);
@@ -103,7 +104,7 @@ for (const locale of ['en', 'zh-cn']) {
       console.log(`      screenshot: ${await editor.screenshot(shot('probe-cancel-progress'))}`);
       await editor.clickNotificationButton(probing, 'Cancel');
 
-      const note = await editor.waitForNotification(words.resultStart, { timeout: 30000 });
+      const note = await editor.waitForNotification(words.resultStart, { timeout: UI_WAIT_MS });
       console.log(`      notification: ${note}`);
       assert.match(note, words.result);
       // The slow server's process is gone (stopped with its process group), at once.
@@ -134,7 +135,7 @@ for (const locale of ['en', 'zh-cn']) {
       await editor.runCommand('Notifications: Hide Notifications');
 
       // The entry: a warning on "broken" in mcp.json, none about "slow".
-      const problems = await editor.readProblems({ timeout: 30000 });
+      const problems = await editor.readProblems({ timeout: UI_WAIT_MS });
       const probeProblems = problems.filter((p) => /^probe-/.test(p.code));
       assert.deepEqual(probeProblems.map((p) => [p.code, p.severity]), [['probe-did-not-start', 'warning']], JSON.stringify(problems));
       assert.match(probeProblems[0].message, words.problem);

@@ -12,6 +12,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { UI_WAIT_MS } from '../harness/e2e-driver.mjs';
 import { suiteEditor } from './hooks.mjs';
 
 describe('e2e: Restricted Mode (Workspace Trust on, folder not trusted)', function () {
@@ -79,7 +80,7 @@ describe('e2e: Review Skill Roots in Restricted Mode says discovery waits for Wo
     // Trusted, the same command lists the root.
     await editor.runCommand('Workspaces: Manage Workspace Trust');
     const trust = editor.page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ }).first();
-    await trust.waitFor({ state: 'visible', timeout: 30000 });
+    await trust.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     await trust.click();
     const rows = await (async () => {
       for (const until = Date.now() + 60000; ;) {

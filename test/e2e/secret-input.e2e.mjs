@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { UI_WAIT_MS, waitUntil } from '../harness/e2e-driver.mjs';
 import { suiteEditor } from './hooks.mjs';
 
 const CANARY = `canary-${crypto.randomBytes(9).toString('hex')}`;
@@ -38,7 +39,7 @@ describe('e2e: a secret input typed into the masked prompt goes to the host stor
 
     // The prompt is the masked input box with the input's description.
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 30000 });
+    await input.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     assert.equal(await input.getAttribute('type'), 'password', 'the input box for a password input must be masked');
     const prompt = await page.locator('.quick-input-widget').innerText();
     assert.match(prompt, /API token of the canary server/);
@@ -58,7 +59,7 @@ describe('e2e: a secret input typed into the masked prompt goes to the host stor
 
     // The host store holds the canary (mode 0600), under the run's DSH home.
     const record = folderRecord(editor.run.dshHome, ws);
-    for (let i = 0; i < 50 && !fs.existsSync(record); i++) await new Promise((r) => setTimeout(r, 100));
+    await waitUntil(() => fs.existsSync(record), `the host store record ${record}`);
     const stored = JSON.parse(fs.readFileSync(record, 'utf8'));
     assert.equal(stored.inputs['api-token'], CANARY);
     assert.equal(fs.statSync(record).mode & 0o777, 0o600);
@@ -104,7 +105,7 @@ describe('e2e: a secret input typed into the masked prompt goes to the host stor
     const record = folderRecord(editor.run.dshHome, editor.workspace);
     fs.rmSync(record); // the host store copy is gone: only the secret storage still has the value
     await editor.runCommand('DSH: Export MCP Servers');
-    for (let i = 0; i < 100 && !fs.existsSync(record); i++) await new Promise((r) => setTimeout(r, 100));
+    await waitUntil(() => fs.existsSync(record), `the export to mirror the value into ${record}`);
     assert.equal(JSON.parse(fs.readFileSync(record, 'utf8')).inputs['api-token'], CANARY, 'the export did not mirror the stored secret');
     assert.equal(await page.locator('.quick-input-widget input[type=password]').isVisible(), false, 'the export prompted although a value was stored');
 
@@ -118,17 +119,17 @@ describe('e2e: a secret input typed into the masked prompt goes to the host stor
     await editor.clickDialogButton('Forget');
     // The record may stay (it keeps the folder's export counter), without the value.
     const storedInputs = () => (fs.existsSync(record) ? Object.keys(JSON.parse(fs.readFileSync(record, 'utf8')).inputs) : []);
-    for (let i = 0; i < 100 && storedInputs().length; i++) await new Promise((r) => setTimeout(r, 100));
+    await waitUntil(() => storedInputs().length === 0, () => `forget to empty the host store (holds ${JSON.stringify(storedInputs())})`).catch(() => {});
     assert.deepEqual(storedInputs(), [], 'forget left the value in the host store');
     await editor.waitForNotification(/^Forgot the stored value of api-token in ws-secret, in VS Code and in the DSH host store\.$/);
     const bar = await editor.statusBarItem('dsh-bridge.status', { text: /DSH: needs inputs/ });
     await bar.locator.hover();
-    await page.locator('.monaco-hover, .workbench-hover', { hasText: 'DSH has no value for input api-token' }).first().waitFor({ timeout: 10000 });
+    await page.locator('.monaco-hover, .workbench-hover', { hasText: 'DSH has no value for input api-token' }).first().waitFor({ timeout: UI_WAIT_MS });
     console.log(`      screenshot: ${await editor.screenshot('status-bar-needs-inputs')}`);
 
     await editor.runCommand('DSH: Export MCP Servers');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 30000 });
+    await input.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     assert.equal(await input.getAttribute('type'), 'password');
     await page.keyboard.press('Escape');
     await editor.waitForNotification(/Export cancelled: nothing was written/);

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, sleep } from '../harness/lib.mjs';
+import { UI_WAIT_MS } from '../harness/e2e-driver.mjs';
 import { suiteEditor } from './hooks.mjs';
 import { openView, viewRow } from './treeView.mjs';
 
@@ -16,7 +17,7 @@ const VIEW = 'MCP Servers for DSH';
 const FIXTURE = path.join(REPO, 'test/fixtures/mcp-servers/tool-fixture.mjs');
 
 /** The description beside a row's label, once it matches `re`. */
-async function rowDescription(row, re, what, timeout = 30000) {
+async function rowDescription(row, re, what, timeout = UI_WAIT_MS) {
   let last = '';
   for (const until = Date.now() + timeout; ;) {
     last = (await row.locator('.label-description').first().innerText().catch(() => '')).trim();
@@ -49,7 +50,7 @@ describe('e2e: the servers view marks a tool with hidden instructions, and accep
 
     // The tool row: an error icon and "withheld: 1 finding" before its DSH name.
     const poisoned = viewRow(pane, 'mcp__notes__list_notes');
-    await poisoned.waitFor({ state: 'visible', timeout: 30000 });
+    await poisoned.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     const description = await rowDescription(poisoned, /^withheld: 1 finding · ~\d+ tokens · mcp__notes__list_notes$/, 'the poisoned tool');
     console.log(`      row: list_notes  ${description}`);
     assert.equal(await poisoned.locator('.codicon-error').count(), 1, 'the error icon');
@@ -60,7 +61,7 @@ describe('e2e: the servers view marks a tool with hidden instructions, and accep
     // The hover: the finding with the hidden span made visible and what it says.
     await poisoned.locator('.label-name').first().hover();
     const hover = page.locator('.monaco-hover, .workbench-hover', { hasText: 'hidden-tag-text' }).first();
-    await hover.waitFor({ state: 'visible', timeout: 15000 });
+    await hover.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     const shown = await hover.innerText();
     console.log(`      hover:\n${shown.split('\n').map((l) => `        ${l}`).join('\n')}`);
     assert.match(shown, /Withheld from DSH sessions: hidden or model-directed instructions \(1 finding\)/);

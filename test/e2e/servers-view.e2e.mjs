@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, sleep } from '../harness/lib.mjs';
+import { UI_WAIT_MS } from '../harness/e2e-driver.mjs';
 import { suiteEditor } from './hooks.mjs';
 import { openView, viewRow, viewRows } from './treeView.mjs';
 
@@ -17,7 +18,7 @@ const VIEW = 'MCP Servers for DSH';
 
 
 /** Waits until the view shows exactly these rows ([label, description], a description may be a RegExp). */
-async function waitForRows(pane, expected, what, timeout = 60000) {
+async function waitForRows(pane, expected, what, timeout = UI_WAIT_MS) {
   let last;
   const matches = (rows) => rows.length === expected.length && rows.every(([l, d], i) => l === expected[i][0] && (expected[i][1] instanceof RegExp ? expected[i][1].test(d) : d === expected[i][1]));
   for (const until = Date.now() + timeout; ;) {
@@ -37,7 +38,7 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     const { header, pane } = await openView(page, VIEW);
     await waitForRows(pane, [['everything', 'not exported'], ['legacy-events', 'refused: unsupported-transport'], ['notes', 'not exported']], 'before the export');
     const description = async () => (await header.locator('.description').innerText().catch(() => '')).trim();
-    for (const until = Date.now() + 10000; (await description()) !== '2 servers \u00b7 1 refused' && Date.now() < until;) await sleep(200);
+    for (const until = Date.now() + UI_WAIT_MS; (await description()) !== '2 servers \u00b7 1 refused' && Date.now() < until;) await sleep(200);
     assert.equal(await description(), '2 servers \u00b7 1 refused');
     console.log(`      screenshot: ${await editor.screenshot('servers-view-before-export')}`);
 
@@ -55,7 +56,7 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     const notes = viewRow(pane, 'notes');
     await notes.hover();
     await notes.locator('.action-label[aria-label="Open Entry in mcp.json"]').click();
-    await page.locator('.tab.active', { hasText: 'mcp.json' }).waitFor({ timeout: 30000 });
+    await page.locator('.tab.active', { hasText: 'mcp.json' }).waitFor({ timeout: UI_WAIT_MS });
     const line = await page.locator('.statusbar-item', { hasText: /Ln \d+, Col \d+/ }).first().innerText();
     assert.match(line, /Ln 6, Col/, 'the cursor is not on the entry of "notes"');
     console.log(`      screenshot: ${await editor.screenshot('servers-view-open-entry')}`);
@@ -94,7 +95,7 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     const note = await editor.waitForNotification(/^Probed 2 MCP servers of ws-tools: \d+ tools\. 1 server could not be probed: see Problems\.$/, { timeout: 90000 });
     console.log(`      notification: ${note}`);
     const rows = async () => viewRows(pane);
-    for (const until = Date.now() + 30000; !(await rows()).some(([l, d]) => l === 'notes' && /3 tools/.test(d)) && Date.now() < until;) await sleep(300);
+    for (const until = Date.now() + UI_WAIT_MS; !(await rows()).some(([l, d]) => l === 'notes' && /3 tools/.test(d)) && Date.now() < until;) await sleep(300);
     const notesRow = (await rows()).find(([l]) => l === 'notes');
     assert.match(notesRow[1], /^stale · 3 tools · ~\d+ tokens$/);
     assert.match((await rows()).find(([l]) => l === 'everything')[1], /^stale · \d+ tools · ~[\d,]+ tokens$/);
@@ -107,7 +108,7 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     // Expand "notes": its tools, each with the token estimate first (the sidebar cuts the end), then DSH's public name, and a checked box.
     await viewRow(pane, /^notes/).locator('.monaco-tl-twistie').click();
     const danger = viewRow(pane, 'mcp__notes__danger');
-    await danger.waitFor({ state: 'visible', timeout: 30000 });
+    await danger.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     assert.match((await danger.locator('.label-description').first().innerText()).trim(), /^~\d+ tokens \u00b7 mcp__notes__danger$/);
     const box = danger.locator('.custom-view-tree-node-item-checkbox');
     assert.equal(await box.getAttribute('aria-checked'), 'true');
@@ -115,14 +116,14 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
 
     await box.click();
     const settingsFile = path.join(ws, '.vscode/settings.json');
-    for (const until = Date.now() + 20000; !(fs.existsSync(settingsFile) && /danger/.test(fs.readFileSync(settingsFile, 'utf8'))) && Date.now() < until;) await sleep(200);
+    for (const until = Date.now() + UI_WAIT_MS; !(fs.existsSync(settingsFile) && /danger/.test(fs.readFileSync(settingsFile, 'utf8'))) && Date.now() < until;) await sleep(200);
     assert.deepEqual(JSON.parse(fs.readFileSync(settingsFile, 'utf8'))['dsh.tools'], { notes: { exclude: ['danger'] } });
-    for (const until = Date.now() + 20000; !/2 of 3 tools/.test((await rows()).find(([l]) => l === 'notes')[1]) && Date.now() < until;) await sleep(200);
+    for (const until = Date.now() + UI_WAIT_MS; !/2 of 3 tools/.test((await rows()).find(([l]) => l === 'notes')[1]) && Date.now() < until;) await sleep(200);
     assert.match((await rows()).find(([l]) => l === 'notes')[1], /^stale · 2 of 3 tools · ~\d+ tokens$/);
     assert.equal(await box.getAttribute('aria-checked'), 'false');
     console.log(`      screenshot: ${await editor.screenshot('servers-view-tool-unchecked')}`);
 
-    const problems = await editor.readProblems({ timeout: 30000 });
+    const problems = await editor.readProblems({ timeout: UI_WAIT_MS });
     const broken = problems.find((p) => p.code === 'probe-did-not-start');
     assert.ok(broken, `no probe-did-not-start row: ${JSON.stringify(problems.map((p) => p.message))}`);
     // A probe failure is a warning, not an error of the user's mcp.json.
@@ -157,7 +158,7 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     assert.match(label, /^ws-tools: DSH: 1 refused\. 3 servers · 1 refused\. the declaration is up to date, but 1 server was refused: see Problems/);
     await bar.locator.hover();
     const hover = page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Show Problems' }).first();
-    await hover.waitFor({ state: 'visible', timeout: 15000 });
+    await hover.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     const hoverText = await hover.innerText();
     assert.doesNotMatch(hoverText, /Click:/);
     assert.equal(await hover.locator('a', { hasText: 'Show Problems' }).count(), 1, 'the action is not a link');

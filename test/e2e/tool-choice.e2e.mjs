@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { UI_WAIT_MS } from '../harness/e2e-driver.mjs';
 import { suiteEditor } from './hooks.mjs';
 
 const SETTINGS = `{
@@ -51,7 +52,7 @@ describe('e2e: dsh.tools problems in Problems (ws-basic, packaged .vsix)', funct
     const fix = await editor.quickFixRow('Make "exclude" a list: ["delete_file"]');
     console.log(`      screenshot: ${await editor.screenshot('tool-choice-quick-fix')}`);
     await fix.click();
-    await page.locator('.editor-group-container .view-line', { hasText: '"exclude": ["delete_file"]' }).first().waitFor({ state: 'visible', timeout: 10000 });
+    await page.locator('.editor-group-container .view-line', { hasText: '"exclude": ["delete_file"]' }).first().waitFor({ state: 'visible', timeout: UI_WAIT_MS });
   });
 
   it('a tool left out after the export: a warning on the "dsh.tools" key says the declaration is stale; its quick fix exports and it is gone', async function () {
@@ -90,10 +91,10 @@ describe('e2e: dsh.tools problems in Problems (ws-basic, packaged .vsix)', funct
     const fix = await editor.quickFixRow('Export MCP Servers to DSH');
     console.log(`      screenshot: ${await editor.screenshot('tool-choice-stale-setting-fix')}`);
     await fix.click();
-    for (const until = Date.now() + 30000; JSON.parse(fs.readFileSync(declarationFile, 'utf8')).exportSeq === firstExport && Date.now() < until;) await new Promise((r) => setTimeout(r, 200));
+    for (const until = Date.now() + UI_WAIT_MS; JSON.parse(fs.readFileSync(declarationFile, 'utf8')).exportSeq === firstExport && Date.now() < until;) await new Promise((r) => setTimeout(r, 200));
     assert.equal(JSON.parse(fs.readFileSync(declarationFile, 'utf8')).exportSeq, firstExport + 1, 'the quick fix exported');
     let left = [];
-    for (const until = Date.now() + 30000; Date.now() < until;) {
+    for (const until = Date.now() + UI_WAIT_MS; Date.now() < until;) {
       left = (await editor.readProblems({ timeout: 5000 })).filter((p) => p.code === 'declaration-stale-setting');
       if (left.length === 0) break;
     }

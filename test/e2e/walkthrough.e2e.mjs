@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { RUNS_DIR, sleep, tools } from '../harness/lib.mjs';
+import { UI_WAIT_MS } from '../harness/e2e-driver.mjs';
 import { suiteEditor } from './hooks.mjs';
 
 const WALKTHROUGH = 'Get started with DSH Bridge';
@@ -43,16 +44,16 @@ describe('e2e: the walkthrough, step by step (ws-basic, installed .vsix)', funct
     await openWalkthrough();
     /** Expands a step, checks its picture, clicks its button. */
     const run = async (title, button, picture) => {
-      await step(title).waitFor({ state: 'visible', timeout: 30000 });
+      await step(title).waitFor({ state: 'visible', timeout: UI_WAIT_MS });
       await step(title).click();
       const media = page.frameLocator('.gettingStartedContainer iframe.webview.ready').frameLocator('iframe#active-frame');
-      await media.locator('svg', { hasText: picture }).first().waitFor({ timeout: 30000 });
+      await media.locator('svg', { hasText: picture }).first().waitFor({ timeout: UI_WAIT_MS });
       const shot = await editor.screenshot(`walkthrough-${title}`);
       await step(title).locator('.monaco-button', { hasText: button }).first().click();
       return shot;
     };
     const done = async (title) => {
-      for (const until = Date.now() + 30000; ;) {
+      for (const until = Date.now() + UI_WAIT_MS; ;) {
         if (await step(title).locator('[class*="step-checked"], .codicon-pass-filled').count()) return;
         if (Date.now() > until) throw new Error(`the step "${title}" was not marked done`);
         await sleep(250);
@@ -61,7 +62,7 @@ describe('e2e: the walkthrough, step by step (ws-basic, installed .vsix)', funct
     const backToWalkthrough = async () => {
       // The Settings editor opens as a modal over the editors in this VS Code.
       if (await page.locator('.monaco-modal-editor-block').isVisible().catch(() => false)) await page.keyboard.press('Escape');
-      await page.locator('.monaco-modal-editor-block').waitFor({ state: 'hidden', timeout: 10000 }).catch(() => {});
+      await page.locator('.monaco-modal-editor-block').waitFor({ state: 'hidden', timeout: UI_WAIT_MS }).catch(() => {});
       await openWalkthrough();
     };
 
@@ -76,7 +77,7 @@ describe('e2e: the walkthrough, step by step (ws-basic, installed .vsix)', funct
     await done('Enter input values');
 
     await run('Choose a trust mode', 'Open the Trust Mode Setting', 'pinned');
-    await page.locator('.settings-editor .setting-item-contents', { hasText: 'When DeepSeek Harness (DSH) may start' }).first().waitFor({ timeout: 30000 });
+    await page.locator('.settings-editor .setting-item-contents', { hasText: 'When DeepSeek Harness (DSH) may start' }).first().waitFor({ timeout: UI_WAIT_MS });
     console.log(`      screenshot: ${await editor.screenshot('walkthrough-trust-mode-setting')}`);
     await backToWalkthrough();
 
@@ -93,7 +94,7 @@ describe('e2e: the walkthrough, step by step (ws-basic, installed .vsix)', funct
     assert.ok(text.includes(expected), `the dialog does not show "${expected}":\n${text}`);
     console.log(`      screenshot: ${await editor.screenshot('walkthrough-install-dsh-side-dialog')}`);
     await editor.clickDialogButton('Run in Terminal');
-    for (const until = Date.now() + 30000; !fs.existsSync(marker);) {
+    for (const until = Date.now() + UI_WAIT_MS; !fs.existsSync(marker);) {
       if (Date.now() > until) throw new Error('the terminal did not run dsh-bridge');
       await sleep(250);
     }

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO } from '../harness/lib.mjs';
+import { UI_WAIT_MS } from '../harness/e2e-driver.mjs';
 import { suiteEditor } from './hooks.mjs';
 
 const bundle = JSON.parse(fs.readFileSync(path.join(REPO, 'l10n/bundle.l10n.zh-cn.json'), 'utf8'));
@@ -72,7 +73,7 @@ describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, 
     const pane = page.locator('.pane', { has: header }).first();
     const expected = [['legacy-events', zh('refused: {0}', { 0: 'unsupported-transport' })], ['files', zh('exported')]];
     let rows = [];
-    for (const until = Date.now() + 30000; Date.now() < until; await new Promise((r) => setTimeout(r, 300))) {
+    for (const until = Date.now() + UI_WAIT_MS; Date.now() < until; await new Promise((r) => setTimeout(r, 300))) {
       rows = [];
       const items = pane.locator('.pane-body .monaco-list-row');
       for (let i = 0; i < await items.count(); i++) {
@@ -91,19 +92,19 @@ describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, 
     const page = editor.page;
     await editor.page.keyboard.press('Control+,');
     const search = page.locator('.settings-editor .settings-header .suggest-input-container').first();
-    await search.waitFor({ state: 'visible', timeout: 30000 });
+    await search.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     await search.click();
     await page.keyboard.type('dsh.trustMode');
     const description = nls['config.trustMode'].replace(/`/g, '').slice(0, 20);
     const item = page.locator('.settings-editor .setting-item-contents', { hasText: description }).first();
-    await item.waitFor({ state: 'visible', timeout: 30000 });
+    await item.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     const text = (await item.innerText()).replace(/\s+/g, ' ');
     assert.match(text, CJK);
     assert.ok(text.includes(nls['config.trustMode'].replace(/`/g, '').slice(0, 40)), `the description is not the Chinese one: ${text}`);
     // It says what the mode means for the user, not where the bridge keeps it.
     assert.doesNotMatch(text, /dsh-bridge trust|主目录|host store/);
     // The settings' table of contents lists the category by its Chinese title.
-    await page.locator('.settings-editor .settings-toc-container', { hasText: nls['config.category.trust'] }).first().waitFor({ timeout: 10000 });
+    await page.locator('.settings-editor .settings-toc-container', { hasText: nls['config.category.trust'] }).first().waitFor({ timeout: UI_WAIT_MS });
     console.log(`      setting: ${text.slice(0, 200)}`);
     console.log(`      screenshot: ${await editor.screenshot('zh-cn-trust-mode-setting')}`);
   });

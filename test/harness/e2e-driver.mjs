@@ -40,6 +40,26 @@ import { installZhLanguagePack } from './language-pack.mjs';
 import { packageVsix } from '../../scripts/package-vsix.mjs';
 
 const QUICK_INPUT = '.quick-input-widget';
+/**
+ * The least time the driver (and the flows, through waitUntil) gives the workbench to reach a
+ * state. Under load (2 cores, a CPU hog on each, other builds beside) a palette, a pick or a
+ * notification can take many times its quiet time; a passing flow never waits this long.
+ */
+export const UI_WAIT_MS = 60000;
+
+/**
+ * Polls `probe` (sync or async) every `every` ms until it returns a truthy value, which it
+ * returns; throws after `timeout` with `what` (a string, or a function read at that moment).
+ */
+export async function waitUntil(probe, what, { timeout = UI_WAIT_MS, every = 200 } = {}) {
+  const until = Date.now() + timeout;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out after ${timeout} ms waiting for ${typeof what === 'function' ? await what() : what}`);
+    await sleep(every);
+  }
+}
 const DIALOG = '.monaco-dialog-box';
 const HOST_RUNNER = path.join(REPO, 'test/integration/index.js');
 
@@ -143,7 +163,7 @@ class Editor {
    * Result of the host tests started by openWorkspace(fixture, { hostTests: true }):
    * { code (0 = passed), lines (what the extension host printed), logFile (the same, on disk) }.
    */
-  async hostTestsResult({ timeout = 180000 } = {}) {
+  async hostTestsResult({ timeout = 900000 } = {}) {
     if (!this._host) throw new HarnessError('no host tests started: openWorkspace(fixture, { hostTests: true })');
     const code = await Promise.race([this._host.exit, sleep(timeout).then(() => 'timeout')]);
     if (code === 'timeout') throw new Error(`the host tests reported nothing within ${timeout} ms (log: ${this._hostLogFile})`);
@@ -187,17 +207,19 @@ class Editor {
    * refresh, so this retries until the row is there; it then clicks that row (an exact label
    * match), rather than pressing Enter on whatever is first.
    */
-  async runCommand(title, { timeout = 60000 } = {}) {
+  async runCommand(title, { timeout = 2 * UI_WAIT_MS } = {}) {
     const page = this.page;
     const until = Date.now() + timeout;
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
       await this._openPalette(title);
       const row = page.locator(`${QUICK_INPUT} .monaco-list-row`)
         .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) }).first();
       try {
-        await row.waitFor({ state: 'visible', timeout: 2000 });
+        // Each attempt waits longer for the row: a loaded workbench filters the list slowly, and
+        // reopening the palette at a fixed short pace could then never see it.
+        await row.waitFor({ state: 'visible', timeout: Math.min(2000 * attempt, 15000) });
         await row.click();
-        await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: 10000 }).catch(() => {});
+        await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: UI_WAIT_MS }).catch(() => {});
         log(`ran command "${title}"`);
         return;
       } catch (e) {
@@ -218,18 +240,32 @@ class Editor {
    * then returns what is shown either way (assert on it). The palette is closed again unless
    * `keepOpen` (e.g. to have it in a screenshot).
    */
-  async paletteTitles(filter, { waitFor, timeout = 60000, keepOpen = false } = {}) {
+  async paletteTitles(filter, { waitFor, timeout = 2 * UI_WAIT_MS, keepOpen = false } = {}) {
     const until = Date.now() + timeout;
     let titles;
     for (;;) {
       await this._openPalette(filter);
-      await sleep(800); // the list filters asynchronously
-      titles = await this.page.locator(`${QUICK_INPUT} .monaco-list-row .label-name`).allInnerTexts();
+      titles = await this._settledPaletteTitles();
       if (!waitFor || titles.includes(waitFor) || Date.now() > until) break;
       await sleep(500);
     }
     if (!keepOpen) await this.page.keyboard.press('Escape');
     return titles;
+  }
+
+  // The palette's titles once its list has filtered (it does so asynchronously, slower under
+  // load): the quick input's progress bar is hidden and two reads 300 ms apart agree. Not a
+  // fixed pause, which a loaded workbench outlasts.
+  async _settledPaletteTitles() {
+    const rows = this.page.locator(`${QUICK_INPUT} .monaco-list-row .label-name`);
+    const busy = this.page.locator(`${QUICK_INPUT} .quick-input-progress.active .progress-bit`);
+    let last;
+    return waitUntil(async () => {
+      const titles = await rows.allInnerTexts();
+      const settled = !(await busy.isVisible().catch(() => false)) && last !== undefined && JSON.stringify(titles) === JSON.stringify(last);
+      last = titles;
+      return settled ? titles : undefined;
+    }, () => `the palette's list to settle (last read ${JSON.stringify(last)})`, { every: 300 });
   }
 
   // Opens the command palette with `>text` typed in. A palette left open (by a previous attempt)
@@ -238,7 +274,7 @@ class Editor {
   // palette open: the fill then finds none; press F1 again.
   async _openPalette(text) {
     const input = this.page.locator(`${QUICK_INPUT} input`);
-    const until = Date.now() + 30000;
+    const until = Date.now() + UI_WAIT_MS;
     for (;;) {
       if (await input.isVisible().catch(() => false)) await this.page.keyboard.press('Escape');
       await this.page.keyboard.press('F1');
@@ -253,7 +289,7 @@ class Editor {
   }
 
   /** Types into the open quick input (input box or quick pick) and confirms with Enter. */
-  async answerQuickInput(text, { timeout = 30000 } = {}) {
+  async answerQuickInput(text, { timeout = UI_WAIT_MS } = {}) {
     const input = this.page.locator(`${QUICK_INPUT} input`);
     await input.waitFor({ state: 'visible', timeout });
     await input.fill(text);
@@ -265,7 +301,7 @@ class Editor {
    * pick has no checkboxes). Waits up to `timeout` until the quick input shows `title` (when
    * given; e.g. a pick a command opens after the palette closed) and lists at least `atLeast` rows.
    */
-  async quickPickRows({ title, atLeast = 1, timeout = 30000 } = {}) {
+  async quickPickRows({ title, atLeast = 1, timeout = UI_WAIT_MS } = {}) {
     const widget = this.page.locator(QUICK_INPUT);
     const until = Date.now() + timeout;
     for (;;) {
@@ -300,7 +336,7 @@ class Editor {
     const box = this.quickPickRow(label).locator('[role="checkbox"], .quick-input-list-checkbox').first();
     const before = await box.getAttribute('aria-checked');
     await box.click();
-    for (let i = 0; i < 20 && (await box.getAttribute('aria-checked')) === before; i++) await sleep(100);
+    await waitUntil(async () => (await box.getAttribute('aria-checked')) !== before, `the checkbox of "${label}" to change from ${before}`, { every: 100 });
   }
 
   /** Clicks the item button (by its tooltip) of the quick pick row whose label contains `label`. */
@@ -313,8 +349,13 @@ class Editor {
   /** Multi-select quick pick: checks (or, with false, unchecks) every row with its "toggle all" box. */
   async quickPickToggleAll(checked = true) {
     const box = this.page.locator(`${QUICK_INPUT} .quick-input-header > [role="checkbox"]`);
-    await box.waitFor({ state: 'visible', timeout: 10000 });
-    for (let i = 0; i < 3 && (await box.getAttribute('aria-checked')) !== String(checked); i++) await box.click();
+    await box.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
+    // From "mixed" one click may give the other state: click, wait for the box to change, again.
+    for (let i = 0; i < 3 && (await box.getAttribute('aria-checked')) !== String(checked); i++) {
+      const before = await box.getAttribute('aria-checked');
+      await box.click();
+      await waitUntil(async () => (await box.getAttribute('aria-checked')) !== before, `the "toggle all" box to change from ${before}`, { every: 100 });
+    }
     if ((await box.getAttribute('aria-checked')) !== String(checked)) throw new Error(`the "toggle all" box did not become ${checked}`);
   }
 
@@ -323,7 +364,7 @@ class Editor {
     const ok = this.page.locator(`${QUICK_INPUT} .quick-input-action .monaco-button`).first();
     if (await ok.isVisible().catch(() => false)) await ok.click();
     else await this.page.keyboard.press('Enter');
-    await this.page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: 10000 });
+    await this.page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: UI_WAIT_MS });
   }
 
   /**
@@ -331,11 +372,11 @@ class Editor {
    * { severity: 'error'|'warning'|'info', message, source, code, codeHref (the code's link), line, column, file, text }.
    * `line`/`column` are 1-based as displayed. Waits up to `timeout` for at least `atLeast` rows.
    */
-  async readProblems({ atLeast = 1, timeout = 30000 } = {}) {
+  async readProblems({ atLeast = 1, timeout = UI_WAIT_MS } = {}) {
     const page = this.page;
     if (!(await page.locator('.markers-panel').isVisible().catch(() => false))) {
       await this.runCommand('Problems: Focus on Problems View'); // VS Code 1.139's title
-      await page.locator('.markers-panel').waitFor({ state: 'visible', timeout: 15000 });
+      await page.locator('.markers-panel').waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     }
     const until = Date.now() + timeout;
     let rows = [];
@@ -364,7 +405,7 @@ class Editor {
    * readProblems) and waits for the editor to open there; returns what the status bar shows:
    * { line, column, selected } (VS Code selects the problem's range, the cursor at its end).
    */
-  async openProblem(text, { timeout = 15000 } = {}) {
+  async openProblem(text, { timeout = UI_WAIT_MS } = {}) {
     const page = this.page;
     const row = page.locator('.markers-panel .monaco-list-row', { hasText: text }).first();
     await row.click();
@@ -388,7 +429,7 @@ class Editor {
    * VS Code is still asking the providers (the light bulb shows, the menu does not): then the
    * menu is closed and asked for again, until `timeout`. The row must appear; nothing is skipped.
    */
-  async quickFixRow(title, { timeout = 20000 } = {}) {
+  async quickFixRow(title, { timeout = UI_WAIT_MS } = {}) {
     const page = this.page;
     const row = page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
     const until = Date.now() + timeout;
@@ -412,7 +453,7 @@ class Editor {
     const wasOpen = await center.isVisible().catch(() => false);
     if (!wasOpen) {
       await this.runCommand('Notifications: Show Notifications');
-      await center.waitFor({ state: 'visible', timeout: 10000 });
+      await center.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     }
     const texts = (await center.locator('.notification-list-item .notification-list-item-message').allInnerTexts())
       .map((s) => s.replace(/\s+/g, ' ').trim());
@@ -421,7 +462,7 @@ class Editor {
   }
 
   /** Waits for a notification whose text matches `re`; returns its text. */
-  async waitForNotification(re, { timeout = 30000 } = {}) {
+  async waitForNotification(re, { timeout = UI_WAIT_MS } = {}) {
     const until = Date.now() + timeout;
     for (;;) {
       const hit = (await this.notifications()).find((t) => re.test(t));
@@ -435,12 +476,12 @@ class Editor {
    * Clicks the button `label` of the notification whose text matches `re` (waits for it), in the
    * notification center, which lists every notification; the center is closed again after.
    */
-  async clickNotificationButton(re, label, { timeout = 30000 } = {}) {
+  async clickNotificationButton(re, label, { timeout = UI_WAIT_MS } = {}) {
     await this.waitForNotification(re, { timeout });
     const center = this.page.locator('.notifications-center');
     if (!(await center.isVisible().catch(() => false))) {
       await this.runCommand('Notifications: Show Notifications');
-      await center.waitFor({ state: 'visible', timeout: 10000 });
+      await center.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
     }
     const item = center.locator('.notification-list-item', { has: this.page.locator('.notification-list-item-message', { hasText: re }) }).first();
     await item.locator('.monaco-button', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }).first().click();
@@ -448,14 +489,14 @@ class Editor {
   }
 
   /** The open modal dialog: waits for it; returns its text. */
-  async dialog({ timeout = 30000 } = {}) {
+  async dialog({ timeout = UI_WAIT_MS } = {}) {
     const box = this.page.locator(DIALOG);
     await box.waitFor({ state: 'visible', timeout });
     return (await box.innerText()).replace(/\r/g, '');
   }
 
   /** Clicks a button of the open modal dialog; waits until that dialog is gone (hidden, or replaced by the next one). */
-  async clickDialogButton(label, { timeout = 10000 } = {}) {
+  async clickDialogButton(label, { timeout = UI_WAIT_MS } = {}) {
     const box = this.page.locator(DIALOG);
     const before = await box.innerText();
     await this.page.locator(`${DIALOG} .dialog-buttons .monaco-button`, { hasText: new RegExp(`^${escapeRegExp(label)}$`) }).click();
@@ -470,7 +511,7 @@ class Editor {
    * The status bar item an extension created with `createStatusBarItem(id)` (its element id ends
    * with the id): waits until its text matches `text` (when given); returns { text, locator }.
    */
-  async statusBarItem(id, { text, timeout = 30000 } = {}) {
+  async statusBarItem(id, { text, timeout = UI_WAIT_MS } = {}) {
     const item = this.page.locator(`.statusbar-item[id$=${JSON.stringify(`.${id}`)}]`).first();
     const until = Date.now() + timeout;
     for (;;) {
@@ -479,6 +520,28 @@ class Editor {
       if (Date.now() > until) throw new Error(`status bar item ${id} did not show ${text ?? 'anything'} within ${timeout} ms (shows "${shown}")`);
       await sleep(250);
     }
+  }
+
+  /**
+   * Saves the active editor as a user does (Ctrl+S) and waits until its tab is clean and `file`
+   * (when given) holds `expect` (a RegExp). Under load the workbench aborts the save participants
+   * after 1750 ms ("Aborted onWillSaveTextDocument-event") and may cancel the save: while the tab
+   * stays dirty, the key is pressed again (at most once per 5 s), until UI_WAIT_MS.
+   */
+  async saveActiveEditor({ file, expect } = {}) {
+    const dirty = this.page.locator('.tab.active.dirty');
+    let presses = 0;
+    let pressedAt = 0;
+    await waitUntil(async () => {
+      const isDirty = await dirty.isVisible().catch(() => false);
+      if (!isDirty && (!file || expect.test(fs.readFileSync(file, 'utf8')))) return true;
+      if (isDirty && Date.now() - pressedAt > 5000) {
+        presses++;
+        pressedAt = Date.now();
+        await this.page.keyboard.press('Control+s');
+      }
+      return false;
+    }, () => `the active editor to be saved (${presses} Ctrl+S)`);
   }
 
   /** Saves a PNG (or a JPEG) of the whole page (or of `clip`: {x, y, width, height}) under the run's artifacts/; returns its path. */
@@ -490,7 +553,7 @@ class Editor {
   }
 
   /** Waits until `relPath` exists in the open workspace copy; returns its absolute path. */
-  async waitForWorkspaceFile(relPath, { timeout = 30000 } = {}) {
+  async waitForWorkspaceFile(relPath, { timeout = UI_WAIT_MS } = {}) {
     if (!this.workspace) throw new HarnessError('no workspace open');
     const file = path.join(this.workspace, relPath);
     const until = Date.now() + timeout;

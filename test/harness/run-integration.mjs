@@ -3,8 +3,12 @@
 // Node extension host of a real VS Code (code-server), against the bundled extension
 // (dist/extension.js, loaded from the repo as the extension under development).
 //
-// One editor session per suite folder, one after the other: the folder name is the fixture
-// workspace (test/fixtures/<fixture>, copied into the run dir) that the session opens.
+// One editor session (a workbench page, with its own extension host) per suite folder, one
+// after the other: the folder name is the fixture workspace (test/fixtures/<fixture>, copied into
+// the run dir) that the session opens. One code-server serves them all: the pages then share its
+// origin and the browser's cache of the workbench, and the server starts once (it started per
+// suite before). The runner in the host finds its suite by the folder it opened. With
+// --runner test-cli each suite gets its own code-server (its options are in the environment).
 //
 // How the tests get into the extension host: the web workbench accepts a `payload` query
 // parameter with the desktop CLI's dev keys. extensionDevelopmentPath and extensionTestsPath
@@ -23,12 +27,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import util from 'node:util';
 import {
-  REPO, HarnessError, createRun, copyFixture, writeUserSettings, extensionDir, launchBrowser, log, onInterrupt, recordConsole,
-  requireBundle, startCodeServer, tools, workspaceTarget,
+  REPO, HarnessError, createRun, copyFixture, writeUserSettings, endProcessTree, extensionDir, launchBrowser, log, onInterrupt,
+  processTree, recordConsole, requireBundle, startCodeServer, tools, workspaceTarget,
 } from './lib.mjs';
 
 const args = process.argv.slice(2);
-const opt = { suites: [], timeout: 300, verbose: false, runner: 'harness' };
+// --timeout bounds a whole session (a hang), not a test: generous, as a loaded machine needs.
+const opt = { suites: [], timeout: 900, verbose: false, runner: 'harness' };
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--suite') opt.suites.push(args[++i]);
   else if (args[i] === '--runner') opt.runner = args[++i];
@@ -46,7 +51,7 @@ if (!['harness', 'test-cli'].includes(opt.runner)) { console.error(`unknown runn
 
 function testCliOptions(suiteDir) {
   const files = fs.readdirSync(suiteDir).filter((f) => f.endsWith('.test.js')).sort().map((f) => path.join(suiteDir, f));
-  return JSON.stringify({ mochaOpts: { ui: 'bdd', timeout: 60000, reporter: 'spec' }, colorDefault: false, preload: [], files });
+  return JSON.stringify({ mochaOpts: { ui: 'bdd', timeout: 300000, reporter: 'spec' }, colorDefault: false, preload: [], files });
 }
 
 // Workbench log chatter that reaches codeAutomationLog; kept in host-log.txt only.
@@ -57,6 +62,24 @@ const NOISE = [/^Ignoring fetching additional builtin extensions/, /^Creating a 
   /^Timed out waiting for authentication provider/, /^\[DefaultAccount\]/];
 
 const metrics = [];
+
+/** The code-server of the sessions: one for all, or (test-cli, or after one died) a fresh one. */
+async function serverFor(run, suite) {
+  const perSuite = opt.runner === 'test-cli';
+  if (!perSuite && shared && !shared.exited()) return shared;
+  const suiteDir = path.join(SUITES_DIR, suite);
+  const cs = await startCodeServer(run, {
+    smokeTestDriver: true,
+    label: perSuite ? `code-server-${suite}` : 'code-server',
+    env: {
+      DSH_BRIDGE_HOST_MOCHA: tools().hostMocha,
+      ...(perSuite ? { DSH_BRIDGE_SUITE_DIR: suiteDir, VSCODE_TEST_OPTIONS: testCliOptions(suiteDir) } : { DSH_BRIDGE_SUITES_DIR: SUITES_DIR }),
+    },
+  });
+  log(`[${perSuite ? suite : 'all suites'}] code-server pid ${cs.pid} on ${cs.url} (healthy after ${Math.round(performance.now() - cs.startedAt)} ms)`);
+  if (!perSuite) shared = cs;
+  return cs;
+}
 
 async function runSession(run, suite, browserHandle) {
   const suiteDir = path.join(SUITES_DIR, suite);
@@ -75,17 +98,7 @@ async function runSession(run, suite, browserHandle) {
     (level === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
   };
 
-  const cs = current = await startCodeServer(run, {
-    smokeTestDriver: true,
-    label: `code-server-${suite}`,
-    env: {
-      DSH_BRIDGE_HOST_MOCHA: tools().hostMocha,
-      DSH_BRIDGE_SUITE_DIR: suiteDir,
-      DSH_BRIDGE_WORKSPACE: workspace,
-      ...(opt.runner === 'test-cli' ? { VSCODE_TEST_OPTIONS: testCliOptions(suiteDir) } : {}),
-    },
-  });
-  log(`[${suite}] code-server pid ${cs.pid} on ${cs.url} (healthy after ${Math.round(performance.now() - cs.startedAt)} ms)`);
+  const cs = current = await serverFor(run, suite);
   const page = await browserHandle.context.newPage();
   recordConsole(page, run, `browser-console-${suite}.log`);
   try {
@@ -100,13 +113,15 @@ async function runSession(run, suite, browserHandle) {
     const t = performance.now();
     await page.goto(url);
     let timer;
+    let watch;
     const outcome = await Promise.race([
       reported,
       new Promise((r) => { timer = setTimeout(() => r('timeout'), opt.timeout * 1000); }),
       new Promise((r) => page.on('crash', () => r('crash'))),
-      new Promise((r) => { const i = setInterval(() => { if (cs.exited()) { clearInterval(i); r('server-exit'); } }, 500); }),
+      new Promise((r) => { watch = setInterval(() => { if (cs.exited()) r('server-exit'); }, 500); }),
     ]);
     clearTimeout(timer);
+    clearInterval(watch);
     if (outcome === 'timeout') {
       const shot = path.join(run.artifacts, `timeout-${suite}.png`);
       await page.screenshot({ path: shot }).catch(() => {});
@@ -122,10 +137,23 @@ async function runSession(run, suite, browserHandle) {
   } finally {
     finished = true;
     await page.close().catch(() => {});
-    await cs.stop();
+    if (cs !== shared) await cs.stop();
+    else await endExtensionHosts(cs);
     current = undefined;
     restoreSettings();
   }
+}
+
+/**
+ * Ends the extension hosts of the shared code-server (and what they started: language servers,
+ * MCP servers), by pid, once a session's page is closed: the server would keep a closed
+ * window's host for its reconnection grace time, beside the next suite's.
+ */
+async function endExtensionHosts(cs) {
+  const hosts = processTree(cs.pid).filter((pid) => {
+    try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--type=extensionHost'); } catch { return false; }
+  });
+  for (const pid of hosts) await endProcessTree(pid, { graceMs: 3000 });
 }
 
 /** Merges `<suite>/user-settings.json` into the run's user settings; returns what restores them. */
@@ -141,9 +169,12 @@ function suiteUserSettings(run, suiteDir) {
 let run;
 let browserHandle;
 let current; // the code-server of the session in progress
+let shared; // the code-server every session uses (not with --runner test-cli)
 async function cleanup() {
   if (current) await current.stop();
   current = undefined;
+  if (shared) await shared.stop();
+  shared = undefined;
   if (browserHandle) await browserHandle.close();
   browserHandle = undefined;
   if (run) run.cleanup();

@@ -1,6 +1,7 @@
 // Helpers shared by the integration suites. Plain CommonJS: the suites run as they are in the
 // extension host, under test/harness/run-integration.mjs (code-server) or @vscode/test-cli.
 'use strict';
+const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
 
@@ -17,13 +18,28 @@ function bundlePath(ext) {
   return path.resolve(ext.extensionPath, ext.packageJSON.main);
 }
 
-/** Polls `probe` until it returns a truthy value; rejects with `what` after `ms`. */
+/**
+ * The least time any wait of these suites gives the editor. Under load (2 cores, a CPU hog on
+ * each, other builds beside) the workbench and the extension host take many times their quiet
+ * time for a round trip; a passing run never waits this long, a failing one reports after it.
+ */
+const WAIT_FLOOR_MS = 60000;
+
+/** Mocha's bound of one test of these suites: several waits of WAIT_FLOOR_MS fit in it. */
+const TEST_TIMEOUT_MS = 300000;
+
+/**
+ * Polls `probe` until it returns a truthy value; rejects with `what` after `ms` (the time the
+ * call site expects on a quiet machine), or WAIT_FLOOR_MS if that is longer. `what` may be a
+ * function, read when the wait fails (the state at that moment).
+ */
 async function waitFor(probe, ms, what) {
-  const until = Date.now() + ms;
+  const bound = Math.max(ms, WAIT_FLOOR_MS);
+  const until = Date.now() + bound;
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    if (Date.now() > until) throw new Error(`timed out after ${bound} ms waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -106,23 +122,53 @@ async function replaceDocument(doc, text) {
   // An edit can be refused while the workbench reloads the file from disk (an earlier test
   // wrote it): the whole-document replace is idempotent, so it is applied again until it holds.
   const uri = doc.uri;
-  const until = Date.now() + 20000;
+  const until = Date.now() + WAIT_FLOOR_MS;
   let applied = false;
   let live = await liveDocument(uri);
   while (live.isClosed || live.getText() !== text) {
     if (Date.now() > until) {
-      throw new Error(`timed out after 20000 ms waiting for the document to hold the replaced text (last applyEdit: ${applied}; `
+      throw new Error(`timed out after ${WAIT_FLOOR_MS} ms waiting for the document to hold the replaced text (last applyEdit: ${applied}; `
         + `live document closed: ${live.isClosed}; length ${live.getText().length} vs ${text.length})`);
     }
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, new vscode.Range(0, 0, Math.max(live.lineCount, 1) + 1_000_000, 0), text);
     applied = await vscode.workspace.applyEdit(edit);
-    await waitFor(async () => {
+    // A short look, not a bound: the loop above applies the edit again and keeps the bound.
+    for (const look = Date.now() + 3000; Date.now() < look; await new Promise((r) => setTimeout(r, 50))) {
       live = await liveDocument(uri);
-      return !live.isClosed && live.getText() === text;
-    }, 3000, 'the document to hold the replaced text').catch(() => {});
+      if (!live.isClosed && live.getText() === text) break;
+    }
   }
   return live;
+}
+
+/**
+ * Saves the document of `doc`'s URI and resolves with the live document once it is clean and the
+ * file on disk holds its text. One `save()` is not enough on a loaded machine: the workbench
+ * aborts the save participants after 1750 ms ("Aborted onWillSaveTextDocument-event") and can
+ * cancel the save, `save()` returns false while an auto-save (files.autoSave afterDelay, the
+ * browser build's default) is writing the same text, and the host learns that the document is
+ * clean by a message of its own. So this saves again while the document is dirty and waits for
+ * the state, not for a time.
+ */
+async function saveDocument(doc) {
+  const uri = doc.uri;
+  let saves = 0;
+  let last = '';
+  return waitFor(async () => {
+    const live = await liveDocument(uri);
+    const onDisk = fs.existsSync(uri.fsPath) ? fs.readFileSync(uri.fsPath, 'utf8') : undefined;
+    if (!live.isClosed && !live.isDirty && onDisk === live.getText()) {
+      if (saves > 1) console.log(`      (saved ${path.basename(uri.fsPath)} after ${saves} save() calls)`);
+      return live;
+    }
+    last = `dirty ${live.isDirty}, closed ${live.isClosed}, on disk ${onDisk === live.getText() ? 'the same' : 'other'} text`;
+    if (live.isDirty) {
+      saves++;
+      await live.save();
+    }
+    return undefined;
+  }, WAIT_FLOOR_MS, () => `${uri.fsPath} to be saved (${saves} save() calls; ${last})`);
 }
 
 /**
@@ -138,5 +184,5 @@ function codeLink(d) {
 }
 
 module.exports = {
-  codeLink, replaceDocument, liveDocument, liveText, EXTENSION_ID, extension, bundlePath, waitFor, workspaceFolder, positionAt, valueRange, selfReportedTimings, failDemoRequested,
+  codeLink, replaceDocument, saveDocument, liveDocument, WAIT_FLOOR_MS, TEST_TIMEOUT_MS, liveText, EXTENSION_ID, extension, bundlePath, waitFor, workspaceFolder, positionAt, valueRange, selfReportedTimings, failDemoRequested,
 };

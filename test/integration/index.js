@@ -3,7 +3,10 @@
 // run(): Promise<void>; a rejection makes the host report exit code 1.
 //
 // The harness passes, through the environment of code-server (inherited by the host):
-//   DSH_BRIDGE_SUITE_DIR  folder of *.test.js files to run (test/integration/suites/<fixture>)
+//   DSH_BRIDGE_SUITE_DIR  folder of *.test.js files to run (test/integration/suites/<fixture>);
+//                         or, when one code-server serves every suite,
+//   DSH_BRIDGE_SUITES_DIR the suites' folder: the suite is the one named after the fixture copy
+//                         the window opened (its folder, or the folder of its .code-workspace)
 //   DSH_BRIDGE_HOST_MOCHA mocha installed by scripts/setup-real-editor.sh in the cache
 // `npm run test:electron` does not use this file: @vscode/test-cli brings its own runner and
 // reads the same suites through .vscode-test.mjs.
@@ -16,11 +19,21 @@ function loadMocha() {
   return require('mocha');
 }
 
+function suiteOfWindow() {
+  if (process.env.DSH_BRIDGE_SUITE_DIR) return process.env.DSH_BRIDGE_SUITE_DIR;
+  if (!process.env.DSH_BRIDGE_SUITES_DIR) return undefined;
+  const vscode = require('vscode');
+  const opened = vscode.workspace.workspaceFile && vscode.workspace.workspaceFile.scheme !== 'untitled'
+    ? path.dirname(vscode.workspace.workspaceFile.fsPath)
+    : (vscode.workspace.workspaceFolders || [])[0] && vscode.workspace.workspaceFolders[0].uri.fsPath;
+  return opened ? path.join(process.env.DSH_BRIDGE_SUITES_DIR, path.basename(opened)) : undefined;
+}
+
 exports.run = async function run() {
-  const suiteDir = process.env.DSH_BRIDGE_SUITE_DIR;
-  if (!suiteDir) throw new Error('DSH_BRIDGE_SUITE_DIR is not set: run this through test/harness/run-integration.mjs');
+  const suiteDir = suiteOfWindow();
+  if (!suiteDir) throw new Error('neither DSH_BRIDGE_SUITE_DIR nor DSH_BRIDGE_SUITES_DIR (with a folder open) is set: run this through test/harness/run-integration.mjs');
   const Mocha = loadMocha();
-  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 60000 });
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 300000 });
   if (process.env.DSH_BRIDGE_GREP) mocha.grep(process.env.DSH_BRIDGE_GREP);
   const files = fs.readdirSync(suiteDir).filter((f) => f.endsWith('.test.js')).sort();
   if (files.length === 0) throw new Error(`no *.test.js files in ${suiteDir}`);

@@ -3,10 +3,10 @@
 const assert = require('assert');
 const path = require('path');
 const vscode = require('vscode');
-const { codeLink, extension, bundlePath, waitFor, workspaceFolder, valueRange, selfReportedTimings, failDemoRequested } = require('../../helpers');
+const { codeLink, extension, bundlePath, waitFor, workspaceFolder, valueRange, selfReportedTimings, failDemoRequested, TEST_TIMEOUT_MS } = require('../../helpers');
 
 describe('ws-basic: a workspace containing .vscode/mcp.json', function () {
-  this.timeout(60000);
+  this.timeout(TEST_TIMEOUT_MS);
 
   it('loads DSH Bridge from its bundle, dist/extension.js', function () {
     const ext = extension();

@@ -7,7 +7,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { extension, waitFor, workspaceFolder } = require('../../helpers');
+const { extension, waitFor, workspaceFolder, TEST_TIMEOUT_MS } = require('../../helpers');
 
 const uriOf = (rel) => vscode.Uri.joinPath(workspaceFolder().uri, ...rel.split('/'));
 const ours = (uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'dsh-bridge');
@@ -15,7 +15,7 @@ const codeOf = (d) => (d.code && typeof d.code === 'object' ? d.code.value : d.c
 const codes = (uri) => ours(uri).map(codeOf).sort();
 
 describe('ws-devcontainer: servers only in dev container configurations', function () {
-  this.timeout(90000);
+  this.timeout(TEST_TIMEOUT_MS);
 
   it('activates by itself (workspaceContains), with no .vscode/mcp.json or .mcp.json', async function () {
     assert.ok(!fs.existsSync(uriOf('.vscode/mcp.json').fsPath) && !fs.existsSync(uriOf('.mcp.json').fsPath));

@@ -4,10 +4,10 @@
 'use strict';
 const assert = require('assert');
 const vscode = require('vscode');
-const { extension, waitFor, workspaceFolder } = require('../../helpers');
+const { extension, waitFor, workspaceFolder, TEST_TIMEOUT_MS } = require('../../helpers');
 
 describe('ws-export: activation and startup times', function () {
-  this.timeout(60000);
+  this.timeout(TEST_TIMEOUT_MS);
 
   it('activate() returns quickly; the features start right after it; the diagnostics follow', async function () {
     const ext = extension();

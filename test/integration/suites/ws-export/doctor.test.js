@@ -3,10 +3,10 @@
 'use strict';
 const assert = require('assert');
 const vscode = require('vscode');
-const { extension, waitFor, workspaceFolder } = require('../../helpers');
+const { extension, waitFor, workspaceFolder, TEST_TIMEOUT_MS } = require('../../helpers');
 
 describe('ws-export: the doctor command', function () {
-  this.timeout(60000);
+  this.timeout(TEST_TIMEOUT_MS);
 
   it('reports what is missing on this machine, with the command that fixes each, and a would-mount summary', async function () {
     const ext = extension();

@@ -8,7 +8,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const vscode = require('vscode');
-const { extension, replaceDocument, waitFor, workspaceFolder } = require('../../helpers');
+const { extension, replaceDocument, saveDocument, waitFor, workspaceFolder, TEST_TIMEOUT_MS } = require('../../helpers');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const folderPath = () => workspaceFolder().uri.fsPath;
@@ -19,14 +19,11 @@ const sha256 = (x) => crypto.createHash('sha256').update(x).digest('hex');
 /** The host store's file of a folder, as docs/declaration.md specifies it. */
 const folderRecord = (home, folder = folderPath()) => path.join(home, 'bridge', 'folders', `${sha256(path.resolve(folder))}.json`);
 const readJson = (f) => JSON.parse(fs.readFileSync(f, 'utf8'));
-/**
- * Saves a document and checks the file holds its text. `doc.save()` alone returns false when the
- * browser build's auto-save (files.autoSave afterDelay, its default) saved it a moment before.
- */
+/** Saves a document (until it is clean: see saveDocument) and checks the file holds its text. */
 async function saved(doc) {
-  await doc.save();
-  assert.ok(!doc.isDirty, 'the document is still dirty after save');
-  assert.strictEqual(fs.readFileSync(doc.uri.fsPath, 'utf8'), doc.getText(), 'the file does not hold the saved text');
+  const live = await saveDocument(doc);
+  assert.ok(!live.isDirty, 'the document is still dirty after save');
+  assert.strictEqual(fs.readFileSync(doc.uri.fsPath, 'utf8'), live.getText(), 'the file does not hold the saved text');
 }
 /** Verify's verdict without the outlook of what DSH gets (checked where that is the point). */
 const okAndReasons = ({ ok, reasons }) => ({ ok, reasons });
@@ -40,7 +37,7 @@ async function setting(section, key, value, target) {
 }
 
 describe('ws-export: the export command, the host store and settings', function () {
-  this.timeout(90000);
+  this.timeout(TEST_TIMEOUT_MS);
   let original;
   let envHome;
 
@@ -247,7 +244,7 @@ describe('ws-export: the export command, the host store and settings', function 
     assert.match(extension().exports.status().detail, /stale|api-token/);
     // Restore.
     await replaceDocument(doc, original);
-    await doc.save();
+    await saveDocument(doc);
     await waitFor(() => readDecl().source.sha256 === sha256(fs.readFileSync(mcpPath())), 15000, 'the declaration of the restored file');
   });
 
@@ -359,7 +356,7 @@ describe('ws-export: the export command, the host store and settings', function 
     assert.strictEqual(fs.readFileSync(declPath(), 'utf8'), before);
     await setting('dsh.export', 'auto', undefined, vscode.ConfigurationTarget.Workspace);
     await replaceDocument(doc, original);
-    await doc.save();
+    await saveDocument(doc);
   });
 
   it('the status names what the declaration is (changed, another key, another folder), live from disk, without running Verify', async function () {

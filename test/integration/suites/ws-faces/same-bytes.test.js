@@ -8,7 +8,7 @@ const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { extension, waitFor, workspaceFolder } = require('../../helpers');
+const { extension, waitFor, workspaceFolder, TEST_TIMEOUT_MS } = require('../../helpers');
 
 const folderPath = () => workspaceFolder().uri.fsPath;
 const declPath = () => path.join(folderPath(), '.dsh', 'declaration.json');
@@ -20,7 +20,7 @@ function cli(args) {
 }
 
 describe('ws-faces: the editor and the CLI sign the same bytes', function () {
-  this.timeout(90000);
+  this.timeout(TEST_TIMEOUT_MS);
   const user = vscode.ConfigurationTarget.Global;
 
   before(async function () {

@@ -9,7 +9,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const vscode = require('vscode');
-const { extension, waitFor, workspaceFolder } = require('../../helpers');
+const { extension, waitFor, workspaceFolder, TEST_TIMEOUT_MS } = require('../../helpers');
 
 const TOKEN = 'ghp_R8x2Kq9ZtW4mLp7VbN3cYd6Fh1Js5Ga0QeUo';
 const folderPath = () => workspaceFolder().uri.fsPath;
@@ -24,7 +24,7 @@ function diffTabs() {
 }
 
 describe('ws-import: DSH: Import MCP Servers...', function () {
-  this.timeout(90000);
+  this.timeout(TEST_TIMEOUT_MS);
   let original;
 
   before(async function () {

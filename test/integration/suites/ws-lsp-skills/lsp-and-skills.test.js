@@ -8,7 +8,7 @@ const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { codeLink, extension, waitFor, workspaceFolder, positionAt } = require('../../helpers');
+const { codeLink, extension, saveDocument, waitFor, workspaceFolder, positionAt, TEST_TIMEOUT_MS } = require('../../helpers');
 
 const codeOf = (d) => (d.code && typeof d.code === 'object' ? codeLink(d).value : d.code);
 const ours = (uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'dsh-bridge');
@@ -58,7 +58,7 @@ const review = (arg) => vscode.commands.executeCommand('dsh.reviewSkillRoots', a
 const which = (uri) => vscode.commands.executeCommand('dsh.whichLanguageServer', uri, { silent: true });
 
 describe('ws-lsp-skills: language servers and skill roots from the editor', function () {
-  this.timeout(60000);
+  this.timeout(TEST_TIMEOUT_MS);
 
   before(async function () {
     // Activates by itself (workspaceContains: .vscode/mcp.json and .dsh/skills both hold here).
@@ -210,7 +210,7 @@ describe('ws-lsp-skills: language servers and skill roots from the editor', func
       const text = doc.getText();
       assert.match(text, /"github": \{ "exclude": \[\s*"delete_repository"\s*\], "bogus": 1 \}/);
       assert.ok(text.includes('// Language servers DSH would run'), 'the comment is kept');
-      await doc.save();
+      await saveDocument(doc);
       await waitFor(() => !toolCodes(doc.uri).includes('tools-invalid-list'), 20000, `tools-invalid-list to go away (now ${toolCodes(doc.uri)})`);
       assert.deepStrictEqual(toolCodes(doc.uri), ['tools-invalid-entry', 'tools-invalid-name', 'tools-unknown-key']);
     });

@@ -9,7 +9,7 @@ const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { codeLink, extension, valueRange, waitFor } = require('../../helpers');
+const { codeLink, extension, valueRange, waitFor, TEST_TIMEOUT_MS } = require('../../helpers');
 
 const sha256 = (x) => crypto.createHash('sha256').update(x).digest('hex');
 
@@ -24,7 +24,7 @@ const declPath = (name) => path.join(folder(name).uri.fsPath, '.dsh', 'declarati
 const ours = (uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'dsh-bridge');
 
 describe('ws-multi: a multi-root workspace (two folders, each with its own mcp.json)', function () {
-  this.timeout(90000);
+  this.timeout(TEST_TIMEOUT_MS);
   let envHome;
 
   before(async function () {

@@ -3,7 +3,7 @@
 // loading the bundle plus its activate().
 'use strict';
 const assert = require('assert');
-const { extension, bundlePath, selfReportedTimings } = require('../../helpers');
+const { extension, bundlePath, selfReportedTimings, TEST_TIMEOUT_MS } = require('../../helpers');
 
 // A generous ceiling that only catches pathological regressions; the product goal (issue 4) is
 // far lower and is reported, not asserted, here.
@@ -11,7 +11,7 @@ const MAX_MS = Number(process.env.DSH_BRIDGE_MAX_ACTIVATION_MS || 3000);
 const SETTLE_MS = 2000;
 
 describe('ws-no-mcp: cold activation of the bundled extension', function () {
-  this.timeout(60000);
+  this.timeout(TEST_TIMEOUT_MS);
 
   it('is not activated by a workspace without .vscode/mcp.json', function () {
     const ext = extension();

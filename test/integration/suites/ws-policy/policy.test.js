@@ -9,7 +9,7 @@ const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
 const { spawnSync } = require('child_process');
-const { extension, positionAt, waitFor, workspaceFolder } = require('../../helpers');
+const { extension, positionAt, waitFor, workspaceFolder, TEST_TIMEOUT_MS } = require('../../helpers');
 
 /** The CLI bundle of this extension, run with the same DSH home, on the editor's user settings file. */
 function cliCheck(folder) {
@@ -22,7 +22,7 @@ const ours = (uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.sourc
 const codeOf = (d) => (d.code && typeof d.code === 'object' ? d.code.value : d.code);
 
 describe('ws-policy: the organization\'s MCP policy decides what is exported', function () {
-  this.timeout(90000);
+  this.timeout(TEST_TIMEOUT_MS);
 
   before(async function () {
     await waitFor(() => extension().isActive, 30000, 'activation');

@@ -5,7 +5,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { codeLink, extension, liveText, replaceDocument, waitFor, workspaceFolder, valueRange, positionAt } = require('../../helpers');
+const { codeLink, extension, liveText, replaceDocument, waitFor, workspaceFolder, valueRange, positionAt, TEST_TIMEOUT_MS } = require('../../helpers');
 
 function mcpUri() {
   return vscode.Uri.joinPath(workspaceFolder().uri, '.vscode', 'mcp.json');
@@ -46,7 +46,7 @@ async function quickFixes(doc, code) {
 }
 
 describe('ws-problems: diagnostics and quick fixes', function () {
-  this.timeout(60000);
+  this.timeout(TEST_TIMEOUT_MS);
   let original;
   let originalDiagnostics;
 

@@ -8,7 +8,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { extension, positionAt, replaceDocument, waitFor, workspaceFolder } = require('../../helpers');
+const { extension, positionAt, replaceDocument, saveDocument, waitFor, workspaceFolder, TEST_TIMEOUT_MS } = require('../../helpers');
 
 const uriOf = (rel) => vscode.Uri.joinPath(workspaceFolder().uri, ...rel.split('/'));
 const ours = (uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'dsh-bridge');
@@ -37,7 +37,7 @@ async function applyOnly(doc, code) {
 }
 
 describe('ws-sources: every file VS Code runs the folder\'s servers from', function () {
-  this.timeout(90000);
+  this.timeout(TEST_TIMEOUT_MS);
   let workspaceFile;
 
   before(async function () {
@@ -89,7 +89,7 @@ describe('ws-sources: every file VS Code runs the folder\'s servers from', funct
     await applyOnly(doc, 'unsupported-transport');
     assert.strictEqual(doc.getText(), before.replace('"type": "sse"', '"type": "http"'));
     await waitFor(() => codes(doc.uri).length === 0, 15000, `no diagnostic left (now ${codes(doc.uri)})`);
-    await doc.save();
+    await saveDocument(doc);
   });
 
   it('follows a closed .mcp.json on disk: VS Code\'s format there is wrong-dialect, fixed by renaming to mcpServers', async function () {
@@ -106,7 +106,7 @@ describe('ws-sources: every file VS Code runs the folder\'s servers from', funct
     assert.strictEqual(doc.getText(), pasted.replace('"servers"', '"mcpServers"'));
     await waitFor(() => !codes(uri).includes('wrong-dialect'), 15000, 'the fix to be picked up as typed');
     assert.ok(await replaceDocument(doc, original));
-    await doc.save();
+    await saveDocument(doc);
     await waitFor(() => codes(uri).length === 2, 15000, `the original diagnostics back (now ${codes(uri)})`);
   });
 
@@ -137,7 +137,7 @@ describe('ws-sources: every file VS Code runs the folder\'s servers from', funct
     const before = fs.readFileSync(declFile, 'utf8');
     const doc = await vscode.workspace.openTextDocument(uriOf('.mcp.json'));
     assert.ok(await replaceDocument(doc, doc.getText().replace('"--root"', '"--read-only", "--root"')));
-    await doc.save();
+    await saveDocument(doc);
     await waitFor(() => fs.readFileSync(declFile, 'utf8') !== before, 20000, 'the declaration to be written again on save');
     const decl = JSON.parse(fs.readFileSync(declFile, 'utf8'));
     assert.ok(decl.servers.find((s) => s.name === 'files').args.includes('--read-only'));

@@ -7,7 +7,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { extension, waitFor, workspaceFolder } = require('../../helpers');
+const { extension, waitFor, workspaceFolder, TEST_TIMEOUT_MS } = require('../../helpers');
 
 const folderPath = () => workspaceFolder().uri.fsPath;
 const mcpPath = () => path.join(folderPath(), '.vscode', 'mcp.json');
@@ -39,7 +39,7 @@ async function setting(section, key, value) {
 }
 
 describe('ws-tools: the "MCP Servers for DSH" view', function () {
-  this.timeout(90000);
+  this.timeout(TEST_TIMEOUT_MS);
   let original;
 
   before(async function () {

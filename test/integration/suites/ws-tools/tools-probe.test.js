@@ -10,7 +10,7 @@ const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { codeLink, extension, waitFor, workspaceFolder } = require('../../helpers');
+const { codeLink, extension, waitFor, workspaceFolder, TEST_TIMEOUT_MS } = require('../../helpers');
 
 const folderPath = () => workspaceFolder().uri.fsPath;
 const mcpUri = () => vscode.Uri.file(path.join(folderPath(), '.vscode', 'mcp.json'));
@@ -31,7 +31,7 @@ function cli(args) {
 }
 
 describe('ws-tools: DSH: Probe MCP Servers on real servers', function () {
-  this.timeout(120000);
+  this.timeout(TEST_TIMEOUT_MS);
   let original;
 
   before(async function () {
