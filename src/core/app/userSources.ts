@@ -11,7 +11,7 @@ import { emptyAnalysis, type Analysis } from '../mcp/analysis';
 import type { AnalyzeOptions } from '../mcp/analyzeOptions';
 import { mergeSources, type SourceRead } from '../mcp/mergeSources';
 import { dotMcpDiscoveryOn, effectiveCollisionBehavior, effectiveMcpAccess, MCP_ACCESS_SETTING, MCP_COLLISION_SETTING, sourceDigest } from '../mcp/sources';
-import { copilotGlobalPath, defaultUserDataDir, EDITORS, profileFolder, userSourceSpecs, type UserDataContext } from '../mcp/userSources';
+import { copilotGlobalPath, defaultUserDataDir, EDITORS, profileFolder, profileFolderOfGlobalStorage, userSourceSpecs, type UserDataContext } from '../mcp/userSources';
 import { decodeText } from '../json/text';
 import { applyEditorPolicy, readEditorPolicy } from '../policy/editorPolicy';
 import { pinEnvFiles, policyView, readFailureProblem, readSource } from './folderSources';
@@ -42,6 +42,16 @@ export function userFiles(choice: UserFilesChoice & { userDataDir: string }, ctx
   const folder = choice.profileFolder ?? profileFolder(choice.userDataDir, choice.profileId, ctx.platform);
   if (!folder) return { error: `"${choice.profileId}" is not a profile folder name (one name under User/profiles)` };
   return { profileFolder: folder, copilotGlobal: copilotGlobalPath(ctx) };
+}
+
+/**
+ * The editor's own user files: its profile's folder from the extension's `globalStorageUri`
+ * (`<profile folder>/globalStorage/<extension id>`), and Copilot Global. Undefined when the
+ * storage path is not laid out so (a remote or web host).
+ */
+export function editorUserFiles(globalStoragePath: string, ctx: UserDataContext): { profileFolder: string; copilotGlobal: string } | undefined {
+  const folder = profileFolderOfGlobalStorage(globalStoragePath, ctx.platform);
+  return folder === undefined ? undefined : { profileFolder: folder, copilotGlobal: copilotGlobalPath(ctx) };
 }
 
 export interface UserAnalyzeOptions extends Omit<AnalyzeOptions, 'folder' | 'folderName' | 'codeWorkspaceFile'> {
