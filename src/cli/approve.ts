@@ -4,6 +4,7 @@ import { CommandUsageError, stringList, type CommandContext } from './context';
 import { yesNoQuestions } from './consent';
 import { visibleLine } from '../core/json/visibleText';
 import { formatMessage } from '../core/problems/problems';
+import { userDeclarationFolder } from '../core/app/userSources';
 
 export const APPROVE_USAGE = 'approve [NAME...|lsp] [--yes PIN]...   review servers\' (and language servers\') exact launch and approve their pins for the pinned trust mode';
 
@@ -20,7 +21,11 @@ const OUTCOME_WORDS: Record<Outcome, string> = {
  * one it approves only the pins named by `--yes`, so a script approves exactly what was reviewed.
  */
 export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream = process.stdin): Promise<number> {
-  const { args, folder, json, io } = ctx;
+  const { args, json, io } = ctx;
+  // --user: the user declaration's servers, approved under its folder in the host store.
+  const user = ctx.options.user === true;
+  const folder = user ? userDeclarationFolder(ctx.dshHome) : ctx.folder;
+  const which = user ? '--user' : `--workspace ${JSON.stringify(folder)}`;
   const yes = new Set(stringList(ctx.options.yes));
   for (const pin of yes) if (!/^sha256:[0-9a-f]{64}$/.test(pin)) throw new CommandUsageError(`--yes takes a full pin (sha256: and 64 hex digits), not "${pin}"`);
 
@@ -28,7 +33,7 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
   if (!verified.ok || !verified.declaration) {
     const reasons = verified.reasons.map((r) => `${r.code}: ${r.message}`);
     if (json) io.out(JSON.stringify({ folder, approved: [], servers: [], error: 'the declaration does not verify', reasons: verified.reasons }));
-    else io.err(`dsh-bridge: nothing approved: the declaration of ${folder} does not verify (${reasons.join('; ')}).\n  Fix: dsh-bridge export --workspace ${JSON.stringify(folder)}`);
+    else io.err(`dsh-bridge: nothing approved: the declaration of ${folder} does not verify (${reasons.join('; ')}).\n  Fix: dsh-bridge export ${which}`);
     return 1;
   }
   const declaration = verified.declaration;
@@ -101,7 +106,7 @@ export async function runApprove(ctx: CommandContext, input: NodeJS.ReadStream =
     else io.out(`${approved} approved, ${already} already approved, ${outcomes.length - approved - already} not approved${lspOutcome ? ` (language servers: ${lspOutcome === 'approved' ? 'approved' : lspOutcome === 'already' ? 'already approved' : 'not approved'})` : ''}, for ${declaration.folder}.`);
     const refused = results.filter((r) => r.outcome === 'refused-no-tty');
     const refusedPins = [...refused.map((r) => r.server.pin), ...(lspOutcome === 'refused-no-tty' ? [lspSelected!.pin] : [])];
-    if (refusedPins.length) io.err(`dsh-bridge: no terminal to ask: to approve what is shown above, run\n  dsh-bridge approve --workspace ${JSON.stringify(declaration.folder)} ${refusedPins.map((pin) => `--yes ${pin}`).join(' ')}`);
+    if (refusedPins.length) io.err(`dsh-bridge: no terminal to ask: to approve what is shown above, run\n  dsh-bridge approve ${which} ${refusedPins.map((pin) => `--yes ${pin}`).join(' ')}`);
     if (trustMode !== 'pinned' && results.some((r) => r.outcome !== 'declined' && r.outcome !== 'refused-no-tty')) {
       io.out(`Note: the trust mode is "${trustMode}": approvals count only in the pinned mode (dsh-bridge trust pinned).`);
     }

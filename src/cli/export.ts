@@ -12,6 +12,7 @@ import { expectNoArgs, type CliIo, type CommandContext } from './context';
 import { problemJson, shownPath } from './output';
 import { table } from './table';
 import { visibleLine } from '../core/json/visibleText';
+import { runUserExport } from './userExport';
 
 export const EXPORT_USAGE = 'export   Write .dsh/declaration.json from the folder\'s MCP files (.mcp.json, .vscode/mcp.json, ...)';
 export const CHECK_USAGE = 'check    Report problems only; writes nothing';
@@ -47,6 +48,7 @@ export async function runCheck(ctx: CommandContext): Promise<number> {
  * run says so too: nothing would mount.
  */
 export async function runExport(ctx: CommandContext): Promise<number> {
+  if (ctx.options.user === true) return runUserExport(ctx);
   expectNoArgs(ctx);
   const { identity, json, io, ports } = ctx;
   const { folder } = identity;

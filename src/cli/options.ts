@@ -49,6 +49,17 @@ export const OPTIONS = {
   node: { type: 'string', commands: { dsh: ['--node PATH|auto', 'the Node (22.19 or newer) that runs DSH; auto: this one if it fits, else one from npm'] } },
   'bundle-only': { type: 'boolean', commands: { dsh: ['--bundle-only', 'only add the bundle to the dsh on PATH'] } },
   timeout: { type: 'string', commands: { probe: ['--timeout MS', 'how long one server may take (default 20000)'] } },
+  user: {
+    type: 'boolean',
+    commands: {
+      export: ['--user', 'the user\'s own servers (the profile\'s mcp.json, Copilot Global) into', 'the user declaration of the host store'],
+      verify: ['--user', 'the user declaration'],
+      approve: ['--user', 'the user declaration\'s servers'],
+      probe: ['--user', 'the user\'s own servers (recorded for export --user)'],
+    },
+  },
+  'user-data-dir': { type: 'string', commands: Object.fromEntries(['export', 'probe'].map((c) => [c, ['--user-data-dir DIR', 'with --user: the editor\'s user data folder (default: VS Code\'s,', 'Insiders\', VSCodium\'s or code-server\'s, the first that exists)'] as const])) },
+  'editor-profile': { type: 'string', commands: Object.fromEntries(['export', 'probe'].map((c) => [c, ['--editor-profile ID', 'with --user: a named profile (its folder under User/profiles;', 'VS Code\'s ids may start with "-": --editor-profile=-1a2b)'] as const])) },
   from: { ...IMPORT_OPTIONS.from, commands: { import: ['--from CLIENT', 'cursor, claude, gemini or codex'] } },
   to: { ...IMPORT_OPTIONS.to, commands: { import: ['--to FILE', '.vscode/mcp.json (default) or .mcp.json: where the servers go'] } },
 } as const satisfies Record<string, OptionRow>;

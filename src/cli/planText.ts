@@ -56,3 +56,13 @@ export function declarationLines(plan: SessionPlan, shownPath: string): string[]
   for (const r of declaration.reasons) push(`${shownPath}: ${r.code}: ${r.message}`);
   return lines;
 }
+
+/** The user declaration's servers in a session of the folder (`verify`), or one line when there is none. */
+export function userPlanLines(plan: SessionPlan, servers: readonly ServerPlan[], shownPath: string): string[] {
+  const { declaration } = plan;
+  if (declaration.state === 'missing') return [visibleLine(`  None (no user declaration ${shownPath}; dsh-bridge export --user writes it).`)];
+  const lines = [visibleLine(`  ${shownPath}: ${declaration.reasons.length === 0 ? 'signed, intact and fresh' : declaration.reasons.map((r) => `${r.code}: ${r.message}`).join('; ')}`)];
+  for (const r of plan.blocked) lines.push(visibleLine(`  ${withFix(r)}`));
+  if (servers.length) lines.push(table(servers.map(serverRow)));
+  return lines;
+}

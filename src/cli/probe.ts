@@ -6,6 +6,7 @@ import { visibleLine } from '../core/json/visibleText';
 import { table } from './table';
 import { findingCounts, findingLines } from './findings';
 import { planFix } from '../core/app/planReasons';
+import { userProbeRequest } from './userExport';
 
 export const PROBE_USAGE = 'probe [NAME...]         start each server (or the NAMEd ones) as DSH would, list its tools, stop it;\n                           recorded on this machine so the next export pins the tools (--timeout MS, default 20000)';
 
@@ -28,7 +29,9 @@ export async function runProbe(ctx: CommandContext): Promise<number> {
   // interrupt exits through process.exit, whose exit handler kills the groups still running.
   const interrupted = (signal: NodeJS.Signals) => process.exit(signal === 'SIGINT' ? 130 : 143);
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
-  const result = await probeFolder(ctx.ports, { ...identity, names: args.length ? args : undefined, timeoutMs })
+  // --user: the user's own servers, recorded under the user declaration's folder (the next export --user pins their tools).
+  const user = ctx.options.user === true ? await userProbeRequest(ctx) : {};
+  const result = await probeFolder(ctx.ports, { ...identity, ...user, names: args.length ? args : undefined, timeoutMs })
     .finally(() => process.off('SIGINT', interrupted).off('SIGTERM', interrupted));
   const ok = !result.error && result.servers.length > 0 && result.servers.every((s) => s.outcome === 'ok');
   if (json) {

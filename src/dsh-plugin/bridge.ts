@@ -9,6 +9,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { planSession, type PlannedSession } from '../core/app/plan';
+import { mountableUserPlan, planUserServers } from '../core/app/userPlan';
 import type { Ports } from '../core/app/ports';
 import type { SlowStartRecord } from '../core/node/hostStore';
 import { FolderWatches, KeptWhileUnchanged } from '../core/node/readWatch';
@@ -34,6 +35,8 @@ const NONE_ACCEPTED: readonly never[] = Object.freeze([]);
 /** What a model step reads: the session plan, and the tool definitions the user accepted (or why they cannot be read). */
 interface StepReads {
   planned: PlannedSession;
+  /** The user declaration's plan as it mounts beside the workspace's (absent: there is none). */
+  user?: PlannedSession;
   accepted: readonly AcceptedTool[] | { error: string };
 }
 
@@ -221,13 +224,19 @@ export class Bridge {
     if (!kept) this.stepReads.set(session, kept = new KeptWhileUnchanged(this.watches, this.ports.env));
     // Keyed by the folder alone: `running` only lets a running server keep its row's answer; a
     // server that stops and starts again has its row built anew by the start (mcpMounting.ts).
-    const { planned, accepted } = await kept.get(cwd, () => this.readStep(cwd, running));
+    const { planned, user, accepted } = await kept.get(cwd, () => this.readStep(cwd, running));
     const { plan, declaration } = planned;
     session.planned = planned;
     session.trustMode = plan.trustMode;
     this.logBlocked(session, planned);
+    if (user) this.logBlocked(session, user, 'the user declaration');
     const mounts = plan.blocked.length === 0 && declaration !== undefined;
-    session.toolGate.declare(mounts ? declaration.servers : [], mounts ? declaration.digest : '');
+    const userMounts = user !== undefined && user.plan.blocked.length === 0 && user.declaration !== undefined;
+    // The tool gate judges the tools of both declarations' servers (their serverNames are apart: the user plan withholds the workspace's).
+    session.toolGate.declare(
+      [...(mounts ? declaration.servers : []), ...(userMounts ? user.declaration!.servers : [])],
+      `${mounts ? declaration.digest : ''}${userMounts ? ` ${user.declaration!.digest}` : ''}`,
+    );
     // Tool definitions the user accepted despite a scan's error (an acceptance counts from the next step).
     if ('error' in accepted) {
       session.toolGate.accept(planned.folder, NONE_ACCEPTED, planned.probes);
@@ -244,7 +253,11 @@ export class Bridge {
       disposed: () => this.disposed, providedAlready: (s, name, exact) => this.providedAlready(s, name, exact),
       parallelStart: this.options.parallelStart !== false, startSlots: this.startSlots,
     };
-    const launched = await mountServers(session, step, at, signal);
+    const userStep: StepPlan[] = user ? [{
+      planned: user, folder: user.folder, declarationPath: user.plan.declaration.path ?? '', values: user.values,
+      facts: { ...step.facts, digest: userMounts ? user.declaration!.digest : '' },
+    }] : [];
+    const launched = await mountServers(session, [step, ...userStep], at, signal);
     await mountLanguageServers(session, step, at, signal);
     // This step's request waits for the servers started in it, at most startWaitMs: the ones up
     // by then are in it, the others join the request of the step after they are up. A headless
@@ -259,10 +272,14 @@ export class Bridge {
   /** The session plan of a step (without skills and tools: the gates judge those) and the accepted tool definitions it needs. */
   private async readStep(cwd: string, running: ReadonlyMap<string, string>): Promise<StepReads> {
     const planned = await planSession(this.ports, { cwd, skills: false, tools: false, running, policyWithoutDeclaration: false });
+    // The user's own servers, in every session beside the workspace's (a workspace server of the same name wins).
+    const userPlanned = await planUserServers(this.ports, { tools: false, running }, planned);
+    const user = userPlanned.planned.plan.declaration.state === 'missing' ? undefined : mountableUserPlan(userPlanned);
     const { declaration } = planned;
-    if (planned.plan.blocked.length || !declaration?.servers.length) return { planned, accepted: NONE_ACCEPTED };
+    const userServers = user && !user.plan.blocked.length ? user.declaration?.servers.length ?? 0 : 0;
+    if ((planned.plan.blocked.length || !declaration?.servers.length) && !userServers) return { planned, ...(user ? { user } : {}), accepted: NONE_ACCEPTED };
     const accepted = await this.ports.store.acceptedDefinitions().then((d) => d.tools, (error: unknown) => ({ error: errorText(error) }));
-    return { planned, accepted };
+    return { planned, ...(user ? { user } : {}), accepted };
   }
 
   /**
@@ -295,8 +312,8 @@ export class Bridge {
   }
 
   /** Why nothing of the declaration mounts, said once per session (nothing found is only a debug line). */
-  private logBlocked(session: Session, { plan }: PlannedSession): void {
-    const { where } = session;
+  private logBlocked(session: Session, { plan }: PlannedSession, which?: string): void {
+    const where = which ? `${session.where}: ${which}` : session.where;
     for (const r of plan.notes) {
       if (r.code === 'folder-record-unreadable') session.once(`${where}: the stored inputs and approvals for this folder cannot be read (${r.args.error}): servers that need them do not start`);
     }

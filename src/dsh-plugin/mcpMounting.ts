@@ -69,18 +69,24 @@ export interface StepPlan {
 }
 
 /**
- * Brings the session's MCP servers in line with the plan. Returns the starts launched in this step
+ * Brings the session's MCP servers in line with the plans of its declarations (the workspace's,
+ * then the user's): what no plan wants any more stops. Returns the starts launched in this step
  * (the step's request waits for them, bounded).
  */
-export async function mountServers(session: Session, step: StepPlan, at: MountContext, signal: AbortSignal | undefined): Promise<Starting[]> {
-  const { plan, declaration } = step.planned;
+export async function mountServers(session: Session, steps: readonly StepPlan[], at: MountContext, signal: AbortSignal | undefined): Promise<Starting[]> {
   const where = session.where;
-  // What may run: every declared server, while the declaration mounts at all (a server whose
+  // What may run: every declared server, while its declaration mounts at all (a server whose
   // values went missing keeps running; it is only not started again).
   // The machine's DSH policy is the exception: what it withholds stops, as what it forbids never reaches a session.
-  const byPolicy = new Set(plan.servers.filter((e) => e.outcome === 'withheld' && byDshPolicy(e.reason)).map((e) => e.serverName));
-  const declared = (plan.blocked.length === 0 ? declaration?.servers ?? [] : []).filter((s) => !byPolicy.has(s.serverName));
-  const wanted = new Map(declared.map((s) => [s.serverName, s.pin]));
+  const wanted = new Map<string, string>();
+  const byPolicy = new Set<string>();
+  for (const { planned: { plan, declaration } } of steps) {
+    const withheld = new Set(plan.servers.filter((e) => e.outcome === 'withheld' && byDshPolicy(e.reason)).map((e) => e.serverName));
+    for (const name of withheld) byPolicy.add(name);
+    for (const s of plan.blocked.length === 0 ? declaration?.servers ?? [] : []) {
+      if (!withheld.has(s.serverName) && !wanted.has(s.serverName)) wanted.set(s.serverName, s.pin);
+    }
+  }
   for (const [serverName, mount] of [...session.mounts]) {
     if (wanted.get(serverName) === mount.pin) continue;
     session.mounts.delete(serverName);
@@ -91,10 +97,17 @@ export async function mountServers(session: Session, step: StepPlan, at: MountCo
   }
   // A start in flight for an entry that changed stops itself when it is up (it is no longer the one wanted).
   for (const [serverName, starting] of [...session.starting]) if (wanted.get(serverName) !== starting.pin) session.starting.delete(serverName);
-  if (!declaration || plan.blocked.length) return [];
-
-  const byName = new Map(declaration.servers.map((s) => [s.serverName, s]));
   const launched: Starting[] = [];
+  for (const step of steps) await mountStep(session, step, at, signal, launched);
+  return launched;
+}
+
+/** Starts (or asks for, or says why not) the servers one declaration's plan lists. */
+async function mountStep(session: Session, step: StepPlan, at: MountContext, signal: AbortSignal | undefined, launched: Starting[]): Promise<void> {
+  const { plan, declaration } = step.planned;
+  const where = session.where;
+  if (!declaration || plan.blocked.length) return;
+  const byName = new Map(declaration.servers.map((s) => [s.serverName, s]));
   for (const entry of plan.servers) {
     if (session.ended || at.disposed() || signal?.aborted) break;
     const server = byName.get(entry.serverName);
@@ -142,8 +155,8 @@ export async function mountServers(session: Session, step: StepPlan, at: MountCo
     launched.push(starting);
     if (!at.parallelStart) await starting.done;
   }
-  return launched;
 }
+
 
 /** One server's start (envFile and stored values read now), run in the background of the step. */
 async function startServer(session: Session, server: DeclaredServer, starting: Starting, step: StepPlan, label: string, at: MountContext): Promise<void> {

@@ -5,6 +5,8 @@
  */
 export const COMMAND = {
   export: 'dsh.exportMcpServers',
+  /** The user's own servers (profile mcp.json, Copilot Global) into the user declaration. */
+  exportUserServers: 'dsh.exportUserServers',
   enterInputValues: 'dsh.enterInputValues',
   forgetInputValues: 'dsh.forgetInputValues',
   openDeclaration: 'dsh.openDeclaration',

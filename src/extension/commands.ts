@@ -30,6 +30,7 @@ import { planViewModel, rowsWith } from './planView';
 import { toolChoiceChange, verifyFolder } from '../core/app/verify';
 import { folderToolChoice } from './toolsView/toolSettings';
 import { l10n } from './l10nLookup';
+import { exportUserServers } from './userServers';
 
 /** One folder for a command: the folder of a URI argument, the only folder, or a pick. */
 async function oneFolder(arg: unknown): Promise<vscode.WorkspaceFolder | undefined> {
@@ -69,6 +70,7 @@ export function commandTable(features: Features, c = new Commands(features)): Re
   const { ctx } = features;
   return {
     [COMMAND.export]: (arg) => c.exportCommand(arg),
+    [COMMAND.exportUserServers]: () => exportUserServers(ctx),
     [COMMAND.enterInputValues]: (arg) => c.enterInputValues(arg),
     [COMMAND.forgetInputValues]: (arg) => c.forgetInputValues(arg),
     [COMMAND.openDeclaration]: (arg) => c.openDeclaration(arg),

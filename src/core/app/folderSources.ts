@@ -27,7 +27,7 @@ import type { ManagedRules } from '../policy/managedSettings';
 import { folderAnalyzeOptions, type FolderIdentity } from '../settings/folderSettings';
 import type { Ports } from './ports';
 
-function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Problem {
+export function readFailureProblem(failure: ReadFailure, file = SOURCE_PATH): Problem {
   switch (failure.kind) {
     case 'missing': return makeProblem('missing-source', file, EMPTY_RANGE, { path: file });
     case 'not-a-regular-file': return makeProblem('not-a-regular-file', file, EMPTY_RANGE, { path: file });
@@ -119,7 +119,7 @@ async function declarationCommittable(ports: Pick<Ports, 'files'>, folder: strin
  * and, in the pinned mode, asks again. A server whose envFile cannot be read, or whose path is only
  * known when DSH starts it (an input or env reference), cannot be pinned and is not exported.
  */
-async function pinEnvFiles(ports: Pick<Ports, 'files'>, analysis: Analysis, folder: string, sourceText: string, dialect: SourceDialect): Promise<Analysis> {
+export async function pinEnvFiles(ports: Pick<Ports, 'files'>, analysis: Analysis, folder: string, sourceText: string, dialect: SourceDialect): Promise<Analysis> {
   if (!analysis.usable || !analysis.servers.some((s) => s.transport === 'stdio' && s.envFile !== undefined)) return analysis;
   const lines = new LineIndex(sourceText);
   const root = parseJsonc(sourceText).root;

@@ -26,6 +26,7 @@ export const PLAN_MESSAGES = {
   // One MCP server, or the language servers (one row, one pin).
   'not-exported': 'Not exported yet (no declaration).',
   'refused-at-export': 'Refused at export ({codes}).',
+  'shadowed-by-workspace': 'A user server: the workspace defines a server of the same name ({owner}), and VS Code runs the workspace\'s.',
   'input-missing': 'Input "{id}" has no value stored for {folder}.',
   'input-keychain-unreadable': 'Input "{id}" is kept in the OS keychain, which cannot be read now ({problem}: {detail}): unlock the keychain (log in to the desktop session, or unlock its login keyring) and start the session again, or store the value again.',
   'env-missing': 'The environment variable {name} is not set where DSH runs.',

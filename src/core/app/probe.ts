@@ -38,6 +38,7 @@ import type { DshEnvRule } from '../mcp/dshEnv';
 import { commandBase, isCredentialName } from '../mcp/securityLint';
 import { publicToolName } from '../mcp/toolNames';
 import { analyzeToolChoice, choiceFor, type ToolChoiceAnalysis } from '../tools/toolChoice';
+import type { Analysis } from '../mcp/analysis';
 import { toolAllowed, type ToolChoice, type ToolPin } from '../declaration/toolsModel';
 import { estimateToolTokens, toolNameCollisions, toolPin, type ToolNameCollision } from '../tools/toolDefinitions';
 import { firstLines, secretMask } from '../tools/maskSecrets';
@@ -155,6 +156,8 @@ export interface ProbeFolderRequest extends FolderIdentity {
   onProgress?: (progress: ProbeProgress) => void;
   /** For tests: the probe of one row (default: the MCP port's). */
   probeRow?: Ports['mcp']['probeRow'];
+  /** The servers to probe when they are not the folder's files' (the user's own: `folder` is then the user declaration's folder). */
+  analysis?: Analysis;
 }
 
 export interface ProbeProgress {
@@ -202,7 +205,7 @@ export async function probeFolder(ports: ProbePorts, request: ProbeFolderRequest
 }
 
 async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: string, toolChoice: ToolChoiceAnalysis): Promise<FolderProbe> {
-  const analysis = await analyzeFolder(ports, { ...folderAnalyzeOptions(request), folder });
+  const analysis = request.analysis ?? await analyzeFolder(ports, { ...folderAnalyzeOptions(request), folder });
   const result: FolderProbe = { folder, servers: [], collisions: [], toolChoice, problems: analysis.problems };
   if (!analysis.usable) {
     result.error = 'the MCP configuration cannot be used (see the problems): nothing was probed';

@@ -7,7 +7,7 @@ import { makeProblem, type Problem } from '../problems/problems';
 import type { DeclaredInput, DeclaredServer, RejectedServer } from '../declaration/declarationModel';
 import { emptyAnalysis, type Analysis, type ServerEntryKey, type SourcePin } from './analysis';
 import type { InputDefinition } from './mcpModel';
-import { SOURCE_ORDER, type CollisionBehavior, type SourceSpec } from './sources';
+import { sourceOrder, type CollisionBehavior, type SourceSpec } from './sources';
 import { EMPTY_RANGE } from '../json/text';
 
 /** One file as read: its analysis, or `missing` when it does not exist. */
@@ -27,7 +27,7 @@ export type SourceRead = { spec: SourceSpec; missing: true } | { spec: SourceSpe
  * `missingPrimary` is the problem shown when no file exists.
  */
 export function mergeSources(reads: readonly SourceRead[], missingPrimary: Problem, options: { collisionBehavior?: CollisionBehavior } = {}): Analysis {
-  const ordered = [...reads].sort((a, b) => SOURCE_ORDER[a.spec.dialect] - SOURCE_ORDER[b.spec.dialect]);
+  const ordered = [...reads].sort((a, b) => sourceOrder(a.spec) - sourceOrder(b.spec));
   const present = ordered.filter((r): r is Extract<SourceRead, { analysis: Analysis }> => !r.missing);
   if (present.length === 0) {
     return { ...emptyAnalysis([missingPrimary], '', missingPrimary.file), sources: pinsOf(ordered, missingPrimary.file) };

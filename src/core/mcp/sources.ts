@@ -16,9 +16,11 @@ import { decodeText } from '../json/text';
 export type SourceDialect = 'vscode' | 'dot-mcp' | 'code-workspace' | 'devcontainer';
 
 export interface SourceSpec {
-  /** Relative to the workspace folder ('/'-separated), or absolute for a `.code-workspace` file outside it. */
+  /** Relative to the workspace folder ('/'-separated), or absolute for a file outside it (a `.code-workspace` file, a user file). */
   path: string;
   dialect: SourceDialect;
+  /** VS Code's collection order when it is not the dialect's own (the user's files, see ./userSources). */
+  order?: number;
 }
 
 export const VSCODE_SOURCE: SourceSpec = { path: '.vscode/mcp.json', dialect: 'vscode' };
@@ -62,6 +64,14 @@ export const MCP_BLOCK_PATH: Record<SourceDialect, readonly string[]> = {
  */
 export const SOURCE_ORDER: Record<SourceDialect, number> = { vscode: 0, 'dot-mcp': 1, 'code-workspace': 100, devcontainer: 150 };
 
+/** A source's collection order: its own (a user file), else its dialect's. */
+export function sourceOrder(spec: SourceSpec): number {
+  return spec.order ?? SOURCE_ORDER[spec.dialect];
+}
+
+/** Copilot Global's file name (`$COPILOT_HOME/mcp-config.json`): the portable format, outside any folder. */
+export const COPILOT_GLOBAL_FILE = 'mcp-config.json';
+
 /**
  * The server maps of an MCP block, in the order VS Code merges them: a later map wins a name.
  * VS Code reads a legacy `mcpServers` beside `servers` as `{...servers, ...mcpServers}` (and
@@ -103,6 +113,7 @@ export function serverEntryPath(root: Node | undefined, dialect: SourceDialect, 
 /** Which kind of file a problem's `file` is (a file the bridge does not know is read as `.vscode/mcp.json`). */
 export function dialectOf(file: string): SourceDialect {
   if (file === DOT_MCP_SOURCE.path) return 'dot-mcp';
+  if (!isFolderRelative(file) && /[\\/]mcp-config\.json$/.test(file)) return 'dot-mcp'; // Copilot Global
   if (isDevcontainerPath(file)) return 'devcontainer';
   if (/\.code-workspace$/i.test(file)) return 'code-workspace';
   return 'vscode';
@@ -134,11 +145,12 @@ export function dotMcpDiscoveryOn(access: unknown): boolean {
 
 /**
  * Whether the export of a declaration read `.mcp.json`: its pinned `mcpAccess` (absent: `all`),
- * or, for a declaration older than that field, whether `.mcp.json` is among its pins.
+ * or, for a declaration older than that field, whether `.mcp.json` (Copilot Global) is among its pins.
  */
 export function declarationReadDotMcp(declaration: { mcpAccess?: McpAccess; source: { path: string }; sources?: ReadonlyArray<{ path: string }> }): boolean {
   if (declaration.mcpAccess !== undefined) return dotMcpDiscoveryOn(declaration.mcpAccess);
-  return declaration.source.path === DOT_MCP_SOURCE.path || (declaration.sources ?? []).some((s) => s.path === DOT_MCP_SOURCE.path);
+  // `.mcp.json`, or Copilot Global for the user declaration: the files of the portable format.
+  return dialectOf(declaration.source.path) === 'dot-mcp' || (declaration.sources ?? []).some((s) => dialectOf(s.path) === 'dot-mcp');
 }
 
 /**

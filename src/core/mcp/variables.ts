@@ -10,6 +10,11 @@ export interface VariableContext {
   resolveConfig?: (key: string) => unknown;
   /** Resolve nothing: every `${...}` stays literal text (VS Code's `.mcp.json`, whose servers carry no variable replacement). */
   literalOnly?: boolean;
+  /**
+   * No workspace folder: the user's own files, whose servers run in every folder. VS Code resolves
+   * `${workspaceFolder}` there against the window's folder, which differs per session: unsupported.
+   */
+  noFolder?: boolean;
 }
 
 /**
@@ -116,10 +121,12 @@ function resolveOne(name: string, ctx: VariableContext): Resolution {
   switch (head) {
     case 'workspaceRoot': // VS Code's older names, resolved the same way
     case 'workspaceFolder':
+      if (ctx.noFolder) return { kind: 'unsupported' };
       if (argument === undefined || argument === ctx.folderName) return { kind: 'text', text: ctx.folder };
       return { kind: 'unsupported' };
     case 'workspaceRootFolderName':
     case 'workspaceFolderBasename':
+      if (ctx.noFolder) return { kind: 'unsupported' };
       return argument === undefined ? { kind: 'text', text: path.basename(ctx.folder) } : { kind: 'unsupported' };
     case 'userHome':
       return argument === undefined ? { kind: 'text', text: ctx.userHome } : { kind: 'unsupported' };

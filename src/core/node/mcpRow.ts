@@ -70,14 +70,20 @@ export async function buildRow(server: DeclaredServer, folder: string, lookup: T
  */
 async function confinedCwd(cwd: string, folder: string, knownRealFolder?: Promise<string>): Promise<{ ok: true; path: string } | { ok: false; reason: string }> {
   let real: string;
-  let realFolder: string;
   try {
     real = await fs.realpath(cwd);
+  } catch {
+    return { ok: false, reason: 'the cwd does not exist' };
+  }
+  // A cwd outside the folder needs no folder (the user declaration's folder may not exist yet).
+  if (!isInside(path.resolve(folder), path.resolve(cwd))) return { ok: true, path: real };
+  let realFolder: string;
+  try {
     realFolder = await (knownRealFolder ?? fs.realpath(folder));
   } catch {
     return { ok: false, reason: 'the cwd does not exist' };
   }
-  if (isInside(path.resolve(folder), path.resolve(cwd)) && !isInside(realFolder, real)) {
+  if (!isInside(realFolder, real)) {
     return { ok: false, reason: 'the cwd now resolves outside the workspace folder (a link out was put in its place after the export)' };
   }
   return { ok: true, path: real };

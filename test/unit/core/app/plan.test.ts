@@ -8,6 +8,9 @@ import { mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'no
 import * as path from 'node:path';
 import { planSession, unexportedServers, type PlannedSession, type SessionPlan } from '../../../../src/core/app/plan';
 import { analyzeFolder } from '../../../../src/core/app/folderSources';
+import { commitExport } from '../../../../src/core/app/export';
+import { reviewUserExport } from '../../../../src/core/app/userExport';
+import { planUserServers } from '../../../../src/core/app/userPlan';
 import { gateSessionSkills } from '../../../../src/core/app/sessionSkills';
 import { PLAN_MESSAGES, type PlanReasonCode } from '../../../../src/core/app/planReasons';
 import { DECLARATION_PATH } from '../../../../src/core/declaration/declarationModel';
@@ -594,6 +597,25 @@ describe('session plan: tools, language servers, skills', function () {
     const broken = await planSession(failing, { cwd: p.folder, skillRoots: roots() });
     collect(broken.plan);
     assert.deepEqual([broken.plan.skills?.error?.code, broken.plan.skills?.error?.args.error], ['skills-unreadable', 'EACCES']);
+  });
+
+  it('the user\'s own servers: planned from the user declaration beside the workspace\'s; a name the workspace has (any case, refused too) is the workspace\'s', async () => {
+    const p = await project();
+    const profile = path.join(p.home, 'editor', 'User');
+    mkdirSync(profile, { recursive: true });
+    writeFileSync(path.join(profile, 'mcp.json'), JSON.stringify({ servers: { FX: { command: NODE }, OLD: { command: NODE }, mine: { command: NODE, args: ['m.js'] } } }));
+    const files = { profileFolder: profile, copilotGlobal: path.join(p.home, 'no-copilot', 'mcp-config.json') };
+    const committed = await commitExport(p.ports, await reviewUserExport(p.ports, folderIdentityOf(p.folder), files));
+    assert.equal(committed.written, true);
+    const workspacePlan = await p.plan(p.folder, { skills: false });
+    const user = await planUserServers(testPorts(p.home), { tools: false }, workspacePlan);
+    collect({ ...user.planned.plan, servers: user.servers });
+    assert.equal(user.planned.verified?.ok, true);
+    assert.deepEqual(user.servers.map((s) => [s.name, s.outcome, s.reason.code, s.reason.args.owner ?? null]), [
+      ['FX', 'withheld', 'shadowed-by-workspace', 'fx'], ['OLD', 'withheld', 'shadowed-by-workspace', 'old'], ['mine', 'asks', 'ask-mode', null],
+    ]);
+    // The workspace's own plan is left as it was.
+    assert.deepEqual(workspacePlan.plan.servers.map((s) => s.name), ['fx', 'keyed', 'old']);
   });
 
   after(() => {
