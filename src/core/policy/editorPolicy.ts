@@ -17,7 +17,7 @@
 import { parseTree, type ParseError } from 'jsonc-parser';
 import { canonicalHash } from '../json/canonicalJson';
 import { findDuplicateKeys, nodeValue } from '../json/jsonTree';
-import { makeProblem, type Problem } from '../problems/problems';
+import { makeProblem, type Problem, type ProblemCode } from '../problems/problems';
 import type { Analysis } from '../mcp/analysis';
 import type { DeclaredServer } from '../declaration/declarationModel';
 import { templateRefs, templateText } from '../declaration/template';
@@ -182,11 +182,20 @@ export function applyEditorPolicy(analysis: Analysis, policy: EditorPolicy): Ana
   const digest = editorPolicyDigest(policy);
   const withDigest = digest ? { ...analysis, policyDigest: digest } : analysis;
   if (!digest && policy.access === 'all') return withDigest;
+  return withoutBlocked(withDigest, (server) => editorPolicyBlock(policy, server));
+}
+
+/**
+ * `analysis` without the servers `blockOf` blocks: each is refused with a problem on its entry
+ * (its code, rule and setting) and listed as rejected; an input only a blocked server used is not
+ * asked for. The editor's policy and the managed settings take their shares through it.
+ */
+export function withoutBlocked(analysis: Analysis, blockOf: (server: DeclaredServer) => { code: ProblemCode; rule: string; setting: string } | undefined): Analysis {
   const servers: DeclaredServer[] = [];
   const problems: Problem[] = [...analysis.problems];
   const rejected = [...analysis.rejected];
   for (const server of analysis.servers) {
-    const block = editorPolicyBlock(policy, server);
+    const block = blockOf(server);
     if (!block) {
       servers.push(server);
       continue;
@@ -197,8 +206,7 @@ export function applyEditorPolicy(analysis: Analysis, policy: EditorPolicy): Ana
     problems.push(makeProblem(block.code, file, range, { name: server.name, rule: block.rule, setting: block.setting }, { server: server.name }));
     rejected.push({ name: server.name, codes: [block.code] });
   }
-  if (servers.length === analysis.servers.length) return withDigest;
-  // An input only a blocked server used is not asked for.
+  if (servers.length === analysis.servers.length) return analysis;
   const inputs = analysis.inputs.filter((i) => servers.some((s) => s.inputRefs.includes(i.id)));
-  return { ...withDigest, servers, problems, rejected, inputs };
+  return { ...analysis, servers, problems, rejected, inputs };
 }

@@ -7,11 +7,11 @@
  * channels at mount (./dshPolicy), so a declaration made before them is held to them too.
  * Pure; never throws.
  */
-import { makeProblem, type Problem, type ProblemCode } from '../problems/problems';
+import type { ProblemCode } from '../problems/problems';
 import type { Analysis } from '../mcp/analysis';
 import type { DeclaredServer } from '../declaration/declarationModel';
 import { checkServer, describeMatcher } from './serverMatch';
-import { identityOf } from './editorPolicy';
+import { identityOf, withoutBlocked } from './editorPolicy';
 import { MANAGED_KEYS, type ManagedRules } from './managedSettings';
 
 interface ManagedBlock {
@@ -51,22 +51,5 @@ export function managedBlock(channels: readonly ManagedRules[], server: Declared
 /** The analysis with what the managed settings block taken out (after the editor's own policy, which took its share). */
 export function applyManagedPolicy(analysis: Analysis, channels: readonly ManagedRules[]): Analysis {
   if (!channels.length) return analysis;
-  const servers: DeclaredServer[] = [];
-  const problems: Problem[] = [...analysis.problems];
-  const rejected = [...analysis.rejected];
-  for (const server of analysis.servers) {
-    const block = managedBlock(channels, server);
-    if (!block) {
-      servers.push(server);
-      continue;
-    }
-    const key = analysis.serverKeys?.[server.name];
-    const file = key?.file ?? server.source ?? analysis.sourcePath;
-    const range = key?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-    problems.push(makeProblem(block.code, file, range, { name: server.name, rule: block.rule, setting: block.setting }, { server: server.name }));
-    rejected.push({ name: server.name, codes: [block.code] });
-  }
-  if (servers.length === analysis.servers.length) return analysis;
-  const inputs = analysis.inputs.filter((i) => servers.some((s) => s.inputRefs.includes(i.id)));
-  return { ...analysis, servers, problems, rejected, inputs };
+  return withoutBlocked(analysis, (server) => managedBlock(channels, server));
 }
