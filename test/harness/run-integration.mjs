@@ -63,9 +63,15 @@ const NOISE = [/^Ignoring fetching additional builtin extensions/, /^Creating a 
 
 const metrics = [];
 
-/** The code-server of the sessions: one for all, or (test-cli, or after one died) a fresh one. */
-async function serverFor(run, suite) {
-  const perSuite = opt.runner === 'test-cli';
+/**
+ * The code-server of the sessions: one for all, or a fresh one for a suite that opens a
+ * `.code-workspace` file (a multi-root workbench opened in the shared server after other
+ * sessions came up with no folders in a fresh clone's run: "You have not yet added a folder"),
+ * with --runner test-cli, or after the shared one died.
+ */
+async function serverFor(run, suite, ownServer) {
+  const testCli = opt.runner === 'test-cli';
+  const perSuite = testCli || ownServer;
   if (!perSuite && shared && !shared.exited()) return shared;
   const suiteDir = path.join(SUITES_DIR, suite);
   const cs = await startCodeServer(run, {
@@ -73,7 +79,7 @@ async function serverFor(run, suite) {
     label: perSuite ? `code-server-${suite}` : 'code-server',
     env: {
       DSH_BRIDGE_HOST_MOCHA: tools().hostMocha,
-      ...(perSuite ? { DSH_BRIDGE_SUITE_DIR: suiteDir, VSCODE_TEST_OPTIONS: testCliOptions(suiteDir) } : { DSH_BRIDGE_SUITES_DIR: SUITES_DIR }),
+      ...(testCli ? { DSH_BRIDGE_SUITE_DIR: suiteDir, VSCODE_TEST_OPTIONS: testCliOptions(suiteDir) } : { DSH_BRIDGE_SUITES_DIR: SUITES_DIR }),
     },
   });
   log(`[${perSuite ? suite : 'all suites'}] code-server pid ${cs.pid} on ${cs.url} (healthy after ${Math.round(performance.now() - cs.startedAt)} ms)`);
@@ -98,7 +104,7 @@ async function runSession(run, suite, browserHandle) {
     (level === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
   };
 
-  const cs = current = await serverFor(run, suite);
+  const cs = current = await serverFor(run, suite, workspaceTarget(workspace).endsWith('.code-workspace'));
   const page = await browserHandle.context.newPage();
   recordConsole(page, run, `browser-console-${suite}.log`);
   try {

@@ -35,6 +35,8 @@ describe('ws-multi: a multi-root workspace (two folders, each with its own mcp.j
   it('opens as a workspace file with the two folders alpha and beta; the extension activates', async function () {
     assert.ok(vscode.workspace.workspaceFile, 'no workspace file: the harness opened a folder, not multi.code-workspace');
     assert.strictEqual(path.basename(vscode.workspace.workspaceFile.fsPath), 'multi.code-workspace');
+    // The folders of a workspace file arrive with the workbench's workspace: wait for them, not for a time.
+    await waitFor(() => (vscode.workspace.workspaceFolders || []).length === 2, 60000, 'the two folders of multi.code-workspace');
     assert.deepStrictEqual(vscode.workspace.workspaceFolders.map((f) => f.name), ['alpha', 'beta']);
     const root = path.dirname(vscode.workspace.workspaceFile.fsPath);
     assert.strictEqual(folder('alpha').uri.fsPath, path.join(root, 'alpha'));
