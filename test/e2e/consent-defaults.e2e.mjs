@@ -84,7 +84,7 @@ describe('e2e: consent defaults: Enter never lets a flagged launch or a withheld
     // 2. Accepting the withheld tool: Keep Withheld the default; Enter keeps it withheld.
     const poisoned = viewRow(pane, 'mcp__notes__list_notes');
     await poisoned.waitFor({ state: 'visible', timeout: 30000 });
-    await rowDescription(poisoned, /^withheld: 1 finding/, 'the poisoned tool');
+    await rowDescription(poisoned, /^withheld: 2 findings/, 'the poisoned tool');
     const acceptFromRow = async () => {
       await page.mouse.move(0, 0);
       await poisoned.hover();
@@ -97,7 +97,7 @@ describe('e2e: consent defaults: Enter never lets a flagged launch or a withheld
     console.log(`      screenshot: ${await editor.screenshot('consent-accept-tool-keep-withheld-focused')}`);
     await page.keyboard.press('Enter');
     await dialogGone();
-    await rowDescription(poisoned, /^withheld: 1 finding/, 'after Enter on the accept dialog');
+    await rowDescription(poisoned, /^withheld: 2 findings/, 'after Enter on the accept dialog');
     assert.ok(!fs.existsSync(acceptedFile), 'Enter on the accept dialog accepted the tool');
 
     // Escape too.

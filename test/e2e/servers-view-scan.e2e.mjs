@@ -48,10 +48,10 @@ describe('e2e: the servers view marks a tool with hidden instructions, and accep
     await rowDescription(notes, /4 tools/, 'after the probe');
     await notes.locator('.monaco-tl-twistie').click();
 
-    // The tool row: an error icon and "withheld: 1 finding" before its DSH name.
+    // The tool row: an error icon and "withheld: 2 findings" (the second pass of the scan adds one) before its DSH name.
     const poisoned = viewRow(pane, 'mcp__notes__list_notes');
     await poisoned.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
-    const description = await rowDescription(poisoned, /^withheld: 1 finding · ~\d+ tokens · mcp__notes__list_notes$/, 'the poisoned tool');
+    const description = await rowDescription(poisoned, /^withheld: 2 findings · ~\d+ tokens · mcp__notes__list_notes$/, 'the poisoned tool');
     console.log(`      row: list_notes  ${description}`);
     assert.equal(await poisoned.locator('.codicon-error').count(), 1, 'the error icon');
     const clean = viewRow(pane, 'mcp__notes__echo');
