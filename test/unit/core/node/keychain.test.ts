@@ -55,7 +55,7 @@ describe('keychain (the OS keychain through @napi-rs/keyring)', () => {
     after(async () => service?.stop());
 
     it('stores, reads back and removes an entry that secret-tool sees under the service dsh-bridge', async () => {
-      const account = inputAccount('/home/u/.dsh/bridge', '/work/app', 'token');
+      const account = inputAccount('/home/u/.dsh/bridge', '/projects/app', 'token');
       const [open, set, get] = inProcess(service!.env.DBUS_SESSION_BUS_ADDRESS, [['open'], ['set', account, 's3cret-value'], ['get', account]]);
       assert.deepEqual([open.ok, open.name, set.ok, get.value], [true, 'Secret Service', true, 's3cret-value'], JSON.stringify(open));
       assert.match(service!.search(), /s3cret-value/);
