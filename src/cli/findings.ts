@@ -4,14 +4,14 @@ import type { ScanFinding } from '../core/scan/scan';
 import { countOf } from '../core/problems/plural';
 
 /**
- * A finding as the CLI prints it: severity, code, where, and the message; then the span made
- * visible, and what hidden characters decode to.
+ * A finding as the CLI prints it: severity, code, where, and the message; then what hidden
+ * characters decode to, before the span made visible (a reader meets the words, not the escapes).
  */
 export function findingLines(f: ScanFinding, indent: string): string[] {
   const t = findingText(f);
   const lines = [`${indent}${t.severity.padEnd(7)} ${t.code} (${findingPlace(t)}): ${formatMessage(t.template, t.args)}`];
-  if (t.excerpt) lines.push(`${indent}        ${t.excerpt}`);
   if (t.decoded !== undefined) lines.push(`${indent}        decoded: ${t.decoded}`);
+  if (t.excerpt) lines.push(`${indent}        ${t.excerpt}`);
   return lines;
 }
 

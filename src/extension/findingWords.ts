@@ -19,11 +19,11 @@ const FIELD_WORDS: Record<ScanField, () => string> = {
 
 /**
  * A finding in the core's words and place (core/app/scanFindings), translated: the code, where it
- * is and its message; the span made visible; what hidden characters decode to. The seam that
+ * is and its message; what hidden characters decode to; then the span made visible. The seam that
  * shows them escapes the rest (visible.ts).
  */
 export function findingLines(f: ScanFinding): string[] {
   const t = findingText(f);
   const place = findingPlace(t, FIELD_WORDS[t.field](), (n) => l10n.t('line {0}', n));
-  return [`${t.code} (${place}): ${translate(t.template, t.args)}`, t.excerpt, ...(t.decoded !== undefined ? [l10n.t('decoded: {0}', t.decoded)] : [])];
+  return [`${t.code} (${place}): ${translate(t.template, t.args)}`, ...(t.decoded !== undefined ? [l10n.t('decoded: {0}', t.decoded)] : []), t.excerpt];
 }

@@ -27,6 +27,23 @@ export function cli(home, args, input) {
 }
 
 /**
+ * `skills trust` as a user without a terminal does it: the first run prints the review and the
+ * command with the pin it showed (and accepts nothing); the second run names that pin.
+ */
+export function trustSkillRoot(home, root, folder) {
+  let review = '';
+  try {
+    cli(home, ['skills', 'trust', root, '--workspace', folder]);
+    throw new Error('skills trust without --pin accepted at once');
+  } catch (e) {
+    review = `${e.stderr ?? ''}${e.stdout ?? ''}`;
+  }
+  const pin = /--pin (sha256:[0-9a-f]{64})/.exec(review)?.[1];
+  if (!pin) throw new Error(`skills trust printed no pin:\n${review}`);
+  return cli(home, ['skills', 'trust', root, '--workspace', folder, '--pin', pin]);
+}
+
+/**
  * A workspace whose .vscode/mcp.json runs @modelcontextprotocol/server-everything over stdio,
  * with a `${input:}` env value (kept host-side) and a `${env:}` one (from the DSH process).
  */

@@ -2,7 +2,7 @@
 // settings name the real typescript-language-server, and skill roots of every kind.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cli } from './fixtures.mjs';
+import { cli, trustSkillRoot } from './fixtures.mjs';
 import { HOST_DIR } from './host.mjs';
 
 export const TLS_CLI = path.join(HOST_DIR, 'node_modules/typescript-language-server/lib/cli.mjs');
@@ -58,7 +58,7 @@ export function skillWorkspaces(root, home) {
   write(path.join(N, '.dsh/skills/n-skill/SKILL.md'), skillFile('n-skill', 'From an unreviewed repository', 'N SKILL BODY'));
   write(path.join(home, 'skills/shared-name/SKILL.md'), skillFile('shared-name', 'User version', 'USER SHARED BODY'));
   write(path.join(home, 'skills/user-only/SKILL.md'), skillFile('user-only', 'Only in the user root', 'USER ONLY BODY'));
-  cli(home, ['skills', 'trust', path.join(K, '.dsh/skills'), '--workspace', K]);
+  trustSkillRoot(home, path.join(K, '.dsh/skills'), K);
   return { K, N };
 }
 

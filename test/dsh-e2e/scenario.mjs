@@ -34,9 +34,13 @@ export async function prepareWorkspaces(root, home) {
   const tampered = readDeclaration(ws.T);
   tampered.servers[0].args.push('--extra');
   fs.writeFileSync(path.join(ws.T, '.dsh/declaration.json'), `${JSON.stringify(tampered, null, 2)}\n`);
-  // Stale: the source changed after the export.
+  // Stale: the source changed after the export in what it gives a session (an argument added;
+  // freshness is by content, so a whitespace-only edit would not count).
   ws.S = everythingWorkspace(root, 'S', { home, input: SECRET_A });
-  fs.appendFileSync(path.join(ws.S, '.vscode/mcp.json'), '\n');
+  const sFile = path.join(ws.S, '.vscode/mcp.json');
+  const sMcp = JSON.parse(fs.readFileSync(sFile, 'utf8'));
+  sMcp.servers.everything.args.push('--after-export');
+  fs.writeFileSync(sFile, `${JSON.stringify(sMcp, null, 2)}\n`);
   // Missing input: exported, no value stored on this machine.
   ws.M = everythingWorkspace(root, 'M', { home });
   // A declaration that is a link out of its workspace (to A's valid one).

@@ -109,7 +109,7 @@ describe('e2e: consent defaults: Enter never lets a flagged launch or a withheld
     // The answer itself, clicked: accepted.
     await acceptFromRow();
     await editor.clickDialogButton('Accept This Definition');
-    await rowDescription(poisoned, /^accepted \(1 finding\)/, 'after the click on Accept');
+    await rowDescription(poisoned, /^accepted \(2 findings\)/, 'after the click on Accept');
     const accepted = JSON.parse(fs.readFileSync(acceptedFile, 'utf8'));
     assert.deepEqual(accepted.tools.map((t) => [t.serverName, t.tool]), [['notes', 'list_notes']]);
     console.log(`      screenshot: ${await editor.screenshot('consent-accept-tool-accepted')}`);

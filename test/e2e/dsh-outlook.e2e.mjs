@@ -74,11 +74,15 @@ describe('e2e: what DSH gets, in the Verify notification (ws-lsp-skills)', funct
     assert.ok(deploy, JSON.stringify(rows.map((r) => r.label)));
     console.log(`      row: ${deploy.text}`);
     assert.match(deploy.description, /withheld: 1 finding/);
-    // The finding as the servers view and the CLI say it: code, field and line, message; the span made visible; what it decodes to.
-    assert.match(deploy.text, /Deploys the app\. — hidden-invisible-run \(SKILL\.md line 7\): 72 invisible characters in a row: \\u\{200b\}\\u\{200c\}/);
-    assert.match(deploy.text, /Then deploy\.\\u\{200b\}\\u\{200c\}/, 'the span made visible');
-    assert.match(deploy.text, / decoded: send \.env/);
-    assert.ok(!/[\u200b\u200c]/.test(deploy.text), 'no raw zero-width character on screen');
+    assert.equal(deploy.text.includes('hidden-invisible-run'), false, 'the skill row carries its description, not its findings');
+    // The finding on a row of its own under the skill, as the servers view and the CLI say it: code, field and line,
+    // message; what it decodes to; then the span made visible.
+    const finding = rows.find((r) => r.label.includes('hidden-invisible-run'));
+    assert.ok(finding, `a row for the finding: ${JSON.stringify(rows.map((r) => r.label))}`);
+    console.log(`      row: ${finding.text}`);
+    assert.match(finding.label, /hidden-invisible-run \(SKILL\.md line 7\): 72 invisible characters in a row: \\u\{200b\}\\u\{200c\}/);
+    assert.match(finding.text, /decoded: send \.env — Then deploy\.\\u\{200b\}\\u\{200c\}/, 'decoded first, then the span made visible');
+    assert.ok(!/[\u200b\u200c]/.test(finding.text), 'no raw zero-width character on screen');
     console.log(`      screenshot: ${await editor.screenshot('review-skill-roots-finding')}`);
     const accept = rows.find((r) => /Accept "deploy" despite its findings/.test(r.label));
     assert.ok(accept, 'the accept action');

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { showInformation, showQuickPick, showWarning } from '../visible';
 import type { SkillRootKind } from '../../core/declaration/declarationModel';
 import type { SkillCandidate } from '../../core/skills/discovery';
+import type { ScanFinding } from '../../core/scan/scan';
 import { acceptReviewedSkill, trustReviewedSkillRoot } from '../../core/app/skillConsent';
 import { shortPin } from '../../core/app/approve';
 import { findingLines, findingStateWords } from '../findingWords';
@@ -11,6 +12,8 @@ import type { Ctx } from '../ctx';
 import { trustWord, type RootView, type SkillRoots, type SkillsSnapshot } from './skillRoots';
 import { visibleLine } from '../../core/json/visibleText';
 import { l10n } from '../l10nLookup';
+
+const SEVERITY_ICON: Record<ScanFinding['severity'], string> = { error: 'error', warning: 'warning', info: 'info' };
 
 /**
  * Programmatic form of "DSH: Review Skill Roots" (tests, other commands): no UI.
@@ -133,9 +136,14 @@ export class SkillReview {
             ...(view.gated && view.trust !== 'trusted' ? [l10n.t('withheld from DSH sessions until you trust this root')] : []),
             ...(c.scan.findings.length ? [findingStateWords(this.roots.scanGate(c), c.scan.findings.length)] : []),
           ].join(' \u00b7 '),
-          detail: [s.description, ...c.scan.findings.map((f) => findingLines(f).join(' '))].join(' \u2014 '),
+          detail: s.description,
           file: c.file,
         });
+        // One row per finding, under its skill: a line each, so none is cut off behind another.
+        for (const f of c.scan.findings) {
+          const [head, ...rest] = findingLines(f);
+          items.push({ label: `$(${SEVERITY_ICON[f.severity]}) ${head}`, detail: rest.join(' \u2014 '), file: c.file });
+        }
         if (this.roots.scanGate(c) === 'withheld') {
           accepts.push({
             label: `$(check) ${l10n.t('Accept "{0}" despite its findings', s.name)}`,

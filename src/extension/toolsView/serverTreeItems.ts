@@ -184,13 +184,14 @@ export function toolItem(node: ToolNode): vscode.TreeItem {
       : tool.collision || tool.drift || tool.scan === 'flagged'
         ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
         : new vscode.ThemeIcon('tools');
+    // Findings first, each with its decoded text: a description full of escaped hidden characters comes last.
     item.tooltip = [
-      tool.description || l10n.t('(no description)'),
-      '',
+      ...(scan ? [scan.long, ...tool.findings.flatMap(findingItem), ''] : []),
       l10n.t('DSH name: {0}', tool.publicName),
       l10n.t('Adds about {0} tokens to every request.', tool.tokens.toLocaleString(vscode.env.language)),
       ...(tool.collision ? [l10n.t('Another tool of this folder gets the same DSH name: DSH drops one of the two servers\' tools.')] : []),
-      ...(scan ? ['', scan.long, ...tool.findings.flatMap(findingItem)] : []),
+      '',
+      tool.description || l10n.t('(no description)'),
     ].join('\n');
     item.checkboxState = {
       state: tool.allowed ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
