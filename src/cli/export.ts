@@ -73,12 +73,13 @@ export async function runExport(ctx: CommandContext): Promise<number> {
   }
   const onDisk = !dryRun && result.text !== undefined;
   const lspIds = Object.keys(reviewed.sections.lsp?.servers ?? {});
-  const awaiting = onDisk ? await pinsAwaitingApproval(ports, folder) : [];
+  const { awaiting, missingInputs } = onDisk ? await waitingAfterExport(ports, folder) : { awaiting: [], missingInputs: [] };
   if (json) {
     io.out(JSON.stringify(report(analysis, onDisk ? DECLARATION_PATH : null, {
       written: result.written,
       languageServers: reviewed.sections.lsp ? lspIds : null,
       awaitingApproval: awaiting.map((a) => ({ name: a.name, fix: a.fix })),
+      missingInputs,
     }, settingProblems)));
     return analysis.usable ? 0 : 1;
   }
@@ -101,15 +102,35 @@ export async function runExport(ctx: CommandContext): Promise<number> {
     io.out(`Trust mode "pinned": ${countOf(awaiting.length, 'new pin')} ${awaiting.length === 1 ? 'awaits' : 'await'} approval before ${awaiting.length === 1 ? 'it starts' : 'they start'} without asking (${awaiting.map((a) => a.name).join(', ')}). Approve with:`);
     for (const a of awaiting) io.out(`  ${visibleLine(a.fix)}`);
   }
+  for (const m of missingInputs) {
+    io.out(visibleLine(`Input "${m.id}" has no value on this machine: ${m.servers.join(', ')} ${m.servers.length === 1 ? 'does' : 'do'} not start in DSH until you store it: ${m.fix}`));
+  }
   return analysis.usable ? 0 : 1;
 }
 
-/** After an export in trust mode `pinned`: what the session plan says still waits for an approval (servers and `lsp`). */
-async function pinsAwaitingApproval(ports: CommandContext['ports'], folder: string): Promise<Array<{ name: string; fix: string }>> {
+/**
+ * After an export, what the session plan (the decision the DSH plugin mounts from) says still
+ * waits on this machine: pins awaiting approval (trust mode `pinned`, servers and `lsp`) and
+ * inputs with no stored value, each with the servers it keeps from starting.
+ */
+async function waitingAfterExport(ports: CommandContext['ports'], folder: string): Promise<{
+  awaiting: Array<{ name: string; fix: string }>;
+  missingInputs: Array<{ id: string; servers: string[]; fix: string }>;
+}> {
   const { plan } = await planSession(ports, { cwd: folder, skills: false, tools: false });
-  if (plan.trustMode !== 'pinned' || plan.declaration.folder !== folder) return [];
+  if (plan.declaration.folder !== folder) return { awaiting: [], missingInputs: [] };
   const waiting = [...plan.servers.map((s) => [s.serverName, s.reason] as const), ...(plan.languageServers ? [['lsp', plan.languageServers.reason] as const] : [])];
-  return waiting.filter(([, r]) => r.code === 'pin-not-approved' && r.fix).map(([name, r]) => ({ name, fix: r.fix?.command ?? '' }));
+  const awaiting = plan.trustMode !== 'pinned' ? []
+    : waiting.filter(([, r]) => r.code === 'pin-not-approved' && r.fix).map(([name, r]) => ({ name, fix: r.fix?.command ?? '' }));
+  const byInput = new Map<string, { id: string; servers: string[]; fix: string }>();
+  for (const [name, r] of waiting) {
+    if (r.code !== 'input-missing') continue;
+    const id = String(r.args.id);
+    const entry = byInput.get(id) ?? { id, servers: [], fix: r.fix?.command ?? '' };
+    entry.servers.push(name);
+    byInput.set(id, entry);
+  }
+  return { awaiting, missingInputs: [...byInput.values()] };
 }
 
 function printHuman(analysis: Analysis, folder: string, io: CliIo, settingProblems: readonly Problem[] = []) {

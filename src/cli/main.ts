@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ExportError } from '../core/app/export';
@@ -70,7 +71,7 @@ export async function main(argv: string[], terminal: CliIo = processIo): Promise
       options: OPTIONS,
     });
   } catch (error) {
-    return usageError((error as Error).message, argv.includes('--json'), io);
+    return usageError((error as Error).message, argv.includes('--json'), io, argv.find((a) => Object.hasOwn(COMMANDS, a)));
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -89,13 +90,16 @@ export async function main(argv: string[], terminal: CliIo = processIo): Promise
   try {
     if (command === undefined) throw new CommandUsageError('a command is required');
     if (!Object.hasOwn(COMMANDS, command)) throw new CommandUsageError(`unknown command "${command}"`);
+    // Forgetting what the host store keeps for a folder works after the folder is gone.
+    const storeOnly = (command === 'inputs' && args[0] === 'forget') || command === 'sessions';
+    if (values.workspace !== undefined && !storeOnly) checkWorkspace(values.workspace);
     const { identity, userHomeSetting } = await folderIdentity(path.resolve(values.workspace ?? process.cwd()), values['code-workspace'], values['user-settings'], io, values['vscode-policy'], values['managed-settings']);
     const dshHome = resolveDshHome(values['dsh-home'] ?? userHomeSetting);
     const managedSettingsFile = values['managed-settings'] === undefined ? undefined : path.resolve(values['managed-settings']);
     const ports = nodePorts({ dshHome, probeRow: probeRowOnDemand, ...(managedSettingsFile ? { managedSettingsFile } : {}) });
     return await COMMANDS[command].run({ command, args, folder: identity.folder, dshHome, json, options: values, io, identity, ports });
   } catch (error) {
-    if (error instanceof CommandUsageError) return usageError(error.message, json, io);
+    if (error instanceof CommandUsageError) return usageError(error.message, json, io, command !== undefined && Object.hasOwn(COMMANDS, command) ? command : undefined);
     if (error instanceof ExportError || error instanceof HostStoreError || error instanceof CommandFailure) {
       if (json) io.out(failureJson(error.message));
       io.err(`dsh-bridge: ${error.message}`);
@@ -109,11 +113,33 @@ export async function main(argv: string[], terminal: CliIo = processIo): Promise
   }
 }
 
-/** Usage errors exit 2; with --json they still print the one JSON object. */
-function usageError(message: string, json: boolean, io: CliIo): number {
+/**
+ * Usage errors exit 2 with one line and where to read more: the whole usage only when no command
+ * was named. With --json they still print the one JSON object.
+ */
+function usageError(message: string, json: boolean, io: CliIo, command: string | undefined): number {
   if (json) io.out(failureJson(message));
-  io.err(`dsh-bridge: ${message}\n\n${USAGE}`);
+  if (command !== undefined) io.err(`dsh-bridge: ${message}\nRun "dsh-bridge ${command} --help" for its usage.`);
+  else io.err(`dsh-bridge: ${message}\n\n${USAGE}`);
   return 2;
+}
+
+/** A --workspace that cannot be a workspace folder, said as what it is (not as a missing mcp.json inside it). */
+function checkWorkspace(given: string): void {
+  const folder = path.resolve(given);
+  let stat;
+  try {
+    stat = fs.statSync(folder);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CommandFailure(code === 'ENOENT' || code === 'ENOTDIR' ? `--workspace ${folder}: no such folder` : `--workspace ${folder}: cannot be read (${code ?? (error as Error).message})`);
+  }
+  if (!stat.isDirectory()) throw new CommandFailure(`--workspace ${folder}: a file, not a folder`);
+  try {
+    fs.readdirSync(folder);
+  } catch (error) {
+    throw new CommandFailure(`--workspace ${folder}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
 }
 
 if (require.main === module) {

@@ -35,7 +35,8 @@ export function trustSkillRoot(home, root, folder) {
   try {
     cli(home, ['skills', 'trust', root, '--workspace', folder]);
     throw new Error('skills trust without --pin accepted at once');
-  } catch (e) {
+  } catch (error) {
+    const e = /** @type {{ stderr?: string, stdout?: string }} */ (error);
     review = `${e.stderr ?? ''}${e.stdout ?? ''}`;
   }
   const pin = /--pin (sha256:[0-9a-f]{64})/.exec(review)?.[1];

@@ -98,11 +98,37 @@ describe('CLI (dist/cli.js)', function () {
     for (const args of [['frobnicate'], ['export', '--nope'], [], ['export', 'extra'], ['inputs', 'set']]) {
       const r = cli(args);
       assert.equal(r.code, 2, args.join(' '));
-      assert.match(r.stderr, /Usage: dsh-bridge/);
+      // One line and where to read more; the whole usage only when no command was named.
+      if (args[0] === 'export' || args[0] === 'inputs') assert.match(r.stderr, new RegExp(`^dsh-bridge: [^\\n]+\\nRun "dsh-bridge ${args[0]} --help" for its usage\\.\\n$`));
+      else assert.match(r.stderr, /Usage: dsh-bridge/);
       const withJson = cli([...args, '--json']);
       assert.equal(withJson.code, 2);
       assert.equal(withJson.json().declaration, null, 'one JSON object in every case');
     }
+  });
+
+  it('a --workspace that is missing, a file or unreadable is said as such, exit 1', () => {
+    const file = path.join(tempDir('cli-file-'), 'notes.txt');
+    writeFileSync(file, 'x');
+    for (const [given, said] of [[path.join(file, '..', 'gone'), 'no such folder'], [file, 'a file, not a folder']] as const) {
+      const r = cli(['export', '--workspace', given]);
+      assert.equal(r.code, 1, given);
+      assert.equal(r.stderr, `dsh-bridge: --workspace ${path.resolve(given)}: ${said}\n`);
+      assert.equal(cli(['export', '--workspace', given, '--json']).json().error, `--workspace ${path.resolve(given)}: ${said}`);
+    }
+  });
+
+  it('export names each input with no value on this machine and the servers it keeps from starting, until it is stored', () => {
+    const home = tempDir('cli-home-');
+    const folder = workspace(readFileSync(path.join(DEMO, '.vscode/mcp.json')));
+    const first = cli(['export', '--workspace', folder], { home });
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, new RegExp(`^Input "github-token" has no value on this machine: everything, GitHub_Copilot_MCP do not start in DSH until you store it: dsh-bridge inputs set github-token --workspace ${folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    assert.deepEqual(cli(['export', '--workspace', folder, '--json'], { home }).json().missingInputs.map((m: { id: string; servers: string[] }) => [m.id, m.servers]), [['github-token', ['everything', 'GitHub_Copilot_MCP']]]);
+    assert.equal(cli(['inputs', 'set', 'github-token', '--workspace', folder], { home, input: 'v\n' }).code, 0);
+    const after = cli(['export', '--workspace', folder], { home });
+    assert.doesNotMatch(after.stdout, /has no value/);
+    assert.deepEqual(cli(['export', '--workspace', folder, '--json'], { home }).json().missingInputs, []);
   });
 
   it('inputs set/list/forget keep values on the host, read from stdin, never in the workspace', () => {
