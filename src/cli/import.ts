@@ -65,7 +65,7 @@ function noteLines(notes: readonly ImportNote[]): string[] {
 function refusalReasons(refusal: ExportRefusal): Array<{ code: string; message: string; fix?: string }> {
   return refusal.reasons.map(({ code, args }) => {
     const fix = problemFix(code, { quickFix: false });
-    return { code, message: formatMessage(problemTemplate(code) ?? code, args), ...(fix === undefined ? {} : { fix }) };
+    return { code, message: formatMessage(problemTemplate(code, args) ?? code, args), ...(fix === undefined ? {} : { fix }) };
   });
 }
 

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, promises as fsp } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FolderRecord, HostStore } from '../core/node/hostStore';
 import { nodePorts, type NodePorts } from '../core/node/ports';
@@ -131,7 +132,10 @@ export class Ctx {
       this.storeChanged.fire(uri);
     };
     const subscriptions = [watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed)];
-    this.storeWatcher = { home: store.dshHome, live, watcher: { dispose: () => { for (const s of subscriptions) s.dispose(); watcher.dispose(); } } };
+    // The watcher's events may come late or not at all (a folder made after it, a busy machine):
+    // what the store's files hold is also decided by reading their stamps every few seconds.
+    const poll = new StoreStamps(store.bridgeDir, changed);
+    this.storeWatcher = { home: store.dshHome, live, watcher: { dispose: () => { for (const s of subscriptions) s.dispose(); watcher.dispose(); poll.dispose(); } } };
   }
 
   /**
@@ -177,5 +181,55 @@ export class Ctx {
   /** An error message with a "Show Logs" action that opens the log. */
   showError(message: string): void {
     void showErrorWithLogs(this.log, message);
+  }
+}
+
+/**
+ * The stamps (inode, size, modification time) of the host store's files the watcher covers, read
+ * again every {@link StoreStamps.EVERY_MS}: a file whose stamp differs is reported as changed. The
+ * writers replace files by rename, so a new content is a new inode. A few stat calls per poll.
+ */
+class StoreStamps {
+  static readonly EVERY_MS = 2000;
+  private stamps: Map<string, string> | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private busy = false;
+
+  constructor(private readonly bridgeDir: string, private readonly changed: (uri: vscode.Uri) => void) {
+    this.timer = setInterval(() => void this.check(), StoreStamps.EVERY_MS);
+    this.timer.unref?.();
+    void this.check();
+  }
+
+  private async check(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const now = await this.read();
+      const before = this.stamps;
+      this.stamps = now;
+      if (!before) return;
+      for (const [file, stamp] of now) if (before.get(file) !== stamp) this.changed(vscode.Uri.file(file));
+      for (const file of before.keys()) if (!now.has(file)) this.changed(vscode.Uri.file(file));
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async read(): Promise<Map<string, string>> {
+    const stamps = new Map<string, string>();
+    for (const dir of [this.bridgeDir, path.join(this.bridgeDir, 'folders'), path.join(this.bridgeDir, 'sessions')]) {
+      const names = await fsp.readdir(dir).catch(() => [] as string[]);
+      for (const name of names.filter((n) => n.endsWith('.json'))) {
+        const file = path.join(dir, name);
+        const st = await fsp.stat(file, { bigint: true }).catch(() => undefined);
+        if (st?.isFile()) stamps.set(file, `${st.ino}:${st.size}:${st.mtimeNs}`);
+      }
+    }
+    return stamps;
+  }
+
+  dispose(): void {
+    clearInterval(this.timer);
   }
 }

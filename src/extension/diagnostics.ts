@@ -42,7 +42,7 @@ export function toDiagnostic(problem: Problem, message: string, uriOf: (file: st
 
 /** A problem of a settings file or a skill file, worded from the problem catalog (its English message for a code not in it). */
 function problemMessage(problem: Pick<Problem, 'code' | 'args' | 'message'>): string {
-  const template = problemTemplate(problem.code);
+  const template = problemTemplate(problem.code, problem.args);
   return template ? translate(template, problem.args) : problem.message;
 }
 

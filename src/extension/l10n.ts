@@ -12,7 +12,7 @@ export function translate(template: string, args: Record<string, string | number
 }
 
 export function problemMessage(problem: Problem): string {
-  const template = problemTemplate(problem.code);
+  const template = problemTemplate(problem.code, problem.args);
   return template ? translate(template, problem.args) : problem.message;
 }
 

@@ -13,6 +13,7 @@ import {
 import { ExportError } from '../declaration/exportError';
 import { GENERATOR, serializeDeclaration, type DeclarationBody } from '../declaration/declaration';
 import { LSP_APPROVAL_NAME } from '../lsp/lspRow';
+import { assignServerNames } from '../mcp/serverName';
 import { folderAnalyzeOptions, readCustomSkillRoots, settingLayerValues, SETTING, type FolderIdentity } from '../settings/folderSettings';
 import { analyzeToolChoice, checkToolChoice } from '../tools/toolChoice';
 import type { Problem } from '../problems/problems';
@@ -136,6 +137,9 @@ export async function commitExport(ports: Pick<Ports, 'store' | 'files'>, review
   // What an approval can be for: each server's pin, and the language servers' one (lsp section).
   const exported = analysis.servers.map((s) => ({ serverName: s.serverName, pin: s.pin }));
   if (reviewed.sections.lsp) exported.push({ serverName: LSP_APPROVAL_NAME, pin: reviewed.sections.lsp.pin });
+  // Refused now but still in the source: their approvals stay (by DSH name, as every entry would be named).
+  const dshNames = assignServerNames([...analysis.servers.map((s) => s.name), ...analysis.rejected.map((r) => r.name)]);
+  const refused = new Set(analysis.rejected.map((r) => dshNames.get(r.name)).filter((n): n is string => n !== undefined));
   const dir = await ports.files.openDeclarationDir(folder);
   const declarationName = path.basename(DECLARATION_PATH);
   try {
@@ -144,12 +148,12 @@ export async function commitExport(ports: Pick<Ports, 'store' | 'files'>, review
     if (schemaText !== undefined) await dir.writeIfChanged(path.basename(DECLARATION_SCHEMA_PATH), schemaText);
     // Unchanged since the last export: same count, nothing written.
     if (lastSeq > 0 && (await dir.holds(declarationName, textWith(lastSeq)))) {
-      await store.revokeApprovalsExcept(folder, exported);
+      await store.revokeApprovalsExcept(folder, exported, refused);
       return { ...nothing, text: textWith(lastSeq), unchanged: true };
     }
     // The count goes up before the file is written: a crash in between leaves an older
     // declaration that is refused (fail closed), never a rollback that passes.
-    const text = textWith(await store.recordExport(folder, exported));
+    const text = textWith(await store.recordExport(folder, exported, refused));
     await dir.writeIfChanged(declarationName, text);
     return { ...nothing, text, written: true };
   } catch (error) {

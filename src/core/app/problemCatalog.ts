@@ -1,5 +1,5 @@
 import { LSP_PROBLEM_CODES } from '../lsp/lspCodes';
-import { PROBLEM_CODES, type Severity } from '../problems/problems';
+import { PROBLEM_CODES, templateFor, type Severity } from '../problems/problems';
 import { SESSION_SETTING_PROBLEM_CODES } from '../settings/sessionSettings';
 import { SKILL_PROBLEM_CODES, SKILL_TRUST_PROBLEM_CODES } from '../skills/skillCodes';
 import { TOOL_CHOICE_PROBLEM_CODES } from '../tools/toolChoice';
@@ -20,9 +20,9 @@ export const PROBLEM_CATALOG: ReadonlyArray<{ area: string; codes: Record<string
 
 const ALL: Record<string, readonly [Severity, string]> = Object.assign({}, ...PROBLEM_CATALOG.map((a) => a.codes));
 
-/** The English template of a code (the l10n key), whatever area it belongs to. */
-export function problemTemplate(code: string): string | undefined {
-  return Object.hasOwn(ALL, code) ? ALL[code][1] : undefined;
+/** The English template of a code (the l10n key), whatever area it belongs to; with its arguments, the variant they call for. */
+export function problemTemplate(code: string, args: Readonly<Record<string, string | number>> = {}): string | undefined {
+  return Object.hasOwn(ALL, code) ? templateFor(code, ALL[code][1], args) : undefined;
 }
 
 /**

@@ -122,11 +122,11 @@ export class FolderRecords {
    * declaration carries it; an older one is refused as a rollback), and approvals of servers
    * that left, or of pins no longer exported, are revoked. Returns the new count.
    */
-  async recordExport(folder: string, exported: ReadonlyArray<{ serverName: string; pin: string }>): Promise<number> {
+  async recordExport(folder: string, exported: ReadonlyArray<{ serverName: string; pin: string }>, refused: ReadonlySet<string> = new Set()): Promise<number> {
     const absolute = path.resolve(folder);
     const seq = (await this.exportSeq(absolute)) + 1;
     await this.files.writeJson(this.exportsFile(absolute), { version: 1, folder: absolute, exportSeq: seq });
-    await this.revokeApprovalsExcept(absolute, exported);
+    await this.revokeApprovalsExcept(absolute, exported, refused);
     return seq;
   }
 
@@ -142,10 +142,15 @@ export class FolderRecords {
     return path.join(this.files.bridgeDir, 'exports', `${sha256Hex(path.resolve(folder))}.json`);
   }
 
-  /** Revokes approvals of anything not exported now (an export that left the declaration as it was). */
-  async revokeApprovalsExcept(folder: string, exported: ReadonlyArray<{ serverName: string; pin: string }>): Promise<void> {
+  /**
+   * Revokes approvals of anything not exported now (an export that left the declaration as it
+   * was). A server still in the source but refused for now (a policy, a bad field) keeps its
+   * approval: it is for that pin only, and the same definition allowed again starts as approved.
+   */
+  async revokeApprovalsExcept(folder: string, exported: ReadonlyArray<{ serverName: string; pin: string }>, refused: ReadonlySet<string> = new Set()): Promise<void> {
     const record = await this.readFolder(folder);
-    const keep = record.approvals.filter((a) => exported.some((s) => s.serverName === a.serverName && s.pin === a.pin));
+    const keep = record.approvals.filter((a) => exported.some((s) => s.serverName === a.serverName && s.pin === a.pin)
+      || (refused.has(a.serverName) && !exported.some((s) => s.serverName === a.serverName)));
     if (keep.length !== record.approvals.length) await this.updateFolder(folder, (r) => { r.approvals = keep; });
   }
 

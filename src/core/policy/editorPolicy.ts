@@ -76,21 +76,28 @@ export interface EditorPolicy {
   allow?: ServerMatcher[];
   deny: ServerMatcher[];
   managedOnly: boolean;
+  /** Whose lists these are: `settings` when no policy sets them (the user's own rule, worded so). */
+  origin?: { allowed: RuleOrigin; denied: RuleOrigin };
 }
+
+export type RuleOrigin = 'policy' | 'settings';
 
 /** The effective rules from the settings, as VS Code's `AllowedMcpServersService` reads them. */
 export function readEditorPolicy(view: PolicySettingsView): EditorPolicy {
   const access = effectiveMcpAccess(view.effective(POLICY_SETTING.access));
   const managedOnly = view.effective(POLICY_SETTING.managedOnly) === true;
+  // Without a policy reader nobody can tell: worded as the organization's, as before.
+  const originOf = (key: string): RuleOrigin => (view.policy && view.policy(key) === undefined ? 'settings' : 'policy');
+  const origin = { allowed: managedOnly ? 'policy' as const : originOf(POLICY_SETTING.allowed), denied: originOf(POLICY_SETTING.denied) };
   if (!managedOnly) {
-    return { access, allow: serverMatchers(view.effective(POLICY_SETTING.allowed)), deny: serverMatchers(view.effective(POLICY_SETTING.denied)) ?? [], managedOnly };
+    return { access, allow: serverMatchers(view.effective(POLICY_SETTING.allowed)), deny: serverMatchers(view.effective(POLICY_SETTING.denied)) ?? [], managedOnly, origin };
   }
   const policyAllow = view.policy ? view.policy(POLICY_SETTING.allowed) : undefined;
   const deny = [
     ...(view.layers?.(POLICY_SETTING.denied) ?? []).flatMap((v) => serverMatchers(v) ?? []),
     ...(serverMatchers(view.policy?.(POLICY_SETTING.denied) ?? view.effective(POLICY_SETTING.denied)) ?? []),
   ];
-  return { access, allow: serverMatchers(policyAllow) ?? [], deny: dedupe(deny), managedOnly };
+  return { access, allow: serverMatchers(policyAllow) ?? [], deny: dedupe(deny), managedOnly, origin };
 }
 
 /**
@@ -151,6 +158,8 @@ export interface PolicyBlock {
   rule: string;
   /** The settings key of the list that decided. */
   setting: string;
+  /** `settings`: the list is the user's own, not a policy's. */
+  origin?: RuleOrigin;
 }
 
 /** The block, if the editor's policy blocks the server; undefined when it may be exported. */
@@ -163,11 +172,11 @@ function blockOf(result: MatchResult, policy: EditorPolicy): PolicyBlock | undef
   const allowSetting = policy.managedOnly ? `${POLICY_SETTING.allowed} (policy only: ${POLICY_SETTING.managedOnly})` : POLICY_SETTING.allowed;
   switch (result.outcome) {
     case 'allowed': return undefined;
-    case 'denied': return { code: 'policy-denied', setting: POLICY_SETTING.denied, rule: describeMatcher(result.entry!) };
+    case 'denied': return { code: 'policy-denied', setting: POLICY_SETTING.denied, rule: describeMatcher(result.entry!), ...(policy.origin?.denied === 'settings' ? { origin: 'settings' } : {}) };
     case 'unresolved': return { code: 'policy-unresolved', setting: policy.deny.includes(result.entry!) ? POLICY_SETTING.denied : allowSetting, rule: describeMatcher(result.entry!) };
     case 'not-allowed': {
       const count = policy.allow?.length ?? 0;
-      return { code: 'policy-not-allowed', setting: allowSetting, rule: count === 0 ? `${allowSetting}: []` : `${allowSetting} (${count})` };
+      return { code: 'policy-not-allowed', setting: allowSetting, rule: count === 0 ? `${allowSetting}: []` : `${allowSetting} (${count})`, ...(policy.origin?.allowed === 'settings' ? { origin: 'settings' } : {}) };
     }
   }
 }
@@ -190,7 +199,7 @@ export function applyEditorPolicy(analysis: Analysis, policy: EditorPolicy): Ana
  * (its code, rule and setting) and listed as rejected; an input only a blocked server used is not
  * asked for. The editor's policy and the managed settings take their shares through it.
  */
-export function withoutBlocked(analysis: Analysis, blockOf: (server: DeclaredServer) => { code: ProblemCode; rule: string; setting: string } | undefined): Analysis {
+export function withoutBlocked(analysis: Analysis, blockOf: (server: DeclaredServer) => { code: ProblemCode; rule: string; setting: string; origin?: RuleOrigin } | undefined): Analysis {
   const servers: DeclaredServer[] = [];
   const problems: Problem[] = [...analysis.problems];
   const rejected = [...analysis.rejected];
@@ -203,7 +212,7 @@ export function withoutBlocked(analysis: Analysis, blockOf: (server: DeclaredSer
     const key = analysis.serverKeys?.[server.name];
     const file = key?.file ?? server.source ?? analysis.sourcePath;
     const range = key?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-    problems.push(makeProblem(block.code, file, range, { name: server.name, rule: block.rule, setting: block.setting }, { server: server.name }));
+    problems.push(makeProblem(block.code, file, range, { name: server.name, rule: block.rule, setting: block.setting, ...(block.origin ? { origin: block.origin } : {}) }, { server: server.name }));
     rejected.push({ name: server.name, codes: [block.code] });
   }
   if (servers.length === analysis.servers.length) return analysis;

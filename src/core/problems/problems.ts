@@ -59,6 +59,21 @@ export const PROBLEM_CODES = {
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
 
+/**
+ * A code's wording when its `origin` argument says whose rule it is: a list in the user's own
+ * settings is not an organization's, and nobody is to be asked for it.
+ */
+export const PROBLEM_VARIANTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'policy-denied': { settings: 'Server "{name}" is blocked by your own settings ({setting}: {rule}); it is not exported to DSH. Remove the rule from your settings if you want it.' },
+  'policy-not-allowed': { settings: 'Server "{name}" is not among the servers your own settings allow ({rule}); it is not exported to DSH. Add it to {setting} in your settings if you want it.' },
+};
+
+/** The template of a code for these arguments: its variant for `origin`, else its own. */
+export function templateFor(code: string, template: string, args: Readonly<Record<string, string | number>>): string {
+  const origin = args.origin;
+  return typeof origin === 'string' && Object.hasOwn(PROBLEM_VARIANTS, code) && Object.hasOwn(PROBLEM_VARIANTS[code], origin) ? PROBLEM_VARIANTS[code][origin] : template;
+}
+
 export interface RelatedInformation {
   /** Path relative to the workspace folder, '/'-separated. */
   file: string;
@@ -96,7 +111,7 @@ export function makeProblem(
   extra: { related?: RelatedInformation[]; server?: string } = {},
 ): Problem {
   const [severity, template] = PROBLEM_CODES[code];
-  const problem: Problem = { code, severity, message: formatMessage(template, args), args, file, range };
+  const problem: Problem = { code, severity, message: formatMessage(templateFor(code, template, args), args), args, file, range };
   if (extra.related?.length) problem.related = extra.related;
   if (extra.server !== undefined) problem.server = extra.server;
   return problem;

@@ -23,7 +23,7 @@ export const PROBE_FAILED: Readonly<Record<string, ProbeProblemCode>> = {
 const DRIFT_CODES: ReadonlySet<string> = new Set(['tool-changed', 'tool-new']);
 
 function message(code: ProbeProblemCode, args: Record<string, string>): string {
-  return translate(problemTemplate(code) ?? code, args);
+  return translate(problemTemplate(code, args) ?? code, args);
 }
 
 /**

@@ -43,6 +43,7 @@ describe('policy through the CLI: VS Code\'s policy file, --user-settings, and t
     assert.deepEqual(out.rejected, [{ name: 'other', codes: ['policy-denied'] }]);
     const problem = out.problems.find((p: { code: string }) => p.code === 'policy-denied');
     assert.match(problem.message, /chat\.mcp\.deniedServers: \{"serverName":"other"\}/);
+    assert.match(problem.message, /your organization's policy .* Ask your administrator\.$/, 'a rule of the policy file is the organization\'s');
     assert.equal(problem.range.start.line, MCP.split('\n').findIndex((l) => l.includes('"other"')));
     const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
     assert.equal(declaration.policy.file.path, policy);
@@ -70,6 +71,13 @@ describe('policy through the CLI: VS Code\'s policy file, --user-settings, and t
     const r = cli(['check', '--workspace', folder, '--user-settings', user, '--vscode-policy', none, '--json'], home).json();
     assert.deepEqual(r.servers.map((s: { name: string }) => s.name), ['github']);
     assert.deepEqual(r.rejected.map((x: { name: string; codes: string[] }) => [x.name, x.codes[0]]), [['everything', 'policy-not-allowed'], ['other', 'policy-not-allowed']]);
+    // The user's own list is worded as theirs: nobody to ask (issue 35).
+    const own = r.problems.find((p: { code: string }) => p.code === 'policy-not-allowed');
+    assert.equal(own.message, 'Server "everything" is not among the servers your own settings allow (chat.mcp.allowedServers (1)); it is not exported to DSH. Add it to chat.mcp.allowedServers in your settings if you want it.');
+    writeFileSync(user, JSON.stringify({ 'chat.mcp.deniedServers': [{ serverName: 'other' }] }));
+    const denied = cli(['check', '--workspace', folder, '--user-settings', user, '--vscode-policy', none, '--json'], home).json();
+    assert.equal(denied.problems.find((p: { code: string }) => p.code === 'policy-denied').message, 'Server "other" is blocked by your own settings (chat.mcp.deniedServers: {"serverName":"other"}); it is not exported to DSH. Remove the rule from your settings if you want it.');
+    writeFileSync(user, JSON.stringify({ 'chat.mcp.allowedServers': [{ serverName: 'github' }] }));
     const codeWorkspace = path.join(path.dirname(folder), 'w.code-workspace');
     writeFileSync(codeWorkspace, JSON.stringify({ folders: [{ path: path.basename(folder) }], settings: { 'chat.mcp.allowedServers': [{ serverName: 'other' }] } }));
     const multi = cli(['check', '--workspace', folder, '--code-workspace', codeWorkspace, '--user-settings', user, '--vscode-policy', none, '--json'], home).json();

@@ -5,6 +5,7 @@ import { DOCTOR_MESSAGES } from '../../../src/core/app/doctor';
 import { PLAN_MESSAGES } from '../../../src/core/app/planReasons';
 import { DANGER_MESSAGES } from '../../../src/core/mcp/launchReview';
 import { PROBLEM_CATALOG } from '../../../src/core/app/problemCatalog';
+import { PROBLEM_VARIANTS } from '../../../src/core/problems/problems';
 import { problemCodesPage } from '../../../src/core/app/problemCodesPage';
 import { IMPORT_NOTES } from '../../../src/core/import/importNotes';
 import { IMPORT_REPORT_WORDS } from '../../../src/core/import/importReport';
@@ -38,6 +39,7 @@ function messageKeys(): string[] {
       for (const t of m.slice(1).filter((x) => x !== undefined)) keys.add(t.replace(/\\'/g, "'"));
     }
   }
+  for (const variants of Object.values(PROBLEM_VARIANTS)) for (const t of Object.values(variants)) keys.add(t);
   for (const t of Object.values(DANGER_MESSAGES)) keys.add(t);
   for (const t of Object.values(DOCTOR_MESSAGES)) keys.add(t);
   for (const t of Object.values(PLAN_MESSAGES)) keys.add(t);
@@ -109,6 +111,19 @@ describe('extension l10n (English + Simplified Chinese)', () => {
     const zh = { ...bundle, ...json('package.nls.zh-cn.json') };
     const offenders = Object.entries(zh).flatMap(([key, value]) => chineseTypography(value).map((why) => `${why} in ${JSON.stringify(value)} (key ${JSON.stringify(key)})`));
     assert.deepEqual(offenders, []);
+  });
+
+  it('follows the word list of docs/zh-cn-terms.md: no avoided word anywhere, one word for a refused state or count', () => {
+    const zh = { ...bundle, ...json('package.nls.zh-cn.json') };
+    const rows = read('docs/zh-cn-terms.md').split('\n').filter((l) => /^\| [^-|]/.test(l) && !l.startsWith('| English')).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+    assert.ok(rows.length >= 10, 'the table is read');
+    const avoided = rows.flatMap(([term, , not]) => not.split('、').filter(Boolean).map((word) => [term, word] as const));
+    assert.ok(avoided.some(([, w]) => w === '你'), 'the list names what it avoids');
+    const offenders = Object.entries(zh).flatMap(([key, value]) => avoided.filter(([, w]) => value.includes(w)).map(([term, w]) => `"${w}" (for ${term}) in ${JSON.stringify(value)} (key ${JSON.stringify(key)})`));
+    assert.deepEqual(offenders, []);
+    const states = Object.entries(bundle).filter(([key]) => /^(DSH: )?(\{0\}|1) refused$|^refused: /.test(key));
+    assert.ok(states.length >= 3);
+    assert.deepEqual(states.filter(([, value]) => !value.includes('已拒绝')), []);
   });
 
   it('declares the l10n folder in the manifest', () => {

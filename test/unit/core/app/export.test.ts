@@ -165,6 +165,24 @@ describe('export: consent holds (hardening regressions 1, 2)', () => {
       assert.equal(await store.isApproved(folder, 'old', first.analysis.servers[0].pin), false);
     });
 
+    it('a server refused by a policy keeps its approval (for its pin only): allowed again with the same definition, it starts as approved', async () => {
+      const folder = workspace(OLD);
+      const home = tempDir();
+      const store = new HostStore(home);
+      const first = await run(folder, home);
+      const old = first.analysis.servers.find((s) => s.serverName === 'old')!;
+      await store.approve(folder, 'old', old.pin);
+      const denied = await exportFolder(testPorts(home), folderIdentityOf(folder, { 'chat.mcp.deniedServers': [{ serverName: 'old' }] }));
+      assert.deepEqual(denied.analysis.rejected.map((r) => [r.name, r.codes]), [['old', ['policy-denied']]]);
+      assert.equal(await store.isApproved(folder, 'old', old.pin), true, 'refused for now, still in the source: the approval stays');
+      await run(folder, home);
+      assert.equal(await store.isApproved(folder, 'old', old.pin), true);
+      // Gone from the source: revoked.
+      writeFileSync(path.join(folder, '.vscode/mcp.json'), NEW);
+      await run(folder, home);
+      assert.equal(await store.isApproved(folder, 'old', old.pin), false);
+    });
+
     it('an export that changes nothing keeps the count (and says unchanged); a changed pin loses its approval', async () => {
       const folder = workspace(NEW);
       const home = tempDir();
