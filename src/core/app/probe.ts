@@ -54,9 +54,10 @@ import type { Ports } from './ports';
  * - `trust-deny`, `not-approved`: no consent (trust mode `deny`; `pinned` without approval of this pin).
  * - `refused`: the row cannot be built (a missing input value, a blank command, a cwd gone).
  * - `did-not-start`, `timed-out`, `not-mcp`: the server itself (see `message` and `stderr`).
+ * - `newer-mcp`: the server speaks only MCP 2026-07-28 or later, which DSH's client does not.
  * - `cancelled`: the request's signal was aborted (the server, if it ran, was stopped).
  */
-export type ProbeOutcome = 'ok' | 'not-found' | 'not-exported' | 'trust-deny' | 'not-approved' | 'refused' | 'did-not-start' | 'timed-out' | 'not-mcp' | 'cancelled';
+export type ProbeOutcome = 'ok' | 'not-found' | 'not-exported' | 'trust-deny' | 'not-approved' | 'refused' | 'did-not-start' | 'timed-out' | 'not-mcp' | 'newer-mcp' | 'cancelled';
 
 export interface ProbedTool {
   /** The server's raw tool name (an identifier: shown as it is). */
@@ -179,11 +180,12 @@ function packageLauncher(command: string, args: readonly string[]): string | und
   return undefined;
 }
 
-const FAILURE_TEXT: Record<'did-not-start' | 'timed-out' | 'not-mcp' | 'cancelled', string> = {
+const FAILURE_TEXT: Record<'did-not-start' | 'timed-out' | 'not-mcp' | 'newer-mcp' | 'cancelled', string> = {
   'cancelled': 'cancelled',
   'did-not-start': 'did not start',
   'timed-out': 'timed out',
   'not-mcp': 'does not speak MCP',
+  'newer-mcp': 'speaks only a newer MCP than DSH',
 };
 
 function errorText(error: unknown): string {

@@ -17,6 +17,14 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [LATEST_PROTOCOL_V
 /** JSON-RPC error code of a request nobody handles. */
 export const METHOD_NOT_FOUND = -32601;
 
+/**
+ * MCP 2026-07-28 (stateless): no initialize; a client may ask `server/discover`, each request
+ * naming its version in `_meta`. DSH's client does not speak it; the probe asks only to say so.
+ */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+export const DISCOVER_PARAMS = { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION, 'io.modelcontextprotocol/clientCapabilities': {} } };
+export const DiscoverResultSchema = z.looseObject({ supportedVersions: z.array(z.string()).check(z.minLength(1)) });
+
 // The SDK's "is an object" check: arrays pass, null does not.
 const anyObject = z.custom<object>((v) => v !== null && (typeof v === 'object' || typeof v === 'function'));
 const optionalObject = z.optional(anyObject);

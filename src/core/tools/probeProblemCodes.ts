@@ -9,6 +9,7 @@ export const PROBE_PROBLEM_CODES = {
   'probe-did-not-start': ['warning', 'MCP server "{server}" did not start when probed: {detail}'],
   'probe-timed-out': ['warning', 'MCP server "{server}" did not answer the probe in time: {detail}'],
   'probe-not-mcp': ['warning', 'MCP server "{server}" started but does not speak MCP: {detail}'],
+  'probe-newer-mcp': ['warning', 'MCP server "{server}" speaks only a newer MCP than the client DSH uses, so DSH cannot use it: {detail}'],
   'probe-refused': ['warning', 'MCP server "{server}" was not started for the probe: {detail}'],
   'tool-changed': ['warning', 'Tool "{tool}" of "{server}" changed since the probe DSH pins ({changes}): DSH withholds it until you re-probe and export.'],
   'tool-new': ['warning', 'Tool "{tool}" of "{server}" is new since the probe DSH pins: DSH withholds it until you re-probe and export.'],

@@ -15,6 +15,7 @@ export const PROBE_FAILED: Readonly<Record<string, ProbeProblemCode>> = {
   'did-not-start': 'probe-did-not-start',
   'timed-out': 'probe-timed-out',
   'not-mcp': 'probe-not-mcp',
+  'newer-mcp': 'probe-newer-mcp',
   'refused': 'probe-refused',
   // The host store's trust mode (set by the CLI or another editor) can refuse what the editor's setting allowed.
   'not-approved': 'probe-refused',

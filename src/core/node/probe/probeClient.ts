@@ -3,7 +3,7 @@
  * every failure is an outcome.
  *
  * The probe speaks the few MCP calls it needs itself (initialize, tools/list, prompts/list,
- * resources/list) rather than loading the MCP SDK's client, which would be a quarter of the
+ * resources/list; server/discover only to tell a server of MCP 2026-07-28 from one that is not MCP) rather than loading the MCP SDK's client, which would be a quarter of the
  * extension's size budget. What goes over the wire is what DSH's client (the SDK's `Client` with
  * its stdio and Streamable HTTP transports, see `@deepseek-ai/dsh-mcp-client`) sends, and what
  * comes back is checked as strictly (core/mcp/mcpProtocol.ts); the unit tier compares the two
@@ -17,7 +17,8 @@
 import type * as z from 'zod/mini';
 import type { McpClientConfig } from '../../mcp/dshRow';
 import {
-  InitializeResultSchema, LATEST_PROTOCOL_VERSION, ListPromptsResultSchema, ListResourcesResultSchema, ListToolsResultSchema, SUPPORTED_PROTOCOL_VERSIONS,
+  DISCOVER_PARAMS, DiscoverResultSchema, InitializeResultSchema, LATEST_PROTOCOL_VERSION, ListPromptsResultSchema, ListResourcesResultSchema, ListToolsResultSchema,
+  MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS,
 } from '../../mcp/mcpProtocol';
 import type { ToolDefinition } from '../../tools/toolDefinitions';
 import { secretMask, type SecretMask } from '../../tools/maskSecrets';
@@ -104,6 +105,20 @@ export async function probeRow(row: McpClientConfig, options: RowProbeOptions): 
     // A partial list would pin part of the tools (or one page many times): say so instead.
     if (cursor !== undefined) throw new ProbeFailure('not-mcp', `its ${method} answer still had more pages after ${MAX_PAGES}`);
   };
+  /**
+   * An initialize the server refused may be a server of MCP 2026-07-28 only, which has no
+   * handshake: asked `server/discover`, such a server names its versions, and the failure says
+   * that instead of "not MCP". Anything else keeps the initialize's own failure.
+   */
+  const newerMcp = async (error: unknown): Promise<unknown> => {
+    if (!(error instanceof ProbeFailure) || error.failure !== 'not-mcp' || timedOut) return error;
+    setProtocolVersion(MODERN_PROTOCOL_VERSION); // the HTTP header must name what _meta names
+    const discovered = await bounded(rpc.request('server/discover', DISCOVER_PARAMS)).catch(() => undefined);
+    const parsed = DiscoverResultSchema.safeParse(discovered);
+    if (!parsed.success) return error;
+    const versions = parsed.data.supportedVersions.slice(0, 5).map((v) => said(mask, v, 20)).join(', ');
+    return new ProbeFailure('newer-mcp', `it speaks MCP ${versions} only (it answered server/discover and refused initialize), while the MCP client DSH uses speaks ${LATEST_PROTOCOL_VERSION} and earlier, which begin with initialize: DSH cannot use this server until its client learns ${MODERN_PROTOCOL_VERSION}, or the server also keeps ${LATEST_PROTOCOL_VERSION}`);
+  };
   let result: RowProbe;
   try {
     if (row.transport === 'stdio') {
@@ -115,7 +130,8 @@ export async function probeRow(row: McpClientConfig, options: RowProbeOptions): 
     } else {
       connection = startHttp(row, rpc, (set) => { setProtocolVersion = set; });
     }
-    const init = await call('initialize', InitializeResultSchema, { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO });
+    const init = await call('initialize', InitializeResultSchema, { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO })
+      .catch(async (error: unknown) => { throw await newerMcp(error); });
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(init.protocolVersion)) {
       throw new ProbeFailure('not-mcp', `its protocol version ${said(mask, JSON.stringify(init.protocolVersion), 40)} is not one the MCP client DSH uses supports`);
     }

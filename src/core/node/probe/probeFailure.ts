@@ -2,7 +2,7 @@
 import type * as z from 'zod/mini';
 import type { SecretMask } from '../../tools/maskSecrets';
 
-export type RowProbeFailure = 'did-not-start' | 'timed-out' | 'not-mcp' | 'cancelled';
+export type RowProbeFailure = 'did-not-start' | 'timed-out' | 'not-mcp' | 'newer-mcp' | 'cancelled';
 
 /** Why a probe stopped early: becomes the outcome as it is. */
 export class ProbeFailure extends Error {

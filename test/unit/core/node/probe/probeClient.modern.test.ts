@@ -1,0 +1,59 @@
+// A server of MCP 2026-07-28 only (no initialize; server/discover), written to the spec's wire in
+// test/fixtures/mcp-servers/scripted-server.mjs (--modern-only): no SDK on npm serves that
+// revision yet, so this fixture is the closest real server. The probe says what it speaks and what
+// DSH's client speaks, not "not MCP"; a server that is not MCP at all stays not-mcp.
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import { probeRow } from '../../../../../src/core/node/probe/probeClient';
+import type { McpClientConfig } from '../../../../../src/core/mcp/dshRow';
+
+const SCRIPTED = path.resolve(__dirname, '../../../../fixtures/mcp-servers/scripted-server.mjs');
+const NODE = process.execPath;
+const common = { serverName: 's', toolCallTimeoutMs: 60000, failOnStartupError: false, reconnect: { enabled: true, initialDelayMs: 500, maxDelayMs: 30000, maxAttempts: 10 } };
+const stdio = (args: string[]): McpClientConfig => ({ ...common, transport: 'stdio', command: NODE, args, env: {}, cwd: '' });
+const http = (url: string): McpClientConfig => ({ ...common, transport: 'streamable-http', url, headers: {} });
+
+async function startHttp(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(NODE, [SCRIPTED, '--http', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', () => reject(new Error(`server exited: ${out}`)));
+  });
+  return { child, url };
+}
+
+const NEWER = /^it speaks MCP 2026-07-28 only \(it answered server\/discover and refused initialize\), while the MCP client DSH uses speaks 2025-11-25 and earlier/;
+
+describe('probe client: a server of MCP 2026-07-28 only', function () {
+  this.timeout(60000);
+
+  it('stdio: newer-mcp, naming what it speaks and what DSH\'s client speaks', async () => {
+    const result = await probeRow(stdio([SCRIPTED, '--modern-only']), { timeoutMs: 20000, parentEnv: process.env });
+    assert.equal(result.ok, false);
+    assert.equal(!result.ok && result.failure, 'newer-mcp', JSON.stringify(result));
+    assert.match(!result.ok ? result.detail : '', NEWER);
+  });
+
+  it('Streamable HTTP: newer-mcp too', async () => {
+    const { child, url } = await startHttp(['--modern-only']);
+    try {
+      const result = await probeRow(http(url), { timeoutMs: 20000, parentEnv: {} });
+      assert.equal(!result.ok && result.failure, 'newer-mcp', JSON.stringify(result));
+      assert.match(!result.ok ? result.detail : '', NEWER);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('a server that answers initialize with a version nobody knows stays not-mcp (server/discover is not asked)', async () => {
+    const result = await probeRow(stdio([SCRIPTED, '--version', '1999-01-01']), { timeoutMs: 20000, parentEnv: process.env });
+    assert.equal(!result.ok && result.failure, 'not-mcp', JSON.stringify(result));
+    assert.match(!result.ok ? result.detail : '', /protocol version "1999-01-01"/);
+  });
+});
