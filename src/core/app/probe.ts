@@ -70,6 +70,10 @@ export interface ProbedTool {
   description: string;
   /** Its input schema, every string in it masked. */
   inputSchema: unknown;
+  /** What the server sent beside them (masked), scanned but not pinned: DSH does not send them to the model. */
+  title?: string;
+  outputSchema?: unknown;
+  annotations?: unknown;
   /** Estimated tokens this tool's definition adds to every request ({@link estimateToolTokens}, of the real definition). */
   tokens: number;
   /** The pin of the definition as the server listed it (what DSH compares at runtime). */
@@ -286,6 +290,9 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
         }
         return {
           name: shownName, publicName, collision: false, description: mask.text(t.description), inputSchema: mask.json(t.inputSchema),
+          ...(t.title !== undefined ? { title: mask.text(t.title) } : {}),
+          ...(t.outputSchema !== undefined ? { outputSchema: mask.json(t.outputSchema) } : {}),
+          ...(t.annotations !== undefined ? { annotations: mask.json(t.annotations) } : {}),
           tokens: estimateToolTokens(publicName, t), pin, allowed: toolAllowed(choice, t.name), findings: [], scan: 'clean',
         };
       });
@@ -339,7 +346,10 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
     const entries: Record<string, ProbedServerRecord> = {};
     for (const r of ok) {
       entries[r.serverName!] = {
-        name: r.name, pin: r.pin!, probedAt, tools: r.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, pin: t.pin })),
+        name: r.name, pin: r.pin!, probedAt, tools: r.tools.map((t) => ({
+          name: t.name, description: t.description, inputSchema: t.inputSchema, pin: t.pin,
+          ...(t.title !== undefined ? { title: t.title } : {}), ...(t.outputSchema !== undefined ? { outputSchema: t.outputSchema } : {}), ...(t.annotations !== undefined ? { annotations: t.annotations } : {}),
+        })),
         ...(r.instructions !== undefined ? { instructions: r.instructions } : {}),
       };
     }

@@ -15,7 +15,11 @@ const ProbedServer = z.object({
   name: z.string(),
   pin: z.string(),
   probedAt: z.string(),
-  tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: z.unknown(), pin: ToolPinSchema })),
+  // title, outputSchema and annotations: scanned, not pinned (absent in older records).
+  tools: z.array(z.object({
+    name: z.string(), description: z.string(), inputSchema: z.unknown(), pin: ToolPinSchema,
+    title: z.optional(z.string()), outputSchema: z.optional(z.unknown()), annotations: z.optional(z.unknown()),
+  })),
   /** The server's `instructions` from `initialize`, masked (absent: it sent none, or an older probe). */
   instructions: z.optional(z.string()),
 });

@@ -19,6 +19,14 @@ export interface ToolDefinition {
   /** "" when the server gave none. */
   description: string;
   inputSchema: unknown;
+  /**
+   * Fields DSH does not send the model (rc.8) but the editor shows or other hosts send: kept for
+   * the scan, never in the pin (the pin is what DSH compares at runtime, where they are absent).
+   */
+  title?: string;
+  icons?: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
 }
 
 export function toolPin(tool: ToolDefinition): ToolPin {

@@ -10,7 +10,7 @@ import { scanInstructions, scanTool, withholds, type ScanContext, type ScanFindi
 /** A server's tools and instructions as listed (or recorded by a probe). */
 export interface ScannedServer {
   serverName: string;
-  tools: ReadonlyArray<{ name: string; description: string; inputSchema: unknown }>;
+  tools: ReadonlyArray<{ name: string; description: string; inputSchema: unknown; title?: unknown; outputSchema?: unknown; annotations?: unknown }>;
   instructions?: string;
 }
 

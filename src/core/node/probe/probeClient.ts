@@ -141,7 +141,14 @@ export async function probeRow(row: McpClientConfig, options: RowProbeOptions): 
     const tools: ToolDefinition[] = [];
     // As DSH's client lists: uncached, every page, `description ?? ""` and the schema as checked.
     await list('tools/list', ListToolsResultSchema, (page) => {
-      for (const tool of page.tools) tools.push({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema });
+      for (const tool of page.tools) {
+        tools.push({
+          name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema,
+          // For the scan only (toolDefinitions.ts): what MCP 2025-11-25 and 2026-07-28 add beside them.
+          ...(tool.title !== undefined ? { title: tool.title } : {}), ...(tool.icons !== undefined ? { icons: tool.icons } : {}),
+          ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}), ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+        });
+      }
     });
     const count = async (method: string, schema: typeof ListPromptsResultSchema | typeof ListResourcesResultSchema, key: 'prompts' | 'resources'): Promise<number | undefined> => {
       let total = 0;
