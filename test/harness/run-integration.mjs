@@ -69,15 +69,16 @@ const metrics = [];
  * sessions came up with no folders in a fresh clone's run: "You have not yet added a folder"),
  * with --runner test-cli, or after the shared one died.
  */
-async function serverFor(run, suite, ownServer) {
+async function serverFor(run, suite, ownServer, hostEnv = {}) {
   const testCli = opt.runner === 'test-cli';
-  const perSuite = testCli || ownServer;
+  const perSuite = testCli || ownServer || Object.keys(hostEnv).length > 0;
   if (!perSuite && shared && !shared.exited()) return shared;
   const suiteDir = path.join(SUITES_DIR, suite);
   const cs = await startCodeServer(run, {
     smokeTestDriver: true,
     label: perSuite ? `code-server-${suite}` : 'code-server',
     env: {
+      ...hostEnv,
       DSH_BRIDGE_HOST_MOCHA: tools().hostMocha,
       ...(testCli ? { DSH_BRIDGE_SUITE_DIR: suiteDir, VSCODE_TEST_OPTIONS: testCliOptions(suiteDir) } : { DSH_BRIDGE_SUITES_DIR: SUITES_DIR }),
     },
@@ -104,7 +105,7 @@ async function runSession(run, suite, browserHandle) {
     (level === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
   };
 
-  const cs = current = await serverFor(run, suite, workspaceTarget(workspace).endsWith('.code-workspace'));
+  const cs = current = await serverFor(run, suite, workspaceTarget(workspace).endsWith('.code-workspace'), suiteHostEnv(suiteDir));
   const page = await browserHandle.context.newPage();
   recordConsole(page, run, `browser-console-${suite}.log`);
   try {
@@ -160,6 +161,21 @@ async function endExtensionHosts(cs) {
     try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--type=extensionHost'); } catch { return false; }
   });
   for (const pid of hosts) await endProcessTree(pid, { graceMs: 3000 });
+}
+
+/**
+ * A suite's own environment for the editor and its extension host (`<suite>/host-env.json`, a
+ * flat object of strings; `${suite}` is the suite folder), e.g. DSH_BRIDGE_MANAGED_SETTINGS: the
+ * suite then gets a code-server of its own, since the environment is the server's.
+ */
+function suiteHostEnv(suiteDir) {
+  const own = path.join(suiteDir, 'host-env.json');
+  if (!fs.existsSync(own)) return {};
+  const values = JSON.parse(fs.readFileSync(own, 'utf8'));
+  if (typeof values !== 'object' || values === null || Array.isArray(values) || Object.values(values).some((v) => typeof v !== 'string')) {
+    throw new HarnessError(`${own}: an object of strings was expected`);
+  }
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.split('${suite}').join(suiteDir)]));
 }
 
 /** Merges `<suite>/user-settings.json` into the run's user settings; returns what restores them. */
