@@ -28,7 +28,7 @@ import path from 'node:path';
 import util from 'node:util';
 import {
   REPO, HarnessError, createRun, copyFixture, writeUserSettings, endProcessTree, extensionDir, launchBrowser, log, onInterrupt,
-  processTree, recordConsole, requireBundle, startCodeServer, tools, workspaceTarget,
+  processTree, recordConsole, requireBundle, startCodeServer, suiteHostEnv, tools, workspaceTarget,
 } from './lib.mjs';
 
 const args = process.argv.slice(2);
@@ -105,7 +105,7 @@ async function runSession(run, suite, browserHandle) {
     (level === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
   };
 
-  const cs = current = await serverFor(run, suite, workspaceTarget(workspace).endsWith('.code-workspace'), suiteHostEnv(suiteDir));
+  const cs = current = await serverFor(run, suite, workspaceTarget(workspace).endsWith('.code-workspace'), suiteHostEnv(suiteDir, workspace));
   const page = await browserHandle.context.newPage();
   recordConsole(page, run, `browser-console-${suite}.log`);
   try {
@@ -161,21 +161,6 @@ async function endExtensionHosts(cs) {
     try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--type=extensionHost'); } catch { return false; }
   });
   for (const pid of hosts) await endProcessTree(pid, { graceMs: 3000 });
-}
-
-/**
- * A suite's own environment for the editor and its extension host (`<suite>/host-env.json`, a
- * flat object of strings; `${suite}` is the suite folder), e.g. DSH_BRIDGE_MANAGED_SETTINGS: the
- * suite then gets a code-server of its own, since the environment is the server's.
- */
-function suiteHostEnv(suiteDir) {
-  const own = path.join(suiteDir, 'host-env.json');
-  if (!fs.existsSync(own)) return {};
-  const values = JSON.parse(fs.readFileSync(own, 'utf8'));
-  if (typeof values !== 'object' || values === null || Array.isArray(values) || Object.values(values).some((v) => typeof v !== 'string')) {
-    throw new HarnessError(`${own}: an object of strings was expected`);
-  }
-  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.split('${suite}').join(suiteDir)]));
 }
 
 /** Merges `<suite>/user-settings.json` into the run's user settings; returns what restores them. */
