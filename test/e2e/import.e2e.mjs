@@ -109,6 +109,45 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
     assert.doesNotMatch(source, /"github"|"docs"|"events"/);
     assert.match(source, /\/\/ Cursor's project servers/);
   });
+  it('a folder without .vscode/mcp.json: the import writes the portable .mcp.json, as MCP: Add Server does; nothing flagged, Import is the default; dsh.import.target chooses .vscode/mcp.json', async function () {
+    const folder = await editor.openWorkspace('ws-import', {
+      prepare: (dir) => {
+        fs.rmSync(path.join(dir, '.vscode', 'mcp.json'));
+        fs.writeFileSync(path.join(dir, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { notes: { command: 'node', args: ['notes.js'] } } }));
+      },
+    });
+    const page = editor.page;
+    await editor.runCommand('DSH: Import MCP Servers...');
+    await editor.quickPickRows({ title: 'Import MCP Servers' });
+    await editor.answerQuickInput('Cursor');
+    const asked = await editor.dialog();
+    assert.match(asked, /Add 1 MCP server from Cursor to \.mcp\.json, as the preview shows\?/);
+    assert.match(asked, /Everything was carried\./);
+    assert.match(await page.locator('.tab.active').innerText(), /\.mcp\.json/);
+    await page.keyboard.press('Enter');
+    await editor.waitForNotification(/Imported 1 MCP server from Cursor into \.mcp\.json\./);
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(folder, '.mcp.json'), 'utf8')).mcpServers, { notes: { type: 'stdio', command: 'node', args: ['notes.js'] } });
+    assert.ok(!fs.existsSync(path.join(folder, '.vscode', 'mcp.json')), '.vscode/mcp.json created');
+
+    // The setting: the next import goes to .vscode/mcp.json; Escape cancels, nothing written.
+    fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'dsh.import.target': '.vscode/mcp.json' }));
+    fs.writeFileSync(path.join(folder, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { other: { command: 'node', args: ['other.js'] } } }));
+    await editor.runCommand('Notifications: Clear All Notifications').catch(() => undefined);
+    for (const until = Date.now() + UI_WAIT_MS; ;) {
+      await editor.runCommand('DSH: Import MCP Servers...');
+      await editor.quickPickRows({ title: 'Import MCP Servers' });
+      await editor.answerQuickInput('Cursor');
+      const text = await editor.dialog();
+      if (/Add 1 MCP server from Cursor to \.vscode\/mcp\.json, as the preview shows\?/.test(text)) break;
+      // The settings file's change may not have reached the extension host yet: cancel, ask again.
+      await page.keyboard.press('Escape');
+      if (Date.now() > until) throw new Error(`the setting was not followed: ${text}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await page.keyboard.press('Escape');
+    await editor.waitForNotification(/Import cancelled: nothing was written\./);
+    assert.ok(!fs.existsSync(path.join(folder, '.vscode', 'mcp.json')), 'Escape wrote .vscode/mcp.json');
+  });
 });
 
 describe('e2e: importing Claude Code\'s .mcp.json, then the servers view by file (ws-import-claude)', function () {
