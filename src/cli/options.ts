@@ -61,7 +61,7 @@ export const OPTIONS = {
   'user-data-dir': { type: 'string', commands: Object.fromEntries(['export', 'probe'].map((c) => [c, ['--user-data-dir DIR', 'with --user: the editor\'s user data folder (default: VS Code\'s,', 'Insiders\', VSCodium\'s or code-server\'s, the first that exists)'] as const])) },
   'editor-profile': { type: 'string', commands: Object.fromEntries(['export', 'probe'].map((c) => [c, ['--editor-profile ID', 'with --user: a named profile (its folder under User/profiles;', 'VS Code\'s ids may start with "-": --editor-profile=-1a2b)'] as const])) },
   from: { ...IMPORT_OPTIONS.from, commands: { import: ['--from CLIENT', 'cursor, claude, gemini or codex'] } },
-  to: { ...IMPORT_OPTIONS.to, commands: { import: ['--to FILE', '.vscode/mcp.json (default) or .mcp.json: where the servers go'] } },
+  to: { ...IMPORT_OPTIONS.to, commands: { import: ['--to WHERE', 'auto (default: where MCP: Add Server writes, .mcp.json, or', '.vscode/mcp.json where the folder has one), .mcp.json or .vscode/mcp.json'] } },
 } as const satisfies Record<string, OptionRow>;
 
 const rows: ReadonlyArray<OptionRow> = Object.values(OPTIONS);
