@@ -132,7 +132,7 @@ describe('e2e: importing Cursor\'s MCP servers with a preview (ws-import)', func
     // The setting: the next import goes to .vscode/mcp.json; Escape cancels, nothing written.
     fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'dsh.import.target': '.vscode/mcp.json' }));
     fs.writeFileSync(path.join(folder, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { other: { command: 'node', args: ['other.js'] } } }));
-    await editor.runCommand('Notifications: Clear All Notifications').catch(() => undefined);
+    await editor.screenshot('import-dot-mcp-summary');
     for (const until = Date.now() + UI_WAIT_MS; ;) {
       await editor.runCommand('DSH: Import MCP Servers...');
       await editor.quickPickRows({ title: 'Import MCP Servers' });
