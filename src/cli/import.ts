@@ -10,6 +10,7 @@ import { formatMessage } from '../core/problems/problems';
 import { importFiles, TARGET_PATH } from '../core/node/importFiles';
 import { countOf } from '../core/problems/plural';
 import { CommandUsageError, stringList, type CommandContext } from './context';
+import { reviewedWriteConsent } from './consent';
 import { visibleLine } from '../core/json/visibleText';
 
 
@@ -154,27 +155,8 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
     return failed ? 1 : 0;
   }
 
-  if (yes.length) {
-    if (yes[0] !== preview) {
-      const message = `--yes ${yes[0]} does not match this preview (${preview}): the source or ${written} changed since it was reviewed; nothing was written`;
-      print({ written: false, error: message });
-      io.err(`dsh-bridge: ${message}.`);
-      return 1;
-    }
-  } else {
-    const answer = await ask(`Write these changes to ${written}? [y/N] `);
-    if (answer === undefined) {
-      const message = `no terminal to ask: review with --dry-run, then pass --yes ${preview}; nothing was written`;
-      print({ written: false, error: message });
-      io.err(`dsh-bridge: ${message}.`);
-      return 1;
-    }
-    if (!answer) {
-      print({ written: false });
-      if (!json) io.out('Nothing was written.');
-      return 0;
-    }
-  }
+  const consent = await reviewedWriteConsent({ yes: yes[0], preview, changedSince: `the source or ${written}`, question: `Write these changes to ${written}?`, ask, print, io, json });
+  if (consent !== 'write') return consent;
 
   const applied = await applyImport(ports, folder, plan, async (inputId, value) => { await store.setInput(folder, inputId, value); }, portable);
   if (!applied.written) {
