@@ -68,7 +68,11 @@ const rows: ReadonlyArray<OptionRow> = Object.values(OPTIONS);
 
 /** Options as help lists them: the flag, then its help beside it (further lines under it). */
 function optionLines(helps: readonly Help[]): string[] {
-  return helps.flatMap(([flag, first, ...more]) => [`  ${flag.padEnd(23)}${first}`, ...more.map((l) => `${' '.repeat(25)}${l}`)]);
+  // A flag as long as the column goes on its own line, its help below it.
+  return helps.flatMap(([flag, first, ...more]) => [
+    ...(flag.length > 22 ? [`  ${flag}`, `${' '.repeat(25)}${first}`] : [`  ${flag.padEnd(23)}${first}`]),
+    ...more.map((l) => `${' '.repeat(25)}${l}`),
+  ]);
 }
 
 /** The global help's options: the common ones and `--version`, then every command's own, named by command. */
