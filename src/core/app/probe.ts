@@ -301,7 +301,8 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
           tokens: estimateToolTokens(publicName, t), pin, allowed: toolAllowed(choice, t.name), findings: [], scan: 'clean',
         };
       });
-      const allowed = tools.filter((t) => t.allowed);
+      // A definition that carries a stored value is never offered (tool-carries-secret): it adds nothing to a request.
+      const allowed = tools.filter((t) => t.allowed && !t.carriesInputs);
       return {
         ...base(name, 'ok', `${tools.length} tool${tools.length === 1 ? '' : 's'}, ${allowed.length} allowed`, server),
         stderr, startMs: probed.startMs, elapsedMs: ports.now() - started, tools,
