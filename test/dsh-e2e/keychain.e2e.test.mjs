@@ -13,8 +13,9 @@ import { spawn } from 'node:child_process';
 import { HERE } from './host.mjs';
 import { cli, readDeclaration, setTrustMode, approvePin } from './fixtures.mjs';
 import { session, withSmallest } from './smallest.mjs';
-// The unit tier's fixture, plain TypeScript with erasable types only (Node 24 strips them).
-import { secretServiceMissing, startSecretService } from '../unit/core/node/secretService.fixture.ts';
+// The unit tier's fixture, plain TypeScript with erasable types only (Node 24 strips them; a
+// computed specifier, as the test typecheck does not take `.ts` import paths).
+const { secretServiceMissing, startSecretService } = await import(new URL('../unit/core/node/secretService.fixture.ts', import.meta.url).href);
 
 const FIXTURE = path.join(HERE, 'mcp-fixture-server.mjs');
 const MISSING = process.env.DSH_E2E_HOST === 'base' ? 'smallest host only' : secretServiceMissing() ?? false;
