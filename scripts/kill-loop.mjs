@@ -70,8 +70,9 @@ const declaration = path.join(folder, '.dsh/declaration.json');
 const exp = { runs: RUNS, killed: 0, partialDeclarations: 0, runsLeavingTempFiles: 0, tempFilesAfterNextExport: 0, verifyAfterNextExport: '' };
 for (let i = 0; i < RUNS; i++) {
   writeFileSync(path.join(folder, '.vscode/mcp.json'), source(i));
-  // Every other run is killed the moment its temp file appears (mid-write), the others at a random moment.
-  const midWrite = i % 2 === 0 ? path.join(folder, '.dsh') : undefined;
+  // Every other run is killed the moment its temp file appears (mid-write; it is made in the
+  // workspace folder, not in .dsh: docs/declaration.md), the others at a random moment.
+  const midWrite = i % 2 === 0 ? folder : undefined;
   if ((await killedRun(['export'], exportMs * (0.5 + Math.random() * 0.6), '', midWrite)) === 'killed') exp.killed++;
   if (existsSync(declaration)) {
     try {
@@ -80,11 +81,11 @@ for (let i = 0; i < RUNS; i++) {
       exp.partialDeclarations++;
     }
   }
-  if (tempFiles(path.join(folder, '.dsh')).length) exp.runsLeavingTempFiles++;
+  if (tempFiles(folder).length) exp.runsLeavingTempFiles++;
 }
 writeFileSync(path.join(folder, '.vscode/mcp.json'), source(RUNS));
 runCli(['export']);
-exp.tempFilesAfterNextExport = tempFiles(path.join(folder, '.dsh')).length;
+exp.tempFilesAfterNextExport = tempFiles(folder).length;
 exp.verifyAfterNextExport = runCli(['verify']).status === 0 ? 'ok' : 'failed';
 
 // --- inputs set -------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ function print(result: FolderProbe, io: CommandContext['io']): void {
         `  ${t.name}`,
         t.collision ? `${t.publicName} (COLLIDES)` : t.publicName,
         `~${t.tokens}`,
-        !t.allowed ? 'no (dsh.tools)' : t.scan === 'withheld' ? 'no (withheld: see below)' : 'yes',
+        !t.allowed ? 'no (dsh.tools)' : t.carriesInputs ? `no (carries input ${t.carriesInputs.join(', ')})` : t.scan === 'withheld' ? 'no (withheld: see below)' : 'yes',
         oneLine(t.description),
       ])];
       io.out(table(rows));
@@ -92,7 +92,7 @@ function printFindings(folder: string, server: ServerProbe, io: CommandContext['
 function headline(s: ServerProbe): string {
   const who = s.serverName && s.serverName !== s.name ? `${s.name} (DSH: ${s.serverName}, ${s.transport})` : `${s.name}${s.transport ? ` (${s.transport})` : ''}`;
   if (s.outcome !== 'ok') return `${who}: ${s.message} [${s.outcome}]`;
-  const allowed = s.tools.filter((t) => t.allowed && t.scan !== 'withheld').length;
+  const allowed = s.tools.filter((t) => t.allowed && !t.carriesInputs && t.scan !== 'withheld').length;
   const extra = [
     s.promptCount !== undefined ? countOf(s.promptCount, 'prompt') : undefined,
     s.resourceCount !== undefined ? countOf(s.resourceCount, 'resource') : undefined,

@@ -79,7 +79,7 @@ export async function assembleSession(host: AssembleHost, session: Session, asse
   const ours = (name: string) => serverOfTool(name, mounted) !== undefined || (session.lsp !== undefined && name === LSP_TOOL_NAME);
   session.lastRequest = {
     offered: sent.map((t) => t.name).filter(ours),
-    withheld: [...blocked].sort().map((name) => ({ name, why: session.toolGate.whyBlocked(name) })),
+    withheld: [...blocked].sort().map((name) => ({ name: session.toolGate.shownName(name), why: session.toolGate.whyBlocked(name) })),
   };
   return result;
 }

@@ -28,6 +28,7 @@ import { SessionRecorder } from './sessionRecorder';
 import { SkillGate } from './skillGate';
 import { DEFAULT_START_WAIT_MS, defaultStartConcurrency, HEADLESS_START_WAIT_MS, StartSlots, waitAtMost } from './startPolicy';
 import type { AgentLike, AgentsService, AssembleContext, Ctx, Logger, PromptAssembly, ToolsService } from './types';
+import { liveStoredInputs } from '../core/app/liveTools';
 
 /** No acceptances (where nothing mounts, or they cannot be read): one frozen list, so the tool gate sees the same one at each such step. */
 const NONE_ACCEPTED: readonly never[] = Object.freeze([]);
@@ -233,6 +234,11 @@ export class Bridge {
       [...(mounts ? declaration.servers : []), ...(userMounts ? user.declaration!.servers : [])],
       `${mounts ? declaration.digest : ''}${userMounts ? ` ${user.declaration!.digest}` : ''}`,
     );
+    // What no tool definition may carry: the stored values the mounted declarations' servers use.
+    session.toolGate.knownInputs([
+      ...(mounts ? liveStoredInputs(declaration.servers, planned.values) : []),
+      ...(userMounts ? liveStoredInputs(user.declaration!.servers, user.values) : []),
+    ]);
     // Tool definitions the user accepted despite a scan's error (an acceptance counts from the next step).
     if ('error' in accepted) {
       session.toolGate.accept(planned.folder, NONE_ACCEPTED, planned.probes);

@@ -16,6 +16,9 @@
  *   withheld unless the host store records the user's acceptance of that definition's pin (the
  *   editor's "Accept This Tool Definition", `dsh-bridge tools accept`); in `ask` mode DSH's
  *   approval asks, showing the findings escaped.
+ * - A tool whose live definition (name, description, schema) carries the value of a stored input
+ *   the session's servers use is never offered nor asked about (`tool-carries-secret`): the model
+ *   would get the value with every request. Its name is masked wherever the gate shows it.
  */
 import type { DeclaredTools } from '../core/declaration/declarationModel';
 import { publicToolName, serverOfTool, toolNamePrefix } from '../core/mcp/toolNames';
@@ -29,6 +32,16 @@ import type { PlanReason } from '../core/app/planReasons';
 import type { ToolSchema } from './types';
 import { errorText } from './errors';
 import { visibleLine } from '../core/json/visibleText';
+import { liveNameMask, liveToolCarries } from '../core/app/liveTools';
+import type { StoredInput } from '../core/tools/carriedInputs';
+
+/** Which stored inputs one live definition carries, kept while its name, description, schema object and the inputs stay. */
+interface CachedCarry {
+  name: string;
+  description: string;
+  inputs: readonly StoredInput[];
+  carried: string[];
+}
 
 /** A verdict on one live definition, with its hash once something needed it. */
 interface CachedVerdict {
@@ -175,6 +188,32 @@ export class SessionToolGate {
   private readonly scans = new WeakMap<object, CachedScan>();
   /** The folder's recorded probes (the plan's): whether a tool withheld for its scan can be accepted, or is probed first. */
   private probes: Readonly<Record<string, ProbedServerRecord>> = NO_PROBES;
+  /** The stored input values the declared servers use (what no definition may carry), and their mask. */
+  private inputs: readonly StoredInput[] = [];
+  private mask: (name: string) => string = liveNameMask([]);
+  private readonly carries = new WeakMap<object, CachedCarry>();
+
+  /** The stored inputs (id, value) of the declaration's servers, at every step; the same ones keep what was judged. */
+  knownInputs(inputs: readonly StoredInput[]): void {
+    if (inputs.length === this.inputs.length && inputs.every(([id, value], i) => this.inputs[i][0] === id && this.inputs[i][1] === value)) return;
+    this.inputs = inputs;
+    this.mask = liveNameMask(inputs);
+  }
+
+  /** A tool name as the gate shows it (logs, the session record): a stored value in it masked. */
+  shownName(toolName: string): string {
+    return this.mask(toolName);
+  }
+
+  /** The ids of the stored inputs a live definition carries (empty: none), once per definition and inputs. */
+  private carriedOf(tool: ToolSchema): string[] {
+    const key = typeof tool.parameters === 'object' && tool.parameters !== null ? tool.parameters : undefined;
+    const hit = key && this.carries.get(key);
+    if (hit && hit.name === tool.name && hit.description === tool.description && hit.inputs === this.inputs) return hit.carried;
+    const carried = liveToolCarries(tool, this.inputs);
+    if (key) this.carries.set(key, { name: tool.name, description: tool.description, inputs: this.inputs, carried });
+    return carried;
+  }
 
   /**
    * The host store's acceptances for the declaration's folder (a change is seen at the next
@@ -324,6 +363,15 @@ export class SessionToolGate {
       if (serverName === undefined) {
         // A tool withheld earlier stays out even if its server left the declaration since.
         if (!this.withheld.has(tool.name)) out.push(tool);
+        continue;
+      }
+      const carried = this.carriedOf(tool);
+      if (carried.length) {
+        // Before every other rule: none of them may show the name, and no question may carry the value.
+        blocked.add(tool.name);
+        const what = `its definition carries the value of the stored input ${carried.join(', ')}, which would go to the model with every request`;
+        this.why.set(tool.name, `${what} (reason tool-carries-secret)`);
+        this.once(at, `${at.where}: tool ${this.shownName(tool.name)} of server "${serverName}" withheld: ${what} (reason tool-carries-secret)`);
         continue;
       }
       const entry = this.declared.get(serverName)!;

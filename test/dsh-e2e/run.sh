@@ -10,7 +10,7 @@ cd "$ROOT"
 NODE="$(bash scripts/setup-dsh-host.sh)"
 node scripts/build.mjs --unless-built   # npm test built once already (DSH_BRIDGE_BUILT=1)
 node packages/dsh-bridge-dsh/scripts/copy-plugin.mjs
-# DSH_E2E_SUITE=mcp|startup|tools|lsp-skills|plan|user|sessions|load runs one file; the files run one after the other (CPU is scarce).
+# DSH_E2E_SUITE=mcp|startup|tools|lsp-skills|plan|user|sessions|keychain|load runs one file; the files run one after the other (CPU is scarce).
 case "${DSH_E2E_SUITE:-all}" in
   mcp) FILES=(test/dsh-e2e/bridge.e2e.test.mjs) ;;
   lsp-skills) FILES=(test/dsh-e2e/lsp-skills.e2e.test.mjs) ;;
@@ -20,7 +20,8 @@ case "${DSH_E2E_SUITE:-all}" in
   user) FILES=(test/dsh-e2e/user.e2e.test.mjs) ;;
   load) FILES=(test/dsh-e2e/load.e2e.test.mjs) ;;
   sessions) FILES=(test/dsh-e2e/sessions.e2e.test.mjs) ;;
-  *) FILES=(test/dsh-e2e/bridge.e2e.test.mjs test/dsh-e2e/startup.e2e.test.mjs test/dsh-e2e/tools.e2e.test.mjs test/dsh-e2e/lsp-skills.e2e.test.mjs test/dsh-e2e/plan.e2e.test.mjs test/dsh-e2e/sessions.e2e.test.mjs test/dsh-e2e/user.e2e.test.mjs test/dsh-e2e/load.e2e.test.mjs) ;;
+  keychain) FILES=(test/dsh-e2e/keychain.e2e.test.mjs) ;;
+  *) FILES=(test/dsh-e2e/bridge.e2e.test.mjs test/dsh-e2e/startup.e2e.test.mjs test/dsh-e2e/tools.e2e.test.mjs test/dsh-e2e/lsp-skills.e2e.test.mjs test/dsh-e2e/plan.e2e.test.mjs test/dsh-e2e/sessions.e2e.test.mjs test/dsh-e2e/user.e2e.test.mjs test/dsh-e2e/keychain.e2e.test.mjs test/dsh-e2e/load.e2e.test.mjs) ;;
 esac
 for f in "${FILES[@]}"; do
   "$NODE" --expose-internals --expose-gc --test-reporter=spec "$f"

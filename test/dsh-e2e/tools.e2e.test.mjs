@@ -327,3 +327,51 @@ test('DSH rc.8: the plugin\'s own cost per request with a probed server-everythi
     for (const [serverName, ms] of laterMedian) assert.ok(ms < 100, `later requests with ${serverName}: ${ms} ms`);
   }, { beforePlugin: outer, pluginConfig: { startWaitMs: 1 } });
 });
+
+/** Every file under `dir` whose bytes hold `text`. */
+function filesHolding(dir, text) {
+  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => path.join(dir, f))
+    .filter((f) => fs.statSync(f).isFile() && fs.readFileSync(f).includes(text));
+}
+
+test('DSH rc.8 (issue 37): a tool whose name carries a stored input value is in no request, withheld with tool-carries-secret and its name masked in the log and the session record; the server\'s other tool is offered', { timeout: 120000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+  const SECRET = `tok-${Date.now().toString(36)}-a7c3e91f`;
+  const SCRIPTED = path.join(REPO, 'test/fixtures/mcp-servers/scripted-server.mjs');
+  const folder = path.join(tmp.root, 'S');
+  fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+  fs.writeFileSync(path.join(folder, '.vscode/mcp.json'), JSON.stringify({
+    inputs: [{ id: 'tok', type: 'promptString', description: 'Token', password: true }],
+    servers: { leaky: { type: 'stdio', command: process.execPath, args: [SCRIPTED, '--secret', 'TOK', '--name-secret'], env: { TOK: '${input:tok}' } } },
+  }, null, 2));
+  cli(tmp.home, ['inputs', 'set', 'tok', '--workspace', folder], SECRET);
+  const probed = JSON.parse(cli(tmp.home, ['probe', '--workspace', folder, '--json'])).servers[0].tools;
+  assert.deepEqual(probed.map((x) => [x.name, x.carriesInputs ?? null]), [['look', null], ['look_***', ['tok']]]);
+  cli(tmp.home, ['export', '--workspace', folder]);
+  const declared = readDeclaration(folder).servers[0];
+  setTrustMode(tmp.home, 'pinned');
+  approvePin(tmp.home, folder, 'leaky', declared.pin);
+  const { plan } = JSON.parse(cli(tmp.home, ['verify', '--workspace', folder, '--json'])).dsh;
+  const planned = plan.servers.find((s) => s.serverName === 'leaky').tools.tools.map((x) => [x.name, x.state, x.reason.code]);
+  assert.deepEqual(planned, [['look', 'offered', 'tool-pinned'], ['look_***', 'withheld', 'tool-carries-secret']]);
+
+  h.llm.scripts.set('c1', [{ text: 'one' }]);
+  const s1 = await session(h, 'c1', folder, 'c1');
+  await turn(s1);
+  const [first] = h.llm.requests.get('c1');
+  await waitFor(() => h.root.tools.schemas(s1.agent).some((x) => x.name.startsWith('mcp__leaky__look_')), 15000, 'the server registered both tools');
+  assert.deepEqual(mcpNames(first), ['mcp__leaky__look']);
+  assert.ok(!JSON.stringify(first).includes(SECRET), 'the request carries the value');
+  const line = said(h, 'tool mcp__leaky__look_*** of server "leaky" withheld');
+  assert.equal(line.length, 1, h.logs.filter((l) => l.includes('dsh-bridge')).join('\n'));
+  assert.match(line[0], /carries the value of the stored input tok.*\(reason tool-carries-secret\)/);
+  assert.deepEqual(h.logs.filter((l) => l.includes(SECRET)), [], 'a log line shows the value');
+  t.diagnostic(line[0]);
+  await s1.dispose();
+  // The session record names it masked; the value is only where the CLI stored it.
+  const sessions = path.join(tmp.home, 'bridge', 'sessions');
+  await waitFor(() => fs.existsSync(sessions) && fs.readdirSync(sessions).length > 0, 15000, 'the session record');
+  const records = fs.readdirSync(sessions).map((f) => fs.readFileSync(path.join(sessions, f), 'utf8')).join('\n');
+  assert.match(records, /mcp__leaky__look_\*\*\*/);
+  assert.deepEqual(filesHolding(tmp.home, SECRET).map((f) => path.relative(tmp.home, f)).filter((f) => !f.startsWith('bridge/folders/')), []);
+  assert.deepEqual(filesHolding(folder, SECRET), []);
+}));

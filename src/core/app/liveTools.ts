@@ -12,6 +12,9 @@ import { isToolAccepted, toolScanState, type AcceptedTool, type ToolScanState } 
 import type { ScanFinding } from '../scan/scan';
 import type { ProbedServerRecord } from '../node/hostStore';
 import { planFix, reason, scanErrorCodes, type PlanReason } from './planReasons';
+import type { TemplateLookup } from '../declaration/template';
+import { carriedInputs, storedInputsOf, type StoredInput } from '../tools/carriedInputs';
+import { secretMask } from '../tools/maskSecrets';
 
 /** A tool as DSH registers it: `description ?? ""` and the server's input schema as `parameters`. */
 export interface LiveTool {
@@ -87,4 +90,20 @@ export function toolScanReason(findings: readonly ScanFinding[], tool: { serverN
   return recorded
     ? reason('tool-hidden-instructions', args, planFix('tools-accept', { name: tool.serverName, tool: tool.raw!, pin: tool.pin!, workspace: folder }))
     : reason('tool-hidden-instructions', args, planFix('probe', { name: tool.name, workspace: folder }));
+}
+
+/** What no live tool definition may carry: the stored inputs (id, value) the declared servers use. */
+export function liveStoredInputs(servers: ReadonlyArray<{ inputRefs?: readonly string[] }>, lookup: Pick<TemplateLookup, 'input'>): StoredInput[] {
+  return storedInputsOf(servers, lookup);
+}
+
+/** The ids of the stored inputs a live tool's definition carries (its public name included): withheld as `tool-carries-secret` when any. */
+export function liveToolCarries(tool: LiveTool & { name: string }, inputs: readonly StoredInput[]): string[] {
+  return carriedInputs({ name: tool.name, description: tool.description, schema: tool.parameters }, inputs);
+}
+
+/** How a tool name is shown where a stored value could be in it (logs, the session record): each value masked. */
+export function liveNameMask(inputs: readonly StoredInput[]): (name: string) => string {
+  const mask = secretMask(inputs.map(([, value]) => value));
+  return (name) => mask.text(name);
 }

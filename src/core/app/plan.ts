@@ -466,6 +466,7 @@ function toolsPlan(server: DeclaredServer, probe: ProbedServerRecord | undefined
   const scanOf = (name: string, judged: { state: ToolState; reason: PlanReason }): { state: ToolState; reason: PlanReason } => {
     const findings = scanned.scan?.tools.get(name);
     const recorded = probe?.tools.find((t) => t.name === name);
+    if (judged.state !== 'left-out' && recorded?.carriesInputs?.length) return { state: 'withheld', reason: reason('tool-carries-secret', { inputs: recorded.carriesInputs.join(', ') }) };
     if (judged.state === 'left-out' || judged.state === 'withheld' || !findings || !recorded || !withholds(findings)) return judged;
     const pin = recorded.pin.definition;
     if (isToolAccepted(scanned.accepted, { folder, serverName: server.serverName, tool: name }, pin)) return { state: judged.state, reason: reason('tool-accepted', { codes: scanErrorCodes(findings) }) };

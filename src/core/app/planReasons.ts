@@ -50,6 +50,7 @@ export const PLAN_MESSAGES = {
   'tool-not-pinned': 'Withheld: it is not among the tools pinned at the export (in trust mode "ask", DSH asks).',
   'tool-hidden-instructions': 'Withheld: its definition has hidden or model-directed instructions ({codes}), and you have not accepted it.',
   'tool-accepted': 'Offered: you accepted this exact definition despite its findings ({codes}).',
+  'tool-carries-secret': 'Withheld: its definition carries the value of the stored input {inputs}, which DSH would send to the model with every request.',
   // One skill root.
   'root-trusted': 'Trusted at its current content: its skills reach the session.',
   'root-untrusted': 'Not trusted on this machine: its skills are withheld.',

@@ -42,6 +42,7 @@ import type { Analysis } from '../mcp/analysis';
 import { toolAllowed, type ToolChoice, type ToolPin } from '../declaration/toolsModel';
 import { estimateToolTokens, toolNameCollisions, toolPin, type ToolNameCollision } from '../tools/toolDefinitions';
 import { firstLines, secretMask } from '../tools/maskSecrets';
+import { carriedInputs } from '../tools/carriedInputs';
 import type { ProcessLeft, RowProbe } from '../node/probe/probeClient';
 import type { ScanFinding } from '../scan/scan';
 import { isToolAccepted, recordedServers, scanServers, toolScanState, type ToolScanState } from '../tools/toolScan';
@@ -84,6 +85,8 @@ export interface ProbedTool {
   findings: ScanFinding[];
   /** `withheld`: an error-level finding, not accepted for this definition pin (DSH does not offer it). */
   scan: ToolScanState;
+  /** The stored inputs whose value its real definition carries (ids; absent: none): withheld, `tool-carries-secret`. */
+  carriesInputs?: string[];
 }
 
 export interface ServerProbe {
@@ -288,7 +291,9 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
         } catch {
           pin = toolPin({ name: t.name, description: t.description.toWellFormed(), inputSchema: JSON.parse(JSON.stringify(t.inputSchema ?? null)) });
         }
+        const carries = carriedInputs({ name: t.name, description: t.description, schema: t.inputSchema }, [...record.inputs]);
         return {
+          ...(carries.length ? { carriesInputs: carries } : {}),
           name: shownName, publicName, collision: false, description: mask.text(t.description), inputSchema: mask.json(t.inputSchema),
           ...(t.title !== undefined ? { title: mask.text(t.title) } : {}),
           ...(t.outputSchema !== undefined ? { outputSchema: mask.json(t.outputSchema) } : {}),
@@ -296,7 +301,8 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
           tokens: estimateToolTokens(publicName, t), pin, allowed: toolAllowed(choice, t.name), findings: [], scan: 'clean',
         };
       });
-      const allowed = tools.filter((t) => t.allowed);
+      // A definition that carries a stored value is never offered (tool-carries-secret): it adds nothing to a request.
+      const allowed = tools.filter((t) => t.allowed && !t.carriesInputs);
       return {
         ...base(name, 'ok', `${tools.length} tool${tools.length === 1 ? '' : 's'}, ${allowed.length} allowed`, server),
         stderr, startMs: probed.startMs, elapsedMs: ports.now() - started, tools,
@@ -347,7 +353,7 @@ async function probe(ports: ProbePorts, request: ProbeFolderRequest, folder: str
     for (const r of ok) {
       entries[r.serverName!] = {
         name: r.name, pin: r.pin!, probedAt, tools: r.tools.map((t) => ({
-          name: t.name, description: t.description, inputSchema: t.inputSchema, pin: t.pin,
+          name: t.name, description: t.description, inputSchema: t.inputSchema, pin: t.pin, ...(t.carriesInputs ? { carriesInputs: t.carriesInputs } : {}),
           ...(t.title !== undefined ? { title: t.title } : {}), ...(t.outputSchema !== undefined ? { outputSchema: t.outputSchema } : {}), ...(t.annotations !== undefined ? { annotations: t.annotations } : {}),
         })),
         ...(r.instructions !== undefined ? { instructions: r.instructions } : {}),

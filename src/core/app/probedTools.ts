@@ -15,7 +15,7 @@ export interface RecordedTools {
   /** The launch pin the probe ran. */
   pin: string;
   probedAt: string;
-  tools: ReadonlyArray<{ name: string; description: string; inputSchema: unknown; pin: ToolPin }>;
+  tools: ReadonlyArray<{ name: string; description: string; inputSchema: unknown; pin: ToolPin; carriesInputs?: string[] }>;
   instructions?: string;
 }
 
@@ -34,6 +34,8 @@ export interface ToolRow {
   scan: ToolScanState;
   /** The pin of its definition (an acceptance binds to it). */
   pin: string;
+  /** The stored inputs whose value its definition carries (ids): DSH withholds it (tool-carries-secret). */
+  carriesInputs?: string[];
 }
 
 export interface ServerTools {
@@ -89,11 +91,13 @@ export function serverTools(facts: ToolFacts): Map<string, ServerTools> {
         allowed: toolAllowed(choice, t.name),
         collision: current && colliding.has(publicName),
         ...(verdict && verdict.state !== 'unchanged' ? { drift: verdict } : {}),
+        ...(t.carriesInputs?.length ? { carriesInputs: t.carriesInputs } : {}),
       };
     });
     out.set(s.name, {
       probedAt: record.probedAt, current, tools,
-      allowedTokens: tools.filter((t) => t.allowed).reduce((n, t) => n + t.tokens, 0),
+      // A tool that carries a stored value is withheld: it adds nothing to a request.
+      allowedTokens: tools.filter((t) => t.allowed && !t.carriesInputs).reduce((n, t) => n + t.tokens, 0),
       removed: drift?.removed ?? [],
     });
   }

@@ -19,6 +19,8 @@ const ProbedServer = z.object({
   tools: z.array(z.object({
     name: z.string(), description: z.string(), inputSchema: z.unknown(), pin: ToolPinSchema,
     title: z.optional(z.string()), outputSchema: z.optional(z.unknown()), annotations: z.optional(z.unknown()),
+    // The stored inputs whose value the real definition carries (ids): withheld (tool-carries-secret).
+    carriesInputs: z.optional(z.array(z.string())),
   })),
   /** The server's `instructions` from `initialize`, masked (absent: it sent none, or an older probe). */
   instructions: z.optional(z.string()),

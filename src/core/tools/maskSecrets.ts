@@ -10,7 +10,8 @@
  */
 import { CREDENTIAL_SHAPES } from '../mcp/securityLint';
 
-const MIN_KNOWN = 4;
+/** Shorter known values are not masked (nor looked for in definitions): too many innocent matches. */
+export const MIN_KNOWN = 4;
 /**
  * `name` then `=`/`:` (or `"name": "`), optionally a scheme, then the value. The name is taken
  * whole (it starts where no name character precedes it, and the lookahead-backreference pair

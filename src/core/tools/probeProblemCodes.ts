@@ -13,5 +13,6 @@ export const PROBE_PROBLEM_CODES = {
   'probe-refused': ['warning', 'MCP server "{server}" was not started for the probe: {detail}'],
   'tool-changed': ['warning', 'Tool "{tool}" of "{server}" changed since the probe DSH pins ({changes}): DSH withholds it until you re-probe and export.'],
   'tool-new': ['warning', 'Tool "{tool}" of "{server}" is new since the probe DSH pins: DSH withholds it until you re-probe and export.'],
+  'tool-carries-secret': ['warning', 'Tool "{tool}" of "{server}" carries the value of the stored input {inputs} in its definition: DSH withholds it, as the model would get the value with every request.'],
 } as const satisfies Record<string, readonly [Severity, string]>;
 export type ProbeProblemCode = keyof typeof PROBE_PROBLEM_CODES;

@@ -75,6 +75,8 @@ export class ProbeDiagnostics implements vscode.Disposable, vscode.CodeActionPro
     }
     for (const [server, t] of tools) {
       for (const tool of t.tools) {
+        // Its name is the recorded one, the value masked.
+        if (tool.carriesInputs) add(server, 'tool-carries-secret', message('tool-carries-secret', { tool: tool.name, server, inputs: tool.carriesInputs.join(', ') }), vscode.DiagnosticSeverity.Warning);
         if (tool.drift?.state === 'changed') {
           const changes = tool.drift.changes.map((c) => (c === 'description' ? l10n.t('description') : l10n.t('schema'))).join(', ');
           add(server, 'tool-changed', message('tool-changed', { tool: tool.name, server, changes }), vscode.DiagnosticSeverity.Warning);

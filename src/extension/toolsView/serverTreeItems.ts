@@ -176,6 +176,7 @@ export function toolItem(node: ToolNode): vscode.TreeItem {
     if (tool.collision) flags.push(l10n.t('same DSH name as another tool'));
     if (tool.drift?.state === 'changed') flags.push(l10n.t('changed since the pinned probe'));
     if (tool.drift?.state === 'new') flags.push(l10n.t('new since the pinned probe'));
+    if (tool.carriesInputs) flags.unshift(l10n.t('withheld: carries a stored input value'));
     const scan = scanWords(tool);
     if (scan) flags.unshift(scan.short);
     item.description = flags.join(' \u00b7 ');

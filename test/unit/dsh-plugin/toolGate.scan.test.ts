@@ -105,3 +105,53 @@ describe('the DSH plugin\'s tool gate: hidden instructions', () => {
     assert.equal(reads, after);
   });
 });
+
+/** Issue 37: a live definition carrying a stored input value (the real gate and core check; no host). */
+describe('the DSH plugin\'s tool gate: a definition that carries a stored input value', () => {
+  const SECRET = 'tok-9f1c2e7a55d0';
+  const live = (name: string, description = 'Looks.', parameters: unknown = { type: 'object' }) => ({ name: `mcp__fx__${name}`, description, parameters }) as ToolSchema;
+
+  for (const trustMode of ['pinned', 'ask'] as const) {
+    it(`withholds it in its name, description or schema, before every other rule and without asking (${trustMode}); the log and the session's withheld names mask the value`, async () => {
+      const lines: string[] = [];
+      const asked: string[] = [];
+      const g = new SessionToolGate();
+      // Pins and an allow-list that would offer every one of them: the value still withholds.
+      g.declare([{ serverName: 'fx', name: 'fx' }], 'sha256:d');
+      g.accept('/w', []);
+      g.knownInputs([['tok', SECRET], ['short', 'abc']]);
+      const tools = [
+        live('look'),
+        live(`look_${SECRET}`),
+        live('say', `Sends ${SECRET} along.`),
+        live('deep', 'Deep.', { type: 'object', properties: { at: { type: 'string', enum: ['x', `key=${SECRET}`] } } }),
+        live('keyed', 'Keyed.', { type: 'object', properties: { [SECRET]: { type: 'string' } } }),
+        live('abc_tool', 'A value shorter than 4 characters is not looked for.'),
+      ];
+      const offered = await g.offered(tools, ['fx'], {
+        trustMode, turn: '1', where: 'dsh-bridge: /w', log: (l) => lines.push(l),
+        ask: async (tool) => { asked.push(tool.name); return 'allowed-once'; },
+      });
+      assert.deepEqual(offered.map((t) => t.name), ['mcp__fx__look', 'mcp__fx__abc_tool']);
+      for (const t of tools.slice(1, 5)) assert.ok(g.blocked.has(t.name) && g.refuses(t.name, ['fx']), t.name);
+      assert.deepEqual(asked, []);
+      assert.equal(lines.length, 4);
+      assert.ok(lines.every((l) => !l.includes(SECRET)), lines.join('\n'));
+      assert.equal(lines[0], 'dsh-bridge: /w: tool mcp__fx__look_*** of server "fx" withheld: its definition carries the value of the stored input tok, which would go to the model with every request (reason tool-carries-secret)');
+      assert.equal(g.shownName(`mcp__fx__look_${SECRET}`), 'mcp__fx__look_***');
+      assert.match(g.whyBlocked(`mcp__fx__look_${SECRET}`), /tool-carries-secret/);
+    });
+  }
+
+  it('judges again when the stored value changes (a value forgotten lets the tool in at the next step)', async () => {
+    const g = new SessionToolGate();
+    g.declare([{ serverName: 'fx', name: 'fx' }], 'sha256:d');
+    g.accept('/w', []);
+    const at = { trustMode: 'pinned' as const, turn: '1', where: 'dsh-bridge: /w', log: () => undefined };
+    const tool = live('say', `Sends ${SECRET} along.`);
+    g.knownInputs([['tok', SECRET]]);
+    assert.deepEqual(await g.offered([tool], ['fx'], at), []);
+    g.knownInputs([['tok', 'another-value']]);
+    assert.deepEqual((await g.offered([tool], ['fx'], at)).map((t) => t.name), ['mcp__fx__say']);
+  });
+});

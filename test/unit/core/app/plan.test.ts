@@ -479,6 +479,23 @@ describe('session plan: tools, language servers, skills', function () {
     assert.equal(plan.servers[0].tools!.tools[1].reason.code, 'tool-hidden-instructions');
   });
 
+  it('issue 37: a recorded tool whose definition carried a stored input value is withheld with its own code, though pinned; left out by dsh.tools stays left out', async () => {
+    const folder = workspace(SOURCE, { '.git/HEAD': '' });
+    const home = tempDir('plan-home-');
+    const ports = testPorts(home);
+    const fx = (await exportFolder(ports, folder, { dryRun: true })).analysis.servers[0];
+    // As the probe records it: the name masked, the ids of the inputs the real definition carried.
+    const LEAKY = { name: 'look_***', description: 'Looks again.', inputSchema: { type: 'object' } };
+    await ports.store.recordProbes(folder, { fx: { name: 'fx', pin: fx.pin, probedAt: '2026-01-01T00:00:00.000Z', tools: [ECHO, ADD, LEAKY].map((t) => ({ ...t, pin: toolPin(t), ...(t === ECHO ? {} : { carriesInputs: ['tok'] }) })) } });
+    await exportFolder(ports, folderIdentityOf(folder, { 'dsh.tools': { fx: { exclude: ['add'] } } }));
+    const { plan } = await planSession(ports, { cwd: folder });
+    collect(plan);
+    assert.deepEqual(plan.servers[0].tools!.tools.map((t) => [t.name, t.state, t.reason.code, t.reason.args.inputs ?? null]), [
+      ['add', 'left-out', 'tool-left-out', null], ['echo', 'offered', 'tool-pinned', null], ['look_***', 'withheld', 'tool-carries-secret', 'tok'],
+    ]);
+    assert.equal(plan.servers[0].tools!.tools[2].reason.fix, undefined);
+  });
+
   it('the recorded probes are scanned through scanRecords: with their instructions, the scan kept for the servers view and `tools accept`', async () => {
     const folder = workspace(SOURCE, { '.git/HEAD': '' });
     const ports = testPorts(tempDir('plan-home-'));

@@ -13,6 +13,7 @@ import { toolPin } from '../../../../src/core/tools/toolDefinitions';
 import { filesContaining, tempDir, workspace, testPorts, userSettings } from '../../helpers';
 import { countedRecords, recordedProbe } from '../tools/recordedProbes.fixture';
 import { verifyFolder } from '../../../../src/core/app/verify';
+import { planSession } from '../../../../src/core/app/plan';
 
 const FIXTURE = path.resolve(__dirname, '../../../fixtures/mcp-servers/tool-fixture.mjs');
 const SCRIPTED = path.resolve(__dirname, '../../../fixtures/mcp-servers/scripted-server.mjs');
@@ -272,6 +273,13 @@ describe('probe: servers started as DSH starts them (real MCP servers)', functio
       const exported = await commitExport(testPorts(dshHome), await reviewExport(testPorts(dshHome), request(folder)));
       assert.ok(!exported.text!.includes(canary), 'the declaration (a workspace file) carries the value');
       assert.deepEqual(Object.keys(DeclarationSchema.parse(JSON.parse(exported.text!)).servers[0].tools?.pins ?? {}).sort(), ['look', 'look_***']);
+      // Its own code: the probe records which input it carries, and the plan withholds it (the other tool stays offered).
+      assert.deepEqual(server.tools.map((t) => t.carriesInputs), [undefined, ['tok']]);
+      assert.deepEqual((await new HostStore(dshHome).probedServers(folder)).leaky.tools.map((t) => t.carriesInputs), [undefined, ['tok']]);
+      const planned = await planSession(testPorts(dshHome), { cwd: folder });
+      const tools = planned.plan.servers.find((s) => s.name === 'leaky')?.tools?.tools.map((t) => [t.name, t.state, t.reason.code, t.reason.args]);
+      assert.deepEqual(tools, [['look', 'offered', 'tool-pinned', {}], ['look_***', 'withheld', 'tool-carries-secret', { inputs: 'tok' }]]);
+      assert.ok(!JSON.stringify(planned.plan).includes(canary), 'the plan shows the value');
       assert.deepEqual(filesContaining(folder, canary), []);
       assert.deepEqual(filesContaining(dshHome, canary).map((f) => path.relative(dshHome, f)), [path.relative(dshHome, new HostStore(dshHome).folderFile(folder))], 'only the input value itself');
     });

@@ -71,6 +71,14 @@ describe('probedTools: the probed tools the servers view shows', () => {
     assert.deepEqual(t.tools.map((x) => [x.name, x.description, x.drift]), [['echo', 'Echoes with key ***.', undefined]]);
   });
 
+  it('issue 37: a recorded tool that carried a stored input value keeps its ids (the view and the Problems say it is withheld) and adds no tokens', () => {
+    const leaky = { ...tool('look_***', 'Looks again.'), carriesInputs: ['tok'] };
+    const records = { my_tools: { ...facts().records.my_tools, tools: [tool('echo', 'Echoes the text back.'), leaky] } };
+    const t = serverTools(facts({ records })).get('my tools')!;
+    assert.deepEqual(t.tools.map((x) => [x.name, x.carriesInputs]), [['echo', undefined], ['look_***', ['tok']]]);
+    assert.equal(t.allowedTokens, t.tools[0].tokens);
+  });
+
   it('flags tools that get the same public name (a server listing one name twice)', () => {
     const record: RecordedTools = { pin: PIN, probedAt: 'x', tools: [tool('echo', 'a'), tool('echo', 'b'), tool('add', 'c')] };
     const t = serverTools(facts({ records: { my_tools: record } })).get('my tools')!;

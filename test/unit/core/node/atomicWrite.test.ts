@@ -46,3 +46,54 @@ describe('ConfinedDir: writes land in the checked folder or nowhere', () => {
     assert.deepEqual(readdirSync(dsh), ['declaration.json']);
   });
 });
+
+describe('ConfinedDir: a folder moved out while it is written to (issue 37)', () => {
+  /**
+   * Moves `.dsh` out of the workspace after `hops` turns of the event loop (every fourth a timer) (the write's file
+   * calls run on libuv's threads meanwhile), then records every temp file the moved folder holds
+   * or gets: what it held at the move (a temp file that moved with it) and what it got after.
+   */
+  async function moveAfter(hops: number, dsh: string, outside: string): Promise<{ moved: boolean; seen: () => string[]; stop: () => void }> {
+    for (let i = 0; i < hops; i++) await new Promise((resolve) => (i % 4 === 3 ? setTimeout(resolve, 0) : setImmediate(resolve)));
+    try {
+      renameSync(dsh, outside);
+    } catch {
+      return { moved: false, seen: () => [], stop: () => undefined };
+    }
+    const events: string[] = [];
+    const watcher = watch(outside, (_, name) => events.push(String(name)));
+    const atMove = readdirSync(outside);
+    return { moved: true, seen: () => [...new Set([...atMove, ...events])].filter((n) => n.endsWith('.tmp')), stop: () => watcher.close() };
+  }
+
+  it('never shows a temp file in the moved folder, at whatever moment of the write it moves (100 runs)', async function () {
+    this.timeout(120000);
+    let moved = 0;
+    let written = 0;
+    const showed: string[] = [];
+    for (let run = 0; run < 100; run++) {
+      const workspace = realpathSync(tempDir('ws-'));
+      const dsh = path.join(workspace, '.dsh');
+      mkdirSync(dsh);
+      writeFileSync(path.join(dsh, 'declaration.json'), '{"old": true}\n');
+      const outside = path.join(tempDir('outside-'), 'moved');
+      const dir = await ConfinedDir.open(dsh, workspace);
+      try {
+        const write = dir.write('declaration.json', `{"run": ${run}, "pad": "${'x'.repeat(64 * 1024)}"}\n`).then(() => true, (error) => {
+          if (!(error instanceof ConfinementError)) throw error;
+          return false;
+        });
+        const mover = await moveAfter(run, dsh, outside);
+        if (await write) written++;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        mover.stop();
+        if (mover.moved) moved++;
+        if (mover.seen().length) showed.push(`run ${run}: ${mover.seen().join(', ')}`);
+      } finally {
+        await dir.close();
+      }
+    }
+    assert.ok(moved > 0 && written > 0, `the race was not exercised (moved ${moved}, written ${written})`);
+    assert.deepEqual(showed, [], 'the moved folder showed temp files');
+  });
+});
