@@ -26,9 +26,9 @@ export async function runInputs(ctx: CommandContext): Promise<number> {
       }
       const inKeychain = await store.setInput(folder, args[0], value);
       const state = await store.inputStoreState();
-      const where = state.store === 'keychain' && inKeychain ? state.name : `a 0600 file in ${store.bridgeDir}`;
+      const where = state.store === 'keychain' && inKeychain ? `the ${state.name}` : `a 0600 file in ${store.bridgeDir}`;
       if (json) io.out(JSON.stringify({ stored: args[0], store: inKeychain ? 'keychain' : 'files' }));
-      else io.out(`Stored a value for "${args[0]}" for ${folder} (in the ${where}, not in the workspace).${inKeychain ? '' : ' dsh-bridge doctor says why no OS keychain is used and how to get one.'}`);
+      else io.out(`Stored a value for "${args[0]}" for ${folder} (in ${where}, not in the workspace).${inKeychain ? '' : ' dsh-bridge doctor says why no OS keychain is used and how to get one.'}`);
       return 0;
     }
     case 'list': {
