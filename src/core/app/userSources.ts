@@ -14,7 +14,8 @@ import { dotMcpDiscoveryOn, effectiveCollisionBehavior, effectiveMcpAccess, MCP_
 import { copilotGlobalPath, defaultUserDataDir, EDITORS, profileFolder, profileFolderOfGlobalStorage, userSourceSpecs, type UserDataContext } from '../mcp/userSources';
 import { decodeText } from '../json/text';
 import { applyEditorPolicy, readEditorPolicy } from '../policy/editorPolicy';
-import { pinEnvFiles, policyView, readFailureProblem, readSource } from './folderSources';
+import { applyManagedPolicy } from '../policy/managedPolicy';
+import { managedChannels, pinEnvFiles, policyView, readFailureProblem, readSource } from './folderSources';
 import type { Ports } from './ports';
 
 /** The user declaration's folder in the host store: its declaration is `<this>/.dsh/declaration.json`. */
@@ -64,9 +65,11 @@ export interface UserAnalyzeOptions extends Omit<AnalyzeOptions, 'folder' | 'fol
  * Copilot Global, as in VS Code. Their servers have no folder: a stdio server starts in the home
  * folder (VS Code's user-level file discoveries start theirs there), and `${workspaceFolder}`,
  * which VS Code resolves against each window's folder, stops the server's export. Copilot Global,
- * a discovery like `.mcp.json`, is read only when `chat.mcp.access` is `all`.
+ * a discovery like `.mcp.json`, is read only when `chat.mcp.access` is `all`. GitHub Copilot's
+ * managed settings refuse after the editor's policy, as for a folder (a face without the port reads none).
  */
-export async function analyzeUserSources(ports: Pick<Ports, 'files'>, options: UserAnalyzeOptions): Promise<Analysis> {
+export async function analyzeUserSources(ports: Pick<Ports, 'files'> & { policy?: Pick<Ports['policy'], 'readManagedSettings'> }, options: UserAnalyzeOptions): Promise<Analysis> {
+  const managed = ports.policy ? managedChannels(ports.policy) : Promise.resolve([]);
   const home = path.resolve(options.userHome);
   const analyzeOptions: AnalyzeOptions = { ...options, folder: home, folderName: path.basename(home), noFolder: true };
   const mcpAccess = effectiveMcpAccess(options.resolveConfig?.(MCP_ACCESS_SETTING));
@@ -85,6 +88,7 @@ export async function analyzeUserSources(ports: Pick<Ports, 'files'>, options: U
   }
   const missing = readFailureProblem({ kind: 'missing' }, specs[0].path);
   const merged = mergeSources(reads, missing, { collisionBehavior: effectiveCollisionBehavior(options.resolveConfig?.(MCP_COLLISION_SETTING)) });
-  const policed = applyEditorPolicy(mcpAccess === 'all' ? merged : { ...merged, mcpAccess }, readEditorPolicy(policyView(options)));
+  const edited = applyEditorPolicy(mcpAccess === 'all' ? merged : { ...merged, mcpAccess }, readEditorPolicy(policyView(options)));
+  const policed = applyManagedPolicy(edited, await managed);
   return options.vscodePolicyFile ? { ...policed, policyFile: options.vscodePolicyFile } : policed;
 }
