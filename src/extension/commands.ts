@@ -70,7 +70,8 @@ export function commandTable(features: Features, c = new Commands(features)): Re
   const { ctx } = features;
   return {
     [COMMAND.export]: (arg) => c.exportCommand(arg),
-    [COMMAND.exportUserServers]: () => exportUserServers(ctx),
+    // The servers view's group shows the new user declaration at once (the host store's watcher may come later).
+    [COMMAND.exportUserServers]: async () => exportUserServers(ctx).finally(() => features.tools.view.refresh()),
     [COMMAND.enterInputValues]: (arg) => c.enterInputValues(arg),
     [COMMAND.forgetInputValues]: (arg) => c.forgetInputValues(arg),
     [COMMAND.openDeclaration]: (arg) => c.openDeclaration(arg),
