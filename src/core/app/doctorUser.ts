@@ -73,7 +73,7 @@ export function userDoctorLines(section: UserDoctorSection, report: Pick<DoctorR
 /** The section's fixes, once each, with their codes (the editor's Doctor lists them with its own commands). */
 export function userDoctorFixes(section: UserDoctorSection): Map<string, ServerVerdict['fixCode'] | undefined> {
   const fixes = new Map<string, ServerVerdict['fixCode'] | undefined>();
-  if (section.state === 'missing' || section.notExported.length) fixes.set(EXPORT_USER, undefined);
+  if (section.state === 'missing' || section.notExported.length) fixes.set(EXPORT_USER, 'export');
   for (const r of section.blocked) if (r.fix) fixes.set(r.fix.command, r.fix.code);
   for (const s of section.servers) if (s.fix && !fixes.has(s.fix)) fixes.set(s.fix, s.fixCode);
   return fixes;

@@ -77,4 +77,22 @@ describe('ws-export: the user\'s own servers (profile mcp.json) exported from th
     assert.match(files.description, /shadowed by the workspace's files/);
     assert.match(files.tooltip, /the workspace defines a server of the same name/);
   });
+
+  it('Verify and the Doctor of the folder include them: the user declaration, each server\'s outcome there, its fixes', async function () {
+    assert.ok(profileMcp, 'the export above found the profile');
+    const verified = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri);
+    assert.strictEqual(verified.user.declaration, path.join(userDir, '.dsh', 'declaration.json'));
+    assert.strictEqual(verified.user.ok, true);
+    assert.deepStrictEqual(verified.user.servers.map((s) => [s.name, s.code]), [['user-fx', 'ask-mode'], ['files', 'shadowed-by-workspace']]);
+    assert.deepStrictEqual(verified.user.notExported, []);
+
+    const report = await vscode.commands.executeCommand('dsh.doctor', workspaceFolder().uri);
+    assert.strictEqual(report.user.state, 'verified');
+    // No DSH installed in the run's home: the user's server waits for the install; the shadowed one is the workspace's.
+    assert.deepStrictEqual(report.user.servers.map((s) => [s.name, s.mount, s.why]), [['user-fx', false, 'whyNoBundle'], ['files', false, 'shadowed-by-workspace']]);
+    const doctorTab = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+      .find((t) => t.input instanceof vscode.TabInputWebview && t.label.startsWith(`DSH Bridge doctor: ${workspaceFolder().name}`));
+    await vscode.window.tabGroups.close(await waitFor(doctorTab, 10000, 'the report view'));
+    await waitFor(() => !doctorTab(), 10000, 'the report to close');
+  });
 });
