@@ -2,7 +2,9 @@
  * The palette's "Export Your Own MCP Servers": the user's files of this editor's own profile
  * (its folder from the extension's global storage) and Copilot Global, exported by the core's
  * user export into the user declaration of the host store, which the DSH plugin mounts in every
- * session. It reads no workspace file, so it needs no workspace trust.
+ * session. It reads no workspace file, so it needs no workspace trust. Also where the editor names
+ * the user's files and settings for the other faces of the user's servers (the servers view's
+ * group, Verify, Doctor: {@link editorsUserReport}).
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
