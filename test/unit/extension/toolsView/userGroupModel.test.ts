@@ -6,6 +6,8 @@ import { planSession } from '../../../../src/core/app/plan';
 import { reviewUserExport } from '../../../../src/core/app/userExport';
 import { userServersReport } from '../../../../src/core/app/userReport';
 import { userDoctorSection } from '../../../../src/core/app/doctorUser';
+import { mountableUserPlan } from '../../../../src/core/app/userPlan';
+import { main } from '../../../../src/cli/main';
 import { userGroupModel } from '../../../../src/extension/toolsView/userGroupModel';
 import { exportFolder, folderIdentityOf, tempDir, testPorts, workspace } from '../../helpers';
 
@@ -29,7 +31,7 @@ describe('servers view: the group of the user\'s own servers (userGroupModel)', 
     const identity = folderIdentityOf(folder);
     await exportFolder(ports, identity);
     const report = async () => userServersReport(ports, { identity, files, tools: false }, await planSession(ports, { cwd: folder, skills: false }));
-    return { ports, files, identity, report };
+    return { home, folder, ports, files, identity, report };
   }
 
   it('rows of both files: not exported before the export, then exported, the workspace\'s name shadowed, an edit stale (the changed entry named by the doctor)', async () => {
@@ -70,5 +72,30 @@ describe('servers view: the group of the user\'s own servers (userGroupModel)', 
     const model = userGroupModel(report);
     assert.deepEqual(model.view.rows.map((r) => [r.name, r.state, r.codes]), [['mine', 'exported', ['ask-mode']], ['blocked', 'refused', ['policy-denied']]]);
     assert.equal(model.view.rows[1].file, path.join(m.files.profileFolder, 'mcp.json'));
+  });
+
+  it('the view\'s group, the doctor, `dsh-bridge verify --json` and the plugin\'s mount agree on each user server, in every trust mode', async () => {
+    const m = await machine();
+    writeFileSync(path.join(m.files.profileFolder, 'mcp.json'), JSON.stringify({ servers: { Shared: { command: NODE, args: ['u.js'] }, mine: { command: NODE, args: ['m.js'] } } }));
+    await commitExport(m.ports, await reviewUserExport(m.ports, m.identity, m.files));
+    const cli = async (argv: string[]) => {
+      const out: string[] = [];
+      const code = await main([...argv, '--dsh-home', m.home], { out: (t) => out.push(t), err: () => undefined });
+      return { code, json: out.length ? JSON.parse(out.join('\n')) : undefined };
+    };
+    for (const trust of ['ask', 'pinned', 'deny'] as const) {
+      assert.equal((await cli(['trust', trust, '--json'])).code, 0);
+      const report = await m.report();
+      const planned = report.servers.map((s) => [s.name, s.outcome, s.reason.code]);
+      const verify = (await cli(['verify', '--workspace', m.folder, '--json'])).json.user.servers.map((s: { name: string; outcome: string; reason: { code: string } }) => [s.name, s.outcome, s.reason.code]);
+      assert.deepEqual(verify, planned, `verify --json, trust ${trust}`);
+      const doctor = userDoctorSection({ headless: false, findings: [] }, report);
+      assert.deepEqual(doctor.servers.map((s) => [s.name, s.mount]), report.servers.map((s) => [s.name, s.outcome !== 'withheld' && report.blocked.length === 0]), `doctor, trust ${trust}`);
+      const group = userGroupModel(report).view.rows;
+      // A row mounts where the plugin mounts it: exported (or waiting for an approval) and not the workspace's name.
+      const mounted = new Set(report.blocked.length ? [] : (mountableUserPlan(report.user).declaration?.servers ?? []).map((s) => s.name));
+      assert.deepEqual(group.map((r) => [r.name, ['exported', 'not-approved'].includes(r.state)]), group.map((r) => [r.name, mounted.has(r.name)]), `the group, trust ${trust}`);
+      assert.deepEqual(group.map((r) => r.state), { ask: ['shadowed', 'exported'], pinned: ['shadowed', 'not-approved'], deny: ['deny', 'deny'] }[trust], `the group, trust ${trust}`);
+    }
   });
 });
