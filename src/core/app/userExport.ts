@@ -34,7 +34,7 @@ export function userDeclarationPaths(dshHome: string): { folder: string; declara
  * (`identity.settings`: `chat.mcp.*`, the policy, `dsh.export.*`), and each server's tool pins
  * from its last probe (`dsh-bridge probe --user`). Nothing is written.
  */
-export async function reviewUserExport(ports: Pick<Ports, 'dshHome' | 'store' | 'files' | 'home'> & Partial<Pick<Ports, 'policy'>>, identity: FolderIdentity, files: UserFiles): Promise<ReviewedExport> {
+export async function reviewUserExport(ports: Pick<Ports, 'dshHome' | 'store' | 'files' | 'home'>, identity: FolderIdentity, files: UserFiles): Promise<ReviewedExport> {
   const { folder, declarationPath } = userDeclarationPaths(ports.dshHome);
   const badOptions = invalidExportOptions(folderAnalyzeOptions(identity));
   if (badOptions.length) throw new ExportError(`invalid export options (${badOptions.join(', ')}): DSH would refuse every row`);
@@ -47,7 +47,7 @@ export async function reviewUserExport(ports: Pick<Ports, 'dshHome' | 'store' | 
 }
 
 /** The user's files analyzed with the user's settings as the face sees them (the export's review, `probe --user`). */
-export function analyzeUserFiles(ports: Pick<Ports, 'files' | 'home'> & Partial<Pick<Ports, 'policy'>>, identity: FolderIdentity, files: UserFiles): Promise<Analysis> {
+export function analyzeUserFiles(ports: Pick<Ports, 'files' | 'home'> & { policy?: Pick<Ports['policy'], 'readManagedSettings'> }, identity: FolderIdentity, files: UserFiles): Promise<Analysis> {
   const { folder: _folder, folderName: _name, codeWorkspaceFile: _workspaceFile, ...options } = folderAnalyzeOptions(identity);
   return analyzeUserSources(ports, { ...options, userHome: ports.home, ...files });
 }

@@ -1,9 +1,10 @@
 /**
  * The user's own servers as VS Code would run them in every folder: the active profile's
  * `mcp.json` and Copilot Global (core/mcp/userSources), each read and analyzed as a folder's files
- * are (folderSources), merged in VS Code's order, then the editor's policy. Also where the user
- * declaration lives: a folder of its own in the host store, `<DSH home>/bridge/user`, whose
- * `.dsh/declaration.json` every face and the DSH plugin read as they read a workspace's.
+ * are (folderSources), merged in VS Code's order, then the editor's policy and GitHub Copilot's
+ * managed settings. Also where the user declaration lives: a folder of its own in the host store,
+ * `<DSH home>/bridge/user`, whose `.dsh/declaration.json` every face and the DSH plugin read as
+ * they read a workspace's.
  */
 import * as path from 'node:path';
 import { analyzeSource } from '../mcp/analyze';
@@ -65,10 +66,10 @@ export interface UserAnalyzeOptions extends Omit<AnalyzeOptions, 'folder' | 'fol
  * Copilot Global, as in VS Code. Their servers have no folder: a stdio server starts in the home
  * folder (VS Code's user-level file discoveries start theirs there), and `${workspaceFolder}`,
  * which VS Code resolves against each window's folder, stops the server's export. Copilot Global,
- * a discovery like `.mcp.json`, is read only when `chat.mcp.access` is `all`. GitHub Copilot's
- * managed settings refuse after the editor's policy, as for a folder (a face without the port reads none).
+ * a discovery like `.mcp.json`, is read only when `chat.mcp.access` is `all`.
  */
 export async function analyzeUserSources(ports: Pick<Ports, 'files'> & { policy?: Pick<Ports['policy'], 'readManagedSettings'> }, options: UserAnalyzeOptions): Promise<Analysis> {
+  // GitHub Copilot's managed settings govern the user's servers too (a face without the port reads none).
   const managed = ports.policy ? managedChannels(ports.policy) : Promise.resolve([]);
   const home = path.resolve(options.userHome);
   const analyzeOptions: AnalyzeOptions = { ...options, folder: home, folderName: path.basename(home), noFolder: true };
