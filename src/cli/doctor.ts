@@ -5,14 +5,16 @@ import { formatMessage } from '../core/problems/problems';
 import { expectNoArgs, type CommandContext } from './context';
 import { bundleMatchesCheckout } from './dshLayout';
 import { visibleLine } from '../core/json/visibleText';
+import { runUserDoctor } from './userDoctor';
 
-export const DOCTOR_USAGE = 'doctor [--profile NAME]   what stands between this folder and its servers in a DSH session, and the command that fixes each';
+export const DOCTOR_USAGE = 'doctor [--profile NAME] [--user]   what stands between this folder (--user: your own servers) and a DSH session, and the command that fixes each';
 
 /**
  * `dsh-bridge doctor`: the core's report (the session plan of the folder and the DSH install's
  * facts), as text or one JSON object; exit 0 only when everything would mount.
  */
 export async function runDoctor(ctx: CommandContext): Promise<number> {
+  if (ctx.options.user === true) return runUserDoctor(ctx);
   expectNoArgs(ctx);
   const profile = typeof ctx.options.profile === 'string' ? ctx.options.profile : DEFAULT_PROFILE;
   const report = await doctorReport(ctx.ports, { folder: ctx.folder, profile, identity: ctx.identity, bundleMatches: bundleMatchesCheckout });

@@ -31,6 +31,7 @@ import { toolChoiceChange, verifyFolder } from '../core/app/verify';
 import { folderToolChoice } from './toolsView/toolSettings';
 import { l10n } from './l10nLookup';
 import { exportUserServers } from './userServers';
+import { verifyUserServers, type UserVerifyResult } from './userVerify';
 
 /** One folder for a command: the folder of a URI argument, the only folder, or a pick. */
 async function oneFolder(arg: unknown): Promise<vscode.WorkspaceFolder | undefined> {
@@ -70,7 +71,8 @@ export function commandTable(features: Features, c = new Commands(features)): Re
   const { ctx } = features;
   return {
     [COMMAND.export]: (arg) => c.exportCommand(arg),
-    [COMMAND.exportUserServers]: () => exportUserServers(ctx),
+    // The servers view's group shows the new user declaration at once (the host store's watcher may come later).
+    [COMMAND.exportUserServers]: async () => exportUserServers(ctx).finally(() => features.tools.view.refresh()),
     [COMMAND.enterInputValues]: (arg) => c.enterInputValues(arg),
     [COMMAND.forgetInputValues]: (arg) => c.forgetInputValues(arg),
     [COMMAND.openDeclaration]: (arg) => c.openDeclaration(arg),
@@ -78,7 +80,7 @@ export function commandTable(features: Features, c = new Commands(features)): Re
     [COMMAND.showLogs]: () => ctx.log.show(),
     [COMMAND.doctor]: async (arg) => {
       const folder = await oneFolder(arg);
-      return folder ? showDoctorReport(folder, ctx.config.folder(folder).identity, ctx) : undefined;
+      return folder ? showDoctorReport(folder, ctx.config.folder(folder).identity, ctx, features.plans.get(folder)) : undefined;
     },
     // Second argument: {silent: true} answers without a notification (tests).
     [COMMAND.whichLanguageServer]: (arg, options) => whichLanguageServer(arg, features.lsp, (options ?? {}) as { silent?: boolean }),
@@ -347,7 +349,7 @@ export class Commands {
    * mounts from it. Second argument `{dsh: true}` (programmatic use): the result also carries the
    * plan (`dsh`, the shape of `dsh-bridge verify --json`).
    */
-  async verifyDeclaration(arg?: unknown, options?: unknown): Promise<{ ok: boolean; reasons: Array<{ code: string; message: string }>; dsh?: ReturnType<typeof planJson> } | undefined> {
+  async verifyDeclaration(arg?: unknown, options?: unknown): Promise<{ ok: boolean; reasons: Array<{ code: string; message: string }>; dsh?: ReturnType<typeof planJson>; user: UserVerifyResult } | undefined> {
     const folder = await oneFolder(arg);
     if (!folder) return undefined;
     const planned = await planSession(this.ctx.ports(), { cwd: folder.uri.fsPath, settings: this.ctx.config.folder(folder).view, verifySettings: { policySettings: this.ctx.config.folder(folder).policySettings } });
@@ -363,8 +365,10 @@ export class Commands {
     const list = (names: string[]) => names.join(', ') || none;
     const lspIds = rowsWith(model, plan.languageServers?.outcome ?? 'withheld', 'language-servers').join(', ');
     const lsp = plan.languageServers ? (lspIds ? `${lspIds} (${outcomeWord(plan.languageServers.outcome)})` : outcomeWord(plan.languageServers.outcome)) : none;
-    const outlook = ` ${l10n.t('DSH sessions there start MCP servers: {0}; after asking: {1}; withheld: {2}; language servers: {3}; skills withheld: {4}.',
-      list(rowsWith(model, 'starts')), list(rowsWith(model, 'asks')), list(rowsWith(model, 'withheld')), lsp, list(model.skillsWithheld))}`;
+    // The user's own servers mount beside the folder's: said after them.
+    const user = await verifyUserServers(this.ctx, folder, planned);
+    const outlook = ` ${sentences([l10n.t('DSH sessions there start MCP servers: {0}; after asking: {1}; withheld: {2}; language servers: {3}; skills withheld: {4}.',
+      list(rowsWith(model, 'starts')), list(rowsWith(model, 'asks')), list(rowsWith(model, 'withheld')), lsp, list(model.skillsWithheld)), user.words].filter(Boolean))}`;
     const blocked = plan.blocked.find((r) => r.code === 'trust-deny' || r.code === 'store-unreadable');
     const why = blocked ? ` ${planMessage(blocked, translate)}` : '';
     const subfolder = model.declarationFolder !== undefined && model.declarationFolder !== folder.uri.fsPath
@@ -396,7 +400,7 @@ export class Commands {
         .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMAND.export, folder.uri); });
     }
     const wantsPlan = typeof options === 'object' && options !== null && (options as { dsh?: unknown }).dsh === true;
-    return wantsPlan ? { ok, reasons, dsh: planJson(plan) } : { ok, reasons };
+    return wantsPlan ? { ok, reasons, dsh: planJson(plan), user: user.result } : { ok, reasons, user: user.result };
   }
 
 }

@@ -75,6 +75,12 @@ export const DOCTOR_MESSAGES = {
   skills: '{count} skills',
   languageServers: 'the language servers',
   listSeparator: ', ',
+  // The user's own servers (core/app/doctorUser.ts), mounted in every session beside the workspace's.
+  userHeading: 'Your own MCP servers (your profile\'s mcp.json and Copilot Global), in every DSH session beside the workspace\'s:',
+  userNone: 'No user declaration ({path}): none of your own servers reaches DSH.',
+  userOk: 'User declaration {path}: signed with this user\'s key, intact and fresh; servers: {count}.',
+  userNotExported: 'In your MCP files but not in the user declaration as they are now: {list}.',
+  userSummary: 'Your own servers: would mount: {mount}; would not: {notMount}.',
 } as const;
 export type DoctorMessage = keyof typeof DOCTOR_MESSAGES;
 
@@ -274,6 +280,13 @@ export function verdictText(report: Pick<DoctorReport, 'headless'>, s: ServerVer
   return planMessage({ code: s.why as PlanReasonCode, args: s.args }, word);
 }
 
+const STATUS_MARK: Record<DoctorStatus, string> = { ok: '\u2714', warn: '\u26a0', fail: '\u2716' };
+
+/** The install's facts as lines, each with its fix unless `fixes` is false (`doctorLines`, and `doctor --user` without the folder's part). */
+export function findingLines(report: Pick<DoctorReport, 'findings'>, word: Word = formatMessage, fixes = true): string[] {
+  return report.findings.flatMap((f) => [`${STATUS_MARK[f.status]} ${word(DOCTOR_MESSAGES[f.message], f.args)}`, ...(f.fix && fixes ? [`  ${word(DOCTOR_MESSAGES.fix, { command: f.fix })}`] : [])]);
+}
+
 /**
  * The report as English lines (the CLI's text), through `word` so the editor can translate: the
  * install's facts, then what holds for the folder's whole declaration (the plan's `blocked` and
@@ -282,12 +295,11 @@ export function verdictText(report: Pick<DoctorReport, 'headless'>, s: ServerVer
  */
 export function doctorLines(report: DoctorReport, word: Word = formatMessage, fixes = true): string[] {
   const t = (m: DoctorMessage, args: Args = {}) => word(DOCTOR_MESSAGES[m], args);
-  const lines: string[] = [];
+  const lines = findingLines(report, word, fixes);
   const line = (status: DoctorStatus, text: string, fix?: string) => {
-    lines.push(`${{ ok: '\u2714', warn: '\u26a0', fail: '\u2716' }[status]} ${text}`);
+    lines.push(`${STATUS_MARK[status]} ${text}`);
     if (fix && fixes) lines.push(`  ${t('fix', { command: fix })}`);
   };
-  for (const f of report.findings) line(f.status, t(f.message, f.args), f.fix);
   const { declaration } = report.plan;
   if (declaration.state === 'verified') line('ok', t('declarationOk', { path: declaration.path ?? '', count: report.plan.servers.filter((s) => s.pin).length }));
   for (const { status, reason: r } of report.planFindings) line(status, planMessage(r, word), r.fix?.command);

@@ -10,7 +10,10 @@ import { POLICY_SETTING, readEditorPolicy, type EditorPolicy, type PolicyCode } 
 import type { DshPolicy, DshPolicyLayer } from '../policy/dshPolicy';
 import { describeDshBlock } from '../policy/dshPolicy';
 import type { FolderIdentity } from '../settings/folderSettings';
+import type { Analysis } from '../mcp/analysis';
 import { analyzeWorkspaceFolder } from './folderSources';
+import { analyzeUserFiles, type UserFiles } from './userExport';
+import { userDeclarationFolder } from './userSources';
 import { planSession, type PlannedSession } from './plan';
 import { dshPolicyOf, policyBlockOf, type PolicyWithheld } from './policyWithheld';
 import type { Ports } from './ports';
@@ -50,12 +53,29 @@ export interface PolicyReport {
   blocks: boolean;
 }
 
-export async function policyReport(ports: Pick<Ports, 'dshHome' | 'store' | 'files' | 'env' | 'home' | 'cwd' | 'mcp' | 'policy'>, identity: FolderIdentity): Promise<PolicyReport> {
-  const editor = readEditorPolicy({ effective: (k) => identity.settings(k), ...identity.policySettings });
+type PolicyPorts = Pick<Ports, 'dshHome' | 'store' | 'files' | 'env' | 'home' | 'cwd' | 'mcp' | 'policy'>;
+
+export async function policyReport(ports: PolicyPorts, identity: FolderIdentity): Promise<PolicyReport> {
   const analysis = await analyzeWorkspaceFolder(ports, identity);
+  const planned = await planSession(ports, { cwd: identity.folder, skills: false, tools: false });
+  return policyReportOf(ports, identity, analysis, planned);
+}
+
+/**
+ * The same report for the user's own servers (`dsh-bridge policy --user`): the user's files as
+ * the export reads them, and the user declaration as the plugin mounts it.
+ */
+export async function userPolicyReport(ports: PolicyPorts, identity: FolderIdentity, files: UserFiles): Promise<PolicyReport> {
+  const analysis = await analyzeUserFiles(ports, identity, files);
+  const planned = await planSession(ports, { cwd: userDeclarationFolder(ports.dshHome), skills: false, tools: false });
+  return policyReportOf(ports, identity, analysis, planned);
+}
+
+/** What the editor's rules refuse of `analysis`, and what the DSH policy withholds from the declaration `planned` found. */
+async function policyReportOf(ports: PolicyPorts, identity: FolderIdentity, analysis: Analysis, planned: PlannedSession): Promise<PolicyReport> {
+  const editor = readEditorPolicy({ effective: (k) => identity.settings(k), ...identity.policySettings });
   const refused = analysis.rejected.filter((r) => r.codes.some((c) => POLICY_CODES.has(c)))
     .map((r) => ({ name: r.name, code: r.codes[0], message: analysis.problems.find((p) => p.server === r.name && p.code === r.codes[0])?.message ?? r.codes[0] }));
-  const planned = await planSession(ports, { cwd: identity.folder, skills: false, tools: false });
   // The plan's own read; read here only when the plan failed before it read the policy.
   const policy = planned.dshPolicy ?? await dshPolicyOf(ports);
   const { layers } = policy;

@@ -1,5 +1,6 @@
 import type { SessionRecord } from '../../core/node/sessionRecords';
 import type { SessionNode } from './sessionItem';
+import type { UserGroupNode, UserServerNode } from './userGroup';
 import * as vscode from 'vscode';
 import { blockedState, type FolderViewModel, type ServerRowState, type ServerViewRow } from '../planView';
 import { countWords } from '../planWords';
@@ -16,7 +17,7 @@ export type FolderNode = { kind: 'folder'; folder: vscode.WorkspaceFolder };
 export type ServerNode = { kind: 'server'; folder: vscode.WorkspaceFolder; row: ServerViewRow };
 export type MessageNode = { kind: 'message'; folder: vscode.WorkspaceFolder; text: string; tooltip: string };
 export type ToolNode = { kind: 'tool'; folder: vscode.WorkspaceFolder; server: string; serverName?: string; tool: ToolRow };
-export type ViewNode = FolderNode | ServerNode | MessageNode | ToolNode | SessionNode;
+export type ViewNode = FolderNode | ServerNode | MessageNode | ToolNode | SessionNode | UserGroupNode | UserServerNode;
 
 /** What the view knows of a folder: its rows (the session plan over its MCP files), and the tools of the servers probed. */
 export interface FolderFacts {

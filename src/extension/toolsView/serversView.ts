@@ -20,6 +20,7 @@ import type { ProbeRunner } from './probeRunner';
 import { folderToolChoice, toggleTool, toolChoiceTarget, TOOL_CHOICE_TARGET_SETTING } from './toolSettings';
 import { l10n } from '../l10nLookup';
 import { findingItem, folderItem, folderWords, messageItem, serverItem, toolItem, type FolderFacts, type ServerNode, type ToolNode, type ViewNode } from './serverTreeItems';
+import { UserServersGroup } from './userGroup';
 
 export type { ViewNode } from './serverTreeItems';
 
@@ -47,6 +48,8 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
   private timer: NodeJS.Timeout | undefined;
 
   private readonly log: vscode.LogOutputChannel;
+  /** The user's own servers, a group below the folders'. */
+  private readonly userGroup: UserServersGroup;
 
   constructor(
     private readonly mcp: McpJsonCheck,
@@ -57,8 +60,10 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
   ) {
     this.log = ctx.log;
     this.view = vscode.window.createTreeView(SERVERS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false, manageCheckboxStateManually: true });
+    this.userGroup = new UserServersGroup(ctx, plans, () => this.redraw());
     this.disposables.push(
       this.view,
+      this.userGroup,
       this.changed,
       // The plans are dropped on every change the rows depend on (the MCP files analysed again included).
       plans.onDidChange(() => this.redraw()),
@@ -81,6 +86,7 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.facts.clear();
+      this.userGroup.forget();
       this.changed.fire(undefined);
       void this.updateProbeDiagnostics();
     }, REFRESH_DEBOUNCE_MS);
@@ -171,9 +177,11 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         : withFile.length === 1 ? folderWords(withFile[0].view)
           : countWords(withFile.reduce((c, f) => ({ servers: c.servers + f.view.counts.servers, refused: c.refused + f.view.counts.refused, shadowed: c.shadowed + f.view.counts.shadowed }), { servers: 0, refused: 0, shadowed: 0 }));
       // One folder: its servers at the top; several: a node per folder (the Explorer's own habit).
-      if (folders.length === 1 && withFile.length === 1) return [...this.folderChildren(withFile[0].folder, withFile[0].view), ...await this.sessionNodes(withFile[0].folder)];
-      return withFile.filter((f) => f.view.rows.length || !f.view.usable).map((f) => ({ kind: 'folder', folder: f.folder }));
+      const user = await this.userGroup.roots();
+      if (folders.length === 1 && withFile.length === 1) return [...this.folderChildren(withFile[0].folder, withFile[0].view), ...await this.sessionNodes(withFile[0].folder), ...user];
+      return [...withFile.filter((f) => f.view.rows.length || !f.view.usable).map((f): ViewNode => ({ kind: 'folder', folder: f.folder })), ...user];
     }
+    if (node.kind === 'userGroup') return this.userGroup.children();
     if (node.kind === 'folder') {
       const view = await this.folderView(node.folder);
       return view ? [...this.folderChildren(node.folder, view), ...await this.sessionNodes(node.folder)] : [];
@@ -216,6 +224,8 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
       case 'tool': return toolItem(node);
       case 'message': return messageItem(node);
       case 'session': return sessionItem(node);
+      case 'userGroup': return this.userGroup.groupItem();
+      case 'userServer': return this.userGroup.serverItem(node);
     }
   }
 
@@ -323,7 +333,8 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
       return folder ? { folder, name: typeof name === 'string' ? name : undefined } : undefined;
     }
     if (typeof node !== 'object' || node === null || !('kind' in node) || !('folder' in node)) return undefined;
-    const n = node as ViewNode;
+    // The user's group and its rows have no folder: `'folder' in node` left them out.
+    const n = node as Exclude<ViewNode, { kind: 'userGroup' | 'userServer' }>;
     if (n.kind === 'server') return { folder: n.folder, name: n.row.name, file: n.row.file };
     return { folder: n.folder, name: n.kind === 'tool' ? n.server : undefined };
   }
@@ -339,8 +350,8 @@ export class McpServersView implements vscode.Disposable, vscode.TreeDataProvide
         description: typeof item.description === 'string' ? item.description : undefined,
         tooltip: typeof item.tooltip === 'string' ? item.tooltip : item.tooltip?.value,
         contextValue: item.contextValue,
-        state: node.kind === 'server' ? node.row.state : undefined,
-        ...(node.kind === 'server' ? { file: node.row.file } : {}),
+        state: node.kind === 'server' || node.kind === 'userServer' ? node.row.state : undefined,
+        ...(node.kind === 'server' || node.kind === 'userServer' ? { file: node.row.file } : {}),
         ...(checkbox !== undefined ? { checked: checkbox === vscode.TreeItemCheckboxState.Checked } : {}),
         children: await Promise.all(children.map(render)),
       };

@@ -11,7 +11,7 @@ const CLI = path.join(REPO, 'dist/cli.js');
  * `dsh-bridge export --user` (and verify, approve) with a temporary HOME, XDG_CONFIG_HOME and
  * COPILOT_HOME: the built CLI reads the user's own files where VS Code keeps them on Linux.
  */
-describe('CLI: the user declaration (export --user, verify --user, approve --user)', function () {
+describe('CLI: the user declaration (export --user, verify --user, approve --user, doctor --user, policy --user)', function () {
   this.timeout(60000);
   before(function () {
     if (!existsSync(CLI)) spawnSync('node', ['scripts/build.mjs'], { cwd: REPO, stdio: 'inherit' });
@@ -117,6 +117,61 @@ describe('CLI: the user declaration (export --user, verify --user, approve --use
     const declaration = JSON.parse(readFileSync(m.declaration, 'utf8'));
     assert.deepEqual(Object.keys(declaration.servers[0].tools.pins), ['echo', 'add', 'danger']);
     assert.equal(m.run(['verify', '--user']).code, 0);
+  });
+
+  it('doctor --user: not exported, then each server\'s verdict in the folder (a workspace server of the same name wins), stale after an edit, with fixes worded --user', () => {
+    const m = machine();
+    const profileMcp = path.join(m.home, '.config', 'Code', 'User', 'mcp.json');
+    m.write(profileMcp, '{ "servers": { "memory": { "command": "npx" }, "Shared": { "command": "node", "args": ["u.js"] } } }');
+    const folder = path.join(m.home, 'src', 'app');
+    m.write(path.join(folder, '.vscode', 'mcp.json'), '{ "servers": { "shared": { "command": "node", "args": ["s.js"] } } }');
+    assert.equal(m.run(['export', '--workspace', folder]).code, 0);
+
+    const before = m.run(['doctor', '--user', '--workspace', folder, '--json']);
+    assert.equal(before.code, 1);
+    const missing = before.json().user;
+    assert.deepEqual([missing.declaration, missing.state, missing.ok, missing.notExported], [null, 'missing', false, ['memory', 'Shared']]);
+    const text = m.run(['doctor', '--user', '--workspace', folder]).stdout;
+    assert.match(text, /No user declaration \(.*declaration\.json\): none of your own servers reaches DSH\./);
+    assert.match(text, /In your MCP files but not in the user declaration as they are now: memory, Shared\.\n {2}fix: dsh-bridge export --user\n/);
+
+    assert.equal(m.run(['export', '--user']).code, 0);
+    const exported = m.run(['doctor', '--user', '--workspace', folder, '--json']).json();
+    assert.deepEqual([exported.user.declaration, exported.user.state, exported.user.notExported], [m.declaration, 'verified', []]);
+    // No DSH installed here: the install's facts fail, and the user's own server is withheld for it; the shadowed one for the workspace's.
+    assert.equal(exported.findings.find((f: { code: string }) => f.code === 'launcherMissing').status, 'fail');
+    assert.deepEqual(exported.user.wouldNot.map((s: { name: string; code: string }) => [s.name, s.code]), [['memory', 'whyNoBundle'], ['Shared', 'shadowed-by-workspace']]);
+
+    m.write(profileMcp, '{ "servers": { "memory": { "command": "npx", "args": ["-y"] }, "Shared": { "command": "node", "args": ["u.js"] } } }');
+    const stale = m.run(['doctor', '--user', '--workspace', folder, '--json']).json().user;
+    assert.deepEqual(stale.blocked.map((b: { code: string; fix: string | null }) => [b.code, b.fix]), [['declaration-stale', 'dsh-bridge export --user']]);
+    assert.deepEqual(stale.notExported, ['memory']);
+    assert.match(m.run(['doctor', '--help']).stdout, /--user +the user's own servers/);
+  });
+
+  it('policy --user: what the editor\'s rules refuse of the user\'s files and what the DSH side withholds from the user declaration', () => {
+    const m = machine();
+    m.write(path.join(m.home, '.config', 'Code', 'User', 'mcp.json'), '{ "servers": { "memory": { "command": "npx" }, "other": { "command": "node", "args": ["o.js"] } } }');
+    assert.equal(m.run(['export', '--user']).code, 0);
+    const clean = m.run(['policy', '--user', '--json']);
+    assert.equal(clean.code, 0, clean.stderr);
+    assert.deepEqual([clean.json().user, clean.json().dsh.declaration, clean.json().dsh.withheld], [true, m.declaration, []]);
+    // The user's DSH policy file (it only narrows) withholds at mount what was exported before it existed.
+    m.write(path.join(m.home, '.dsh', 'bridge', 'policy.json'), JSON.stringify({ deniedServers: [{ serverName: 'memory' }] }));
+    const denied = m.run(['policy', '--user', '--json']);
+    assert.equal(denied.code, 1);
+    assert.deepEqual(denied.json().dsh.withheld.map((w: { name: string; code: string }) => [w.name, w.code]), [['memory', 'policy-denied']]);
+    // A managed deny is refused at export too: the editor's side names the user's server.
+    const managed = path.join(m.home, 'managed-settings.json');
+    m.write(managed, JSON.stringify({ deniedMcpServers: [{ serverName: 'other' }] }));
+    const both = m.run(['policy', '--user', '--managed-settings', managed, '--json']).json();
+    assert.deepEqual(both.editor.refused.map((r: { name: string; code: string }) => [r.name, r.code]), [['other', 'policy-denied']]);
+    // The export obeys them as a folder's does: the denied server is refused, with the channel named.
+    const exported = m.run(['export', '--user', '--managed-settings', managed, '--json']).json();
+    assert.deepEqual(exported.rejected, [{ name: 'other', codes: ['policy-denied'] }]);
+    const text = m.run(['policy', '--user', '--managed-settings', managed]).stdout;
+    assert.match(text, /Refused of your own servers:\n {4}other: policy-denied/);
+    assert.match(text, /Withheld from the user declaration:\n {4}memory: /);
   });
 
   it('without any user file exports nothing and says so', () => {
