@@ -186,15 +186,15 @@ export function toolItem(node: ToolNode): vscode.TreeItem {
       : tool.collision || tool.drift || tool.scan === 'flagged'
         ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
         : new vscode.ThemeIcon('tools');
-    // Findings first, each with its decoded text: a description full of escaped hidden characters comes last.
-    item.tooltip = [
-      ...(scan ? [scan.long, ...tool.findings.flatMap(findingItem), ''] : []),
+    // A tool with findings: they come first, each with its decoded text, and the description (maybe
+    // full of escaped hidden characters) last. A clean tool: its description first.
+    const description = tool.description || l10n.t('(no description)');
+    const facts = [
       l10n.t('DSH name: {0}', tool.publicName),
       l10n.t('Adds about {0} tokens to every request.', tool.tokens.toLocaleString(vscode.env.language)),
       ...(tool.collision ? [l10n.t('Another tool of this folder gets the same DSH name: DSH drops one of the two servers\' tools.')] : []),
-      '',
-      tool.description || l10n.t('(no description)'),
-    ].join('\n');
+    ];
+    item.tooltip = (scan ? [scan.long, ...tool.findings.flatMap(findingItem), '', ...facts, '', description] : [description, '', ...facts]).join('\n');
     item.checkboxState = {
       state: tool.allowed ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
       tooltip: tool.allowed ? l10n.t('DSH offers this tool: uncheck to leave it out') : l10n.t('Left out of DSH (dsh.tools): check to offer it'),
