@@ -11,7 +11,7 @@ import { defineConfig } from '@vscode/test-cli';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { copyFixture, workspaceTarget } from './test/harness/lib.mjs';
+import { copyFixture, suiteHostEnv, workspaceTarget } from './test/harness/lib.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const suitesDir = path.join(root, 'test/integration/suites');
@@ -28,14 +28,18 @@ const installation = process.env.DSH_BRIDGE_VSCODE_PATH
   : { version: process.env.DSH_BRIDGE_VSCODE_VERSION || 'stable' };
 
 export default defineConfig(
-  fs.readdirSync(suitesDir).sort().map((fixture) => ({
+  fs.readdirSync(suitesDir).sort().map((fixture) => ({ fixture, workspace: workspaceCopy(fixture) })).map(({ fixture, workspace }) => ({
     label: `integration:${fixture}`,
     files: `test/integration/suites/${fixture}/**/*.test.js`,
-    workspaceFolder: workspaceCopy(fixture),
+    workspaceFolder: workspace,
     ...installation,
     mocha: { ui: 'bdd', timeout: 300000, color: true },
     launchArgs: ['--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
     // test-cli's default user data dir: the editor's user settings file, handed to the CLI by ws-faces.
-    env: { DSH_HOME: path.join(runDir, 'dsh-home'), DSH_BRIDGE_USER_SETTINGS: path.join(root, '.vscode-test/user-data/User/settings.json') },
+    // A suite's own host-env.json (`${workspace}`: the fixture's copy, the folder of a .code-workspace file).
+    env: {
+      DSH_HOME: path.join(runDir, 'dsh-home'), DSH_BRIDGE_USER_SETTINGS: path.join(root, '.vscode-test/user-data/User/settings.json'),
+      ...suiteHostEnv(path.join(suitesDir, fixture), workspace.endsWith('.code-workspace') ? path.dirname(workspace) : workspace),
+    },
   })),
 );

@@ -312,6 +312,8 @@ export class Bridge {
     const where = which ? `${session.where}: ${which}` : session.where;
     for (const r of plan.notes) {
       if (r.code === 'folder-record-unreadable') session.once(`${where}: the stored inputs and approvals for this folder cannot be read (${r.args.error}): servers that need them do not start`);
+      // Stale by the managed settings alone: it mounts, and the plan withheld what they block now.
+      if (r.code === 'declaration-stale-managed') session.once(`${where}: the declaration is stale: ${r.args.message}`);
     }
     for (const r of plan.blocked) {
       if (r.code === 'no-declaration') {

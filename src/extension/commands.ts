@@ -392,7 +392,8 @@ export class Commands {
         stale: l10n.t('mcp.json changed since the export'),
         rollback: l10n.t('it is an older export restored over a newer one'),
       };
-      const text = [...new Set(reasons.map((r) => words[r.code] ?? r.code))].join('; ');
+      const managed = l10n.t('GitHub Copilot\'s managed settings changed since the export (DSH applies them at mount meanwhile)');
+      const text = [...new Set(verifyReasonsOf(planned).map((r) => (r.enforcedAtMount ? managed : words[r.code] ?? r.code)))].join('; ');
       void showWarning(`${l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text)}${subfolder}${outlook}${why}`, ...(vscode.workspace.isTrusted ? [exportNow] : []))
         .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMAND.export, folder.uri); });
     }

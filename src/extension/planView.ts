@@ -227,7 +227,7 @@ export function folderHeadline(view: FolderViewModel): { headline: FolderHeadlin
     return { headline: 'not-verified', action: 'verify' };
   }
   // Stale for the editor only (VS Code's settings changed which servers it runs): DSH still mounts it, the editor says stale.
-  if (view.notes.some((n) => n.code === 'declaration-stale-in-editor') || view.rows.some((r) => r.state === 'not-exported' || r.state === 'changed')) return { headline: 'stale', action: 'export' };
+  if (view.notes.some((n) => n.code === 'declaration-stale-in-editor' || n.code === 'declaration-stale-managed') || view.rows.some((r) => r.state === 'not-exported' || r.state === 'changed')) return { headline: 'stale', action: 'export' };
   if (view.rows.some((r) => r.codes.includes('input-missing'))) return { headline: 'needs-inputs', action: 'enter-inputs' };
   if (view.counts.refused) return { headline: 'refused', action: 'show-problems' };
   if (view.rows.some((r) => r.state === 'withheld')) return { headline: 'withheld', action: 'verify' };

@@ -62,6 +62,8 @@ export interface StatusState {
   action: FolderAction;
   /** Stale only through VS Code's settings: which (DSH, which cannot see them, still mounts it). */
   staleSetting?: 'access' | 'policy';
+  /** Stale only because GitHub Copilot's managed settings changed (DSH still mounts it, applying them at mount). */
+  staleManaged?: true;
   /** Stale (for DSH too) because session settings changed in a settings file: their names. */
   staleSettings?: string[];
   /** The folder's last recorded DSH session (its age is taken when shown). */
@@ -75,6 +77,7 @@ function declarationLine(s: StatusState): string {
       ? l10n.t('stale: the MCP server policy changed since the export')
       : l10n.t('stale: chat.mcp.access changed which files VS Code runs servers from since the export');
   }
+  if (s.staleManaged) return l10n.t('stale: GitHub Copilot\'s managed settings changed since the export; DSH still mounts it and applies them at mount');
   if (s.staleSettings) return l10n.t('stale: {0} changed since the export; DSH withholds the declaration until you export', s.staleSettings.join(', '));
   if (s.headline === 'no-servers') return l10n.t('No MCP server in this folder yet: add one to .vscode/mcp.json, then export.');
   if (s.headline === 'deny') return l10n.t('Trust mode "deny": DSH mounts nothing of this folder.');
@@ -181,9 +184,11 @@ export class DeclarationStatus implements vscode.Disposable {
         const view = folderViewModel(planned.plan, analysed?.analysis ?? { usable: true, sourcePath: '.vscode/mcp.json', servers: [], rejected: [], problems: [] });
         const editorOnly = verify.reasons.length > 0 && verify.reasons.every((r) => r.editorOnly);
         const staleSetting = editorOnly ? (verify.reasons.every((r) => r.setting === 'chat.mcp.access') ? 'access' as const : 'policy' as const) : undefined;
-        const staleSettings = [...new Set(verify.reasons.flatMap((r) => (r.code === 'stale' && !r.editorOnly && r.setting ? [r.setting] : [])))];
+        const staleSettings = [...new Set(verify.reasons.flatMap((r) => (r.code === 'stale' && !r.editorOnly && !r.enforcedAtMount && r.setting ? [r.setting] : [])))];
+        const staleManaged = verify.reasons.some((r) => r.enforcedAtMount) && verify.reasons.every((r) => r.editorOnly || r.enforcedAtMount);
         return {
           state: declarationState(verify), view, ...folderHeadline(view), ...(staleSetting ? { staleSetting } : {}), ...(staleSettings.length ? { staleSettings } : {}),
+          ...(staleManaged ? { staleManaged: true as const } : {}),
           ...(lastSession ? { lastSession } : {}),
         };
       })();

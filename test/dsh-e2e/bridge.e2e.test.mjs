@@ -319,7 +319,21 @@ if (!only || only === 'smallest') {
       assert.equal(lines.length, 1, h.logs.filter((l) => l.includes('dsh-bridge')).join('\n'));
       assert.ok(lines[0].includes(file) && lines[0].includes('{"serverName":"everything"}'), lines[0]);
       t.diagnostic(lines[0]);
+      // The declaration was made before the managed settings: the plugin says it is stale, and mounts it under them.
+      const stale = h.logs.filter((l) => l.includes(P) && l.includes('the declaration is stale: GitHub Copilot\'s managed settings set MCP rules now, and none did at the export: export again; meanwhile DSH applies the managed settings in force at mount'));
+      assert.equal(stale.length, 1, h.logs.filter((l) => l.includes('dsh-bridge')).join('\n'));
       await s2.dispose();
+      // verify says so too (exit 1), and that DSH still mounts the declaration.
+      let verified;
+      try {
+        cli(tmp.home, ['verify', '--json', '--workspace', P, '--managed-settings', file]);
+        assert.fail('dsh-bridge verify exits 1 on a stale declaration');
+      } catch (error) {
+        verified = JSON.parse(/** @type {{stdout: string}} */ (error).stdout);
+      }
+      assert.deepEqual(verified.verify.reasons.map((r) => [r.code, r.enforcedAtMount]), [['stale', true]]);
+      assert.deepEqual(verified.dsh.plan.notes.map((n) => n.code), ['declaration-stale-managed']);
+      assert.deepEqual(verified.dsh.withheld, [{ serverName: 'everything', code: 'dsh-managed-denied' }]);
       // The CLI reads the same file (--managed-settings) and names the rule's channel.
       let report;
       try {

@@ -1,10 +1,11 @@
 // Workspaces, the host store, and process accounting for the DSH end-to-end tests.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { HOST_DIR, REPO } from './host.mjs';
+export { memoryMapped } from '../fixtures/memoryMapped.mjs';
 
 export const CLI = path.join(REPO, 'dist/cli.js');
 export const SERVER_JS = path.join(HOST_DIR, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -143,44 +144,3 @@ export async function waitFor(predicate, timeoutMs = 15000, what = 'condition') 
   }
 }
 
-/**
- * A python3 process that keeps `file` mapped (MAP_SHARED) and has written through the mapping once,
- * so later writes change its bytes with no time moved and no inotify event (issue 36): `write(from, to)`
- * replaces the first `from` by `to` (same length) and checks that neither mtime nor ctime moved.
- */
-export async function memoryMapped(file) {
-  const script = [
-    'import mmap, os, sys',
-    'f = open(sys.argv[1], "r+b"); m = mmap.mmap(f.fileno(), 0)',
-    'm[0:1] = m[0:1]',
-    'print("ready", flush=True)',
-    'for line in sys.stdin:',
-    '    a, b = line.rstrip("\\n").split("\\t")',
-    '    i = m.find(a.encode())',
-    '    assert i >= 0 and len(a) == len(b)',
-    '    s = os.stat(sys.argv[1]); m[i:i + len(b)] = b.encode(); t = os.stat(sys.argv[1])',
-    '    print("same-times" if (s.st_mtime_ns, s.st_ctime_ns) == (t.st_mtime_ns, t.st_ctime_ns) else "times-moved", flush=True)',
-  ].join('\n');
-  const child = spawn('python3', ['-c', script, file], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = [];
-  let buffered = '';
-  child.stdout.on('data', (chunk) => {
-    buffered += chunk.toString();
-    const parts = buffered.split('\n');
-    buffered = parts.pop() ?? '';
-    lines.push(...parts);
-  });
-  const nextLine = async (n) => {
-    for (let i = 0; i < 1000 && lines.length < n; i++) await new Promise((r) => setTimeout(r, 10));
-    return lines[n - 1];
-  };
-  if ((await nextLine(1)) !== 'ready') throw new Error('python3 could not map the file');
-  return {
-    async write(from, to) {
-      child.stdin.write(`${from}\t${to}\n`);
-      const said = await nextLine(lines.length + 1);
-      if (said !== 'same-times') throw new Error(`the mapped write of ${file} moved a time (${said}): the test would not show what it means to`);
-    },
-    close: () => child.kill(),
-  };
-}

@@ -202,6 +202,22 @@ export function copyFixture(run, name) {
 }
 
 /**
+ * A suite's own environment for the editor and its extension host (`<suite>/host-env.json`, a
+ * flat object of strings; `${suite}` is the suite folder, `${workspace}` the fixture's copy), e.g.
+ * DSH_BRIDGE_MANAGED_SETTINGS: the suite then gets a code-server of its own, since the
+ * environment is the server's.
+ */
+export function suiteHostEnv(suiteDir, workspace) {
+  const own = path.join(suiteDir, 'host-env.json');
+  if (!fs.existsSync(own)) return {};
+  const values = JSON.parse(fs.readFileSync(own, 'utf8'));
+  if (typeof values !== 'object' || values === null || Array.isArray(values) || Object.values(values).some((v) => typeof v !== 'string')) {
+    throw new HarnessError(`${own}: an object of strings was expected`);
+  }
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.split('${suite}').join(suiteDir).split('${workspace}').join(workspace)]));
+}
+
+/**
  * What the editor opens for a copied fixture: the fixture folder itself, or, for a multi-root
  * fixture, the one `*.code-workspace` file at its top (its folder paths are relative to it, so
  * they resolve inside the copy). More than one such file is an error.

@@ -28,7 +28,7 @@ import path from 'node:path';
 import util from 'node:util';
 import {
   REPO, HarnessError, createRun, copyFixture, writeUserSettings, endProcessTree, extensionDir, launchBrowser, log, onInterrupt,
-  processTree, recordConsole, requireBundle, startCodeServer, tools, workspaceTarget,
+  processTree, recordConsole, requireBundle, startCodeServer, suiteHostEnv, tools, workspaceTarget,
 } from './lib.mjs';
 
 const args = process.argv.slice(2);
@@ -69,15 +69,16 @@ const metrics = [];
  * sessions came up with no folders in a fresh clone's run: "You have not yet added a folder"),
  * with --runner test-cli, or after the shared one died.
  */
-async function serverFor(run, suite, ownServer) {
+async function serverFor(run, suite, ownServer, hostEnv = {}) {
   const testCli = opt.runner === 'test-cli';
-  const perSuite = testCli || ownServer;
+  const perSuite = testCli || ownServer || Object.keys(hostEnv).length > 0;
   if (!perSuite && shared && !shared.exited()) return shared;
   const suiteDir = path.join(SUITES_DIR, suite);
   const cs = await startCodeServer(run, {
     smokeTestDriver: true,
     label: perSuite ? `code-server-${suite}` : 'code-server',
     env: {
+      ...hostEnv,
       DSH_BRIDGE_HOST_MOCHA: tools().hostMocha,
       ...(testCli ? { DSH_BRIDGE_SUITE_DIR: suiteDir, VSCODE_TEST_OPTIONS: testCliOptions(suiteDir) } : { DSH_BRIDGE_SUITES_DIR: SUITES_DIR }),
     },
@@ -104,7 +105,7 @@ async function runSession(run, suite, browserHandle) {
     (level === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
   };
 
-  const cs = current = await serverFor(run, suite, workspaceTarget(workspace).endsWith('.code-workspace'));
+  const cs = current = await serverFor(run, suite, workspaceTarget(workspace).endsWith('.code-workspace'), suiteHostEnv(suiteDir, workspace));
   const page = await browserHandle.context.newPage();
   recordConsole(page, run, `browser-console-${suite}.log`);
   try {

@@ -47,6 +47,7 @@ export const DOCTOR_MESSAGES = {
   failed: 'The doctor could not finish: {error}.',
   whyNoBundle: 'the profile does not load the bridge',
   policyRefused: 'The DSH policy {file} cannot be used ({rule}): every server is withheld.',
+  managedRefused: 'GitHub Copilot\'s managed settings ({channel}: {file}) cannot be used ({rule}): every server is withheld, and none is exported.',
   policyOk: 'DSH policy: {files}.',
   whyLspPackages: 'the profile cannot load the language-server packages',
   asksHeadless: 'DSH asks before it starts, and a headless run has no one to answer: it does not start there',
@@ -230,10 +231,18 @@ function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: Doct
   const headless = state.exists ? state.bundles.includes('@deepseek-ai/dsh-headless') : request.interactive !== true;
 
   // The machine's DSH policy files (the plan withholds what they block; a refused file blocks everything).
+  // A channel of the managed settings is named as one, not as a DSH policy file.
   for (const file of plan.policy ?? []) {
-    if (file.refused) add({ area: 'policy', status: 'fail', message: 'policyRefused', args: { file: file.file, rule: file.refused }, ...policyFix(planFix('policy', { workspace: plan.declaration.folder ?? request.folder })) });
+    if (!file.refused) continue;
+    const fix = policyFix(planFix('policy', { workspace: plan.declaration.folder ?? request.folder }));
+    if (file.origin === 'managed') add({ area: 'policy', status: 'fail', message: 'managedRefused', args: { channel: file.channel ?? 'file', file: file.file, rule: file.refused }, ...fix });
+    else add({ area: 'policy', status: 'fail', message: 'policyRefused', args: { file: file.file, rule: file.refused }, ...fix });
   }
-  if (plan.policy?.length && !plan.policy.some((f) => f.refused)) add({ area: 'policy', status: 'ok', message: 'policyOk', args: { files: plan.policy.map((f) => `${f.file} (${f.origin})`).join(', ') } });
+  if (plan.policy?.length && !plan.policy.some((f) => f.refused)) {
+    // Codes, not words: `admin`, `user`, `managed file` (the channel of the managed settings).
+    const origin = (f: NonNullable<SessionPlan['policy']>[number]) => (f.origin === 'managed' ? `managed ${f.channel ?? 'file'}` : f.origin);
+    add({ area: 'policy', status: 'ok', message: 'policyOk', args: { files: plan.policy.map((f) => `${f.file} (${origin(f)})`).join(', ') } });
+  }
 
   // Per server: the plan's outcome, and whether the install lets it mount.
   // What holds for the whole declaration comes first (and the machine's policy: no setup step

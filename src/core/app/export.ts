@@ -44,11 +44,17 @@ export function buildDeclarationBody(analysis: Analysis, folder: string, section
   };
 }
 
-/** The declaration's `policy`: the rules' digest and VS Code's policy file when present at the export. */
+/** The declaration's `policy`: the editor rules' digest, the managed rules' digest and VS Code's policy file when present at the export. */
 function policyRecord(analysis: Analysis): Pick<DeclarationBody, 'policy'> {
   const file = analysis.policyFile?.sha256 ? analysis.policyFile : undefined;
-  if (!analysis.policyDigest && !file) return {};
-  return { policy: { ...(analysis.policyDigest ? { digest: analysis.policyDigest } : {}), ...(file ? { file } : {}) } };
+  if (!analysis.policyDigest && !analysis.managedDigest && !file) return {};
+  return {
+    policy: {
+      ...(analysis.policyDigest ? { digest: analysis.policyDigest } : {}),
+      ...(analysis.managedDigest ? { managed: analysis.managedDigest } : {}),
+      ...(file ? { file } : {}),
+    },
+  };
 }
 
 /**

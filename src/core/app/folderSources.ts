@@ -87,8 +87,8 @@ export async function analyzeFolder(ports: Pick<Ports, 'files'> & { policy?: Pic
   return options.vscodePolicyFile ? { ...policed, policyFile: options.vscodePolicyFile } : policed;
 }
 
-/** The managed settings' channels; a read that fails blocks every server (it fails closed). */
-function managedChannels(policy: Pick<Ports['policy'], 'readManagedSettings'>): Promise<readonly ManagedRules[]> {
+/** The managed settings' channels; a read that fails blocks every server (it fails closed). Export and verify read them so. */
+export function managedChannels(policy: Pick<Ports['policy'], 'readManagedSettings'>): Promise<readonly ManagedRules[]> {
   return policy.readManagedSettings().catch((error: unknown) => [{ channel: 'file', location: 'the managed settings', deny: [], managedOnly: false, sandboxForced: false, refused: error instanceof Error ? error.message : String(error) }]);
 }
 

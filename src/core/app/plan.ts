@@ -239,8 +239,9 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   const checked = lookup.folder !== undefined ? await verifyFolderReading(ports, lookup.folder, { ...request.verifySettings, settings: request.settings }) : undefined;
   const verified = checked?.verified;
   const declaration = verified?.declaration;
-  // A reason only the editor's settings show does not stop DSH, which cannot see them.
-  const forDsh = verified?.reasons.filter((r) => !r.editorOnly) ?? [];
+  // A reason only the editor's settings show does not stop DSH, which cannot see them; nor does a
+  // change of the managed settings, which DSH applies at mount itself (below, with the DSH policy).
+  const forDsh = verified?.reasons.filter((r) => !r.editorOnly && !r.enforcedAtMount) ?? [];
   const mounts = verified !== undefined && declaration !== undefined && forDsh.length === 0;
   // Where the declaration's servers start and their values are stored (the plugin's `folder`).
   const folder = mounts ? declaration.folder : lookup.folder ?? cwd;
@@ -255,6 +256,9 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   }
   for (const r of verified?.reasons.filter((x) => x.editorOnly) ?? []) {
     notes.push(reason('declaration-stale-in-editor', { path: declarationPath ?? '', message: r.message }, exportFix));
+  }
+  for (const r of verified?.reasons.filter((x) => x.enforcedAtMount) ?? []) {
+    notes.push(reason('declaration-stale-managed', { path: declarationPath ?? '', message: r.message }, exportFix));
   }
 
   const stored = await storedMode;

@@ -20,6 +20,7 @@ export const PLAN_MESSAGES = {
   'declaration-stale': 'The declaration {path} is stale: {message}.',
   'declaration-rollback': 'The declaration {path} is refused: {message}.',
   'declaration-stale-in-editor': 'The declaration {path} is stale for VS Code only: {message}. DSH, which cannot see VS Code\'s settings, still mounts it.',
+  'declaration-stale-managed': 'The declaration {path} is stale: {message}. DSH still mounts it under the managed settings in force now.',
   'store-unreadable': 'The bridge settings in the DSH home cannot be read ({error}): nothing is mounted.',
   'folder-record-unreadable': 'The stored input values and approvals of {folder} cannot be read ({error}): servers that need them do not start.',
   'trust-deny': 'The trust mode is "deny" on this machine: nothing is mounted.',

@@ -47,7 +47,7 @@ export async function reviewUserExport(ports: Pick<Ports, 'dshHome' | 'store' | 
 }
 
 /** The user's files analyzed with the user's settings as the face sees them (the export's review, `probe --user`). */
-export function analyzeUserFiles(ports: Pick<Ports, 'files' | 'home'>, identity: FolderIdentity, files: UserFiles): Promise<Analysis> {
+export function analyzeUserFiles(ports: Pick<Ports, 'files' | 'home'> & { policy?: Pick<Ports['policy'], 'readManagedSettings'> }, identity: FolderIdentity, files: UserFiles): Promise<Analysis> {
   const { folder: _folder, folderName: _name, codeWorkspaceFile: _workspaceFile, ...options } = folderAnalyzeOptions(identity);
   return analyzeUserSources(ports, { ...options, userHome: ports.home, ...files });
 }

@@ -1,9 +1,10 @@
 /**
  * The user's own servers as VS Code would run them in every folder: the active profile's
  * `mcp.json` and Copilot Global (core/mcp/userSources), each read and analyzed as a folder's files
- * are (folderSources), merged in VS Code's order, then the editor's policy. Also where the user
- * declaration lives: a folder of its own in the host store, `<DSH home>/bridge/user`, whose
- * `.dsh/declaration.json` every face and the DSH plugin read as they read a workspace's.
+ * are (folderSources), merged in VS Code's order, then the editor's policy and GitHub Copilot's
+ * managed settings. Also where the user declaration lives: a folder of its own in the host store,
+ * `<DSH home>/bridge/user`, whose `.dsh/declaration.json` every face and the DSH plugin read as
+ * they read a workspace's.
  */
 import * as path from 'node:path';
 import { analyzeSource } from '../mcp/analyze';
@@ -14,7 +15,8 @@ import { dotMcpDiscoveryOn, effectiveCollisionBehavior, effectiveMcpAccess, MCP_
 import { copilotGlobalPath, defaultUserDataDir, EDITORS, profileFolder, profileFolderOfGlobalStorage, userSourceSpecs, type UserDataContext } from '../mcp/userSources';
 import { decodeText } from '../json/text';
 import { applyEditorPolicy, readEditorPolicy } from '../policy/editorPolicy';
-import { pinEnvFiles, policyView, readFailureProblem, readSource } from './folderSources';
+import { applyManagedPolicy } from '../policy/managedPolicy';
+import { managedChannels, pinEnvFiles, policyView, readFailureProblem, readSource } from './folderSources';
 import type { Ports } from './ports';
 
 /** The user declaration's folder in the host store: its declaration is `<this>/.dsh/declaration.json`. */
@@ -66,7 +68,9 @@ export interface UserAnalyzeOptions extends Omit<AnalyzeOptions, 'folder' | 'fol
  * which VS Code resolves against each window's folder, stops the server's export. Copilot Global,
  * a discovery like `.mcp.json`, is read only when `chat.mcp.access` is `all`.
  */
-export async function analyzeUserSources(ports: Pick<Ports, 'files'>, options: UserAnalyzeOptions): Promise<Analysis> {
+export async function analyzeUserSources(ports: Pick<Ports, 'files'> & { policy?: Pick<Ports['policy'], 'readManagedSettings'> }, options: UserAnalyzeOptions): Promise<Analysis> {
+  // GitHub Copilot's managed settings govern the user's servers too (a face without the port reads none).
+  const managed = ports.policy ? managedChannels(ports.policy) : Promise.resolve([]);
   const home = path.resolve(options.userHome);
   const analyzeOptions: AnalyzeOptions = { ...options, folder: home, folderName: path.basename(home), noFolder: true };
   const mcpAccess = effectiveMcpAccess(options.resolveConfig?.(MCP_ACCESS_SETTING));
@@ -85,6 +89,7 @@ export async function analyzeUserSources(ports: Pick<Ports, 'files'>, options: U
   }
   const missing = readFailureProblem({ kind: 'missing' }, specs[0].path);
   const merged = mergeSources(reads, missing, { collisionBehavior: effectiveCollisionBehavior(options.resolveConfig?.(MCP_COLLISION_SETTING)) });
-  const policed = applyEditorPolicy(mcpAccess === 'all' ? merged : { ...merged, mcpAccess }, readEditorPolicy(policyView(options)));
+  const edited = applyEditorPolicy(mcpAccess === 'all' ? merged : { ...merged, mcpAccess }, readEditorPolicy(policyView(options)));
+  const policed = applyManagedPolicy(edited, await managed);
   return options.vscodePolicyFile ? { ...policed, policyFile: options.vscodePolicyFile } : policed;
 }

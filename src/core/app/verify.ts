@@ -15,7 +15,8 @@ import { declarationReadDotMcp, DOT_MCP_SOURCE, dotMcpDiscoveryOn, effectiveMcpA
 import type { AnalyzeOptions } from '../mcp/analyzeOptions';
 import type { SettingsView } from '../settings/folderSettings';
 import { editorPolicyDigest, POLICY_SETTING, readEditorPolicy } from '../policy/editorPolicy';
-import { changedSources, policyView } from './folderSources';
+import { managedRulesDigest } from '../policy/managedPolicy';
+import { changedSources, managedChannels, policyView } from './folderSources';
 import { changedSettingsFiles } from './settingsFiles';
 import { probedToolPins } from '../tools/declaredTools';
 import type { ProbedServerRecord } from '../node/hostStore';
@@ -132,7 +133,7 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
 
   // Every check below reads its own files: they are read at once (a model step waits for the
   // slowest read, not for their sum), and their reasons are given in this order.
-  const [key, realDeclared, realFolder, envFiles, lastSeq, sources, settingsFiles, probes, policyFileChange] = await Promise.all([
+  const [key, realDeclared, realFolder, envFiles, lastSeq, sources, settingsFiles, probes, policyFileChange, managedNow] = await Promise.all([
     declaration.signature ? ports.store.readSigningKey() : undefined,
     ports.files.realpath(declaration.folder),
     ports.files.realpath(folder),
@@ -143,6 +144,8 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
     probeChanges(ports, declaration, reads),
     // VS Code's policy file is seen by every face on the machine, the DSH side included.
     vscodePolicyFileChange(ports, declaration.policy?.file, options.vscodePolicyFile ?? ports.policy.vscodePolicyFile),
+    // GitHub Copilot's managed settings too (the DSH plugin reads the same channels).
+    managedChannels(ports.policy).then(managedRulesDigest),
   ]);
   if (!declaration.signature) {
     reasons.push({ code: 'unsigned', message: 'the declaration carries no signature' });
@@ -190,6 +193,7 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
     }
   }
   if (policyFileChange) reasons.push({ code: 'stale', message: policyFileChange });
+  if (managedNow !== declaration.policy?.managed) reasons.push({ code: 'stale', enforcedAtMount: true, setting: 'managed', message: managedChangeMessage(declaration.policy?.managed, managedNow) });
   return { ok: reasons.length === 0, reasons, declaration };
 }
 
@@ -262,6 +266,17 @@ async function vscodePolicyFileChange(ports: Pick<Ports, 'policy'>, pinned: { pa
   if (now.sha256 === was) return undefined;
   if (was === null) return `VS Code's policy file ${file} appeared since the export`;
   return now.sha256 === null ? `VS Code's policy file ${file} was removed since the export` : `VS Code's policy file ${file} changed since the export`;
+}
+
+/**
+ * Why the managed settings make the declaration stale. A narrowing needs no export to hold (the
+ * DSH plugin applies the managed settings in force at mount), a widening does to reach DSH.
+ */
+function managedChangeMessage(was: string | undefined, now: string | undefined): string {
+  const what = was === undefined ? 'GitHub Copilot\'s managed settings set MCP rules now, and none did at the export'
+    : now === undefined ? 'GitHub Copilot\'s managed settings set no MCP rules now, and did at the export'
+      : 'the MCP rules of GitHub Copilot\'s managed settings changed since the export';
+  return `${what}: export again; meanwhile DSH applies the managed settings in force at mount (what they now block is withheld)`;
 }
 
 /**

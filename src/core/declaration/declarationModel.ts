@@ -181,12 +181,14 @@ export const DeclarationSchema = z.strictObject({
   mcpAccess: z.optional(z.enum(['all', 'registry', 'none'])),
   /**
    * The editor policy the export applied (docs/policy.md): `digest` of its server rules
-   * (`chat.mcp.allowedServers`, `deniedServers`, `allowManagedServersOnly`), and VS Code's policy
-   * file where it was read (`sha256` null: absent). Written when either is there; a change of
-   * either makes the declaration stale.
+   * (`chat.mcp.allowedServers`, `deniedServers`, `allowManagedServersOnly`), `managed`: the digest
+   * of GitHub Copilot's managed MCP rules of every channel, and VS Code's policy file where it was
+   * read (`sha256` null: absent). Written when any is there; a change of any makes the declaration
+   * stale (DSH still mounts one stale by the managed settings alone: it applies them at mount).
    */
   policy: z.optional(z.strictObject({
     digest: z.optional(sha256PinSchema),
+    managed: z.optional(sha256PinSchema),
     file: z.optional(z.strictObject({ path: z.string().check(z.minLength(1)), sha256: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))) })),
   })),
   /**
@@ -222,8 +224,10 @@ export interface VerifyResult {
   /**
    * `editorOnly`: found only through the editor's settings (`chat.mcp.access`), which the DSH side
    * cannot see: the declaration is stale for the editor and the CLI, but DSH still mounts it.
+   * `enforcedAtMount`: GitHub Copilot's managed settings changed since the export: stale for every
+   * face, yet DSH still mounts it, as it applies the managed settings in force at mount itself.
    * `setting` and `file`: the setting (and the settings file) whose change makes it stale.
    */
-  reasons: Array<{ code: VerifyCode; message: string; editorOnly?: true; setting?: string; file?: string }>;
+  reasons: Array<{ code: VerifyCode; message: string; editorOnly?: true; enforcedAtMount?: true; setting?: string; file?: string }>;
   declaration?: Declaration;
 }

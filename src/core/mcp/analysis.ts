@@ -45,6 +45,8 @@ export interface Analysis {
   entries?: ReadonlyArray<ServerEntryKey>;
   /** The digest of the editor policy's server rules the export applied (core/policy/editorPolicy); absent: none. */
   policyDigest?: string;
+  /** The digest of GitHub Copilot's managed MCP rules the export applied (core/policy/managedPolicy); absent: none set. */
+  managedDigest?: string;
   /** VS Code's policy file as read at the export (absent: not read, or not there). */
   policyFile?: { path: string; sha256: string | null };
 }

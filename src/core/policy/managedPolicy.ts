@@ -7,6 +7,7 @@
  * channels at mount (./dshPolicy), so a declaration made before them is held to them too.
  * Pure; never throws.
  */
+import { canonicalHash } from '../json/canonicalJson';
 import type { ProblemCode } from '../problems/problems';
 import type { Analysis } from '../mcp/analysis';
 import type { DeclaredServer } from '../declaration/declarationModel';
@@ -48,8 +49,21 @@ export function managedBlock(channels: readonly ManagedRules[], server: Declared
   return undefined;
 }
 
-/** The analysis with what the managed settings block taken out (after the editor's own policy, which took its share). */
+/**
+ * `sha256:` of the MCP rules of every channel (what they decide, not where they were read: the same
+ * rules moved to another channel decide the same), or undefined when no channel sets any. The
+ * declaration records it (`policy.managed`), so a change of the managed settings makes it stale.
+ */
+export function managedRulesDigest(channels: readonly ManagedRules[]): string | undefined {
+  if (!channels.length) return undefined;
+  return canonicalHash(channels.map((c) => ({
+    channel: c.channel, allow: c.allow ?? null, deny: c.deny, managedOnly: c.managedOnly, sandboxForced: c.sandboxForced, refused: c.refused ?? null,
+  })));
+}
+
+/** The analysis with what the managed settings block taken out (after the editor's own policy, which took its share), and the digest of their rules. */
 export function applyManagedPolicy(analysis: Analysis, channels: readonly ManagedRules[]): Analysis {
-  if (!channels.length) return analysis;
-  return withoutBlocked(analysis, (server) => managedBlock(channels, server));
+  const digest = managedRulesDigest(channels);
+  if (!digest) return analysis;
+  return { ...withoutBlocked(analysis, (server) => managedBlock(channels, server)), managedDigest: digest };
 }

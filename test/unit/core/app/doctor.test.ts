@@ -128,6 +128,23 @@ describe('doctor: what stands between a folder and its servers in DSH', function
     assert.deepEqual((await doctor(folder, tempDir('doctor-other-'))).plan.blocked.map((r) => r.code), ['declaration-bad-signature', 'declaration-stale']);
   });
 
+  it('a broken channel of GitHub Copilot\'s managed settings is named as one (not as a DSH policy file), with where and why; a working one is listed with its channel', async () => {
+    const home = tempDir('doctor-home-');
+    const folder = workspace(MCP);
+    const managed = path.join(tempDir('managed-'), 'managed-settings.json');
+    writeFileSync(managed, '{"deniedMcpServers": [{"serverName": "old"}],}');
+    const report = await doctor(folder, home, { DSH_BRIDGE_MANAGED_SETTINGS: managed });
+    const policy = report.findings.filter((f) => f.area === 'policy');
+    assert.deepEqual(policy.map((f) => [f.status, f.message, f.args]), [['fail', 'managedRefused', { channel: 'file', file: managed, rule: 'line 1, column 46: PropertyNameExpected' }]]);
+    assert.equal(policy[0].fix, `dsh-bridge policy --workspace ${folder}`);
+    const lines = doctorLines(report).join('\n');
+    assert.ok(lines.includes(`\u2716 GitHub Copilot's managed settings (file: ${managed}) cannot be used (line 1, column 46: PropertyNameExpected): every server is withheld, and none is exported.`), lines);
+    assert.doesNotMatch(lines, /DSH policy/);
+    writeFileSync(managed, JSON.stringify({ deniedMcpServers: [{ serverName: 'old' }] }));
+    const fixed = (await doctor(folder, home, { DSH_BRIDGE_MANAGED_SETTINGS: managed })).findings.filter((f) => f.area === 'policy');
+    assert.deepEqual(fixed.map((f) => [f.status, f.message, f.args]), [['ok', 'policyOk', { files: `${managed} (managed file)` }]]);
+  });
+
   it('language servers: one verdict for the lsp row; a profile that cannot load the language-server packages is named with its fix', async () => {
     const home = tempDir('doctor-home-');
     profileWithBundle(home);

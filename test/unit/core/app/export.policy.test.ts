@@ -7,6 +7,7 @@ import { FIXABLE_CODES } from '../../../../src/core/mcp/quickFixes';
 import { analyze, options, tempDir, workspace, exportFolder, FILE_PORTS, folderIdentityOf, testPorts } from '../../helpers';
 import { analyzeFolder } from '../../../../src/core/app/folderSources';
 import { verifyFolder } from '../../../../src/core/app/verify';
+import { planSession } from '../../../../src/core/app/plan';
 
 describe('policy: VS Code\'s server rules', () => {
   describe('the export refuses what the policy blocks', () => {
@@ -81,6 +82,64 @@ describe('policy: VS Code\'s server rules', () => {
       assert.equal((await verifyFolder(ports, folder, { vscodePolicyFile: policyFile })).ok, true);
       writeFileSync(policyFile, '{}');
       assert.match((await verifyFolder(ports, folder)).reasons[0].message, /changed since the export/);
+    });
+  });
+
+  describe('GitHub Copilot\'s managed settings are part of the signed state', () => {
+    const mcp = JSON.stringify({ servers: { kept: { type: 'http', url: 'https://kept.example.com/mcp' }, gone: { type: 'http', url: 'https://gone.example.com/mcp' } } });
+
+    it('the export records the digest of the managed rules it applied; a change of them, their arrival or their removal is stale for every face, and DSH still mounts it under the rules in force now', async () => {
+      const folder = workspace(mcp);
+      const dshHome = tempDir('dsh-home-');
+      const managed = path.join(tempDir('managed-'), 'managed-settings.json');
+      const ports = testPorts(dshHome, { env: { DSH_BRIDGE_MANAGED_SETTINGS: managed } });
+      const declarationOf = () => JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
+      const managedReasons = async () => (await verifyFolder(ports, folder)).reasons.map((r) => [r.code, r.enforcedAtMount, r.setting, r.message.split(':')[0]]);
+
+      // None at the export: nothing recorded; the file appears: stale.
+      await exportFolder(ports, folder);
+      assert.equal(declarationOf().policy, undefined);
+      assert.equal((await verifyFolder(ports, folder)).ok, true);
+      writeFileSync(managed, JSON.stringify({ deniedMcpServers: [{ serverName: 'gone' }] }));
+      assert.deepEqual(await managedReasons(), [['stale', true, 'managed', 'GitHub Copilot\'s managed settings set MCP rules now, and none did at the export']]);
+      assert.match((await verifyFolder(ports, folder)).reasons[0].message, /export again; meanwhile DSH applies the managed settings in force at mount \(what they now block is withheld\)$/);
+      // DSH mounts it (the plan withholds the denied server at mount) and says it is stale.
+      await ports.store.setTrustMode('ask');
+      const { plan } = await planSession(ports, { cwd: folder });
+      assert.deepEqual(plan.blocked, []);
+      assert.deepEqual(plan.notes.map((n) => n.code), ['declaration-stale-managed']);
+      assert.deepEqual(plan.servers.map((s) => [s.name, s.outcome, s.reason.code]), [['kept', 'asks', 'ask-mode'], ['gone', 'withheld', 'dsh-managed-denied']]);
+
+      // Exported under them: refused at export, the digest recorded, fresh.
+      await exportFolder(ports, folder);
+      const declaration = declarationOf();
+      assert.match(declaration.policy.managed, /^sha256:[0-9a-f]{64}$/);
+      assert.deepEqual(declaration.rejected, [{ name: 'gone', codes: ['policy-denied'] }]);
+      assert.equal((await verifyFolder(ports, folder)).ok, true);
+      // The same rules in other bytes are no change; other rules are; none at all is too.
+      writeFileSync(managed, `{\n  "deniedMcpServers": [ { "serverName": "gone" } ],\n  "unrelated": 1\n}\n`);
+      assert.equal((await verifyFolder(ports, folder)).ok, true);
+      writeFileSync(managed, JSON.stringify({ deniedMcpServers: [{ serverName: 'kept' }] }));
+      assert.deepEqual(await managedReasons(), [['stale', true, 'managed', 'the MCP rules of GitHub Copilot\'s managed settings changed since the export']]);
+      writeFileSync(managed, '{}');
+      assert.deepEqual(await managedReasons(), [['stale', true, 'managed', 'GitHub Copilot\'s managed settings set no MCP rules now, and did at the export']]);
+      // A digest edited into the declaration breaks its digest and signature: tampered, refused by DSH.
+      writeFileSync(path.join(folder, '.dsh/declaration.json'), JSON.stringify({ ...declaration, policy: { managed: `sha256:${'0'.repeat(64)}` } }));
+      assert.ok((await verifyFolder(ports, folder)).reasons.some((r) => r.code === 'tampered'));
+    });
+
+    it('a channel that cannot be used is recorded as such: repairing it is a change', async () => {
+      const folder = workspace(mcp);
+      const managed = path.join(tempDir('managed-'), 'managed-settings.json');
+      writeFileSync(managed, '{"deniedMcpServers": [],}');
+      const ports = testPorts(tempDir('dsh-home-'), { env: { DSH_BRIDGE_MANAGED_SETTINGS: managed } });
+      await exportFolder(ports, folder);
+      const declaration = JSON.parse(readFileSync(path.join(folder, '.dsh/declaration.json'), 'utf8'));
+      assert.deepEqual(declaration.servers, []);
+      assert.match(declaration.policy.managed, /^sha256:/);
+      assert.equal((await verifyFolder(ports, folder)).ok, true);
+      writeFileSync(managed, '{"deniedMcpServers": []}');
+      assert.equal((await verifyFolder(ports, folder)).reasons[0]?.enforcedAtMount, true);
     });
   });
 

@@ -190,6 +190,9 @@ describe('session plan: MCP servers', function () {
     assert.deepEqual(plan.policy, [{ file, origin: 'managed', channel: 'file' }]);
     assert.equal(outcomes(plan).fx, 'withheld dsh-managed-denied');
     assert.deepEqual(plan.servers[0].reason.args, { file, origin: 'managed', rule: '{"serverName":"fx"}', channel: 'file' });
+    // Exported before the file existed: stale for every face, and still mounted under the rules in force now.
+    assert.deepEqual([plan.blocked, plan.notes.map((n) => n.code)], [[], ['declaration-stale-managed']]);
+    assert.match(PLAN_MESSAGES['declaration-stale-managed'], /still mounts/);
     writeFileSync(file, JSON.stringify({ sandbox: { enabled: true } }));
     ({ plan } = await p.plan(p.folder, {}, env));
     assert.equal(outcomes(plan).fx, 'withheld dsh-managed-sandbox', 'a local server under a forced sandbox');

@@ -5,7 +5,10 @@ import { analyzeUserSources, candidateUserDataDirs, userDeclarationFolder, userF
 import {
   copilotGlobalPath, defaultUserDataDir, profileFolder, profileFolderOfGlobalStorage, userSourceSpecs,
 } from '../../../../src/core/mcp/userSources';
-import { FILE_PORTS, tempDir, userSettings } from '../../helpers';
+import { FILE_PORTS, folderIdentityOf, tempDir, testPorts, userSettings } from '../../helpers';
+import { commitExport } from '../../../../src/core/app/export';
+import { reviewUserExport } from '../../../../src/core/app/userExport';
+import { verifyFolder } from '../../../../src/core/app/verify';
 
 /**
  * The user's own MCP files (issue 34): where each editor keeps them, and VS Code's order between
@@ -137,5 +140,20 @@ describe('user sources: read, merged in VS Code\'s order', () => {
     });
     assert.deepEqual(analysis.servers.map((s) => s.name), ['ok']);
     assert.ok(analysis.rejected.some((r) => r.name === 'memory'));
+  });
+
+  it('applies GitHub Copilot\'s managed settings: a denied user server is not exported, the user declaration records their digest and is fresh under them', async () => {
+    const u = userHome({ profile: '{ "servers": { "memory": { "command": "npx" }, "ok": { "command": "node" } } }' });
+    const managed = path.join(tempDir('managed-'), 'managed-settings.json');
+    writeFileSync(managed, JSON.stringify({ deniedMcpServers: [{ serverName: 'memory' }] }));
+    const ports = testPorts(tempDir('dsh-home-'), { home: u.home, env: { DSH_BRIDGE_MANAGED_SETTINGS: managed } });
+    const reviewed = await reviewUserExport(ports, folderIdentityOf(u.home), { profileFolder: u.profileFolder, copilotGlobal: u.copilotGlobal });
+    assert.deepEqual(reviewed.analysis.servers.map((s) => s.name), ['ok']);
+    assert.deepEqual(reviewed.analysis.rejected, [{ name: 'memory', codes: ['policy-denied'] }]);
+    assert.match(reviewed.analysis.managedDigest ?? '', /^sha256:/);
+    await commitExport(ports, reviewed);
+    assert.deepEqual((await verifyFolder(ports, reviewed.folder)).reasons, []);
+    writeFileSync(managed, JSON.stringify({ deniedMcpServers: [{ serverName: 'ok' }] }));
+    assert.deepEqual((await verifyFolder(ports, reviewed.folder)).reasons.map((r) => [r.code, r.enforcedAtMount]), [['stale', true]]);
   });
 });

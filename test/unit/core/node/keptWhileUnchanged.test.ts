@@ -5,7 +5,7 @@
 // and what it returns is what a plan without keeping returns.
 import { strict as assert } from 'node:assert';
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { planSession, type PlannedSession } from '../../../../src/core/app/plan';
@@ -20,6 +20,7 @@ import { fs } from '../../../../src/core/node/fsReads';
 import { journaledEnv } from '../../../../src/core/node/readJournal';
 import { KeptWhileUnchanged } from '../../../../src/core/node/keptWhileUnchanged';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
+import { memoryMapped } from '../../../fixtures/memoryMapped.mjs';
 import { editInPlace, exportFolder, folderIdentityOf, testPorts, tempDir, workspace } from '../../helpers';
 
 const NODE = process.execPath;
@@ -83,48 +84,6 @@ async function seenAfter(p: Project, edit: () => unknown, changed = true): Promi
   assert.equal(await p.step(), after);
   assert.equal(p.kept.computed, 2);
   return after;
-}
-
-/**
- * A python3 process that keeps `file` mapped (MAP_SHARED) and has already written through the
- * mapping once, so the page stays writable: `write` then changes bytes with no time moved and no
- * event sent (checked: it fails the test when the times or an event would say so). A real mmap:
- * python3's mmap module, as the issue that found this did.
- */
-async function memoryMapped(file: string) {
-  const script = [
-    'import mmap, os, sys',
-    'f = open(sys.argv[1], "r+b"); m = mmap.mmap(f.fileno(), 0)',
-    'm[0:1] = m[0:1]',
-    'print("ready", flush=True)',
-    'for line in sys.stdin:',
-    '    a, b = line.rstrip("\\n").split("\\t")',
-    '    i = m.find(a.encode())',
-    '    assert i >= 0 and len(a) == len(b)',
-    '    s = os.stat(sys.argv[1]); m[i:i + len(b)] = b.encode(); t = os.stat(sys.argv[1])',
-    '    print("same-times" if (s.st_mtime_ns, s.st_ctime_ns) == (t.st_mtime_ns, t.st_ctime_ns) else "times-moved", flush=True)',
-  ].join('\n');
-  const child = spawn('python3', ['-c', script, file], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines: string[] = [];
-  let buffered = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    const parts = buffered.split('\n');
-    buffered = parts.pop()!;
-    lines.push(...parts);
-  });
-  const nextLine = async (n: number) => {
-    for (let i = 0; i < 1000 && lines.length < n; i++) await new Promise((r) => setTimeout(r, 10));
-    return lines[n - 1];
-  };
-  assert.equal(await nextLine(1), 'ready');
-  return {
-    async write(from: string, to: string) {
-      child.stdin.write(`${from}\t${to}\n`);
-      assert.equal(await nextLine(lines.length + 1), 'same-times', 'the mapped write moved no time (else the stamp alone would see it)');
-    },
-    close: () => child.kill(),
-  };
 }
 
 const outcomes = (planned: PlannedSession) => Object.fromEntries(planned.plan.servers.map((s) => [s.serverName, `${s.outcome} ${s.reason.code}`]));
