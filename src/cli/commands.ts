@@ -13,6 +13,7 @@ import { TRUST_USAGE, runTrust } from './trust';
 import { VERIFY_USAGE, runVerify } from './verify';
 import { POLICY_USAGE, runPolicy } from './policy';
 import { TOOLS_USAGE, runTools } from './tools';
+import { TRY_USAGE, runTry } from './try';
 import { commandOptionsHelp } from './options';
 
 /**
@@ -50,6 +51,10 @@ export const COMMANDS: Record<string, CommandRow> = {
   doctor: {
     run: runDoctor, usage: DOCTOR_USAGE,
     examples: ['dsh-bridge doctor --workspace ~/src/my-app', 'dsh-bridge doctor --profile work --json'],
+  },
+  try: {
+    run: runTry, usage: TRY_USAGE,
+    examples: ['dsh-bridge try --workspace ~/src/my-app', 'dsh-bridge try "try lsp hover main.ts:1:14 and skill hello"'],
   },
   sessions: { run: runSessions, usage: SESSIONS_USAGE, examples: ['dsh-bridge sessions --workspace ~/src/my-app', 'dsh-bridge sessions --json'] },
   policy: { run: runPolicy, usage: POLICY_USAGE, examples: ['dsh-bridge policy --workspace ~/src/my-app'] },

@@ -84,7 +84,7 @@ export async function runExport(ctx: CommandContext): Promise<number> {
     return analysis.usable ? 0 : 1;
   }
   printHuman(analysis, folder, io, settingProblems);
-  const shown = path.relative(process.cwd(), path.join(folder, DECLARATION_PATH)) || DECLARATION_PATH;
+  const shown = shownPath(folder, DECLARATION_PATH);
   if (!analysis.usable) io.out('Nothing exported: the source could not be used (a previous declaration, if any, is left as it was and is now stale).');
   else if (dryRun) io.out(`Dry run: ${countOf(analysis.servers.length, 'server')} would be exported to ${shown}.`);
   else {

@@ -44,7 +44,11 @@ export const OPTIONS = {
   },
   profile: {
     type: 'string',
-    commands: { doctor: ['--profile NAME', 'the DSH profile whose sessions are meant (default headless)'], dsh: ['--profile NAME', 'the profile to create or add the bundle to (default headless)'] },
+    commands: {
+      doctor: ['--profile NAME', 'the DSH profile whose sessions are meant (default headless)'],
+      dsh: ['--profile NAME', 'the profile to create or add the bundle to (default headless)'],
+      try: ['--profile NAME', 'the DSH profile to run the session in (default headless)'],
+    },
   },
   node: { type: 'string', commands: { dsh: ['--node PATH|auto', 'the Node (22.19 or newer) that runs DSH; auto: this one if it fits, else one from npm'] } },
   'bundle-only': { type: 'boolean', commands: { dsh: ['--bundle-only', 'only add the bundle to the dsh on PATH'] } },

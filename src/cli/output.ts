@@ -1,9 +1,16 @@
 import * as path from 'node:path';
 import type { Problem } from '../core/problems/problems';
 
-/** A problem's or server's file as a terminal shows it: relative to the current directory (a workspace file may be given absolute). */
-export function shownPath(folder: string, file: string): string {
-  return path.isAbsolute(file) ? path.relative(process.cwd(), file) || file : path.join(path.relative(process.cwd(), folder) || '.', file);
+/**
+ * A file as a terminal shows it (`file` relative to `folder`, or absolute): relative to the current
+ * directory when it is inside it, else absolute (`../../x/mcp.json` says less than the path).
+ */
+export function shownPath(folder: string, file: string, cwd = process.cwd()): string {
+  const absolute = path.resolve(folder, file);
+  const relative = path.relative(cwd, absolute);
+  if (relative === '') return '.';
+  const outside = relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative); // another drive
+  return outside ? absolute : relative;
 }
 
 export function problemJson(p: Problem) {

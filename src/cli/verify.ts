@@ -10,6 +10,7 @@ import { planUserServers } from '../core/app/userPlan';
 import { userDeclarationPaths } from '../core/app/userExport';
 import { verifySettings } from './folderIdentity';
 import { runUserVerify } from './userExport';
+import { shownPath } from './output';
 
 export const VERIFY_USAGE = 'verify   Exit 0 only when the declaration is signed, intact and fresh; says what a DSH session in the folder gets';
 
@@ -45,7 +46,7 @@ export async function runVerify(ctx: CommandContext): Promise<number> {
     }));
     return ok ? 0 : 1;
   }
-  for (const line of declarationLines(plan, DECLARATION_PATH)) io.out(line);
+  for (const line of declarationLines(plan, shownPath(identity.folder, plan.declaration.path ?? DECLARATION_PATH))) io.out(line);
   io.out(`\nWhat a DSH session in this folder gets (trust mode "${plan.trustMode}"):`);
   for (const line of planLines(plan)) io.out(line);
   if (skillGate) printSkillGate(skillGate, io, '  ', identity.folder);

@@ -324,6 +324,8 @@ export class Bridge {
     for (const r of plan.blocked) {
       if (r.code === 'no-declaration') {
         session.onceDebug(`${where}: no .dsh/declaration.json in ${plan.declaration.looked.map((f) => JSON.stringify(f)).join(', ')} (looked up to the project root): nothing to mount`);
+      } else if (r.code === 'no-declaration-source-above') {
+        session.onceDebug(`${where}: no .dsh/declaration.json here, and the MCP configuration is in ${JSON.stringify(r.args.folder)} above: export that folder and start DSH in it`);
       } else if (r.code === 'trust-deny') {
         session.once(`${where}: trust mode is "deny" on this machine: nothing from the declaration is mounted`, 'info');
       } else if (r.code === 'store-unreadable') {

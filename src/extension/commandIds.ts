@@ -28,6 +28,8 @@ export const COMMAND = {
   reprobeAndAccept: 'dsh.reprobeAndAccept',
   /** A withheld tool's row: accept its definition despite its scan findings. */
   acceptToolDefinition: 'dsh.acceptToolDefinition',
+  /** Internal: a fix of the doctor's report (its button), run with the editor's own command. */
+  runDoctorFix: 'dsh.runDoctorFix',
 } as const;
 
 export type CommandId = (typeof COMMAND)[keyof typeof COMMAND];

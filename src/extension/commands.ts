@@ -10,6 +10,7 @@ import { COMMAND, type CommandId } from './commandIds';
 import type { Ctx } from './ctx';
 import type { DiagnosticsOwner } from './diagnostics';
 import { showDoctorReport } from './doctorCommand';
+import { runDoctorFix } from './doctorFixes';
 import { installDshSide } from './dshSide';
 import { InputCommandError, type Exporter, type ExportSummary } from './exporter';
 import type { ImportFlow } from './importFlow';
@@ -94,6 +95,7 @@ export function commandTable(features: Features, c = new Commands(features)): Re
     [COMMAND.installDshSide]: () => installDshSide(ctx.config.globalSettings().dshHome, ctx.log),
     [COMMAND.reprobeAndAccept]: (folderUri, name) => features.tools.reprobeAndAccept(folderUri, name),
     [COMMAND.acceptToolDefinition]: (node, options) => features.tools.view.acceptTool(node, options),
+    [COMMAND.runDoctorFix]: (folder, fix) => runDoctorFix(ctx, folder, fix),
   };
 }
 

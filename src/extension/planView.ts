@@ -145,7 +145,7 @@ const SHADOW_CODES: ReadonlySet<string> = new Set(['shadowed-server', 'duplicate
 
 /** The state of every exportable row while the declaration as a whole does not mount. */
 export function blockedState(code: PlanReasonCode): ServerRowState {
-  if (code === 'no-declaration') return 'not-exported';
+  if (code === 'no-declaration' || code === 'no-declaration-source-above') return 'not-exported';
   if (code === 'declaration-stale') return 'stale';
   if (code === 'trust-deny') return 'deny';
   return 'declaration-refused';
@@ -221,7 +221,7 @@ export type FolderAction = 'open-declaration' | 'export' | 'enter-inputs' | 'sho
 export function folderHeadline(view: FolderViewModel): { headline: FolderHeadline; action: FolderAction } {
   const blocked = view.blocked[0];
   if (blocked) {
-    if (blocked.code === 'no-declaration') return view.rows.length === 0 && view.usable ? { headline: 'no-servers', action: 'export' } : { headline: 'not-exported', action: 'export' };
+    if (blocked.code === 'no-declaration' || blocked.code === 'no-declaration-source-above') return view.rows.length === 0 && view.usable ? { headline: 'no-servers', action: 'export' } : { headline: 'not-exported', action: 'export' };
     if (blocked.code === 'declaration-stale') return { headline: 'stale', action: 'export' };
     if (blocked.code === 'trust-deny') return { headline: 'deny', action: 'trust' };
     return { headline: 'not-verified', action: 'verify' };

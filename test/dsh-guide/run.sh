@@ -90,7 +90,9 @@ grep -q "nothing can answer DSH's approval in this session" "$TMP/ask.err" || fa
 grep -q "MCP tools in the first request (0)" "$TMP/ask.out" || fail "ask mode mounted something headless"
 grep -q "Language-server tool in the first request: none" "$TMP/ask.out" || fail "ask mode mounted the language server headless"
 dsh-bridge trust pinned >/dev/null
-echo "// edited" >> "$PROJECT/.vscode/mcp.json"
+# An edit that changes what the server gets (a comment alone does not make the declaration stale).
+sed -i 's/"stdio"\]/"stdio", "--edited"]/' "$PROJECT/.vscode/mcp.json"
+grep -q -- '"--edited"' "$PROJECT/.vscode/mcp.json" || fail "the guide's edit of mcp.json did not apply"
 (cd "$PROJECT" && dsh --profile headless --patch "$TRY" "try" >"$TMP/stale.out" 2>"$TMP/stale.err") || true
 grep -q "declaration refused (stale)" "$TMP/stale.err" || fail "a stale declaration was silent in a headless run: $(cat "$TMP/stale.err")"
 doctor="$(dsh-bridge doctor --workspace "$PROJECT" || true)"

@@ -1,8 +1,10 @@
 // UI flow in a real VS Code workbench (code-server + chromium via Playwright), on the installed
 // .vsix: F1 > "DSH: Diagnose Setup (Doctor)" on test/fixtures/ws-export, on a machine
 // without DSH (the run's fresh DSH home). The user sees the report in a read-only view (a
-// webview: closing it asks nothing), each fix listed once with a link that runs it, and the
-// would-mount summary as a notification without the fixes repeated.
+// webview: closing it asks nothing), which profile it diagnosed and why, each fix listed once in
+// the editor's words with a button that runs the editor's own command (a command line only for
+// installing the DSH side, which the .vsix cannot do), and the would-mount summary as a
+// notification without the fixes repeated.
 import assert from 'node:assert/strict';
 import { UI_WAIT_MS, waitUntil } from '../harness/e2e-driver.mjs';
 import { suiteEditor } from './hooks.mjs';
@@ -10,7 +12,7 @@ import { suiteEditor } from './hooks.mjs';
 describe('e2e: the doctor command shows what stands between the folder and DSH (ws-export)', function () {
   const editor = suiteEditor();
 
-  it('read-only report with each fix once and a link that runs it; the summary notification; closing asks nothing', async function () {
+  it('read-only report: the profile and why, each fix once with the editor\'s button (the CLI only to install DSH); the summary notification; closing asks nothing', async function () {
     await editor.openWorkspace('ws-export');
     const page = editor.page;
     await editor.runCommand('DSH: Diagnose Setup (Doctor)');
@@ -30,19 +32,25 @@ describe('e2e: the doctor command shows what stands between the folder and DSH (
     assert.match(text, /No declaration \(\.dsh\/declaration\.json\) in /);
     // An interactive user is not told about headless runs.
     assert.doesNotMatch(text, /headless run has no one to answer/);
+    // No profile loads the bridge on this machine: the report says which one it diagnosed, without asking.
+    assert.match(text, /No DSH profile in .+ loads the bridge yet: this is profile "headless", the one Install the DSH Side sets up\./);
     // Each fix once, in the list of fixes; the report's lines hold none.
-    const fixes = await frame.locator('li code').allInnerTexts();
-    assert.equal(new Set(fixes).size, fixes.length, `a fix repeated: ${JSON.stringify(fixes)}`);
-    assert.ok(fixes.some((f) => f.startsWith('dsh-bridge dsh install')), JSON.stringify(fixes));
-    assert.ok(fixes.some((f) => f.startsWith('dsh-bridge export --workspace')), JSON.stringify(fixes));
+    const items = (await frame.locator('li').allInnerTexts()).map((t) => t.replace(/\u00a0/g, ' '));
+    assert.equal(new Set(items).size, items.length, `a fix repeated: ${JSON.stringify(items)}`);
+    assert.ok(items.some((f) => /^Install DSH and the DSH Bridge plugin in profile "headless"/.test(f)), JSON.stringify(items));
+    assert.ok(items.some((f) => f.startsWith('Export the MCP servers of ws-export.')), JSON.stringify(items));
+    // A command line only where only the CLI does it (installing the DSH side, which the .vsix cannot).
+    const commandLines = await frame.locator('li code').allInnerTexts();
+    assert.deepEqual(commandLines.filter((c) => c.startsWith('dsh-bridge') && !c.startsWith('dsh-bridge dsh install')), [], JSON.stringify(commandLines));
+    assert.ok(commandLines.some((c) => c.startsWith('dsh-bridge dsh install')), JSON.stringify(commandLines));
     assert.doesNotMatch(await frame.locator('pre').innerText(), /fix: /);
     const note = await editor.waitForNotification(/Would mount: none; would not: /);
     assert.doesNotMatch(note, /fix: /);
     await editor.screenshot('doctor-report');
 
-    // The export fix's link runs DSH: Export MCP Servers (its result is a notification).
-    const exportItem = frame.locator('li', { hasText: 'dsh-bridge export --workspace' }).first();
-    await exportItem.locator('a', { hasText: 'Run the fix' }).click();
+    // The export fix's button runs DSH: Export MCP Servers for this folder (its result is a notification).
+    const exportItem = frame.locator('li', { hasText: 'Export the MCP servers of ws-export.' }).first();
+    await exportItem.locator('a', { hasText: 'Export MCP Servers to DSH' }).click();
     await editor.waitForNotification(/Exported|exported/, { timeout: 60000 });
 
     // Closing the report asks nothing (it is not an unsaved document).

@@ -97,6 +97,8 @@ export interface DoctorFinding {
   fix?: string;
   /** What the fix does, as data: `install` (dsh-bridge dsh install), or the plan's fix code. */
   fixCode?: PlanFixCode | 'install';
+  /** The fix's arguments (the plan's fix args; `profile` for `install`). */
+  fixArgs?: Record<string, string>;
 }
 
 /** A reason of the plan that holds for the whole declaration, at the level the doctor gives it. */
@@ -127,6 +129,7 @@ export interface ServerVerdict {
   slowStart?: SlowStartRecord;
   /** What the fix does, as data (a face offers its own command for it): the plan's fix code, or `install`. */
   fixCode?: PlanFixCode | 'install';
+  fixArgs?: Record<string, string>;
 }
 
 export interface DoctorReport {
@@ -192,7 +195,7 @@ export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pi
 
 function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: DoctorRequest, profile: string, plan: SessionPlan, slowStarts: ReadonlyMap<string, SlowStartRecord>): DoctorReport {
   const findings: DoctorFinding[] = [];
-  const add = (f: DoctorFinding) => findings.push(f.fix?.startsWith('dsh-bridge dsh install') ? { ...f, fixCode: 'install' } : f.fix?.startsWith('dsh-bridge policy') ? { ...f, fixCode: 'policy' } : f);
+  const add = (f: DoctorFinding) => findings.push(f.fix?.startsWith('dsh-bridge dsh install') ? { ...f, fixCode: 'install', fixArgs: { profile } } : f);
   // The DSH that would run, and its Node.
   const install = ports.dshInstall.inspect(profile, request.bundleMatches);
   const installFix = `dsh-bridge dsh install${install.defaultProfile ? '' : ` --profile ${profile}`}`;
@@ -237,9 +240,9 @@ function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: Doct
   // A channel of the managed settings is named as one, not as a DSH policy file.
   for (const file of plan.policy ?? []) {
     if (!file.refused) continue;
-    const fix = planFix('policy', { workspace: plan.declaration.folder ?? request.folder }).command;
-    if (file.origin === 'managed') add({ area: 'policy', status: 'fail', message: 'managedRefused', args: { channel: file.channel ?? 'file', file: file.file, rule: file.refused }, fix });
-    else add({ area: 'policy', status: 'fail', message: 'policyRefused', args: { file: file.file, rule: file.refused }, fix });
+    const fix = policyFix(planFix('policy', { workspace: plan.declaration.folder ?? request.folder }));
+    if (file.origin === 'managed') add({ area: 'policy', status: 'fail', message: 'managedRefused', args: { channel: file.channel ?? 'file', file: file.file, rule: file.refused }, ...fix });
+    else add({ area: 'policy', status: 'fail', message: 'policyRefused', args: { file: file.file, rule: file.refused }, ...fix });
   }
   if (plan.policy?.length && !plan.policy.some((f) => f.refused)) {
     // Codes, not words: `admin`, `user`, `managed file` (the channel of the managed settings).
@@ -253,10 +256,11 @@ function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: Doct
   const verdict = (name: string, serverName: string, outcome: PlanOutcome, reason: SessionPlan['servers'][number]['reason'], lspRow = false): ServerVerdict => {
     const base = { name, serverName, outcome };
     const ownReason = plan.blocked.length === 0 && reason.code !== 'refused-at-export' && reason.code !== 'not-exported' && !byDshPolicy(reason);
-    if (ownReason && !bundleLoaded && state.exists) return { ...base, mount: false, why: 'whyNoBundle', args: {}, fix: installFix, fixCode: 'install' };
-    if (ownReason && lspRow && reason.code !== 'lsp-invalid-entry' && install.lspPackagesMissing.length && state.exists) return { ...base, mount: false, why: 'whyLspPackages', args: {}, fix: installFix, fixCode: 'install' };
+    const installing = { fix: installFix, fixCode: 'install' as const, fixArgs: { profile } };
+    if (ownReason && !bundleLoaded && state.exists) return { ...base, mount: false, why: 'whyNoBundle', args: {}, ...installing };
+    if (ownReason && lspRow && reason.code !== 'lsp-invalid-entry' && install.lspPackagesMissing.length && state.exists) return { ...base, mount: false, why: 'whyLspPackages', args: {}, ...installing };
     const mount = outcome === 'starts' || (outcome === 'asks' && !headless);
-    return { ...base, mount, why: reason.code, args: reason.args, ...(reason.fix ? { fix: reason.fix.command, fixCode: reason.fix.code } : {}) };
+    return { ...base, mount, why: reason.code, args: reason.args, ...(reason.fix ? { fix: reason.fix.command, fixCode: reason.fix.code, fixArgs: reason.fix.args } : {}) };
   };
   const servers = plan.servers.map((s) => {
     const v = verdict(s.name, s.serverName, s.outcome, s.reason);
@@ -272,6 +276,8 @@ function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: Doct
 }
 
 type Word = (template: string, args: Args) => string;
+
+const policyFix = (fix: { code: PlanFixCode; args: Record<string, string>; command: string }) => ({ fix: fix.command, fixCode: fix.code, fixArgs: fix.args });
 
 /** Why one server does not mount (or asks), worded: the plan's reason, or the doctor's for the profile. */
 export function verdictText(report: Pick<DoctorReport, 'headless'>, s: ServerVerdict, word: Word = formatMessage): string {
@@ -338,19 +344,35 @@ function lastSessionLines(report: DoctorReport, word: Word): string[] {
   return lines;
 }
 
+/** A fix the report names, as data: what it does (`code`; none for advice), its arguments, its command line (the CLI's words), and whose fix it is. */
+export interface DoctorFix {
+  code?: PlanFixCode | 'install';
+  args: Record<string, string>;
+  /** The command line (or, for a slow start or a keychain, the advice): the CLI prints it. */
+  command: string;
+  /** The servers (serverNames) it lets mount; empty for a fix of the install or the whole declaration. */
+  servers: string[];
+}
+
 /**
- * Every fix the report names, once each, in report order: the command line (or, for a slow start,
- * the advice) and the fix's code when a face has a command of its own for it.
+ * Every fix of what is wrong, once each (by command line), in report order: a finding's, the
+ * whole declaration's, then each server's that would not mount (a server that mounts after DSH
+ * asks needs none) or started late. A face words each by its code (the editor runs its own command for it).
  */
-export function doctorFixes(report: DoctorReport, word: Word = formatMessage): Map<string, PlanFixCode | 'install' | undefined> {
-  const fixes = new Map<string, PlanFixCode | 'install' | undefined>();
-  for (const f of report.findings) if (f.fix) fixes.set(f.fix, f.fixCode);
-  for (const { reason: r } of report.planFindings) if (r.fix) fixes.set(r.fix.command, r.fix.code);
+export function doctorFixes(report: DoctorReport, word: Word = formatMessage): DoctorFix[] {
+  const fixes = new Map<string, DoctorFix>();
+  const add = (command: string, code: DoctorFix['code'], args: Record<string, string> = {}, server?: string) => {
+    const fix = fixes.get(command) ?? { ...(code ? { code } : {}), args, command, servers: [] };
+    if (server !== undefined && !fix.servers.includes(server)) fix.servers.push(server);
+    fixes.set(command, fix);
+  };
+  for (const f of report.findings) if (f.fix) add(f.fix, f.fixCode, f.fixArgs);
+  for (const { reason: r } of report.planFindings) if (r.fix) add(r.fix.command, r.fix.code, r.fix.args);
   for (const s of report.servers) {
-    if (s.fix && !fixes.has(s.fix)) fixes.set(s.fix, s.fixCode);
-    if (s.slowStart) fixes.set(word(DOCTOR_MESSAGES.slowStartFix, {}), undefined);
+    if (s.fix && !s.mount && report.plan.blocked.length === 0) add(s.fix, s.fixCode, s.fixArgs, s.serverName);
+    if (s.slowStart) add(word(DOCTOR_MESSAGES.slowStartFix, {}), undefined, {}, s.serverName);
   }
-  return fixes;
+  return [...fixes.values()];
 }
 
 /** A duration as the doctor says it: `3.2 s`. */

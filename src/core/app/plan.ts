@@ -27,6 +27,7 @@ import { DECLARATION_PATH, type Declaration, type DeclaredServer, type VerifyRes
 import type { TemplateLookup } from '../declaration/template';
 import type { ToolChoice } from '../declaration/toolsModel';
 import { LSP_APPROVAL_NAME, toLspStdioConfig } from '../lsp/lspRow';
+import { noDeclarationReason } from './noDeclaration';
 import { publicToolName } from '../mcp/toolNames';
 import type { FolderRecord, ProbedServerRecord } from '../node/hostStore';
 import type { RowOptions, RowResult } from '../node/mcpRow';
@@ -248,7 +249,7 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   const pinnedPolicy = declaration?.policy?.file?.path;
   const exportFix = planFix('export', { workspace: folder, vscodePolicy: pinnedPolicy !== undefined && pinnedPolicy !== ports.policy.vscodePolicyFile ? pinnedPolicy : undefined });
 
-  if (!verified) blocked.push(reason('no-declaration', { looked: lookup.looked.join(', ') }, exportFix));
+  if (!verified) blocked.push(await noDeclarationReason(ports.files, cwd, ports.home, lookup.looked, exportFix));
   for (const r of forDsh) {
     blocked.push(r.code === 'missing' ? reason('no-declaration', { looked: lookup.looked.join(', ') }, exportFix)
       : reason(declarationReasonCode(r.code), { path: declarationPath ?? '', message: r.message }, exportFix));

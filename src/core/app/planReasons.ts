@@ -11,6 +11,7 @@ import type { ScanFinding } from '../scan/scan';
 export const PLAN_MESSAGES = {
   // The declaration as a whole (every cargo of it).
   'no-declaration': 'No declaration (.dsh/declaration.json) in {looked}: nothing from DSH Bridge is mounted.',
+  'no-declaration-source-above': 'No declaration (.dsh/declaration.json) in {looked}, and no MCP configuration there: the nearest is {source}. Export {folder} and start DSH in it (a session finds the declaration of a folder above only inside a project with .git).',
   'declaration-unreadable': 'The declaration {path} cannot be used: {message}.',
   'declaration-unsigned': 'The declaration {path} is refused: {message}.',
   'declaration-bad-signature': 'The declaration {path} is refused: {message}.',

@@ -91,6 +91,10 @@ export interface PolicyPort {
 /** The DSH install on this machine (the doctor's facts). */
 export interface DshInstallPort {
   inspect(profile: string, bundleMatches?: (installedDir: string) => boolean): DshInstallFacts;
+  /** The profiles of the DSH home that load the bridge's bundle, sorted. */
+  bridgeProfiles(): string[];
+  /** The profile `dsh-bridge dsh install` sets up without --profile (`headless`). */
+  readonly defaultProfile: string;
 }
 
 /** Starting an MCP server as DSH would: its row (envFile read, cwd resolved now) and one probe of it. */

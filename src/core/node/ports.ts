@@ -6,7 +6,7 @@
 import * as os from 'node:os';
 import { DeclarationDir, declarationSchemaText } from './declarationDir';
 import { findDeclarationFolder } from './declarationLookup';
-import { inspectDshInstall } from './dshSide';
+import { bridgeProfiles, DEFAULT_PROFILE, inspectDshInstall } from './dshSide';
 import { loadEnvFile } from './envFile';
 import { devcontainerSubfolders, realpathOrResolved } from './folderFiles';
 import { HostStore, type HostStoreOptions } from './hostStore';
@@ -61,6 +61,8 @@ export function nodePorts(options: NodePortsOptions) {
     resolveCommand: createPathResolver({ env }),
     dshInstall: {
       inspect: (profile: string, bundleMatches?: (installedDir: string) => boolean) => inspectDshInstall(options.dshHome, profile, env.PATH ?? '', bundleMatches),
+      bridgeProfiles: () => bridgeProfiles(options.dshHome),
+      defaultProfile: DEFAULT_PROFILE,
     },
     mcp: {
       buildRow,

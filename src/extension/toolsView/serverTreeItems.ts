@@ -59,7 +59,7 @@ function blockedWords(state: ServerRowState): { short: string; long: string } | 
 function stateWords(row: ServerViewRow): { short: string; long: string } {
   const codes = row.codes.join(', ');
   // "Not exported" beside a refused entry says nothing new: the entry never is.
-  const blocked = row.blocked && row.blocked.code !== 'no-declaration' ? blockedWords(blockedState(row.blocked.code)) : undefined;
+  const blocked = row.blocked && !row.blocked.code.startsWith('no-declaration') ? blockedWords(blockedState(row.blocked.code)) : undefined;
   const withBlocked = (w: { short: string; long: string }) => (blocked ? { short: `${w.short} \u00b7 ${blocked.short}`, long: `${w.long}\n${blocked.long}` } : w);
   switch (row.state) {
     case 'shadowed': return withBlocked({
@@ -99,7 +99,7 @@ const STATE_ICONS: Record<ServerRowState, [string, string | undefined]> = {
 /** The folder's count, and the declaration-wide state beside it (stale, deny, ...). */
 export function folderWords(view: FolderViewModel): string {
   // Without a declaration every row says "not exported" already.
-  const blocked = view.blocked[0] && view.blocked[0].code !== 'no-declaration' ? blockedWords(blockedState(view.blocked[0].code)) : undefined;
+  const blocked = view.blocked[0] && !view.blocked[0].code.startsWith('no-declaration') ? blockedWords(blockedState(view.blocked[0].code)) : undefined;
   return blocked && view.rows.length ? `${countWords(view.counts)} \u00b7 ${blocked.short}` : countWords(view.counts);
 }
 

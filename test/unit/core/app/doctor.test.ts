@@ -1,8 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { doctorLines, doctorReport, doctorSummary } from '../../../../src/core/app/doctor';
+import { doctorFixes, doctorLines, doctorReport, doctorSummary } from '../../../../src/core/app/doctor';
+import { doctorProfiles } from '../../../../src/core/app/doctorProfile';
 import { bridgeProfiles, LSP_PACKAGES, launcherRuleMismatches, missingLspPackages, writeHmrFix } from '../../../../src/core/node/dshSide';
 import { HostStore } from '../../../../src/core/node/hostStore';
 import { lockedVersions } from '../../../../src/cli/dshLayout';
@@ -45,6 +46,34 @@ describe('doctor: what stands between a folder and its servers in DSH', function
     profileWithBundle(home);
     mkdirSync(path.join(home, 'profiles', 'other'), { recursive: true });
     assert.deepEqual(bridgeProfiles(home), ['headless']);
+  });
+
+  it('fixes as data, once each: what is wrong only (a server that mounts after DSH asks needs none), with its code, arguments and servers; the profile to diagnose', async () => {
+    const home = tempDir('doctor-home-');
+    const folder = workspace(MCP);
+    const ports = testPorts(home, { env: { PATH: '' } });
+    assert.deepEqual(doctorProfiles(ports), { kind: 'none', profile: 'headless' });
+    profileWithBundle(home);
+    assert.deepEqual(doctorProfiles(ports), { kind: 'only', profile: 'headless' });
+    assert.equal(cli(['export', '--workspace', folder], home).status, 0);
+    const serverFixes = (report: Awaited<ReturnType<typeof doctor>>) => doctorFixes(report).filter((f) => f.servers.length).map((f) => [f.code, f.args, f.servers]);
+    // Headless (dsh-headless loaded): nobody answers, so "ask" is what is wrong for plain.
+    assert.deepEqual(serverFixes(await doctor(folder, home)), [
+      ['inputs-set', { id: 'token', workspace: folder }, ['echo']],
+      ['trust-pinned', { name: 'plain', workspace: folder }, ['plain']],
+      ['check', { workspace: folder }, ['old']],
+    ]);
+    assert.deepEqual(doctorFixes(await doctor(folder, home)).filter((f) => f.code === 'install').map((f) => f.args), [{ profile: 'headless' }]);
+    // An interactive profile: plain mounts after DSH asks, and no fix switches the trust mode.
+    profileWithBundle(home, ['@deepseek-ai/dsh-base', 'dsh-bridge-dsh']);
+    const interactive = await doctor(folder, home);
+    assert.equal(interactive.headless, false);
+    assert.deepEqual(serverFixes(interactive), [['inputs-set', { id: 'token', workspace: folder }, ['echo']], ['check', { workspace: folder }, ['old']]]);
+    assert.ok(!doctorFixes(interactive).some((f) => f.code === 'trust-pinned'), JSON.stringify(doctorFixes(interactive)));
+    // Several profiles with the bridge: the face asks.
+    const other = path.join(home, 'profiles', 'other');
+    cpSync(path.join(home, 'profiles', 'headless'), other, { recursive: true });
+    assert.deepEqual(doctorProfiles(ports), { kind: 'several', profiles: ['headless', 'other'] });
   });
 
   it('walks a folder from refused to mounted: bundle, hmr row, input, trust, approval; stale after an edit', async () => {

@@ -339,6 +339,24 @@ describe('session plan: the declaration a session finds', function () {
     assert.deepEqual(outcomes({ ...plan, servers: listed }), { fx: 'withheld not-exported', keyed: 'withheld not-exported', old: 'withheld refused-at-export' });
   });
 
+  it('DSH in a subfolder of a project without .git: the fix exports the folder above that has the MCP configuration and says to start DSH there', async () => {
+    const folder = workspace(SOURCE, { 'sub/notes.txt': '' });
+    const sub = path.join(folder, 'sub');
+    const home = tempDir('plan-home-');
+    const { plan } = await planSession(testPorts(home), { cwd: sub });
+    collect(plan);
+    assert.deepEqual(plan.declaration.looked, [sub], 'without .git the session looks only in its own folder');
+    assert.deepEqual(plan.blocked.map((r) => [r.code, r.args.folder, r.args.source, r.fix?.command]),
+      [['no-declaration-source-above', folder, path.join(folder, '.vscode', 'mcp.json'), `dsh-bridge export --workspace ${folder}`]]);
+    // The fix runs: that folder exports, and a session started in it finds the declaration.
+    assert.equal((await exportFolder(testPorts(home), folderIdentityOf(folder))).written, true);
+    assert.equal((await planSession(testPorts(home), { cwd: folder })).plan.declaration.state, 'verified');
+    // A folder with a configuration of its own is told to export itself.
+    const own = workspace(SOURCE, { 'sub/.mcp.json': '{"mcpServers":{}}' });
+    const ownPlan = (await planSession(testPorts(home), { cwd: path.join(own, 'sub') })).plan;
+    assert.deepEqual(ownPlan.blocked.map((r) => [r.code, r.fix?.command]), [['no-declaration', `dsh-bridge export --workspace ${path.join(own, 'sub')}`]]);
+  });
+
   it('a session in a subfolder gets the declaration of the nearest folder above it, up to the project root, never above the home', async () => {
     const p = await project();
     const sub = path.join(p.folder, 'src/deep');
