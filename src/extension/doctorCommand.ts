@@ -14,11 +14,10 @@ import { translate } from './l10n';
 import { visibleLine } from '../core/json/visibleText';
 import { l10n } from './l10nLookup';
 
-/** The user declaration's fixes: its own export (the folder's fixes act on the folder, through COMMAND.runDoctorFix). */
-const USER_FIX_COMMANDS: Partial<Record<string, { id: string; title: () => string }>> = {
-  install: { id: COMMAND.installDshSide, title: () => l10n.t('Install DeepSeek Harness and the Plugin...') },
-  export: { id: COMMAND.exportUserServers, title: () => l10n.t('Export Your Own MCP Servers') },
-  'inputs-set': { id: COMMAND.enterInputValues, title: () => l10n.t('Enter MCP Input Values...') },
+/** The user declaration's fixes in the editor's words, each with its own command (the folder's fixes act on the folder, through COMMAND.runDoctorFix). */
+const USER_FIX_COMMANDS: Partial<Record<string, { id: string; title: () => string; words: () => string }>> = {
+  export: { id: COMMAND.exportUserServers, title: () => l10n.t('Export Your Own MCP Servers'), words: () => l10n.t('Export your own MCP servers (the profile\'s mcp.json, Copilot Global): every DSH session gets them from the user declaration.') },
+  'inputs-set': { id: COMMAND.enterInputValues, title: () => l10n.t('Enter MCP Input Values...'), words: () => l10n.t('Enter the input values your own servers need.') },
 };
 
 const html = (text: string) => visibleLine(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -57,12 +56,13 @@ export async function showDoctorReport(folder: vscode.WorkspaceFolder, identity:
   const lines = [...doctorLines(report, translate, false), '', ...userDoctorLines(user, report, translate, false)];
   const link = (b: NonNullable<EditorFix['button']>) => ` <a href="command:${COMMAND.runDoctorFix}?${encodeURIComponent(JSON.stringify(b.args))}">${html(b.title)}</a>`;
   const fixItems = fixes.map((f) => `<li>${html(f.text)}${f.cli ? ` <code>${html(f.cli)}</code>` : ''}${f.button ? link(f.button) : ''}</li>`);
-  // The user's own servers: their export is a command of its own; the rest shows its command line.
+  // The user's own servers: their fixes in the editor's words with their own commands; installing
+  // the DSH side is the folder's fix already; what the editor cannot do shows its command line.
   const listed = new Set(fixes.map((f) => f.cli ?? f.text));
   for (const [text, code] of userDoctorFixes(user)) {
-    if (listed.has(text)) continue;
+    if (listed.has(text) || code === 'install') continue;
     const run = code === undefined ? undefined : USER_FIX_COMMANDS[code];
-    fixItems.push(`<li><code>${html(text)}</code>${run ? ` <a href="command:${run.id}">${html(run.title())}</a>` : ''}</li>`);
+    fixItems.push(run ? `<li>${html(run.words())} <a href="command:${run.id}">${html(run.title())}</a></li>` : `<li><code>${html(text)}</code></li>`);
   }
   const panel = vscode.window.createWebviewPanel('dsh.doctor', title, vscode.ViewColumn.Active, {
     enableScripts: false, enableCommandUris: [COMMAND.runDoctorFix, ...Object.values(USER_FIX_COMMANDS).map((c) => c!.id)],

@@ -52,7 +52,8 @@ export function userDoctorLines(section: UserDoctorSection, report: Pick<DoctorR
     lines.push(`${mark} ${text}`);
     if (fix && fixes) lines.push(`  ${t('fix', { command: fix })}`);
   };
-  if (section.state === 'missing') line('\u2139', t('userNone', { path: section.declarationPath }), section.notExported.length ? undefined : EXPORT_USER);
+  // Never exported: the export is the fix only when the user's files hold servers (said on their own line below).
+  if (section.state === 'missing') line('\u2139', t('userNone', { path: section.declarationPath }));
   else if (section.state === 'verified' && !section.blocked.length) line('\u2714', t('userOk', { path: section.declarationPath, count: section.servers.length }));
   // The plan's "no declaration" is said above; every other reason of the whole declaration on its own line.
   for (const r of section.blocked) if (r.code !== 'no-declaration') line('\u2716', planMessage(r, word), r.fix?.command);
@@ -73,7 +74,7 @@ export function userDoctorLines(section: UserDoctorSection, report: Pick<DoctorR
 /** The section's fixes, once each, with their codes (the editor's Doctor lists them with its own commands). */
 export function userDoctorFixes(section: UserDoctorSection): Map<string, ServerVerdict['fixCode'] | undefined> {
   const fixes = new Map<string, ServerVerdict['fixCode'] | undefined>();
-  if (section.state === 'missing' || section.notExported.length) fixes.set(EXPORT_USER, 'export');
+  if (section.notExported.length) fixes.set(EXPORT_USER, 'export');
   for (const r of section.blocked) if (r.fix) fixes.set(r.fix.command, r.fix.code);
   for (const s of section.servers) if (s.fix && !fixes.has(s.fix)) fixes.set(s.fix, s.fixCode);
   return fixes;
