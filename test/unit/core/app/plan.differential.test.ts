@@ -24,7 +24,9 @@ import { nodeSkillFs } from '../../../../src/core/node/skillFs';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
 import { decideMount } from '../../../../src/dsh-plugin/mountDecision';
 import { SessionToolGate } from '../../../../src/dsh-plugin/toolGate';
-import { planViewModel } from '../../../../src/extension/planView';
+import { folderViewModel, planViewModel } from '../../../../src/extension/planView';
+import { withheldLine, withheldOf, type WithheldItems } from '../../../../src/core/app/planWithheld';
+import { formatMessage } from '../../../../src/core/problems/problems';
 import { exportFolder, folderIdentityOf, freshSession, testPorts, userSettings } from '../../helpers';
 
 const RUNS = Number(process.env.DSH_DIFF_RUNS) || 1000;
@@ -224,6 +226,8 @@ async function checkState(generated: State, base: string, agentsHome: string): P
     : undefined;
   // The plugin's tool gate on the tools the probe saw, against the tools of the plan verify shows.
   const { plan: toolsShown } = await planSession(pluginPorts, { cwd, skills: false });
+  /** The tools the plugin's gate withholds from servers that start or ask (a withheld server's tools are not listed again). */
+  const gateWithheld: string[] = [];
   for (const s of toolsShown.servers) {
     const entry = declaration?.servers.find((d) => d.serverName === s.serverName);
     if (!entry || !s.tools || toolsShown.blocked.length) continue;
@@ -239,6 +243,7 @@ async function checkState(generated: State, base: string, agentsHome: string): P
       const [offered] = await sessionGate.offered([tool], [entry.serverName], { trustMode: 'pinned', turn: '1', where: 'w', log: (l) => lines.push(l) });
       const planned: { state: string } | undefined = s.tools.tools.find((t) => t.publicName === tool.name);
       const gate = offered ? 'offered' : lines.some((l) => l.endsWith('is left out by dsh.tools')) ? 'left-out' : 'withheld';
+      if (gate === 'withheld' && s.outcome !== 'withheld') gateWithheld.push(tool.name);
       assert.equal(planned && (planned.state === 'unpinned' ? 'offered' : planned.state), gate, `tool ${tool.name}: ${label}`);
     }
   }
@@ -308,6 +313,28 @@ async function checkState(generated: State, base: string, agentsHome: string): P
   assert.deepEqual(view.skillsWithheld, withheld, `skills in the view: ${label}`);
   assert.deepEqual(withheld, state.skills === 'untrusted' && state.session !== 'sub-no-git' ? ['alpha'] : [], `skills vs the model: ${label}`);
   assert.ok(!JSON.stringify([verify.json, doctor.json, view]).includes('diff-canary'), 'no stored value is shown');
+
+  // Everything withheld: one list (servers, tools, skills, language servers) in every face, and the plugin withholds the same.
+  const items: WithheldItems = verify.json.dsh.withheldItems;
+  const folderView = folderViewModel(editorPlan, { usable: true, sourcePath: '.vscode/mcp.json', servers: reviewed.servers, rejected: reviewed.rejected, problems: [] });
+  assert.deepEqual(doctor.json.withheldItems, items, `withheld in doctor --json: ${label}`);
+  assert.deepEqual(view.withheld, items, `withheld in the Verify view model: ${label}`);
+  assert.deepEqual(folderView.withheld, items, `withheld in the status items and the servers view: ${label}`);
+  assert.deepEqual(withheldOf(editorPlan), items, `withheld in the editor's plan: ${label}`);
+  assert.deepEqual(items.servers.map((w) => w.serverName), Object.keys(plugin).filter((n) => plugin[n].startsWith('withheld')), `withheld servers: the plugin's mount decisions: ${label}`);
+  assert.deepEqual(Object.fromEntries(items.servers.map((w) => [w.serverName, `withheld ${w.code}`])), Object.fromEntries(Object.entries(expected).filter(([, o]) => o.startsWith('withheld'))), `withheld servers vs the model: ${label}`);
+  assert.deepEqual(items.tools.map((t) => t.publicName).sort(), [...gateWithheld].sort(), `withheld tools: the plugin's tool gate: ${label}`);
+  assert.equal(items.languageServers !== undefined, lspDecision?.kind === 'withheld', `withheld language servers: the plugin's decision: ${label}`);
+  assert.deepEqual(items.skills.map((w) => w.name), withheld, `withheld skills: the plugin's skill gate: ${label}`);
+  // The sentence each face shows says every name and count.
+  const sentence = withheldLine(items, formatMessage) ?? '';
+  for (const name of [...items.servers.map((w) => w.serverName), ...items.tools.map((t) => t.publicName), ...items.skills.map((w) => w.name)]) assert.ok(sentence.includes(name), `"${name}" in "${sentence}"`);
+  // The export's summary after an export that writes nothing new: the same list.
+  if (state.edit === 'none' && state.session === 'folder') {
+    const exported = await runCli(['export', '--workspace', folder, '--dsh-home', home, '--json']);
+    if (state.trust === 'deny') assert.equal(exported.json.withheldItems, undefined, `a refused export says no plan: ${label}`);
+    else assert.deepEqual(exported.json.withheldItems, items, `withheld in export --json: ${label}`);
+  }
   rmSync(folder, { recursive: true, force: true });
 }
 
