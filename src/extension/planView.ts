@@ -130,7 +130,11 @@ export interface FolderViewModel {
   /** What holds without stopping the mount (e.g. stale for the editor only). */
   notes: PlanReason[];
   rows: ServerViewRow[];
-  /** `servers + refused + shadowed` is the number of rows. */
+  /**
+   * `servers` is the number of rows (every row is an entry of the folder's MCP files, as the user
+   * counts them), `refused` and `shadowed` the rows among them in those states: "5 servers · 1
+   * refused" beside 5 rows, never "4 servers · 1 refused".
+   */
   counts: { servers: number; refused: number; shadowed: number };
   /** Everything the plan withholds from a session (servers, tools, skills, language servers), as every face lists it. */
   withheld: WithheldItems;
@@ -214,7 +218,7 @@ export function folderViewModel(plan: SessionPlan, sources: FolderSourceEntries,
   }
   const refused = rows.filter((r) => r.state === 'refused').length;
   const shadowed = rows.filter((r) => r.state === 'shadowed').length;
-  return { usable: true, blocked: plan.blocked, notes: plan.notes, rows, counts: { servers: rows.length - refused - shadowed, refused, shadowed }, withheld };
+  return { usable: true, blocked: plan.blocked, notes: plan.notes, rows, counts: { servers: rows.length, refused, shadowed }, withheld };
 }
 
 /** What the status items say first (one word-sized state) and which action a click runs. */
