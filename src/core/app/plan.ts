@@ -196,7 +196,7 @@ export interface PlanRequest {
   /**
    * false: leave each server's `tools` out (the plugin's mount step: its tool gate judges the live
    * tools of a session). Verify still reads the last probe's record at every plan: a newer probe
-   * makes the declaration stale.
+   * is a note (`probed-since-export`), never a reason to withhold the declaration.
    */
   tools?: boolean;
   /**
@@ -255,6 +255,8 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   for (const r of verified?.reasons.filter((x) => x.editorOnly) ?? []) {
     notes.push(reason('declaration-stale-in-editor', { path: declarationPath ?? '', message: r.message }, exportFix));
   }
+  // A probe since the export stales nothing (its new pins wait for the next export): a note with the fix that takes them.
+  if (mounts) for (const server of checked?.reads.probedSince ?? []) notes.push(reason('probed-since-export', { server }, exportFix));
 
   const stored = await storedMode;
   const trustMode: TrustMode = 'mode' in stored ? stored.mode : 'deny';

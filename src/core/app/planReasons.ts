@@ -19,6 +19,7 @@ export const PLAN_MESSAGES = {
   'declaration-stale': 'The declaration {path} is stale: {message}.',
   'declaration-rollback': 'The declaration {path} is refused: {message}.',
   'declaration-stale-in-editor': 'The declaration {path} is stale for VS Code only: {message}. DSH, which cannot see VS Code\'s settings, still mounts it.',
+  'probed-since-export': 'Server {server} was probed since the export: its new tool pins wait for the next export (until then DSH offers its tools as they were pinned).',
   'store-unreadable': 'The bridge settings in the DSH home cannot be read ({error}): nothing is mounted.',
   'folder-record-unreadable': 'The stored input values and approvals of {folder} cannot be read ({error}): servers that need them do not start.',
   'trust-deny': 'The trust mode is "deny" on this machine: nothing is mounted.',

@@ -77,13 +77,15 @@ const REACHING: Array<[State]> = [[{
   servers: (['poisoned', 'accepted'] as const).map((poison) => ({ input: false, env: false, sse: false, cwd: false, probed: true, exclude: undefined, approved: 'yes' as const, poison })),
   trust: 'pinned', storeInputs: true, envSet: true, edit: 'none', session: 'folder', lsp: 'none', lspApproved: false, skills: 'none', policy: 'none',
 }]];
-/** Edits after the export that make the declaration stale: a source, a session setting, a newer probe. */
-const STALE_EDITS = ['stale', 'settings-tools', 'settings-lsp', 'settings-export', 'reprobe'];
+/** Edits after the export that make the declaration stale: a source, a session setting (a newer probe does not: its pins wait for the next export). */
+const STALE_EDITS = ['stale', 'settings-tools', 'settings-lsp', 'settings-export'];
+/** A tool the server gained after the export, which a newer probe saw (`reprobe`): withheld until the next export pins it. */
+const EXTRA = { name: 'extra', description: 'Extra.', inputSchema: { type: 'object' } };
 
 /** What the docs say a session gets, per server name (`starts`, `asks`, or `withheld <code>`). */
 function modelOutcomes(state: State, names: string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  const declarationCode = { stale: 'declaration-stale', 'settings-tools': 'declaration-stale', 'settings-lsp': 'declaration-stale', 'settings-export': 'declaration-stale', reprobe: 'declaration-stale', tampered: 'declaration-tampered', rollback: 'declaration-rollback', 'other-key': 'declaration-bad-signature' } as Record<string, string>;
+  const declarationCode = { stale: 'declaration-stale', 'settings-tools': 'declaration-stale', 'settings-lsp': 'declaration-stale', 'settings-export': 'declaration-stale', tampered: 'declaration-tampered', rollback: 'declaration-rollback', 'other-key': 'declaration-bad-signature' } as Record<string, string>;
   state.servers.forEach((s, i) => {
     const name = names[i];
     if (s.sse) out[name] = 'withheld refused-at-export';
@@ -162,10 +164,11 @@ async function checkState(generated: State, base: string, agentsHome: string): P
   if (state.edit === 'settings-tools') write('.vscode/settings.json', JSON.stringify({ ...settings, 'dsh.tools': { ...tools, s0: { exclude: ['echo', 'add'] } } }));
   if (state.edit === 'settings-lsp') write('.vscode/settings.json', JSON.stringify({ ...settings, 'dsh.lsp.servers': { other: { command: NODE, extensions: { '.go': 'go' } } } }));
   if (state.edit === 'settings-export') write('.vscode/settings.json', JSON.stringify({ ...settings, dsh: { export: { toolCallTimeoutMs: 1234 } } }));
-  if (state.edit === 'reprobe') {
-    const s0 = reviewed.servers.find((x) => x.serverName === 's0') ?? reviewed.servers[0];
-    const changed = { ...TOOLS[0], description: 'Echoes, changed.' };
-    if (s0) await ports.store.recordProbes(folder, { [s0.serverName]: { name: s0.name, pin: s0.pin, probedAt: '2026-01-02T00:00:00.000Z', tools: [{ ...changed, pin: toolPin(changed) }] } });
+  // A newer probe: the server now lists one more tool (the recorded ones as they were).
+  const reprobed = state.edit === 'reprobe' ? (reviewed.servers.find((x) => x.serverName === 's0') ?? reviewed.servers[0]) : undefined;
+  if (reprobed) {
+    const now = [...toolsOf(state.servers[names.indexOf(reprobed.serverName)]), EXTRA];
+    await ports.store.recordProbes(folder, { [reprobed.serverName]: { name: reprobed.name, pin: reprobed.pin, probedAt: '2026-01-02T00:00:00.000Z', tools: now.map((t) => ({ ...t, pin: toolPin(t) })) } });
   }
   if (state.edit === 'tampered') {
     const doc = JSON.parse(readFileSync(file, 'utf8'));
@@ -232,7 +235,7 @@ async function checkState(generated: State, base: string, agentsHome: string): P
     const entry = declaration?.servers.find((d) => d.serverName === s.serverName);
     if (!entry || !s.tools || toolsShown.blocked.length) continue;
     const generatedServer = state.servers[names.indexOf(entry.serverName)];
-    const live = (s.tools.probe?.current && generatedServer ? toolsOf(generatedServer) : []).map((t) => ({ name: publicToolName(entry.serverName, t.name), description: t.description, parameters: t.inputSchema }));
+    const live = (s.tools.probe?.current && generatedServer ? [...toolsOf(generatedServer), ...(entry.serverName === reprobed?.serverName ? [EXTRA] : [])] : []).map((t) => ({ name: publicToolName(entry.serverName, t.name), description: t.description, parameters: t.inputSchema }));
     for (const tool of live) {
       // A session's gate (trust mode pinned: nobody is asked) on this one tool: offered, left out by the choice, or withheld.
       const sessionGate = new SessionToolGate();
@@ -277,8 +280,7 @@ async function checkState(generated: State, base: string, agentsHome: string): P
   assert.deepEqual(toolStates(editorPlan), shownTools, `tools in the editor's plan: ${label}`);
   state.servers.forEach((s, i) => {
     const echo = shownTools[publicToolName(names[i], POISONED_ECHO.name)];
-    // A newer probe records a clean echo over the poisoned one (the declaration is stale then).
-    if (echo === undefined || s.poison === 'none' || !s.probed || state.edit === 'reprobe') return;
+    if (echo === undefined || s.poison === 'none' || !s.probed) return;
     // Either way, the echo dsh.tools leaves out stays left out; otherwise the scan decides: withheld
     // for its findings until that definition is accepted, offered for the acceptance once it is.
     const model = s.exclude === 'echo' ? 'left-out tool-left-out' : s.poison === 'accepted' ? 'offered tool-accepted' : 'withheld tool-hidden-instructions';

@@ -239,7 +239,9 @@ describe('session plan: MCP servers', function () {
 
     const probeFile = path.join(ports.store.bridgeDir, 'probes', `${sha256Hex(path.resolve(folder))}.json`);
     let restore = editInPlace(probeFile, (text) => text.replace(toolPin(ADD).definition, toolPin(ADD).definition.replace(/.$/, (c) => (c === '0' ? '1' : '0'))));
-    await staleBy(/server "fx" was probed since the export/);
+    // A newer probe stales nothing: it still starts, and a note says the next export takes the new pins.
+    const probed = await step();
+    assert.deepEqual([probed.blocked, outcomes(probed).fx, probed.notes.map((r) => r.code)], [[], 'starts approved', ['probed-since-export']]);
     restore();
     await fresh();
 
