@@ -54,7 +54,9 @@ describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, 
     await editor.runCommand(exportTitle);
     await editor.waitForWorkspaceFile('.dsh/declaration.json');
     // Chinese sentences run on: no space after the full stop (nor before a number).
-    const expected = `${zh('Exported 1 MCP server to DSH.')}${zh('1 server was refused: see Problems.')}`;
+    // Then what a session still goes without, in the words of the status and doctor.
+    const withheld = zh('Withheld from DSH sessions here: {list}.', { list: zh('1 server ({names})', { names: 'legacy-events' }) });
+    const expected = `${zh('Exported 1 MCP server to DSH.')}${zh('1 server was refused: see Problems.')}${withheld}`;
     assert.doesNotMatch(expected, /[\u3002\uff1a] | \d/);
     const note = await editor.waitForNotification(new RegExp(`^${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
     assert.match(note, CJK);
