@@ -84,7 +84,8 @@ describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, 
       if (JSON.stringify(rows) === JSON.stringify(expected)) break;
     }
     assert.deepEqual(rows, expected);
-    const count = `${zh('1 server')} \u00b7 ${zh('1 refused')}`;
+    // The first count is the rows (2), the refused one among them.
+    const count = `${zh('{0} servers', { 0: 2 })} \u00b7 ${zh('1 refused')}`;
     assert.equal((await header.locator('.description').innerText()).trim(), count);
     console.log(`      view: ${JSON.stringify(rows)}; ${count}`);
     console.log(`      screenshot: ${await editor.screenshot('zh-cn-servers-view')}`);
