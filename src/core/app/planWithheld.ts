@@ -9,7 +9,7 @@ import type { SessionPlan } from './plan';
 import type { PlanArgs, PlanReasonCode } from './planReasons';
 
 export interface WithheldItems {
-  /** Servers the plan withholds (a server that asks is not withheld: DSH asks about it). */
+  /** Servers the plan withholds, each name once, with its first reason (a server that asks is not withheld: DSH asks about it). */
   servers: Array<{ serverName: string; code: PlanReasonCode }>;
   /**
    * Tools withheld from servers that do start (or ask): the tools of a withheld server are not
@@ -26,7 +26,8 @@ export interface WithheldItems {
 
 /** What `plan` withholds from a DSH session (see {@link WithheldItems}). */
 export function withheldOf(plan: SessionPlan): WithheldItems {
-  const servers = plan.servers.filter((s) => s.outcome === 'withheld').map((s) => ({ serverName: s.serverName, code: s.reason.code }));
+  // A session goes without a name once: two refused entries of one name (one shadowing the other) are one server withheld.
+  const servers = [...new Map(plan.servers.filter((s) => s.outcome === 'withheld').reverse().map((s) => [s.serverName, { serverName: s.serverName, code: s.reason.code }])).values()].reverse();
   const tools = plan.servers.filter((s) => s.outcome !== 'withheld').flatMap((s) => (s.tools?.tools ?? [])
     .filter((t) => t.state === 'withheld')
     .map((t) => ({ serverName: s.serverName, name: t.name, publicName: t.publicName, code: t.reason.code })));

@@ -89,6 +89,8 @@ describe('everything withheld, in every face (planWithheld)', function () {
       servers: [
         { name: 'a', serverName: 'a', outcome: 'withheld', reason: { code: 'env-missing', args: {} } },
         { name: 'b', serverName: 'b', outcome: 'withheld', reason: { code: 'row-refused', args: {} } },
+        // A name refused twice (one entry shadowing the other) is one server withheld.
+        { name: 'b', serverName: 'b', outcome: 'withheld', reason: { code: 'refused-at-export', args: {} } },
         // A withheld server's tools are not listed again; a tool dsh.tools leaves out is not withheld.
         { name: 'c', serverName: 'c', outcome: 'withheld', reason: { code: 'env-missing', args: {} }, tools: { pinned: true, tools: [{ name: 'x', publicName: 'mcp__c__x', state: 'withheld', reason: { code: 'tool-not-pinned', args: {} } }], unlisted: { state: 'withheld', reason: { code: 'tool-not-pinned', args: {} } } } },
         { name: 'd', serverName: 'd', outcome: 'asks', reason: { code: 'ask-mode', args: {} }, tools: { pinned: true, tools: [
@@ -100,6 +102,7 @@ describe('everything withheld, in every face (planWithheld)', function () {
       languageServers: { pin: 'p', servers: [{ id: 'ts', extensions: ['.ts'] }, { id: 'go', extensions: ['.go'] }], outcome: 'withheld', reason: { code: 'lsp-invalid-entry', args: {} } },
       skills: { roots: [], withheld: [{ name: 's1', root: '/r', offeredFrom: null }, { name: 's2', root: '/r', offeredFrom: null }] },
     } as unknown as SessionPlan;
+    assert.deepEqual(withheldOf(plan).servers.map((w) => [w.serverName, w.code]), [['a', 'env-missing'], ['b', 'row-refused'], ['c', 'env-missing']]);
     assert.equal(withheldLine(withheldOf(plan), formatMessage),
       'Withheld from DSH sessions here: 3 servers (a, b, c); 2 tools (mcp__d__x, mcp__d__y); 2 skills (s1, s2); the language servers (ts, go).');
     const clean = { ...plan, servers: [], languageServers: undefined, skills: { roots: [], withheld: [] } } as unknown as SessionPlan;
