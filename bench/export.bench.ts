@@ -18,7 +18,7 @@ import { buildDeclarationBody, commitExport, reviewExport } from '../src/core/ap
 import { planSession } from '../src/core/app/plan';
 import { nodePorts } from '../src/core/node/ports';
 import { journaledEnv } from '../src/core/node/readJournal';
-import { FolderWatches, KeptWhileUnchanged } from '../src/core/node/readWatch';
+import { KeptWhileUnchanged } from '../src/core/node/keptWhileUnchanged';
 import { settingsViewFromFiles } from '../src/core/settings/folderSettings';
 import { parseJsonc } from '../src/core/json/jsonTree';
 import { generate } from './generate';
@@ -170,12 +170,11 @@ async function planVsExport(): Promise<void> {
       if (check.plan.servers.filter((s) => s.outcome === 'starts').length !== count) throw new Error(`bench plan broken: ${JSON.stringify(check.plan.servers.find((s) => s.outcome !== 'starts'))}`);
       // The plugin's step once its servers run: their rows are kept while their values stay.
       const running = new Map(exported.analysis.servers.map((s) => [s.serverName, s.pin]));
-      // What the plugin's step does: the last plan, kept while nothing it read changes (readWatch.ts).
-      const watches = new FolderWatches();
-      const kept = new KeptWhileUnchanged<unknown>(watches, ports.env);
+      // What the plugin's step does: the last plan, kept while nothing it read changes (keptWhileUnchanged.ts).
+      const kept = new KeptWhileUnchanged<unknown>(ports.env);
       const keptStep = () => kept.get(folder, () => planSession(ports, { cwd: folder, skills: false, tools: false, running, policyWithoutDeclaration: false }));
       await keptStep();
-      if (!(await kept.watching())) throw new Error('bench kept plan broken: its reads are not watched');
+      if (!kept.keeping()) throw new Error('bench kept plan broken: nothing kept');
       const t = await raceAsync({
         export: async () => commitExport(ports, await reviewExport(ports, identity)),
         kept: keptStep,

@@ -56,3 +56,31 @@ export function yesNoQuestions(input: NodeJS.ReadStream) {
     close: () => rl?.close(),
   };
 }
+
+/**
+ * The consent to a reviewed write (import, migrate): `--yes PREVIEW` must name the preview just
+ * shown (else the files changed since the review); without it, on a terminal, y/N; without a
+ * terminal nothing is written and the way to review first is said. Resolves `write` to go on, or
+ * the exit code to stop with (what was printed is printed).
+ */
+export async function reviewedWriteConsent(options: {
+  yes: string | undefined; preview: string; changedSince: string; question: string;
+  ask: (question: string) => Promise<boolean | undefined>;
+  print: (extra: Record<string, unknown>) => void; io: CommandContext['io']; json: boolean;
+}): Promise<'write' | number> {
+  const { yes, preview, print, io } = options;
+  const refuse = (message: string) => {
+    print({ written: false, error: message });
+    io.err(`dsh-bridge: ${message}.`);
+    return 1;
+  };
+  if (yes !== undefined) {
+    return yes === preview ? 'write' : refuse(`--yes ${yes} does not match this preview (${preview}): ${options.changedSince} changed since it was reviewed; nothing was written`);
+  }
+  const answer = await options.ask(`${options.question} [y/N] `);
+  if (answer === undefined) return refuse(`no terminal to ask: review with --dry-run, then pass --yes ${preview}; nothing was written`);
+  if (answer) return 'write';
+  print({ written: false });
+  if (!options.json) io.out('Nothing was written.');
+  return 0;
+}

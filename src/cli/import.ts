@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { createTwoFilesPatch } from 'diff';
-import { applyImport, CLIENT_NAMES, IMPORT_CLIENTS, importPreview, isImportClient, reviewImport, type ExportRefusal, type ImportNote, type ImportTarget } from '../core/app/import';
+import { applyImport, CLIENT_NAMES, IMPORT_CLIENTS, IMPORT_TARGET_FILES, importPreview, importTargetChoice, isImportClient, reviewImport, type ExportRefusal, type ExportWarning, type ImportNote, type ImportTargetChoice } from '../core/app/import';
 import { MOVE_HOLD_TEMPLATES } from '../core/app/portableMove';
 import { portableFiles } from '../core/node/portableFiles';
 import { problemTemplate } from '../core/app/problemCatalog';
@@ -10,6 +10,7 @@ import { formatMessage } from '../core/problems/problems';
 import { importFiles, TARGET_PATH } from '../core/node/importFiles';
 import { countOf } from '../core/problems/plural';
 import { CommandUsageError, stringList, type CommandContext } from './context';
+import { reviewedWriteConsent } from './consent';
 import { visibleLine } from '../core/json/visibleText';
 
 
@@ -27,13 +28,13 @@ export function fileDiff(file: string, before: string | undefined, after: string
     .trimEnd();
 }
 
-const DOT_MCP_PATH = '.mcp.json';
+const DOT_MCP_PATH = IMPORT_TARGET_FILES['dot-mcp'];
 
-/** `--to`: where the import writes (default `.vscode/mcp.json`). */
-function importTarget(value: unknown): ImportTarget {
-  if (value === undefined || value === TARGET_PATH) return 'vscode';
-  if (value === DOT_MCP_PATH) return 'dot-mcp';
-  throw new CommandUsageError(`"import --to" takes ${DOT_MCP_PATH} or ${TARGET_PATH}`);
+/** `--to`: where the import writes (default `auto`: where *MCP: Add Server* would, see ImportTargetChoice). */
+function importTarget(value: unknown): ImportTargetChoice {
+  const choice = value === undefined ? 'auto' : importTargetChoice(value);
+  if (choice === undefined) throw new CommandUsageError(`"import --to" takes auto, ${DOT_MCP_PATH} or ${TARGET_PATH}`);
+  return choice;
 }
 
 /** y/N on a terminal; undefined when there is none to ask. */
@@ -67,6 +68,13 @@ function refusalReasons(refusal: ExportRefusal): Array<{ code: string; message: 
     const fix = problemFix(code, { quickFix: false });
     return { code, message: formatMessage(problemTemplate(code, args) ?? code, args), ...(fix === undefined ? {} : { fix }) };
   });
+}
+
+/** The warnings the editor's Problems and the export will show on the servers to add, each with its message. */
+function warningLines(warnings: readonly ExportWarning[]): string[] {
+  const lines = [`\n${warnings.length === 1 ? '1 warning on the servers to add' : `${warnings.length} warnings on the servers to add`} (Problems and the export show ${warnings.length === 1 ? 'it' : 'them'} too):`];
+  for (const w of warnings) lines.push(`  ${visibleLine(`"${w.server}": ${w.code}: ${formatMessage(problemTemplate(w.code, w.args) ?? w.code, w.args)}`)}`);
+  return lines;
 }
 
 function refusalLines(refusals: readonly ExportRefusal[]): string[] {
@@ -103,9 +111,9 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
     io.err(`dsh-bridge: ${message}.`);
     return 1;
   }
-  const { plan, refusals, failed, portable } = review;
+  const { plan, refusals, warnings, failed, portable } = review;
   const preview = await importPreview(ctx.ports, plan, portable);
-  const written = portable?.moved.length ? (portable.held.length ? `${DOT_MCP_PATH} and ${TARGET_PATH}` : DOT_MCP_PATH) : TARGET_PATH;
+  const written = review.writes.join(' and ');
   const diff = () => (portable
     ? [fileDiff(DOT_MCP_PATH, portable.dotMcpBefore, portable.dotMcpAfter), fileDiff(TARGET_PATH, portable.vscodeBefore, portable.vscodeAfter)].filter(Boolean).join('\n')
     : unifiedDiff(plan.before, plan.after));
@@ -113,10 +121,13 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
     from: client,
     files: review.files,
     preview,
+    to: IMPORT_TARGET_FILES[review.to],
+    writes: review.writes,
     servers: plan.servers.map((s) => ({ name: s.name, sourceName: s.sourceName, file: s.file, target: portable?.moved.includes(s.name) ? DOT_MCP_PATH : TARGET_PATH })),
     inputs: plan.inputs.map((i) => i.id),
     notes: plan.notes.map(({ code, kind, file, server, field, message }) => ({ code, kind, file, server, field, message })),
     refusedByExport: refusals.map((r) => ({ server: r.server, reasons: refusalReasons(r) })),
+    warnings: warnings.map((w) => ({ server: w.server, code: w.code, message: formatMessage(problemTemplate(w.code, w.args) ?? w.code, w.args) })),
   };
   const print = (extra: Record<string, unknown>) => {
     if (json) io.out(JSON.stringify({ ...summary, ...extra }));
@@ -133,37 +144,19 @@ export async function runImport(ctx: CommandContext, ask: typeof askYesNo = askY
       for (const line of noteLines(plan.notes)) io.out(line);
     }
     if (refusals.length) for (const line of refusalLines(refusals)) io.out(line);
+    if (warnings.length) for (const line of warningLines(warnings)) io.out(line);
     io.out(plan.changed
-      ? `\n${countOf(plan.servers.length, 'server')} from ${CLIENT_NAMES[client]} to add to ${written}${refusedOf(refusals)}${plan.inputs.length ? `, with ${countOf(plan.inputs.length, 'password input')}` : ''} (preview ${preview}).`
-      : plan.ok ? `\nNothing to add to ${TARGET_PATH}.` : `\nNothing was written to ${TARGET_PATH}: the errors above say why.`);
+      ? `\n${countOf(plan.servers.length, 'server')} from ${CLIENT_NAMES[client]} to add to ${written}${refusedOf(refusals)}${plan.inputs.length ? `, with ${countOf(plan.inputs.length, 'password input')}` : ''}${warnings.length ? `; ${countOf(warnings.length, 'warning')} above` : ''} (preview ${preview}).`
+      : plan.ok ? `\nNothing to add to ${written}.` : `\nNothing was written to ${written}: the errors above say why.`);
   }
   if (failed || !plan.changed || dryRun) {
     print({ written: false, ...(dryRun && plan.changed ? { diff: diff() } : {}) });
-    if (!json && dryRun && plan.changed) io.out(`Dry run: nothing was written. To apply exactly this: dsh-bridge import --from ${client} ...${portable ? ` --to ${DOT_MCP_PATH}` : ''} --yes ${preview}`);
+    if (!json && dryRun && plan.changed) io.out(`Dry run: nothing was written. To apply exactly this: dsh-bridge import --from ${client} ...${ctx.options.to === undefined ? '' : ` --to ${String(ctx.options.to)}`} --yes ${preview}`);
     return failed ? 1 : 0;
   }
 
-  if (yes.length) {
-    if (yes[0] !== preview) {
-      const message = `--yes ${yes[0]} does not match this preview (${preview}): the source or ${TARGET_PATH} changed since it was reviewed; nothing was written`;
-      print({ written: false, error: message });
-      io.err(`dsh-bridge: ${message}.`);
-      return 1;
-    }
-  } else {
-    const answer = await ask(`Write these changes to ${written}? [y/N] `);
-    if (answer === undefined) {
-      const message = `no terminal to ask: review with --dry-run, then pass --yes ${preview}; nothing was written`;
-      print({ written: false, error: message });
-      io.err(`dsh-bridge: ${message}.`);
-      return 1;
-    }
-    if (!answer) {
-      print({ written: false });
-      if (!json) io.out('Nothing was written.');
-      return 0;
-    }
-  }
+  const consent = await reviewedWriteConsent({ yes: yes[0], preview, changedSince: `the source or ${written}`, question: `Write these changes to ${written}?`, ask, print, io, json });
+  if (consent !== 'write') return consent;
 
   const applied = await applyImport(ports, folder, plan, async (inputId, value) => { await store.setInput(folder, inputId, value); }, portable);
   if (!applied.written) {

@@ -7,6 +7,7 @@ import { countOf } from '../core/problems/plural';
 import { visibleLine } from '../core/json/visibleText';
 import { stringList, CommandUsageError, type CommandContext } from './context';
 import { askYesNo, fileDiff as diffOf } from './import';
+import { reviewedWriteConsent } from './consent';
 
 const VSCODE_FILE = '.vscode/mcp.json';
 const DOT_MCP_FILE = '.mcp.json';
@@ -64,27 +65,8 @@ export async function runMigrate(ctx: CommandContext, ask: typeof askYesNo = ask
     if (!json && dryRun && plan.changed) io.out(`Dry run: nothing was written. To apply exactly this: dsh-bridge migrate --yes ${preview}`);
     return 0;
   }
-  if (yes.length) {
-    if (yes[0] !== preview) {
-      const message = `--yes ${yes[0]} does not match this preview (${preview}): ${VSCODE_FILE} or ${DOT_MCP_FILE} changed since it was reviewed; nothing was written`;
-      print({ written: false, error: message });
-      io.err(`dsh-bridge: ${message}.`);
-      return 1;
-    }
-  } else {
-    const answer = await ask(`Move ${countOf(plan.moved.length, 'server')} to ${DOT_MCP_FILE}? [y/N] `);
-    if (answer === undefined) {
-      const message = `no terminal to ask: review with --dry-run, then pass --yes ${preview}; nothing was written`;
-      print({ written: false, error: message });
-      io.err(`dsh-bridge: ${message}.`);
-      return 1;
-    }
-    if (!answer) {
-      print({ written: false });
-      if (!json) io.out('Nothing was written.');
-      return 0;
-    }
-  }
+  const consent = await reviewedWriteConsent({ yes: yes[0], preview, changedSince: `${VSCODE_FILE} or ${DOT_MCP_FILE}`, question: `Move ${countOf(plan.moved.length, 'server')} to ${DOT_MCP_FILE}?`, ask, print, io, json });
+  if (consent !== 'write') return consent;
   const applied = await applyPortableMove(ports, folder, plan);
   if (!applied.written) {
     print({ written: false, error: applied.message });

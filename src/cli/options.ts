@@ -61,14 +61,18 @@ export const OPTIONS = {
   'user-data-dir': { type: 'string', commands: Object.fromEntries(['export', 'probe'].map((c) => [c, ['--user-data-dir DIR', 'with --user: the editor\'s user data folder (default: VS Code\'s,', 'Insiders\', VSCodium\'s or code-server\'s, the first that exists)'] as const])) },
   'editor-profile': { type: 'string', commands: Object.fromEntries(['export', 'probe'].map((c) => [c, ['--editor-profile ID', 'with --user: a named profile (its folder under User/profiles;', 'VS Code\'s ids may start with "-": --editor-profile=-1a2b)'] as const])) },
   from: { ...IMPORT_OPTIONS.from, commands: { import: ['--from CLIENT', 'cursor, claude, gemini or codex'] } },
-  to: { ...IMPORT_OPTIONS.to, commands: { import: ['--to FILE', '.vscode/mcp.json (default) or .mcp.json: where the servers go'] } },
+  to: { ...IMPORT_OPTIONS.to, commands: { import: ['--to WHERE', 'auto (default: where MCP: Add Server writes, .mcp.json, or', '.vscode/mcp.json where the folder has one), .mcp.json or .vscode/mcp.json'] } },
 } as const satisfies Record<string, OptionRow>;
 
 const rows: ReadonlyArray<OptionRow> = Object.values(OPTIONS);
 
 /** Options as help lists them: the flag, then its help beside it (further lines under it). */
 function optionLines(helps: readonly Help[]): string[] {
-  return helps.flatMap(([flag, first, ...more]) => [`  ${flag.padEnd(23)}${first}`, ...more.map((l) => `${' '.repeat(25)}${l}`)]);
+  // A flag as long as the column goes on its own line, its help below it.
+  return helps.flatMap(([flag, first, ...more]) => [
+    ...(flag.length > 22 ? [`  ${flag}`, `${' '.repeat(25)}${first}`] : [`  ${flag.padEnd(23)}${first}`]),
+    ...more.map((l) => `${' '.repeat(25)}${l}`),
+  ]);
 }
 
 /** The global help's options: the common ones and `--version`, then every command's own, named by command. */

@@ -12,7 +12,7 @@ import { planSession, type PlannedSession } from '../core/app/plan';
 import { mountableUserPlan, planUserServers } from '../core/app/userPlan';
 import type { Ports } from '../core/app/ports';
 import type { SlowStartRecord } from '../core/node/hostStore';
-import { FolderWatches, KeptWhileUnchanged } from '../core/node/readWatch';
+import { KeptWhileUnchanged } from '../core/node/keptWhileUnchanged';
 import type { AcceptedTool } from '../core/tools/toolScan';
 import { DECLARATION_PATH } from '../core/declaration/declarationModel';
 import { toolNamePrefix } from '../core/mcp/toolNames';
@@ -69,10 +69,8 @@ export interface BridgeBookkeeping {
   mcpClientCopies: number;
   /** Server starts waiting for a slot of the process-wide start limit. */
   startsQueued: number;
-  /** Session plans computed (an unchanged step reuses the last one: readWatch.ts). */
+  /** Session plans computed (an unchanged step reuses the last one: keptWhileUnchanged.ts). */
   plansComputed: number;
-  /** Folders watched for a change of what the kept plans and skill gates read. */
-  watchedFolders: number;
 }
 
 /** The ports the plugin uses: the use cases' (its one host store), built once when the plugin loads. */
@@ -88,7 +86,6 @@ export class Bridge {
   private readonly sessions = new Map<AgentLike, Session>();
   /** Each session's last step reads, kept while nothing they read changes. */
   private readonly stepReads = new Map<Session, KeptWhileUnchanged<StepReads>>();
-  private readonly watches = new FolderWatches();
   private plansComputed = 0;
   private readonly modules: McpClientModules;
   private readonly skillGate?: SkillGate;
@@ -106,7 +103,7 @@ export class Bridge {
     this.modules = new McpClientModules(ctx, log);
     this.startSlots = new StartSlots(options.startConcurrency ?? defaultStartConcurrency(os.availableParallelism()));
     this.recorder = new SessionRecorder(ports, (line) => (log.debug ?? log.info).call(log, line));
-    if (options.gateSkillRoots !== false) this.skillGate = new SkillGate(ctx, ports, log, this.notice, this.watches);
+    if (options.gateSkillRoots !== false) this.skillGate = new SkillGate(ctx, ports, log, this.notice);
     // A new skill catalog (published after the request's assembly) is recorded too.
     if (this.skillGate) this.skillGate.onCatalog = (agent) => {
       const session = this.sessions.get(agent);
@@ -151,7 +148,6 @@ export class Bridge {
     if (running) this.log.info(`dsh-bridge: unloading: stopping ${countOf(running, 'server')}`);
     await Promise.all([...this.sessions.keys()].map((agent) => this.endSession(agent, 'DSH Bridge plugin unloaded')));
     await this.skillGate?.stop();
-    this.watches.close();
   }
 
   /** What this instance holds now: a diagnostic (the load test checks it comes back to zero when sessions end). */
@@ -160,7 +156,7 @@ export class Bridge {
     const plansComputed = this.plansComputed + [...this.stepReads.values()].reduce((n, kept) => n + kept.computed, 0);
     return {
       sessions: this.sessions.size, skillGateSessions: this.skillGate?.size ?? 0, heldSlots: modules.heldSlots, mcpClientCopies: modules.copies,
-      startsQueued: this.startSlots.waiting, plansComputed, watchedFolders: this.watches.size,
+      startsQueued: this.startSlots.waiting, plansComputed,
     };
   }
 
@@ -219,9 +215,9 @@ export class Bridge {
     // Servers running (or starting) keep their row's answer while its values stay the same.
     const running = new Map([...session.mounts, ...session.starting].map(([serverName, s]) => [serverName, s.pin]));
     // The last step's reads are kept while nothing they read changed (each file, folder, link
-    // and variable is watched); a change, or a platform where a watch may miss one, plans again.
+    // and variable is read again: core/node/keptWhileUnchanged.ts); a change plans again.
     let kept = this.stepReads.get(session);
-    if (!kept) this.stepReads.set(session, kept = new KeptWhileUnchanged(this.watches, this.ports.env));
+    if (!kept) this.stepReads.set(session, kept = new KeptWhileUnchanged(this.ports.env));
     // Keyed by the folder alone: `running` only lets a running server keep its row's answer; a
     // server that stops and starts again has its row built anew by the start (mcpMounting.ts).
     const { planned, user, accepted } = await kept.get(cwd, () => this.readStep(cwd, running));

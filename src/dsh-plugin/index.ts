@@ -64,7 +64,7 @@ export function apply(ctx: Ctx, config: Config | undefined): void {
     if (headless()) process.stderr.write(`${line}\n`);
   };
   // The use cases' ports, built once: the host store of the DSH home, DSH's own environment (`${env:}`).
-  // The environment read through a journaled view: a kept session plan knows which variables it read (core/node/readWatch.ts).
+  // The environment read through a journaled view: a kept session plan knows which variables it read (core/node/keptWhileUnchanged.ts).
   // The probe's client runs a server whose start failed once more, for its exit and stderr (failedStart.ts).
   const ports = nodePorts({ dshHome: resolveDshHome(config?.dshHome), env: journaledEnv(process.env), probeRow: probeRowOnDemand, log: (line) => logger.info(visibleLine(`dsh-bridge: ${line}`)) });
   const bridge = new Bridge(ctx, ports, {

@@ -4,7 +4,7 @@ import {
   type OfferedSkill, type SessionSkillRoots, type SkillLocator, type WithheldSkill,
 } from '../core/app/sessionSkills';
 import { resolveDshHome } from '../core/node/hostStore';
-import { KeptWhileUnchanged, type FolderWatches } from '../core/node/readWatch';
+import { KeptWhileUnchanged } from '../core/node/keptWhileUnchanged';
 import type { GatedSkillRoot, SkillGateResult, SkillShadow } from '../core/skills/skillGate';
 import type { AgentLike, AgentsService, Ctx, Fiber, Logger } from './types';
 import { errorText } from './errors';
@@ -55,7 +55,7 @@ interface GateSession {
   /** Names seen in gated roots (fail-closed answer when a later computation fails). */
   known: Set<string>;
   logged: Set<string>;
-  /** The last gate result, kept while nothing it read changed (a step reuses it: core/node/readWatch.ts). */
+  /** The last gate result, kept while nothing it read changed (a step reuses it: core/node/keptWhileUnchanged.ts). */
   kept?: KeptWhileUnchanged<SkillGateResult>;
   /** What the last `list()` withheld (the session record says it). */
   withheld?: SessionSkillWithheld[];
@@ -98,8 +98,6 @@ export class SkillGate {
     private readonly log: Logger,
     /** Where a withheld skill is also said when the DSH log is not shown (a headless run's stderr). */
     private readonly notice?: (line: string) => void,
-    /** Watches what a gate result read (absent: every step computes it again). */
-    private readonly watches?: FolderWatches,
   ) {}
 
   /** A warning in the DSH log, and on a headless run's stderr. */
@@ -206,8 +204,7 @@ export class SkillGate {
   private compute(session: GateSession, cwd: string | undefined): Promise<SkillGateResult> {
     const roots = this.roots();
     const compute = () => gateSessionSkills(this.ports, { cwd, roots });
-    if (!this.watches) return compute();
-    session.kept ??= new KeptWhileUnchanged(this.watches, this.ports.env);
+    session.kept ??= new KeptWhileUnchanged(this.ports.env);
     return session.kept.get(JSON.stringify([cwd ?? null, roots]), compute);
   }
 

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { HOST_DIR, REPO } from './host.mjs';
+export { memoryMapped } from '../fixtures/memoryMapped.mjs';
 
 export const CLI = path.join(REPO, 'dist/cli.js');
 export const SERVER_JS = path.join(HOST_DIR, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -142,3 +143,4 @@ export async function waitFor(predicate, timeoutMs = 15000, what = 'condition') 
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+

@@ -201,7 +201,7 @@ test('DSH rc.8 load: 50 concurrent sessions in 10 workspaces (5 servers each: no
     assert.deepEqual(mcpNames(h.llm.requests.get('warm-up')[0]), [pingOf('n1')]);
     await warmSession.dispose();
     await waitFor(() => markedProcesses().length === 0, 15000, 'the warm-up server to stop');
-    assert.deepEqual(await pluginBookkeeping(), [{ sessions: 0, skillGateSessions: 0, heldSlots: 0, mcpClientCopies: 0, startsQueued: 0, watchedFolders: 0 }]);
+    assert.deepEqual(await pluginBookkeeping(), [{ sessions: 0, skillGateSessions: 0, heldSlots: 0, mcpClientCopies: 0, startsQueued: 0 }]);
     // The plugin's own memory per session when there is nothing to mount: 50 sessions at once in a
     // project without a declaration (the lookup, the skill gate, the session's bookkeeping).
     const plain = path.join(tmp.root, 'plain');
@@ -343,7 +343,7 @@ test('DSH rc.8 load: 50 concurrent sessions in 10 workspaces (5 servers each: no
     assert.equal(fs.readFileSync(spawnLog, 'utf8').split('\n').filter(Boolean).length, spawnsAtEnd, 'nothing spawned after the sessions ended');
     t.diagnostic(`session end rounds (10 sessions each): their processes were gone after ${endTimes.join(', ')} ms`);
     const after = await pluginBookkeeping();
-    assert.deepEqual({ ...after[0], mcpClientCopies: 0 }, { sessions: 0, skillGateSessions: 0, heldSlots: 0, mcpClientCopies: 0, startsQueued: 0, watchedFolders: 0 }, 'the plugin holds nothing once the sessions ended (no folder watched)');
+    assert.deepEqual({ ...after[0], mcpClientCopies: 0 }, { sessions: 0, skillGateSessions: 0, heldSlots: 0, mcpClientCopies: 0, startsQueued: 0 }, 'the plugin holds nothing once the sessions ended');
 
   }, { beforePlugin: timer.outer, pluginConfig: { startWaitMs: 3000 } });
 });
@@ -435,7 +435,7 @@ test('DSH rc.8 load: 500 session starts and ends (25 at a time) leave no server 
     // A session ends after its first request: a start still queued for a slot then never spawns.
     const fastStarts = spawned.filter((x) => x === 'F-n1').length;
     assert.ok(fastStarts >= BATCHES && fastStarts <= BATCHES * 3, `F/n1 spawned ${fastStarts} times: at most once per session, in every batch`);
-    assert.deepEqual({ ...bookkept[0], mcpClientCopies: 0 }, { sessions: 0, skillGateSessions: 0, heldSlots: 0, mcpClientCopies: 0, startsQueued: 0, watchedFolders: 0 }, 'the plugin holds nothing once the sessions ended (no folder watched)');
+    assert.deepEqual({ ...bookkept[0], mcpClientCopies: 0 }, { sessions: 0, skillGateSessions: 0, heldSlots: 0, mcpClientCopies: 0, startsQueued: 0 }, 'the plugin holds nothing once the sessions ended');
     // dsh-mcp-client copies (never unloaded) stay bounded by the peak of concurrent sessions using
     // one serverName, minus the host's own: "broken" is used by 4 sessions of a batch.
     assert.ok(Math.max(...copies) <= 3, `dsh-mcp-client copies: ${copies.join(' ')}`);

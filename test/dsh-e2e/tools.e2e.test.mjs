@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { approvalAnswerer } from './host.mjs';
 import { plansComputed, pluginBookkeeping, session, withSmallest } from './smallest.mjs';
-import { approvePin, cli, everythingWorkspace, readDeclaration, setTrustMode, waitFor } from './fixtures.mjs';
+import { approvePin, cli, everythingWorkspace, memoryMapped, readDeclaration, setTrustMode, waitFor } from './fixtures.mjs';
 import { REPO } from './host.mjs';
 import { performance } from 'node:perf_hooks';
 
@@ -163,7 +163,7 @@ test('DSH rc.8: dsh.tools edited in .vscode/settings.json after the export: the 
   await s2.dispose();
 }));
 
-test('DSH rc.8: an unchanged request plans nothing (the last plan is kept while nothing it read changes); the trust mode, the DSH policy file and the source changed between requests are each seen by the next request; the watches end with the session', { timeout: 120000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
+test('DSH rc.8: an unchanged request plans nothing (the last plan is kept while nothing it read changes); the trust mode, the DSH policy file (also written through a memory map: no time, no event) and the source (through a memory map) changed between requests are each seen by the next request; nothing is held once the session ends', { timeout: 120000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {
   const { folder } = toolsWorkspace(tmp.root, tmp.home);
   const declared = readDeclaration(folder).servers[0];
   setTrustMode(tmp.home, 'pinned');
@@ -184,7 +184,6 @@ test('DSH rc.8: an unchanged request plans nothing (the last plan is kept while 
   await turn(s);
   assert.equal(await plansComputed(), before, 'three unchanged requests planned nothing');
   assert.deepEqual(last(), ['mcp__fx__add', 'mcp__fx__echo']);
-  assert.ok((await pluginBookkeeping())[0].watchedFolders > 0, 'what the plan read is watched');
 
   // Each change between two requests is in the next one.
   setTrustMode(tmp.home, 'deny');
@@ -203,15 +202,41 @@ test('DSH rc.8: an unchanged request plans nothing (the last plan is kept while 
   await turn(s);
   await untilOffered();
 
+  // The same deny written through a memory map (issue 36): no time moves and no event comes, and
+  // the next request still goes without fx (the plan is kept by what it read, not by events).
+  fs.writeFileSync(policyFile, JSON.stringify({ deniedServers: [{ serverName: 'xx' }] }));
+  await turn(s);
+  await untilOffered();
+  const mapped = await memoryMapped(policyFile);
+  try {
+    await mapped.write('"xx"', '"fx"');
+    await turn(s);
+    assert.deepEqual(last(), [], 'a deny written through a memory map is in the next request');
+    await mapped.write('"fx"', '"xx"');
+    await turn(s);
+    await untilOffered();
+  } finally {
+    mapped.close();
+  }
+  fs.rmSync(policyFile);
+  await turn(s);
+  await untilOffered();
+
+  // The source changed in what it gives a session, through a memory map (same size, same times).
   const source = path.join(folder, '.vscode/mcp.json');
-  fs.writeFileSync(source, fs.readFileSync(source, 'utf8').replace('--description-file', '--description-file '));
+  const sourceMap = await memoryMapped(source);
+  try {
+    await sourceMap.write('--description-file', '--description-fild');
+  } finally {
+    sourceMap.close();
+  }
   await turn(s);
   assert.deepEqual(last(), [], 'the source changed: the declaration is stale at the next request');
   assert.equal(said(h, 'declaration refused (stale)').length, 1);
   t.diagnostic(`plans computed over ${h.llm.requests.get('mK').length} requests: ${await plansComputed()}`);
   await s.dispose();
   const [held] = await pluginBookkeeping();
-  assert.deepEqual({ ...held, mcpClientCopies: 0 }, { sessions: 0, skillGateSessions: 0, heldSlots: 0, mcpClientCopies: 0, startsQueued: 0, watchedFolders: 0 }, 'no folder watched once the session ended');
+  assert.deepEqual({ ...held, mcpClientCopies: 0 }, { sessions: 0, skillGateSessions: 0, heldSlots: 0, mcpClientCopies: 0, startsQueued: 0 }, 'nothing held once the session ended');
 }));
 
 test('DSH rc.8: every tool of a probed @modelcontextprotocol/server-everything equals its pin as dsh-mcp-client registers it (the probe and DSH read the same definitions)', { timeout: 120000 }, (t) => withSmallest(async ({ h, tmp, turn }) => {

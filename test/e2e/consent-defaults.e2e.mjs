@@ -11,22 +11,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, sleep } from '../harness/lib.mjs';
 import { suiteEditor } from './hooks.mjs';
-import { openView, viewRow } from './treeView.mjs';
+import { openView, rowDescription, viewRow } from './treeView.mjs';
 
 const VIEW = 'MCP Servers for DSH';
 const FIXTURE = path.join(REPO, 'test/fixtures/mcp-servers/tool-fixture.mjs');
 const DIALOG = '.monaco-dialog-box';
-
-/** The description beside a row's label, once it matches `re`. */
-async function rowDescription(row, re, what, timeout = 30000) {
-  let last = '';
-  for (const until = Date.now() + timeout; ;) {
-    last = (await row.locator('.label-description').first().innerText().catch(() => '')).trim();
-    if (re.test(last)) return last;
-    if (Date.now() > until) throw new Error(`${what}: the row shows "${last}", expected ${re}`);
-    await sleep(300);
-  }
-}
 
 describe('e2e: consent defaults: Enter never lets a flagged launch or a withheld tool through (installed .vsix, ws-tools)', function () {
   const editor = suiteEditor();

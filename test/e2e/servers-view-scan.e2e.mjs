@@ -8,24 +8,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO, sleep } from '../harness/lib.mjs';
+import { REPO } from '../harness/lib.mjs';
 import { UI_WAIT_MS } from '../harness/e2e-driver.mjs';
 import { suiteEditor } from './hooks.mjs';
-import { openView, viewRow } from './treeView.mjs';
+import { openView, rowDescription, viewRow } from './treeView.mjs';
 
 const VIEW = 'MCP Servers for DSH';
 const FIXTURE = path.join(REPO, 'test/fixtures/mcp-servers/tool-fixture.mjs');
-
-/** The description beside a row's label, once it matches `re`. */
-async function rowDescription(row, re, what, timeout = UI_WAIT_MS) {
-  let last = '';
-  for (const until = Date.now() + timeout; ;) {
-    last = (await row.locator('.label-description').first().innerText().catch(() => '')).trim();
-    if (re.test(last)) return last;
-    if (Date.now() > until) throw new Error(`${what}: the row shows "${last}", expected ${re}`);
-    await sleep(300);
-  }
-}
 
 describe('e2e: the servers view marks a tool with hidden instructions, and accepts its definition (installed .vsix, ws-tools)', function () {
   const editor = suiteEditor(); // the packaged .vsix, installed

@@ -1,4 +1,6 @@
 // Reading a tree view of the workbench (the servers view) as the user sees it.
+import { UI_WAIT_MS } from '../harness/e2e-driver.mjs';
+import { sleep } from '../harness/lib.mjs';
 
 /** The pane of the view titled `title`, expanded, with its header. */
 export async function openView(page, title) {
@@ -6,6 +8,17 @@ export async function openView(page, title) {
   await header.waitFor({ state: 'visible', timeout: 60000 });
   if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
   return { header, pane: page.locator('.pane', { has: header }).first() };
+}
+
+/** The description beside a row's label, once it matches `re` (its last text in the error otherwise). */
+export async function rowDescription(row, re, what, timeout = UI_WAIT_MS) {
+  let last = '';
+  for (const until = Date.now() + timeout; ;) {
+    last = (await row.locator('.label-description').first().innerText().catch(() => '')).trim();
+    if (re.test(last)) return last;
+    if (Date.now() > until) throw new Error(`${what}: the row shows "${last}", expected ${re}`);
+    await sleep(300);
+  }
 }
 
 /** The rows of a view's pane, or the first whose text matches `hasText`. */

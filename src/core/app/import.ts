@@ -6,7 +6,7 @@
  */
 import { CLIENT_NAMES, IMPORT_CLIENTS, type ImportClient, type ImportNote } from '../import/importNotes';
 import { importPreviewId, planImport, type ImportPlan } from '../import/importPlan';
-import { importReportMarkdown, refusedAtExport, type ExportRefusal, type Words } from '../import/importReport';
+import { exportFindings, importReportMarkdown, type ExportRefusal, type ExportWarning, type Words } from '../import/importReport';
 import type { ImportSourceFile } from '../import/clientFiles';
 import type { ImportWriteResult, OriginalsRemoval } from '../node/importFiles';
 import type { ImportFilePort, PortableFilePort, Ports } from './ports';
@@ -24,8 +24,26 @@ export type ImportPorts = Pick<Ports, 'home' | 'env'> & { imports: ImportFilePor
  */
 export type ImportTarget = 'vscode' | 'dot-mcp';
 
+/**
+ * What a face may ask for: a file, or `auto`, the file *MCP: Add Server* picks since VS Code 1.140
+ * (`McpConfigurationDestination.selectForAdd`, microsoft/vscode
+ * src/vs/workbench/contrib/mcp/browser/mcpConfigurationDestination.ts): the root `.mcp.json`
+ * unless the folder already has a `.vscode/mcp.json` (where VS Code asks, the folder keeps its
+ * servers there, so the import does too), or the import reads Claude Code's `.mcp.json` itself.
+ */
+export type ImportTargetChoice = ImportTarget | 'auto';
+
+/** The file each target names, as the user types it (`--to`, the setting `dsh.import.target`). */
+export const IMPORT_TARGET_FILES: Record<ImportTarget, string> = { vscode: '.vscode/mcp.json', 'dot-mcp': '.mcp.json' };
+
+/** `auto`, `.mcp.json` or `.vscode/mcp.json` as a choice; undefined for anything else. */
+export function importTargetChoice(value: unknown): ImportTargetChoice | undefined {
+  if (value === 'auto') return 'auto';
+  return (Object.keys(IMPORT_TARGET_FILES) as ImportTarget[]).find((t) => IMPORT_TARGET_FILES[t] === value);
+}
+
 export { CLIENT_NAMES, IMPORT_CLIENTS };
-export type { ExportRefusal, ImportClient, ImportNote, ImportPlan };
+export type { ExportRefusal, ExportWarning, ImportClient, ImportNote, ImportPlan };
 
 /** Whether a face's argument names a client the import reads. */
 export function isImportClient(value: unknown): value is ImportClient {
@@ -60,6 +78,10 @@ export type ImportReview =
    */
   | {
     outcome: 'planned'; client: ImportClient; plan: ImportPlan; targetExists: boolean; sources: ImportSourceFile[]; files: string[]; refusals: ExportRefusal[]; failed: boolean; uncarried: number;
+    /** The target the import writes (`auto` resolved), and the files it writes, in the order a face names them. */
+    to: ImportTarget; writes: string[];
+    /** Warnings the editor and the export will raise on the imported servers (`secret-in-args`, ...): the summary never says all is well beside them. */
+    warnings: ExportWarning[];
     /** With `to: 'dot-mcp'`: the imported servers moved on into `.mcp.json` (what is written), and what stays in `.vscode/mcp.json`. */
     portable?: PortableMovePlan;
   };
@@ -69,18 +91,23 @@ export type ImportReview =
  * places) and `.vscode/mcp.json`, and plans the import. `storedInputIds`: the ids that already
  * have a value for the folder, which the import's credentials never take.
  */
-export async function reviewImport(ports: ImportPorts, request: { client: ImportClient; folder: string; files: readonly string[]; storedInputIds: readonly string[]; to?: ImportTarget }): Promise<ImportReview> {
+export async function reviewImport(ports: ImportPorts, request: { client: ImportClient; folder: string; files: readonly string[]; storedInputIds: readonly string[]; to?: ImportTargetChoice }): Promise<ImportReview> {
   const { client, folder } = request;
   const read = await ports.imports.readSources(client, folder, request.files, ports.home, ports.env);
   const target = await ports.imports.readTarget(folder).catch((error: unknown) => ({ reason: error instanceof Error ? error.message : String(error) }));
   if ('reason' in target) return { outcome: 'target-unreadable', client, reason: target.reason };
+  const isDotMcp = (source: ImportSourceFile) => source.scope === 'project' && source.file === IMPORT_TARGET_FILES['dot-mcp'];
+  // auto: Claude Code's project .mcp.json is already the portable file VS Code reads; importing it
+  // means converting it (its credentials into inputs), which only .vscode/mcp.json can hold.
+  const auto = request.to === undefined || request.to === 'auto';
+  const to: ImportTarget = auto ? (target.text === undefined && !read.sources.some(isDotMcp) ? 'dot-mcp' : 'vscode') : request.to as ImportTarget;
   // Into .mcp.json, Claude Code's project .mcp.json is the target itself, not a source.
-  if (request.to === 'dot-mcp') read.sources = read.sources.filter((source) => !(source.scope === 'project' && source.file === '.mcp.json'));
+  if (to === 'dot-mcp') read.sources = read.sources.filter((source) => !isDotMcp(source));
   const plan = planImport({ client, sources: read.sources, folder, target: target.text, readNotes: read.notes, storedInputIds: [...request.storedInputIds] });
   if (!read.sources.length && !read.notes.length) return { outcome: 'nothing-found', client, looked: read.looked, plan };
   const uncarried = plan.notes.filter((n) => n.kind === 'lost' || n.kind === 'skipped' || n.kind === 'error').length;
   let portable: PortableMovePlan | undefined;
-  if (request.to === 'dot-mcp' && plan.ok && plan.changed) {
+  if (to === 'dot-mcp' && plan.ok && plan.changed) {
     const pair = await ports.portable?.readPair(folder).catch((error: unknown) => ({ reason: error instanceof Error ? error.message : String(error) }));
     if (!pair || 'reason' in pair) return { outcome: 'target-unreadable', client, reason: pair?.reason ?? '.mcp.json cannot be read here' };
     portable = planPortableMove(plan.after, pair.dotMcp, new Set(plan.servers.map((s) => s.name)));
@@ -88,9 +115,12 @@ export async function reviewImport(ports: ImportPorts, request: { client: Import
     portable = { ...portable, vscodeBefore: target.text };
     if (!portable.ok) return { outcome: 'target-unreadable', client, reason: formatMessage(MOVE_BLOCK_TEMPLATES[portable.blocked!.code], portable.blocked!.args) };
   }
+  const findings = exportFindings(plan, folder);
+  // What is written: .mcp.json with what it can hold, .vscode/mcp.json with the rest (or everything).
+  const writes = portable ? [...(portable.moved.length ? [IMPORT_TARGET_FILES['dot-mcp']] : []), ...(portable.vscodeAfter !== portable.vscodeBefore ? [IMPORT_TARGET_FILES.vscode] : [])] : [IMPORT_TARGET_FILES.vscode];
   return {
-    outcome: 'planned', client, plan, targetExists: target.text !== undefined, sources: read.sources, files: read.sources.map((s) => s.file), refusals: refusedAtExport(plan, folder),
-    failed: !plan.ok || (!plan.servers.length && plan.notes.some((n) => n.kind === 'error')), uncarried, ...(portable ? { portable } : {}),
+    outcome: 'planned', client, plan, targetExists: target.text !== undefined, sources: read.sources, files: read.sources.map((s) => s.file), refusals: findings.refusals, warnings: findings.warnings,
+    failed: !plan.ok || (!plan.servers.length && plan.notes.some((n) => n.kind === 'error')), uncarried, to, writes: writes.length ? writes : [IMPORT_TARGET_FILES[to]], ...(portable ? { portable } : {}),
   };
 }
 
@@ -103,7 +133,7 @@ export async function importPreview(ports: Pick<Ports, 'store'>, plan: ImportPla
 
 /** The report of a planned import as Markdown, grouped by server (`t`: the face's words; English by default). */
 export function importReport(review: Extract<ImportReview, { outcome: 'planned' }>, t?: Words): string {
-  return importReportMarkdown(review.plan, review.files, review.refusals, t);
+  return importReportMarkdown(review.plan, review.files, review.refusals, t, review.warnings);
 }
 
 export type ImportApplied = ImportWriteResult & {

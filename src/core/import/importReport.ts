@@ -8,7 +8,8 @@ import type { ImportPlan } from './importPlan';
 
 /**
  * What a face tells about an import besides the diff: the imported servers the export would
- * still refuse (an honest summary never says "everything was carried" of those), the report
+ * still refuse and the warnings on them (an honest summary never says "everything was carried"
+ * beside those), the report
  * as Markdown grouped by server, and the removal of the carried originals from a source file.
  * Pure; never throws. Words go through `t` (English message, named arguments), as the editor's
  * l10n words them; the CLI passes the English.
@@ -29,6 +30,9 @@ export const IMPORT_REPORT_WORDS = {
   refused: '{count} of them are refused by the export',
   from: 'From',
   refusedBy: 'Refused by the export',
+  warning: 'Warning',
+  oneWarning: '1 warning on them',
+  warnings: '{count} warnings on them',
   asIs: 'Carried as it is.',
   changed: 'Changed',
   secret: 'Credential',
@@ -44,18 +48,31 @@ export interface ExportRefusal {
   reasons: Array<{ code: string; args: Record<string, string | number> }>;
 }
 
-/** The imported servers that `.vscode/mcp.json` as written by the import would not export. */
-export function refusedAtExport(plan: ImportPlan, folder: string): ExportRefusal[] {
+/** A warning problem on an imported server: the server is exported, but something about it wants the user's eye. */
+export interface ExportWarning {
+  server: string;
+  code: string;
+  args: Record<string, string | number>;
+}
+
+/**
+ * What the export and the editor's Problems will say of the imported servers, read from the file
+ * as the import writes it: the servers the export refuses (their error problems), and the warnings
+ * on the others and on those (a credential input passed in `args`: `secret-in-args`).
+ */
+export function exportFindings(plan: ImportPlan, folder: string): { refusals: ExportRefusal[]; warnings: ExportWarning[] } {
   try {
-    if (!plan.changed) return [];
+    if (!plan.changed) return { refusals: [], warnings: [] };
     const analysis = analyzeSource(Buffer.from(plan.after, 'utf8'), { folder, folderName: 'folder', userHome: '' });
     const names = new Set(plan.servers.map((s) => s.name));
-    return analysis.rejected.filter((r) => names.has(r.name)).map((r) => ({
+    const refusals = analysis.rejected.filter((r) => names.has(r.name)).map((r) => ({
       server: r.name,
       reasons: analysis.problems.filter((p) => p.server === r.name && p.severity === 'error').map((p) => ({ code: p.code, args: p.args })),
     }));
+    const warnings = analysis.problems.filter((p) => p.severity === 'warning' && p.server !== undefined && names.has(p.server)).map((p) => ({ server: p.server!, code: p.code, args: p.args }));
+    return { refusals, warnings };
   } catch {
-    return [];
+    return { refusals: [], warnings: [] };
   }
 }
 
@@ -71,13 +88,18 @@ function code(text: string): string {
  * The report: a heading, the counts, then one section per server (its notes, and why the export
  * would refuse it), then the notes about whole files. Each note's sentence once, where it belongs.
  */
-export function importReportMarkdown(plan: ImportPlan, files: readonly string[], refusals: readonly ExportRefusal[], t: Words = english): string {
+export function importReportMarkdown(plan: ImportPlan, files: readonly string[], refusals: readonly ExportRefusal[], t: Words = english, warnings: readonly ExportWarning[] = []): string {
   const out: string[] = [`# ${t(IMPORT_REPORT_WORDS.title, { client: CLIENT_NAMES[plan.client] })}`, ''];
   out.push(`${t(IMPORT_REPORT_WORDS.files)}: ${files.map(code).join(', ') || '-'}`, '');
   const n = plan.servers.length;
   out.push(`- ${n === 1 ? t(IMPORT_REPORT_WORDS.oneServer) : t(IMPORT_REPORT_WORDS.servers, { count: n })}`);
   if (plan.secrets.length) out.push(`- ${plan.secrets.length === 1 ? t(IMPORT_REPORT_WORDS.oneSecret) : t(IMPORT_REPORT_WORDS.secrets, { count: plan.secrets.length })}`);
   if (refusals.length) out.push(`- ${refusals.length === 1 ? t(IMPORT_REPORT_WORDS.oneRefused) : t(IMPORT_REPORT_WORDS.refused, { count: refusals.length })}`);
+  if (warnings.length) out.push(`- ${warnings.length === 1 ? t(IMPORT_REPORT_WORDS.oneWarning) : t(IMPORT_REPORT_WORDS.warnings, { count: warnings.length })}`);
+  const problemLine = (label: string, r: { code: string; args: Record<string, string | number> }) => {
+    const template = Object.hasOwn(PROBLEM_CODES, r.code) ? PROBLEM_CODES[r.code as keyof typeof PROBLEM_CODES][1] : undefined;
+    return `- **${t(label)}** (${code(r.code)})${template ? `: ${visibleLine(t(template, r.args))}` : ''}`;
+  };
   const line = (note: ImportNote) => {
     const template = noteTemplate(note.code);
     const text = visibleLine(template ? t(template, note.args) : note.message);
@@ -95,14 +117,11 @@ export function importReportMarkdown(plan: ImportPlan, files: readonly string[],
     out.push('', `## ${code(name)}${imported && imported.name !== name ? ` → ${code(imported.name)}` : ''}`, '');
     if (imported) out.push(`${t(IMPORT_REPORT_WORDS.from)} ${code(imported.file)}.`, '');
     const refusal = imported && refusals.find((r) => r.server === imported.name);
-    if (refusal) {
-      for (const r of refusal.reasons) {
-        const template = Object.hasOwn(PROBLEM_CODES, r.code) ? PROBLEM_CODES[r.code as keyof typeof PROBLEM_CODES][1] : undefined;
-        out.push(`- **${t(IMPORT_REPORT_WORDS.refusedBy)}** (${code(r.code)})${template ? `: ${visibleLine(t(template, r.args))}` : ''}`);
-      }
-    }
+    if (refusal) for (const r of refusal.reasons) out.push(problemLine(IMPORT_REPORT_WORDS.refusedBy, r));
+    const warned = imported ? warnings.filter((w) => w.server === imported.name) : [];
+    for (const w of warned) out.push(problemLine(IMPORT_REPORT_WORDS.warning, w));
     for (const note of notes) out.push(line(note));
-    if (!notes.length && !refusal) out.push(`- ${t(IMPORT_REPORT_WORDS.asIs)}`);
+    if (!notes.length && !refusal && !warned.length) out.push(`- ${t(IMPORT_REPORT_WORDS.asIs)}`);
   }
   if (fileNotes.length) {
     out.push('', `## ${t(IMPORT_REPORT_WORDS.files)}`, '');

@@ -1,7 +1,7 @@
 /**
  * The file system of core/node, with every path a computation reads noted in its read journal
  * (./readJournal.ts): what a computation looked at is then known without each adapter saying
- * it, so the DSH plugin can keep a session plan while none of it changes (./readWatch.ts). Every
+ * it, so the DSH plugin can keep a session plan while none of it changes (./keptWhileUnchanged.ts). Every
  * core/node module takes its file calls from here (a lint rule); writes pass through unnoted.
  * The journal installs itself as the observer when it is loaded (only the DSH plugin loads it:
  * the editor's and the CLI's bundles carry none of it).

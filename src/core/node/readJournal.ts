@@ -1,14 +1,14 @@
 /**
  * A computation's read journal: every path it looked at (through ./fsReads.ts) with the stamp the
  * path had just before the look, and every environment variable it read (through an env of
- * {@link journaledEnv}). ./readWatch.ts keeps a computation's result while none of these change.
+ * {@link journaledEnv}). ./keptWhileUnchanged.ts keeps a computation's result while none of these change.
  *
- * The stamp is taken before the look, so a change made between the look and the watch that
- * follows it shows as a stamp that differs; a change made before the stamp is in what was read.
+ * The stamp is taken before the look, so a change made after the stamp shows as a stamp that
+ * differs at the next check; a change made before the stamp is in what was read.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import { lstatSync, promises as fsp, readFileSync, statSync, type BigIntStats } from 'node:fs';
+import { lstatSync, promises as fsp, readdirSync, readFileSync, statSync, type BigIntStats } from 'node:fs';
 import { observeReads, type ReadKind } from './fsReads';
 
 export type { ReadKind };
@@ -22,7 +22,7 @@ export class ReadJournal {
   readonly reads = new Map<string, NotedRead>();
   /** Variable name -> the value read (undefined: not set). */
   readonly env = new Map<string, string | undefined>();
-  /** A read failed for a reason of the moment (out of descriptors, I/O), or read what no watch follows (the registry): the result is not to be kept. */
+  /** A read failed for a reason of the moment (out of descriptors, I/O), or read what no stamp follows (the registry): the result is not to be kept. */
   transient = false;
   private readonly pending = new Map<string, Promise<void>>();
 
@@ -57,7 +57,7 @@ function widens(noted: ReadKind, next: ReadKind): boolean {
 
 const journals = new AsyncLocalStorage<ReadJournal>();
 
-/** Failures of the moment (descriptors, memory, I/O): what was read then may differ a moment later, with no file event to say so. */
+/** Failures of the moment (descriptors, memory, I/O): what was read then may differ a moment later, with no stamp to say so. */
 const TRANSIENT = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 'EINTR', 'EIO', 'ENOMEM', 'ETIMEDOUT']);
 
 /** Runs `compute` with a new journal of what it reads. */
@@ -106,7 +106,8 @@ export function journaledEnv<E extends Readonly<Record<string, string | undefine
 /**
  * What a path is now: absent, or its inode, type, owner, size and times (ctime moves on every
  * write, also one that keeps size and mtime); for a file whose bytes were read (`content`), also
- * their SHA-256: a write through a shared memory map moves no time and sends no event.
+ * their SHA-256: a write through a shared memory map moves no time and sends no event; for a
+ * folder whose names were read (`listing`), the SHA-256 of its names.
  */
 export async function stampOf(file: string, kind: ReadKind = 'entry'): Promise<string> {
   try {
@@ -139,13 +140,28 @@ export function stampOfSync(file: string, kind: ReadKind = 'entry'): string {
 /** Larger than any file a plan reads (the readers stop at 32 MiB): never hashed, never the same. */
 const MAX_HASHED_BYTES = 64n * 1024n * 1024n;
 
+/** A listed folder's names: its times may not move for a name changed in the same clock tick (coarse file times). */
+async function namesPart(folder: string): Promise<string> {
+  return fsp.readdir(folder).then((names) => `#${createHash('sha256').update(names.sort().join('\0')).digest('hex')}`, (error: unknown) => `#${failureText(error)}`);
+}
+
+function namesPartSync(folder: string): string {
+  try {
+    return `#${createHash('sha256').update(readdirSync(folder).sort().join('\0')).digest('hex')}`;
+  } catch (error) {
+    return `#${failureText(error)}`;
+  }
+}
+
 async function contentPart(file: string, stat: BigIntStats, kind: ReadKind): Promise<string> {
+  if (kind === 'listing' && stat.isDirectory()) return namesPart(file);
   if (kind !== 'content' || !stat.isFile()) return '';
   if (stat.size > MAX_HASHED_BYTES) return `#unhashed:${Math.random()}`;
   return fsp.readFile(file).then((bytes) => `#${createHash('sha256').update(bytes).digest('hex')}`, (error: unknown) => `#${failureText(error)}`);
 }
 
 function contentPartSync(file: string, stat: BigIntStats, kind: ReadKind): string {
+  if (kind === 'listing' && stat.isDirectory()) return namesPartSync(file);
   if (kind !== 'content' || !stat.isFile()) return '';
   if (stat.size > MAX_HASHED_BYTES) return `#unhashed:${Math.random()}`;
   try {

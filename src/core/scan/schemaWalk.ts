@@ -1,12 +1,11 @@
-import { visibleLine } from '../json/visibleText';
 /** One string scanned by every rule, and an input schema walked key by key and string by string. */
+import { visibleLine } from '../json/visibleText';
 import { MovedFindings, pathOf, type FindingSink, type Findings, type Place, type SchemaNode } from './findingSpans';
 import { judgedText } from './judgedText';
 import { scanHidden } from './hiddenCharacters';
-import { MAX_HITS } from './scanBounds';
 import { TextHits } from './phraseMatch';
 import { scanPhrases } from './phraseRules';
-import { MAX_SCHEMA_VALUES, SCAN_BOUNDS } from './scanBounds';
+import { MAX_HITS, MAX_SCHEMA_VALUES, SCAN_BOUNDS } from './scanBounds';
 import { NOT_SENT_TO_MODEL, type ScanContext, type ScanField } from './scanTypes';
 import { scanReferences } from './toolReferences';
 

@@ -45,7 +45,52 @@ describe('import: dsh-bridge import (CLI)', () => {
     assert.doesNotMatch(readFileSync(path.join(folder, '.mcp.json'), 'utf8') + readFileSync(path.join(folder, '.vscode/mcp.json'), 'utf8'), /ghp_/);
     const bad = await cli(['import', '--from', 'cursor', '--to', 'mcp.json', '--workspace', folder, '--dsh-home', home]);
     assert.equal(bad.code, 2);
-    assert.match(bad.err, /"import --to" takes \.mcp\.json or \.vscode\/mcp\.json/);
+    assert.match(bad.err, /"import --to" takes auto, \.mcp\.json or \.vscode\/mcp\.json/);
+  });
+
+  it('--to auto (the default) writes where MCP: Add Server would: .mcp.json in a bare folder, .vscode/mcp.json where the folder has one; --to chooses either way', async () => {
+    const CODEX = '[mcp_servers.tools]\ncommand = "node"\nargs = ["tools.js"]\n';
+    const MINE = '{\n\t"servers": {\n\t\t"mine": { "command": "node", "args": ["mine.js"] }\n\t}\n}\n';
+    const run = async (folder: string, to: string[]) => {
+      const dry = await cli(['import', '--from', 'codex', ...to, '--workspace', folder, '--dsh-home', home, '--dry-run', '--json']);
+      assert.equal(dry.code, 0, dry.err);
+      const { preview, to: target, writes } = JSON.parse(dry.out) as { preview: string; to: string; writes: string[] };
+      const r = await cli(['import', '--from', 'codex', ...to, '--workspace', folder, '--dsh-home', home, '--yes', preview]);
+      assert.equal(r.code, 0, r.err);
+      return { target, writes, out: r.out, dotMcp: existsSync(path.join(folder, '.mcp.json')) ? readFileSync(path.join(folder, '.mcp.json'), 'utf8') : undefined, vscode: existsSync(path.join(folder, '.vscode/mcp.json')) ? readFileSync(path.join(folder, '.vscode/mcp.json'), 'utf8') : undefined };
+    };
+    for (const to of [[], ['--to', 'auto']]) {
+      const bare = await run(workspace(undefined, { '.codex/config.toml': CODEX }), to);
+      assert.deepEqual([bare.target, bare.writes], ['.mcp.json', ['.mcp.json']], to.join(' '));
+      assert.match(bare.out, /^Wrote \.mcp\.json: 1 server imported from Codex\.$/m);
+      assert.deepEqual(JSON.parse(bare.dotMcp!).mcpServers, { tools: { type: 'stdio', command: 'node', args: ['tools.js'] } });
+      assert.equal(bare.vscode, undefined, 'no .vscode/mcp.json created');
+      const kept = await run(workspace(MINE, { '.codex/config.toml': CODEX }), to);
+      assert.deepEqual([kept.target, kept.writes], ['.vscode/mcp.json', ['.vscode/mcp.json']]);
+      assert.match(kept.out, /^Wrote \.vscode\/mcp\.json: 1 server imported from Codex\.$/m);
+      assert.deepEqual(Object.keys(JSON.parse(kept.vscode!).servers), ['mine', 'tools']);
+      assert.equal(kept.dotMcp, undefined, 'no .mcp.json created');
+    }
+    const toVscode = await run(workspace(undefined, { '.codex/config.toml': CODEX }), ['--to', '.vscode/mcp.json']);
+    assert.deepEqual([toVscode.target, toVscode.dotMcp], ['.vscode/mcp.json', undefined]);
+    assert.deepEqual(Object.keys(JSON.parse(toVscode.vscode!).servers), ['tools']);
+    const toDotMcp = await run(workspace(MINE, { '.codex/config.toml': CODEX }), ['--to', '.mcp.json']);
+    assert.deepEqual([toDotMcp.target, toDotMcp.writes, toDotMcp.vscode], ['.mcp.json', ['.mcp.json'], MINE]);
+    assert.deepEqual(Object.keys(JSON.parse(toDotMcp.dotMcp!).mcpServers), ['tools']);
+    // Claude Code's own .mcp.json is the portable file already: auto converts it into .vscode/mcp.json.
+    const dry = await cli(['import', '--from', 'claude', '--workspace', workspace(undefined, { '.mcp.json': '{"mcpServers": {"c": {"command": "node", "args": ["c.js"]}}}' }), '--dsh-home', home, '--dry-run', '--json']);
+    assert.deepEqual(JSON.parse(dry.out).writes, ['.vscode/mcp.json']);
+  });
+
+  it('names the warnings the imported servers will raise (a credential passed in args: secret-in-args) and never calls the import clean beside them', async () => {
+    const folder = workspace(undefined, { '.cursor/mcp.json': JSON.stringify({ mcpServers: { gh: { command: 'npx', args: ['-y', 'gh-mcp', '--token', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'] } } }) });
+    const dry = await cli(['import', '--from', 'cursor', '--to', '.vscode/mcp.json', '--workspace', folder, '--dsh-home', home, '--dry-run']);
+    assert.equal(dry.code, 0, dry.err);
+    assert.match(dry.out, /^1 warning on the servers to add \(Problems and the export show it too\):\n {2}"gh": secret-in-args: Secret input "gh-[^"]+" is passed as a command-line argument/m);
+    assert.match(dry.out, /^1 server from Cursor to add to \.vscode\/mcp\.json, with 1 password input; 1 warning above \(preview [0-9a-f]{16}\)\.$/m);
+    const json = await cli(['import', '--from', 'cursor', '--to', '.vscode/mcp.json', '--workspace', folder, '--dsh-home', home, '--dry-run', '--json']);
+    assert.deepEqual((JSON.parse(json.out) as { warnings: Array<{ server: string; code: string }> }).warnings.map((w) => [w.server, w.code]), [['gh', 'secret-in-args']]);
+    assert.ok(!(dry.out + json.out).includes('ghp_'));
   });
 
   function folderWith(client: ImportClient, target?: string): string {
@@ -183,7 +228,7 @@ describe('import: dsh-bridge import (CLI)', () => {
     const clean = await cli(['import', '--from', 'codex', '--workspace', none, '--dsh-home', home, '--dry-run', '--json']);
     assert.deepEqual(JSON.parse(clean.out).refusedByExport, []);
     const cleanHuman = await cli(['import', '--from', 'codex', '--workspace', none, '--dsh-home', home, '--dry-run']);
-    assert.match(cleanHuman.out, /^1 server from Codex to add to \.vscode\/mcp\.json \(preview [0-9a-f]{16}\)\.$/m);
+    assert.match(cleanHuman.out, /^1 server from Codex to add to \.mcp\.json \(preview [0-9a-f]{16}\)\.$/m);
     assert.doesNotMatch(cleanHuman.out, /refuse/);
   });
 

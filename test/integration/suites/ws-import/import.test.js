@@ -132,6 +132,9 @@ describe('ws-import: DSH: Import MCP Servers...', function () {
       assert.match(after, /"postgresql:\/\/app:\$\{input:pg-postgresql-password\}@db\.internal\/app"/);
       assert.match(after, /"Authorization": "Basic \$\{input:basic-Authorization\}"/);
       assert.deepStrictEqual(summary.secretsStored, ['linear-Authorization', 'pg-postgresql-password', 'basic-Authorization']);
+      // The credentials in args stay in args as inputs: the summary carries the editor's warning (issue 35).
+      assert.deepStrictEqual(summary.warnings, [{ server: 'linear', code: 'secret-in-args' }, { server: 'pg', code: 'secret-in-args' }]);
+      assert.deepStrictEqual(summary.writes, ['.vscode/mcp.json'], 'the folder keeps its servers in .vscode/mcp.json');
       const text = fs.readFileSync(mcpPath(), 'utf8');
       for (const secret of [LINEAR, PG, 'hp-PASS-b7']) assert.ok(!after.includes(secret) && !text.includes(secret), `${secret} in the preview or the file`);
       // The export takes the values from secret storage (mirrored into the host store) and refuses none of the three.
@@ -146,6 +149,28 @@ describe('ws-import: DSH: Import MCP Servers...', function () {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
       await waitFor(() => !diffTabs().some((t) => t.modified.scheme === 'dsh-bridge-import'), 10000, 'the preview to close');
+    }
+  });
+
+  it('dsh.import.target ".mcp.json" writes the portable file, and the summary names it; .vscode/mcp.json untouched', async () => {
+    const before = fs.readFileSync(mcpPath(), 'utf8');
+    const dotMcp = path.join(folderPath(), '.mcp.json');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codex-'));
+    const file = path.join(dir, 'config.toml');
+    fs.writeFileSync(file, '[mcp_servers.portable-one]\ncommand = "node"\nargs = ["p.js"]\n');
+    const config = () => vscode.workspace.getConfiguration(undefined, workspaceFolder().uri);
+    await config().update('dsh.import.target', '.mcp.json', vscode.ConfigurationTarget.WorkspaceFolder);
+    try {
+      await waitFor(() => config().get('dsh.import.target') === '.mcp.json', 10000, 'the setting');
+      const summary = await vscode.commands.executeCommand('dsh.importMcpServers', { client: 'codex', files: [file], apply: true, removeOriginals: false });
+      assert.strictEqual(summary.outcome, 'imported', JSON.stringify(summary));
+      assert.deepStrictEqual(summary.writes, ['.mcp.json']);
+      assert.deepStrictEqual(JSON.parse(fs.readFileSync(dotMcp, 'utf8')).mcpServers['portable-one'], { type: 'stdio', command: 'node', args: ['p.js'] });
+      assert.strictEqual(fs.readFileSync(mcpPath(), 'utf8'), before);
+    } finally {
+      await config().update('dsh.import.target', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dotMcp, { force: true });
     }
   });
 

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import * as path from 'node:path';
 import { planImport } from '../../../../src/core/import/importPlan';
-import { importReportMarkdown, refusedAtExport, withoutCarried } from '../../../../src/core/import/importReport';
+import { exportFindings, importReportMarkdown, withoutCarried } from '../../../../src/core/import/importReport';
 import { removeImportedOriginals } from '../../../../src/core/node/importFiles';
 import { tempDir } from '../../helpers';
 
@@ -17,14 +17,14 @@ describe('import summary and report (core/import/importReport)', () => {
   it('names the carried sse server the export refuses, with the refusing problem', () => {
     const plan = planOf();
     assert.ok(plan.servers.some((s) => s.name === 'linear'));
-    const refused = refusedAtExport(plan, '/home/dev/app');
+    const refused = exportFindings(plan, '/home/dev/app').refusals;
     assert.deepEqual(refused.map((r) => r.server), ['linear']);
     assert.ok(refused[0].reasons.some((r) => r.code === 'unsupported-transport' && r.args.transport === 'sse'), JSON.stringify(refused));
   });
 
   it('the Markdown report has one section per server, says each sentence once, and holds no credential', () => {
     const plan = planOf();
-    const report = importReportMarkdown(plan, [FILE], refusedAtExport(plan, '/home/dev/app'));
+    const report = importReportMarkdown(plan, [FILE], exportFindings(plan, '/home/dev/app').refusals);
     for (const s of plan.servers) assert.equal(report.split('\n').filter((l) => l === `## \`${s.sourceName}\``).length, 1, report);
     const linear = report.slice(report.indexOf('## `linear`'));
     assert.match(linear, /\*\*Refused by the export\*\* \(`unsupported-transport`\): DSH supports stdio and Streamable HTTP only; sse is not supported\./);
@@ -33,6 +33,21 @@ describe('import summary and report (core/import/importReport)', () => {
     assert.ok(!report.includes(TOKEN));
     assert.match(report, /^# Import from Cursor\n/);
     assert.match(report, /- 4 servers to add\n- 1 credential goes to secret storage\n- 1 of them is refused by the export\n/);
+  });
+
+  it('a credential carried in args becomes an input the editor warns about (secret-in-args): the findings and the report say so, never "as it is"', () => {
+    const text = JSON.stringify({ mcpServers: { gh: { command: 'npx', args: ['-y', 'gh-mcp', '--token', TOKEN] }, plain: { command: 'node', args: ['p.js'] } } });
+    const plan = planOf(text);
+    const { refusals, warnings } = exportFindings(plan, '/home/dev/app');
+    assert.deepEqual(refusals, []);
+    assert.deepEqual(warnings.map((w) => [w.server, w.code]), [['gh', 'secret-in-args']]);
+    const report = importReportMarkdown(plan, [FILE], refusals, undefined, warnings);
+    assert.match(report, /- 2 servers to add\n- 1 credential goes to secret storage\n- 1 warning on them\n/);
+    const gh = report.slice(report.indexOf('## `gh`'), report.indexOf('## `plain`'));
+    assert.match(gh, /\*\*Warning\*\* \(`secret-in-args`\): Secret input "gh-[^"]+" is passed as a command-line argument/);
+    assert.doesNotMatch(gh, /Carried as it is/);
+    assert.match(report.slice(report.indexOf('## `plain`')), /Carried as it is\./);
+    assert.ok(!report.includes(TOKEN));
   });
 
   it('a name with a backtick or a bidi character is shown escaped in inline code', () => {

@@ -10,26 +10,7 @@ import { ProcessWatch } from '../../../../../src/core/node/probe/processTree';
 import type { McpClientConfig } from '../../../../../src/core/mcp/dshRow';
 import { secretMask } from '../../../../../src/core/tools/maskSecrets';
 import { processRuns, tempDir } from '../../../helpers';
-
-const SCRIPTED = path.resolve(__dirname, '../../../../fixtures/mcp-servers/scripted-server.mjs');
-const NODE = process.execPath;
-const common = { serverName: 's', toolCallTimeoutMs: 60000, failOnStartupError: false, reconnect: { enabled: true, initialDelayMs: 500, maxDelayMs: 30000, maxAttempts: 10 } };
-const stdio = (args: string[], env: Record<string, string> = {}): McpClientConfig => ({ ...common, transport: 'stdio', command: NODE, args, env, cwd: '' });
-const http = (url: string): McpClientConfig => ({ ...common, transport: 'streamable-http', url, headers: {} });
-
-async function startHttp(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(NODE, [SCRIPTED, '--http', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', () => reject(new Error(`server exited: ${out}`)));
-  });
-  return { child, url };
-}
+import { http, NODE, SCRIPTED, startHttp, stdio } from './scriptedServer.fixture';
 
 /** The process ids a scripted server appended to `file`. */
 function pidsIn(file: string): number[] {

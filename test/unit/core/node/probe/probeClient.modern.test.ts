@@ -3,32 +3,12 @@
 // revision yet, so this fixture is the closest real server. The probe says what it speaks and what
 // DSH's client speaks, not "not MCP"; a server that is not MCP at all stays not-mcp.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { probeRow } from '../../../../../src/core/node/probe/probeClient';
-import type { McpClientConfig } from '../../../../../src/core/mcp/dshRow';
 import { toolPin } from '../../../../../src/core/tools/toolDefinitions';
 import { tempDir, workspace } from '../../../helpers';
-
-const SCRIPTED = path.resolve(__dirname, '../../../../fixtures/mcp-servers/scripted-server.mjs');
-const NODE = process.execPath;
-const common = { serverName: 's', toolCallTimeoutMs: 60000, failOnStartupError: false, reconnect: { enabled: true, initialDelayMs: 500, maxDelayMs: 30000, maxAttempts: 10 } };
-const stdio = (args: string[]): McpClientConfig => ({ ...common, transport: 'stdio', command: NODE, args, env: {}, cwd: '' });
-const http = (url: string): McpClientConfig => ({ ...common, transport: 'streamable-http', url, headers: {} });
-
-async function startHttp(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(NODE, [SCRIPTED, '--http', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', () => reject(new Error(`server exited: ${out}`)));
-  });
-  return { child, url };
-}
+import { http, NODE, SCRIPTED, startHttp, stdio } from './scriptedServer.fixture';
 
 const NEWER = /^it speaks MCP 2026-07-28 only \(it answered server\/discover and refused initialize\), while the MCP client DSH uses speaks 2025-11-25 and earlier/;
 

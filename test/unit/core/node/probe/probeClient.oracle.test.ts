@@ -42,8 +42,14 @@ async function sdkListing(row: McpClientConfig): Promise<Listing> {
       return items;
     };
     const caps = client.getServerCapabilities() ?? {};
-    const tools = (await all<{ name: string; description?: string; inputSchema: unknown }>('tools/list', ListToolsResultSchema, 'tools'))
-      .map((t) => ({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema }));
+    type Listed = { name: string; description?: string; inputSchema: unknown; title?: string; icons?: unknown; outputSchema?: unknown; annotations?: unknown };
+    // What DSH sends the model, and beside it what the probe keeps for the scan (title, icons, outputSchema, annotations), as the SDK read them.
+    const tools = (await all<Listed>('tools/list', ListToolsResultSchema, 'tools'))
+      .map((t) => ({
+        name: t.name, description: t.description ?? '', inputSchema: t.inputSchema,
+        ...(t.title !== undefined ? { title: t.title } : {}), ...(t.icons !== undefined ? { icons: t.icons } : {}),
+        ...(t.outputSchema !== undefined ? { outputSchema: t.outputSchema } : {}), ...(t.annotations !== undefined ? { annotations: t.annotations } : {}),
+      }));
     const promptCount = caps.prompts ? (await all('prompts/list', ListPromptsResultSchema, 'prompts')).length : 0;
     const resourceCount = caps.resources ? (await all('resources/list', ListResourcesResultSchema, 'resources')).length : 0;
     const v = client.getServerVersion()!;

@@ -1,11 +1,11 @@
-// A kept session plan (the DSH plugin's model step, core/node/readWatch.ts) over real temp
-// workspaces and host stores with real inotify watches: an unchanged step computes nothing; an
+// A kept session plan (the DSH plugin's model step, core/node/keptWhileUnchanged.ts) over real temp
+// workspaces and host stores (its stamps read again at each step, no file events): an unchanged step computes nothing; an
 // edit of each input the plan reads (files edited in place with their size and mtime kept,
 // created, moved, linked; store records; environment variables) makes the next step plan again,
 // and what it returns is what a plan without keeping returns.
 import { strict as assert } from 'node:assert';
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { planSession, type PlannedSession } from '../../../../src/core/app/plan';
@@ -18,8 +18,9 @@ import { DECLARATION_PATH } from '../../../../src/core/declaration/declarationMo
 import { userPolicyFile } from '../../../../src/core/node/policyFiles';
 import { fs } from '../../../../src/core/node/fsReads';
 import { journaledEnv } from '../../../../src/core/node/readJournal';
-import { FolderWatches, KeptWhileUnchanged } from '../../../../src/core/node/readWatch';
+import { KeptWhileUnchanged } from '../../../../src/core/node/keptWhileUnchanged';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
+import { memoryMapped } from '../../../fixtures/memoryMapped.mjs';
 import { editInPlace, exportFolder, folderIdentityOf, testPorts, tempDir, workspace } from '../../helpers';
 
 const NODE = process.execPath;
@@ -58,11 +59,10 @@ async function project(options: { linkedSource?: boolean; sub?: boolean } = {}) 
   await ports.store.approve(folder, 'fx', pinOf('fx'));
   const cwd = options.sub ? path.join(folder, 'sub') : folder;
   if (options.sub) mkdirSync(cwd);
-  const watches = new FolderWatches();
-  const kept = new KeptWhileUnchanged<PlannedSession>(watches, ports.env);
+  const kept = new KeptWhileUnchanged<PlannedSession>(ports.env);
   const request = { cwd, skills: false, tools: false, policyWithoutDeclaration: false } as const;
   return {
-    folder, home, env, ports, cwd, watches, kept, pinOf,
+    folder, home, env, ports, cwd, kept, pinOf,
     step: () => kept.get(cwd, () => planSession(ports, request)),
     direct: () => planSession(ports, request),
   };
@@ -71,7 +71,7 @@ async function project(options: { linkedSource?: boolean; sub?: boolean } = {}) 
 /** Steps before and after an edit: kept while unchanged, planned again after it, equal to a plan without keeping. */
 async function seenAfter(p: Project, edit: () => unknown, changed = true): Promise<PlannedSession> {
   const first = await p.step();
-  assert.equal(await p.kept.watching(), true, 'every read is watched');
+  assert.equal(p.kept.keeping(), true, 'the plan is kept');
   assert.equal(await p.step(), first, 'an unchanged step keeps the plan');
   assert.equal(p.kept.computed, 1);
   await edit();
@@ -80,63 +80,17 @@ async function seenAfter(p: Project, edit: () => unknown, changed = true): Promi
   assert.deepEqual(after.plan, (await p.direct()).plan);
   if (changed) assert.notDeepEqual(after.plan, first.plan, 'the edit changes what the session gets');
   // And it is kept again.
-  assert.equal(await p.kept.watching(), true);
+  assert.equal(p.kept.keeping(), true);
   assert.equal(await p.step(), after);
   assert.equal(p.kept.computed, 2);
   return after;
 }
 
-/**
- * A python3 process that keeps `file` mapped (MAP_SHARED) and has already written through the
- * mapping once, so the page stays writable: `write` then changes bytes with no time moved and no
- * event sent (checked: it fails the test when the times or an event would say so). A real mmap:
- * python3's mmap module, as the issue that found this did.
- */
-async function memoryMapped(file: string) {
-  const script = [
-    'import mmap, os, sys',
-    'f = open(sys.argv[1], "r+b"); m = mmap.mmap(f.fileno(), 0)',
-    'm[0:1] = m[0:1]',
-    'print("ready", flush=True)',
-    'for line in sys.stdin:',
-    '    a, b = line.rstrip("\\n").split("\\t")',
-    '    i = m.find(a.encode())',
-    '    assert i >= 0 and len(a) == len(b)',
-    '    s = os.stat(sys.argv[1]); m[i:i + len(b)] = b.encode(); t = os.stat(sys.argv[1])',
-    '    print("same-times" if (s.st_mtime_ns, s.st_ctime_ns) == (t.st_mtime_ns, t.st_ctime_ns) else "times-moved", flush=True)',
-  ].join('\n');
-  const child = spawn('python3', ['-c', script, file], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines: string[] = [];
-  let buffered = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    const parts = buffered.split('\n');
-    buffered = parts.pop()!;
-    lines.push(...parts);
-  });
-  const nextLine = async (n: number) => {
-    for (let i = 0; i < 1000 && lines.length < n; i++) await new Promise((r) => setTimeout(r, 10));
-    return lines[n - 1];
-  };
-  assert.equal(await nextLine(1), 'ready');
-  return {
-    async write(from: string, to: string) {
-      child.stdin.write(`${from}\t${to}\n`);
-      assert.equal(await nextLine(lines.length + 1), 'same-times', 'the mapped write moved no time (else the stamp alone would see it)');
-    },
-    close: () => child.kill(),
-  };
-}
-
 const outcomes = (planned: PlannedSession) => Object.fromEntries(planned.plan.servers.map((s) => [s.serverName, `${s.outcome} ${s.reason.code}`]));
 const blocked = (planned: PlannedSession) => planned.plan.blocked.map((r) => r.code);
 
-describe('a kept session plan (the plugin\'s step): every input it read is watched', function () {
+describe('a kept session plan (the plugin\'s step): every input it read is read again', function () {
   this.timeout(30000);
-  before(function () {
-    // Elsewhere nothing is kept (a watch may miss a change there): every step plans (readWatch.ts).
-    if (process.platform !== 'linux') this.skip();
-  });
   const projects: Project[] = [];
   const make = async (options?: Parameters<typeof project>[0]) => {
     const p = await project(options);
@@ -146,7 +100,7 @@ describe('a kept session plan (the plugin\'s step): every input it read is watch
   afterEach(() => {
     for (const p of projects.splice(0)) {
       p.kept.close();
-      assert.equal(p.watches.size, 0, 'closing the kept plan closes its watches');
+      assert.equal(p.kept.keeping(), false, 'closing the kept plan forgets it');
     }
   });
 
@@ -296,11 +250,11 @@ describe('a kept session plan (the plugin\'s step): every input it read is watch
     const other = await make();
     const link = path.join(tempDir('kept-link-'), 'ws');
     symlinkSync(p.folder, link);
-    const kept = new KeptWhileUnchanged<PlannedSession>(p.watches, p.ports.env);
+    const kept = new KeptWhileUnchanged<PlannedSession>(p.ports.env);
     const request = { cwd: link, skills: false, tools: false, policyWithoutDeclaration: false } as const;
     const step = () => kept.get(link, () => planSession(p.ports, request));
     const first = await step();
-    assert.equal(await kept.watching(), true);
+    assert.equal(kept.keeping(), true);
     assert.equal(await step(), first);
     rmSync(link);
     symlinkSync(other.folder, link);
@@ -345,7 +299,7 @@ describe('a kept session plan (the plugin\'s step): every input it read is watch
   it('nothing it read: edits beside the inputs keep the plan, with no new computation', async () => {
     const p = await make();
     const first = await p.step();
-    assert.equal(await p.kept.watching(), true);
+    assert.equal(p.kept.keeping(), true);
     writeFileSync(path.join(p.folder, 'src/main.ts'), 'export const x = 1;\n');
     writeFileSync(path.join(p.folder, 'README.md'), '# app\n');
     writeFileSync(path.join(p.folder, '.vscode/extensions.json'), '{}');
@@ -356,13 +310,13 @@ describe('a kept session plan (the plugin\'s step): every input it read is watch
     assert.equal(p.kept.computed, 1);
   });
 
-  it('a record the plugin writes into a store folder the plan only looked at (a slow start), also while the watches are set, keeps the plan', async () => {
+  it('a record the plugin writes into a store folder the plan only looked at (a slow start), also while the step runs, keeps the plan', async () => {
     const p = await make();
     const slow = (pin: string) => p.ports.store.recordSlowStarts(p.folder, new Map([['fx', { pin, at: new Date().toISOString(), startingMs: 1, waitMs: 1, headless: false }]]), []);
     await slow('first'); // the store's starts/ folder exists: the plan's folder check looks at it
     const first = await p.step();
-    const written = slow('second'); // as the plugin's step does, beside the watches being set
-    assert.equal(await p.kept.watching(), true);
+    const written = slow('second'); // as the plugin's step does, beside the step
+    assert.equal(p.kept.keeping(), true);
     await written;
     await slow('third');
     assert.equal(await p.step(), first);
@@ -382,7 +336,7 @@ describe('a kept session plan (the plugin\'s step): every input it read is watch
     };
     const first = await p.kept.get(p.cwd, compute);
     assert.deepEqual(blocked(first), []);
-    await p.kept.watching();
+    p.kept.keeping();
     const after = await p.kept.get(p.cwd, compute);
     assert.equal(p.kept.computed, 2);
     assert.deepEqual(blocked(after), ['declaration-stale']);
@@ -400,9 +354,6 @@ describe('a kept session plan (the plugin\'s step): every input it read is watch
 
 describe('a kept skill gate result (the plugin\'s skill gate at each step)', function () {
   this.timeout(30000);
-  before(function () {
-    if (process.platform !== 'linux') this.skip();
-  });
 
   /** The project of the skill tests (project, agents and user roots), gated as the plugin's skill gate does, kept and not. */
   async function skillsProject() {
@@ -410,11 +361,10 @@ describe('a kept skill gate result (the plugin\'s skill gate at each step)', fun
     const ports = testPorts(p.home, { env: journaledEnv({ DSH_AGENTS_HOME: p.agentsHome }) });
     const dshPin = (await hashSkillRoot({ path: p.dsh, skipSystem: false }, nodeSkillFs)).pin!;
     await ports.store.trustSkillRoot(p.dsh, dshPin);
-    const watches = new FolderWatches();
-    const kept = new KeptWhileUnchanged<SkillGateResult>(watches, ports.env);
+    const kept = new KeptWhileUnchanged<SkillGateResult>(ports.env);
     const roots = defaultSkillRoots(ports, []);
     const direct = () => gateSessionSkills(ports, { cwd: p.folder, roots });
-    return { p, ports, watches, kept, direct, step: () => kept.get(p.folder, direct) };
+    return { p, ports, kept, direct, step: () => kept.get(p.folder, direct) };
   }
 
   const trustOf = (r: SkillGateResult) => r.roots.map((root) => `${root.kind} ${root.gate}`);
@@ -430,7 +380,7 @@ describe('a kept skill gate result (the plugin\'s skill gate at each step)', fun
       const k = await skillsProject();
       try {
         const first = await k.step();
-        assert.equal(await k.kept.watching(), true);
+        assert.equal(k.kept.keeping(), true);
         assert.equal(await k.step(), first);
         await edit(k.p, k.ports);
         const after = await k.step();
@@ -441,37 +391,33 @@ describe('a kept skill gate result (the plugin\'s skill gate at each step)', fun
         assert.notEqual(skillGateBasis(after) + shadowsOf(after).join(), skillGateBasis(first) + shadowsOf(first).join(), 'the edit changes what the session gets');
       } finally {
         k.kept.close();
-        assert.equal(k.watches.size, 0);
+        assert.equal(k.kept.keeping(), false);
       }
     });
   }
 });
 
-describe('a kept session plan where a watch may miss a change', function () {
+describe('a kept session plan where no time or event says a change', function () {
   before(function () {
     if (process.platform !== 'linux') this.skip(); // /proc and ulimit: Linux
   });
 
-  it('a computation whose reads cannot all be watched is computed at every step', async () => {
-    const watches = new FolderWatches();
-    const kept = new KeptWhileUnchanged<number>(watches, {});
-    let n = 0;
-    // A read of /proc: not a file system whose changes inotify reports.
-    const compute = async () => {
-      await fs.readFile('/proc/self/stat');
-      return ++n;
-    };
-    assert.equal(await kept.get('k', compute), 1);
-    assert.equal(await kept.watching(), false);
-    assert.equal(await kept.get('k', compute), 2);
-    assert.equal(watches.size, 0, 'its watches are closed');
+  it('a computation that read /proc (its bytes change, its times do not) is computed again when they changed', async () => {
+    const kept = new KeptWhileUnchanged<string>({});
+    // /proc/self/stat: the process's counters, new bytes at almost every read; its size says 0.
+    const compute = async () => fs.readFile('/proc/self/stat', 'utf8');
+    const first = await kept.get('k', compute);
+    await new Promise((r) => setTimeout(r, 50));
+    const second = await kept.get('k', compute);
+    assert.notEqual(second, first, 'the bytes read again, not the kept ones');
+    assert.equal(kept.computed, 2);
   });
 
   it('a computation whose read failed for a reason of the moment (EMFILE: out of descriptors) is computed again at the next step', function () {
-    const fixture = path.join(__dirname, 'readWatch.transient.fixture.ts');
+    const fixture = path.join(__dirname, 'keptWhileUnchanged.transient.fixture.ts');
     const r = spawnSync('bash', ['-c', 'ulimit -n 64 && exec "$0" --import tsx "$1"', process.execPath, fixture], { encoding: 'utf8', cwd: path.resolve(__dirname, '../../../..'), timeout: 30000 });
     assert.equal(r.status, 0, r.stderr);
     const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
-    assert.deepEqual(seen, { first: 'failed EMFILE', watching: false, second: 'read {}', watchingAfter: true, third: 'read {}', computed: 2 });
+    assert.deepEqual(seen, { first: 'failed EMFILE', keeping: false, second: 'read {}', keepingAfter: true, third: 'read {}', computed: 2 });
   });
 });

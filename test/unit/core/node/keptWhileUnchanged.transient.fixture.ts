@@ -1,16 +1,16 @@
-// Run by readWatch.test.ts in a process with few file descriptors: a kept computation whose read
-// fails with EMFILE (out of descriptors: it passes by itself, with no file event) is not kept.
+// Run by keptWhileUnchanged.test.ts in a process with few file descriptors: a kept computation whose read
+// fails with EMFILE (out of descriptors: it passes by itself, with nothing on disk to say so) is not kept.
 // Prints one JSON line: what the computation saw and whether the next call computed again.
 import { openSync, closeSync, writeFileSync, mkdtempSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readFileSync } from '../../../../src/core/node/fsReads';
-import { FolderWatches, KeptWhileUnchanged } from '../../../../src/core/node/readWatch';
+import { KeptWhileUnchanged } from '../../../../src/core/node/keptWhileUnchanged';
 
 async function main(): Promise<void> {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'kept-emfile-')), 'input.json');
   writeFileSync(file, '{}');
-  const kept = new KeptWhileUnchanged<string>(new FolderWatches(), {});
+  const kept = new KeptWhileUnchanged<string>({});
   // The first computation takes every descriptor, then reads: the read fails with EMFILE. All in
   // one synchronous run, so nothing else frees a descriptor in between (under load, something of
   // the process did, between a fill made before the computation and its read).
@@ -32,10 +32,10 @@ async function main(): Promise<void> {
     }
   };
   const first = await kept.get('k', compute);
-  const watching = await kept.watching();
+  const keeping = kept.keeping();
   const second = await kept.get('k', compute);
-  const watchingAfter = await kept.watching();
+  const keepingAfter = kept.keeping();
   const third = await kept.get('k', compute);
-  console.log(JSON.stringify({ first, watching, second, watchingAfter, third, computed: kept.computed }));
+  console.log(JSON.stringify({ first, keeping, second, keepingAfter, third, computed: kept.computed }));
 }
 void main();

@@ -1,4 +1,4 @@
-// Changes a kept result must see although no inotify event reaches its watches (core/node/readWatch.ts):
+// Changes a kept result must see although no inotify event would say them (core/node/keptWhileUnchanged.ts):
 // the kernel's event queue overflowing (libuv drops IN_Q_OVERFLOW: it carries no watch), and a
 // mount over a folder on the way (a mount makes no inotify event). Real files, real inotify.
 import { strict as assert } from 'node:assert';
@@ -6,10 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fs } from '../../../../src/core/node/fsReads';
-import { FolderWatches, KeptWhileUnchanged } from '../../../../src/core/node/readWatch';
+import { KeptWhileUnchanged } from '../../../../src/core/node/keptWhileUnchanged';
 import { tempDir } from '../../helpers';
 
-describe('a kept result where no event reaches its watches', function () {
+describe('a kept result where no file event would say a change', function () {
   this.timeout(120000);
   before(function () {
     if (process.platform !== 'linux') this.skip();
@@ -19,12 +19,11 @@ describe('a kept result where no event reaches its watches', function () {
     const folder = tempDir('kept-overflow-');
     const file = path.join(folder, 'policy.json');
     writeFileSync(file, 'allow');
-    const watches = new FolderWatches();
-    const kept = new KeptWhileUnchanged<string>(watches, {});
+    const kept = new KeptWhileUnchanged<string>({});
     const compute = () => fs.readFile(file, 'utf8');
     try {
       assert.equal(await kept.get('k', compute), 'allow');
-      assert.equal(await kept.watching(), true);
+      assert.equal(kept.keeping(), true);
       // The event loop is busy (a long synchronous piece of work) while a build churns beside the
       // file: more events than the kernel queues (fs.inotify.max_queued_events) before one is read.
       const max = Number(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8'));
@@ -48,12 +47,11 @@ describe('a kept result where no event reaches its watches', function () {
   }
 
   it('a folder on the way mounted over (mount --bind, in a private mount namespace): the next step reads the mounted file', function () {
-    assert.deepEqual(inMountNamespace(this, 'readWatch.mount.fixture.ts'), { first: 'allow', watching: true, mounted: 'deny', computed: 2 });
+    assert.deepEqual(inMountNamespace(this, 'keptWhileUnchanged.mount.fixture.ts'), { first: 'allow', keeping: true, mounted: 'deny', computed: 2 });
   });
 
-  it('a file system whose changes inotify does not report (proc) mounted over a folder that was local: not kept from then on', function () {
-    // Whether a folder is on a local file system is asked each time watches are set, not once for good.
-    assert.deepEqual(inMountNamespace(this, 'readWatch.remount.fixture.ts'), { watching: true, watchingAfterMount: false, computed: 3 });
+  it('a file system whose changes inotify does not report (proc) mounted over a folder that was local: the next step reads what is mounted there', function () {
+    assert.deepEqual(inMountNamespace(this, 'keptWhileUnchanged.remount.fixture.ts'), { keeping: true, first: 'local', afterMountIsLocal: false, computed: 2 });
   });
 
   it('a link in the middle of a chain of links pointed elsewhere: the next step reads the new target', async () => {
@@ -68,12 +66,11 @@ describe('a kept result where no event reaches its watches', function () {
     symlinkSync('../v1/settings.json', path.join(base, 'shared/current'));
     symlinkSync('../shared/current', path.join(base, 'home/settings.json'));
     const file = path.join(base, 'home/settings.json');
-    const watches = new FolderWatches();
-    const kept = new KeptWhileUnchanged<string>(watches, {});
+    const kept = new KeptWhileUnchanged<string>({});
     const compute = () => fs.readFile(file, 'utf8');
     try {
       assert.equal(await kept.get('k', compute), 'allow');
-      assert.equal(await kept.watching(), true);
+      assert.equal(kept.keeping(), true);
       rmSync(path.join(base, 'shared/current'));
       symlinkSync('../v2/settings.json', path.join(base, 'shared/current'));
       assert.equal(await kept.get('k', compute), 'deny');
@@ -85,15 +82,11 @@ describe('a kept result where no event reaches its watches', function () {
 });
 
 describe('a kept result closed while it computes (a session ended, the plugin unloaded, during a step)', function () {
-  before(function () {
-    if (process.platform !== 'linux') this.skip();
-  });
 
-  it('sets no watch once it is closed: the folders watched come back to zero', async () => {
+  it('keeps nothing once it is closed: no result is held for a session that ended', async () => {
     const folder = tempDir('kept-closed-');
     writeFileSync(path.join(folder, 'settings.json'), '{}');
-    const watches = new FolderWatches();
-    const kept = new KeptWhileUnchanged<string>(watches, {});
+    const kept = new KeptWhileUnchanged<string>({});
     let finish!: () => void;
     const gate = new Promise<void>((resolve) => {
       finish = resolve;
@@ -108,11 +101,6 @@ describe('a kept result closed while it computes (a session ended, the plugin un
     kept.close();
     finish();
     assert.equal(await step, '{}');
-    await kept.watching();
-    try {
-      assert.equal(watches.size, 0, 'no folder stays watched for a result nobody holds');
-    } finally {
-      watches.close();
-    }
+    assert.equal(kept.keeping(), false, 'nothing kept for a result nobody holds');
   });
 });

@@ -1,4 +1,4 @@
-// Run by readWatch.holes.test.ts in a private mount namespace: a kept computation reads a file in
+// Run by keptWhileUnchanged.holes.test.ts in a private mount namespace: a kept computation reads a file in
 // a folder, then another folder is bind-mounted over that one (a mount makes no inotify event).
 // Prints one JSON line: what the computation read before and after the mount.
 import { execFileSync } from 'node:child_process';
@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fs } from '../../../../src/core/node/fsReads';
-import { FolderWatches, KeptWhileUnchanged } from '../../../../src/core/node/readWatch';
+import { KeptWhileUnchanged } from '../../../../src/core/node/keptWhileUnchanged';
 
 async function main(): Promise<void> {
   const base = mkdtempSync(path.join(os.tmpdir(), 'kept-mount-'));
@@ -16,14 +16,14 @@ async function main(): Promise<void> {
   mkdirSync(other);
   writeFileSync(path.join(home, 'policy.json'), 'allow');
   writeFileSync(path.join(other, 'policy.json'), 'deny');
-  const kept = new KeptWhileUnchanged<string>(new FolderWatches(), {});
+  const kept = new KeptWhileUnchanged<string>({});
   const compute = () => fs.readFile(path.join(home, 'policy.json'), 'utf8');
   try {
     const first = await kept.get('k', compute);
-    const watching = await kept.watching();
+    const keeping = kept.keeping();
     execFileSync('mount', ['--bind', other, home]);
     const mounted = await kept.get('k', compute);
-    console.log(JSON.stringify({ first, watching, mounted, computed: kept.computed }));
+    console.log(JSON.stringify({ first, keeping, mounted, computed: kept.computed }));
   } finally {
     kept.close();
     try {
