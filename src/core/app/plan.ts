@@ -457,6 +457,9 @@ function toolsPlan(server: DeclaredServer, probe: ProbedServerRecord | undefined
   const stateOf = (name: string | undefined): { state: ToolState; reason: PlanReason } => {
     if (!choiceAllows(choice, name)) return { state: 'left-out', reason: reason('tool-left-out') };
     if (!pins) return { state: 'unpinned', reason: reason('tool-unpinned', {}, probeFix) };
+    // A probe since the export saw another definition: the session's gate withholds it (changed since pinned) until an export pins it.
+    const recorded = name !== undefined && probe?.pin === server.pin ? probe.tools.find((t) => t.name === name) : undefined;
+    if (recorded && name !== undefined && Object.hasOwn(pins, name) && recorded.pin.definition !== pins[name].definition) return { state: 'withheld', reason: reason('tool-changed-since-export', {}, exportFix) };
     if (name !== undefined && Object.hasOwn(pins, name)) return { state: 'offered', reason: reason('tool-pinned') };
     return { state: 'withheld', reason: reason('tool-not-pinned', {}, probe ? exportFix : probeFix) };
   };

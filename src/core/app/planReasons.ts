@@ -48,6 +48,7 @@ export const PLAN_MESSAGES = {
   'tool-unpinned': 'Offered as the server lists it: the server was never probed, so its tools are not pinned.',
   'tool-left-out': 'Left out by dsh.tools.',
   'tool-not-pinned': 'Withheld: it is not among the tools pinned at the export (in trust mode "ask", DSH asks).',
+  'tool-changed-since-export': 'Withheld: the last probe recorded another definition than the one pinned at the export (the server changed it); the next export pins the new one.',
   'tool-hidden-instructions': 'Withheld: its definition has hidden or model-directed instructions ({codes}), and you have not accepted it.',
   'tool-accepted': 'Offered: you accepted this exact definition despite its findings ({codes}).',
   // One skill root.

@@ -472,10 +472,12 @@ describe('session plan: tools, language servers, skills', function () {
     collect(plan);
     assert.deepEqual(tools(), [['echo', 'offered', 'tool-pinned', null], ['notes', 'offered', 'tool-accepted', 'read-sensitive-file, secrecy-request']]);
     assert.deepEqual(plan.skills?.withheld, []);
-    // Accepted in another folder, or another definition: withheld.
+    // Another definition (a probe since the export): withheld, first for the change the session's gate withholds it for (the export pins it, then the scan asks for an acceptance again).
     await ports.store.recordProbes(folder, { fx: { name: 'fx', pin: fx.pin, probedAt: '2026-01-02T00:00:00.000Z', tools: [ECHO, { ...NOTES, description: `${NOTES.description} Now.` }].map((t) => ({ ...t, pin: toolPin(t) })) } });
     ({ plan } = await planSession(ports, { cwd: folder, skillRoots }));
-    assert.equal(plan.servers[0].tools!.tools[1].reason.code, 'tool-hidden-instructions');
+    collect(plan);
+    assert.deepEqual(tools()[1].slice(0, 3), ['notes', 'withheld', 'tool-changed-since-export']);
+    assert.deepEqual(tools()[0].slice(0, 3), ['echo', 'offered', 'tool-pinned'], 'an unchanged definition stays offered');
   });
 
   it('the recorded probes are scanned through scanRecords: with their instructions, the scan kept for the servers view and `tools accept`', async () => {

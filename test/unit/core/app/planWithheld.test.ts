@@ -83,6 +83,24 @@ describe('everything withheld, in every face (planWithheld)', function () {
     assert.deepEqual(v.dsh.withheldItems.skills.map((s: { name: string }) => s.name), ['alpha'], 'doctor no longer leaves the skills out');
   });
 
+  // Last: it records a newer probe in the shared folder.
+  it('a probe since the export stales nothing; a definition it saw changed is withheld (as the session gate withholds it), and verify still exits 0', async () => {
+    const ports = testPorts(home, { env: process.env, home: path.join(folder, 'user-home') });
+    const { declaration } = await planSession(ports, { cwd: folder, skills: false, tools: false });
+    const ok = declaration!.servers.find((s) => s.serverName === 'ok')!;
+    const changed = { ...CLEAN, description: 'Adds, now in words.' };
+    await ports.store.recordProbes(folder, { ok: { name: 'ok', pin: ok.pin, probedAt: '2026-01-02T00:00:00.000Z', tools: [changed, POISONED].map((t) => ({ ...t, pin: toolPin(t) })) } });
+    const { plan } = await planSession(ports, { cwd: folder });
+    assert.deepEqual(plan.blocked, []);
+    assert.deepEqual(plan.notes.map((r) => [r.code, r.args.server]), [['probed-since-export', 'ok']]);
+    assert.deepEqual(plan.servers.find((s) => s.serverName === 'ok')?.outcome, 'starts');
+    assert.deepEqual(withheldOf(plan).tools.map((t) => [t.publicName, t.code]), [['mcp__ok__add', 'tool-changed-since-export'], ['mcp__ok__echo', 'tool-hidden-instructions']]);
+    const verify = await cli(['verify', '--workspace', folder, '--dsh-home', home]);
+    assert.equal(verify.code, 0, 'the declaration verifies');
+    assert.ok(verify.out.includes('Withheld from DSH sessions here: 1 server (needs); 2 tools (mcp__ok__add, mcp__ok__echo); 1 skill (alpha).'), verify.out);
+    assert.doesNotMatch(verify.out, /stale/);
+  });
+
   it('words plurals, the language servers, and nothing when nothing is withheld', () => {
     const plan = {
       cwd: '/w', trustMode: 'pinned', declaration: { state: 'verified', looked: [], reasons: [] }, blocked: [], notes: [],
