@@ -31,6 +31,8 @@ export async function runDoctor(ctx: CommandContext): Promise<number> {
       // Servers the last DSH session's first request went without (still starting), as the plugin recorded them.
       slowStarts: report.servers.flatMap((s) => s.slowStart ? [{ serverName: s.serverName, at: s.slowStart.at, startingMs: s.slowStart.startingMs, waitMs: s.slowStart.waitMs, headless: s.slowStart.headless, ...(s.slowStart.upAfterMs === undefined ? {} : { upAfterMs: s.slowStart.upAfterMs }) }] : []),
       wouldNot: report.servers.filter((s) => !s.mount).map((s) => ({ serverName: s.serverName, name: s.name, outcome: s.outcome, code: s.why, why: verdictText(report, s), fix: s.fix ?? null })),
+      // Everything a session goes without (servers, tools, skills, language servers), as verify --json and export --json list it.
+      withheldItems: report.withheld,
       plan: report.plan,
     }));
   } else {

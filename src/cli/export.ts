@@ -4,6 +4,7 @@ import { checkFolder, commitExport, exportRefused, reviewExport, toolChoiceProbl
 import { shortPin } from '../core/app/approve';
 import { planSession } from '../core/app/plan';
 import { planMessage } from '../core/app/planReasons';
+import { withheldLine, withheldOf, type WithheldItems } from '../core/app/planWithheld';
 import { DECLARATION_PATH, type DeclaredServer } from '../core/declaration/declarationModel';
 import type { Problem } from '../core/problems/problems';
 import { formatMessage } from '../core/problems/problems';
@@ -73,13 +74,14 @@ export async function runExport(ctx: CommandContext): Promise<number> {
   }
   const onDisk = !dryRun && result.text !== undefined;
   const lspIds = Object.keys(reviewed.sections.lsp?.servers ?? {});
-  const { awaiting, missingInputs } = onDisk ? await waitingAfterExport(ports, folder) : { awaiting: [], missingInputs: [] };
+  const { awaiting, missingInputs, withheld } = onDisk ? await waitingAfterExport(ports, folder) : { awaiting: [], missingInputs: [], withheld: undefined };
   if (json) {
     io.out(JSON.stringify(report(analysis, onDisk ? DECLARATION_PATH : null, {
       written: result.written,
       languageServers: reviewed.sections.lsp ? lspIds : null,
       awaitingApproval: awaiting.map((a) => ({ name: a.name, fix: a.fix })),
       missingInputs,
+      withheldItems: withheld ?? null,
     }, settingProblems)));
     return analysis.usable ? 0 : 1;
   }
@@ -105,19 +107,23 @@ export async function runExport(ctx: CommandContext): Promise<number> {
   for (const m of missingInputs) {
     io.out(visibleLine(`Input "${m.id}" has no value on this machine: ${m.servers.join(', ')} ${m.servers.length === 1 ? 'does' : 'do'} not start in DSH until you store it: ${m.fix}`));
   }
+  const withheldWords = withheld && withheldLine(withheld, formatMessage);
+  if (withheldWords) io.out(visibleLine(withheldWords));
   return analysis.usable ? 0 : 1;
 }
 
 /**
  * After an export, what the session plan (the decision the DSH plugin mounts from) says still
  * waits on this machine: pins awaiting approval (trust mode `pinned`, servers and `lsp`) and
- * inputs with no stored value, each with the servers it keeps from starting.
+ * inputs with no stored value, each with the servers it keeps from starting, and everything withheld.
  */
 async function waitingAfterExport(ports: CommandContext['ports'], folder: string): Promise<{
   awaiting: Array<{ name: string; fix: string }>;
   missingInputs: Array<{ id: string; servers: string[]; fix: string }>;
+  /** Everything a session goes without, as verify and doctor list it (tools and skills too). */
+  withheld?: WithheldItems;
 }> {
-  const { plan } = await planSession(ports, { cwd: folder, skills: false, tools: false });
+  const { plan } = await planSession(ports, { cwd: folder });
   if (plan.declaration.folder !== folder) return { awaiting: [], missingInputs: [] };
   const waiting = [...plan.servers.map((s) => [s.serverName, s.reason] as const), ...(plan.languageServers ? [['lsp', plan.languageServers.reason] as const] : [])];
   const awaiting = plan.trustMode !== 'pinned' ? []
@@ -130,7 +136,7 @@ async function waitingAfterExport(ports: CommandContext['ports'], folder: string
     entry.servers.push(name);
     byInput.set(id, entry);
   }
-  return { awaiting, missingInputs: [...byInput.values()] };
+  return { awaiting, missingInputs: [...byInput.values()], withheld: withheldOf(plan) };
 }
 
 function printHuman(analysis: Analysis, folder: string, io: CliIo, settingProblems: readonly Problem[] = []) {

@@ -1,4 +1,6 @@
 import { planSession } from '../core/app/plan';
+import { withheldLine, withheldOf } from '../core/app/planWithheld';
+import { formatMessage } from '../core/problems/problems';
 import { DECLARATION_PATH } from '../core/declaration/declarationModel';
 import { expectNoArgs, type CommandContext } from './context';
 import { serverSummaries } from './export';
@@ -51,6 +53,9 @@ export async function runVerify(ctx: CommandContext): Promise<number> {
   for (const line of planLines(plan)) io.out(line);
   if (skillGate) printSkillGate(skillGate, io, '  ', identity.folder);
   else if (plan.skills?.error) io.out(`  Skills: ${visibleLine(String(plan.skills.error.args.error))}`);
+  // Everything withheld in one sentence, as doctor, export and the editor say it.
+  const withheld = withheldLine(withheldOf(plan), formatMessage);
+  if (withheld) io.out(`  ${visibleLine(withheld)}`);
   io.out('\nThe user\'s own servers (every session of this user, beside the workspace\'s):');
   for (const line of userPlanLines(user.planned.plan, user.servers, userPath)) io.out(line);
   return ok ? 0 : 1;

@@ -5,6 +5,7 @@ import { analyzeFolder } from '../core/app/folderSources';
 import { planSession, type PlanOutcome } from '../core/app/plan';
 import { planMessage } from '../core/app/planReasons';
 import { planJson, verifyReasonsOf } from '../core/app/planJson';
+import { withheldLine, withheldOf } from '../core/app/planWithheld';
 import { DECLARATION_PATH } from '../core/declaration/declarationModel';
 import { COMMAND, type CommandId } from './commandIds';
 import type { Ctx } from './ctx';
@@ -156,11 +157,24 @@ export class Commands {
     }
     const summary = await this.serial(() => this.exporter.run({ folders, interactive: true }));
     for (const f of folders) this.status.setPending(f, undefined);
-    this.report(summary);
+    this.report(summary, summary.outcome === 'exported' ? await this.withheldAfterExport(folders) : undefined);
     return summary;
   }
 
-  private report(summary: ExportSummary): void {
+  /** What a session still goes without after the export (the new plans, as the status and the view show them), per folder. */
+  private async withheldAfterExport(folders: readonly vscode.WorkspaceFolder[]): Promise<string | undefined> {
+    const lines = await Promise.all(folders.map(async (f) => {
+      const line = withheldLine(withheldOf((await this.features.plans.get(f)).plan), translate);
+      return line && (folders.length > 1 ? l10n.t('{0}: {1}', f.name, line) : line);
+    }).map((p) => p.catch((error: unknown) => {
+      this.log.warn(`the plan after the export could not be worked out: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    })));
+    const said = lines.filter((l): l is string => !!l);
+    return said.length ? sentences(said) : undefined;
+  }
+
+  private report(summary: ExportSummary, withheld?: string): void {
     switch (summary.outcome) {
       case 'cancelled':
         void showInformation(l10n.t('Export cancelled: nothing was written.'));
@@ -191,7 +205,9 @@ export class Commands {
         const openDeclaration = l10n.t('Open Declaration');
         const showProblems = l10n.t('Show Problems');
         const nothing = unusable.length === summary.folders.length;
-        const message = nothing && summary.folders.length === 1 ? l10n.t('Nothing was exported to DSH: {0} has errors.', unusable[0].errorFile ?? '.vscode/mcp.json') : exportMessage(summary);
+        const exported = nothing && summary.folders.length === 1 ? l10n.t('Nothing was exported to DSH: {0} has errors.', unusable[0].errorFile ?? '.vscode/mcp.json') : exportMessage(summary);
+        // Everything a session still goes without, in the words of the status, Verify and doctor.
+        const message = withheld ? sentences([exported, withheld]) : exported;
         const actions = nothing ? [showProblems] : summary.refused ? [openDeclaration, showProblems] : [openDeclaration];
         const show = summary.folders.some((f) => f.skipped.length) ? showWarning : showInformation;
         void show(message, ...actions).then((c) => {

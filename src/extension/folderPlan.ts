@@ -37,7 +37,7 @@ export class FolderPlans implements vscode.Disposable {
     let planned = this.plans.get(key);
     if (!planned) {
       const settings = this.ctx.config.folder(folder);
-      planned = planSession(this.ctx.ports(), { cwd: folder.uri.fsPath, settings: settings.view, verifySettings: { policySettings: settings.policySettings }, skills: false });
+      planned = planSession(this.ctx.ports(), { cwd: folder.uri.fsPath, settings: settings.view, verifySettings: { policySettings: settings.policySettings } });
       this.plans.set(key, planned);
       planned.catch(() => this.plans.get(key) === planned && this.plans.delete(key));
     }

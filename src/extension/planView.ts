@@ -10,6 +10,7 @@
 import type { PlanOutcome, SessionPlan, ToolState } from '../core/app/plan';
 import type { PlanArgs, PlanFix, PlanReason, PlanReasonCode } from '../core/app/planReasons';
 import { declaredServerSource } from '../core/app/folderSources';
+import { withheldOf, type WithheldItems } from '../core/app/planWithheld';
 
 export interface PlanViewRow {
   kind: 'server' | 'language-servers';
@@ -43,6 +44,8 @@ export interface PlanViewModel {
   counts: Record<PlanOutcome, number>;
   /** Skill names withheld from the session. */
   skillsWithheld: string[];
+  /** Everything withheld (servers, tools, skills, language servers), as every face lists it. */
+  withheld: WithheldItems;
 }
 
 export function planViewModel(plan: SessionPlan): PlanViewModel {
@@ -73,6 +76,7 @@ export function planViewModel(plan: SessionPlan): PlanViewModel {
     rows,
     counts,
     skillsWithheld: plan.skills?.withheld.map((w) => w.name) ?? [],
+    withheld: withheldOf(plan),
   };
 }
 
@@ -126,8 +130,14 @@ export interface FolderViewModel {
   /** What holds without stopping the mount (e.g. stale for the editor only). */
   notes: PlanReason[];
   rows: ServerViewRow[];
-  /** `servers + refused + shadowed` is the number of rows. */
+  /**
+   * `servers` is the number of rows (every row is an entry of the folder's MCP files, as the user
+   * counts them), `refused` and `shadowed` the rows among them in those states: "5 servers · 1
+   * refused" beside 5 rows, never "4 servers · 1 refused".
+   */
   counts: { servers: number; refused: number; shadowed: number };
+  /** Everything the plan withholds from a session (servers, tools, skills, language servers), as every face lists it. */
+  withheld: WithheldItems;
 }
 
 /** What the servers view and the status item read of a folder's MCP files. */
@@ -158,7 +168,8 @@ export function blockedState(code: PlanReasonCode): ServerRowState {
  * (missing names go last); `probeFailures`: the last probe's failures by entry name.
  */
 export function folderViewModel(plan: SessionPlan, sources: FolderSourceEntries, options: { order?: ReadonlyArray<string>; probeFailures?: ReadonlyMap<string, string> } = {}): FolderViewModel {
-  if (!sources.usable) return { usable: false, blocked: plan.blocked, notes: plan.notes, rows: [], counts: { servers: 0, refused: 0, shadowed: 0 } };
+  const withheld = withheldOf(plan);
+  if (!sources.usable) return { usable: false, blocked: plan.blocked, notes: plan.notes, rows: [], counts: { servers: 0, refused: 0, shadowed: 0 }, withheld };
   const blocked = plan.blocked[0];
   // The plan's servers are those of the declaration that applies; another folder's declaration (a parent's) exports none of these entries.
   const own = plan.declaration.folder === undefined || plan.declaration.folder === plan.cwd;
@@ -207,7 +218,7 @@ export function folderViewModel(plan: SessionPlan, sources: FolderSourceEntries,
   }
   const refused = rows.filter((r) => r.state === 'refused').length;
   const shadowed = rows.filter((r) => r.state === 'shadowed').length;
-  return { usable: true, blocked: plan.blocked, notes: plan.notes, rows, counts: { servers: rows.length - refused - shadowed, refused, shadowed } };
+  return { usable: true, blocked: plan.blocked, notes: plan.notes, rows, counts: { servers: rows.length, refused, shadowed }, withheld };
 }
 
 /** What the status items say first (one word-sized state) and which action a click runs. */

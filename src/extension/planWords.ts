@@ -6,8 +6,8 @@ function serverCountWords(n: number): string {
 }
 
 /**
- * The counts of a folder's rows, as the servers view and the status items say them: servers, then
- * refused and shadowed entries when there are any. The numbers add up to the rows shown.
+ * The counts of a folder's rows, as the servers view and the status items say them: the servers
+ * (every row), then how many of them are refused and shadowed. The first number is the rows shown.
  */
 export function countWords(counts: FolderViewModel['counts']): string {
   const parts = [serverCountWords(counts.servers)];

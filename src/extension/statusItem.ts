@@ -13,6 +13,8 @@ import { countWords } from './planWords';
 import { fileFolders, folderOfMcpJson, MCP_SOURCES_SELECTOR } from './mcpFiles';
 import { visibleLine } from '../core/json/visibleText';
 import { l10n } from './l10nLookup';
+import { translate } from './l10n';
+import { withheldLine, withheldOf, type WithheldItems } from '../core/app/planWithheld';
 
 /** The words of each declaration state, for the hover and tooltips. */
 function stateWords(state: DeclarationState): string {
@@ -49,7 +51,7 @@ export interface StatusSnapshot {
   barVisible: boolean;
   tooltip: string | undefined;
   accessibilityLabel: string | undefined;
-  state: { state: DeclarationState; headline: FolderHeadline; counts: FolderViewModel['counts']; rows: number } | undefined;
+  state: { state: DeclarationState; headline: FolderHeadline; counts: FolderViewModel['counts']; rows: number; withheld: WithheldItems } | undefined;
   folder: string | undefined;
   selector: vscode.DocumentSelector;
 }
@@ -68,6 +70,8 @@ export interface StatusState {
   staleSettings?: string[];
   /** The folder's last recorded DSH session (its age is taken when shown). */
   lastSession?: SessionRecord;
+  /** Everything the plan withholds from a session here (core/app/planWithheld.ts). */
+  withheld: WithheldItems;
 }
 
 /** The declaration-wide line: what the declaration is, and for one that is current, whether every server is in it. */
@@ -97,16 +101,10 @@ function detailLines(s: StatusState, pending: string | undefined): string[] {
     if (missing.length) lines.push(missingWords(missing));
     const unapproved = s.view.rows.filter((r) => r.state === 'not-approved').map((r) => r.serverName ?? r.name);
     if (unapproved.length) lines.push(unapprovedWords(unapproved));
-    const withheld = s.view.rows.filter((r) => r.state === 'withheld' && r.reason?.code !== 'input-missing').map((r) => r.serverName ?? r.name);
-    if (withheld.length) lines.push(withheldWords(withheld));
   }
+  // Everything the plan withholds (servers, tools, skills, language servers), in the words of verify and doctor.
+  lines.push(withheldLine(s.withheld, translate));
   return lines.filter((l): l is string => !!l);
-}
-
-function withheldWords(names: string[]): string {
-  return names.length === 1
-    ? l10n.t('{0} is withheld from DSH sessions: Verify says why', names[0])
-    : l10n.t('{0} are withheld from DSH sessions: Verify says why', names.join(', '));
 }
 
 /**
@@ -187,7 +185,7 @@ export class DeclarationStatus implements vscode.Disposable {
         const staleSettings = [...new Set(verify.reasons.flatMap((r) => (r.code === 'stale' && !r.editorOnly && !r.enforcedAtMount && r.setting ? [r.setting] : [])))];
         const staleManaged = verify.reasons.some((r) => r.enforcedAtMount) && verify.reasons.every((r) => r.editorOnly || r.enforcedAtMount);
         return {
-          state: declarationState(verify), view, ...folderHeadline(view), ...(staleSetting ? { staleSetting } : {}), ...(staleSettings.length ? { staleSettings } : {}),
+          state: declarationState(verify), view, ...folderHeadline(view), withheld: withheldOf(planned.plan), ...(staleSetting ? { staleSetting } : {}), ...(staleSettings.length ? { staleSettings } : {}),
           ...(staleManaged ? { staleManaged: true as const } : {}),
           ...(lastSession ? { lastSession } : {}),
         };
@@ -302,7 +300,7 @@ export class DeclarationStatus implements vscode.Disposable {
       text: this.item.text, detail: this.item.detail, bar: this.bar.text, barVisible: this.shown,
       tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value,
       accessibilityLabel: this.bar.accessibilityInformation?.label,
-      state: s && { state: s.state, headline: s.headline, counts: s.view.counts, rows: s.view.rows.length },
+      state: s && { state: s.state, headline: s.headline, counts: s.view.counts, rows: s.view.rows.length, withheld: s.withheld },
       folder: this.last?.folder, selector: this.item.selector,
     };
   }

@@ -192,7 +192,7 @@ describe('e2e: importing Claude Code\'s .mcp.json, then the servers view by file
       if (Date.now() > until) throw new Error(`the view shows ${JSON.stringify(shown)}`);
       await new Promise((r) => setTimeout(r, 300));
     }
-    assert.equal((await header.locator('.description').innerText()).trim(), '3 servers \u00b7 3 shadowed');
+    assert.equal((await header.locator('.description').innerText()).trim(), '6 servers \u00b7 3 shadowed');
     await editor.statusBarItem('dsh-bridge.status', { text: /DSH: exported/ });
     console.log(`      screenshot: ${await editor.screenshot('import-claude-servers-view-by-file')}`);
   });

@@ -65,7 +65,7 @@ describe('e2e: a secret input typed into the masked prompt goes to the host stor
     assert.equal(fs.statSync(record).mode & 0o777, 0o600);
 
     // The summary notification, with its two actions.
-    const note = await editor.waitForNotification(/^Exported 1 MCP server to DSH\. 1 server was refused: see Problems\.$/);
+    const note = await editor.waitForNotification(/^Exported 1 MCP server to DSH\. 1 server was refused: see Problems\. Withheld from DSH sessions here: 1 server \(legacy-events\)\.$/);
     assert.ok(!note.includes(CANARY));
 
     // Problems lists the refused server; no problem text carries the canary.

@@ -38,8 +38,8 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     const { header, pane } = await openView(page, VIEW);
     await waitForRows(pane, [['everything', 'not exported'], ['legacy-events', 'refused: unsupported-transport'], ['notes', 'not exported']], 'before the export');
     const description = async () => (await header.locator('.description').innerText().catch(() => '')).trim();
-    for (const until = Date.now() + UI_WAIT_MS; (await description()) !== '2 servers \u00b7 1 refused' && Date.now() < until;) await sleep(200);
-    assert.equal(await description(), '2 servers \u00b7 1 refused');
+    for (const until = Date.now() + UI_WAIT_MS; (await description()) !== '3 servers \u00b7 1 refused' && Date.now() < until;) await sleep(200);
+    assert.equal(await description(), '3 servers \u00b7 1 refused');
     console.log(`      screenshot: ${await editor.screenshot('servers-view-before-export')}`);
 
     // The title bar's export button (shown on hover, as in every view).
@@ -48,7 +48,7 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     await waitForRows(pane, [['everything', 'exported'], ['legacy-events', 'refused: unsupported-transport'], ['notes', 'exported']], 'after the export');
     const decl = JSON.parse(fs.readFileSync(path.join(ws, '.dsh/declaration.json'), 'utf8'));
     assert.deepEqual(decl.servers.map((s) => s.name), ['everything', 'notes']);
-    const note = await editor.waitForNotification(/^Exported 2 MCP servers to DSH\. 1 server was refused: see Problems\.$/);
+    const note = await editor.waitForNotification(/^Exported 2 MCP servers to DSH\. 1 server was refused: see Problems\. Withheld from DSH sessions here: 1 server \(legacy-events\)\.$/);
     console.log(`      notification: ${note}`);
     console.log(`      screenshot: ${await editor.screenshot('servers-view-after-export')}`);
 
@@ -78,7 +78,7 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     const { header, pane } = await openView(page, VIEW);
     // The declaration is stale: DSH mounts none of them, so every row says so (the new one too), and so does the count (4 rows).
     await waitForRows(pane, [['everything', 'stale'], ['legacy-events', 'refused: unsupported-transport \u00b7 stale'], ['notes', 'stale'], ['broken', 'stale']], 'after the edit');
-    assert.equal((await header.locator('.description').innerText()).trim(), '3 servers \u00b7 1 refused \u00b7 stale');
+    assert.equal((await header.locator('.description').innerText()).trim(), '4 servers \u00b7 1 refused \u00b7 stale');
     console.log(`      screenshot: ${await editor.screenshot('servers-view-stale-every-row')}`);
 
     await header.hover();
@@ -143,19 +143,19 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     // "notes" was expanded by the previous test: collapsed, the view shows its 4 server rows.
     const notes = viewRow(pane, /^notes/);
     if ((await notes.getAttribute('aria-expanded')) === 'true') await notes.locator('.monaco-tl-twistie').click();
-    // Exported: 4 rows, "3 servers · 1 refused"; the failed probe still on its row.
+    // Exported: 4 rows, "4 servers · 1 refused"; the failed probe still on its row.
     await header.hover();
     await header.locator('.action-label[aria-label="Export to DSH"]').click();
     await waitForRows(pane, [['everything', /^exported · \d+ tools/], ['legacy-events', 'refused: unsupported-transport'], ['notes', /^exported · 2 of 3 tools/], ['broken', 'exported · probe failed']], 'after the export');
     // The count beside exactly these 4 rows.
-    assert.equal(await description(), '3 servers \u00b7 1 refused');
+    assert.equal(await description(), '4 servers \u00b7 1 refused');
 
     // The status bar item: its screen-reader label is words (no &nbsp;), its tooltip ends with the action as a link.
     const bar = await editor.statusBarItem('dsh-bridge.status', { text: /DSH: 1 refused/ });
     const label = await bar.locator.locator('[aria-label]').first().getAttribute('aria-label') ?? await bar.locator.getAttribute('aria-label');
     console.log(`      status bar label: ${label}`);
     assert.doesNotMatch(label, /&nbsp;|Click:/);
-    assert.match(label, /^ws-tools: DSH: 1 refused\. 3 servers · 1 refused\. the declaration is up to date, but 1 server was refused: see Problems/);
+    assert.match(label, /^ws-tools: DSH: 1 refused\. 4 servers · 1 refused\. the declaration is up to date, but 1 server was refused: see Problems/);
     await bar.locator.hover();
     const hover = page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Show Problems' }).first();
     await hover.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
@@ -172,7 +172,7 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     };
     cli('trust', 'deny');
     await waitForRows(pane, [['everything', /^trust mode deny/], ['legacy-events', 'refused: unsupported-transport \u00b7 trust mode deny'], ['notes', /^trust mode deny/], ['broken', 'trust mode deny \u00b7 probe failed']], 'in trust mode deny');
-    assert.equal(await description(), '3 servers \u00b7 1 refused \u00b7 trust mode deny');
+    assert.equal(await description(), '4 servers \u00b7 1 refused \u00b7 trust mode deny');
     await editor.statusBarItem('dsh-bridge.status', { text: /DSH: trust mode deny/ });
     console.log(`      screenshot: ${await editor.screenshot('servers-view-deny')}`);
     cli('trust', 'ask');

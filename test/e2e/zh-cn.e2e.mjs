@@ -54,7 +54,9 @@ describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, 
     await editor.runCommand(exportTitle);
     await editor.waitForWorkspaceFile('.dsh/declaration.json');
     // Chinese sentences run on: no space after the full stop (nor before a number).
-    const expected = `${zh('Exported 1 MCP server to DSH.')}${zh('1 server was refused: see Problems.')}`;
+    // Then what a session still goes without, in the words of the status and doctor.
+    const withheld = zh('Withheld from DSH sessions here: {list}.', { list: zh('1 server ({names})', { names: 'legacy-events' }) });
+    const expected = `${zh('Exported 1 MCP server to DSH.')}${zh('1 server was refused: see Problems.')}${withheld}`;
     assert.doesNotMatch(expected, /[\u3002\uff1a] | \d/);
     const note = await editor.waitForNotification(new RegExp(`^${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
     assert.match(note, CJK);
@@ -82,7 +84,8 @@ describe('e2e: the extension in Simplified Chinese (code-server --locale zh-cn, 
       if (JSON.stringify(rows) === JSON.stringify(expected)) break;
     }
     assert.deepEqual(rows, expected);
-    const count = `${zh('1 server')} \u00b7 ${zh('1 refused')}`;
+    // The first count is the rows (2), the refused one among them.
+    const count = `${zh('{0} servers', { 0: 2 })} \u00b7 ${zh('1 refused')}`;
     assert.equal((await header.locator('.description').innerText()).trim(), count);
     console.log(`      view: ${JSON.stringify(rows)}; ${count}`);
     console.log(`      screenshot: ${await editor.screenshot('zh-cn-servers-view')}`);

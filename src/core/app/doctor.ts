@@ -12,6 +12,7 @@ import { formatMessage } from '../problems/problems';
 import { folderAnalyzeOptions, type FolderIdentity } from '../settings/folderSettings';
 import { analyzeFolder } from './folderSources';
 import { planSession, unexportedServers, type PlanOutcome, type SessionPlan } from './plan';
+import { withheldLine, withheldOf, type WithheldItems } from './planWithheld';
 import { byDshPolicy, planFix, planMessage, type PlanArgs, type PlanFixCode, type PlanReason, type PlanReasonCode } from './planReasons';
 import type { Ports } from './ports';
 import type { SlowStartRecord } from '../node/hostStore';
@@ -144,6 +145,8 @@ export interface DoctorReport {
   planFindings: PlanFinding[];
   servers: ServerVerdict[];
   plan: SessionPlan;
+  /** Everything the plan withholds from a session (servers, tools, skills, language servers), as every face lists it. */
+  withheld: WithheldItems;
   /** The folder's last recorded DSH session (core/app/sessions.ts), when there is one. */
   lastSession?: SessionRecord;
   /** No finding failed, nothing blocks the declaration, and every server and the language servers would mount. */
@@ -168,7 +171,10 @@ export interface DoctorRequest {
 
 export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pick<Ports, 'dshInstall' | 'sessions'>, request: DoctorRequest): Promise<DoctorReport> {
   const { profile } = request;
-  const { plan, folder } = await planSession(ports, { cwd: request.folder, skills: false });
+  // Skills too: the doctor names every skill verify names as withheld.
+  const { plan, folder } = await planSession(ports, { cwd: request.folder });
+  // What a session goes without, from the plan as verify and the plugin have it (before the doctor adds the unexported servers).
+  const withheld = withheldOf(plan);
   try {
     // Nothing exported: name the servers of the folder's own MCP files, so the summary says what is missing.
     if (plan.declaration.state === 'missing') {
@@ -178,7 +184,7 @@ export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pi
     // What the plugin recorded of the last sessions' slow starts, where it records them (none when it cannot be read).
     const slowStarts = plan.declaration.folder === undefined ? new Map<string, SlowStartRecord>() : await ports.store.slowStarts(folder).catch(() => new Map<string, SlowStartRecord>());
     const inputStore = await ports.store.inputStoreState().catch((error: unknown): InputStoreState => ({ store: 'files', problem: { kind: 'failed', detail: String(error) } }));
-    const report = buildReport(ports, request, profile, plan, slowStarts);
+    const report = buildReport(ports, request, profile, plan, slowStarts, withheld);
     report.findings.push(inputStore.store === 'keychain'
       ? { area: 'secrets', status: 'ok', message: 'secretsKeychain', args: { keychain: inputStore.name, dir: ports.store.bridgeDir } }
       : { area: 'secrets', status: 'warn', message: 'secretsFiles', args: { dir: ports.store.bridgeDir, why: inputStore.problem.kind, detail: inputStore.problem.detail }, ...(KEYCHAIN_FIXES[inputStore.problem.kind] ? { fix: KEYCHAIN_FIXES[inputStore.problem.kind] } : {}) });
@@ -187,13 +193,13 @@ export async function doctorReport(ports: Parameters<typeof planSession>[0] & Pi
   } catch (error) {
     // Never throws: an unexpected failure is one finding.
     return {
-      folder: request.folder, dshHome: ports.dshHome, profile, headless: true, servers: [], plan, planFindings: planFindingsOf(plan), ok: false,
+      folder: request.folder, dshHome: ports.dshHome, profile, headless: true, servers: [], plan, withheld, planFindings: planFindingsOf(plan), ok: false,
       findings: [{ area: 'launcher', status: 'fail', message: 'failed', args: { error: error instanceof Error ? error.message : String(error) } }],
     };
   }
 }
 
-function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: DoctorRequest, profile: string, plan: SessionPlan, slowStarts: ReadonlyMap<string, SlowStartRecord>): DoctorReport {
+function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: DoctorRequest, profile: string, plan: SessionPlan, slowStarts: ReadonlyMap<string, SlowStartRecord>, withheld: WithheldItems): DoctorReport {
   const findings: DoctorFinding[] = [];
   const add = (f: DoctorFinding) => findings.push(f.fix?.startsWith('dsh-bridge dsh install') ? { ...f, fixCode: 'install', fixArgs: { profile } } : f);
   // The DSH that would run, and its Node.
@@ -272,7 +278,7 @@ function buildReport(ports: Pick<Ports, 'dshHome' | 'dshInstall'>, request: Doct
   if (lsp && lsp.servers.length) servers.push(verdict('lsp', `lsp (${lsp.servers.map((s) => s.id).join(', ')})`, lsp.outcome, lsp.reason, true));
 
   const ok = findings.every((f) => f.status !== 'fail') && plan.blocked.length === 0 && servers.every((s) => s.mount);
-  return { folder: request.folder, dshHome: ports.dshHome, profile, headless, findings, planFindings: planFindingsOf(plan), servers, plan, ok };
+  return { folder: request.folder, dshHome: ports.dshHome, profile, headless, findings, planFindings: planFindingsOf(plan), servers, plan, withheld, ok };
 }
 
 type Word = (template: string, args: Args) => string;
@@ -320,6 +326,9 @@ export function doctorLines(report: DoctorReport, word: Word = formatMessage, fi
     const args = { server: s.serverName, at: slow.at, starting: seconds(slow.startingMs), wait: seconds(slow.waitMs), up: slow.upAfterMs === undefined ? '' : seconds(slow.upAfterMs) };
     line('warn', t(slow.upAfterMs === undefined ? 'slowStart' : 'slowStartUp', args), t('slowStartFix'));
   }
+  // Everything the plan withholds, in the words of every face (tools and skills included).
+  const withheld = withheldLine(report.withheld, word);
+  if (withheld) lines.push(`\u26a0 ${withheld}`);
   if (report.plan.declaration.state === 'verified') lines.push(...lastSessionLines(report, word));
   return [...lines, '', doctorSummary(report, word, fixes)];
 }

@@ -197,7 +197,7 @@ export interface PlanRequest {
   /**
    * false: leave each server's `tools` out (the plugin's mount step: its tool gate judges the live
    * tools of a session). Verify still reads the last probe's record at every plan: a newer probe
-   * makes the declaration stale.
+   * is a note (`probed-since-export`), never a reason to withhold the declaration.
    */
   tools?: boolean;
   /**
@@ -260,6 +260,8 @@ async function plan(ports: PlanPorts, request: PlanRequest & { cwd: string }): P
   for (const r of verified?.reasons.filter((x) => x.enforcedAtMount) ?? []) {
     notes.push(reason('declaration-stale-managed', { path: declarationPath ?? '', message: r.message }, exportFix));
   }
+  // A probe since the export stales nothing (its new pins wait for the next export): a note with the fix that takes them.
+  if (mounts) for (const server of checked?.reads.probedSince ?? []) notes.push(reason('probed-since-export', { server }, exportFix));
 
   const stored = await storedMode;
   const trustMode: TrustMode = 'mode' in stored ? stored.mode : 'deny';
@@ -460,6 +462,9 @@ function toolsPlan(server: DeclaredServer, probe: ProbedServerRecord | undefined
   const stateOf = (name: string | undefined): { state: ToolState; reason: PlanReason } => {
     if (!choiceAllows(choice, name)) return { state: 'left-out', reason: reason('tool-left-out') };
     if (!pins) return { state: 'unpinned', reason: reason('tool-unpinned', {}, probeFix) };
+    // A probe since the export saw another definition: the session's gate withholds it (changed since pinned) until an export pins it.
+    const recorded = name !== undefined && probe?.pin === server.pin ? probe.tools.find((t) => t.name === name) : undefined;
+    if (recorded && name !== undefined && Object.hasOwn(pins, name) && recorded.pin.definition !== pins[name].definition) return { state: 'withheld', reason: reason('tool-changed-since-export', {}, exportFix) };
     if (name !== undefined && Object.hasOwn(pins, name)) return { state: 'offered', reason: reason('tool-pinned') };
     return { state: 'withheld', reason: reason('tool-not-pinned', {}, probe ? exportFix : probeFix) };
   };

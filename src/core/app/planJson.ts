@@ -1,6 +1,7 @@
 import type { VerifyResult } from '../declaration/declarationModel';
 import type { PlannedSession, SessionPlan } from './plan';
 import { planMessage } from './planReasons';
+import { withheldOf } from './planWithheld';
 import { formatMessage } from '../problems/problems';
 
 /**
@@ -25,6 +26,8 @@ export function planJson(plan: SessionPlan) {
     languageServersOutcome: lsp ? lsp.outcome : null,
     languageServersInvalid: lsp?.reason.code === 'lsp-invalid-entry',
     skills: plan.skills ? { roots: plan.skills.roots.map(({ reason: _reason, ...root }) => root), withheld: plan.skills.withheld } : { roots: [], withheld: [] },
+    /** Everything withheld (servers, tools, skills, language servers), as doctor --json and export --json list it. */
+    withheldItems: withheldOf(plan),
     plan,
   };
 }

@@ -106,6 +106,12 @@ export interface VerifyReads {
   probes?: { folder: string; records: Readonly<Record<string, ProbedServerRecord>> };
   /** Each envFile loaded, by `${file}\0${folder}` as passed to loadEnvFile. */
   envFiles: Map<string, EnvFileResult>;
+  /**
+   * Servers probed since the export (their recorded tool pins are not the signed ones). Not a
+   * reason of verify: a probe never withholds what was exported, the new pins wait for the next
+   * export (the plan notes it, `probed-since-export`).
+   */
+  probedSince?: string[];
 }
 
 /** {@link verifyFolder}, with what it read. Never throws. */
@@ -178,8 +184,9 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
       for (const setting of change.settings) reasons.push({ code: 'stale', file: change.path, setting, message: `${setting} in ${change.path} changed since the export` });
     }
   }
-  // The probed tool pins the export signed: a newer probe (other tools, other definitions) is a change.
-  reasons.push(...probes);
+  // The probed tool pins the export signed: a newer probe waits for the next export (the DSH
+  // plugin's gate judges the live tools against the signed pins), so it stales nothing.
+  if (probes.length) reads.probedSince = probes;
   if (settings) {
     const now = effectiveMcpAccess(settings(MCP_ACCESS_SETTING));
     const readThen = declarationReadDotMcp(declaration);
@@ -222,21 +229,19 @@ export function toolChoiceChange(verified: VerifyResult, choices: ToolChoiceAnal
   return declaration.servers.every((s) => choiceIsNarrowing(choiceFor(choices, s.name), s.tools?.choice, Object.keys(s.tools?.pins ?? {}))) ? 'narrowed' : 'widened';
 }
 
-/** Each server whose tool pins from the probe record now differ from the ones the export signed. */
-async function probeChanges(ports: Pick<Ports, 'store'>, declaration: Declaration, reads: VerifyReads): Promise<Reason[]> {
+/** Each server (its serverName) whose tool pins from the probe record now differ from the ones the export signed. */
+async function probeChanges(ports: Pick<Ports, 'store'>, declaration: Declaration, reads: VerifyReads): Promise<string[]> {
   if (declaration.servers.length === 0) return [];
   // An unreadable record gives no pins, as at the export.
   const probes: Readonly<Record<string, ProbedServerRecord>> = await ports.store.probedServers(declaration.folder).catch(() => ({}));
   reads.probes = { folder: declaration.folder, records: probes };
-  const reasons: Reason[] = [];
+  const probed: string[] = [];
   for (const server of declaration.servers) {
     const probe = Object.hasOwn(probes, server.serverName) ? probes[server.serverName] : undefined;
     const now = probe ? keptText(probe, server.pin, () => canonicalJson(probedToolPins(server, probes) ?? null)) : 'null';
-    if (now !== keptText(server, server.pin, () => canonicalJson(server.tools?.pins ?? null))) {
-      reasons.push({ code: 'stale', message: `server "${server.serverName}" was probed since the export: its recorded tool pins are not the ones signed` });
-    }
+    if (now !== keptText(server, server.pin, () => canonicalJson(server.tools?.pins ?? null))) probed.push(server.serverName);
   }
-  return reasons;
+  return probed;
 }
 
 /**

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DOCTOR_MESSAGES } from '../../../src/core/app/doctor';
 import { PLAN_MESSAGES } from '../../../src/core/app/planReasons';
+import { WITHHELD_MESSAGES } from '../../../src/core/app/planWithheld';
 import { DANGER_MESSAGES } from '../../../src/core/mcp/launchReview';
 import { PROBLEM_CATALOG } from '../../../src/core/app/problemCatalog';
 import { PROBLEM_VARIANTS } from '../../../src/core/problems/problems';
@@ -43,6 +44,7 @@ function messageKeys(): string[] {
   for (const t of Object.values(DANGER_MESSAGES)) keys.add(t);
   for (const t of Object.values(DOCTOR_MESSAGES)) keys.add(t);
   for (const t of Object.values(PLAN_MESSAGES)) keys.add(t);
+  for (const t of Object.values(WITHHELD_MESSAGES)) keys.add(t);
   for (const [, t] of Object.values(IMPORT_NOTES)) keys.add(t);
   for (const t of Object.values(IMPORT_REPORT_WORDS)) keys.add(t);
   for (const t of [...Object.values(MOVE_HOLD_TEMPLATES), ...Object.values(MOVE_BLOCK_TEMPLATES)]) keys.add(t);

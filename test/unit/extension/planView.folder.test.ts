@@ -34,17 +34,31 @@ describe('editor: the servers view and the status items over the session plan', 
       ['.mcp.json#alpha', 'shadowed', '.vscode/mcp.json'], ['.mcp.json#beta', 'shadowed', '.vscode/mcp.json'], ['.mcp.json#gamma', 'shadowed', '.vscode/mcp.json'],
     ]);
     assert.equal(new Set(view.rows.map((r) => r.key)).size, view.rows.length, 'every row has its own key');
-    assert.deepEqual(view.counts, { servers: 3, refused: 0, shadowed: 3 });
+    assert.deepEqual(view.counts, { servers: 6, refused: 0, shadowed: 3 });
     assert.deepEqual(folderHeadline(view), { headline: 'exported', action: 'open-declaration' });
   });
 
-  it('"3 servers · 1 refused" beside exactly 4 rows; the refused one is the only refusal', async () => {
+  it('the first count is the rows: a shadowed entry (another file), a duplicate name (one file, other case) and a refused one', async () => {
+    const folder = workspace(JSON.stringify({ servers: { a: { command: NODE }, b: { command: NODE }, B: { command: NODE, args: ['x'] }, old: { type: 'sse', url: 'https://x.dev/sse' } } }), {
+      '.git/HEAD': '', '.mcp.json': JSON.stringify({ mcpServers: { a: { command: NODE, args: ['y'] }, d: { command: NODE } } }),
+    });
+    const ports = testPorts(tempDir('view-home-'), { resolveCommand: (c) => c });
+    await exportFolder(ports, folder);
+    const view = await viewOf(ports, folder);
+    assert.deepEqual(rowsOf(view).map(([key, state]) => [key, state]).sort(), [
+      ['.mcp.json#a', 'shadowed'], ['.mcp.json#d', 'exported'], ['.vscode/mcp.json#B', 'shadowed'], ['.vscode/mcp.json#a', 'exported'], ['.vscode/mcp.json#b', 'exported'], ['.vscode/mcp.json#old', 'refused'],
+    ]);
+    assert.deepEqual(view.counts, { servers: view.rows.length, refused: 1, shadowed: 2 });
+    assert.equal(view.counts.servers, 6);
+  });
+
+  it('"4 servers · 1 refused" beside exactly 4 rows; the refused one is the only refusal', async () => {
     const folder = workspace(JSON.stringify({ servers: { a: { command: NODE }, b: { command: NODE }, c: { command: NODE }, old: { type: 'sse', url: 'https://x.dev/sse' } } }), { '.git/HEAD': '' });
     const ports = testPorts(tempDir('view-home-'), { resolveCommand: (c) => c });
     await exportFolder(ports, folder);
     const view = await viewOf(ports, folder, { order: ['old', 'a', 'b', 'c'] });
     assert.deepEqual(rowsOf(view), [['.vscode/mcp.json#old', 'refused'], ['.vscode/mcp.json#a', 'exported'], ['.vscode/mcp.json#b', 'exported'], ['.vscode/mcp.json#c', 'exported']]);
-    assert.deepEqual(view.counts, { servers: 3, refused: 1, shadowed: 0 });
+    assert.deepEqual(view.counts, { servers: 4, refused: 1, shadowed: 0 });
     assert.deepEqual(folderHeadline(view), { headline: 'refused', action: 'show-problems' });
   });
 

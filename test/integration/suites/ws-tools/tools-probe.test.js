@@ -91,8 +91,8 @@ describe('ws-tools: DSH: Probe MCP Servers on real servers', function () {
       return byLabel(s.items, 'notes')?.children.length ? s : undefined;
     }, 20000, 'the tools of "notes" in the view');
     const notes = byLabel(v.items, 'notes');
-    // Probed after the export: the declaration no longer has the pins the probe recorded, so it is stale.
-    assert.match(notes.description, /^stale · 3 tools · ~\d+ tokens$/);
+    // Probed after the export: a probe stales nothing (its pins wait for the next export), the row stays exported.
+    assert.match(notes.description, /^exported · 3 tools · ~\d+ tokens$/);
     assert.deepStrictEqual(notes.children.map((t) => [t.label, t.checked]), [['echo', true], ['add', true], ['danger', true]]);
     // The estimate first: the default sidebar width cuts the end of the long DSH name.
     assert.match(notes.children[0].description, /^~\d+ tokens · mcp__notes__echo$/);

@@ -24,7 +24,9 @@ import { nodeSkillFs } from '../../../../src/core/node/skillFs';
 import { toolPin } from '../../../../src/core/tools/toolDefinitions';
 import { decideMount } from '../../../../src/dsh-plugin/mountDecision';
 import { SessionToolGate } from '../../../../src/dsh-plugin/toolGate';
-import { planViewModel } from '../../../../src/extension/planView';
+import { folderViewModel, planViewModel } from '../../../../src/extension/planView';
+import { withheldLine, withheldOf, type WithheldItems } from '../../../../src/core/app/planWithheld';
+import { formatMessage } from '../../../../src/core/problems/problems';
 import { exportFolder, folderIdentityOf, freshSession, testPorts, userSettings } from '../../helpers';
 
 const RUNS = Number(process.env.DSH_DIFF_RUNS) || 1000;
@@ -75,13 +77,15 @@ const REACHING: Array<[State]> = [[{
   servers: (['poisoned', 'accepted'] as const).map((poison) => ({ input: false, env: false, sse: false, cwd: false, probed: true, exclude: undefined, approved: 'yes' as const, poison })),
   trust: 'pinned', storeInputs: true, envSet: true, edit: 'none', session: 'folder', lsp: 'none', lspApproved: false, skills: 'none', policy: 'none',
 }]];
-/** Edits after the export that make the declaration stale: a source, a session setting, a newer probe. */
-const STALE_EDITS = ['stale', 'settings-tools', 'settings-lsp', 'settings-export', 'reprobe'];
+/** Edits after the export that make the declaration stale: a source, a session setting (a newer probe does not: its pins wait for the next export). */
+const STALE_EDITS = ['stale', 'settings-tools', 'settings-lsp', 'settings-export'];
+/** A tool the server gained after the export, which a newer probe saw (`reprobe`): withheld until the next export pins it. */
+const EXTRA = { name: 'extra', description: 'Extra.', inputSchema: { type: 'object' } };
 
 /** What the docs say a session gets, per server name (`starts`, `asks`, or `withheld <code>`). */
 function modelOutcomes(state: State, names: string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  const declarationCode = { stale: 'declaration-stale', 'settings-tools': 'declaration-stale', 'settings-lsp': 'declaration-stale', 'settings-export': 'declaration-stale', reprobe: 'declaration-stale', tampered: 'declaration-tampered', rollback: 'declaration-rollback', 'other-key': 'declaration-bad-signature' } as Record<string, string>;
+  const declarationCode = { stale: 'declaration-stale', 'settings-tools': 'declaration-stale', 'settings-lsp': 'declaration-stale', 'settings-export': 'declaration-stale', tampered: 'declaration-tampered', rollback: 'declaration-rollback', 'other-key': 'declaration-bad-signature' } as Record<string, string>;
   state.servers.forEach((s, i) => {
     const name = names[i];
     if (s.sse) out[name] = 'withheld refused-at-export';
@@ -160,10 +164,11 @@ async function checkState(generated: State, base: string, agentsHome: string): P
   if (state.edit === 'settings-tools') write('.vscode/settings.json', JSON.stringify({ ...settings, 'dsh.tools': { ...tools, s0: { exclude: ['echo', 'add'] } } }));
   if (state.edit === 'settings-lsp') write('.vscode/settings.json', JSON.stringify({ ...settings, 'dsh.lsp.servers': { other: { command: NODE, extensions: { '.go': 'go' } } } }));
   if (state.edit === 'settings-export') write('.vscode/settings.json', JSON.stringify({ ...settings, dsh: { export: { toolCallTimeoutMs: 1234 } } }));
-  if (state.edit === 'reprobe') {
-    const s0 = reviewed.servers.find((x) => x.serverName === 's0') ?? reviewed.servers[0];
-    const changed = { ...TOOLS[0], description: 'Echoes, changed.' };
-    if (s0) await ports.store.recordProbes(folder, { [s0.serverName]: { name: s0.name, pin: s0.pin, probedAt: '2026-01-02T00:00:00.000Z', tools: [{ ...changed, pin: toolPin(changed) }] } });
+  // A newer probe: the server now lists one more tool (the recorded ones as they were).
+  const reprobed = state.edit === 'reprobe' ? (reviewed.servers.find((x) => x.serverName === 's0') ?? reviewed.servers[0]) : undefined;
+  if (reprobed) {
+    const now = [...toolsOf(state.servers[names.indexOf(reprobed.serverName)]), EXTRA];
+    await ports.store.recordProbes(folder, { [reprobed.serverName]: { name: reprobed.name, pin: reprobed.pin, probedAt: '2026-01-02T00:00:00.000Z', tools: now.map((t) => ({ ...t, pin: toolPin(t) })) } });
   }
   if (state.edit === 'tampered') {
     const doc = JSON.parse(readFileSync(file, 'utf8'));
@@ -224,11 +229,13 @@ async function checkState(generated: State, base: string, agentsHome: string): P
     : undefined;
   // The plugin's tool gate on the tools the probe saw, against the tools of the plan verify shows.
   const { plan: toolsShown } = await planSession(pluginPorts, { cwd, skills: false });
+  /** The tools the plugin's gate withholds from servers that start or ask (a withheld server's tools are not listed again). */
+  const gateWithheld: string[] = [];
   for (const s of toolsShown.servers) {
     const entry = declaration?.servers.find((d) => d.serverName === s.serverName);
     if (!entry || !s.tools || toolsShown.blocked.length) continue;
     const generatedServer = state.servers[names.indexOf(entry.serverName)];
-    const live = (s.tools.probe?.current && generatedServer ? toolsOf(generatedServer) : []).map((t) => ({ name: publicToolName(entry.serverName, t.name), description: t.description, parameters: t.inputSchema }));
+    const live = (s.tools.probe?.current && generatedServer ? [...toolsOf(generatedServer), ...(entry.serverName === reprobed?.serverName ? [EXTRA] : [])] : []).map((t) => ({ name: publicToolName(entry.serverName, t.name), description: t.description, parameters: t.inputSchema }));
     for (const tool of live) {
       // A session's gate (trust mode pinned: nobody is asked) on this one tool: offered, left out by the choice, or withheld.
       const sessionGate = new SessionToolGate();
@@ -239,6 +246,7 @@ async function checkState(generated: State, base: string, agentsHome: string): P
       const [offered] = await sessionGate.offered([tool], [entry.serverName], { trustMode: 'pinned', turn: '1', where: 'w', log: (l) => lines.push(l) });
       const planned: { state: string } | undefined = s.tools.tools.find((t) => t.publicName === tool.name);
       const gate = offered ? 'offered' : lines.some((l) => l.endsWith('is left out by dsh.tools')) ? 'left-out' : 'withheld';
+      if (gate === 'withheld' && s.outcome !== 'withheld') gateWithheld.push(tool.name);
       assert.equal(planned && (planned.state === 'unpinned' ? 'offered' : planned.state), gate, `tool ${tool.name}: ${label}`);
     }
   }
@@ -272,8 +280,7 @@ async function checkState(generated: State, base: string, agentsHome: string): P
   assert.deepEqual(toolStates(editorPlan), shownTools, `tools in the editor's plan: ${label}`);
   state.servers.forEach((s, i) => {
     const echo = shownTools[publicToolName(names[i], POISONED_ECHO.name)];
-    // A newer probe records a clean echo over the poisoned one (the declaration is stale then).
-    if (echo === undefined || s.poison === 'none' || !s.probed || state.edit === 'reprobe') return;
+    if (echo === undefined || s.poison === 'none' || !s.probed) return;
     // Either way, the echo dsh.tools leaves out stays left out; otherwise the scan decides: withheld
     // for its findings until that definition is accepted, offered for the acceptance once it is.
     const model = s.exclude === 'echo' ? 'left-out tool-left-out' : s.poison === 'accepted' ? 'offered tool-accepted' : 'withheld tool-hidden-instructions';
@@ -308,6 +315,28 @@ async function checkState(generated: State, base: string, agentsHome: string): P
   assert.deepEqual(view.skillsWithheld, withheld, `skills in the view: ${label}`);
   assert.deepEqual(withheld, state.skills === 'untrusted' && state.session !== 'sub-no-git' ? ['alpha'] : [], `skills vs the model: ${label}`);
   assert.ok(!JSON.stringify([verify.json, doctor.json, view]).includes('diff-canary'), 'no stored value is shown');
+
+  // Everything withheld: one list (servers, tools, skills, language servers) in every face, and the plugin withholds the same.
+  const items: WithheldItems = verify.json.dsh.withheldItems;
+  const folderView = folderViewModel(editorPlan, { usable: true, sourcePath: '.vscode/mcp.json', servers: reviewed.servers, rejected: reviewed.rejected, problems: [] });
+  assert.deepEqual(doctor.json.withheldItems, items, `withheld in doctor --json: ${label}`);
+  assert.deepEqual(view.withheld, items, `withheld in the Verify view model: ${label}`);
+  assert.deepEqual(folderView.withheld, items, `withheld in the status items and the servers view: ${label}`);
+  assert.deepEqual(withheldOf(editorPlan), items, `withheld in the editor's plan: ${label}`);
+  assert.deepEqual(items.servers.map((w) => w.serverName), Object.keys(plugin).filter((n) => plugin[n].startsWith('withheld')), `withheld servers: the plugin's mount decisions: ${label}`);
+  assert.deepEqual(Object.fromEntries(items.servers.map((w) => [w.serverName, `withheld ${w.code}`])), Object.fromEntries(Object.entries(expected).filter(([, o]) => o.startsWith('withheld'))), `withheld servers vs the model: ${label}`);
+  assert.deepEqual(items.tools.map((t) => t.publicName).sort(), [...gateWithheld].sort(), `withheld tools: the plugin's tool gate: ${label}`);
+  assert.equal(items.languageServers !== undefined, lspDecision?.kind === 'withheld', `withheld language servers: the plugin's decision: ${label}`);
+  assert.deepEqual(items.skills.map((w) => w.name), withheld, `withheld skills: the plugin's skill gate: ${label}`);
+  // The sentence each face shows says every name and count.
+  const sentence = withheldLine(items, formatMessage) ?? '';
+  for (const name of [...items.servers.map((w) => w.serverName), ...items.tools.map((t) => t.publicName), ...items.skills.map((w) => w.name)]) assert.ok(sentence.includes(name), `"${name}" in "${sentence}"`);
+  // The export's summary after an export that writes nothing new: the same list.
+  if (state.edit === 'none' && state.session === 'folder') {
+    const exported = await runCli(['export', '--workspace', folder, '--dsh-home', home, '--json']);
+    if (state.trust === 'deny') assert.equal(exported.json.withheldItems, undefined, `a refused export says no plan: ${label}`);
+    else assert.deepEqual(exported.json.withheldItems, items, `withheld in export --json: ${label}`);
+  }
   rmSync(folder, { recursive: true, force: true });
 }
 

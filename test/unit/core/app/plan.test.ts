@@ -242,7 +242,9 @@ describe('session plan: MCP servers', function () {
 
     const probeFile = path.join(ports.store.bridgeDir, 'probes', `${sha256Hex(path.resolve(folder))}.json`);
     let restore = editInPlace(probeFile, (text) => text.replace(toolPin(ADD).definition, toolPin(ADD).definition.replace(/.$/, (c) => (c === '0' ? '1' : '0'))));
-    await staleBy(/server "fx" was probed since the export/);
+    // A newer probe stales nothing: it still starts, and a note says the next export takes the new pins.
+    const probed = await step();
+    assert.deepEqual([probed.blocked, outcomes(probed).fx, probed.notes.map((r) => r.code)], [[], 'starts approved', ['probed-since-export']]);
     restore();
     await fresh();
 
@@ -491,10 +493,12 @@ describe('session plan: tools, language servers, skills', function () {
     collect(plan);
     assert.deepEqual(tools(), [['echo', 'offered', 'tool-pinned', null], ['notes', 'offered', 'tool-accepted', 'read-sensitive-file, secrecy-request']]);
     assert.deepEqual(plan.skills?.withheld, []);
-    // Accepted in another folder, or another definition: withheld.
+    // Another definition (a probe since the export): withheld, first for the change the session's gate withholds it for (the export pins it, then the scan asks for an acceptance again).
     await ports.store.recordProbes(folder, { fx: { name: 'fx', pin: fx.pin, probedAt: '2026-01-02T00:00:00.000Z', tools: [ECHO, { ...NOTES, description: `${NOTES.description} Now.` }].map((t) => ({ ...t, pin: toolPin(t) })) } });
     ({ plan } = await planSession(ports, { cwd: folder, skillRoots }));
-    assert.equal(plan.servers[0].tools!.tools[1].reason.code, 'tool-hidden-instructions');
+    collect(plan);
+    assert.deepEqual(tools()[1].slice(0, 3), ['notes', 'withheld', 'tool-changed-since-export']);
+    assert.deepEqual(tools()[0].slice(0, 3), ['echo', 'offered', 'tool-pinned'], 'an unchanged definition stays offered');
   });
 
   it('issue 37: a recorded tool whose definition carried a stored input value is withheld with its own code, though pinned; left out by dsh.tools stays left out', async () => {

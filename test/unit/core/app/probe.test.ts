@@ -195,8 +195,8 @@ describe('probe: servers started as DSH starts them (real MCP servers)', functio
     const tampered = JSON.parse(exported.text!);
     tampered.servers[0].tools.pins.echo.description = tampered.servers[0].tools.pins.add.description;
     writeFileSync(path.join(folder, '.dsh/declaration.json'), JSON.stringify(tampered));
-    // The digest covers the tool pins; and they are no longer the ones the probe record gives.
-    assert.deepEqual((await verifyFolder(testPorts(dshHome), folder)).reasons.map((r) => r.code), ['tampered', 'stale'], 'the digest covers the tool pins');
+    // The digest covers the tool pins (that they differ from the probe record's is no reason of verify: a probe stales nothing).
+    assert.deepEqual((await verifyFolder(testPorts(dshHome), folder)).reasons.map((r) => r.code), ['tampered'], 'the digest covers the tool pins');
   });
 
   it('a probe of an older launch config is not pinned; a server never probed has no tools section', async () => {

@@ -162,7 +162,7 @@ describe('freshness: every settings layer of every session setting, and the prob
     assert.deepEqual(verify.json.verify.reasons.map((r: { message: string }) => r.message), ['dsh.tools in .vscode/settings.json changed since the export']);
   });
 
-  it('a probe recorded after the export (other tool pins) makes it stale everywhere; the export signs the new pins', async () => {
+  it('a probe recorded after the export (other tool pins) stales nothing: DSH mounts the signed pins, a note says the next export takes the new ones, and it does', async () => {
     const folder = workspace(SOURCE, { '.git/HEAD': 'ref: refs/heads/main\n' });
     const home = tempDir('fresh-home-');
     const cli = ['--workspace', folder, '--dsh-home', home];
@@ -173,13 +173,16 @@ describe('freshness: every settings layer of every session setting, and the prob
     const tool = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' } };
     await ports.store.recordProbes(folder, { fx: { name: 'fx', pin: entry.pin, probedAt: '2026-01-01T00:00:00.000Z', tools: [{ ...tool, pin: toolPin(tool) }] } });
     const verify = await runCli(['verify', ...cli, '--json']);
-    assert.equal(verify.code, 1);
-    assert.deepEqual(verify.json.verify.reasons.map((r: { message: string }) => r.message), ['server "fx" was probed since the export: its recorded tool pins are not the ones signed']);
+    assert.equal(verify.code, 0);
+    assert.deepEqual(verify.json.verify.reasons, []);
     const { plan } = await planSession(ports, { cwd: folder, skills: false, tools: false });
-    assert.deepEqual(plan.blocked.map((r) => r.code), ['declaration-stale']);
+    assert.deepEqual(plan.blocked, []);
+    assert.deepEqual(plan.notes.map((r) => [r.code, r.args.server, r.fix?.command]), [['probed-since-export', 'fx', `dsh-bridge export --workspace ${folder}`]]);
+    assert.deepEqual(Object.keys(declaration!.servers[0].tools?.pins ?? {}), [], 'the declaration on disk still carries the pins of its export');
     assert.equal((await runCli(['export', ...cli, '--json'])).code, 0);
     assert.equal((await runCli(['verify', ...cli, '--json'])).code, 0);
     const again = await planSession(ports, { cwd: folder, skills: false, tools: false });
+    assert.deepEqual(again.plan.notes, [], 'the export took the new pins');
     assert.deepEqual(Object.keys(again.declaration!.servers[0].tools!.pins!), ['echo']);
   });
 
