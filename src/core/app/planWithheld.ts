@@ -58,6 +58,7 @@ export const WITHHELD_MESSAGES = {
   oneSkill: '1 skill ({names})',
   skills: '{count} skills ({names})',
   languageServers: 'the language servers ({names})',
+  languageServersUnnamed: 'the language servers',
   skillsUnreadable: 'every project and custom skill (the skill roots cannot be checked)',
   separator: '; ',
   nameSeparator: ', ',
@@ -81,7 +82,7 @@ export function withheldLine(w: WithheldItems, word: Word): string | undefined {
     part(w.tools.map((x) => x.publicName), 'oneTool', 'tools'),
     part(w.skills.map((s) => s.name), 'oneSkill', 'skills'),
     w.skillsUnreadable ? t('skillsUnreadable') : undefined,
-    w.languageServers ? t('languageServers', { names: names(w.languageServers.ids) }) : undefined,
+    !w.languageServers ? undefined : w.languageServers.ids.length ? t('languageServers', { names: names(w.languageServers.ids) }) : t('languageServersUnnamed'),
   ].filter((p): p is string => p !== undefined);
   return t('line', { list: parts.join(t('separator')) });
 }
