@@ -65,7 +65,8 @@ describe('ws-tools: the "MCP Servers for DSH" view', function () {
 
   it('before any export: the servers in source order, two not exported, the SSE one refused with its code; the counts', async function () {
     const v = await viewShows([['everything', 'not exported'], ['legacy-events', 'refused: unsupported-transport'], ['notes', 'not exported']], 'before the export');
-    assert.strictEqual(v.description, '2 servers \u00b7 1 refused');
+    // The count is the rows (the refused one among them), as beside the rows in the view.
+    assert.strictEqual(v.description, '3 servers \u00b7 1 refused');
     const refused = v.items[1];
     assert.match(refused.tooltip, /The export refuses this entry \(unsupported-transport\): DSH does not get it\. Problems says why\./);
     assert.strictEqual(refused.contextValue, 'dsh.server refused', 'a refused entry offers no export');
@@ -91,7 +92,7 @@ describe('ws-tools: the "MCP Servers for DSH" view', function () {
   it('an entry edited after the export makes the declaration stale: every row says so (DSH mounts none of them), the count too', async function () {
     fs.writeFileSync(mcpPath(), original.replace('"notes.js"', '"notes.js", "--verbose"'));
     const v = await viewShows([['everything', 'stale'], ['legacy-events', 'refused: unsupported-transport \u00b7 stale'], ['notes', 'stale']], 'after editing notes');
-    assert.strictEqual(v.description, '2 servers \u00b7 1 refused \u00b7 stale');
+    assert.strictEqual(v.description, '3 servers \u00b7 1 refused \u00b7 stale');
     assert.match(v.items[0].tooltip, /The declaration is stale/);
   });
 
