@@ -60,8 +60,8 @@ describe('ws-export: the export command, the host store and settings', function 
     assert.ok(!fs.existsSync(declPath()));
     // Before the export: said once, with what to do (not "not exported - not exported yet").
     await waitFor(() => extension().exports.status().text === 'DSH: not exported', 10000, `the status before the export (now ${JSON.stringify(extension().exports.status())})`);
-    // The counts are the servers view's rows (1 server, 1 refused), then what to do.
-    assert.strictEqual(extension().exports.status().detail, '1 server \u00b7 1 refused \u2014 Export writes .dsh/declaration.json for DSH.');
+    // The counts are the servers view's rows (2 servers, 1 of them refused), then what to do.
+    assert.strictEqual(extension().exports.status().detail, '2 servers \u00b7 1 refused \u2014 Export writes .dsh/declaration.json for DSH.');
     assert.strictEqual(extension().exports.status().bar, '$(warning) DSH: not exported');
     const summary = await exportNow();
     assert.strictEqual(summary.outcome, 'exported', JSON.stringify(summary));
@@ -84,15 +84,15 @@ describe('ws-export: the export command, the host store and settings', function 
     const verify = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri);
     assert.deepStrictEqual(okAndReasons(verify), { ok: true, reasons: [] });
     // The status counts the view's rows (the exported server and the refused one), and never says "up to date" alone while one is refused.
-    await waitFor(() => extension().exports.status().text === 'DSH: 1 refused' && /^1 server \u00b7 1 refused \u2014 the declaration is up to date, but 1 server was refused: see Problems$/.test(extension().exports.status().detail), 10000,
+    await waitFor(() => extension().exports.status().text === 'DSH: 1 refused' && /^2 servers \u00b7 1 refused \u2014 the declaration is up to date, but 1 server was refused: see Problems$/.test(extension().exports.status().detail), 10000,
       `the status item to show the counts (now ${JSON.stringify(extension().exports.status())})`);
     assert.strictEqual(extension().exports.status().bar, '$(warning) DSH: 1 refused');
-    assert.deepStrictEqual(extension().exports.status().state.counts, { servers: 1, refused: 1, shadowed: 0 });
+    assert.deepStrictEqual(extension().exports.status().state.counts, { servers: 2, refused: 1, shadowed: 0 });
     // The tooltip says what a click does as a link that does it; the screen reader gets a label of its own.
     assert.doesNotMatch(extension().exports.status().tooltip, /Click:/);
     assert.match(extension().exports.status().tooltip, /\[Show Problems\]\(command:workbench\.actions\.view\.problems\)/);
     assert.doesNotMatch(extension().exports.status().accessibilityLabel, /&nbsp;/);
-    assert.match(extension().exports.status().accessibilityLabel, /: DSH: 1 refused\. 1 server \u00b7 1 refused\. the declaration is up to date, but 1 server was refused/);
+    assert.match(extension().exports.status().accessibilityLabel, /: DSH: 1 refused\. 2 servers \u00b7 1 refused\. the declaration is up to date, but 1 server was refused/);
   });
 
   it('"Open Declaration" opens the folder\'s declaration in an editor', async function () {
