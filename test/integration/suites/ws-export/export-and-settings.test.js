@@ -84,7 +84,7 @@ describe('ws-export: the export command, the host store and settings', function 
     const verify = await vscode.commands.executeCommand('dsh.verifyDeclaration', workspaceFolder().uri);
     assert.deepStrictEqual(okAndReasons(verify), { ok: true, reasons: [] });
     // The status counts the view's rows (the exported server and the refused one), and never says "up to date" alone while one is refused.
-    await waitFor(() => extension().exports.status().text === 'DSH: 1 refused' && /^2 servers \u00b7 1 refused \u2014 the declaration is up to date, but 1 server was refused: see Problems$/.test(extension().exports.status().detail), 10000,
+    await waitFor(() => extension().exports.status().text === 'DSH: 1 refused' && /^2 servers \u00b7 1 refused \u2014 the declaration is up to date, but 1 server was refused: see Problems \u2014 Withheld from DSH sessions here: 1 server \(legacy\)\.$/.test(extension().exports.status().detail), 10000,
       `the status item to show the counts (now ${JSON.stringify(extension().exports.status())})`);
     assert.strictEqual(extension().exports.status().bar, '$(warning) DSH: 1 refused');
     assert.deepStrictEqual(extension().exports.status().state.counts, { servers: 2, refused: 1, shadowed: 0 });
