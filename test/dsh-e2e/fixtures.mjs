@@ -1,10 +1,10 @@
 // Workspaces, the host store, and process accounting for the DSH end-to-end tests.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { HOST_DIR, REPO } from './host.mjs';
+import { HERE, HOST_DIR, REPO } from './host.mjs';
 export { memoryMapped } from '../fixtures/memoryMapped.mjs';
 
 export const CLI = path.join(REPO, 'dist/cli.js');
@@ -144,3 +144,20 @@ export async function waitFor(predicate, timeoutMs = 15000, what = 'condition') 
   }
 }
 
+
+/**
+ * The MCP SDK fixture server (mcp-fixture-server.mjs) over Streamable HTTP on a free port, named
+ * `name`, answering 401 without the header value `key`: the process, and its port once it listens.
+ * @param {string} name
+ * @param {string} key
+ */
+export function startHttpFixture(name, key) {
+  const server = spawn(process.execPath, [path.join(HERE, 'mcp-fixture-server.mjs'), 'http'], { env: { ...process.env, FIXTURE_KEY: key, FIXTURE_NAME: name }, stdio: ['ignore', 'pipe', 'inherit'] });
+  /** @type {Promise<number>} */
+  const port = new Promise((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (d) => { out += d; const m = /listening (\d+)/.exec(out); if (m) resolve(Number(m[1])); });
+    server.once('exit', (code) => reject(new Error(`the http fixture exited (${code})`)));
+  });
+  return { server, port };
+}

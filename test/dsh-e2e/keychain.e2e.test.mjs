@@ -9,15 +9,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { spawn } from 'node:child_process';
-import { HERE } from './host.mjs';
-import { cli, readDeclaration, setTrustMode, approvePin } from './fixtures.mjs';
+import { cli, readDeclaration, setTrustMode, approvePin, startHttpFixture } from './fixtures.mjs';
 import { session, withSmallest } from './smallest.mjs';
 // The unit tier's fixture, plain TypeScript with erasable types only (Node 24 strips them; a
 // computed specifier, as the test typecheck does not take `.ts` import paths).
 const { secretServiceMissing, startSecretService } = await import(new URL('../unit/core/node/secretService.fixture.ts', import.meta.url).href);
 
-const FIXTURE = path.join(HERE, 'mcp-fixture-server.mjs');
 const MISSING = process.env.DSH_E2E_HOST === 'base' ? 'smallest host only' : secretServiceMissing() ?? false;
 const mcpNames = (request) => request.tools.map((x) => x.name).filter((n) => n.startsWith('mcp__'));
 const toolResult = (request) => {
@@ -38,13 +35,9 @@ test('DSH rc.8 with a real Secret Service: the CLI stores the input value in the
   // This process (the host, and the plugin in it) and the CLI it runs use that bus; the keychain on.
   process.env.DBUS_SESSION_BUS_ADDRESS = service.env.DBUS_SESSION_BUS_ADDRESS;
   delete process.env.DSH_BRIDGE_KEYCHAIN;
-  const server = spawn(process.execPath, [FIXTURE, 'http'], { env: { ...process.env, FIXTURE_KEY: KEY, FIXTURE_NAME: 'vault' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const { server, port: listening } = startHttpFixture('vault', KEY);
   try {
-    const port = await new Promise((resolve, reject) => {
-      let out = '';
-      server.stdout.on('data', (d) => { out += d; const m = /listening (\d+)/.exec(out); if (m) resolve(Number(m[1])); });
-      server.once('exit', (code) => reject(new Error(`the http fixture exited (${code})`)));
-    });
+    const port = await listening;
     await withSmallest(async ({ h, tmp, turn }) => {
       const folder = path.join(tmp.root, 'K');
       fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });

@@ -6,11 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { approvalAnswerer, HERE, HOST_DIR, hostImport, smallestHost } from './host.mjs';
-import { approvePin, CLI, cli, countIn, everythingWorkspace, liveChildren, readDeclaration, SERVER_JS, setTrustMode, tempRoot, waitFor } from './fixtures.mjs';
+import { approvePin, CLI, cli, countIn, everythingWorkspace, liveChildren, readDeclaration, SERVER_JS, setTrustMode, startHttpFixture, tempRoot, waitFor } from './fixtures.mjs';
 import { session, withSmallest } from './smallest.mjs';
 
 // Smallest host only: DSH_E2E_HOST=base skips this file.
@@ -282,13 +282,9 @@ test('DSH rc.8: a changed entry (a new pin) is stopped and asked about again; th
 
 test('DSH rc.8: a streamable-http server end to end (MCP SDK fixture): reviewed by URL and header names, header value from the host store, tools callable', { timeout: 180000, skip: SKIP }, async (t) => {
   const KEY = 'http-key-value-7f3c';
-  const server = spawn(process.execPath, [FIXTURE, 'http'], { env: { ...process.env, FIXTURE_KEY: KEY, FIXTURE_NAME: 'web' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const { server, port: listening } = startHttpFixture('web', KEY);
   try {
-    const port = await new Promise((resolve, reject) => {
-      let out = '';
-      server.stdout.on('data', (d) => { out += d; const m = /listening (\d+)/.exec(out); if (m) resolve(Number(m[1])); });
-      server.once('exit', (code) => reject(new Error(`the http fixture exited (${code})`)));
-    });
+    const port = await listening;
     await withSmallest(async ({ h, tmp, turn }) => {
       const url = `http://127.0.0.1:${port}/mcp`;
       const W = workspace(tmp, 'W', {
