@@ -131,8 +131,16 @@ class HiddenRun {
       out.add(place, text, 'ansi-escape', start, end, shown); // an 8-bit terminal control (CSI, OSC, ...) on its own
       reported = true;
     }
-    if (!reported && end > start) out.add(place, text, 'hidden-characters', start, end, shown);
+    if (!reported && end > start) out.add(place, text, hiddenCode(place), start, end, shown);
   }
+}
+
+/**
+ * A hidden character in a tool's name is an error: DSH's tool name makes it "_", so `read\u200bfile`
+ * is offered as another server's `read_file` would be; elsewhere it is a warning.
+ */
+function hiddenCode(place: Place): 'hidden-characters' | 'hidden-characters-in-name' {
+  return place.field === 'name' && place.target === 'tool' ? 'hidden-characters-in-name' : 'hidden-characters';
 }
 
 /** Text that hidden characters encode, and the span that carries it: judged like any other text. */
@@ -214,7 +222,7 @@ function scanSelectors(text: string, place: Place, out: Findings, messages: Deco
   });
   if (count === 0) return;
   if (count === 1) {
-    out.add(place, text, 'hidden-characters', first, last, { shown: shownRun(text, first, last) });
+    out.add(place, text, hiddenCode(place), first, last, { shown: shownRun(text, first, last) });
     return;
   }
   const message = decodeVariationSelectors(bytes);

@@ -29,7 +29,9 @@ const CLASS_SOURCES = {
     String.raw`\btakes?\s+precedence\s+over\s+(?:(?:all|any|the)\s+)?(?:other|previous|prior|system|user|your)\b`,
     String.raw`\b(?:supersedes?|overrides?)\s+(?:(?:all|any|the)\s+)?(?:other|previous|prior|system|user|your)\s+(?:instructions?|rules?|prompts?|guidelines?)\b`,
   ].join('|'),
-  tag: String.raw`<\s*\/?\s*(?:important|system|instructions?|admin|secret|hidden|critical|override|assistant|sys|system[-_ ]prompt)\s*>|\[\/?INST\]|<<\/?SYS>>|<\|(?:im_start|im_end|system|endoftext)\|>`,
+  tag: String.raw`<\s*\/?\s*(?:important|instructions?|admin|secret|hidden|critical|override)\s*>`,
+  // Tags of a chat's speakers and chat-template markers: a tool or skill has no use for them but to pose as the system or the assistant.
+  roleTag: String.raw`<\s*\/?\s*(?:system|assistant|sys|system[-_ ]prompt)\s*>|\[\/?INST\]|<<\/?SYS>>|<\|(?:im_start|im_end|system|endoftext)\|>`,
   beforeTool: String.raw`\b(?:before|prior\s+to)\s+(?:you\s+)?(?:using|calling|invoking|running|executing|use|call|invoke|run|execute)\s+(?:this|the|any|each|every|another)\s+(?:\w+\s+)?tools?\b`,
   action: String.raw`\b(?:read|fetch|open|call|invoke|run|load|cat|send|upload|include|pass|visit|access|execute|list)\b`,
   addressed: [

@@ -17,6 +17,7 @@ const PHRASE_RULES: readonly PhraseRule[] = [
   { code: 'secrecy-request', targets: ALL, seq: ['secrecyNeg', 'disclose', 'audience'], within: 120 },
   { code: 'secrecy-request', targets: ALL, seq: ['secrecyNeg', 'discloseThat'], within: 40 },
   { code: 'secrecy-request', targets: ALL, seq: ['secretKeep'] },
+  { code: 'role-tag', targets: ALL, seq: ['roleTag'] },
   { code: 'instruction-tag', targets: ALL, seq: ['tag'] },
   { code: 'precondition-instruction', targets: SERVER, seq: ['beforeTool', 'action'], within: 160 },
   { code: 'addressed-to-model', targets: SERVER, seq: ['addressed'] },

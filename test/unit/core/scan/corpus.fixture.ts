@@ -75,8 +75,8 @@ export const CLEAN_SERVERS: ReadonlyArray<{ serverName: string; pkg: string; arg
 /** The class of a case without one: by the first code it expects. */
 const CLASS_OF_CODE: Partial<Record<ScanCode, string>> = {
   'hidden-tag-text': 'hidden-text', 'hidden-variation-selectors': 'hidden-text', 'hidden-invisible-run': 'hidden-text', 'bidi-override': 'hidden-text',
-  'ansi-escape': 'hidden-text', 'hidden-characters': 'hidden-text', 'instruction-override': 'override', 'secrecy-request': 'secrecy-deception',
-  'instruction-tag': 'model-directed', 'precondition-instruction': 'model-directed', 'addressed-to-model': 'model-directed',
+  'ansi-escape': 'hidden-text', 'hidden-characters': 'hidden-text', 'hidden-characters-in-name': 'hidden-text', 'instruction-override': 'override', 'secrecy-request': 'secrecy-deception',
+  'role-tag': 'model-directed', 'instruction-tag': 'model-directed', 'precondition-instruction': 'model-directed', 'addressed-to-model': 'model-directed',
   'other-server-tool': 'steering', 'tool-hook': 'steering', 'read-sensitive-file': 'credential-files', 'sensitive-file': 'credential-files',
   'home-path': 'credential-files', 'exfiltration': 'exfiltration-channel', 'large-definition': 'size', 'oversized-definition': 'size', 'deep-schema': 'size',
 };
@@ -199,6 +199,9 @@ export interface CorpusFigures {
   cases: number;
   /** Poisoned cases with every expected rule found. */
   caught: number;
+  /** Poisoned tools and skills (the cases that are not server instructions), and of them with any finding. */
+  definitions: number;
+  flagged: number;
   /** Poisoned tools and skills with an error (withheld in DSH until accepted; instructions are only shown). */
   withheld: number;
   /** Poisoned server instructions with an error: shown, never withheld (DSH rc.8 does not give them to the model). */
@@ -252,6 +255,8 @@ export function corpusFigures(cases: readonly PoisonCase[], clean: readonly Scan
     cleanWithheld: new Set(cleanFindings.filter((f) => f.finding.severity === 'error').map((f) => `${f.server} ${f.tool ?? ''}`)).size,
     cases: cases.length,
     caught: cases.filter((c, i) => c.expect.every((code) => found[i].has(code))).length,
+    definitions: cases.filter((c) => c.instructions === undefined).length,
+    flagged: all.filter((a, i) => cases[i].instructions === undefined && a.findings.length > 0).length,
     withheld: all.filter((a, i) => cases[i].instructions === undefined && a.findings.some((f) => f.severity === 'error')).length,
     instructionsFlagged: all.filter((a, i) => cases[i].instructions !== undefined && a.findings.some((f) => f.severity === 'error')).length,
     cleanServers: clean.length,
@@ -286,6 +291,7 @@ export function figuresSection(figures: CorpusFigures, servers: ReadonlyArray<{ 
     '|---|---:|---:|---:|---:|',
     ...figures.classes.map((c) => `| ${c.name} | ${c.cases} | ${c.flagged} (${percent(c.flagged, c.cases)}) | ${c.errorCases} | ${c.withheld} (${percent(c.withheld, c.errorCases)}) |`),
     '',
+    `All poisoned tools and skills: **${figures.flagged} of ${figures.definitions}** flagged (${percent(figures.flagged, figures.definitions)}), **${figures.withheld} of ${figures.definitions}** withheld (${percent(figures.withheld, figures.definitions)}); the rest carry only a warning rule (a home path, a credential file named, an order to the model, a long text: real servers write those too).`,
     `Clean definitions (tools and instructions) with any finding: **${figures.cleanFlagged} of ${cleanDefinitions}** (${percent(figures.cleanFlagged, cleanDefinitions)}); with an error, that is withheld: **${figures.cleanWithheld}** (${percent(figures.cleanWithheld, cleanDefinitions)}).`,
     `Published SKILL.md files in those packages and their dependencies (one of each content): **${figures.skills.flagged} of ${figures.skills.count}** with any finding, ${figures.skills.withheld} withheld; the poisoned skills are in the classes above.`,
     `Poisoned cases with every intended rule found: **${figures.caught} of ${figures.cases}**; server instructions with an error (shown, never withheld): ${figures.instructionsFlagged}.`,

@@ -105,6 +105,11 @@ describe('poisoning corpus: each poisoned case is caught by its rule, the real s
       assert.ok(figures.skills.flagged * 100 <= 3 * figures.skills.count, figures.skills.findings.join('\n'));
     });
 
+    it('in all: at least 95% of poisoned tools and skills flagged, 90% withheld', () => {
+      assert.ok(figures.flagged * 100 >= 95 * figures.definitions, `${figures.flagged} of ${figures.definitions} flagged`);
+      assert.ok(figures.withheld * 100 >= 90 * figures.definitions, `${figures.withheld} of ${figures.definitions} withheld`);
+    });
+
     it('per attack class: at least 95% of poisoned tools and skills flagged, 90% of those meant to be withheld withheld', () => {
       for (const c of figures.classes) {
         assert.ok(c.flagged * 100 >= 95 * c.cases, `${c.name}: ${c.flagged} of ${c.cases} flagged`);
