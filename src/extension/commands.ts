@@ -29,7 +29,8 @@ import { promptForInput } from './prompts';
 import { requireWorkspaceTrust } from './workspaceTrust';
 import { sentences, translate } from './l10n';
 import { planViewModel, rowsWith } from './planView';
-import { toolChoiceChange, verifyFolder } from '../core/app/verify';
+import { staleWords } from './planWords';
+import { staleCauses, toolChoiceChange, verifyFolder } from '../core/app/verify';
 import { folderToolChoice } from './toolsView/toolSettings';
 import { l10n } from './l10nLookup';
 import { exportUserServers } from './userServers';
@@ -385,8 +386,10 @@ export class Commands {
     const lsp = plan.languageServers ? (lspIds ? `${lspIds} (${outcomeWord(plan.languageServers.outcome)})` : outcomeWord(plan.languageServers.outcome)) : none;
     // The user's own servers mount beside the folder's: said after them.
     const user = await verifyUserServers(this.ctx, folder, planned);
-    const outlook = ` ${sentences([l10n.t('DSH sessions there start MCP servers: {0}; after asking: {1}; withheld: {2}; language servers: {3}; skills withheld: {4}.',
-      list(rowsWith(model, 'starts')), list(rowsWith(model, 'asks')), list(rowsWith(model, 'withheld')), lsp, list(model.skillsWithheld)), user.words].filter(Boolean))}`;
+    // The tools withheld from servers that do start: the plan's one list (core/app/planWithheld), as every face names them.
+    const toolsWithheld = withheldOf(plan).tools.map((t) => t.publicName);
+    const outlook = ` ${sentences([l10n.t('DSH sessions there start MCP servers: {0}; after asking: {1}; withheld: {2}; tools withheld: {3}; language servers: {4}; skills withheld: {5}.',
+      list(rowsWith(model, 'starts')), list(rowsWith(model, 'asks')), list(rowsWith(model, 'withheld')), list(toolsWithheld), lsp, list(model.skillsWithheld)), user.words].filter(Boolean))}`;
     const blocked = plan.blocked.find((r) => r.code === 'trust-deny' || r.code === 'store-unreadable');
     const why = blocked ? ` ${planMessage(blocked, translate)}` : '';
     const subfolder = model.declarationFolder !== undefined && model.declarationFolder !== folder.uri.fsPath
@@ -409,11 +412,9 @@ export class Commands {
         'bad-signature': l10n.t('it was signed with another key (another user or machine)'),
         tampered: l10n.t('the declaration was changed after the export'),
         'wrong-folder': l10n.t('the declaration was made for another folder'),
-        stale: l10n.t('mcp.json changed since the export'),
         rollback: l10n.t('it is an older export restored over a newer one'),
       };
-      const managed = l10n.t('GitHub Copilot\'s managed settings changed since the export (DSH applies them at mount meanwhile)');
-      const text = [...new Set(verifyReasonsOf(planned).map((r) => (r.enforcedAtMount ? managed : words[r.code] ?? r.code)))].join('; ');
+      const text = [...new Set(verifyReasonsOf(planned).flatMap((r) => (r.code === 'stale' ? [] : [words[r.code] ?? r.code]))), ...staleWords(staleCauses(verifyReasonsOf(planned)))].join('; ');
       void showWarning(`${l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text)}${subfolder}${outlook}${why}`, ...(vscode.workspace.isTrusted ? [exportNow] : []))
         .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMAND.export, folder.uri); });
     }

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { COMMAND } from './commandIds';
 import type { Ctx } from './ctx';
 import type { McpJsonCheck } from './mcpJsonCheck';
-import { declarationState, type DeclarationState } from '../core/app/verify';
+import { declarationState, staleCauses, type DeclarationState } from '../core/app/verify';
 import type { FolderPlans } from './folderPlan';
 import { verifyReasonsOf } from '../core/app/planJson';
 import { folderHeadline, folderViewModel, type FolderAction, type FolderHeadline, type FolderViewModel } from './planView';
@@ -66,7 +66,7 @@ export interface StatusState {
   staleSetting?: 'access' | 'policy';
   /** Stale only because GitHub Copilot's managed settings changed (DSH still mounts it, applying them at mount). */
   staleManaged?: true;
-  /** Stale (for DSH too) because session settings changed in a settings file: their names. */
+  /** Stale (for DSH too) because session settings or files the export read changed: their names (core staleCauses). */
   staleSettings?: string[];
   /** The folder's last recorded DSH session (its age is taken when shown). */
   lastSession?: SessionRecord;
@@ -180,10 +180,11 @@ export class DeclarationStatus implements vscode.Disposable {
         const lastSession = sessions.sessions[0];
         const verify = { ok: planned.verified?.ok === true, reasons: verifyReasonsOf(planned) };
         const view = folderViewModel(planned.plan, analysed?.analysis ?? { usable: true, sourcePath: '.vscode/mcp.json', servers: [], rejected: [], problems: [] });
+        const causes = staleCauses(verify.reasons);
         const editorOnly = verify.reasons.length > 0 && verify.reasons.every((r) => r.editorOnly);
-        const staleSetting = editorOnly ? (verify.reasons.every((r) => r.setting === 'chat.mcp.access') ? 'access' as const : 'policy' as const) : undefined;
-        const staleSettings = [...new Set(verify.reasons.flatMap((r) => (r.code === 'stale' && !r.editorOnly && !r.enforcedAtMount && r.setting ? [r.setting] : [])))];
-        const staleManaged = verify.reasons.some((r) => r.enforcedAtMount) && verify.reasons.every((r) => r.editorOnly || r.enforcedAtMount);
+        const staleSetting = editorOnly ? (causes.editor.every((k) => k === 'access') ? 'access' as const : 'policy' as const) : undefined;
+        const staleSettings = causes.changed;
+        const staleManaged = causes.managed && verify.reasons.every((r) => r.editorOnly || r.enforcedAtMount);
         return {
           state: declarationState(verify), view, ...folderHeadline(view), withheld: withheldOf(planned.plan), ...(staleSetting ? { staleSetting } : {}), ...(staleSettings.length ? { staleSettings } : {}),
           ...(staleManaged ? { staleManaged: true as const } : {}),

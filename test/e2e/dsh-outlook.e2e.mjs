@@ -38,7 +38,7 @@ describe('e2e: what DSH gets, in the Verify notification (ws-lsp-skills)', funct
     const before = await editor.waitForNotification(/DSH sessions there start/);
     console.log(`      notification: ${before}`);
     // Trust mode "ask" (the default): DSH asks before it starts echo.
-    assert.match(before, /signed by you and up to date\. DSH sessions there start MCP servers: none; after asking: echo; withheld: none; language servers: [^;]+; skills withheld: good\./);
+    assert.match(before, /signed by you and up to date\. DSH sessions there start MCP servers: none; after asking: echo; withheld: none; tools withheld: none; language servers: [^;]+; skills withheld: good\./);
     await editor.notifications({ keepOpen: true }); // in the screenshot
     const shot = await editor.screenshot('verify-dsh-outlook');
     assert.ok(fs.statSync(shot).size > 10000, 'screenshot is empty');
@@ -58,6 +58,24 @@ describe('e2e: what DSH gets, in the Verify notification (ws-lsp-skills)', funct
     console.log(`      notification: ${after}`);
     await editor.notifications({ keepOpen: true });
     await editor.screenshot('verify-dsh-outlook-trusted');
+    await editor.runCommand('Notifications: Clear All Notifications');
+
+    // A changed argument makes the declaration stale: Verify names the file that changed (not
+    // "mcp.json" whatever changed), then what sessions get meanwhile (nothing of this folder).
+    const mcpJson = path.join(editor.workspace, '.vscode/mcp.json');
+    const original = fs.readFileSync(mcpJson, 'utf8');
+    fs.writeFileSync(mcpJson, original.replace('["echo-server.js"]', '["echo-server.js", "--verbose"]'));
+    try {
+      await editor.runCommand('DSH: Verify Declaration');
+      const stale = await editor.waitForNotification(/does not verify/);
+      console.log(`      notification: ${stale}`);
+      assert.match(stale, /^The DSH declaration of ws-lsp-skills does not verify: \.vscode\/mcp\.json changed since the export\. /);
+      await editor.notifications({ keepOpen: true });
+      await editor.screenshot('verify-stale-names-the-file');
+      await editor.runCommand('Notifications: Clear All Notifications');
+    } finally {
+      fs.writeFileSync(mcpJson, original);
+    }
   });
 
   it('Review Skill Roots lists a skill\'s finding in the core\'s words and place, the hidden text made visible and decoded; accepting it from there', async function () {

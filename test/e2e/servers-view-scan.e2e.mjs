@@ -61,6 +61,15 @@ describe('e2e: the servers view marks a tool with hidden instructions, and accep
     assert.ok(shown.indexOf('Withheld from DSH sessions') < shown.indexOf('DSH name:'), 'the findings come first');
     console.log(`      screenshot: ${await editor.screenshot('servers-view-scan-withheld')}`);
 
+    // Exported with the probe's pins: Verify names the withheld tool among what a session gets.
+    await editor.runCommand('DSH: Export MCP Servers');
+    await editor.waitForWorkspaceFile('.dsh/declaration.json');
+    await editor.runCommand('DSH: Verify Declaration');
+    const verified = await editor.waitForNotification(/DSH sessions there start/);
+    console.log(`      notification: ${verified}`);
+    assert.match(verified, /DSH sessions there start MCP servers: none; after asking: notes; withheld: none; tools withheld: mcp__notes__list_notes; /);
+    await editor.runCommand('Notifications: Clear All Notifications');
+
     // Accept from the row: a modal lists the findings; the pin is recorded in the host store.
     await page.mouse.move(0, 0);
     await poisoned.hover();

@@ -175,7 +175,7 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
   // The source and every other file VS Code runs servers from: an edit, a removal or a new file is a change.
   for (const changed of sources) {
     const how = { changed: 'changed since the export', removed: 'was removed since the export', created: 'was created since the export', unreadable: 'can no longer be read' }[changed.now];
-    reasons.push({ code: 'stale', message: `the source ${changed.path} ${how}` });
+    reasons.push({ code: 'stale', changed: changed.path, message: `the source ${changed.path} ${how}` });
   }
   // The settings files of the layers the export read: an edit of a session setting in one of them.
   for (const change of settingsFiles) {
@@ -199,7 +199,7 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
       reasons.push({ code: 'stale', editorOnly: true, setting: 'policy', message: `the editor's MCP server policy (${POLICY_SETTING.allowed}, ${POLICY_SETTING.denied}, ${POLICY_SETTING.managedOnly}) changed since the export` });
     }
   }
-  if (policyFileChange) reasons.push({ code: 'stale', message: policyFileChange });
+  if (policyFileChange) reasons.push({ code: 'stale', changed: policyFileChange.file, message: policyFileChange.message });
   if (managedNow !== declaration.policy?.managed) reasons.push({ code: 'stale', enforcedAtMount: true, setting: 'managed', message: managedChangeMessage(declaration.policy?.managed, managedNow) });
   return { ok: reasons.length === 0, reasons, declaration };
 }
@@ -208,12 +208,12 @@ async function verify(ports: Pick<Ports, 'store' | 'files' | 'policy'>, folder: 
 async function envFileChange(ports: Pick<Ports, 'files'>, server: Declaration['servers'][number], folder: string, reads: VerifyReads): Promise<Reason | undefined> {
   if (server.transport !== 'stdio' || server.envFile === undefined) return undefined;
   if (server.envFileSha256 === undefined || typeof server.envFile !== 'string') {
-    return { code: 'stale', message: `the envFile of server "${server.serverName}" is not pinned (made by an older export): export again` };
+    return { code: 'stale', changed: String(server.envFile), message: `the envFile of server "${server.serverName}" is not pinned (made by an older export): export again` };
   }
   const envFile = await ports.files.loadEnvFile(server.envFile, folder);
   reads.envFiles.set(`${server.envFile}\0${folder}`, envFile);
-  if (!envFile.ok) return { code: 'stale', message: `${envFile.reason} (server "${server.serverName}")` };
-  if (envFile.sha256 !== server.envFileSha256) return { code: 'stale', message: `the envFile of server "${server.serverName}" changed since the export` };
+  if (!envFile.ok) return { code: 'stale', changed: server.envFile, message: `${envFile.reason} (server "${server.serverName}")` };
+  if (envFile.sha256 !== server.envFileSha256) return { code: 'stale', changed: server.envFile, message: `the envFile of server "${server.serverName}" changed since the export` };
   return undefined;
 }
 
@@ -264,13 +264,13 @@ function keptText(of: object, pin: string, text: () => string): string {
  * Whether VS Code's policy file differs from the one the export read: the pinned file changed or
  * went away, or (no pin) a file now exists at `defaultPath`. A message, or undefined.
  */
-async function vscodePolicyFileChange(ports: Pick<Ports, 'policy'>, pinned: { path: string; sha256: string | null } | undefined, defaultPath: string): Promise<string | undefined> {
+async function vscodePolicyFileChange(ports: Pick<Ports, 'policy'>, pinned: { path: string; sha256: string | null } | undefined, defaultPath: string): Promise<{ file: string; message: string } | undefined> {
   const file = pinned?.path ?? defaultPath;
   const now = await ports.policy.readVscodePolicyFile(file);
   const was = pinned?.sha256 ?? null;
   if (now.sha256 === was) return undefined;
-  if (was === null) return `VS Code's policy file ${file} appeared since the export`;
-  return now.sha256 === null ? `VS Code's policy file ${file} was removed since the export` : `VS Code's policy file ${file} changed since the export`;
+  const how = was === null ? 'appeared' : now.sha256 === null ? 'was removed' : 'changed';
+  return { file, message: `VS Code's policy file ${file} ${how} since the export` };
 }
 
 /**
@@ -303,4 +303,25 @@ export function declarationState(result: { ok: boolean; reasons: ReadonlyArray<{
   // Only a declaration signed with this user's key can be an older export of theirs.
   if (codes.has('rollback')) return 'older';
   return 'stale';
+}
+
+/** What made a declaration stale, grouped as the faces say it (Verify, the status item): from verify's reasons. */
+export interface StaleCauses {
+  /** Session settings and files whose change DSH sees too (it withholds the declaration until the next export): their names. */
+  changed: string[];
+  /** VS Code's own settings changed: DSH cannot see them and still mounts the declaration. */
+  editor: Array<'access' | 'policy'>;
+  /** GitHub Copilot's managed settings changed: DSH still mounts it, applying those in force at mount. */
+  managed: boolean;
+}
+
+export function staleCauses(reasons: VerifyResult['reasons']): StaleCauses {
+  const stale = reasons.filter((r) => r.code === 'stale');
+  const editor = [...new Set(stale.filter((r) => r.editorOnly).map((r) => (r.setting === MCP_ACCESS_SETTING ? 'access' as const : 'policy' as const)))];
+  // A setting by its name, else the file that changed (or, for a settings file, can no longer be read).
+  const changed = [...new Set(stale.filter((r) => !r.editorOnly && !r.enforcedAtMount).flatMap((r) => {
+    const name = r.setting ?? r.changed ?? r.file;
+    return name === undefined ? [] : [name];
+  }))];
+  return { changed, editor, managed: stale.some((r) => r.enforcedAtMount) };
 }

@@ -226,8 +226,9 @@ export interface VerifyResult {
    * cannot see: the declaration is stale for the editor and the CLI, but DSH still mounts it.
    * `enforcedAtMount`: GitHub Copilot's managed settings changed since the export: stale for every
    * face, yet DSH still mounts it, as it applies the managed settings in force at mount itself.
-   * `setting` and `file`: the setting (and the settings file) whose change makes it stale.
+   * `setting` and `file`: the setting (and the settings file) whose change makes it stale;
+   * `changed`: any other file whose change makes it stale (an MCP file, an envFile, VS Code's policy file).
    */
-  reasons: Array<{ code: VerifyCode; message: string; editorOnly?: true; enforcedAtMount?: true; setting?: string; file?: string }>;
+  reasons: Array<{ code: VerifyCode; message: string; editorOnly?: true; enforcedAtMount?: true; setting?: string; file?: string; changed?: string }>;
   declaration?: Declaration;
 }

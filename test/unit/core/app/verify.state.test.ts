@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { testPorts } from '../../helpers';
 import { exported } from './export.fixture';
-import { declarationState, verifyFolder } from '../../../../src/core/app/verify';
+import { declarationState, staleCauses, verifyFolder } from '../../../../src/core/app/verify';
 
 describe('verify: the declaration\'s state, named from the reasons', () => {
   it('names a real folder\'s declaration as verify finds it: up to date, stale, changed, another key, unsigned, missing', async () => {
@@ -39,5 +39,24 @@ describe('verify: the declaration\'s state, named from the reasons', () => {
     assert.equal(s('rollback', 'stale'), 'older');
     assert.equal(s('tampered', 'rollback'), 'changed');
     assert.equal(s('bad-signature', 'rollback'), 'other-key');
+  });
+
+  it('staleCauses: a real edit of the source names the file; settings by name; the editor\'s own settings and the managed settings apart', async () => {
+    const { folder, dshHome } = await exported();
+    writeFileSync(`${folder}/.vscode/mcp.json`, '{"servers": {}}');
+    const verified = await verifyFolder(testPorts(dshHome), folder);
+    assert.deepEqual(staleCauses(verified.reasons), { changed: ['.vscode/mcp.json'], editor: [], managed: false });
+
+    const causes = staleCauses([
+      { code: 'stale', message: 'm', setting: 'dsh.tools', file: '/w/.vscode/settings.json' },
+      { code: 'stale', message: 'm', changed: '/w/.env' },
+      { code: 'stale', message: 'm', file: '/u/settings.json' },
+      { code: 'stale', message: 'm', setting: 'dsh.tools', file: '/u/settings.json' },
+      { code: 'stale', message: 'm', editorOnly: true, setting: 'policy' },
+      { code: 'stale', message: 'm', editorOnly: true, setting: 'chat.mcp.access' },
+      { code: 'stale', message: 'm', enforcedAtMount: true, setting: 'managed' },
+      { code: 'tampered', message: 'not a cause of staleness' },
+    ]);
+    assert.deepEqual(causes, { changed: ['dsh.tools', '/w/.env', '/u/settings.json'], editor: ['policy', 'access'], managed: true });
   });
 });
