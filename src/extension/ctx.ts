@@ -134,7 +134,9 @@ export class Ctx {
     const subscriptions = [watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed)];
     // The watcher's events may come late or not at all (a folder made after it, a busy machine):
     // what the store's files hold is also decided by reading their stamps every few seconds.
-    const poll = new StoreStamps(store.bridgeDir, changed);
+    // The machine's policy files (managed settings, VS Code's and the DSH side's) change what a plan
+    // says too, and no watcher covers them: their stamps are read with the store's.
+    const poll = new StoreStamps(store.bridgeDir, () => this.ports().policy.files(), changed);
     this.storeWatcher = { home: store.dshHome, live, watcher: { dispose: () => { for (const s of subscriptions) s.dispose(); watcher.dispose(); poll.dispose(); } } };
   }
 
@@ -185,9 +187,10 @@ export class Ctx {
 }
 
 /**
- * The stamps (inode, size, modification time) of the host store's files the watcher covers, read
- * again every {@link StoreStamps.EVERY_MS}: a file whose stamp differs is reported as changed. The
- * writers replace files by rename, so a new content is a new inode. A few stat calls per poll.
+ * The stamps (inode, size, modification time) of the host store's files the watcher covers, and of
+ * the machine's policy files no watcher covers, read again every {@link StoreStamps.EVERY_MS}: a file
+ * whose stamp differs (or that appears or goes) is reported as changed. The store's writers replace
+ * files by rename, so a new content is a new inode. A few stat calls per poll.
  */
 class StoreStamps {
   static readonly EVERY_MS = 2000;
@@ -195,7 +198,7 @@ class StoreStamps {
   private readonly timer: NodeJS.Timeout;
   private busy = false;
 
-  constructor(private readonly bridgeDir: string, private readonly changed: (uri: vscode.Uri) => void) {
+  constructor(private readonly bridgeDir: string, private readonly policyFiles: () => string[], private readonly changed: (uri: vscode.Uri) => void) {
     this.timer = setInterval(() => void this.check(), StoreStamps.EVERY_MS);
     this.timer.unref?.();
     void this.check();
@@ -218,14 +221,15 @@ class StoreStamps {
 
   private async read(): Promise<Map<string, string>> {
     const stamps = new Map<string, string>();
+    const stamp = async (file: string) => {
+      const st = await fsp.stat(file, { bigint: true }).catch(() => undefined);
+      if (st?.isFile()) stamps.set(file, `${st.ino}:${st.size}:${st.mtimeNs}`);
+    };
     for (const dir of [this.bridgeDir, path.join(this.bridgeDir, 'folders'), path.join(this.bridgeDir, 'sessions')]) {
       const names = await fsp.readdir(dir).catch(() => [] as string[]);
-      for (const name of names.filter((n) => n.endsWith('.json'))) {
-        const file = path.join(dir, name);
-        const st = await fsp.stat(file, { bigint: true }).catch(() => undefined);
-        if (st?.isFile()) stamps.set(file, `${st.ino}:${st.size}:${st.mtimeNs}`);
-      }
+      for (const name of names.filter((n) => n.endsWith('.json'))) await stamp(path.join(dir, name));
     }
+    for (const file of this.policyFiles()) await stamp(file);
     return stamps;
   }
 

@@ -53,7 +53,11 @@ export function startFeatures(context: vscode.ExtensionContext, log: vscode.LogO
   const skillsPart = (): Promise<SkillsPart> => skills ??= Promise.resolve().then(() => {
     const part = createSkillsPart(diagnostics, ctx, docsUri);
     if (disposed) part.dispose();
-    else diagnostics.add(part.roots);
+    else {
+      diagnostics.add(part.roots);
+      // A SKILL.md change reaches the status item and the view through the folders' plans.
+      ctx.push(part.roots.onDidRediscover(() => plans.drop()));
+    }
     return part;
   });
   ctx.push({

@@ -86,6 +86,12 @@ export interface PolicyPort {
   readDshPolicy(): Promise<DshPolicy>;
   /** GitHub Copilot's managed settings: each readable channel that sets MCP rules. */
   readManagedSettings(): Promise<ManagedRules[]>;
+  /**
+   * The machine's policy files these reads open (VS Code's, the DSH side's administrator file, the
+   * managed settings' files and macOS plists; not the Windows registry): a face that keeps a plan
+   * reads their stamps again, since no event need come when one changes.
+   */
+  files(): string[];
 }
 
 /** The DSH install on this machine (the doctor's facts). */

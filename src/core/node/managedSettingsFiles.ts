@@ -44,6 +44,23 @@ export interface ManagedSettingsOptions {
   platform?: NodeJS.Platform;
 }
 
+/** The files the channels are read from here (the managed-settings file, the extra ones, macOS's managed preferences). */
+export function managedSettingsPaths(options: ManagedSettingsOptions = {}): string[] {
+  const env = options.env ?? process.env;
+  const platform = options.platform ?? process.platform;
+  const user = platform === 'darwin' ? userName() : undefined;
+  return [
+    ...(platform === 'darwin' ? [`/Library/Managed Preferences/${PREFERENCES_DOMAIN}.plist`, ...(user ? [`/Library/Managed Preferences/${user}/${PREFERENCES_DOMAIN}.plist`] : [])] : []),
+    managedSettingsFile(platform, env),
+    ...extraFiles(options.extraFile, env).filter((f) => f !== managedSettingsFile(platform, env)),
+  ];
+}
+
+/** The extra managed-settings files (`--managed-settings`, the environment variable): absolute paths only. */
+function extraFiles(extraFile: string | undefined, env: Readonly<Record<string, string | undefined>>): string[] {
+  return [...new Set([extraFile, env[MANAGED_SETTINGS_ENV]].filter((f): f is string => !!f && path.isAbsolute(f)).map((f) => path.resolve(f)))];
+}
+
 /** The channels that set MCP rules here (a channel without any is left out), highest VS Code precedence first. */
 export async function readManagedSettings(options: ManagedSettingsOptions = {}): Promise<ManagedRules[]> {
   const env = options.env ?? process.env;
@@ -58,8 +75,7 @@ export async function readManagedSettings(options: ManagedSettingsOptions = {}):
     if (user) reads.push(readPreferences(`/Library/Managed Preferences/${user}/${PREFERENCES_DOMAIN}.plist`));
   }
   reads.push(readFileChannel(managedSettingsFile(platform, env)));
-  const extras = new Set([options.extraFile, env[MANAGED_SETTINGS_ENV]].filter((f): f is string => !!f && path.isAbsolute(f)).map((f) => path.resolve(f)));
-  for (const extra of extras) if (extra !== managedSettingsFile(platform, env)) reads.push(readFileChannel(extra));
+  for (const extra of extraFiles(options.extraFile, env)) if (extra !== managedSettingsFile(platform, env)) reads.push(readFileChannel(extra));
   const settled = await Promise.all(reads.map((r) => r.catch((error: unknown): ManagedRules => ({ channel: 'file', location: 'managed settings', deny: [], managedOnly: false, sandboxForced: false, refused: String(error) }))));
   return settled.filter((r): r is ManagedRules => r !== undefined && restricts(r));
 }

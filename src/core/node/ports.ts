@@ -16,8 +16,8 @@ import type { RowProbe, RowProbeOptions } from './probe/probeClient';
 import { createPathResolver } from './commandPath';
 import { readRegularFile, readWorkspaceFile } from './reader';
 import { nodeSkillFs } from './skillFs';
-import { readDshPolicy, readVscodePolicyFile, VSCODE_POLICY_FILE } from './policyFiles';
-import { readManagedSettings } from './managedSettingsFiles';
+import { ADMIN_POLICY_FILE, readDshPolicy, readVscodePolicyFile, VSCODE_POLICY_FILE } from './policyFiles';
+import { managedSettingsPaths, readManagedSettings } from './managedSettingsFiles';
 
 export interface NodePortsOptions extends HostStoreOptions {
   dshHome: string;
@@ -75,6 +75,7 @@ export function nodePorts(options: NodePortsOptions) {
       readVscodePolicyFile,
       readDshPolicy: () => readDshPolicy(options.dshHome, env, { extraFile: options.managedSettingsFile }),
       readManagedSettings: () => readManagedSettings({ env, extraFile: options.managedSettingsFile }),
+      files: () => [VSCODE_POLICY_FILE, ADMIN_POLICY_FILE, ...managedSettingsPaths({ env, extraFile: options.managedSettingsFile })],
     },
   };
 }

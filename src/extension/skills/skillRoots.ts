@@ -43,7 +43,13 @@ export interface SkillsSnapshot {
 export class SkillRoots implements Check, vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('dsh-bridge.skills', vscode.StatusBarAlignment.Left, 10);
   readonly kind = 'skills';
-  private readonly disposables: vscode.Disposable[] = [this.item];
+  private readonly rediscovered = new vscode.EventEmitter<void>();
+  /**
+   * The roots were discovered again after a change under one of them (a SKILL.md edited, added or
+   * removed): what a DSH session gets of the skills may differ, so the folders' plans are dropped.
+   */
+  readonly onDidRediscover = this.rediscovered.event;
+  private readonly disposables: vscode.Disposable[] = [this.item, this.rediscovered];
   private readonly watchers = new Map<string, vscode.Disposable>();
   /** The folders discovered last (none in Restricted Mode) and their skill roots. */
   private discovered: { folders: readonly vscode.WorkspaceFolder[]; skills?: WorkspaceSkills } = { folders: [] };
@@ -109,6 +115,8 @@ export class SkillRoots implements Check, vscode.Disposable {
     this.owner.replace(this.kind, diagnosticsByFile(problems, (file) => vscode.Uri.file(file), this.docsUri).values());
     this.updateWatchers();
     this.updateStatus();
+    // The first discovery follows activation: the plans read the skills themselves and need no drop.
+    if (generation > 1) this.rediscovered.fire();
     const views = this.roots();
     this.log.info(`skill roots: ${views.map((v) => `${v.root.kind} ${v.root.path} (${v.trust}, ${countOf(v.root.candidates.length, 'file')})`).join('; ') || 'none'}; ${countOf(problems.length, 'problem')}`);
   }

@@ -68,4 +68,20 @@ describe('ws-managed: GitHub Copilot\'s managed settings decide what is exported
     const again = await vscode.commands.executeCommand('dsh.verifyDeclaration', folder.uri);
     assert.deepStrictEqual({ ok: again.ok, reasons: again.reasons }, { ok: true, reasons: [] }, 'the rules of the export again: fresh');
   });
+
+  it('a change of the managed settings file reaches the status with no command run, and so does its undoing (the editor reads the policy files\' stamps)', async function () {
+    const status = () => extension().exports.status();
+    await waitFor(() => status().detail && !/stale/.test(status().detail), 20000, () => `the status fresh after the last test (now ${JSON.stringify(status())})`);
+    // The store's own file events of the last test's export and verify come late on a busy machine
+    // and would drop the plans too: let them pass, so that what follows is seen by the stamps alone.
+    await new Promise((r) => setTimeout(r, 4000));
+    const original = fs.readFileSync(managedFile, 'utf8');
+    fs.writeFileSync(managedFile, JSON.stringify({ deniedMcpServers: [{ serverName: 'blocked' }, { serverName: 'kept' }] }));
+    try {
+      await waitFor(() => /managed settings changed since the export/.test(status().detail ?? ''), 20000, () => `the status to say stale by itself (now ${JSON.stringify(status())})`);
+    } finally {
+      fs.writeFileSync(managedFile, original);
+    }
+    await waitFor(() => status().detail && !/stale/.test(status().detail), 20000, () => `the status to be fresh again by itself (now ${JSON.stringify(status())})`);
+  });
 });

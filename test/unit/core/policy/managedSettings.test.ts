@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { managedBag, managedRules, parseManagedSettingsJson, parsePlistXml, parseRegQuery } from '../../../../src/core/policy/managedSettings';
 import { dshPolicyBlock, managedLayer } from '../../../../src/core/policy/dshPolicy';
-import { managedSettingsFile, readManagedSettings } from '../../../../src/core/node/managedSettingsFiles';
+import { managedSettingsFile, managedSettingsPaths, readManagedSettings } from '../../../../src/core/node/managedSettingsFiles';
 import { readDshPolicy } from '../../../../src/core/node/policyFiles';
 import { tempDir } from '../../helpers';
 
@@ -99,6 +99,15 @@ describe('policy: GitHub Copilot managed settings', () => {
       const policy = await readDshPolicy(tempDir('dsh-home-'), { DSH_BRIDGE_MANAGED_SETTINGS: file });
       assert.deepEqual(policy.layers.map((l) => [l.origin, l.channel, l.file]), [['managed', 'file', file]], 'the plugin\'s policy read has it as a layer');
       assert.deepEqual(await readManagedSettings({ env: { DSH_BRIDGE_MANAGED_SETTINGS: 'relative.json' }, platform: 'linux' }), [], 'only an absolute path is taken');
+    });
+
+    it('names the files it reads, for a face to read their stamps again (the same list the reads open)', () => {
+      assert.deepEqual(managedSettingsPaths({ env: {}, platform: 'linux' }), ['/etc/github-copilot/managed-settings.json']);
+      assert.deepEqual(managedSettingsPaths({ env: { DSH_BRIDGE_MANAGED_SETTINGS: '/tmp/m.json' }, extraFile: '/tmp/m.json', platform: 'linux' }), ['/etc/github-copilot/managed-settings.json', '/tmp/m.json'], 'the extra file once');
+      assert.deepEqual(managedSettingsPaths({ env: { DSH_BRIDGE_MANAGED_SETTINGS: 'relative.json' }, platform: 'linux' }), ['/etc/github-copilot/managed-settings.json'], 'only an absolute path');
+      const mac = managedSettingsPaths({ env: {}, platform: 'darwin' });
+      assert.equal(mac[0], '/Library/Managed Preferences/com.github.copilot.plist');
+      assert.equal(mac.at(-1), '/Library/Application Support/GitHubCopilot/managed-settings.json');
     });
   });
 });
