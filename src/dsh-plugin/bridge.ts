@@ -322,10 +322,10 @@ export class Bridge {
       if (r.code === 'declaration-stale-managed') session.once(`${where}: the declaration is stale: ${r.args.message}`);
     }
     for (const r of plan.blocked) {
-      if (r.code === 'no-declaration') {
-        session.onceDebug(`${where}: no .dsh/declaration.json in ${plan.declaration.looked.map((f) => JSON.stringify(f)).join(', ')} (looked up to the project root): nothing to mount`);
-      } else if (r.code === 'no-declaration-source-above') {
-        session.onceDebug(`${where}: no .dsh/declaration.json here, and the MCP configuration is in ${JSON.stringify(r.args.folder)} above: export that folder and start DSH in it`);
+      if (r.code === 'no-declaration' || r.code === 'no-declaration-source-above') {
+        // Where it looked, always; and where the MCP configuration is, when a folder above has it.
+        const above = r.code === 'no-declaration-source-above' ? `; the MCP configuration is in ${JSON.stringify(r.args.folder)} above: export that folder and start DSH in it` : '';
+        session.onceDebug(`${where}: no .dsh/declaration.json in ${plan.declaration.looked.map((f) => JSON.stringify(f)).join(', ')} (looked up to the project root): nothing to mount${above}`);
       } else if (r.code === 'trust-deny') {
         session.once(`${where}: trust mode is "deny" on this machine: nothing from the declaration is mounted`, 'info');
       } else if (r.code === 'store-unreadable') {

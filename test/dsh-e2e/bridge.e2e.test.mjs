@@ -123,8 +123,12 @@ if (!only || only === 'smallest') {
     assert.equal(answers.asked.filter((a) => a.session === 'sInner').length, 0);
     const looked = h.logs.filter((l) => l.startsWith('debug ') && l.includes(`dsh-bridge: ${innerSub}: no .dsh/declaration.json in`));
     assert.equal(looked.length, 1, h.logs.filter((l) => l.includes('dsh-bridge')).join('\n'));
-    assert.ok(looked[0].includes(JSON.stringify(innerSub)) && looked[0].includes(JSON.stringify(inner)), looked[0]);
-    assert.ok(!looked[0].includes(JSON.stringify(Q)), looked[0]);
+    // Where it looked: the session's folder up to its project root (inner), not Q above it; Q is then
+    // named as the folder whose MCP configuration a session started there would mount.
+    const [folders, rest] = looked[0].split(' (looked up to the project root)');
+    assert.ok(folders.includes(JSON.stringify(innerSub)) && folders.includes(JSON.stringify(inner)), looked[0]);
+    assert.ok(!folders.includes(JSON.stringify(Q)), looked[0]);
+    assert.ok(rest.includes(`the MCP configuration is in ${JSON.stringify(Q)} above: export that folder and start DSH in it`), looked[0]);
     t.diagnostic(looked[0]);
     await sDeep.dispose();
     await sInner.dispose();
