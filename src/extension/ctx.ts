@@ -159,7 +159,12 @@ export class Ctx {
       return mode;
     };
     if (stored === undefined && readOnly) return setting;
-    if (stored === undefined || (agreed !== undefined && setting !== agreed)) {
+    // A store event (readOnly) with the store as last agreed is no change of the store: an event
+    // seen twice (the watcher and the stamps), or one that came before the setting's own update.
+    // It decides nothing; the setting's change, if any, is written by its own (not readOnly) call.
+    // (Taken for a change of the setting, it wrote the old setting over a mode set outside.)
+    if (readOnly && stored !== undefined && stored === agreed) return stored;
+    if (stored === undefined || (!readOnly && agreed !== undefined && setting !== agreed)) {
       await store.setTrustMode(setting);
       this.watchHostStore(); // the write may have created the store's folder
       return agree(setting);
