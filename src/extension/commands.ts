@@ -375,7 +375,8 @@ export class Commands {
     const { plan, verified } = planned;
     // What Verify found is what the status item and the view show from now on.
     this.features.plans.keep(folder, planned);
-    const reasons = verifyReasonsOf(planned).map((r) => ({ code: r.code, message: r.message }));
+    const verifyReasons = verifyReasonsOf(planned);
+    const reasons = verifyReasons.map((r) => ({ code: r.code, message: r.message }));
     const ok = verified?.ok === true;
     this.log.info(`verify ${folder.name}: ${ok ? 'ok' : reasons.map((r) => `${r.code} (${r.message})`).join('; ')}`);
     const model = planViewModel(plan);
@@ -414,7 +415,7 @@ export class Commands {
         'wrong-folder': l10n.t('the declaration was made for another folder'),
         rollback: l10n.t('it is an older export restored over a newer one'),
       };
-      const text = [...new Set(verifyReasonsOf(planned).flatMap((r) => (r.code === 'stale' ? [] : [words[r.code] ?? r.code]))), ...staleWords(staleCauses(verifyReasonsOf(planned)))].join('; ');
+      const text = [...new Set(verifyReasons.flatMap((r) => (r.code === 'stale' ? [] : [words[r.code] ?? r.code]))), ...staleWords(staleCauses(verifyReasons))].join('; ');
       void showWarning(`${l10n.t('The DSH declaration of {0} does not verify: {1}.', folder.name, text)}${subfolder}${outlook}${why}`, ...(vscode.workspace.isTrusted ? [exportNow] : []))
         .then((c) => { if (c === exportNow) void vscode.commands.executeCommand(COMMAND.export, folder.uri); });
     }

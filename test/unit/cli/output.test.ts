@@ -4,7 +4,7 @@ import { shownPath } from '../../../src/cli/output';
 import { runCli, tempDir, workspace } from '../helpers';
 
 describe('cli output: a printed path is relative only inside the current folder', () => {
-  const cwd = path.resolve('/work/project');
+  const cwd = path.resolve('/home/me/project');
 
   it('inside the current folder: relative; the folder itself: "."', () => {
     assert.equal(shownPath(cwd, '.vscode/mcp.json', cwd), path.join('.vscode', 'mcp.json'));
@@ -14,12 +14,12 @@ describe('cli output: a printed path is relative only inside the current folder'
   });
 
   it('outside it: absolute, never ../../', () => {
-    const other = path.resolve('/work/other');
+    const other = path.resolve('/home/me/other');
     assert.equal(shownPath(other, '.vscode/mcp.json', cwd), path.join(other, '.vscode', 'mcp.json'));
     assert.equal(shownPath(cwd, path.resolve('/etc/mcp.json'), cwd), path.resolve('/etc/mcp.json'));
-    assert.equal(shownPath(path.resolve('/work'), 'x.json', cwd), path.resolve('/work/x.json'));
+    assert.equal(shownPath(path.resolve('/home/me'), 'x.json', cwd), path.resolve('/home/me/x.json'));
     // A sibling whose name starts with the folder's is outside it.
-    assert.equal(shownPath(path.resolve('/work/project-2'), 'x.json', cwd), path.resolve('/work/project-2/x.json'));
+    assert.equal(shownPath(path.resolve('/home/me/project-2'), 'x.json', cwd), path.resolve('/home/me/project-2/x.json'));
   });
 
   it('export and verify of a folder outside the current one print its absolute paths', function () {
