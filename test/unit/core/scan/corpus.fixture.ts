@@ -112,6 +112,8 @@ export function capturedServers(): CapturedServer[] {
  */
 export function cleanSkills(): Array<{ where: string; text: string }> {
   const root = path.join(ROOT, 'test/oracle/clean-servers/node_modules');
+  // Without them the figures would read "0 of 0": a missing oracle is an error, not a clean result.
+  if (!existsSync(root)) throw new Error('the clean servers\' packages are not installed (test/oracle/clean-servers): run `bash scripts/setup-test-deps.sh` (npm test\'s pretest) first');
   const found = new Map<string, string>();
   const walk = (dir: string, depth: number): void => {
     if (depth > 12 || !existsSync(dir)) return;
