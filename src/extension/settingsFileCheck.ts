@@ -7,8 +7,8 @@ const SETTINGS_FILE = /(\/\.vscode\/settings\.json|\.code-workspace)$/;
 
 /**
  * A check of one setting written in settings files (`dsh.lsp.servers`, `dsh.tools`): the owner
- * runs it (debounced) when the setting changes, a settings file changes on disk, or folders or
- * trust change; a run that a newer one overtook publishes nothing.
+ * runs it (debounced) when the setting changes, a settings file changes on disk (or its open
+ * document is reloaded or closed), or folders or trust change; a run that a newer one overtook publishes nothing.
  */
 export abstract class SettingsFileCheck implements Check {
   private generation = 0;
@@ -26,8 +26,12 @@ export abstract class SettingsFileCheck implements Check {
   /** Checks every folder; `isCurrent()` says, after the awaits, whether to publish. */
   protected abstract check(isCurrent: () => boolean): Promise<void>;
 
-  fileChanged(uri: vscode.Uri, event: FileEvent): void {
-    if (event === 'disk' && SETTINGS_FILE.test(uri.path)) this.refreshAll();
+  fileChanged(uri: vscode.Uri, event: FileEvent, document?: vscode.TextDocument): void {
+    if (!SETTINGS_FILE.test(uri.path)) return;
+    // The check reads an open document without unsaved edits, else the file: a change on disk can
+    // reach it before the document's reload from disk (an edit that leaves it clean) or its close,
+    // and each of those changes what is read.
+    if (event === 'disk' || event === 'close' || (event === 'edit' && document?.isDirty === false)) this.refreshAll();
   }
 
   refreshAll(delay?: number): void {

@@ -14,8 +14,7 @@
  * Not kept: a computation a read of which failed for a reason of the moment (out of descriptors,
  * an I/O error) or read what no stamp follows (the Windows registry): it is computed again.
  */
-import * as path from 'node:path';
-import { journaled, sameStamp, stampOfSync, type ReadJournal } from './readJournal';
+import { journaled, readsUnchangedSync, type ReadJournal } from './readJournal';
 
 interface Kept<T> {
   key: string;
@@ -38,7 +37,7 @@ export class KeptWhileUnchanged<T> {
 
   async get(key: string, compute: () => Promise<T>): Promise<T> {
     const kept = this.kept;
-    if (kept && kept.key === key && this.sameEnv(kept.journal) && sameStamps(kept.journal)) return kept.value;
+    if (kept && kept.key === key && this.sameEnv(kept.journal) && readsUnchangedSync(kept.journal)) return kept.value;
     this.close();
     const closes = this.closes;
     const { value, journal } = await journaled(compute);
@@ -63,10 +62,4 @@ export class KeptWhileUnchanged<T> {
     for (const [name, value] of journal.env) if ((Object.hasOwn(this.env, name) ? this.env[name] : undefined) !== value) return false;
     return true;
   }
-}
-
-/** Every path read still has the stamp it had: a few lstat calls, and a hash of the files whose bytes were read. */
-function sameStamps(journal: ReadJournal): boolean {
-  for (const [file, read] of journal.reads) if (!sameStamp(stampOfSync(path.resolve(file), read.kind), read.stamp, read.kind)) return false;
-  return true;
 }

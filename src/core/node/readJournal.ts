@@ -8,6 +8,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
+import * as path from 'node:path';
 import { lstatSync, promises as fsp, readdirSync, readFileSync, statSync, type BigIntStats } from 'node:fs';
 import { observeReads, type ReadKind } from './fsReads';
 
@@ -101,6 +102,18 @@ export function journaledEnv<E extends Readonly<Record<string, string | undefine
       return Reflect.getOwnPropertyDescriptor(target, name);
     },
   });
+}
+
+/** Whether every path the journal noted still has the stamp it had: a few lstat calls, and a hash of the files whose bytes were read. */
+export function readsUnchangedSync(journal: ReadJournal): boolean {
+  for (const [file, read] of journal.reads) if (!sameStamp(stampOfSync(path.resolve(file), read.kind), read.stamp, read.kind)) return false;
+  return true;
+}
+
+/** {@link readsUnchangedSync} without blocking the thread (the editor's poll of what its views read). */
+export async function readsUnchanged(journal: ReadJournal): Promise<boolean> {
+  for (const [file, read] of journal.reads) if (!sameStamp(await stampOf(path.resolve(file), read.kind), read.stamp, read.kind)) return false;
+  return true;
 }
 
 /**

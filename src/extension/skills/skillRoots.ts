@@ -5,6 +5,7 @@ import type { SkillGateResult, SkillScanGate } from '../../core/skills/skillGate
 import type { SkillCandidate, SkillRootReport } from '../../core/skills/discovery';
 import type { SkillTrustState } from '../../core/declaration/declarationModel';
 import { workspaceSkills, type WorkspaceSkills } from '../../core/app/workspaceSkills';
+import { journaled, readsUnchanged, type ReadJournal } from '../../core/node/readJournal';
 import { fileFolders } from '../mcpFiles';
 import { countOf } from '../../core/problems/plural';
 import { COMMAND } from '../commandIds';
@@ -55,12 +56,23 @@ export class SkillRoots implements Check, vscode.Disposable {
   private discovered: { folders: readonly vscode.WorkspaceFolder[]; skills?: WorkspaceSkills } = { folders: [] };
   private generation = 0;
   private running: Promise<void> = Promise.resolve();
+  /**
+   * What the last discovery read (each root, listing, SKILL.md and trust record with its stamp),
+   * checked again every {@link SkillRoots.READS_EVERY_MS}: a change no watcher reported (a root
+   * removed before its watcher was up, a file written through a memory map, a root outside the
+   * workspace on a file system without events) is discovered again all the same.
+   */
+  private reads?: ReadJournal;
+  private checkingReads = false;
+  static readonly READS_EVERY_MS = 2000;
+  private readonly readsTimer = setInterval(() => void this.checkReads(), SkillRoots.READS_EVERY_MS);
 
   constructor(
     private readonly owner: DiagnosticsOwner,
     private readonly ctx: Ctx,
     private readonly docsUri: (code: string) => vscode.Uri,
   ) {
+    this.readsTimer.unref?.();
     this.item.name = l10n.t('DSH Skills');
     this.item.command = COMMAND.reviewSkillRoots;
   }
@@ -100,6 +112,7 @@ export class SkillRoots implements Check, vscode.Disposable {
     // Restricted Mode: the workspace's files (SKILL.md a repository committed, links, FIFOs) are
     // not read; discovery runs once the user trusts the workspace.
     if (!vscode.workspace.isTrusted) {
+      this.reads = undefined;
       this.discovered = { folders: [] };
       this.owner.replace(this.kind, []);
       this.updateStatus();
@@ -107,9 +120,12 @@ export class SkillRoots implements Check, vscode.Disposable {
       return;
     }
     const folders = fileFolders();
-    const skills = await workspaceSkills(this.ctx.ports(), folders.map((folder) => ({ cwd: folder.uri.fsPath, customRoots: this.ctx.config.folder(folder).customSkillRoots })));
+    const { value: skills, journal } = await journaled(() => workspaceSkills(this.ctx.ports(), folders.map((folder) => ({ cwd: folder.uri.fsPath, customRoots: this.ctx.config.folder(folder).customSkillRoots }))));
     if (skills.storeError !== undefined) this.log.error('reading the trusted skill roots from the DSH home failed; every root counts as untrusted', skills.storeError);
     if (generation !== this.generation) return;
+    // A read that failed for a reason of the moment (out of descriptors, I/O) has no stamp to follow: discover again shortly.
+    this.reads = journal.transient ? undefined : journal;
+    if (journal.transient) this.schedule(SkillRoots.READS_EVERY_MS);
     this.discovered = { folders, skills };
     const problems = skills.folders.flatMap((f) => f.problems);
     this.owner.replace(this.kind, diagnosticsByFile(problems, (file) => vscode.Uri.file(file), this.docsUri).values());
@@ -119,6 +135,20 @@ export class SkillRoots implements Check, vscode.Disposable {
     if (generation > 1) this.rediscovered.fire();
     const views = this.roots();
     this.log.info(`skill roots: ${views.map((v) => `${v.root.kind} ${v.root.path} (${v.trust}, ${countOf(v.root.candidates.length, 'file')})`).join('; ') || 'none'}; ${countOf(problems.length, 'problem')}`);
+  }
+
+  private async checkReads(): Promise<void> {
+    const reads = this.reads;
+    if (!reads || this.checkingReads) return;
+    this.checkingReads = true;
+    try {
+      if (await readsUnchanged(reads) || reads !== this.reads) return;
+      this.reads = undefined; // one rediscovery per change; it notes what it reads anew
+      this.log.info('skill roots: a file or folder the last discovery read has changed; discovering again');
+      this.schedule();
+    } finally {
+      this.checkingReads = false;
+    }
   }
 
   /** What the scan does with a skill: withheld, accepted at its pin, or nothing (no error). */
@@ -234,6 +264,7 @@ export class SkillRoots implements Check, vscode.Disposable {
   }
 
   dispose(): void {
+    clearInterval(this.readsTimer);
     for (const w of this.watchers.values()) w.dispose();
     this.watchers.clear();
     for (const d of this.disposables.splice(0)) d.dispose();
