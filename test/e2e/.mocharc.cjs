@@ -2,6 +2,10 @@
 // runs only those flows (test/e2e/<name>.e2e.mjs), e.g. through `npm test`.
 'use strict';
 const only = (process.env.DSH_BRIDGE_E2E || '').split(',').map((s) => s.trim()).filter(Boolean);
+// Flow files run two at a time, each with its own editor: a flow spends most of its time waiting
+// for the workbench (about half a core each, measured), so two fill a 2-core machine.
+// DSH_BRIDGE_E2E_JOBS=1 runs them one after the other.
+const jobs = Math.max(1, Number.parseInt(process.env.DSH_BRIDGE_E2E_JOBS || '2', 10) || 2);
 
 module.exports = {
   spec: only.length ? only.map((n) => `test/e2e/${n}.e2e.mjs`) : ['test/e2e/**/*.e2e.mjs'],
@@ -10,4 +14,6 @@ module.exports = {
   slow: 30000,
   reporter: 'spec',
   exit: true,
+  ...(jobs > 1 && only.length !== 1 ? { parallel: true, jobs } : {}),
+  require: ['test/e2e/globalSetup.mjs'],
 };

@@ -64,11 +64,16 @@ const DIALOG = '.monaco-dialog-box';
 const HOST_RUNNER = path.join(REPO, 'test/integration/index.js');
 
 let packaged;
+/** Where the e2e tier's global setup (test/e2e/globalSetup.mjs) left the .vsix its parallel workers share. */
+export const SHARED_VSIX_ENV = 'DSH_BRIDGE_E2E_VSIX';
 /**
  * The repo packaged as users get it (`npm run package`'s packaging: the release bundles, the
- * shipped files made smaller, zopfli), made once per test process from the sources.
+ * shipped files made smaller, zopfli), made once per test run from the sources: by the e2e tier's
+ * global setup for all its workers, else once per test process.
  */
 export async function packagedVsix() {
+  const shared = process.env[SHARED_VSIX_ENV];
+  if (shared && fs.existsSync(shared)) return shared;
   if (packaged && fs.existsSync(packaged)) return packaged;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dshb-vsix-'));
   const out = path.join(dir, 'dsh-bridge.vsix');
