@@ -60,19 +60,23 @@ export class SkillRoots implements Check, vscode.Disposable {
    * What the last discovery read (each root, listing, SKILL.md and trust record with its stamp),
    * checked again every {@link SkillRoots.READS_EVERY_MS}: a change no watcher reported (a root
    * removed before its watcher was up, a file written through a memory map, a root outside the
-   * workspace on a file system without events) is discovered again all the same.
+   * workspace on a file system without events) is discovered again all the same. The check
+   * hashes every SKILL.md read (about 0.3 ms a file): the next waits at least
+   * {@link SkillRoots.READS_IDLE_FACTOR} times as long as the last took, so that it never takes
+   * more than a twentieth of the extension host (2,000 skills: a check of 0.56 s every 11 s).
    */
   private reads?: ReadJournal;
-  private checkingReads = false;
   static readonly READS_EVERY_MS = 2000;
-  private readonly readsTimer = setInterval(() => void this.checkReads(), SkillRoots.READS_EVERY_MS);
+  static readonly READS_IDLE_FACTOR = 20;
+  private readsTimer?: NodeJS.Timeout;
+  private disposed = false;
 
   constructor(
     private readonly owner: DiagnosticsOwner,
     private readonly ctx: Ctx,
     private readonly docsUri: (code: string) => vscode.Uri,
   ) {
-    this.readsTimer.unref?.();
+    this.nextReadsCheck(SkillRoots.READS_EVERY_MS);
     this.item.name = l10n.t('DSH Skills');
     this.item.command = COMMAND.reviewSkillRoots;
   }
@@ -137,17 +141,22 @@ export class SkillRoots implements Check, vscode.Disposable {
     this.log.info(`skill roots: ${views.map((v) => `${v.root.kind} ${v.root.path} (${v.trust}, ${countOf(v.root.candidates.length, 'file')})`).join('; ') || 'none'}; ${countOf(problems.length, 'problem')}`);
   }
 
+  private nextReadsCheck(delay: number): void {
+    if (this.disposed) return;
+    this.readsTimer = setTimeout(() => void this.checkReads(), delay);
+    this.readsTimer.unref?.();
+  }
+
   private async checkReads(): Promise<void> {
     const reads = this.reads;
-    if (!reads || this.checkingReads) return;
-    this.checkingReads = true;
+    const started = performance.now();
     try {
-      if (await readsUnchanged(reads) || reads !== this.reads) return;
+      if (!reads || await readsUnchanged(reads) || reads !== this.reads) return;
       this.reads = undefined; // one rediscovery per change; it notes what it reads anew
       this.log.info('skill roots: a file or folder the last discovery read has changed; discovering again');
       this.schedule();
     } finally {
-      this.checkingReads = false;
+      this.nextReadsCheck(Math.max(SkillRoots.READS_EVERY_MS, SkillRoots.READS_IDLE_FACTOR * (performance.now() - started)));
     }
   }
 
@@ -264,7 +273,8 @@ export class SkillRoots implements Check, vscode.Disposable {
   }
 
   dispose(): void {
-    clearInterval(this.readsTimer);
+    this.disposed = true;
+    clearTimeout(this.readsTimer);
     for (const w of this.watchers.values()) w.dispose();
     this.watchers.clear();
     for (const d of this.disposables.splice(0)) d.dispose();
