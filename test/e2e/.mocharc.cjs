@@ -2,8 +2,8 @@
 // runs only those flows (test/e2e/<name>.e2e.mjs), e.g. through `npm test`.
 'use strict';
 const only = (process.env.DSH_BRIDGE_E2E || '').split(',').map((s) => s.trim()).filter(Boolean);
-// Flow files run two at a time, each with its own editor: a flow spends most of its time waiting
-// for the workbench (about half a core each, measured), so two fill a 2-core machine.
+// Flow files run two at a time, each with its own editor: one at a time used about half of a
+// 2-core machine, two use 1.15 cores (docs/testing.md, "Time per tier").
 // DSH_BRIDGE_E2E_JOBS=1 runs them one after the other.
 const jobs = Math.max(1, Number.parseInt(process.env.DSH_BRIDGE_E2E_JOBS || '2', 10) || 2);
 
