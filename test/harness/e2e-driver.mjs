@@ -242,7 +242,7 @@ class Editor {
         // reopening the palette at a fixed short pace could then never see it.
         await row.waitFor({ state: 'visible', timeout: Math.min(2000 * attempt, 15000) });
         await row.click();
-        await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: UI_WAIT_MS }).catch(() => {});
+        await this._paletteGone();
         log(`ran command "${title}"`);
         return;
       } catch (e) {
@@ -295,6 +295,19 @@ class Editor {
   // is closed first; a bare Escape would also hide toasts.
   // F1 pressed while the last palette is still closing (its input visible but inert) can leave no
   // palette open: the fill then finds none; press F1 again.
+  // The palette has given way: hidden, or showing what the command opened (its own pick or input
+  // box, whose value does not start with ">"). Waiting for "hidden" alone waited out the whole
+  // UI_WAIT_MS after every command that opens a pick (a minute each, three in the walkthrough).
+  async _paletteGone() {
+    const widget = this.page.locator(QUICK_INPUT);
+    const input = this.page.locator(`${QUICK_INPUT} input`);
+    await waitUntil(async () => {
+      if (!(await widget.isVisible().catch(() => false))) return true;
+      const value = await input.inputValue({ timeout: 1000 }).catch(() => undefined);
+      return value !== undefined && !value.startsWith('>');
+    }, 'the command palette to close', { every: 100 }).catch(() => {});
+  }
+
   async _openPalette(text) {
     const input = this.page.locator(`${QUICK_INPUT} input`);
     const until = Date.now() + UI_WAIT_MS;
