@@ -4,7 +4,7 @@
 // servers (docs/testing.md, "Time per tier"). The tiers are told the bundles are fresh
 // (DSH_BRIDGE_BUILT=1), so none builds again.
 //
-// Each tier's output goes to its own log (.test-runs/npm-test-<time>/<tier>.log) and is printed
+// Each tier's output goes to its own log (.test-runs/npm-test-<time>-<random>/<tier>.log) and is printed
 // whole when the tier ends, so two tiers never interleave; a line every minute says what runs.
 // After a tier fails no further tier starts; the ones running finish and are printed; the exit
 // code is the first failure's. DSH_BRIDGE_TEST_LANES=1 runs the tiers one after the other with
@@ -12,6 +12,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { newRunFolder } from '../test/harness/lib.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const LANES = [['unit', 'e2e'], ['integration', 'dsh']];
@@ -26,15 +27,15 @@ times.push(`build ${seconds(t0)} s`);
 let failure = build.status === 0 ? 0 : (build.status ?? 1);
 
 const env = { ...process.env, DSH_BRIDGE_BUILT: '1' };
-const logDir = path.join(ROOT, '.test-runs', `npm-test-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}`);
+let logDir;
 const running = new Map(); // tier -> { child, started }
 
 /** Runs one tier; resolves to its exit status. Its output is live when serial, else logged and printed at its end. */
 function runTier(tier) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const logFile = path.join(logDir, `${tier}.log`);
-    const out = serial ? 'inherit' : fs.openSync(logFile, 'w');
+    const logFile = serial ? undefined : path.join(logDir, `${tier}.log`);
+    const out = logFile ? fs.openSync(logFile, 'w') : 'inherit';
     // Its own process group, so that a signal to npm test reaches the tier's editors and servers too.
     const child = spawn(npm, ['run', `test:${tier}`], { cwd: ROOT, env, stdio: ['ignore', out, out], detached: !serial });
     if (typeof out === 'number') fs.closeSync(out);
@@ -76,7 +77,7 @@ if (!failure) {
   if (serial) {
     await runLane(LANES.flat());
   } else {
-    fs.mkdirSync(logDir, { recursive: true });
+    logDir = newRunFolder('npm-test');
     const beat = setInterval(() => {
       const now = [...running].map(([tier, { started }]) => `${tier} ${seconds(started)} s`).join(', ');
       if (now) console.log(`[npm test] ${seconds(t0)} s: running ${now}`);

@@ -89,12 +89,7 @@ export async function freePort() {
  * private temp dir. Older run dirs of the same tier beyond the last few are pruned.
  */
 export function createRun(tier) {
-  const parent = process.env.DSH_BRIDGE_RUNS_DIR ? path.resolve(process.env.DSH_BRIDGE_RUNS_DIR) : RUNS_DIR;
-  fs.mkdirSync(parent, { recursive: true });
-  pruneRuns(parent, tier);
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
-  const dir = fs.mkdtempSync(path.join(parent, `${tier}-${stamp}-`));
-  fs.writeFileSync(path.join(dir, 'owner.pid'), `${process.pid}\n`); // protects a live run from pruning
+  const dir = newRunFolder(tier);
   removeStaleTemps();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dshb-'));
   fs.writeFileSync(path.join(tmp, 'owner.pid'), `${process.pid}\n`);
@@ -144,6 +139,20 @@ function removeStaleTemps() {
 
 // Keeps the newest runs of a tier; never removes the folder of a run whose process still lives
 // (several people may run the tiers in one checkout at the same time).
+/**
+ * A new run folder `<runs>/<tier>-<UTC stamp>-<random>/`, after pruning the tier's oldest (the
+ * newest KEEP_RUNS_PER_TIER stay; one whose owner process lives is never removed).
+ */
+export function newRunFolder(tier) {
+  const parent = process.env.DSH_BRIDGE_RUNS_DIR ? path.resolve(process.env.DSH_BRIDGE_RUNS_DIR) : RUNS_DIR;
+  fs.mkdirSync(parent, { recursive: true });
+  pruneRuns(parent, tier);
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
+  const dir = fs.mkdtempSync(path.join(parent, `${tier}-${stamp}-`));
+  fs.writeFileSync(path.join(dir, 'owner.pid'), `${process.pid}\n`); // protects a live run from pruning
+  return dir;
+}
+
 function pruneRuns(parent, tier) {
   const mine = fs.readdirSync(parent).filter((n) => n.startsWith(`${tier}-`)).sort();
   for (const old of mine.slice(0, Math.max(0, mine.length - (KEEP_RUNS_PER_TIER - 1)))) {
