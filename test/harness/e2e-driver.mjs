@@ -291,10 +291,6 @@ class Editor {
     }, () => `the palette's list to settle (last read ${JSON.stringify(last)})`, { every: 300 });
   }
 
-  // Opens the command palette with `>text` typed in. A palette left open (by a previous attempt)
-  // is closed first; a bare Escape would also hide toasts.
-  // F1 pressed while the last palette is still closing (its input visible but inert) can leave no
-  // palette open: the fill then finds none; press F1 again.
   // The palette has given way: hidden, or showing what the command opened (its own pick or input
   // box, whose value does not start with ">"). Waiting for "hidden" alone waited out the whole
   // UI_WAIT_MS after every command that opens a pick (a minute each, three in the walkthrough).
@@ -308,6 +304,10 @@ class Editor {
     }, 'the command palette to close', { every: 100 }).catch(() => {});
   }
 
+  // Opens the command palette with `>text` typed in. A palette left open (by a previous attempt)
+  // is closed first; a bare Escape would also hide toasts.
+  // F1 pressed while the last palette is still closing (its input visible but inert) can leave no
+  // palette open: the fill then finds none; press F1 again.
   async _openPalette(text) {
     const input = this.page.locator(`${QUICK_INPUT} input`);
     const until = Date.now() + UI_WAIT_MS;

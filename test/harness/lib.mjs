@@ -137,8 +137,6 @@ function removeStaleTemps() {
   }
 }
 
-// Keeps the newest runs of a tier; never removes the folder of a run whose process still lives
-// (several people may run the tiers in one checkout at the same time).
 /**
  * A new run folder `<runs>/<tier>-<UTC stamp>-<random>/`, after pruning the tier's oldest (the
  * newest KEEP_RUNS_PER_TIER stay; one whose owner process lives is never removed).
@@ -153,6 +151,8 @@ export function newRunFolder(tier) {
   return dir;
 }
 
+// Keeps the newest runs of a tier; never removes the folder of a run whose process still lives
+// (several people may run the tiers in one checkout at the same time).
 function pruneRuns(parent, tier) {
   const mine = fs.readdirSync(parent).filter((n) => n.startsWith(`${tier}-`)).sort();
   for (const old of mine.slice(0, Math.max(0, mine.length - (KEEP_RUNS_PER_TIER - 1)))) {
