@@ -39,9 +39,7 @@ describe('e2e: the status bar item shows the folder\'s last DSH session (ws-expo
       label = (await locator.getAttribute('aria-label')) ?? '';
     }
     assert.match(label, /last DSH session just now: 2 tools; files failed to start: exit code 3: boom\\u\{202e\}; not in it: 1 tool, 1 skill/);
-    await locator.hover();
-    const hover = editor.page.locator('.monaco-hover', { hasText: 'last DSH session' }).first();
-    await hover.waitFor({ timeout: 15000 });
+    const hover = await editor.hoverFor(locator, 'last DSH session');
     // The Markdown tooltip writes its spaces as no-break spaces.
     assert.match((await hover.innerText()).replace(/\u00a0/g, ' '), /last DSH session just now: 2 tools; files failed to start: exit code 3: boom\\u\{202e\}/);
     console.log(`      screenshot: ${await editor.screenshot('status-last-session')}`);

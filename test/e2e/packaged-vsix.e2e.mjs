@@ -98,8 +98,7 @@ describe('e2e: the packaged .vsix installs and works (ws-basic)', function () {
     // GitHub's anchor of "### `unsupported-transport`" is the code: the page has that heading.
     assert.match(fs.readFileSync(path.join(REPO, 'docs/problem-codes.md'), 'utf8'), /^### `unsupported-transport`$/m);
     const link = page.locator('.markers-panel .monaco-list-row a.monaco-link', { hasText: 'unsupported-transport' }).first();
-    await link.hover();
-    await page.locator('.monaco-hover, .workbench-hover', { hasText: row.codeHref }).first().waitFor({ state: 'visible', timeout: UI_WAIT_MS });
+    await editor.hoverFor(link, row.codeHref);
     console.log(`      screenshot: ${await editor.screenshot('vsix-problem-code-link')}`);
   });
 

@@ -123,8 +123,7 @@ describe('e2e: a secret input typed into the masked prompt goes to the host stor
     assert.deepEqual(storedInputs(), [], 'forget left the value in the host store');
     await editor.waitForNotification(/^Forgot the stored value of api-token in ws-secret, in VS Code and in the DSH host store\.$/);
     const bar = await editor.statusBarItem('dsh-bridge.status', { text: /DSH: needs inputs/ });
-    await bar.locator.hover();
-    await page.locator('.monaco-hover, .workbench-hover', { hasText: 'DSH has no value for input api-token' }).first().waitFor({ timeout: UI_WAIT_MS });
+    await editor.hoverFor(bar.locator, 'DSH has no value for input api-token');
     console.log(`      screenshot: ${await editor.screenshot('status-bar-needs-inputs')}`);
 
     await editor.runCommand('DSH: Export MCP Servers');

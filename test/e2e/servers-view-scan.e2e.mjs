@@ -48,9 +48,7 @@ describe('e2e: the servers view marks a tool with hidden instructions, and accep
     assert.equal(await clean.locator('.codicon-tools').count(), 1);
 
     // The hover: the finding with the hidden span made visible and what it says.
-    await poisoned.locator('.label-name').first().hover();
-    const hover = page.locator('.monaco-hover, .workbench-hover', { hasText: 'hidden-tag-text' }).first();
-    await hover.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
+    const hover = await editor.hoverFor(poisoned.locator('.label-name').first(), 'hidden-tag-text');
     const shown = await hover.innerText();
     console.log(`      hover:\n${shown.split('\n').map((l) => `        ${l}`).join('\n')}`);
     assert.match(shown, /Withheld from DSH sessions: hidden or model-directed instructions \(2 findings\)/);

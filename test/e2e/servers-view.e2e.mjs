@@ -156,9 +156,7 @@ describe('e2e: the "MCP Servers for DSH" view of the installed .vsix (ws-tools)'
     console.log(`      status bar label: ${label}`);
     assert.doesNotMatch(label, /&nbsp;|Click:/);
     assert.match(label, /^ws-tools: DSH: 1 refused\. 4 servers · 1 refused\. the declaration is up to date, but 1 server was refused: see Problems/);
-    await bar.locator.hover();
-    const hover = page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Show Problems' }).first();
-    await hover.waitFor({ state: 'visible', timeout: UI_WAIT_MS });
+    const hover = await editor.hoverFor(bar.locator, 'Show Problems');
     const hoverText = await hover.innerText();
     assert.doesNotMatch(hoverText, /Click:/);
     assert.equal(await hover.locator('a', { hasText: 'Show Problems' }).count(), 1, 'the action is not a link');

@@ -559,6 +559,23 @@ class Editor {
   }
 
   /**
+   * Hovers `target` until a hover holding `text` is visible, and returns that hover. One hover can
+   * miss: an element re-rendered under a mouse that does not move gets no new mouseenter, and a
+   * hover opened before the content changed keeps its old text. So the mouse leaves and comes back
+   * until the hover shows (bounded by `timeout`).
+   */
+  async hoverFor(target, text, { timeout = UI_WAIT_MS } = {}) {
+    const hover = this.page.locator('.monaco-hover, .workbench-hover', { hasText: text }).first();
+    await waitUntil(async () => {
+      if (await hover.isVisible().catch(() => false)) return true;
+      await this.page.mouse.move(1, 1);
+      await target.hover({ timeout: 5000 }).catch(() => {});
+      return hover.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false);
+    }, () => `a hover with ${JSON.stringify(String(text))}`, { timeout });
+    return hover;
+  }
+
+  /**
    * Saves the active editor as a user does (Ctrl+S) and waits until its tab is clean and `file`
    * (when given) holds `expect` (a RegExp). Under load the workbench aborts the save participants
    * after 1750 ms ("Aborted onWillSaveTextDocument-event") and may cancel the save: while the tab

@@ -145,17 +145,31 @@ export function newRunFolder(tier) {
   const parent = process.env.DSH_BRIDGE_RUNS_DIR ? path.resolve(process.env.DSH_BRIDGE_RUNS_DIR) : RUNS_DIR;
   fs.mkdirSync(parent, { recursive: true });
   pruneRuns(parent, tier);
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
-  const dir = fs.mkdtempSync(path.join(parent, `${tier}-${stamp}-`));
+  const dir = fs.mkdtempSync(path.join(parent, `${tier}-${runStamp()}-`));
   fs.writeFileSync(path.join(dir, 'owner.pid'), `${process.pid}\n`); // protects a live run from pruning
   return dir;
 }
 
+/** A run folder's time stamp (UTC, to the second; sorts as the time does). */
+export function runStamp(date = new Date()) {
+  return date.toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
+}
+
+/**
+ * The stamp of the tier run under way (set by whoever starts it, e.g. the e2e tier's global
+ * setup): its folders are never pruned, however many it makes. The e2e tier makes one per flow
+ * file (20), more than are kept, and a failed flow's screenshots must outlive the flows after it.
+ */
+export const RUNS_SINCE_ENV = 'DSH_BRIDGE_RUNS_SINCE';
+
 // Keeps the newest runs of a tier; never removes the folder of a run whose process still lives
-// (several people may run the tiers in one checkout at the same time).
+// (several people may run the tiers in one checkout at the same time), nor one of the tier run
+// under way (RUNS_SINCE_ENV).
 function pruneRuns(parent, tier) {
+  const since = process.env[RUNS_SINCE_ENV];
   const mine = fs.readdirSync(parent).filter((n) => n.startsWith(`${tier}-`)).sort();
   for (const old of mine.slice(0, Math.max(0, mine.length - (KEEP_RUNS_PER_TIER - 1)))) {
+    if (since && old.slice(tier.length + 1) >= since) continue;
     let owner = 0;
     try { owner = Number(fs.readFileSync(path.join(parent, old, 'owner.pid'), 'utf8')); } catch { /* none */ }
     if (owner && owner !== process.pid && alive(owner)) continue;
